@@ -1,0 +1,107 @@
+// The one typed request context that flows down the plugin chain. Each state slot has exactly
+// one writer, the plugin of the same name; others only read it.
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Logger } from 'pino'
+import type { AiRequest, Message } from './ai-request.ts'
+import type { CompletionResult, ServingProvider, UpstreamCall } from './completion.ts'
+import type { ModelName } from './models.ts'
+import type { Project } from './project.ts'
+
+/** ai: the full chain and a model call. keyed: auth and rate limit, then the route's handler. open: no chain. */
+export type RouteKind = 'ai' | 'keyed' | 'open'
+export type KeyType = 'sk' | 'pk'
+export type KeyEnv = 'dev' | 'stg' | 'prod'
+
+export interface RouteInfo {
+  /** Low-cardinality name used in metrics and logs, e.g. 'ai_chat'. */
+  readonly name: string
+  readonly kind: RouteKind
+  /** Key types allowed on a keyed or ai route. */
+  readonly keyTypes: readonly KeyType[]
+  /** The answer is an SSE stream. */
+  readonly stream: boolean
+}
+
+export interface AuthState {
+  readonly keyId: string
+  readonly keyType: KeyType
+  readonly env: KeyEnv | null
+  /** dev keys: always the local provider, verbose logs, a tenth of the plan's limits. */
+  readonly testMode: boolean
+  readonly project: Project
+}
+
+export interface RouteDecision {
+  readonly provider: ServingProvider
+  readonly model: ModelName
+  /** The messages sent upstream, after context-window trimming. */
+  readonly messages: readonly Message[]
+  readonly trimmedMessages: number
+  readonly promptTokens: number
+  readonly call: UpstreamCall
+}
+
+export interface RateLimitState {
+  readonly limit: number
+  readonly remaining: number
+  readonly resetSeconds: number
+}
+
+export interface MeteringState {
+  /** Dollars charged for this request, set once the charge is settled. */
+  chargedDollars?: number
+  /** Dollars left in the project's monthly budget after this request. */
+  remainingDollars?: number
+}
+
+export interface PluginState {
+  auth?: AuthState
+  rateLimit?: RateLimitState
+  router?: RouteDecision
+  metering?: MeteringState
+}
+
+export interface RequestContext {
+  readonly id: string
+  readonly receivedAt: number
+  readonly method: string
+  readonly path: string
+  readonly route: RouteInfo
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+  readonly headers: IncomingHttpHeaders
+  readonly clientIp: string
+  /** The validated body of a keyed or open route (its schema's output). */
+  readonly body: unknown
+  /** The validated body of an ai route. */
+  readonly ai: AiRequest | undefined
+  /** Aborts when the client goes away; pass it to upstream calls and pool tasks. */
+  readonly signal: AbortSignal
+  readonly log: Logger
+  readonly state: PluginState
+  /** Headers for the answer. A plugin writes only the header names it owns. */
+  readonly responseHeaders: Record<string, string>
+  /** The full answer once known (set by the core before onResult hooks run). */
+  result?: CompletionResult
+  /** Text streamed so far, for metering a stream that was cut. */
+  streamedText: string
+}
+
+export type Outcome =
+  | 'ok' | 'cache_hit' | 'short_circuit' | 'client_error' | 'rate_limited' | 'budget_exceeded'
+  | 'upstream_error' | 'stream_aborted' | 'client_aborted' | 'internal_error'
+
+export interface CompletedContext extends RequestContext {
+  readonly outcome: {
+    readonly status: number
+    readonly reason: Outcome
+    readonly stoppedBy?: string
+    readonly durationMs: number
+  }
+}
+
+/** The AI body of a context on an ai route; a programming error anywhere else. */
+export function aiRequestOf(ctx: RequestContext): AiRequest {
+  if (ctx.ai === undefined) throw new Error(`route ${ctx.route.name} carries no AI request`)
+  return ctx.ai
+}

@@ -1,0 +1,185 @@
+// The only place status codes and error texts are chosen. Every error the gateway answers with
+// is one of these classes; `error` holds the spec's text, `message` explains, `code` is stable.
+
+export interface ErrorBody {
+  error: string
+  message: string
+  code: string
+  [extra: string]: unknown
+}
+
+export abstract class GatewayError extends Error {
+  abstract readonly status: number
+  abstract readonly error: string
+  abstract readonly code: string
+  headers(): Record<string, string> {
+    return {}
+  }
+  /** Extra body fields beside error/message/code (never internal detail). */
+  extra(): Record<string, unknown> {
+    return {}
+  }
+  toBody(): ErrorBody {
+    return { error: this.error, message: this.message, code: this.code, ...this.extra() }
+  }
+}
+
+export interface ValidationIssue {
+  path: string
+  message: string
+}
+
+export class InvalidRequestError extends GatewayError {
+  readonly status = 400
+  readonly error: string
+  readonly code: string = 'invalid_request'
+  readonly issues: readonly ValidationIssue[]
+  constructor(error: string, message: string, issues: readonly ValidationIssue[] = []) {
+    super(message)
+    this.error = error
+    this.issues = issues
+  }
+  override extra() {
+    return this.issues.length > 0 ? { issues: this.issues } : {}
+  }
+}
+
+export class MissingKeyError extends GatewayError {
+  readonly status = 401
+  readonly error = 'Missing API key'
+  readonly code = 'missing_api_key'
+  constructor() {
+    super('Send the key in the X-API-Key header (or Authorization: Bearer).')
+  }
+}
+
+export class InvalidKeyError extends GatewayError {
+  readonly status = 401
+  readonly error = 'Invalid or inactive API key'
+  readonly code = 'invalid_api_key'
+  constructor() {
+    super('The API key is unknown, deleted or deactivated.')
+  }
+}
+
+export class PermissionError extends GatewayError {
+  readonly status = 403
+  readonly error = 'API key lacks required permissions'
+  readonly code = 'insufficient_permissions'
+}
+
+export class BudgetExceededError extends GatewayError {
+  readonly status = 402
+  readonly error = 'Budget exceeded'
+  readonly code = 'budget_exceeded'
+}
+
+export class NotFoundError extends GatewayError {
+  readonly status = 404
+  readonly error = 'Not found'
+  readonly code = 'not_found'
+}
+
+export class MethodNotAllowedError extends GatewayError {
+  readonly status = 405
+  readonly error = 'Method not allowed'
+  readonly code = 'method_not_allowed'
+  readonly allow: readonly string[]
+  constructor(allow: readonly string[]) {
+    super(`Use ${allow.join(', ')} on this path.`)
+    this.allow = allow
+  }
+  override headers() {
+    return { allow: this.allow.join(', ') }
+  }
+}
+
+export class PayloadTooLargeError extends GatewayError {
+  readonly status = 413
+  readonly error = 'Request body too large'
+  readonly code = 'payload_too_large'
+  constructor(limitBytes: number) {
+    super(`The body exceeds the limit of ${limitBytes} bytes.`)
+  }
+}
+
+export class UnsupportedMediaTypeError extends GatewayError {
+  readonly status = 415
+  readonly error = 'Unsupported media type'
+  readonly code = 'unsupported_media_type'
+  constructor() {
+    super('Send the body as Content-Type: application/json.')
+  }
+}
+
+export class RateLimitedError extends GatewayError {
+  readonly status = 429
+  readonly error = 'Rate limit exceeded'
+  readonly code = 'rate_limited'
+  readonly retryAfterS: number
+  constructor(retryAfterS: number, message = `Retry in ${retryAfterS}s.`) {
+    super(message)
+    this.retryAfterS = retryAfterS
+  }
+  override headers() {
+    return { 'retry-after': String(this.retryAfterS) }
+  }
+}
+
+export class InternalError extends GatewayError {
+  readonly status = 500
+  readonly error = 'Internal server error'
+  readonly code = 'internal_error'
+  constructor(message = 'The gateway failed to handle the request; it has been logged.', options?: ErrorOptions) {
+    super(message, options)
+  }
+}
+
+/** The provider failed or answered something unusable. `retryable` marks transient failures. */
+export class UpstreamError extends GatewayError {
+  readonly status = 502
+  readonly error: string = 'Upstream error'
+  readonly code: string = 'upstream_error'
+  readonly retryable: boolean
+  constructor(message: string, retryable: boolean, options?: ErrorOptions) {
+    super(message, options)
+    this.retryable = retryable
+  }
+}
+
+export class UpstreamInvalidJsonError extends UpstreamError {
+  override readonly error = 'Upstream returned invalid JSON'
+  override readonly code = 'upstream_invalid_json'
+  constructor() {
+    super('The model was asked for JSON but its answer does not parse.', false)
+  }
+}
+
+export class OverloadedError extends GatewayError {
+  readonly status = 503
+  readonly error = 'Service overloaded'
+  readonly code = 'overloaded'
+  readonly retryAfterS: number
+  constructor(message: string, retryAfterS = 1) {
+    super(message)
+    this.retryAfterS = retryAfterS
+  }
+  override headers() {
+    return { 'retry-after': String(this.retryAfterS) }
+  }
+}
+
+export class UpstreamTimeoutError extends GatewayError {
+  readonly status = 504
+  readonly error = 'Upstream timeout'
+  readonly code = 'upstream_timeout'
+  readonly retryable = true
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+  }
+}
+
+/** Anything thrown that is not a GatewayError becomes an InternalError; its detail stays in the log. */
+export function toGatewayError(err: unknown): GatewayError {
+  return err instanceof GatewayError ? err : new InternalError(undefined, { cause: err })
+}

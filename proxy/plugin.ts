@@ -1,0 +1,74 @@
+// The plugin contract. Built-ins are listed in plugins/index.ts; the chain runner (chain.ts)
+// checks the rules stated here when the gateway boots.
+import type { z } from 'zod'
+import type { Logger } from 'pino'
+import type { Registry } from 'prom-client'
+import type { Clock } from './clock.ts'
+import type { CompletionResult, StreamChunk } from './completion.ts'
+import type { CompletedContext, KeyType, RequestContext } from './context.ts'
+import type { Pricing } from './models.ts'
+import type { WorkerPool } from './pool.ts'
+import type { Reply } from './reply.ts'
+import type { PluginStore } from './store.ts'
+
+export type PluginName = 'auth' | 'rate-limit' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks'
+
+/** Static description of a plugin. */
+export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
+  /** kebab-case; also its config key, log field, metric label and store namespace. */
+  readonly name: PluginName
+  /** Ascending; runs earlier when lower. Unique. */
+  readonly order: number
+  /** Which route kinds the request hooks run on. */
+  readonly gates: readonly ('ai' | 'keyed')[]
+  /** Parsed once at boot; defaults live here. */
+  readonly schema: S
+  /** A failure of this plugin lets traffic through (logged and counted) instead of answering 500. */
+  readonly failOpen?: boolean
+  setup(config: z.output<S>, deps: PluginDeps): PluginHooks | Promise<PluginHooks>
+}
+
+export interface RouteSpec {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+  /** Literal segments and `:param` segments, e.g. '/api/compliance/cases/:id'. */
+  readonly path: string
+  /** Low-cardinality name for metrics. */
+  readonly name: string
+  readonly kind: 'keyed' | 'open'
+  readonly keyTypes?: readonly KeyType[]
+  readonly body?: z.ZodType
+  readonly query?: z.ZodType
+  /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query. */
+  handle(ctx: RequestContext): Reply | Promise<Reply>
+}
+
+/** Per-process hooks returned by setup(). Every hook is optional. */
+export interface PluginHooks {
+  /** Endpoints this plugin owns. */
+  readonly routes?: readonly RouteSpec[]
+  /** Request phase, in ascending order. Return a Reply to stop the chain; return nothing to continue. */
+  onRequest?(ctx: RequestContext): Reply | void | Promise<Reply | void>
+  /**
+   * The whole answer is known and nothing final has been written: before the JSON body, or before
+   * the stream's done event. Awaited, so what it commits is durable before the response completes.
+   * A returned Reply replaces a non-streamed answer; on a stream it is ignored.
+   */
+  onResult?(ctx: RequestContext, result: CompletionResult): Reply | void | Promise<Reply | void>
+  /** Per streamed chunk. Must be synchronous: return a replacement chunk or nothing. */
+  onStreamChunk?(ctx: RequestContext, chunk: StreamChunk): StreamChunk | void
+  /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
+  onComplete?(ctx: CompletedContext): void
+  close?(): Promise<void>
+}
+
+export interface PluginDeps {
+  /** Databases namespaced to this plugin. */
+  readonly store: PluginStore
+  readonly pool: WorkerPool
+  readonly metrics: Registry
+  readonly log: Logger
+  readonly clock: Clock
+  readonly pricing: Pricing
+  /** Tracks background work (e.g. writes after the response) so shutdown can wait for it. */
+  readonly track: (work: Promise<unknown>) => void
+}

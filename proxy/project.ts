@@ -1,0 +1,43 @@
+// The project as the request path sees it: the plan that sets limits and features, the monthly
+// budget and the Governor settings. Stored and managed by the auth plugin.
+
+export const PLANS = ['free', 'pro', 'startup', 'growth', 'enterprise'] as const
+export type Plan = (typeof PLANS)[number]
+
+export interface CustomRule {
+  readonly id: string
+  readonly name: string
+  /** A case-insensitive keyword, or a regular expression source when `regex` is true. */
+  readonly pattern: string
+  readonly regex: boolean
+  readonly weight: number
+  readonly severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL'
+}
+
+export interface GovernorSettings {
+  readonly enabled: boolean
+  readonly strictMode: boolean
+  readonly autoApproveThreshold: number
+  readonly customRules: readonly CustomRule[]
+  /** Bumped on every change, so verdicts and cache entries can be keyed by it. */
+  readonly version: number
+}
+
+export interface Project {
+  readonly id: string
+  readonly name: string
+  readonly plan: Plan
+  readonly budgetDollars: number
+  readonly cacheTtlSeconds: number
+  readonly cacheEnabled: boolean
+  readonly governor: GovernorSettings
+  readonly createdAt: string
+}
+
+export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
+  enabled: true,
+  strictMode: false,
+  autoApproveThreshold: 50,
+  customRules: [],
+  version: 1,
+}

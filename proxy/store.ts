@@ -1,0 +1,50 @@
+// The one LMDB environment of a gateway process. Plugins get a handle whose databases are
+// namespaced by the plugin's name, so no plugin can open another's records.
+import { mkdirSync } from 'node:fs'
+import { open, type Database, type Key, type RootDatabase } from 'lmdb'
+
+export interface DatabaseOptions {
+  /** Keep decoded values in memory (for small, hot, rarely written records). */
+  readonly cache?: boolean
+}
+
+export interface PluginStore {
+  open<V>(name: string, options?: DatabaseOptions): Database<V, Key>
+  /** Runs fn in one write transaction across this environment; all its puts commit together or not at all. */
+  transaction<T>(fn: () => T): Promise<T>
+}
+
+export interface Store {
+  readonly root: RootDatabase
+  forPlugin(namespace: string): PluginStore
+  /** Resolves once every committed write is on disk. */
+  flushed(): Promise<void>
+  isOpen(): boolean
+  close(): Promise<void>
+}
+
+export function openStore(path: string): Store {
+  mkdirSync(path, { recursive: true })
+  // Several processes may share this environment; LMDB's own locks make that safe.
+  const root = open({ path, maxDbs: 64, compression: false })
+  let closed = false
+  return {
+    root,
+    forPlugin(namespace) {
+      return {
+        open: <V>(name: string, options: DatabaseOptions = {}) =>
+          root.openDB<V, Key>({ name: `${namespace}/${name}`, cache: options.cache ?? false }),
+        transaction: (fn) => root.transaction(fn),
+      }
+    },
+    async flushed() {
+      await root.flushed
+    },
+    isOpen: () => !closed,
+    async close() {
+      if (closed) return
+      closed = true
+      await root.close()
+    },
+  }
+}

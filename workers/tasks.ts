@@ -1,0 +1,3 @@
+// Entry point of the worker pool: every named export is a task. A task is a pure function of
+// its input: no store, no network.
+export { countTokens } from './count-tokens.ts'
