@@ -32,8 +32,8 @@ export interface AuthState {
 }
 
 export interface RouteDecision {
-  readonly provider: ServingProvider
-  readonly model: ModelName
+  provider: ServingProvider
+  model: ModelName
   /** The messages sent upstream, after context-window trimming. */
   readonly messages: readonly Message[]
   readonly trimmedMessages: number

@@ -9,6 +9,10 @@ export interface ErrorBody {
 }
 
 export abstract class GatewayError extends Error {
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = new.target.name
+  }
   abstract readonly status: number
   abstract readonly error: string
   abstract readonly code: string

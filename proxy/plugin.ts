@@ -37,8 +37,7 @@ export interface RouteSpec {
   readonly kind: 'keyed' | 'open'
   readonly keyTypes?: readonly KeyType[]
   readonly body?: z.ZodType
-  readonly query?: z.ZodType
-  /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query. */
+  /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query (validate them with proxy/validate.ts). */
   handle(ctx: RequestContext): Reply | Promise<Reply>
 }
 
@@ -58,6 +57,8 @@ export interface PluginHooks {
   onStreamChunk?(ctx: RequestContext, chunk: StreamChunk): StreamChunk | void
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
+  /** Text for the operator, printed once at start on stdout and never logged (it may hold a new key). */
+  notice?(baseUrl: string): string | undefined
   close?(): Promise<void>
 }
 

@@ -1,0 +1,117 @@
+// `tollgate projects …` and `tollgate keys …`: the operator's view of the same registry the
+// gateway reads, opened on the same store (safe while a gateway runs: LMDB locks across processes).
+import { z } from 'zod'
+import type { KeyEnv, KeyType } from '../proxy/context.ts'
+import { PLANS, type Plan } from '../proxy/project.ts'
+import { openStore } from '../proxy/store.ts'
+import { createRegistry, loadSecret, type AuthRegistry, type ProjectChanges } from '../plugins/auth/registry.ts'
+import { systemClock } from '../proxy/clock.ts'
+import { printJson, printTable, UsageError } from './output.ts'
+
+export interface AdminOptions {
+  readonly dataDir: string
+  readonly secret: string | undefined
+  readonly json: boolean
+  readonly flags: Readonly<Record<string, string | undefined>>
+  readonly args: readonly string[]
+}
+
+const planSchema = z.enum(PLANS, { error: `--plan must be one of ${PLANS.join(', ')}` })
+const budgetSchema = z.coerce.number({ error: '--budget must be a number of dollars' }).nonnegative('--budget must not be negative')
+
+function required(options: AdminOptions, flag: string): string {
+  const value = options.flags[flag]
+  if (value === undefined || value === '') throw new UsageError(`--${flag} is required`)
+  return value
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new UsageError(result.error.issues[0]!.message)
+  return result.data
+}
+
+async function withRegistry<T>(options: AdminOptions, work: (registry: AuthRegistry) => Promise<T>): Promise<T> {
+  const store = openStore(options.dataDir)
+  try {
+    const auth = store.forPlugin('auth')
+    return await work(createRegistry(auth, await loadSecret(auth, options.secret), systemClock))
+  } finally {
+    await store.flushed()
+    await store.close()
+  }
+}
+
+export function runProjects(sub: string | undefined, options: AdminOptions): Promise<void> {
+  return withRegistry(options, async (registry) => {
+    switch (sub) {
+      case 'create': {
+        const project = await registry.createProject({
+          name: required(options, 'name'),
+          plan: parse(planSchema, options.flags.plan ?? 'free'),
+          budgetDollars: parse(budgetSchema, options.flags.budget ?? '10'),
+        })
+        if (options.json) printJson({ id: project.id, name: project.name, plan: project.plan, budget: project.budgetDollars })
+        else process.stdout.write(`created project ${project.id} (${project.plan}, budget $${project.budgetDollars}/month)\n`)
+        return
+      }
+      case 'list': {
+        const projects = registry.listProjects().map((p) => ({ id: p.id, name: p.name, plan: p.plan, budget: p.budgetDollars, created: p.createdAt }))
+        if (options.json) printJson(projects)
+        else printTable(projects, ['id', 'name', 'plan', 'budget', 'created'])
+        return
+      }
+      case 'update': {
+        const id = options.args[0]
+        if (id === undefined) throw new UsageError('usage: tollgate projects update ID [--plan PLAN] [--budget DOLLARS] [--name NAME]')
+        const changes: { -readonly [K in keyof ProjectChanges]: ProjectChanges[K] } = {}
+        if (options.flags.plan !== undefined) changes.plan = parse(planSchema, options.flags.plan) as Plan
+        if (options.flags.budget !== undefined) changes.budgetDollars = parse(budgetSchema, options.flags.budget)
+        if (options.flags.name !== undefined) changes.name = options.flags.name
+        const project = await registry.updateProject(id, changes)
+        if (options.json) printJson({ id: project.id, name: project.name, plan: project.plan, budget: project.budgetDollars })
+        else process.stdout.write(`updated project ${project.id} (${project.plan}, budget $${project.budgetDollars}/month)\n`)
+        return
+      }
+      default:
+        throw new UsageError('usage: tollgate projects create|list|update')
+    }
+  })
+}
+
+export function runKeys(sub: string | undefined, options: AdminOptions): Promise<void> {
+  return withRegistry(options, async (registry) => {
+    switch (sub) {
+      case 'create': {
+        const type = parse(z.enum(['sk', 'pk'], { error: '--type must be sk or pk' }), required(options, 'type')) as KeyType
+        const env = options.flags.env === undefined ? null : (parse(z.enum(['dev', 'stg', 'prod'], { error: '--env must be dev, stg or prod' }), options.flags.env) as KeyEnv)
+        const { record, key } = await registry.createKey({ projectId: required(options, 'project'), type, env, name: required(options, 'name') })
+        if (options.json) printJson({ id: record.id, key, prefix: record.prefix })
+        else process.stdout.write(`created key ${record.id} (${record.prefix})\n${key}\nThis is the only time the full key is shown; store it now.\n`)
+        return
+      }
+      case 'list': {
+        const keys = registry.listKeys(required(options, 'project')).map((k) => ({
+          id: k.id, name: k.name, prefix: k.prefix, type: k.type, env: k.env, status: k.status, created: k.createdAt, lastUsed: k.lastUsedAt,
+        }))
+        if (options.json) printJson(keys)
+        else printTable(keys, ['id', 'name', 'prefix', 'type', 'env', 'status', 'created', 'lastUsed'])
+        return
+      }
+      case 'deactivate':
+      case 'reactivate':
+      case 'delete': {
+        const id = options.args[0]
+        if (id === undefined) throw new UsageError(`usage: tollgate keys ${sub} KEY_ID`)
+        if (sub === 'delete') await registry.deleteKey(id)
+        else await registry.setKeyStatus(id, sub === 'deactivate' ? 'inactive' : 'active')
+        const status = sub === 'delete' ? 'deleted' : sub === 'deactivate' ? 'inactive' : 'active'
+        if (options.json) printJson({ id, status })
+        else process.stdout.write(`key ${id} is ${status}\n`)
+        return
+      }
+      default:
+        throw new UsageError('usage: tollgate keys create|list|deactivate|reactivate|delete')
+    }
+  })
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// The operator's command line: `tollgate serve`, `tollgate projects …`, `tollgate keys …`.
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from '../proxy/config.ts'
+import { builtinPlugins } from '../plugins/index.ts'
+import { runKeys, runProjects } from './admin.ts'
+import { UsageError } from './output.ts'
+import { RegistryError } from '../plugins/auth/registry.ts'
+import { serve } from './serve.ts'
+
+const HELP = `Usage: tollgate <command> [options]
+
+Commands:
+  serve                                   run the gateway (what npm start runs)
+  projects create --name NAME [--plan PLAN] [--budget DOLLARS]
+  projects list
+  projects update ID [--plan PLAN] [--budget DOLLARS] [--name NAME]
+  keys create --project ID --type sk|pk [--env dev|stg|prod] --name NAME
+  keys list --project ID
+  keys deactivate|reactivate|delete KEY_ID
+
+Options:
+  --data DIR   the store (default: TOLLGATE_DATA or ./data)
+  --json       print JSON for scripts
+  --help       this text
+
+Plans: free, pro (alias startup), growth, enterprise. Budgets are US dollars per calendar month.
+Every environment variable is listed in README.md.`
+
+async function main(argv: readonly string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      name: { type: 'string' }, plan: { type: 'string' }, budget: { type: 'string' },
+      project: { type: 'string' }, type: { type: 'string' }, env: { type: 'string' },
+    },
+  })
+  const [command, sub, ...args] = positionals
+  if (values.help === true || command === undefined || command === 'help') {
+    process.stdout.write(`${HELP}\n`)
+    return
+  }
+  const overrides = values.data === undefined ? {} : { dataDir: values.data }
+  if (command === 'serve') return serve({ overrides })
+  const config = loadConfig(builtinPlugins, process.env, overrides)
+  const authConfig = config.plugins.get('auth') as { secret?: string }
+  const options = {
+    dataDir: config.core.dataDir,
+    secret: authConfig.secret,
+    json: values.json === true,
+    flags: { name: values.name, plan: values.plan, budget: values.budget, project: values.project, type: values.type, env: values.env },
+    args,
+  }
+  if (command === 'projects') return runProjects(sub, options)
+  if (command === 'keys') return runKeys(sub, options)
+  throw new UsageError(`unknown command "${command}"; see tollgate --help`)
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  const known = err instanceof UsageError || err instanceof ConfigError || err instanceof RegistryError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  process.stderr.write(`tollgate: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`)
+  process.exit(known ? 2 : 1)
+})

@@ -1,0 +1,44 @@
+// Authenticates the API key of every keyed and AI request, checks that its type may use the
+// route, and puts the key and its project on the context.
+import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/errors.ts'
+import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { presentedKey } from './api-key-header.ts'
+import { createDemoProject, demoNotice } from './demo-project.ts'
+import { parseKey } from './key-format.ts'
+import { createRegistry, loadSecret } from './registry.ts'
+import { authSchema } from './schema.ts'
+
+export default {
+  name: 'auth',
+  order: 100,
+  gates: ['ai', 'keyed'],
+  schema: authSchema,
+  async setup(config, { store, clock, track }) {
+    const registry = createRegistry(store, await loadSecret(store, config.secret), clock)
+    const demo = config.demoOnFirstStart ? await createDemoProject(registry) : undefined
+    const touched = new Map<string, number>()
+    return {
+      onRequest(ctx) {
+        const key = presentedKey(ctx.headers)
+        if (key === undefined) return Reply.error(new MissingKeyError())
+        if (parseKey(key) === undefined) return Reply.error(new InvalidKeyError())
+        const record = registry.findByKey(key)
+        if (record === undefined || record.status !== 'active') return Reply.error(new InvalidKeyError())
+        if (!ctx.route.keyTypes.includes(record.type)) {
+          const allowed = ctx.route.keyTypes.map((t) => `${t}_`).join(' or ')
+          return Reply.error(new PermissionError(`This endpoint takes ${allowed} keys; this is a ${record.type}_ key.`))
+        }
+        const project = registry.getProject(record.projectId)
+        if (project === undefined) return Reply.error(new InvalidKeyError())
+        ctx.state.auth = { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
+        const now = clock.now()
+        if (now - (touched.get(record.id) ?? -Infinity) >= config.lastUsedIntervalMs) {
+          touched.set(record.id, now)
+          track(registry.touchKey(record.id))
+        }
+      },
+      notice: (baseUrl) => (demo === undefined ? undefined : demoNotice(demo, baseUrl)),
+    }
+  },
+} satisfies GatewayPlugin<typeof authSchema>

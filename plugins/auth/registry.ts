@@ -1,0 +1,189 @@
+// Projects and API keys: the one implementation behind the request path, the CLI and (later)
+// the management API. Key records are stored under the key's hash, so authenticating a request
+// is a single read; a second database maps key ids to hashes for the lifecycle operations.
+import { randomBytes } from 'node:crypto'
+import { ulid } from 'ulid'
+import type { Clock } from '../../proxy/clock.ts'
+import type { KeyEnv, KeyType } from '../../proxy/context.ts'
+import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Project } from '../../proxy/project.ts'
+import type { PluginStore } from '../../proxy/store.ts'
+import { displayPrefix, generateKey } from './key-format.ts'
+import { hashKey, sameHash } from './key-hash.ts'
+
+export type KeyStatus = 'active' | 'inactive'
+
+export interface KeyRecord {
+  readonly id: string
+  readonly projectId: string
+  readonly type: KeyType
+  readonly env: KeyEnv | null
+  readonly name: string
+  readonly prefix: string
+  readonly hash: string
+  readonly status: KeyStatus
+  readonly createdAt: string
+}
+
+/** What lists show: everything but the hash. */
+export interface KeyView extends Omit<KeyRecord, 'hash'> {
+  readonly lastUsedAt: string | null
+}
+
+export interface NewProject {
+  readonly name: string
+  readonly plan: Plan
+  readonly budgetDollars: number
+}
+
+export type ProjectChanges = Partial<Pick<Project, 'name' | 'plan' | 'budgetDollars' | 'cacheTtlSeconds' | 'cacheEnabled'>> & {
+  readonly governor?: Partial<Omit<GovernorSettings, 'version'>>
+}
+
+export interface NewKey {
+  readonly projectId: string
+  readonly type: KeyType
+  readonly env: KeyEnv | null
+  readonly name: string
+}
+
+export class RegistryError extends Error {}
+
+export interface AuthRegistry {
+  createProject(input: NewProject): Promise<Project>
+  getProject(id: string): Project | undefined
+  listProjects(): Project[]
+  updateProject(id: string, changes: ProjectChanges): Promise<Project>
+  /** The full key is returned here and never again. */
+  createKey(input: NewKey): Promise<{ record: KeyView; key: string }>
+  listKeys(projectId: string): KeyView[]
+  getKey(id: string): KeyView | undefined
+  setKeyStatus(id: string, status: KeyStatus): Promise<KeyView>
+  deleteKey(id: string): Promise<void>
+  /** The active-or-not record of a presented key, compared in constant time; undefined when unknown. */
+  findByKey(key: string): KeyRecord | undefined
+  touchKey(id: string): Promise<void>
+}
+
+const SECRET_ENTRY = 'hmac-secret'
+
+/** The server secret: from config when given, otherwise generated once and kept in the store. */
+export async function loadSecret(store: PluginStore, configured: string | undefined): Promise<Buffer> {
+  if (configured !== undefined) return Buffer.from(configured, 'utf8')
+  const meta = store.open<string>('meta')
+  // In a transaction, so two processes starting on an empty store agree on one secret.
+  return Buffer.from(await store.transaction(() => {
+    const existing = meta.get(SECRET_ENTRY)
+    if (existing !== undefined) return existing
+    const created = randomBytes(32).toString('base64')
+    meta.put(SECRET_ENTRY, created)
+    return created
+  }), 'base64')
+}
+
+export function createRegistry(store: PluginStore, secret: Buffer, clock: Clock): AuthRegistry {
+  const projects = store.open<Project>('projects')
+  const records = store.open<KeyRecord>('keys-by-hash')
+  const hashes = store.open<string>('key-ids')
+  const lastUsed = store.open<string>('key-last-used')
+  const iso = () => new Date(clock.now()).toISOString()
+
+  const view = (record: KeyRecord): KeyView => {
+    const { hash: _hash, ...rest } = record
+    return { ...rest, lastUsedAt: lastUsed.get(record.id) ?? null }
+  }
+  const recordOf = (id: string): KeyRecord => {
+    const hash = hashes.get(id)
+    const record = hash === undefined ? undefined : records.get(hash)
+    if (record === undefined) throw new RegistryError(`no key with id ${id}`)
+    return record
+  }
+  const projectOf = (id: string): Project => {
+    const project = projects.get(id)
+    if (project === undefined) throw new RegistryError(`no project with id ${id}`)
+    return project
+  }
+
+  return {
+    async createProject(input) {
+      const project: Project = {
+        id: `proj_${ulid().toLowerCase()}`,
+        name: input.name,
+        plan: input.plan,
+        budgetDollars: input.budgetDollars,
+        cacheTtlSeconds: 3600,
+        cacheEnabled: true,
+        governor: DEFAULT_GOVERNOR_SETTINGS,
+        createdAt: iso(),
+      }
+      await projects.put(project.id, project)
+      return project
+    },
+    getProject: (id) => projects.get(id),
+    listProjects: () => [...projects.getRange().map(({ value }) => value)],
+    async updateProject(id, changes) {
+      return store.transaction(() => {
+        const current = projectOf(id)
+        const { governor, ...rest } = changes
+        const next: Project = {
+          ...current,
+          ...rest,
+          governor: governor === undefined ? current.governor : { ...current.governor, ...governor, version: current.governor.version + 1 },
+        }
+        projects.put(id, next)
+        return next
+      })
+    },
+    async createKey(input) {
+      projectOf(input.projectId)
+      const key = generateKey(input.type, input.env)
+      const record: KeyRecord = {
+        id: `key_${ulid().toLowerCase()}`,
+        projectId: input.projectId,
+        type: input.type,
+        env: input.env,
+        name: input.name,
+        prefix: displayPrefix(key),
+        hash: hashKey(secret, key),
+        status: 'active',
+        createdAt: iso(),
+      }
+      await store.transaction(() => {
+        records.put(record.hash, record)
+        hashes.put(record.id, record.hash)
+      })
+      return { record: view(record), key }
+    },
+    listKeys: (projectId) => [...records.getRange().filter(({ value }) => value.projectId === projectId).map(({ value }) => view(value))],
+    getKey(id) {
+      const hash = hashes.get(id)
+      const record = hash === undefined ? undefined : records.get(hash)
+      return record === undefined ? undefined : view(record)
+    },
+    async setKeyStatus(id, status) {
+      const next = await store.transaction(() => {
+        const record = { ...recordOf(id), status }
+        records.put(record.hash, record)
+        return record
+      })
+      return view(next)
+    },
+    async deleteKey(id) {
+      await store.transaction(() => {
+        const record = recordOf(id)
+        records.remove(record.hash)
+        hashes.remove(id)
+        lastUsed.remove(id)
+      })
+    },
+    findByKey(key) {
+      const hash = hashKey(secret, key)
+      const record = records.get(hash)
+      // The lookup already selects by hash; the constant-time comparison keeps the final check
+      // independent of how many leading bytes matched.
+      return record !== undefined && sameHash(record.hash, hash) ? record : undefined
+    },
+    async touchKey(id) {
+      await lastUsed.put(id, iso())
+    },
+  }
+}

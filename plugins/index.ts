@@ -1,0 +1,8 @@
+// The built-in plugins, in no particular order: each declares its own `order`.
+import type { GatewayPlugin } from '../proxy/plugin.ts'
+import auth from './auth/index.ts'
+import metering from './metering/index.ts'
+import rateLimit from './rate-limit/index.ts'
+import router from './router/index.ts'
+
+export const builtinPlugins = [auth, rateLimit, router, metering] as readonly GatewayPlugin[]

@@ -1,0 +1,75 @@
+// Metering and budgets: reserve the worst-case cost before the model call, settle to the real
+// cost once the answer is known (committed before the response completes), and meter a stream
+// cut short for what it generated. Cache hits are recorded at no charge.
+import type { CompletedContext, RequestContext } from '../../proxy/context.ts'
+import { BudgetExceededError } from '../../proxy/errors.ts'
+import { costDollars } from '../../proxy/models.ts'
+import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { countTokens } from '../../workers/count-tokens.ts'
+import { createLedger, toMicros, type LedgerEntry } from './ledger.ts'
+import { dayKey, monthKey } from './periods.ts'
+import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
+import { meteringSchema } from './schema.ts'
+import { usageRoute } from './usage-route.ts'
+
+export default {
+  name: 'metering',
+  order: 450,
+  gates: ['ai'],
+  schema: meteringSchema,
+  async setup(config, { store, clock, pricing, log, track }) {
+    const ledger = createLedger(store)
+    const released = await ledger.recover(isLiveOwner)
+    if (released > 0) log.warn({ released }, 'released reservations left by a stopped process')
+    const reserved = new WeakSet<RequestContext>()
+
+    async function settle(ctx: RequestContext, usage: { promptTokens: number; completionTokens: number }, cacheHit: boolean, outcome: string) {
+      const auth = ctx.state.auth!
+      const decision = ctx.state.router!
+      const now = clock.now()
+      const cost = cacheHit ? 0 : costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens)
+      const entry: LedgerEntry = {
+        id: ctx.id, projectId: auth.project.id, keyId: auth.keyId, at: new Date(now).toISOString(),
+        month: monthKey(now), day: dayKey(now), provider: decision.provider, model: decision.model,
+        promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
+        costMicros: toMicros(cost), cacheHit, outcome,
+      }
+      const row = await ledger.settle(entry)
+      ctx.state.metering = {
+        chargedDollars: entry.costMicros / 1e6,
+        remainingDollars: Math.max(0, toMicros(auth.project.budgetDollars) - row.usedMicros) / 1e6,
+      }
+    }
+
+    return {
+      routes: [usageRoute(ledger, clock)],
+      async onRequest(ctx) {
+        const auth = ctx.state.auth
+        const decision = ctx.state.router
+        if (auth === undefined || decision === undefined || !config.enforceBudgets) return
+        const worst = costDollars(pricing, decision.model, decision.promptTokens, ctx.ai!.maxTokens)
+        const now = clock.now()
+        const limitMicros = toMicros(auth.project.budgetDollars)
+        const result = await ledger.reserve(ctx.id, { projectId: auth.project.id, month: monthKey(now), micros: toMicros(worst), owner: SELF_OWNER }, limitMicros)
+        if (!result.ok) {
+          return Reply.error(new BudgetExceededError(
+            `This request may cost up to $${worst.toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
+          ))
+        }
+        reserved.add(ctx)
+      },
+      async onResult(ctx, result) {
+        if (ctx.state.auth === undefined || ctx.state.router === undefined) return
+        await settle(ctx, result.usage, result.cacheHit, result.cacheHit ? 'cache_hit' : 'ok')
+      },
+      onComplete(ctx: CompletedContext) {
+        if (!reserved.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) return
+        // No settled answer: an error, or a stream cut short. What was generated is still paid for.
+        const completionTokens = countTokens(ctx.streamedText)
+        const promptTokens = completionTokens > 0 ? ctx.state.router!.promptTokens : 0
+        track(settle(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason))
+      },
+    }
+  },
+} satisfies GatewayPlugin<typeof meteringSchema>

@@ -1,0 +1,160 @@
+// The model call and the rendering of its answer: the spec's Completion result as JSON on
+// /api/ai/complete, Server-Sent Events on /api/ai/chat. Cache hits are rendered here too, so
+// both paths produce the same bytes and headers.
+import type { ServerResponse } from 'node:http'
+import type { Chain } from './chain.ts'
+import type { CompletionResult, ProviderResult, TokenUsage } from './completion.ts'
+import type { Outcome, RequestContext, RouteDecision } from './context.ts'
+import { InternalError, toGatewayError } from './errors.ts'
+import { costDollars, type Pricing } from './models.ts'
+import type { Reply } from './reply.ts'
+import { sendJson } from './respond.ts'
+import { SseWriter } from './sse.ts'
+import { countTokens } from '../workers/count-tokens.ts'
+
+export interface Finish {
+  readonly status: number
+  readonly reason: Outcome
+}
+
+export interface AiDeps {
+  readonly chain: Chain
+  readonly pricing: Pricing
+  /** Renders a Reply that an onResult hook put in place of the answer. */
+  readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
+}
+
+/** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
+const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-credits-remaining'] as const
+
+export async function callModel(ctx: RequestContext, res: ServerResponse, deps: AiDeps): Promise<Finish> {
+  const decision = ctx.state.router
+  if (decision === undefined) throw new InternalError('No model route was decided for this request.')
+  if (ctx.route.stream) return streamAnswer(ctx, res, decision, deps)
+  const answer = await decision.call.complete(ctx.signal)
+  return deliverCompletion(ctx, res, buildResult(decision, answer, deps.pricing), deps)
+}
+
+export function buildResult(decision: RouteDecision, answer: ProviderResult, pricing: Pricing): CompletionResult {
+  const usage: TokenUsage = answer.usage ?? { promptTokens: decision.promptTokens, completionTokens: countTokens(answer.text) }
+  const cost = costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens)
+  return {
+    text: answer.text,
+    provider: decision.provider,
+    model: decision.model,
+    cacheHit: false,
+    usage: {
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      totalTokens: usage.promptTokens + usage.completionTokens,
+      costCents: roundCents(cost * 100),
+    },
+  }
+}
+
+/** Renders a complete answer (fresh or from the cache) after the onResult hooks have run. */
+export async function deliverCompletion(ctx: RequestContext, res: ServerResponse, result: CompletionResult, deps: AiDeps): Promise<Finish> {
+  ctx.result = result
+  const replaced = await deps.chain.runResult(ctx, result)
+  if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)
+  const reason: Outcome = result.cacheHit ? 'cache_hit' : 'ok'
+  if (!ctx.route.stream) {
+    sendJson(res, 200, result, { ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) })
+    return { status: 200, reason }
+  }
+  const sse = new SseWriter(res, ctx.signal)
+  sse.open({ ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) }, [])
+  await sse.event('delta', { text: result.text })
+  await sse.event('done', doneEvent(ctx, result))
+  sse.close()
+  return { status: 200, reason }
+}
+
+async function streamAnswer(ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps): Promise<Finish> {
+  const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
+  // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
+  let step = await events.next()
+  const sse = new SseWriter(res, ctx.signal)
+  sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, LATE_HEADERS)
+  let usage: TokenUsage | undefined
+  try {
+    for (; step.done !== true; step = await events.next()) {
+      const event = step.value
+      if (event.type === 'usage') {
+        usage = event.usage
+        continue
+      }
+      const chunk = deps.chain.runStreamChunk(ctx, event)
+      if (chunk.text === '') continue
+      ctx.streamedText += chunk.text
+      await sse.event('delta', { text: chunk.text })
+    }
+  } catch (err) {
+    if (ctx.signal.aborted) return { status: 200, reason: 'client_aborted' }
+    const error = toGatewayError(err)
+    ctx.log.warn({ err, code: error.code }, 'stream failed after it began')
+    await sse.event('error', { error: error.error, message: error.message })
+    sse.close()
+    return { status: 200, reason: 'stream_aborted' }
+  }
+  const answer: ProviderResult = usage === undefined ? { text: ctx.streamedText } : { text: ctx.streamedText, usage }
+  const result = buildResult(decision, answer, deps.pricing)
+  ctx.result = result
+  // A stream's status is sent; a Reply from onResult cannot replace it any more.
+  await deps.chain.runResult(ctx, result)
+  await sse.event('done', doneEvent(ctx, result))
+  sse.close(lateHeaders(ctx, result))
+  return { status: 200, reason: 'ok' }
+}
+
+function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
+  return {
+    ...ctx.responseHeaders,
+    'x-gateway-model': `${result.provider}/${result.model}`,
+    'x-gateway-prompt-tokens': String(result.usage.promptTokens),
+    'x-cache-status': result.cacheHit ? 'HIT' : 'MISS',
+  }
+}
+
+function credits(ctx: RequestContext, result: CompletionResult): { charged: number; remaining: number | undefined } {
+  const metering = ctx.state.metering
+  return {
+    charged: metering?.chargedDollars ?? (result.cacheHit ? 0 : result.usage.costCents / 100),
+    remaining: metering?.remainingDollars,
+  }
+}
+
+function lateHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
+  const { charged, remaining } = credits(ctx, result)
+  const headers: Record<string, string> = {
+    'x-gateway-completion-tokens': String(result.usage.completionTokens),
+    'x-credits-charged': dollars(charged),
+  }
+  if (remaining !== undefined) headers['x-credits-remaining'] = dollars(remaining)
+  return headers
+}
+
+function doneEvent(ctx: RequestContext, result: CompletionResult) {
+  const { charged, remaining } = credits(ctx, result)
+  return {
+    provider: result.provider,
+    model: result.model,
+    cacheHit: result.cacheHit,
+    usage: result.usage,
+    creditsCharged: roundDollars(charged),
+    creditsRemaining: remaining === undefined ? null : roundDollars(remaining),
+  }
+}
+
+/** Credits are dollars with six decimal places (DESIGN.md). */
+export function dollars(value: number): string {
+  return value.toFixed(6)
+}
+
+function roundDollars(value: number): number {
+  return Math.round(value * 1e6) / 1e6
+}
+
+function roundCents(value: number): number {
+  return Math.round(value * 1e4) / 1e4
+}

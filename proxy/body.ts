@@ -1,0 +1,68 @@
+// Reading and parsing request bodies with the limits a public endpoint needs: a size cap, a
+// nesting cap (JSON.stringify and structuredClone throw on very deep values) and no
+// `__proto__` keys, which would turn into prototype writes wherever the body is spread.
+import type { IncomingMessage } from 'node:http'
+import { InvalidRequestError, PayloadTooLargeError } from './errors.ts'
+
+export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'])
+  if (declared > limitBytes) return Promise.reject(new PayloadTooLargeError(limitBytes))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limitBytes) {
+        req.removeAllListeners('data')
+        req.resume()
+        reject(new PayloadTooLargeError(limitBytes))
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
+    req.on('error', reject)
+  })
+}
+
+/** Nesting depth of a JSON text, counted outside strings; stops counting past `limit`. */
+export function jsonDepth(text: string, limit: number): number {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92 /* \ */) i++
+      else if (c === 34 /* " */) inString = false
+    } else if (c === 34) {
+      inString = true
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max && (max = depth) > limit) return max
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--
+    }
+  }
+  return max
+}
+
+function rejectProto(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw new InvalidRequestError('Invalid JSON body', 'Keys named __proto__ are not accepted.')
+  return value
+}
+
+export function parseJsonBody(raw: Buffer, maxDepth: number): unknown {
+  const text = raw.toString('utf8')
+  if (text.trim() === '') throw new InvalidRequestError('Missing request body', 'Send a JSON object as the request body.')
+  if (jsonDepth(text, maxDepth) > maxDepth) {
+    throw new InvalidRequestError('Invalid JSON body', `The body nests deeper than ${maxDepth} levels.`)
+  }
+  // The reviver is only paid for when the key could be present (directly or \u-escaped).
+  const suspicious = text.includes('__proto__') || text.includes('\\u')
+  try {
+    return suspicious ? JSON.parse(text, rejectProto) : JSON.parse(text)
+  } catch (err) {
+    if (err instanceof InvalidRequestError) throw err
+    throw new InvalidRequestError('Malformed JSON', `The body is not valid JSON: ${(err as Error).message}`)
+  }
+}

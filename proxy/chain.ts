@@ -1,0 +1,128 @@
+// The plugin chain: per-hook arrays built once at boot, run as flat loops in ascending order.
+//
+//   accept ─▶ parse+validate body (400/413) ─▶ makeContext
+//     ─▶ onRequest: auth(100) → rate-limit(200) → router(250) → governor(300) → cache(400) → metering(450)
+//           │ any returns a Reply ─────────────────────────────────────────────┐
+//     ─▶ model call (the router's decision; ctx.signal; 502/504 on failure)    │
+//     ─▶ onStreamChunk per chunk (sync), or nothing for a JSON answer          │
+//     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
+//     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
+//     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
+//
+// There is no next() and no reverse pass: the order read here is the order things run.
+import type { StreamChunk, CompletionResult } from './completion.ts'
+import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
+import { GatewayError, InternalError } from './errors.ts'
+import type { CoreMetrics } from './metrics.ts'
+import type { GatewayPlugin, PluginHooks } from './plugin.ts'
+import { Reply } from './reply.ts'
+
+interface Bound<H> {
+  readonly plugin: GatewayPlugin
+  readonly hook: H
+}
+
+type Hook<K extends keyof PluginHooks> = NonNullable<PluginHooks[K]>
+
+export interface ChainStop {
+  readonly reply: Reply
+  readonly stoppedBy: string
+}
+
+export interface Chain {
+  /** Runs onRequest hooks for the route's kind; the first Reply stops the chain. */
+  runRequest(ctx: RequestContext): Promise<ChainStop | undefined>
+  runResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined>
+  runStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk
+  runComplete(ctx: CompletedContext): void
+}
+
+export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
+  const names = new Set<string>()
+  const orders = new Map<number, string>()
+  for (const plugin of plugins) {
+    if (names.has(plugin.name)) throw new Error(`plugin name "${plugin.name}" is used twice`)
+    const clash = orders.get(plugin.order)
+    if (clash !== undefined) throw new Error(`plugins "${clash}" and "${plugin.name}" share order ${plugin.order}`)
+    names.add(plugin.name)
+    orders.set(plugin.order, plugin.name)
+  }
+}
+
+export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks: PluginHooks }>, metrics: CoreMetrics): Chain {
+  const sorted = [...entries].sort((a, b) => a.plugin.order - b.plugin.order)
+  for (const { plugin, hooks } of sorted) {
+    if (hooks.onStreamChunk?.constructor.name === 'AsyncFunction') {
+      throw new Error(`plugin "${plugin.name}": onStreamChunk must be synchronous`)
+    }
+  }
+  const collect = <K extends keyof PluginHooks>(key: K, kind?: RouteKind): Bound<Hook<K>>[] =>
+    sorted
+      .filter(({ plugin, hooks }) => hooks[key] !== undefined && (kind === undefined || (plugin.gates as readonly string[]).includes(kind)))
+      .map(({ plugin, hooks }) => ({ plugin, hook: (hooks[key] as unknown as (...args: unknown[]) => unknown).bind(hooks) as Hook<K> }))
+
+  const onRequest: Record<RouteKind, Bound<Hook<'onRequest'>>[]> = {
+    ai: collect('onRequest', 'ai'),
+    keyed: collect('onRequest', 'keyed'),
+    open: [],
+  }
+  const onResult = collect('onResult', 'ai')
+  const onStreamChunk = collect('onStreamChunk', 'ai')
+  const onComplete = collect('onComplete')
+
+  /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
+  function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
+    metrics.pluginFailures.inc({ plugin: plugin.name })
+    ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
+    if (plugin.failOpen === true) return undefined
+    return Reply.error(err instanceof GatewayError ? err : new InternalError(undefined, { cause: err }))
+  }
+
+  return {
+    async runRequest(ctx) {
+      for (const { plugin, hook } of onRequest[ctx.route.kind]) {
+        let reply: Reply | void
+        try {
+          reply = await hook(ctx)
+        } catch (err) {
+          reply = failure(ctx, plugin, 'onRequest', err)
+        }
+        if (reply !== undefined) return { reply, stoppedBy: plugin.name }
+      }
+      return undefined
+    },
+    async runResult(ctx, result) {
+      for (const { plugin, hook } of onResult) {
+        try {
+          const reply = await hook(ctx, result)
+          if (reply !== undefined) return reply
+        } catch (err) {
+          const reply = failure(ctx, plugin, 'onResult', err)
+          if (reply !== undefined) return reply
+        }
+      }
+      return undefined
+    },
+    runStreamChunk(ctx, chunk) {
+      let current = chunk
+      for (const { plugin, hook } of onStreamChunk) {
+        try {
+          current = hook(ctx, current) ?? current
+        } catch (err) {
+          failure(ctx, plugin, 'onStreamChunk', err)
+        }
+      }
+      return current
+    },
+    runComplete(ctx) {
+      for (const { plugin, hook } of onComplete) {
+        try {
+          hook(ctx)
+        } catch (err) {
+          metrics.pluginFailures.inc({ plugin: plugin.name })
+          ctx.log.error({ err, plugin: plugin.name, hook: 'onComplete' }, 'plugin hook failed')
+        }
+      }
+    },
+  }
+}

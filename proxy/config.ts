@@ -1,0 +1,146 @@
+// Configuration: an optional JSON file (TOLLGATE_CONFIG) overlaid by environment variables,
+// validated once at boot by the core schema and each plugin's own schema. A bad value stops the
+// process with a message naming the variable or path; nothing reads process.env after this.
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { MODEL_NAMES } from './models.ts'
+import type { GatewayPlugin } from './plugin.ts'
+
+const port = z.number().int().min(0).max(65_535)
+const priceSchema = z.strictObject({ inputPerMillion: z.number().nonnegative(), outputPerMillion: z.number().nonnegative() })
+
+export const coreSchema = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: port.default(8080),
+  /** Account endpoints on their own listener; absent: the main listener serves them. */
+  authPort: port.optional(),
+  /** /metrics on its own listener; absent: the main listener serves it. */
+  metricsPort: port.optional(),
+  dataDir: z.string().min(1).default('./data'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  bodyLimitBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  maxJsonDepth: z.number().int().min(4).max(1000).default(64),
+  headersTimeoutMs: z.number().int().positive().default(10_000),
+  requestTimeoutMs: z.number().int().positive().default(30_000),
+  keepAliveTimeoutMs: z.number().int().positive().default(65_000),
+  shutdownGraceMs: z.number().int().nonnegative().default(10_000),
+  pool: z.strictObject({
+    maxThreads: z.number().int().min(1).max(64).default(2),
+    maxQueue: z.number().int().min(1).default(512),
+    idleTimeoutMs: z.number().int().nonnegative().default(60_000),
+  }).default({ maxThreads: 2, maxQueue: 512, idleTimeoutMs: 60_000 }),
+  /** List prices per model, replacing the defaults of proxy/models.ts model by model. */
+  pricing: z.partialRecord(z.enum(MODEL_NAMES), priceSchema).default({}),
+  plugins: z.record(z.string(), z.unknown()).default({}),
+})
+
+export type CoreConfig = z.output<typeof coreSchema>
+
+type EnvKind = 'string' | 'int'
+/** Every environment variable the gateway reads, and where it lands in the config. */
+export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly string[], kind: EnvKind]> = [
+  ['HOST', ['host'], 'string'],
+  ['PORT', ['port'], 'int'],
+  ['AUTH_PORT', ['authPort'], 'int'],
+  ['METRICS_PORT', ['metricsPort'], 'int'],
+  ['TOLLGATE_DATA', ['dataDir'], 'string'],
+  ['LOG_LEVEL', ['logLevel'], 'string'],
+  ['BODY_LIMIT_BYTES', ['bodyLimitBytes'], 'int'],
+  ['TOLLGATE_SECRET', ['plugins', 'auth', 'secret'], 'string'],
+  ['OPENAI_BASE_URL', ['plugins', 'router', 'providers', 'openai', 'baseUrl'], 'string'],
+  ['OPENAI_API_KEY', ['plugins', 'router', 'providers', 'openai', 'apiKey'], 'string'],
+  ['ANTHROPIC_BASE_URL', ['plugins', 'router', 'providers', 'anthropic', 'baseUrl'], 'string'],
+  ['ANTHROPIC_API_KEY', ['plugins', 'router', 'providers', 'anthropic', 'apiKey'], 'string'],
+  ['MISTRAL_BASE_URL', ['plugins', 'router', 'providers', 'mistral', 'baseUrl'], 'string'],
+  ['MISTRAL_API_KEY', ['plugins', 'router', 'providers', 'mistral', 'apiKey'], 'string'],
+  ['LOCAL_CHUNK_DELAY_MS', ['plugins', 'router', 'local', 'chunkDelayMs'], 'int'],
+]
+
+export class ConfigError extends Error {}
+
+type Tree = Record<string, unknown>
+
+function setPath(tree: Tree, path: readonly string[], value: unknown): void {
+  let node = tree
+  for (const segment of path.slice(0, -1)) {
+    const next = node[segment]
+    node = typeof next === 'object' && next !== null ? (next as Tree) : (node[segment] = {})
+  }
+  node[path.at(-1)!] = value
+}
+
+function fromEnv(env: NodeJS.ProcessEnv, base: Tree): Tree {
+  for (const [name, path, kind] of ENV_VARS) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    if (kind === 'int') {
+      if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`)
+      setPath(base, path, Number(raw))
+    } else {
+      setPath(base, path, raw)
+    }
+  }
+  return base
+}
+
+function readConfigFile(file: string): Tree {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new ConfigError(`cannot read TOLLGATE_CONFIG file ${file}: ${(err as Error).message}`)
+  }
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object')
+    return parsed as Tree
+  } catch (err) {
+    throw new ConfigError(`TOLLGATE_CONFIG file ${file} is not a JSON object: ${(err as Error).message}`)
+  }
+}
+
+function describe(error: z.ZodError, prefix: string): string {
+  return error.issues.map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`).join('; ')
+}
+
+export interface GatewayConfig {
+  readonly core: CoreConfig
+  /** Each plugin's parsed config, keyed by plugin name. */
+  readonly plugins: ReadonlyMap<string, unknown>
+}
+
+/**
+ * Builds the config from a raw tree (file contents, overrides) and the environment. Plugins'
+ * sections are parsed by their own schemas so their defaults and errors stay with them.
+ */
+export function loadConfig(plugins: readonly GatewayPlugin[], env: NodeJS.ProcessEnv = process.env, overrides: Tree = {}): GatewayConfig {
+  const file = env.TOLLGATE_CONFIG
+  const tree = fromEnv(env, merge(file ? readConfigFile(file) : {}, overrides))
+  const core = coreSchema.safeParse(tree)
+  if (!core.success) throw new ConfigError(`invalid configuration: ${describe(core.error, '')}`)
+  const known = new Set<string>(plugins.map((p) => p.name))
+  for (const name of Object.keys(core.data.plugins)) {
+    if (!known.has(name)) throw new ConfigError(`invalid configuration: plugins.${name}: no such plugin (known: ${[...known].join(', ')})`)
+  }
+  const parsed = new Map<string, unknown>()
+  for (const plugin of plugins) {
+    const result = plugin.schema.safeParse(core.data.plugins[plugin.name] ?? {})
+    if (!result.success) throw new ConfigError(`invalid configuration: ${describe(result.error, `plugins.${plugin.name}`)}`)
+    parsed.set(plugin.name, result.data)
+  }
+  return { core: core.data, plugins: parsed }
+}
+
+/** Deep merge of plain objects; `over` wins. */
+function merge(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base }
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key]
+    out[key] = isPlainObject(current) && isPlainObject(value) ? merge(current, value) : value
+  }
+  return out
+}
+
+function isPlainObject(value: unknown): value is Tree {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,46 @@
+// The endpoints the core itself answers: the two AI endpoints (their answer is the model call),
+// the spec's keyed health check, the keyless probes for load balancers, and /metrics.
+import { chatRequestSchema, completeRequestSchema } from './ai-request.ts'
+import type { Registry } from 'prom-client'
+import { Reply } from './reply.ts'
+import { ANY_KEY, type Route } from './routes.ts'
+
+export const CHAT_ROUTE: Route = { method: 'POST', path: '/api/ai/chat', name: 'ai_chat', kind: 'ai', keyTypes: ['sk'], stream: true }
+export const COMPLETE_ROUTE: Route = { method: 'POST', path: '/api/ai/complete', name: 'ai_complete', kind: 'ai', keyTypes: ['sk'], stream: false }
+
+export function aiRequestSchemaFor(route: Route) {
+  return route.stream ? chatRequestSchema : completeRequestSchema
+}
+
+export interface Readiness {
+  /** Names of the parts that are not ready; empty when all are. */
+  (): string[]
+}
+
+export function coreRoutes(registry: Registry, notReady: Readiness, serveMetrics: boolean): Route[] {
+  const routes: Route[] = [
+    CHAT_ROUTE,
+    COMPLETE_ROUTE,
+    {
+      method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false,
+      handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.state.auth?.project.id }),
+    },
+    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, handle: () => Reply.json({ status: 'ok' }) },
+    {
+      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false,
+      handle: () => {
+        const parts = notReady()
+        return parts.length === 0 ? Reply.json({ status: 'ready' }) : Reply.json({ status: 'not ready', notReady: parts }, 503)
+      },
+    },
+  ]
+  if (serveMetrics) routes.push(metricsRoute(registry))
+  return routes
+}
+
+export function metricsRoute(registry: Registry): Route {
+  return {
+    method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false,
+    handle: async () => Reply.text(await registry.metrics(), registry.contentType),
+  }
+}

@@ -1,0 +1,55 @@
+// The Prometheus registry and the core's own request metrics. Label sets are bounded: route
+// names and status classes only, never a key, user or project id.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+export interface CoreMetrics {
+  readonly registry: Registry
+  readonly requests: Counter<'route' | 'status_class' | 'reason'>
+  readonly duration: Histogram<'route' | 'status_class'>
+  readonly inFlight: Gauge<'route'>
+  readonly pluginFailures: Counter<'plugin'>
+  readonly shortCircuits: Counter<'plugin' | 'reason'>
+}
+
+export function createMetrics(): CoreMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  return {
+    registry,
+    requests: new Counter({
+      name: 'tollgate_requests_total',
+      help: 'Requests answered, by route, status class and outcome.',
+      labelNames: ['route', 'status_class', 'reason'],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'tollgate_request_duration_seconds',
+      help: 'Time from accepting a request to its last byte.',
+      labelNames: ['route', 'status_class'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    inFlight: new Gauge({
+      name: 'tollgate_requests_in_flight',
+      help: 'Requests accepted and not yet answered.',
+      labelNames: ['route'],
+      registers: [registry],
+    }),
+    pluginFailures: new Counter({
+      name: 'tollgate_plugin_failures_total',
+      help: 'Plugin hooks that threw; fail-open plugins let the request through.',
+      labelNames: ['plugin'],
+      registers: [registry],
+    }),
+    shortCircuits: new Counter({
+      name: 'tollgate_short_circuits_total',
+      help: 'Requests answered by a plugin before the model call.',
+      labelNames: ['plugin', 'reason'],
+      registers: [registry],
+    }),
+  }
+}
+
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`
+}

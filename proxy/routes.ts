@@ -1,0 +1,91 @@
+// The routing table: static paths in a map, `:param` paths matched segment by segment. Built
+// once at boot from the core's routes and the plugins' routes.
+import type { z } from 'zod'
+import type { KeyType, RequestContext, RouteInfo } from './context.ts'
+import type { Reply } from './reply.ts'
+
+export interface Route extends RouteInfo {
+  readonly method: string
+  readonly path: string
+  readonly body?: z.ZodType
+  /** Absent on ai routes, whose answer is the model call. */
+  readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
+}
+
+export interface RouteMatch {
+  readonly route: Route
+  readonly params: Record<string, string>
+}
+
+export type Lookup = RouteMatch | { readonly allow: readonly string[] } | undefined
+
+export interface RouteTable {
+  find(method: string, path: string): Lookup
+  readonly all: readonly Route[]
+}
+
+interface Pattern {
+  readonly segments: readonly string[]
+  readonly byMethod: Map<string, Route>
+}
+
+export function buildRouteTable(routes: readonly Route[]): RouteTable {
+  const exact = new Map<string, Map<string, Route>>()
+  const patterns: Pattern[] = []
+  for (const route of routes) {
+    if (route.path.includes('/:')) {
+      let pattern = patterns.find((p) => p.segments.join('/') === route.path.slice(1))
+      if (pattern === undefined) patterns.push((pattern = { segments: route.path.slice(1).split('/'), byMethod: new Map() }))
+      addRoute(pattern.byMethod, route)
+    } else {
+      let byMethod = exact.get(route.path)
+      if (byMethod === undefined) exact.set(route.path, (byMethod = new Map()))
+      addRoute(byMethod, route)
+    }
+  }
+  return {
+    all: routes,
+    find(method, path) {
+      const byMethod = exact.get(path)
+      if (byMethod !== undefined) return pick(byMethod, method, {})
+      const parts = path.slice(1).split('/')
+      for (const pattern of patterns) {
+        const params = matchSegments(pattern.segments, parts)
+        if (params !== undefined) return pick(pattern.byMethod, method, params)
+      }
+      return undefined
+    },
+  }
+}
+
+function addRoute(byMethod: Map<string, Route>, route: Route): void {
+  if (byMethod.has(route.method)) throw new Error(`route ${route.method} ${route.path} is registered twice`)
+  byMethod.set(route.method, route)
+}
+
+function pick(byMethod: Map<string, Route>, method: string, params: Record<string, string>): Lookup {
+  const route = byMethod.get(method) ?? (method === 'HEAD' ? byMethod.get('GET') : undefined)
+  return route === undefined ? { allow: [...byMethod.keys()] } : { route, params }
+}
+
+function matchSegments(segments: readonly string[], parts: readonly string[]): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined
+  const params: Record<string, string> = {}
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!
+    const part = parts[i]!
+    if (segment.startsWith(':')) {
+      if (part === '') return undefined
+      try {
+        params[segment.slice(1)] = decodeURIComponent(part)
+      } catch {
+        return undefined
+      }
+    } else if (segment !== part) {
+      return undefined
+    }
+  }
+  return params
+}
+
+export const ANY_KEY: readonly KeyType[] = ['sk', 'pk']

@@ -1,0 +1,199 @@
+// The HTTP front: node:http listener settings, route lookup, body limits and validation, the
+// RequestContext, and rendering of replies. No business rules here; those live in plugins.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { ulid } from 'ulid'
+import type { Logger } from 'pino'
+import { callModel, deliverCompletion, type AiDeps, type Finish } from './ai-call.ts'
+import { parseJsonBody, readBody } from './body.ts'
+import type { Chain } from './chain.ts'
+import type { Clock } from './clock.ts'
+import type { CoreConfig } from './config.ts'
+import type { CompletedContext, Outcome, RequestContext } from './context.ts'
+import { aiRequestSchemaFor } from './core-routes.ts'
+import { GatewayError, MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
+import { statusClass, type CoreMetrics } from './metrics.ts'
+import type { Pricing } from './models.ts'
+import type { Reply } from './reply.ts'
+import { sendError, sendJson, sendText } from './respond.ts'
+import type { Route, RouteTable } from './routes.ts'
+import { validate } from './validate.ts'
+import type { AiRequest } from './ai-request.ts'
+
+export interface ServerDeps {
+  readonly config: CoreConfig
+  readonly routes: RouteTable
+  readonly chain: Chain
+  readonly metrics: CoreMetrics
+  readonly log: Logger
+  readonly clock: Clock
+  readonly pricing: Pricing
+}
+
+export interface RequestHandler {
+  (req: IncomingMessage, res: ServerResponse): void
+  /** Requests accepted and not yet finished. */
+  readonly inFlight: () => number
+  /** Resolves when no request is in flight. */
+  readonly drained: () => Promise<void>
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+
+export function createHandler(deps: ServerDeps): RequestHandler {
+  const { config, routes, chain, metrics, log, clock } = deps
+  let active = 0
+  let waiters: Array<() => void> = []
+  const ai: AiDeps = { chain, pricing: deps.pricing, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
+
+  async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply): Promise<Finish> {
+    switch (reply.kind) {
+      case 'json':
+        sendJson(res, reply.status, reply.body, { ...ctx.responseHeaders, ...reply.headers })
+        return { status: reply.status, reason: reply.status < 400 ? 'short_circuit' : 'client_error' }
+      case 'text':
+        sendText(res, reply.status, reply.body, reply.contentType, ctx.responseHeaders)
+        return { status: reply.status, reason: 'short_circuit' }
+      case 'error':
+        sendError(res, reply.error, ctx.responseHeaders)
+        return { status: reply.error.status, reason: outcomeOf(reply.error) }
+      case 'completion':
+        return deliverCompletion(ctx, res, reply.result, ai)
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = clock.now()
+    const started = performance.now()
+    const url = new URL(req.url ?? '/', 'http://gateway')
+    const method = req.method ?? 'GET'
+    const found = routes.find(method, url.pathname)
+    const routeName = found !== undefined && 'route' in found ? found.route.name : 'unmatched'
+    metrics.inFlight.inc({ route: routeName })
+    const id = ulid()
+    res.setHeader('x-request-id', id)
+    let finish: Finish = { status: 500, reason: 'internal_error' }
+    let ctx: RequestContext | undefined
+    let stoppedBy: string | undefined
+    try {
+      if (found === undefined) throw new NotFoundError(`No endpoint at ${method} ${url.pathname}.`)
+      if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
+      const { route, params } = found
+      const body = await readValidBody(req, route)
+      const controller = new AbortController()
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('client disconnected'))
+      })
+      ctx = makeContext(req, route, params, url.searchParams, body, controller.signal, id, receivedAt)
+      if (route.kind !== 'open') {
+        const stop = await chain.runRequest(ctx)
+        if (stop !== undefined) {
+          stoppedBy = stop.stoppedBy
+          if (stop.reply.kind !== 'completion') metrics.shortCircuits.inc({ plugin: stop.stoppedBy, reason: stop.reply.kind === 'error' ? stop.reply.error.code : stop.reply.kind })
+          finish = await sendReply(ctx, res, stop.reply)
+          return
+        }
+      }
+      finish = route.handle === undefined ? await callModel(ctx, res, ai) : await sendReply(ctx, res, await route.handle(ctx))
+    } catch (err) {
+      finish = fail(err, ctx, res)
+    } finally {
+      const durationMs = performance.now() - started
+      const labels = { route: routeName, status_class: statusClass(finish.status) }
+      metrics.requests.inc({ ...labels, reason: finish.reason })
+      metrics.duration.observe(labels, durationMs / 1000)
+      metrics.inFlight.dec({ route: routeName })
+      if (ctx !== undefined) {
+        const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
+        chain.runComplete(Object.assign(ctx, { outcome }) as CompletedContext)
+        ctx.log.info({ route: routeName, status: finish.status, outcome: finish.reason, ms: Math.round(durationMs * 10) / 10 }, 'request')
+      }
+    }
+  }
+
+  function fail(err: unknown, ctx: RequestContext | undefined, res: ServerResponse): Finish {
+    if (ctx?.signal.aborted === true) return { status: 499, reason: 'client_aborted' }
+    const error = toGatewayError(err)
+    if (error.status >= 500) (ctx?.log ?? log).error({ err }, 'request failed')
+    if (res.headersSent) {
+      res.destroy()
+      return { status: 500, reason: 'internal_error' }
+    }
+    if (error.status === 413) res.setHeader('connection', 'close')
+    sendError(res, error, ctx?.responseHeaders)
+    return { status: error.status, reason: outcomeOf(error) }
+  }
+
+  async function readValidBody(req: IncomingMessage, route: Route): Promise<unknown> {
+    if (!BODY_METHODS.has(req.method ?? '')) {
+      req.resume()
+      return undefined
+    }
+    const type = req.headers['content-type']
+    if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+      req.resume()
+      throw new UnsupportedMediaTypeError()
+    }
+    const raw = await readBody(req, config.bodyLimitBytes)
+    const schema = route.kind === 'ai' ? aiRequestSchemaFor(route) : route.body
+    if (schema === undefined) return undefined
+    return validate(schema, parseJsonBody(raw, config.maxJsonDepth))
+  }
+
+  function makeContext(
+    req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams,
+    body: unknown, signal: AbortSignal, id: string, receivedAt: number,
+  ): RequestContext {
+    return {
+      id,
+      receivedAt,
+      method: req.method ?? 'GET',
+      path: route.path,
+      route,
+      params,
+      query,
+      headers: req.headers,
+      clientIp: req.socket.remoteAddress ?? '',
+      body: route.kind === 'ai' ? undefined : body,
+      ai: route.kind === 'ai' ? (body as AiRequest) : undefined,
+      signal,
+      log: log.child({ reqId: id }),
+      state: {},
+      responseHeaders: {},
+      streamedText: '',
+    }
+  }
+
+  const handler = ((req: IncomingMessage, res: ServerResponse) => {
+    active++
+    handle(req, res).finally(() => {
+      if (--active === 0) {
+        for (const wake of waiters) wake()
+        waiters = []
+      }
+    })
+  }) as RequestHandler
+  Object.assign(handler, {
+    inFlight: () => active,
+    drained: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+  })
+  return handler
+}
+
+function outcomeOf(error: GatewayError): Outcome {
+  if (error.status === 429) return 'rate_limited'
+  if (error.status === 402) return 'budget_exceeded'
+  if (error.status === 502 || error.status === 504) return 'upstream_error'
+  return error.status >= 500 ? 'internal_error' : 'client_error'
+}
+
+export function createHttpServer(config: CoreConfig, handler: RequestHandler): Server {
+  const server = createServer({
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Checked this often, so a slow client cannot hold a socket long past the timeouts above.
+    connectionsCheckingInterval: 1000,
+    maxHeaderSize: 16 * 1024,
+  }, handler)
+  return server
+}
