@@ -115,7 +115,7 @@ export interface GatewayConfig {
  */
 export function loadConfig(plugins: readonly GatewayPlugin[], env: NodeJS.ProcessEnv = process.env, overrides: Tree = {}): GatewayConfig {
   const file = env.TOLLGATE_CONFIG
-  const tree = fromEnv(env, merge(file ? readConfigFile(file) : {}, overrides))
+  const tree = merge(fromEnv(env, file ? readConfigFile(file) : {}), overrides)
   const core = coreSchema.safeParse(tree)
   if (!core.success) throw new ConfigError(`invalid configuration: ${describe(core.error, '')}`)
   const known = new Set<string>(plugins.map((p) => p.name))

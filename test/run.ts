@@ -2,7 +2,9 @@
 // assertions), which CI summaries read. Extra arguments go to tap (e.g. a file to run alone).
 import { spawn } from 'node:child_process'
 
-const tap = spawn('tap', ['--reporter=terse', '--no-color', '--disable-coverage', ...process.argv.slice(2)], {
+// A terminal gets the compact reporter; logs (CI) get plain TAP, which shows every test by name.
+const reporter = process.stdout.isTTY ? 'terse' : 'tap'
+const tap = spawn('tap', [`--reporter=${reporter}`, '--no-color', '--disable-coverage', ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, FORCE_COLOR: '0' },
 })

@@ -44,7 +44,8 @@ export default {
         if (allowed && quota !== undefined) quotas.set(auth.keyId, quota.state)
 
         const quotaBinds = quota !== undefined && (!quota.allowed || bucket === undefined)
-        const limit = quotaBinds ? limits.perDay! : limits.perMinute!
+        // A token bucket's limit is its size, so Remaining never exceeds Limit.
+        const limit = quotaBinds ? limits.perDay! : (limits.burst ?? limits.perMinute!)
         const remaining = Math.min(bucket?.remaining ?? Infinity, quota?.remaining ?? Infinity)
         const resetMs = quotaBinds ? quota.resetInMs : bucket!.fullInMs
         ctx.state.rateLimit = { limit, remaining, resetSeconds: seconds(resetMs) }
