@@ -1,0 +1,373 @@
+// A real HTTP server on 127.0.0.1 (port 0) that answers like OpenAI, Mistral and Anthropic, as
+// JSON and as SSE, with a queue of faults for tests and a fixed latency for benchmarks. Answers
+// echo the last message, so tests can predict them.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type FaultKind =
+  /** 500 with the provider's error body. */
+  | 'server-error'
+  /** 429 with the provider's error body and `retry-after: 0`. */
+  | 'rate-limit'
+  /** 400 with the provider's error body. */
+  | 'bad-request'
+  /** The socket is destroyed once the request has arrived, before any answer. */
+  | 'reset'
+  /** The answer starts only after `slowFirstByteMs`. */
+  | 'slow-first-byte'
+  /** Half of the answer, then the socket is destroyed. */
+  | 'stream-cut'
+  /** Headers, then one event (or one byte of JSON) every `slowStreamMs`, never ending. */
+  | 'slow-stream'
+  /** A json-mode answer whose text is not JSON. */
+  | 'invalid-json'
+  /** A stream whose first event is the provider's in-stream error (overloaded / server_error). */
+  | 'stream-error'
+
+export interface MockUpstreamOptions {
+  /** Wait before every answer's headers. Default 0. */
+  readonly latencyMs?: number
+  /** Text pieces per streamed answer. Default 4. */
+  readonly chunks?: number
+  /** Delay of a 'slow-first-byte' answer. Default 10 000, far beyond any test's first-byte timeout. */
+  readonly slowFirstByteMs?: number
+  /** Pace of a 'slow-stream' answer. Default 20. */
+  readonly slowStreamMs?: number
+  /** Keep every request in `requests`. Default true; benchmarks turn it off to keep memory flat. */
+  readonly record?: boolean
+}
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly path: string
+  readonly headers: IncomingHttpHeaders
+  /** The parsed JSON body. */
+  readonly body: unknown
+}
+
+export interface MockUpstream {
+  /** `http://127.0.0.1:<port>`: use it as every provider's baseUrl. */
+  readonly url: string
+  readonly requests: readonly RecordedRequest[]
+  /** Requests whose connection the client closed before the answer was complete. */
+  readonly aborted: number
+  /** Queues `count` faults (default 1); each following request takes the next one. */
+  fail(kind: FaultKind, count?: number): void
+  /** Resolves once `aborted` reaches `count` (default 1). */
+  whenAborted(count?: number): Promise<void>
+  close(): Promise<void>
+}
+
+type Dialect = 'openai' | 'mistral' | 'anthropic'
+
+interface WireRequest {
+  readonly model?: string
+  readonly messages?: readonly { readonly role?: string; readonly content?: string }[]
+  readonly system?: string
+  readonly max_tokens?: number
+  readonly temperature?: number
+  readonly stream?: boolean
+  readonly stream_options?: { readonly include_usage?: boolean }
+  readonly response_format?: { readonly type?: string }
+}
+
+interface Answer {
+  readonly text: string
+  readonly promptTokens: number
+  readonly completionTokens: number
+}
+
+interface Exchange {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly dialect: Dialect
+  readonly wire: WireRequest
+  /** Set when the mock itself ends the connection, so it is not counted as the client's abort. */
+  isClosedByMock: boolean
+}
+
+// Roughly four characters per token, the usual rule of thumb for English.
+const tokensOf = (chars: number): number => Math.max(1, Math.ceil(chars / 4))
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...JSON_HEADERS, ...headers })
+  res.end(JSON.stringify(body))
+}
+
+function errorBody(dialect: Dialect, type: string, message: string): unknown {
+  if (dialect === 'anthropic') return { type: 'error', error: { type, message } }
+  if (dialect === 'mistral') return { object: 'error', message, type, param: null, code: null }
+  return { error: { message, type, param: null, code: null } }
+}
+
+/** The checks the real APIs make that an adapter could get wrong. */
+function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireRequest): { status: number; type: string; message: string } | undefined {
+  if (dialect === 'anthropic') {
+    const key = headers['x-api-key']
+    if (typeof key !== 'string' || key.length === 0) return { status: 401, type: 'authentication_error', message: 'x-api-key header is required' }
+    if (key.includes('invalid')) return { status: 401, type: 'authentication_error', message: 'invalid x-api-key' }
+    if (headers['anthropic-version'] === undefined) return { status: 400, type: 'invalid_request_error', message: 'anthropic-version: header is required' }
+    if (typeof wire.max_tokens !== 'number') return { status: 400, type: 'invalid_request_error', message: 'max_tokens: Field required' }
+    if (wire.messages?.some((m) => m.role === 'system')) return { status: 400, type: 'invalid_request_error', message: 'messages: Unexpected role "system"' }
+    if ((wire.temperature ?? 0) > 1) return { status: 400, type: 'invalid_request_error', message: 'temperature: must be at most 1' }
+    return undefined
+  }
+  const auth = headers.authorization
+  const key = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : ''
+  if (key.length === 0 || key.includes('invalid')) {
+    const masked = `${key.slice(0, 6)}${'*'.repeat(8)}${key.slice(-4)}`
+    return { status: 401, type: 'invalid_request_error', message: dialect === 'mistral' ? 'Unauthorized' : `Incorrect API key provided: ${masked}.` }
+  }
+  if (dialect === 'mistral' && wire.stream_options !== undefined) {
+    return { status: 422, type: 'invalid_request_error', message: 'stream_options: Extra inputs are not permitted' }
+  }
+  if (wire.response_format?.type === 'json_object' && !JSON.stringify(wire.messages ?? []).toLowerCase().includes('json')) {
+    return { status: 400, type: 'invalid_request_error', message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'." }
+  }
+  return undefined
+}
+
+function isJsonMode(dialect: Dialect, wire: WireRequest): boolean {
+  return dialect === 'anthropic' ? (wire.system ?? '').includes('JSON') : wire.response_format?.type === 'json_object'
+}
+
+function answerOf(exchange: Exchange, isInvalidJson: boolean): Answer {
+  const { dialect, wire } = exchange
+  const messages = wire.messages ?? []
+  const last = messages[messages.length - 1]?.content ?? ''
+  let promptChars = wire.system?.length ?? 0
+  for (const message of messages) promptChars += message.content?.length ?? 0
+  let text: string
+  if (isJsonMode(dialect, wire)) {
+    text = isInvalidJson ? 'Sure! Here is the answer you asked for.' : JSON.stringify({ echo: last })
+  } else {
+    const words = `Echo: ${last}`.split(' ')
+    text = words.slice(0, Math.max(1, wire.max_tokens ?? words.length)).join(' ')
+  }
+  return { text, promptTokens: tokensOf(promptChars) + 3 * messages.length, completionTokens: tokensOf(text.length) }
+}
+
+/** Even pieces by character, so a test knows how many deltas to expect. */
+function piecesOf(text: string, count: number): string[] {
+  const n = Math.max(1, Math.min(count, text.length))
+  const pieces: string[] = []
+  for (let i = 0; i < n; i++) pieces.push(text.slice(Math.floor((i * text.length) / n), Math.floor(((i + 1) * text.length) / n)))
+  return pieces
+}
+
+function completionBody(dialect: Dialect, model: string, answer: Answer): unknown {
+  if (dialect === 'anthropic') {
+    return {
+      id: 'msg_mock', type: 'message', role: 'assistant', model,
+      content: [{ type: 'text', text: answer.text }], stop_reason: 'end_turn', stop_sequence: null,
+      usage: { input_tokens: answer.promptTokens, output_tokens: answer.completionTokens },
+    }
+  }
+  return {
+    id: 'chatcmpl-mock', object: 'chat.completion', created: 1_700_000_000, model,
+    choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens },
+  }
+}
+
+const dataLine = (body: unknown): string => `data: ${JSON.stringify(body)}\n\n`
+const anthropicEvent = (body: { readonly type: string; readonly [field: string]: unknown }): string => `event: ${body.type}\ndata: ${JSON.stringify(body)}\n\n`
+
+function deltaEvent(dialect: Dialect, model: string, text: string): string {
+  if (dialect === 'anthropic') return anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })
+  return dataLine({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }], usage: null })
+}
+
+/** The whole stream as the provider would send it, one string per SSE event. */
+function streamEvents(exchange: Exchange, answer: Answer, pieces: readonly string[]): string[] {
+  const { dialect, wire } = exchange
+  const model = wire.model ?? ''
+  const events: string[] = []
+  if (dialect === 'anthropic') {
+    events.push(anthropicEvent({
+      type: 'message_start',
+      message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: answer.promptTokens, output_tokens: 1 } },
+    }))
+    events.push(anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
+    events.push(anthropicEvent({ type: 'ping' }))
+    for (const piece of pieces) events.push(deltaEvent(dialect, model, piece))
+    events.push(anthropicEvent({ type: 'content_block_stop', index: 0 }))
+    events.push(anthropicEvent({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: answer.completionTokens } }))
+    events.push(anthropicEvent({ type: 'message_stop' }))
+    return events
+  }
+  const usage = { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens }
+  const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1_700_000_000, model }
+  events.push(dataLine({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], usage: null }))
+  for (const piece of pieces) events.push(deltaEvent(dialect, model, piece))
+  if (dialect === 'mistral') {
+    events.push(dataLine({ ...base, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], usage }))
+  } else {
+    events.push(dataLine({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: null }))
+    if (wire.stream_options?.include_usage === true) events.push(dataLine({ ...base, choices: [], usage }))
+  }
+  events.push('data: [DONE]\n\n')
+  return events
+}
+
+function streamErrorEvent(dialect: Dialect): string {
+  return dialect === 'anthropic'
+    ? anthropicEvent({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+    : dataLine({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } })
+}
+
+export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
+  const latencyMs = options.latencyMs ?? 0
+  const chunkCount = options.chunks ?? 4
+  const slowFirstByteMs = options.slowFirstByteMs ?? 10_000
+  const slowStreamMs = options.slowStreamMs ?? 20
+  const isRecording = options.record ?? true
+
+  const requests: RecordedRequest[] = []
+  const faults: FaultKind[] = []
+  const abortWaiters: { count: number; resolve: () => void }[] = []
+  let aborted = 0
+
+  const noteAbort = (): void => {
+    aborted++
+    for (let i = abortWaiters.length - 1; i >= 0; i--) {
+      const waiter = abortWaiters[i] as { count: number; resolve: () => void }
+      if (aborted >= waiter.count) {
+        abortWaiters.splice(i, 1)
+        waiter.resolve()
+      }
+    }
+  }
+
+  const destroy = (exchange: Exchange): void => {
+    exchange.isClosedByMock = true
+    exchange.req.socket.destroy()
+  }
+
+  const answer = (exchange: Exchange, fault: FaultKind | undefined): void => {
+    const { res, dialect, wire } = exchange
+    const model = wire.model ?? ''
+    if (fault === 'server-error') {
+      sendJson(res, 500, errorBody(dialect, dialect === 'anthropic' ? 'api_error' : 'server_error', 'The server had an error while processing your request.'))
+      return
+    }
+    if (fault === 'rate-limit') {
+      sendJson(res, 429, errorBody(dialect, 'rate_limit_error', 'Rate limit reached for requests.'), { 'retry-after': '0' })
+      return
+    }
+    if (fault === 'bad-request') {
+      sendJson(res, 400, errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.'))
+      return
+    }
+    const result = answerOf(exchange, fault === 'invalid-json')
+    if (wire.stream !== true) {
+      const body = JSON.stringify(completionBody(dialect, model, result))
+      if (fault === 'stream-cut') {
+        res.writeHead(200, { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)) })
+        res.write(body.slice(0, Math.floor(body.length / 2)), () => destroy(exchange))
+        return
+      }
+      if (fault === 'slow-stream') {
+        res.writeHead(200, { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body) + 1_000_000) })
+        const timer = setInterval(() => res.write(' '), slowStreamMs)
+        res.on('close', () => clearInterval(timer))
+        return
+      }
+      res.writeHead(200, JSON_HEADERS)
+      res.end(body)
+      return
+    }
+    res.writeHead(200, SSE_HEADERS)
+    if (fault === 'stream-error') {
+      res.end(streamErrorEvent(dialect))
+      return
+    }
+    const events = streamEvents(exchange, result, piecesOf(result.text, chunkCount))
+    if (fault === 'stream-cut') {
+      // Everything up to the middle of the text, then a dead socket.
+      const cut = Math.max(1, Math.ceil(events.length / 2))
+      res.write(events.slice(0, cut).join(''), () => destroy(exchange))
+      return
+    }
+    if (fault === 'slow-stream') {
+      res.write(events[0] ?? '')
+      const timer = setInterval(() => res.write(deltaEvent(dialect, model, 'more ')), slowStreamMs)
+      res.on('close', () => clearInterval(timer))
+      return
+    }
+    res.end(events.join(''))
+  }
+
+  const respond = (exchange: Exchange): void => {
+    const { req, res, dialect, wire } = exchange
+    const problem = wireProblem(dialect, req.headers, wire)
+    if (problem !== undefined) {
+      sendJson(res, problem.status, errorBody(dialect, problem.type, problem.message))
+      return
+    }
+    const fault = faults.shift()
+    if (fault === 'reset') {
+      destroy(exchange)
+      return
+    }
+    const delay = (fault === 'slow-first-byte' ? slowFirstByteMs : 0) + latencyMs
+    if (delay === 0) {
+      answer(exchange, fault)
+      return
+    }
+    const timer = setTimeout(() => answer(exchange, fault), delay)
+    res.on('close', () => clearTimeout(timer))
+  }
+
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = []
+    req.on('data', (part: Buffer) => parts.push(part))
+    req.on('end', () => {
+      const path = req.url ?? '/'
+      const dialectOfPath: Dialect | undefined = path.endsWith('/v1/messages') ? 'anthropic' : path.endsWith('/v1/chat/completions') ? 'openai' : undefined
+      let wire: WireRequest
+      try {
+        wire = JSON.parse(Buffer.concat(parts).toString('utf8')) as WireRequest
+      } catch {
+        sendJson(res, 400, errorBody(dialectOfPath ?? 'openai', 'invalid_request_error', 'The body is not valid JSON.'))
+        return
+      }
+      if (isRecording) requests.push({ method: req.method ?? '', path, headers: req.headers, body: wire })
+      if (dialectOfPath === undefined) {
+        sendJson(res, 404, { error: { message: `Unknown path ${path}`, type: 'invalid_request_error' } })
+        return
+      }
+      const dialect: Dialect = dialectOfPath === 'openai' && (wire.model ?? '').startsWith('mistral') ? 'mistral' : dialectOfPath
+      const exchange: Exchange = { req, res, dialect, wire, isClosedByMock: false }
+      res.on('close', () => {
+        if (!res.writableFinished && !exchange.isClosedByMock) noteAbort()
+      })
+      respond(exchange)
+    })
+  })
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get aborted() {
+      return aborted
+    },
+    fail(kind, count = 1) {
+      for (let i = 0; i < count; i++) faults.push(kind)
+    },
+    whenAborted(count = 1) {
+      if (aborted >= count) return Promise.resolve()
+      return new Promise((resolve) => abortWaiters.push({ count, resolve }))
+    },
+    async close() {
+      server.closeAllConnections()
+      await new Promise<void>((resolve, reject) => server.close((err) => (err === undefined ? resolve() : reject(err))))
+    },
+  }
+}

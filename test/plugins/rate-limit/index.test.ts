@@ -1,0 +1,73 @@
+import t from 'tap'
+import plugin, { effectiveLimits } from '../../../plugins/rate-limit/index.ts'
+import { rateLimitSchema } from '../../../plugins/rate-limit/schema.ts'
+import type { PluginDeps } from '../../../proxy/plugin.ts'
+import type { RequestContext } from '../../../proxy/context.ts'
+import { DEFAULT_GOVERNOR_SETTINGS, type Plan } from '../../../proxy/project.ts'
+import { makeContext } from '../../helpers/make-context.ts'
+
+function authed(keyId: string, plan: Plan, env: 'dev' | 'prod'): RequestContext {
+  const ctx = makeContext()
+  ctx.state.auth = {
+    keyId, keyType: 'sk', env, testMode: env === 'dev',
+    project: { id: 'p', name: 'p', plan, budgetDollars: 1, cacheTtlSeconds: 60, cacheEnabled: true, governor: DEFAULT_GOVERNOR_SETTINGS, createdAt: '' },
+  }
+  return ctx
+}
+
+async function hooksWith(clock: { now: () => number }) {
+  const config = rateLimitSchema.parse({})
+  return plugin.setup(config, { clock } as unknown as PluginDeps)
+}
+
+t.test('development keys get a tenth of the plan, never less than one', async (t) => {
+  const config = rateLimitSchema.parse({})
+  t.same(effectiveLimits(config, 'pro', 'dev'), { perMinute: 10, burst: 20, perDay: 10_000 })
+  t.same(effectiveLimits(config, 'free', 'dev'), { perMinute: 1, burst: 2, perDay: 100 })
+  t.same(effectiveLimits(config, 'pro', 'prod'), { perMinute: 100, burst: 200, perDay: 100_000 })
+})
+
+t.test('a free key gets its burst of 20, then 429s until the manual clock refills it', async (t) => {
+  let now = 0
+  const hooks = await hooksWith({ now: () => now })
+  const results = []
+  for (let i = 0; i < 21; i++) results.push(hooks.onRequest!(authed('k1', 'free', 'prod')))
+  t.equal(results.slice(0, 20).filter((r) => r === undefined).length, 20)
+  t.match(results[20], { kind: 'error', error: { status: 429, retryAfterS: 6 } }, '10/min: one token every 6 s')
+  now += 6_000
+  t.equal(hooks.onRequest!(authed('k1', 'free', 'prod')), undefined)
+})
+
+t.test('keys are limited separately and the headers say where each stands', async (t) => {
+  const hooks = await hooksWith({ now: () => 0 })
+  const a = authed('a', 'free', 'prod')
+  hooks.onRequest!(a)
+  t.same(a.responseHeaders, { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19', 'x-ratelimit-reset': '6' })
+  const b = authed('b', 'free', 'prod')
+  hooks.onRequest!(b)
+  t.equal(b.responseHeaders['x-ratelimit-remaining'], '19')
+})
+
+t.test('the daily quota refuses once used up, even with tokens in the bucket', async (t) => {
+  let now = 0
+  const hooks = await hooksWith({ now: () => now })
+  // Free: 1,000 a day. Spread them so the bucket never runs dry.
+  let allowed = 0
+  for (let i = 0; i < 1000; i++) {
+    now += 6_000
+    if (hooks.onRequest!(authed('q', 'free', 'prod')) === undefined) allowed++
+  }
+  t.equal(allowed, 1000)
+  now += 6_000
+  const refused = hooks.onRequest!(authed('q', 'free', 'prod'))
+  t.match(refused, { kind: 'error', error: { status: 429, message: /daily quota of 1000 requests/ } })
+})
+
+t.test('enterprise keys are unlimited and carry no rate-limit headers', async (t) => {
+  const hooks = await hooksWith({ now: () => 0 })
+  const ctx = authed('e', 'enterprise', 'prod')
+  let allowed = 0
+  for (let i = 0; i < 5000; i++) if (hooks.onRequest!(ctx) === undefined) allowed++
+  t.equal(allowed, 5000)
+  t.same(ctx.responseHeaders, {})
+})

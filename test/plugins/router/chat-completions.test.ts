@@ -1,0 +1,139 @@
+import t, { type Test } from 'tap'
+import { UpstreamError } from '../../../proxy/errors.ts'
+import type { ModelName } from '../../../proxy/models.ts'
+import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
+import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'
+import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'
+import { TEST_KEY, caught, collect, system, testUpstream, user } from './fixtures.ts'
+
+const signal = new AbortController().signal
+
+function request(model: ModelName, overrides: Partial<ProviderRequest> = {}): ProviderRequest {
+  return {
+    model,
+    messages: [system('Be brief.'), user('What is the capital of France?')],
+    temperature: 0.7,
+    maxTokens: 100,
+    mode: 'text',
+    promptTokens: 20,
+    ...overrides,
+  }
+}
+
+async function setup(t: Test, label: 'openai' | 'mistral', options: { apiKey?: string; path?: string } = {}) {
+  const mock = await startMockUpstream()
+  t.teardown(() => mock.close())
+  const adapter = createChatCompletionsAdapter(testUpstream(t), {
+    label,
+    baseUrl: `${mock.url}${options.path ?? ''}`,
+    apiKey: options.apiKey ?? TEST_KEY,
+    asksForStreamUsage: label === 'openai',
+    maxTemperature: label === 'openai' ? 2 : 1,
+  })
+  return { mock, adapter }
+}
+
+function lastBody(mock: MockUpstream): Record<string, unknown> {
+  return mock.requests.at(-1)?.body as Record<string, unknown>
+}
+
+t.test('returns the text and usage figures of a non-streamed OpenAI answer', async (t) => {
+  const { adapter } = await setup(t, 'openai')
+  const result = await adapter.complete(request('gpt-4o-mini'), signal)
+  t.equal(result.text, 'Echo: What is the capital of France?')
+  t.same(result.usage, { promptTokens: 16, completionTokens: 9 })
+})
+
+t.test('sends the Chat Completions request shape with a bearer key', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  await adapter.complete(request('gpt-4o', { temperature: 1.4, maxTokens: 77 }), signal)
+  const sent = mock.requests.at(-1)
+  t.equal(sent?.path, '/v1/chat/completions')
+  t.equal(sent?.headers.authorization, `Bearer ${TEST_KEY}`)
+  t.same(sent?.body, {
+    model: 'gpt-4o',
+    messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the capital of France?' }],
+    temperature: 1.4,
+    max_tokens: 77,
+    stream: false,
+  })
+})
+
+t.test('streams OpenAI deltas in order, then the usage it asked for with stream_options', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  const events = await collect(adapter.stream(request('gpt-4o-mini'), signal))
+  t.same(events, [
+    { type: 'delta', text: 'Echo: Wha' },
+    { type: 'delta', text: 't is the ' },
+    { type: 'delta', text: 'capital o' },
+    { type: 'delta', text: 'f France?' },
+    { type: 'usage', usage: { promptTokens: 16, completionTokens: 9 } },
+  ])
+  t.same(lastBody(mock).stream_options, { include_usage: true })
+  t.equal(lastBody(mock).stream, true)
+})
+
+t.test('streams Mistral deltas and takes usage from its last chunk without sending stream_options', async (t) => {
+  const { mock, adapter } = await setup(t, 'mistral')
+  const events = await collect(adapter.stream(request('mistral-large-latest'), signal))
+  t.equal(events.filter((e) => e.type === 'delta').map((e) => e.type === 'delta' && e.text).join(''), 'Echo: What is the capital of France?')
+  t.same(events.at(-1), { type: 'usage', usage: { promptTokens: 16, completionTokens: 9 } })
+  t.notOk('stream_options' in lastBody(mock), 'Mistral rejects stream_options')
+})
+
+t.test('caps the temperature at Mistral\'s maximum', async (t) => {
+  const { mock, adapter } = await setup(t, 'mistral')
+  await adapter.complete(request('mistral-medium-latest', { temperature: 1.8 }), signal)
+  t.equal(lastBody(mock).temperature, 1)
+})
+
+t.test('asks for a JSON object with response_format and a system instruction in json mode', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  const result = await adapter.complete(request('gpt-4o-mini', { mode: 'json' }), signal)
+  t.same(JSON.parse(result.text), { echo: 'What is the capital of France?' })
+  const body = lastBody(mock)
+  t.same(body.response_format, { type: 'json_object' })
+  t.match((body.messages as { role: string; content: string }[])[0], { role: 'system', content: /JSON/ })
+})
+
+t.test('appends the API path to a base URL that carries a path prefix', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai', { path: '/proxy/openai/' })
+  await adapter.complete(request('gpt-4o-mini'), signal)
+  t.equal(mock.requests.at(-1)?.path, '/proxy/openai/v1/chat/completions')
+})
+
+t.test('maps a 400 to a non-retryable UpstreamError that carries the provider\'s message', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  mock.fail('bad-request')
+  const err = await caught(adapter.complete(request('gpt-4o-mini'), signal))
+  t.ok(err instanceof UpstreamError)
+  t.equal((err as UpstreamError).retryable, false)
+  t.equal((err as UpstreamError).message, 'openai answered 400: The mock refused this request on purpose.')
+})
+
+t.test('maps a 500 and a 429 to retryable UpstreamErrors', async (t) => {
+  const { mock, adapter } = await setup(t, 'mistral')
+  mock.fail('server-error')
+  mock.fail('rate-limit')
+  const serverError = await caught(adapter.complete(request('mistral-large-latest'), signal))
+  const rateLimited = await caught(collect(adapter.stream(request('mistral-large-latest'), signal)))
+  t.match(serverError, { retryable: true, message: /^mistral answered 500: / })
+  t.match(rateLimited, { retryable: true, message: /^mistral answered 429: Rate limit/ })
+  t.ok(serverError instanceof UpstreamError && rateLimited instanceof UpstreamError)
+})
+
+t.test('keeps the API key out of the message of a 401', async (t) => {
+  const key = 'sk-invalid-key-abcdef123456'
+  const { adapter } = await setup(t, 'openai', { apiKey: key })
+  const err = await caught(adapter.complete(request('gpt-4o-mini'), signal))
+  t.match(err, { retryable: false, message: /^openai answered 401: Incorrect API key provided: \[redacted\]/ })
+  t.notMatch((err as Error).message, /sk-inv|3456/)
+})
+
+t.test('throws a retryable UpstreamError when the provider reports an error inside the stream', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  mock.fail('stream-error')
+  const err = await caught(collect(adapter.stream(request('gpt-4o-mini'), signal)))
+  t.ok(err instanceof UpstreamError)
+  t.match(err, { retryable: true, message: /reported an error in its stream: The server had an error/ })
+})

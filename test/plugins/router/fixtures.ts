@@ -1,0 +1,107 @@
+// Shared pieces of the router's tests: plugin deps without a store or threads, a started router,
+// and small helpers to drain streams and catch rejections.
+import { Registry } from 'prom-client'
+import { pino } from 'pino'
+import type { Test } from 'tap'
+import type { z } from 'zod'
+import type { Message } from '../../../proxy/ai-request.ts'
+import { systemClock } from '../../../proxy/clock.ts'
+import type { AuthState } from '../../../proxy/context.ts'
+import { DEFAULT_PRICING } from '../../../proxy/models.ts'
+import type { PluginDeps, PluginHooks } from '../../../proxy/plugin.ts'
+import type { WorkerPool } from '../../../proxy/pool.ts'
+import type { PluginStore } from '../../../proxy/store.ts'
+import { createUpstream, type Upstream } from '../../../proxy/upstream.ts'
+import { countTokens } from '../../../workers/count-tokens.ts'
+import router from '../../../plugins/router/index.ts'
+import { routerSchema } from '../../../plugins/router/schema.ts'
+
+export const TEST_KEY = 'sk-test-0123456789abcdef'
+
+/** A pool that counts inline and remembers what it was asked to count. */
+export function inlinePool(): WorkerPool & { readonly counted: string[] } {
+  const counted: string[] = []
+  const run = async (_task: string, input: string): Promise<number> => {
+    counted.push(input)
+    return countTokens(input)
+  }
+  return { run: run as WorkerPool['run'], queueSize: 0, utilization: 0, close: async () => {}, counted }
+}
+
+const unusedStore: PluginStore = {
+  open: () => { throw new Error('the router opens no database') },
+  transaction: () => { throw new Error('the router opens no database') },
+}
+
+export function pluginDeps(pool: WorkerPool = inlinePool()): PluginDeps {
+  return {
+    store: unusedStore,
+    pool,
+    metrics: new Registry(),
+    log: pino({ level: 'silent' }),
+    clock: systemClock,
+    pricing: DEFAULT_PRICING,
+    track: () => {},
+  }
+}
+
+/** The router set up with `config` (retries without delay unless given), closed with the test. */
+export async function startRouter(t: Test, config: z.input<typeof routerSchema> = {}, pool?: WorkerPool): Promise<PluginHooks> {
+  const hooks = await router.setup(
+    routerSchema.parse({ retry: { baseDelayMs: 0, maxDelayMs: 0 }, local: { chunkDelayMs: 0 }, ...config }),
+    pluginDeps(pool),
+  )
+  t.teardown(() => hooks.close?.())
+  return hooks
+}
+
+/** An undici upstream with short timeouts, closed with the test. */
+export function testUpstream(t: Test, timeouts: { firstByteTimeoutMs?: number; idleTimeoutMs?: number } = {}): Upstream {
+  const upstream = createUpstream({
+    connections: 8,
+    connectTimeoutMs: 1000,
+    firstByteTimeoutMs: timeouts.firstByteTimeoutMs ?? 5000,
+    idleTimeoutMs: timeouts.idleTimeoutMs ?? 5000,
+  })
+  t.teardown(() => upstream.close())
+  return upstream
+}
+
+export function authState(testMode: boolean): AuthState {
+  return {
+    keyId: 'key_test',
+    keyType: 'sk',
+    env: testMode ? 'dev' : 'prod',
+    testMode,
+    project: {
+      id: 'prj_test',
+      name: 'test',
+      plan: 'enterprise',
+      budgetDollars: 100,
+      cacheTtlSeconds: 60,
+      cacheEnabled: true,
+      governor: { enabled: false, strictMode: false, autoApproveThreshold: 50, customRules: [], version: 1 },
+      createdAt: '2025-01-01T00:00:00.000Z',
+    },
+  }
+}
+
+export const user = (content: string): Message => ({ role: 'user', content })
+export const assistant = (content: string): Message => ({ role: 'assistant', content })
+export const system = (content: string): Message => ({ role: 'system', content })
+
+export async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = []
+  for await (const event of events) all.push(event)
+  return all
+}
+
+/** The rejection of a promise, or a failure when it resolves. */
+export async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (err) {
+    return err
+  }
+  throw new Error('expected a rejection, but the promise resolved')
+}
