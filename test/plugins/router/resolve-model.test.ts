@@ -1,0 +1,57 @@
+import t from 'tap'
+import { TIER_MODELS, type ProviderName } from '../../../proxy/models.ts'
+import { resolveTargets, servingProvider, type RoutingRules } from '../../../plugins/router/resolve-model.ts'
+import { buildRouteTable } from '../../../plugins/router/route-table.ts'
+import { createLocalAdapter } from '../../../plugins/router/providers/local.ts'
+
+const all: RoutingRules = { configured: new Set<ProviderName>(['openai', 'anthropic', 'mistral']), fallback: {} }
+const none: RoutingRules = { configured: new Set<ProviderName>(), fallback: {} }
+
+t.test('routes each tier to its model and that model\'s provider', async (t) => {
+  t.same(resolveTargets({ quality: 'cheap' }, false, all), [{ provider: 'anthropic', model: 'claude-3-haiku-20240307' }])
+  t.same(resolveTargets({ quality: 'balanced' }, false, all), [{ provider: 'openai', model: 'gpt-4o-mini' }])
+  t.same(resolveTargets({ quality: 'frontier' }, false, all), [{ provider: 'openai', model: 'gpt-4o' }])
+  t.equal(TIER_MODELS.balanced, 'gpt-4o-mini')
+})
+
+t.test('uses an explicit model instead of the tier', async (t) => {
+  t.same(resolveTargets({ model: 'mistral-large-latest', quality: 'cheap' }, false, all), [{ provider: 'mistral', model: 'mistral-large-latest' }])
+})
+
+t.test('serves every model with the local provider for a test-mode key', async (t) => {
+  t.same(resolveTargets({ quality: 'frontier' }, true, all), [{ provider: 'local', model: 'gpt-4o' }])
+  t.equal(servingProvider('claude-3-opus-20240229', true, all.configured), 'local')
+})
+
+t.test('serves a model with the local provider when its provider has no API key', async (t) => {
+  const openaiOnly = new Set<ProviderName>(['openai'])
+  t.equal(servingProvider('claude-3-haiku-20240307', false, openaiOnly), 'local')
+  t.equal(servingProvider('gpt-4o', false, openaiOnly), 'openai')
+  t.same(resolveTargets({ quality: 'balanced' }, false, none), [{ provider: 'local', model: 'gpt-4o-mini' }])
+})
+
+t.test('adds the tier\'s fallback after the tier\'s model, only for tier-routed requests', async (t) => {
+  const rules: RoutingRules = { ...all, fallback: { balanced: 'claude-3-haiku-20240307' } }
+  t.same(resolveTargets({ quality: 'balanced' }, false, rules), [
+    { provider: 'openai', model: 'gpt-4o-mini' },
+    { provider: 'anthropic', model: 'claude-3-haiku-20240307' },
+  ])
+  t.same(resolveTargets({ model: 'gpt-4o-mini', quality: 'balanced' }, false, rules), [{ provider: 'openai', model: 'gpt-4o-mini' }])
+  t.same(resolveTargets({ quality: 'frontier' }, false, rules), [{ provider: 'openai', model: 'gpt-4o' }], 'other tiers keep no fallback')
+})
+
+t.test('drops a fallback that would only repeat the primary', async (t) => {
+  const rules: RoutingRules = { ...all, fallback: { cheap: 'claude-3-haiku-20240307' } }
+  t.same(resolveTargets({ quality: 'cheap' }, false, rules), [{ provider: 'anthropic', model: 'claude-3-haiku-20240307' }])
+})
+
+t.test('builds one plan per choice with the smallest context window among its candidates', async (t) => {
+  const local = createLocalAdapter({ chunkDelayMs: 0 })
+  const table = buildRouteTable({ local }, { balanced: 'claude-3-haiku-20240307' })
+  const plan = table.planFor({ quality: 'balanced' }, false)
+  t.same(plan.candidates.map((c) => `${c.provider}/${c.model}`), ['local/gpt-4o-mini', 'local/claude-3-haiku-20240307'])
+  t.equal(plan.primary, plan.candidates[0])
+  t.equal(plan.contextWindow, 128_000)
+  t.equal(table.planFor({ quality: 'balanced' }, false), plan, 'plans are built once, not per request')
+  t.equal(table.planFor({ model: 'claude-3-opus-20240229', quality: 'balanced' }, true).contextWindow, 200_000)
+})

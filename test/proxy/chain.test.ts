@@ -1,0 +1,79 @@
+import t from 'tap'
+import { z } from 'zod'
+import { assertPluginRules, buildChain } from '../../proxy/chain.ts'
+import { createMetrics } from '../../proxy/metrics.ts'
+import type { CompletedContext } from '../../proxy/context.ts'
+import { InvalidRequestError } from '../../proxy/errors.ts'
+import type { GatewayPlugin, PluginHooks, PluginName } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { makeContext } from '../helpers/make-context.ts'
+
+function plugin(name: string, order: number, extra: Partial<GatewayPlugin> = {}): GatewayPlugin {
+  return { name: name as PluginName, order, gates: ['ai', 'keyed'], schema: z.object({}), setup: () => ({}), ...extra }
+}
+
+const completed = (ctx: ReturnType<typeof makeContext>) =>
+  Object.assign(ctx, { outcome: { status: 200, reason: 'ok' as const, durationMs: 1 } }) as CompletedContext
+
+t.test('onRequest hooks run in ascending order regardless of registration order', async (t) => {
+  const seen: string[] = []
+  const hook = (name: string): PluginHooks => ({ onRequest: () => void seen.push(name) })
+  const chain = buildChain([
+    { plugin: plugin('c', 300), hooks: hook('c') },
+    { plugin: plugin('a', 100), hooks: hook('a') },
+    { plugin: plugin('b', 200), hooks: hook('b') },
+  ], createMetrics())
+  t.equal(await chain.runRequest(makeContext()), undefined)
+  t.same(seen, ['a', 'b', 'c'])
+})
+
+t.test('a returned Reply skips later onRequest hooks but onComplete still runs for every plugin', async (t) => {
+  const seen: string[] = []
+  const chain = buildChain([
+    { plugin: plugin('a', 100), hooks: { onRequest: () => Reply.json({ stop: true }, 418), onComplete: () => void seen.push('a done') } },
+    { plugin: plugin('b', 200), hooks: { onRequest: () => void seen.push('b'), onComplete: () => void seen.push('b done') } },
+  ], createMetrics())
+  const ctx = makeContext()
+  const stop = await chain.runRequest(ctx)
+  t.match(stop, { stoppedBy: 'a', reply: { kind: 'json', status: 418 } })
+  chain.runComplete(completed(ctx))
+  t.same(seen, ['a done', 'b done'])
+})
+
+t.test('a fail-open plugin that throws is skipped; a fail-closed one answers with its error or a 500', async (t) => {
+  const metrics = createMetrics()
+  const boom = () => {
+    throw new Error('boom')
+  }
+  const open = buildChain([{ plugin: plugin('a', 100, { failOpen: true }), hooks: { onRequest: boom } }], metrics)
+  t.equal(await open.runRequest(makeContext()), undefined)
+  const closed = buildChain([{ plugin: plugin('a', 100), hooks: { onRequest: boom } }], metrics)
+  t.match(await closed.runRequest(makeContext()), { reply: { kind: 'error', error: { status: 500, error: 'Internal server error' } } })
+  const own = buildChain([{ plugin: plugin('a', 100), hooks: { onRequest: () => { throw new InvalidRequestError('Bad', 'bad') } } }], metrics)
+  t.match(await own.runRequest(makeContext()), { reply: { kind: 'error', error: { status: 400 } } })
+  t.match(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="a"} 3/)
+})
+
+t.test('hooks run only on the route kinds their plugin gates', async (t) => {
+  const seen: string[] = []
+  const chain = buildChain([
+    { plugin: plugin('ai-only', 100, { gates: ['ai'] }), hooks: { onRequest: () => void seen.push('ai-only') } },
+    { plugin: plugin('both', 200), hooks: { onRequest: () => void seen.push('both') } },
+  ], createMetrics())
+  await chain.runRequest(makeContext({ route: { name: 'health', kind: 'keyed', keyTypes: ['sk'], stream: false } }))
+  t.same(seen, ['both'])
+})
+
+t.test('onStreamChunk hooks replace chunks in order', async (t) => {
+  const chain = buildChain([
+    { plugin: plugin('a', 100), hooks: { onStreamChunk: (_ctx, c) => ({ text: c.text.toUpperCase() }) } },
+    { plugin: plugin('b', 200), hooks: { onStreamChunk: (_ctx, c) => ({ text: `${c.text}!` }) } },
+  ], createMetrics())
+  t.same(chain.runStreamChunk(makeContext(), { text: 'hi' }), { text: 'HI!' })
+})
+
+t.test('boot refuses duplicate names or orders and asynchronous onStreamChunk hooks', async (t) => {
+  t.throws(() => assertPluginRules([plugin('a', 100), plugin('a', 200)]), /used twice/)
+  t.throws(() => assertPluginRules([plugin('a', 100), plugin('b', 100)]), /share order 100/)
+  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /must be synchronous/)
+})
