@@ -1,0 +1,111 @@
+// The core's own endpoints and the built-in local provider, end to end.
+import t from 'tap'
+import { request } from 'undici'
+import { call, hello, parseSse } from '../helpers/http.ts'
+import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
+
+t.test('health reports the key\'s project; healthz and readyz need no key', async (t) => {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir, {}, [{ type: 'pk', env: 'prod' }])
+  const { url } = await startTestGateway(t, { dataDir })
+  const health = await call(`${url}/api/health`, { key: seeded.keys[0]!.key })
+  t.equal(health.status, 200)
+  t.same(health.body, { status: 'ok', authenticated: true, project_id: seeded.projectId })
+  t.same((await call(`${url}/healthz`)).body, { status: 'ok' })
+  t.same((await call(`${url}/readyz`)).body, { status: 'ready' })
+  t.equal((await call(`${url}/api/health`)).status, 401)
+})
+
+t.test('the local provider answers complete deterministically and within maxTokens', async (t) => {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const { url } = await startTestGateway(t, { dataDir })
+  const key = seeded.keys[0]!.key
+  const body = { messages: [{ role: 'user', content: 'Explain rate limits in a few sentences please' }], maxTokens: 12, temperature: 0 }
+  const first = await call(`${url}/api/ai/complete`, { key, body })
+  const second = await call(`${url}/api/ai/complete`, { key, body })
+  t.equal(first.status, 200)
+  t.equal(first.headers['x-gateway-model'], 'local/gpt-4o-mini')
+  t.equal(first.body.text, second.body.text)
+  t.ok(first.body.usage.completionTokens <= 12)
+  t.match(first.body, { provider: 'local', model: 'gpt-4o-mini', cacheHit: false })
+})
+
+t.test('development keys are always served by the local provider, even when a provider key is set', async (t) => {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir, {}, [{ type: 'sk', env: 'dev' }])
+  const { url } = await startTestGateway(t, { dataDir, env: { OPENAI_API_KEY: 'would-be-used', OPENAI_BASE_URL: 'http://127.0.0.1:9' } })
+  const res = await call(`${url}/api/ai/complete`, { key: seeded.keys[0]!.key, body: { ...hello, model: 'gpt-4o' } })
+  t.equal(res.status, 200)
+  t.equal(res.headers['x-gateway-model'], 'local/gpt-4o')
+})
+
+t.test('chat through the local provider streams several deltas whose text matches the done usage', async (t) => {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const { url } = await startTestGateway(t, { dataDir })
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST', headers: { 'x-api-key': seeded.keys[0]!.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Describe a gateway in detail, with examples of what it does' }], quality: 'frontier' }),
+  })
+  t.equal(res.headers['x-gateway-model'], 'local/gpt-4o')
+  const events = parseSse(await res.body.text())
+  t.ok(events.filter((e) => e.event === 'delta').length >= 3)
+  const done = events.at(-1)!
+  t.equal(done.event, 'done')
+  t.equal(done.data.usage.totalTokens, done.data.usage.promptTokens + done.data.usage.completionTokens)
+  t.equal(res.trailers['x-gateway-completion-tokens'], String(done.data.usage.completionTokens))
+})
+
+t.test('a long history is trimmed to the model\'s context window and the answer says so', async (t) => {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const { url } = await startTestGateway(t, { dataDir, overrides: { bodyLimitBytes: 8 * 1024 * 1024 } })
+  const old = 'word '.repeat(40_000)
+  const messages = [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: old }, { role: 'assistant', content: old }, { role: 'user', content: old }, { role: 'assistant', content: old },
+    { role: 'user', content: 'And now?' },
+  ]
+  const res = await call(`${url}/api/ai/complete`, { key: seeded.keys[0]!.key, body: { messages } })
+  t.equal(res.status, 200)
+  t.ok(Number(res.headers['x-gateway-context-trimmed']) >= 1, 'older messages were dropped')
+  t.ok(Number(res.headers['x-gateway-prompt-tokens']) + 1000 <= 128_000)
+})
+
+t.test('/metrics exposes request counts by route and status class after traffic', async (t) => {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const { url } = await startTestGateway(t, { dataDir })
+  const key = seeded.keys[0]!.key
+  await call(`${url}/api/ai/complete`, { key, body: hello })
+  await call(`${url}/api/ai/complete`, { key, body: hello })
+  await call(`${url}/api/ai/complete`, { body: hello })
+  const metrics = await call(`${url}/metrics`)
+  t.equal(metrics.status, 200)
+  t.match(metrics.headers['content-type'], /^text\/plain/)
+  t.match(metrics.body, /tollgate_requests_total\{route="ai_complete",status_class="2xx",reason="ok"\} 2/)
+  t.match(metrics.body, /tollgate_requests_total\{route="ai_complete",status_class="4xx",reason="client_error"\} 1/)
+  t.match(metrics.body, /tollgate_request_duration_seconds_count\{route="ai_complete",status_class="2xx"\} 2/)
+  t.match(metrics.body, /nodejs_eventloop_lag_p99_seconds/)
+  t.notMatch(metrics.body, new RegExp(seeded.projectId), 'no project ids in labels')
+})
+
+t.test('/metrics can move to its own port', async (t) => {
+  const { url, gateway } = await startTestGateway(t, { overrides: { metricsPort: 0 } })
+  t.equal((await call(`${url}/metrics`)).status, 404)
+  t.equal((await call(gateway.metricsUrl!)).status, 200)
+})
+
+t.test('closing the gateway lets an in-flight stream finish before the process stops', async (t) => {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const { url, gateway } = await startTestGateway(t, { dataDir, env: { LOCAL_CHUNK_DELAY_MS: '30' } })
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST', headers: { 'x-api-key': seeded.keys[0]!.key, 'content-type': 'application/json' }, body: JSON.stringify(hello),
+  })
+  const closed = gateway.close()
+  const events = parseSse(await res.body.text())
+  await closed
+  t.equal(events.at(-1)!.event, 'done', 'the stream completed')
+})
