@@ -6,6 +6,7 @@ import type { Chain } from './chain.ts'
 import type { CompletionResult, ProviderResult, TokenUsage } from './completion.ts'
 import type { Outcome, RequestContext, RouteDecision } from './context.ts'
 import { InternalError, toGatewayError } from './errors.ts'
+import type { CoreMetrics } from './metrics.ts'
 import { costDollars, type Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
@@ -20,6 +21,7 @@ export interface Finish {
 export interface AiDeps {
   readonly chain: Chain
   readonly pricing: Pricing
+  readonly metrics: CoreMetrics
   /** Renders a Reply that an onResult hook put in place of the answer. */
   readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
@@ -30,9 +32,23 @@ const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-cre
 export async function callModel(ctx: RequestContext, res: ServerResponse, deps: AiDeps): Promise<Finish> {
   const decision = ctx.state.router
   if (decision === undefined) throw new InternalError('No model route was decided for this request.')
-  if (ctx.route.stream) return streamAnswer(ctx, res, decision, deps)
-  const answer = await decision.call.complete(ctx.signal)
-  return deliverCompletion(ctx, res, buildResult(decision, answer, deps.pricing), deps)
+  const started = performance.now()
+  const observe = (outcome: 'ok' | 'error') => {
+    // Read at the end: a fallback may have changed the provider and model on the way.
+    const labels = { provider: decision.provider, model: decision.model }
+    deps.metrics.upstreamDuration.observe({ ...labels, outcome }, (performance.now() - started) / 1000)
+  }
+  const firstByte = () => deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, (performance.now() - started) / 1000)
+  try {
+    if (ctx.route.stream) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
+    const answer = await decision.call.complete(ctx.signal)
+    firstByte()
+    observe('ok')
+    return await deliverCompletion(ctx, res, buildResult(decision, answer, deps.pricing), deps)
+  } catch (err) {
+    observe('error')
+    throw err
+  }
 }
 
 export function buildResult(decision: RouteDecision, answer: ProviderResult, pricing: Pricing): CompletionResult {
@@ -70,10 +86,14 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   return { status: 200, reason }
 }
 
-async function streamAnswer(ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps): Promise<Finish> {
+async function streamAnswer(
+  ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps,
+  firstByte: () => void, observe: (outcome: 'ok' | 'error') => void,
+): Promise<Finish> {
   const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
   // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
   let step = await events.next()
+  firstByte()
   const sse = new SseWriter(res, ctx.signal)
   sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, LATE_HEADERS)
   let usage: TokenUsage | undefined
@@ -90,6 +110,7 @@ async function streamAnswer(ctx: RequestContext, res: ServerResponse, decision: 
       await sse.event('delta', { text: chunk.text })
     }
   } catch (err) {
+    observe('error')
     if (ctx.signal.aborted) return { status: 200, reason: 'client_aborted' }
     const error = toGatewayError(err)
     ctx.log.warn({ err, code: error.code }, 'stream failed after it began')
@@ -97,6 +118,7 @@ async function streamAnswer(ctx: RequestContext, res: ServerResponse, decision: 
     sse.close()
     return { status: 200, reason: 'stream_aborted' }
   }
+  observe('ok')
   const answer: ProviderResult = usage === undefined ? { text: ctx.streamedText } : { text: ctx.streamedText, usage }
   const result = buildResult(decision, answer, deps.pricing)
   ctx.result = result

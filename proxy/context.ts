@@ -54,10 +54,20 @@ export interface MeteringState {
   remainingDollars?: number
 }
 
+export interface CacheState {
+  /** The hashed cache key; never the prompt itself. */
+  readonly key: string
+  /** Answered from the cache (stored or coalesced) instead of by a model call. */
+  readonly hit: boolean
+  /** Answered with a concurrent identical request's fresh answer. */
+  readonly coalesced: boolean
+}
+
 export interface PluginState {
   auth?: AuthState
   rateLimit?: RateLimitState
   router?: RouteDecision
+  cache?: CacheState
   metering?: MeteringState
 }
 

@@ -49,8 +49,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const clock = options.clock ?? systemClock
   const pricing: Pricing = { ...DEFAULT_PRICING, ...core.pricing }
   const store = openStore(core.dataDir)
-  const pool = createPool(core.pool)
   const metrics = createMetrics()
+  const pool = createPool(core.pool, metrics.registry)
   const background = new Set<Promise<unknown>>()
   const track = (work: Promise<unknown>) => {
     background.add(work)

@@ -9,7 +9,11 @@ export interface CoreMetrics {
   readonly inFlight: Gauge<'route'>
   readonly pluginFailures: Counter<'plugin'>
   readonly shortCircuits: Counter<'plugin' | 'reason'>
+  readonly upstreamDuration: Histogram<'provider' | 'model' | 'outcome'>
+  readonly upstreamFirstByte: Histogram<'provider' | 'model'>
 }
+
+const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
 
 export function createMetrics(): CoreMetrics {
   const registry = new Registry()
@@ -45,6 +49,20 @@ export function createMetrics(): CoreMetrics {
       name: 'tollgate_short_circuits_total',
       help: 'Requests answered by a plugin before the model call.',
       labelNames: ['plugin', 'reason'],
+      registers: [registry],
+    }),
+    upstreamDuration: new Histogram({
+      name: 'tollgate_upstream_duration_seconds',
+      help: 'Model calls from the first attempt to the last byte, retries included.',
+      labelNames: ['provider', 'model', 'outcome'],
+      buckets: UPSTREAM_BUCKETS,
+      registers: [registry],
+    }),
+    upstreamFirstByte: new Histogram({
+      name: 'tollgate_upstream_first_byte_seconds',
+      help: 'Model calls from the first attempt to the first text (the whole answer for non-streamed calls).',
+      labelNames: ['provider', 'model'],
+      buckets: UPSTREAM_BUCKETS,
       registers: [registry],
     }),
   }

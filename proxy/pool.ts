@@ -1,6 +1,7 @@
 // The piscina worker pool for CPU-heavy tasks (workers/tasks.ts). Its queue is bounded: a full
 // queue answers 503 with retry-after instead of letting latency grow without limit.
 import { Piscina } from 'piscina'
+import { Gauge, Histogram, type Registry } from 'prom-client'
 import { OverloadedError } from './errors.ts'
 import type * as Tasks from '../workers/tasks.ts'
 
@@ -21,7 +22,7 @@ export interface WorkerPool {
   close(): Promise<void>
 }
 
-export function createPool(options: PoolOptions): WorkerPool {
+export function createPool(options: PoolOptions, registry: Registry): WorkerPool {
   const piscina = new Piscina({
     filename: new URL('../workers/tasks.ts', import.meta.url).href,
     minThreads: 1,
@@ -29,12 +30,27 @@ export function createPool(options: PoolOptions): WorkerPool {
     maxQueue: options.maxQueue,
     idleTimeout: options.idleTimeoutMs,
   })
+  new Gauge({
+    name: 'tollgate_worker_queue_depth', help: 'Tasks waiting for a worker thread.', registers: [registry],
+    collect() {
+      this.set(piscina.queueSize)
+    },
+  })
+  const duration = new Histogram({
+    name: 'tollgate_worker_task_duration_seconds', help: 'Worker pool tasks from submission to result, queueing included.',
+    labelNames: ['task'], buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1], registers: [registry],
+  })
   return {
     async run(task, input, signal) {
       if (piscina.queueSize >= options.maxQueue) {
         throw new OverloadedError('The worker pool queue is full; retry shortly.')
       }
-      return piscina.run(input, signal === undefined ? { name: task } : { name: task, signal })
+      const end = duration.startTimer({ task })
+      try {
+        return await piscina.run(input, signal === undefined ? { name: task } : { name: task, signal })
+      } finally {
+        end()
+      }
     },
     get queueSize() {
       return piscina.queueSize

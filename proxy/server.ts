@@ -43,7 +43,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   const { config, routes, chain, metrics, log, clock } = deps
   let active = 0
   let waiters: Array<() => void> = []
-  const ai: AiDeps = { chain, pricing: deps.pricing, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
+  const ai: AiDeps = { chain, pricing: deps.pricing, metrics, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
 
   async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply): Promise<Finish> {
     switch (reply.kind) {

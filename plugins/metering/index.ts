@@ -1,6 +1,7 @@
 // Metering and budgets: reserve the worst-case cost before the model call, settle to the real
 // cost once the answer is known (committed before the response completes), and meter a stream
 // cut short for what it generated. Cache hits are recorded at no charge.
+import { Counter } from 'prom-client'
 import type { CompletedContext, RequestContext } from '../../proxy/context.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import { costDollars } from '../../proxy/models.ts'
@@ -18,8 +19,17 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, clock, pricing, log, track }) {
+  async setup(config, { store, clock, pricing, log, track, metrics }) {
     const ledger = createLedger(store)
+    const tokensMetered = new Counter({
+      name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
+      labelNames: ['provider', 'model', 'direction'], registers: [metrics],
+    })
+    const dollarsCharged = new Counter({
+      name: 'tollgate_cost_dollars_total', help: 'Dollars charged at list price, by provider and model.',
+      labelNames: ['provider', 'model'], registers: [metrics],
+    })
+    const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
     const released = await ledger.recover(isLiveOwner)
     if (released > 0) log.warn({ released }, 'released reservations left by a stopped process')
     const reserved = new WeakSet<RequestContext>()
@@ -36,6 +46,12 @@ export default {
         costMicros: toMicros(cost), cacheHit, outcome,
       }
       const row = await ledger.settle(entry)
+      if (!cacheHit) {
+        const labels = { provider: decision.provider, model: decision.model }
+        tokensMetered.inc({ ...labels, direction: 'input' }, usage.promptTokens)
+        tokensMetered.inc({ ...labels, direction: 'output' }, usage.completionTokens)
+        dollarsCharged.inc(labels, entry.costMicros / 1e6)
+      }
       ctx.state.metering = {
         chargedDollars: entry.costMicros / 1e6,
         remainingDollars: Math.max(0, toMicros(auth.project.budgetDollars) - row.usedMicros) / 1e6,
@@ -53,6 +69,7 @@ export default {
         const limitMicros = toMicros(auth.project.budgetDollars)
         const result = await ledger.reserve(ctx.id, { projectId: auth.project.id, month: monthKey(now), micros: toMicros(worst), owner: SELF_OWNER }, limitMicros)
         if (!result.ok) {
+          budgetRefusals.inc()
           return Reply.error(new BudgetExceededError(
             `This request may cost up to $${worst.toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
           ))

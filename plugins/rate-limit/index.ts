@@ -1,6 +1,7 @@
 // Per-key request limits: a token bucket per minute with the plan's burst, and the plan's daily
 // quota. Every gated answer carries X-RateLimit-Limit/-Remaining/-Reset; a refusal is a 429
 // with retry-after.
+import { Counter } from 'prom-client'
 import type { KeyEnv } from '../../proxy/context.ts'
 import { RateLimitedError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
@@ -25,7 +26,11 @@ export default {
   gates: ['ai', 'keyed'],
   schema: rateLimitSchema,
   failOpen: true,
-  setup(config, { clock }) {
+  setup(config, { clock, metrics }) {
+    const refusals = new Counter({
+      name: 'tollgate_rate_limited_total', help: 'Requests refused with 429, by the limit that refused them.',
+      labelNames: ['limit'], registers: [metrics],
+    })
     const buckets = new Map<string, BucketState>()
     const quotas = new Map<string, QuotaState>()
     return {
@@ -53,6 +58,7 @@ export default {
         ctx.responseHeaders['x-ratelimit-remaining'] = String(remaining)
         ctx.responseHeaders['x-ratelimit-reset'] = String(seconds(resetMs))
         if (allowed) return
+        refusals.inc({ limit: quota !== undefined && !quota.allowed ? 'daily' : 'burst' })
         const retryAfter = quota !== undefined && !quota.allowed ? seconds(quota.resetInMs) : seconds(bucket!.retryAfterMs)
         const message = quota !== undefined && !quota.allowed
           ? `The daily quota of ${limits.perDay} requests for this key is used up; it resets at 00:00 UTC.`

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { Registry } from 'prom-client'
 import plugin, { effectiveLimits } from '../../../plugins/rate-limit/index.ts'
 import { rateLimitSchema } from '../../../plugins/rate-limit/schema.ts'
 import type { PluginDeps } from '../../../proxy/plugin.ts'
@@ -17,7 +18,7 @@ function authed(keyId: string, plan: Plan, env: 'dev' | 'prod'): RequestContext 
 
 async function hooksWith(clock: { now: () => number }) {
   const config = rateLimitSchema.parse({})
-  return plugin.setup(config, { clock } as unknown as PluginDeps)
+  return plugin.setup(config, { clock, metrics: new Registry() } as unknown as PluginDeps)
 }
 
 t.test('development keys get a tenth of the plan, never less than one', async (t) => {
