@@ -11,7 +11,7 @@ import { serve } from './serve.ts'
 const HELP = `Usage: tollgate <command> [options]
 
 Commands:
-  serve                                   run the gateway (what npm start runs)
+  serve [--workers N]                     run the gateway (what npm start runs); N processes share the port and store
   projects create --name NAME [--plan PLAN] [--budget DOLLARS]
   projects list
   projects update ID [--plan PLAN] [--budget DOLLARS] [--name NAME]
@@ -27,6 +27,12 @@ Options:
 Plans: free, pro (alias startup), growth, enterprise. Budgets are US dollars per calendar month.
 Every environment variable is listed in README.md.`
 
+function workerCount(value: string | undefined): number {
+  if (value === undefined) return 1
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) throw new UsageError('--workers must be a whole number from 1 to 64')
+  return Number(value)
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: [...argv],
@@ -34,7 +40,7 @@ async function main(argv: readonly string[]): Promise<void> {
     options: {
       data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       name: { type: 'string' }, plan: { type: 'string' }, budget: { type: 'string' },
-      project: { type: 'string' }, type: { type: 'string' }, env: { type: 'string' },
+      project: { type: 'string' }, type: { type: 'string' }, env: { type: 'string' }, workers: { type: 'string' },
     },
   })
   const [command, sub, ...args] = positionals
@@ -43,7 +49,7 @@ async function main(argv: readonly string[]): Promise<void> {
     return
   }
   const overrides = values.data === undefined ? {} : { dataDir: values.data }
-  if (command === 'serve') return serve({ overrides })
+  if (command === 'serve') return serve({ overrides }, workerCount(values.workers))
   const config = loadConfig(builtinPlugins, process.env, overrides)
   const authConfig = config.plugins.get('auth') as { secret?: string }
   const options = {

@@ -1,7 +1,6 @@
 // The endpoints the core itself answers: the two AI endpoints (their answer is the model call),
 // the spec's keyed health check, the keyless probes for load balancers, and /metrics.
 import { chatRequestSchema, completeRequestSchema } from './ai-request.ts'
-import type { Registry } from 'prom-client'
 import { Reply } from './reply.ts'
 import { ANY_KEY, type Route } from './routes.ts'
 
@@ -17,7 +16,13 @@ export interface Readiness {
   (): string[]
 }
 
-export function coreRoutes(registry: Registry, notReady: Readiness, serveMetrics: boolean): Route[] {
+/** Where /metrics text comes from: this process's registry, or the whole cluster's. */
+export interface MetricsSource {
+  readonly text: () => Promise<string>
+  readonly contentType: string
+}
+
+export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMetrics: boolean): Route[] {
   const routes: Route[] = [
     CHAT_ROUTE,
     COMPLETE_ROUTE,
@@ -34,13 +39,13 @@ export function coreRoutes(registry: Registry, notReady: Readiness, serveMetrics
       },
     },
   ]
-  if (serveMetrics) routes.push(metricsRoute(registry))
+  if (serveMetrics) routes.push(metricsRoute(metrics))
   return routes
 }
 
-export function metricsRoute(registry: Registry): Route {
+export function metricsRoute(metrics: MetricsSource): Route {
   return {
     method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false,
-    handle: async () => Reply.text(await registry.metrics(), registry.contentType),
+    handle: async () => Reply.text(await metrics.text(), metrics.contentType),
   }
 }

@@ -7,7 +7,8 @@ import { createServer } from 'node:http'
 import { buildChain, assertPluginRules } from './chain.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { loadConfig, type GatewayConfig } from './config.ts'
-import { coreRoutes, metricsRoute } from './core-routes.ts'
+import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
+import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
 import { createLogger, type Logger } from './log.ts'
 import { createMetrics, type CoreMetrics } from './metrics.ts'
 import { DEFAULT_PRICING, type Pricing } from './models.ts'
@@ -75,7 +76,11 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false })),
   )
   const notReady = () => (store.isOpen() ? [] : ['store'])
-  const routes = buildRouteTable([...coreRoutes(metrics.registry, notReady, core.metricsPort === undefined), ...pluginRoutes])
+  const metricsSource: MetricsSource = {
+    text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
+    contentType: metrics.registry.contentType,
+  }
+  const routes = buildRouteTable([...coreRoutes(metricsSource, notReady, core.metricsPort === undefined), ...pluginRoutes])
   const handler = createHandler({ config: core, routes, chain, metrics, log, clock, pricing })
   const server = createHttpServer(core, handler)
   server.listen(core.port, core.host)
@@ -86,7 +91,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let metricsServer: Server | undefined
   let metricsUrl: string | undefined
   if (core.metricsPort !== undefined) {
-    metricsServer = createServer(createHandler({ config: core, routes: buildRouteTable([metricsRoute(metrics.registry)]), chain, metrics, log, clock, pricing }))
+    metricsServer = createServer(createHandler({ config: core, routes: buildRouteTable([metricsRoute(metricsSource)]), chain, metrics, log, clock, pricing }))
     metricsServer.listen(core.metricsPort, core.host)
     await once(metricsServer, 'listening')
     metricsUrl = `http://${core.host}:${(metricsServer.address() as AddressInfo).port}/metrics`

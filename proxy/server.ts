@@ -45,14 +45,15 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   let waiters: Array<() => void> = []
   const ai: AiDeps = { chain, pricing: deps.pricing, metrics, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
 
-  async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply): Promise<Finish> {
+  /** `success` names a 2xx/3xx answer: 'ok' from a route's handler, 'short_circuit' from a plugin. */
+  async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply, success: Outcome = 'short_circuit'): Promise<Finish> {
     switch (reply.kind) {
       case 'json':
         sendJson(res, reply.status, reply.body, { ...ctx.responseHeaders, ...reply.headers })
-        return { status: reply.status, reason: reply.status < 400 ? 'short_circuit' : 'client_error' }
+        return { status: reply.status, reason: reply.status < 400 ? success : 'client_error' }
       case 'text':
         sendText(res, reply.status, reply.body, reply.contentType, ctx.responseHeaders)
-        return { status: reply.status, reason: 'short_circuit' }
+        return { status: reply.status, reason: success }
       case 'error':
         sendError(res, reply.error, ctx.responseHeaders)
         return { status: reply.error.status, reason: outcomeOf(reply.error) }
@@ -93,7 +94,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
           return
         }
       }
-      finish = route.handle === undefined ? await callModel(ctx, res, ai) : await sendReply(ctx, res, await route.handle(ctx))
+      finish = route.handle === undefined ? await callModel(ctx, res, ai) : await sendReply(ctx, res, await route.handle(ctx), 'ok')
     } catch (err) {
       finish = fail(err, ctx, res)
     } finally {

@@ -24,8 +24,8 @@ export const rateLimitSchema = z.strictObject({
   plans: z.strictObject({ free: limits, pro: limits, startup: limits, growth: limits, enterprise: limits }).default(DEFAULT_PLANS),
   /** Development keys get the plan's limits divided by this. */
   devDivisor: z.number().int().min(1).default(10),
-  /** A limiter failure lets traffic through rather than failing every request. */
-  failOpen: z.boolean().default(true),
+  /** Keep the counters in the store so that processes sharing it enforce one limit (set by --workers). */
+  shared: z.boolean().default(false),
 })
 
 export type RateLimitConfig = z.output<typeof rateLimitSchema>
