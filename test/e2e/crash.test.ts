@@ -1,0 +1,84 @@
+// Nothing is lost and nothing counted twice across a crash: a gateway killed with SIGKILL under
+// load has a ledger entry for every answer a client received, and its restart releases the
+// budget it held for requests that never finished.
+import t from 'tap'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { request } from 'undici'
+import { startMockUpstream } from '../helpers/mock-upstream.ts'
+import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
+import { openStore } from '../../proxy/store.ts'
+import { createLedger } from '../../plugins/metering/ledger.ts'
+
+const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
+
+async function launch(dataDir: string, upstream: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir], {
+    env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: upstream, OPENAI_API_KEY: 'test' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let output = ''
+  child.stdout!.setEncoding('utf8')
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk
+      const match = /listening on (http:\/\/\S+)/.exec(output)
+      if (match !== null) resolve(match[1]!)
+    })
+    child.once('exit', () => reject(new Error(`gateway exited early: ${output}`)))
+  })
+  return { child, url }
+}
+
+t.test('after a SIGKILL under load every answered request is in the ledger once and no reservation is left', async (t) => {
+  const mock = await startMockUpstream({ latencyMs: 40 })
+  t.teardown(() => mock.close())
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
+  const key = seeded.keys[0]!.key
+  const first = await launch(dataDir, mock.url)
+
+  const answered = new Set<string>()
+  let stop = false
+  const worker = async () => {
+    while (!stop) {
+      try {
+        const res = await request(`${first.url}/api/ai/complete`, {
+          method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }] }),
+        })
+        await res.body.text()
+        if (res.statusCode === 200) answered.add(String(res.headers['x-request-id']))
+      } catch {
+        return
+      }
+    }
+  }
+  const load = Array.from({ length: 20 }, worker)
+  while (answered.size < 60) await new Promise((resolve) => setTimeout(resolve, 10))
+  first.child.kill('SIGKILL')
+  await once(first.child, 'exit')
+  stop = true
+  await Promise.all(load)
+
+  const beforeRestart = openStore(dataDir)
+  const held = createLedger(beforeRestart.forPlugin('metering')).reservationCount()
+  await beforeRestart.close()
+  t.ok(held > 0, `the crash left ${held} reservations of requests in flight`)
+
+  const second = await launch(dataDir, mock.url)
+  second.child.kill('SIGTERM')
+  await once(second.child, 'exit')
+
+  const store = openStore(dataDir)
+  t.teardown(() => store.close())
+  const ledger = createLedger(store.forPlugin('metering'))
+  t.equal(ledger.reservationCount(), 0, 'the restart released every reservation')
+  const missing = [...answered].filter((id) => ledger.entry(id) === undefined)
+  t.same(missing, [], `all ${answered.size} answered requests are in the ledger`)
+  const entries = [...store.forPlugin('metering').open<{ projectId: string; costMicros: number; month: string }>('ledger').getRange()].map((e) => e.value)
+  const row = ledger.budget(seeded.projectId, entries[0]!.month)
+  t.equal(row.reservedMicros, 0, 'no budget is held')
+  t.equal(row.usedMicros, entries.reduce((sum, e) => sum + e.costMicros, 0), 'the budget used is exactly the ledger\'s sum')
+})
