@@ -56,7 +56,12 @@ t.test('after a SIGKILL under load every answered request is in the ledger once 
     }
   }
   const load = Array.from({ length: 20 }, worker)
-  while (answered.size < 60) await new Promise((resolve) => setTimeout(resolve, 10))
+  const wait = () => new Promise((resolve) => setTimeout(resolve, 5))
+  while (answered.size < 60) await wait()
+  // From here on the provider holds every call, so requests are surely in flight at the kill.
+  mock.fail('slow-first-byte', 1000)
+  const seen = mock.requests.length
+  while (mock.requests.length < seen + 10) await wait()
   first.child.kill('SIGKILL')
   await once(first.child, 'exit')
   stop = true
