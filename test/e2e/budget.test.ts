@@ -10,8 +10,7 @@ import { MODELS } from '../../proxy/models.ts'
 const body = { messages: [{ role: 'user', content: 'Summarize the quarterly numbers' }], model: 'gpt-4o', maxTokens: 1000 }
 
 t.test('50 concurrent requests against a budget that fits 10: exactly 10 pass and used stays within the limit', async (t) => {
-  // The provider answers slowly, so all 50 reservations are taken before any settles.
-  const mock = await startMockUpstream({ latencyMs: 300 })
+  const mock = await startMockUpstream()
   t.teardown(() => mock.close())
   const dataDir = freshDataDir(t)
   const probe = await seedProject(dataDir)
@@ -27,7 +26,15 @@ t.test('50 concurrent requests against a budget that fits 10: exactly 10 pass an
   const { url } = await startTestGateway(t, { dataDir, env })
   const key = seeded.keys[0]!.key
 
-  const answers = await Promise.all(Array.from({ length: 50 }, () => call(`${url}/api/ai/complete`, { key, body })))
+  // The provider holds its answers until every request has been admitted or refused, so all 50
+  // reservations are decided before any settles (a settled request would free budget).
+  mock.hold()
+  const pending = Array.from({ length: 50 }, () => call(`${url}/api/ai/complete`, { key, body }))
+  let refusedEarly = 0
+  for (const answer of pending) void answer.then(() => refusedEarly++)
+  while (mock.held + refusedEarly < 50) await new Promise((resolve) => setTimeout(resolve, 5))
+  mock.release()
+  const answers = await Promise.all(pending)
   const statuses = answers.map((a) => a.status)
   t.equal(statuses.filter((s) => s === 200).length, 10, '10 fit the budget')
   t.equal(statuses.filter((s) => s === 402).length, 40, 'the other 40 are refused')

@@ -53,6 +53,12 @@ export interface MockUpstream {
   readonly aborted: number
   /** Queues `count` faults (default 1); each following request takes the next one. */
   fail(kind: FaultKind, count?: number): void
+  /** Keeps every following request waiting, unanswered, until release(). */
+  hold(): void
+  /** Answers the held requests and stops holding. */
+  release(): void
+  /** Requests waiting because of hold(). */
+  readonly held: number
   /** Resolves once `aborted` reaches `count` (default 1). */
   whenAborted(count?: number): Promise<void>
   close(): Promise<void>
@@ -322,6 +328,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     res.on('close', () => clearTimeout(timer))
   }
 
+  let waiting: Exchange[] | undefined
+
   const server = createServer((req, res) => {
     const parts: Buffer[] = []
     req.on('data', (part: Buffer) => parts.push(part))
@@ -345,7 +353,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       res.on('close', () => {
         if (!res.writableFinished && !exchange.isClosedByMock) noteAbort()
       })
-      respond(exchange)
+      if (waiting === undefined) respond(exchange)
+      else waiting.push(exchange)
     })
   })
 
@@ -357,6 +366,17 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     requests,
     get aborted() {
       return aborted
+    },
+    hold() {
+      waiting ??= []
+    },
+    release() {
+      const queue = waiting ?? []
+      waiting = undefined
+      for (const exchange of queue) respond(exchange)
+    },
+    get held() {
+      return waiting?.length ?? 0
     },
     fail(kind, count = 1) {
       for (let i = 0; i < count; i++) faults.push(kind)

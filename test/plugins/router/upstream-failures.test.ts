@@ -117,7 +117,7 @@ t.test('an abort while waiting for a non-streamed answer rethrows the abort reas
   await mock.whenAborted()
 })
 
-t.test('an undici pool is reused across requests to the same origin and closes cleanly', async (t) => {
+t.test('an upstream keeps its connections alive and fails later requests once closed', async (t) => {
   const mock = await startMockUpstream()
   t.teardown(() => mock.close())
   const upstream = createUpstream({ connections: 1, connectTimeoutMs: 1000, firstByteTimeoutMs: 1000, idleTimeoutMs: 1000 })

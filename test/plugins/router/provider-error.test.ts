@@ -1,0 +1,41 @@
+import t from 'tap'
+import { UpstreamError } from '../../../proxy/errors.ts'
+import { isRetryableStatus, parseAnswer, providerError, streamError } from '../../../plugins/router/providers/provider-error.ts'
+import { caught } from './fixtures.ts'
+
+t.test('reads the error message out of each provider\'s error body', async (t) => {
+  t.equal(providerError('openai', 400, '{"error":{"message":"Bad temperature","type":"invalid_request_error"}}', 'k').message, 'openai answered 400: Bad temperature')
+  t.equal(providerError('anthropic', 529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'k').message, 'anthropic answered 529: Overloaded')
+  t.equal(providerError('mistral', 401, '{"message":"Unauthorized","request_id":"r1"}', 'k').message, 'mistral answered 401: Unauthorized')
+  t.equal(providerError('mistral', 422, '{"detail":[{"loc":["body","model"],"msg":"Field required"}]}', 'k').message, 'mistral answered 422: Field required')
+  t.equal(providerError('openai', 502, '<html>Bad gateway</html>', 'k').message, 'openai answered 502')
+})
+
+t.test('marks 408, 429 and 5xx as retryable and other statuses as final', async (t) => {
+  t.same([400, 401, 403, 404, 408, 422, 429, 500, 503, 529].map(isRetryableStatus), [false, false, false, false, true, false, true, true, true, true])
+  t.equal(providerError('openai', 503, '', 'k').retryable, true)
+  t.equal(providerError('openai', 404, '', 'k').retryable, false)
+})
+
+t.test('redacts the configured key and anything key-like, and shortens long messages', async (t) => {
+  const key = 'a1b2c3d4e5f6g7h8'
+  const message = providerError('mistral', 401, JSON.stringify({ message: `Key ${key} or sk-proj-abcdefgh1234 is not valid` }), key).message
+  t.equal(message, 'mistral answered 401: Key [redacted] or [redacted] is not valid')
+  const long = providerError('openai', 400, JSON.stringify({ error: { message: 'x'.repeat(1000) } }), key).message
+  t.ok(long.length < 350)
+  t.match(long, /…$/)
+})
+
+t.test('treats overloaded and server errors inside a stream as transient, others as final', async (t) => {
+  t.match(streamError('anthropic', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'k'), { retryable: true, message: 'anthropic reported an error in its stream: Overloaded' })
+  t.match(streamError('openai', { error: { type: 'invalid_request_error', message: 'Nope' } }, 'k'), { retryable: false })
+})
+
+t.test('refuses an answer that is not a JSON object with a non-retryable UpstreamError', async (t) => {
+  t.same(parseAnswer('openai', '{"ok":true}'), { ok: true })
+  for (const text of ['not json', 'null', '42', '"text"', '']) {
+    const err = await caught((async () => parseAnswer('openai', text))())
+    t.ok(err instanceof UpstreamError, text)
+    t.match(err, { retryable: false, message: 'openai sent an answer that is not a JSON object.' })
+  }
+})
