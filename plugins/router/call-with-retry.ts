@@ -1,0 +1,114 @@
+// The bounded attempt loop of a model call: each candidate (the chosen model, then the tier's
+// fallback) gets its retries with backoff, and only until a result or a first event is handed on.
+import type { ProviderEvent, ProviderResult, ServingProvider } from '../../proxy/completion.ts'
+import { UpstreamError, UpstreamTimeoutError } from '../../proxy/errors.ts'
+import type { ModelName } from '../../proxy/models.ts'
+import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
+import { pause } from './pause.ts'
+
+export interface Candidate {
+  readonly provider: ServingProvider
+  readonly model: ModelName
+  readonly adapter: ProviderAdapter
+}
+
+export interface RetryPolicy {
+  /** Retries per candidate after its first try. */
+  readonly attempts: number
+  readonly baseDelayMs: number
+  readonly maxDelayMs: number
+}
+
+/** Told about each failed try and about the candidate that finally serves. */
+export interface CallObserver {
+  onAttemptFailed(candidate: Candidate, attempt: number, error: UpstreamError | UpstreamTimeoutError): void
+  onServed(candidate: Candidate): void
+}
+
+export type RequestShape = Omit<ProviderRequest, 'model'>
+
+/** Connect errors, resets, 429, 5xx and timeouts; never a 4xx, an abort or a bug. */
+export function isTransient(err: unknown): err is UpstreamError | UpstreamTimeoutError {
+  return (err instanceof UpstreamError && err.retryable) || err instanceof UpstreamTimeoutError
+}
+
+/** Exponential backoff with jitter in its upper half, so retries of many requests spread out. */
+export function backoffMs(retry: number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry)
+  return ceiling / 2 + Math.random() * (ceiling / 2)
+}
+
+type Attempt<T> = (adapter: ProviderAdapter, request: ProviderRequest, signal: AbortSignal) => Promise<T>
+
+async function withRetry<T>(
+  attemptOnce: Attempt<T>,
+  candidates: readonly Candidate[],
+  shape: RequestShape,
+  policy: RetryPolicy,
+  signal: AbortSignal,
+  observer: CallObserver,
+): Promise<T> {
+  let lastError: unknown
+  for (const candidate of candidates) {
+    const request: ProviderRequest = { ...shape, model: candidate.model }
+    for (let attempt = 0; attempt <= policy.attempts; attempt++) {
+      if (attempt > 0) await pause(backoffMs(attempt - 1, policy), signal)
+      try {
+        const outcome = await attemptOnce(candidate.adapter, request, signal)
+        observer.onServed(candidate)
+        return outcome
+      } catch (err) {
+        if (signal.aborted) throw signal.reason
+        if (!isTransient(err)) throw err
+        observer.onAttemptFailed(candidate, attempt, err)
+        lastError = err
+      }
+    }
+  }
+  throw lastError
+}
+
+const completeOnce: Attempt<ProviderResult> = (adapter, request, signal) => adapter.complete(request, signal)
+
+interface OpenedStream {
+  readonly events: AsyncIterator<ProviderEvent>
+  readonly first: IteratorResult<ProviderEvent>
+}
+
+// A stream counts as open once its first event (or its end) has arrived.
+const openOnce: Attempt<OpenedStream> = async (adapter, request, signal) => {
+  const events = adapter.stream(request, signal)[Symbol.asyncIterator]()
+  return { events, first: await events.next() }
+}
+
+export function completeWithRetry(
+  candidates: readonly Candidate[],
+  shape: RequestShape,
+  policy: RetryPolicy,
+  signal: AbortSignal,
+  observer: CallObserver,
+): Promise<ProviderResult> {
+  return withRetry(completeOnce, candidates, shape, policy, signal, observer)
+}
+
+/** Once the first event is out, failures reach the caller as they are: a stream is never replayed. */
+export async function* streamWithRetry(
+  candidates: readonly Candidate[],
+  shape: RequestShape,
+  policy: RetryPolicy,
+  signal: AbortSignal,
+  observer: CallObserver,
+): AsyncGenerator<ProviderEvent, void, undefined> {
+  const { events, first } = await withRetry(openOnce, candidates, shape, policy, signal, observer)
+  try {
+    if (first.done === true) return
+    yield first.value
+    for (;;) {
+      const next = await events.next()
+      if (next.done === true) return
+      yield next.value
+    }
+  } finally {
+    await events.return?.()
+  }
+}

@@ -1,0 +1,65 @@
+// The candidates for every possible choice of model or tier, with and without test mode, built
+// once at setup so that routing a request costs two lookups and no allocation.
+import type { ServingProvider } from '../../proxy/completion.ts'
+import { MODEL_NAMES, MODELS, type ModelName, type ProviderName, type Quality } from '../../proxy/models.ts'
+import type { Candidate } from './call-with-retry.ts'
+import type { ProviderAdapter } from './providers/adapter.ts'
+import { resolveTargets, type ModelChoice, type Target } from './resolve-model.ts'
+
+export interface RoutePlan {
+  /** The chosen model, tried first. */
+  readonly primary: Candidate
+  /** The primary, then the fallback when one applies. */
+  readonly candidates: readonly Candidate[]
+  /** The smallest window among the candidates, so the same trimmed prompt fits each of them. */
+  readonly contextWindow: number
+}
+
+export interface RouteTable {
+  planFor(choice: ModelChoice, isTestMode: boolean): RoutePlan
+}
+
+/** `local` always; a real provider only when it has an API key. */
+export type Adapters = { readonly local: ProviderAdapter } & Readonly<Partial<Record<ProviderName, ProviderAdapter>>>
+
+const QUALITIES: readonly Quality[] = ['cheap', 'balanced', 'frontier']
+
+interface Plans {
+  readonly byModel: Readonly<Record<ModelName, RoutePlan>>
+  readonly byTier: Readonly<Record<Quality, RoutePlan>>
+}
+
+export function buildRouteTable(adapters: Adapters, fallback: Readonly<Partial<Record<Quality, ModelName | undefined>>>): RouteTable {
+  const configured = new Set<ProviderName>()
+  for (const provider of ['openai', 'anthropic', 'mistral'] as const) {
+    if (adapters[provider] !== undefined) configured.add(provider)
+  }
+  const rules = { configured, fallback }
+
+  const adapterOf = (provider: ServingProvider): ProviderAdapter => {
+    const adapter = adapters[provider]
+    if (adapter === undefined) throw new Error(`no adapter for provider ${provider}`)
+    return adapter
+  }
+  const planOf = ([first, ...rest]: readonly [Target, ...Target[]]): RoutePlan => {
+    const primary: Candidate = { ...first, adapter: adapterOf(first.provider) }
+    const candidates = [primary, ...rest.map((target) => ({ ...target, adapter: adapterOf(target.provider) }))]
+    return { primary, candidates, contextWindow: Math.min(...candidates.map((c) => MODELS[c.model].contextWindow)) }
+  }
+  const plansFor = (isTestMode: boolean): Plans => {
+    const byModel = {} as Record<ModelName, RoutePlan>
+    for (const model of MODEL_NAMES) byModel[model] = planOf(resolveTargets({ model, quality: 'balanced' }, isTestMode, rules))
+    const byTier = {} as Record<Quality, RoutePlan>
+    for (const quality of QUALITIES) byTier[quality] = planOf(resolveTargets({ quality }, isTestMode, rules))
+    return { byModel, byTier }
+  }
+
+  const live = plansFor(false)
+  const test = plansFor(true)
+  return {
+    planFor(choice, isTestMode) {
+      const plans = isTestMode ? test : live
+      return choice.model === undefined ? plans.byTier[choice.quality] : plans.byModel[choice.model]
+    },
+  }
+}

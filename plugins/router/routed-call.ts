@@ -1,0 +1,65 @@
+// The UpstreamCall the router hands to the core for one request: runs the attempt loop, checks
+// json-mode answers, and keeps the route decision and x-gateway-model true when a fallback serves.
+import type { ProviderEvent, ProviderResult, UpstreamCall } from '../../proxy/completion.ts'
+import type { RequestContext } from '../../proxy/context.ts'
+import { UpstreamInvalidJsonError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/errors.ts'
+import {
+  completeWithRetry,
+  streamWithRetry,
+  type CallObserver,
+  type Candidate,
+  type RequestShape,
+  type RetryPolicy,
+} from './call-with-retry.ts'
+import { toJsonText } from './json-answer.ts'
+import type { Target } from './resolve-model.ts'
+
+export const MODEL_HEADER = 'x-gateway-model'
+
+/** The header's provider/model form, e.g. `local/gpt-4o-mini`. */
+export function modelHeaderOf(target: Target): string {
+  return `${target.provider}/${target.model}`
+}
+
+export class RoutedCall implements UpstreamCall, CallObserver {
+  readonly #candidates: readonly Candidate[]
+  readonly #shape: RequestShape
+  readonly #policy: RetryPolicy
+  readonly #ctx: RequestContext
+
+  constructor(candidates: readonly Candidate[], shape: RequestShape, policy: RetryPolicy, ctx: RequestContext) {
+    this.#candidates = candidates
+    this.#shape = shape
+    this.#policy = policy
+    this.#ctx = ctx
+  }
+
+  async complete(signal: AbortSignal): Promise<ProviderResult> {
+    const result = await completeWithRetry(this.#candidates, this.#shape, this.#policy, signal, this)
+    if (this.#shape.mode !== 'json') return result
+    const json = toJsonText(result.text)
+    if (json === undefined) throw new UpstreamInvalidJsonError()
+    return json === result.text ? result : { ...result, text: json }
+  }
+
+  stream(signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    return streamWithRetry(this.#candidates, this.#shape, this.#policy, signal, this)
+  }
+
+  onServed(candidate: Candidate): void {
+    if (candidate === this.#candidates[0]) return
+    const decision = this.#ctx.state.router
+    if (decision !== undefined) {
+      decision.provider = candidate.provider
+      decision.model = candidate.model
+    }
+    this.#ctx.responseHeaders[MODEL_HEADER] = modelHeaderOf(candidate)
+  }
+
+  onAttemptFailed(candidate: Candidate, attempt: number, error: UpstreamError | UpstreamTimeoutError): void {
+    this.#ctx.log.warn(
+      { provider: candidate.provider, model: candidate.model, attempt, code: error.code, reason: error.message },
+      'upstream attempt failed',
+    )
+  }
+}

@@ -1,0 +1,52 @@
+// The router's configuration. Every object is strict and defaulted, so `routerSchema.parse({})`
+// gives a working gateway that serves every model with the built-in local provider.
+import { z } from 'zod'
+import { MODEL_NAMES } from '../../proxy/models.ts'
+
+const millis = z.int().positive()
+
+function providerSchema(defaultBaseUrl: string) {
+  return z.strictObject({
+    /** May carry a path prefix (e.g. a corporate proxy); the API paths are appended to it. */
+    baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL' }).default(defaultBaseUrl),
+    /** Without a key the provider's models are served by the local provider. */
+    apiKey: z.string().min(1, 'apiKey must not be empty; leave it unset to serve with the local provider').optional(),
+  })
+}
+
+const fallbackModel = z.enum(MODEL_NAMES).optional()
+
+export const routerSchema = z.strictObject({
+  providers: z.strictObject({
+    openai: providerSchema('https://api.openai.com').prefault({}),
+    anthropic: providerSchema('https://api.anthropic.com').prefault({}),
+    mistral: providerSchema('https://api.mistral.ai').prefault({}),
+  }).prefault({}),
+  timeouts: z.strictObject({
+    connectMs: millis.default(5000),
+    /** Until the provider's response headers arrive. */
+    firstByteMs: millis.default(30_000),
+    /** Longest silence between two chunks of a provider's answer. */
+    idleMs: millis.default(60_000),
+  }).prefault({}),
+  retry: z.strictObject({
+    /** Retries per model after its first try, for transient failures only. */
+    attempts: z.int().min(0).max(10).default(2),
+    baseDelayMs: z.int().min(0).default(200),
+    maxDelayMs: z.int().min(0).default(2000),
+  }).prefault({}),
+  /** The model tried per tier once the tier's model has failed transiently through all its retries. */
+  fallback: z.strictObject({
+    cheap: fallbackModel,
+    balanced: fallbackModel,
+    frontier: fallbackModel,
+  }).prefault({}),
+  /** Sockets per provider origin. */
+  connections: z.int().positive().default(128),
+  local: z.strictObject({
+    /** Pause between two streamed chunks of the local provider, to feel like a real model. */
+    chunkDelayMs: z.int().min(0).default(25),
+  }).prefault({}),
+})
+
+export type RouterConfig = z.output<typeof routerSchema>
