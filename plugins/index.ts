@@ -1,8 +1,9 @@
 // The built-in plugins, in no particular order: each declares its own `order`.
 import type { GatewayPlugin } from '../proxy/plugin.ts'
 import auth from './auth/index.ts'
+import cache from './cache/index.ts'
 import metering from './metering/index.ts'
 import rateLimit from './rate-limit/index.ts'
 import router from './router/index.ts'
 
-export const builtinPlugins = [auth, rateLimit, router, metering] as readonly GatewayPlugin[]
+export const builtinPlugins = [auth, rateLimit, router, cache, metering] as readonly GatewayPlugin[]

@@ -1,3 +1,5 @@
 // Entry point of the worker pool: every named export is a task. A task is a pure function of
 // its input: no store, no network.
 export { countTokens } from './count-tokens.ts'
+export { hashCacheKey } from './hash-cache-key.ts'
+export { scanContent } from './scan-content.ts'

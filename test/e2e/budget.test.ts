@@ -8,6 +8,8 @@ import { openStore } from '../../proxy/store.ts'
 import { MODELS } from '../../proxy/models.ts'
 
 const body = { messages: [{ role: 'user', content: 'Summarize the quarterly numbers' }], model: 'gpt-4o', maxTokens: 1000 }
+// Identical requests: without no-store the cache would answer all but the first.
+const noStore = { 'cache-control': 'no-store' }
 
 t.test('50 concurrent requests against a budget that fits 10: exactly 10 pass and used stays within the limit', async (t) => {
   const mock = await startMockUpstream()
@@ -16,7 +18,7 @@ t.test('50 concurrent requests against a budget that fits 10: exactly 10 pass an
   const probe = await seedProject(dataDir)
   const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
   const first = await startTestGateway(t, { dataDir, env })
-  const promptTokens = Number((await call(`${first.url}/api/ai/complete`, { key: probe.keys[0]!.key, body })).headers['x-gateway-prompt-tokens'])
+  const promptTokens = Number((await call(`${first.url}/api/ai/complete`, { key: probe.keys[0]!.key, body, headers: noStore })).headers['x-gateway-prompt-tokens'])
   await first.gateway.close()
 
   const price = MODELS['gpt-4o']
@@ -29,7 +31,7 @@ t.test('50 concurrent requests against a budget that fits 10: exactly 10 pass an
   // The provider holds its answers until every request has been admitted or refused, so all 50
   // reservations are decided before any settles (a settled request would free budget).
   mock.hold()
-  const pending = Array.from({ length: 50 }, () => call(`${url}/api/ai/complete`, { key, body }))
+  const pending = Array.from({ length: 50 }, () => call(`${url}/api/ai/complete`, { key, body, headers: noStore }))
   let refusedEarly = 0
   for (const answer of pending) void answer.then(() => refusedEarly++)
   while (mock.held + refusedEarly < 50) await new Promise((resolve) => setTimeout(resolve, 5))

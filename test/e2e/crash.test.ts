@@ -45,7 +45,7 @@ t.test('after a SIGKILL under load every answered request is in the ledger once 
     while (!stop) {
       try {
         const res = await request(`${first.url}/api/ai/complete`, {
-          method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
           body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }] }),
         })
         await res.body.text()

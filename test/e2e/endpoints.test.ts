@@ -78,8 +78,10 @@ t.test('/metrics exposes request counts by route and status class after traffic'
   const seeded = await seedProject(dataDir)
   const { url } = await startTestGateway(t, { dataDir })
   const key = seeded.keys[0]!.key
-  await call(`${url}/api/ai/complete`, { key, body: hello })
-  await call(`${url}/api/ai/complete`, { key, body: hello })
+  // no-store: both are answered by the model, not the cache.
+  const noStore = { 'cache-control': 'no-store' }
+  await call(`${url}/api/ai/complete`, { key, body: hello, headers: noStore })
+  await call(`${url}/api/ai/complete`, { key, body: hello, headers: noStore })
   await call(`${url}/api/ai/complete`, { body: hello })
   const metrics = await call(`${url}/metrics`)
   t.equal(metrics.status, 200)

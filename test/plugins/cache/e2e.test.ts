@@ -3,21 +3,17 @@
 import t, { type Test } from 'tap'
 import { call, parseSse } from '../../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
-import { builtinPlugins } from '../../../plugins/index.ts'
-import cache from '../../../plugins/cache/index.ts'
-
-const plugins = [...builtinPlugins.filter((p) => p.name !== 'cache'), cache]
 const body = { messages: [{ role: 'user', content: 'What is a toll gate?' }], temperature: 0 }
 
-async function gatewayWithCache(t: Test) {
+async function gateway(t: Test) {
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir)
-  const { url } = await startTestGateway(t, { dataDir, plugins })
+  const { url } = await startTestGateway(t, { dataDir })
   return { url, key: seeded.keys[0]!.key, projectId: seeded.projectId }
 }
 
 t.test('a repeated complete request is a MISS, then a HIT charged 0 credits', async (t) => {
-  const { url, key } = await gatewayWithCache(t)
+  const { url, key } = await gateway(t)
   const miss = await call(`${url}/api/ai/complete`, { key, body })
   t.equal(miss.status, 200)
   t.equal(miss.headers['x-cache-status'], 'MISS')
@@ -32,7 +28,7 @@ t.test('a repeated complete request is a MISS, then a HIT charged 0 credits', as
 })
 
 t.test('a repeated chat request replays the stored text as SSE with a HIT', async (t) => {
-  const { url, key } = await gatewayWithCache(t)
+  const { url, key } = await gateway(t)
   const first = await call(`${url}/api/ai/chat`, { key, body })
   t.equal(first.headers['x-cache-status'], 'MISS')
   const firstEvents = parseSse(first.body)
@@ -49,7 +45,7 @@ t.test('a repeated chat request replays the stored text as SSE with a HIT', asyn
 })
 
 t.test('chat is served from an answer stored by complete with the same content', async (t) => {
-  const { url, key } = await gatewayWithCache(t)
+  const { url, key } = await gateway(t)
   const stored = await call(`${url}/api/ai/complete`, { key, body })
   const chat = await call(`${url}/api/ai/chat`, { key, body })
   t.equal(chat.headers['x-cache-status'], 'HIT')
@@ -57,7 +53,7 @@ t.test('chat is served from an answer stored by complete with the same content',
 })
 
 t.test('Cache-Control no-store gets a fresh answer every time', async (t) => {
-  const { url, key } = await gatewayWithCache(t)
+  const { url, key } = await gateway(t)
   const headers = { 'cache-control': 'no-store' }
   await call(`${url}/api/ai/complete`, { key, body, headers })
   const again = await call(`${url}/api/ai/complete`, { key, body, headers })
@@ -67,7 +63,7 @@ t.test('Cache-Control no-store gets a fresh answer every time', async (t) => {
 })
 
 t.test('usage statistics count the hit and the miss, and the metrics show the lookups', async (t) => {
-  const { url, key, projectId } = await gatewayWithCache(t)
+  const { url, key, projectId } = await gateway(t)
   await call(`${url}/api/ai/complete`, { key, body })
   await call(`${url}/api/ai/complete`, { key, body })
   const usage = await call(`${url}/api/usage?projectId=${projectId}`, { key })

@@ -1,0 +1,71 @@
+// The stored answers and their age index. Every write is one LMDB transaction, so the answers and
+// the index never disagree, also when several processes share the environment. Reads in this
+// process see a write before it commits, so a request sent right after its twin's answer hits.
+import type { CompletionResult, ServingProvider } from '../../proxy/completion.ts'
+import type { ModelName } from '../../proxy/models.ts'
+import type { PluginStore } from '../../proxy/store.ts'
+
+export interface StoredAnswer {
+  readonly text: string
+  readonly provider: ServingProvider
+  readonly model: ModelName
+  readonly usage: CompletionResult['usage']
+  /** Clock milliseconds; an entry expires at storedAt plus its project's current TTL. */
+  readonly storedAt: number
+}
+
+type AgeKey = [storedAt: number, key: string]
+
+export interface AnswerStore {
+  get(key: string): StoredAnswer | undefined
+  /** Stores an answer, then evicts the oldest entries beyond maxEntries. */
+  put(key: string, answer: StoredAnswer): Promise<void>
+  /** Removes the entry stored at storedAt; an entry stored again since then stays. */
+  removeIfStoredAt(key: string, storedAt: number): Promise<void>
+  count(): number
+}
+
+export function createAnswerStore(store: PluginStore, maxEntries: number): AnswerStore {
+  const answers = store.open<StoredAnswer>('answers')
+  // Keys [storedAt, key] sort oldest first, so eviction reads the head of a range, not every entry.
+  const byAge = store.open<null>('by-age')
+
+  const unsaved = new Map<string, StoredAnswer>()
+  const count = () => (answers.getStats() as { entryCount: number }).entryCount
+
+  function remove(key: string, storedAt: number): void {
+    answers.remove(key)
+    byAge.remove([storedAt, key] satisfies AgeKey)
+  }
+
+  function evictOldest(excess: number): void {
+    for (const ageKey of [...byAge.getKeys({ limit: excess })]) {
+      const [storedAt, key] = ageKey as AgeKey
+      remove(key, storedAt)
+    }
+  }
+
+  return {
+    get: (key) => unsaved.get(key) ?? answers.get(key),
+    put(key, answer) {
+      unsaved.set(key, answer)
+      const saved = store.transaction(() => {
+        const previous = answers.get(key)
+        if (previous !== undefined) byAge.remove([previous.storedAt, key] satisfies AgeKey)
+        answers.put(key, answer)
+        byAge.put([answer.storedAt, key] satisfies AgeKey, null)
+        const excess = count() - maxEntries
+        if (excess > 0) evictOldest(excess)
+      })
+      return saved.finally(() => {
+        if (unsaved.get(key) === answer) unsaved.delete(key)
+      })
+    },
+    removeIfStoredAt(key, storedAt) {
+      return store.transaction(() => {
+        if (answers.get(key)?.storedAt === storedAt) remove(key, storedAt)
+      })
+    },
+    count,
+  }
+}
