@@ -8,7 +8,7 @@ import type { KeyEnv, KeyType } from '../../proxy/context.ts'
 import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Project } from '../../proxy/project.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import { displayPrefix, generateKey } from './key-format.ts'
-import { hashKey, sameHash } from './key-hash.ts'
+import { hashKey, hmacKey, sameHash } from './key-hash.ts'
 
 export type KeyStatus = 'active' | 'inactive'
 
@@ -80,7 +80,8 @@ export async function loadSecret(store: PluginStore, configured: string | undefi
   }), 'base64')
 }
 
-export function createRegistry(store: PluginStore, secret: Buffer, clock: Clock): AuthRegistry {
+export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: Clock): AuthRegistry {
+  const secret = hmacKey(secretBytes)
   const projects = store.open<Project>('projects')
   const records = store.open<KeyRecord>('keys-by-hash')
   const hashes = store.open<string>('key-ids')

@@ -32,30 +32,38 @@ export default {
     const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
     const released = await ledger.recover(isLiveOwner)
     if (released > 0) log.warn({ released }, 'released reservations left by a stopped process')
-    const reserved = new WeakSet<RequestContext>()
+    /** Requests that passed metering on their way to the model, and so must be settled. */
+    const metered = new WeakSet<RequestContext>()
 
-    async function settle(ctx: RequestContext, usage: { promptTokens: number; completionTokens: number }, cacheHit: boolean, outcome: string) {
+    function entryOf(ctx: RequestContext, usage: { promptTokens: number; completionTokens: number }, cacheHit: boolean, outcome: string): LedgerEntry {
       const auth = ctx.state.auth!
       const decision = ctx.state.router!
       const now = clock.now()
       const cost = cacheHit ? 0 : costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens)
-      const entry: LedgerEntry = {
+      return {
         id: ctx.id, projectId: auth.project.id, keyId: auth.keyId, at: new Date(now).toISOString(),
         month: monthKey(now), day: dayKey(now), provider: decision.provider, model: decision.model,
         promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
         costMicros: toMicros(cost), cacheHit, outcome,
       }
-      const row = await ledger.settle(entry)
-      if (!cacheHit) {
-        const labels = { provider: decision.provider, model: decision.model }
-        tokensMetered.inc({ ...labels, direction: 'input' }, usage.promptTokens)
-        tokensMetered.inc({ ...labels, direction: 'output' }, usage.completionTokens)
-        dollarsCharged.inc(labels, entry.costMicros / 1e6)
-      }
+    }
+
+    function report(ctx: RequestContext, entry: LedgerEntry, usedMicros: number): void {
       ctx.state.metering = {
         chargedDollars: entry.costMicros / 1e6,
-        remainingDollars: Math.max(0, toMicros(auth.project.budgetDollars) - row.usedMicros) / 1e6,
+        remainingDollars: Math.max(0, toMicros(ctx.state.auth!.project.budgetDollars) - usedMicros) / 1e6,
       }
+    }
+
+    async function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> {
+      const row = await ledger.settle(entry)
+      if (!entry.cacheHit) {
+        const labels = { provider: entry.provider, model: entry.model }
+        tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
+        tokensMetered.inc({ ...labels, direction: 'output' }, entry.completionTokens)
+        dollarsCharged.inc(labels, entry.costMicros / 1e6)
+      }
+      report(ctx, entry, row.usedMicros)
     }
 
     return {
@@ -63,7 +71,11 @@ export default {
       async onRequest(ctx) {
         const auth = ctx.state.auth
         const decision = ctx.state.router
-        if (auth === undefined || decision === undefined || !config.enforceBudgets) return
+        if (auth === undefined || decision === undefined) return
+        if (!config.enforceBudgets) {
+          metered.add(ctx)
+          return
+        }
         const worst = costDollars(pricing, decision.model, decision.promptTokens, ctx.ai!.maxTokens)
         const now = clock.now()
         const limitMicros = toMicros(auth.project.budgetDollars)
@@ -74,18 +86,20 @@ export default {
             `This request may cost up to $${worst.toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
           ))
         }
-        reserved.add(ctx)
+        metered.add(ctx)
       },
       async onResult(ctx, result) {
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return
-        await settle(ctx, result.usage, result.cacheHit, result.cacheHit ? 'cache_hit' : 'ok')
+        // Hits are recorded too (at no charge) and awaited like misses, so /api/usage read right
+        // after an answer already counts it.
+        await settle(ctx, entryOf(ctx, result.usage, result.cacheHit, result.cacheHit ? 'cache_hit' : 'ok'))
       },
       onComplete(ctx: CompletedContext) {
-        if (!reserved.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) return
+        if (!metered.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) return
         // No settled answer: an error, or a stream cut short. What was generated is still paid for.
         const completionTokens = countTokens(ctx.streamedText)
         const promptTokens = completionTokens > 0 ? ctx.state.router!.promptTokens : 0
-        track(settle(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason))
+        track(settle(ctx, entryOf(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason)))
       },
     }
   },

@@ -7,6 +7,24 @@ import { countTokens } from '../../workers/count-tokens.ts'
 // Tokenizing ~16 KB takes about 0.2 ms here, a few times a pool round trip (see TOOLCHAIN.md).
 export const POOL_THRESHOLD_CHARS = 16_384
 
+// System prompts and shared instructions repeat across requests; their counts are remembered.
+// Three short messages cost ~15 µs to tokenize, a lookup well under 1 µs.
+const MEMO_MAX_CHARS = 4096
+const MEMO_MAX_ENTRIES = 10_000
+const memo = new Map<string, number>()
+
+function countShort(content: string): number {
+  if (content.length > MEMO_MAX_CHARS) return countTokens(content)
+  let tokens = memo.get(content)
+  if (tokens === undefined) {
+    tokens = countTokens(content)
+    // Cleared whole when full: simpler than LRU, and refilled by the traffic that matters.
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear()
+    memo.set(content, tokens)
+  }
+  return tokens
+}
+
 /** Synchronous unless a message is long enough to be worth a worker. */
 export function countContentTokens(
   messages: readonly Message[],
@@ -18,7 +36,7 @@ export function countContentTokens(
   for (let i = 0; i < messages.length; i++) {
     const content = (messages[i] as Message).content
     if (content.length <= POOL_THRESHOLD_CHARS) {
-      counts[i] = countTokens(content)
+      counts[i] = countShort(content)
     } else {
       offloaded ??= []
       offloaded.push(pool.run('countTokens', content, signal).then((n) => { counts[i] = n }))
