@@ -183,6 +183,66 @@ export class UpstreamTimeoutError extends GatewayError {
   }
 }
 
+export interface BlockedViolation {
+  readonly type: string
+  readonly severity: string
+}
+
+/** DESIGN.md: strict mode with a high or critical risk; the body carries the verdict's summary. */
+export class GovernorBlockedError extends GatewayError {
+  readonly status = 403
+  readonly error = 'Request blocked by Governor'
+  readonly code = 'governor_blocked'
+  readonly auditId: string
+  readonly riskLevel: string
+  readonly violations: readonly BlockedViolation[]
+  constructor(message: string, auditId: string, riskLevel: string, violations: readonly BlockedViolation[]) {
+    super(message)
+    this.auditId = auditId
+    this.riskLevel = riskLevel
+    this.violations = violations
+  }
+  override extra() {
+    return { auditId: this.auditId, riskLevel: this.riskLevel, violations: this.violations }
+  }
+}
+
+/** The account endpoints' errors (the spec's second table): `error` is the status's name. */
+export class UnauthorizedError extends GatewayError {
+  readonly status = 401
+  readonly error = 'Unauthorized'
+  readonly code = 'unauthorized'
+}
+
+export class ForbiddenError extends GatewayError {
+  readonly status = 403
+  readonly error = 'Forbidden'
+  readonly code = 'forbidden'
+}
+
+export class TooManyRequestsError extends GatewayError {
+  readonly status = 429
+  readonly error = 'Too Many Requests'
+  readonly code = 'too_many_requests'
+  readonly retryAfterS: number
+  constructor(retryAfterS: number, message = `Too many attempts; retry in ${retryAfterS}s.`) {
+    super(message)
+    this.retryAfterS = retryAfterS
+  }
+  override headers() {
+    return { 'retry-after': String(this.retryAfterS) }
+  }
+  override extra() {
+    return { retry_after: this.retryAfterS }
+  }
+}
+
+export class ConflictError extends GatewayError {
+  readonly status = 409
+  readonly error = 'Conflict'
+  readonly code = 'conflict'
+}
+
 /** Anything thrown that is not a GatewayError becomes an InternalError; its detail stays in the log. */
 export function toGatewayError(err: unknown): GatewayError {
   return err instanceof GatewayError ? err : new InternalError(undefined, { cause: err })
