@@ -54,6 +54,9 @@ export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly stri
   ['MISTRAL_BASE_URL', ['plugins', 'router', 'providers', 'mistral', 'baseUrl'], 'string'],
   ['MISTRAL_API_KEY', ['plugins', 'router', 'providers', 'mistral', 'apiKey'], 'string'],
   ['LOCAL_CHUNK_DELAY_MS', ['plugins', 'router', 'local', 'chunkDelayMs'], 'int'],
+  ['SMTP_URL', ['plugins', 'accounts', 'smtpUrl'], 'string'],
+  ['MAIL_FROM', ['plugins', 'accounts', 'mailFrom'], 'string'],
+  ['PUBLIC_AUTH_URL', ['plugins', 'accounts', 'publicUrl'], 'string'],
 ]
 
 export class ConfigError extends Error {}

@@ -3,7 +3,6 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
-import { createServer } from 'node:http'
 import { buildChain, assertPluginRules } from './chain.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { loadConfig, type GatewayConfig } from './config.ts'
@@ -15,7 +14,7 @@ import { DEFAULT_PRICING, type Pricing } from './models.ts'
 import type { GatewayPlugin, PluginHooks } from './plugin.ts'
 import { createPool, type WorkerPool } from './pool.ts'
 import { buildRouteTable, type Route } from './routes.ts'
-import { createHandler, createHttpServer } from './server.ts'
+import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
 import { openStore, type Store } from './store.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 
@@ -32,6 +31,8 @@ export interface Gateway {
   readonly url: string
   readonly port: number
   readonly metricsUrl: string | undefined
+  /** Where the account endpoints are served: the auth listener, or the main one. */
+  readonly authUrl: string
   readonly config: GatewayConfig
   readonly log: Logger
   readonly metrics: CoreMetrics
@@ -80,38 +81,39 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
     contentType: metrics.registry.contentType,
   }
-  const routes = buildRouteTable([...coreRoutes(metricsSource, notReady, core.metricsPort === undefined), ...pluginRoutes])
-  const handler = createHandler({ config: core, routes, chain, metrics, log, clock, pricing })
-  const server = createHttpServer(core, handler)
-  server.listen(core.port, core.host)
-  await once(server, 'listening')
-  const port = (server.address() as AddressInfo).port
-  const url = `http://${core.host.includes(':') ? `[${core.host}]` : core.host}:${port}`
-
-  let metricsServer: Server | undefined
-  let metricsUrl: string | undefined
-  if (core.metricsPort !== undefined) {
-    metricsServer = createServer(createHandler({ config: core, routes: buildRouteTable([metricsRoute(metricsSource)]), chain, metrics, log, clock, pricing }))
-    metricsServer.listen(core.metricsPort, core.host)
-    await once(metricsServer, 'listening')
-    metricsUrl = `http://${core.host}:${(metricsServer.address() as AddressInfo).port}/metrics`
+  const onAuthListener = (route: Route) => core.authPort !== undefined && route.listener === 'auth'
+  const listeners: ListenerSpec[] = [{
+    name: 'main', port: core.port,
+    routes: [...coreRoutes(metricsSource, notReady, core.metricsPort === undefined), ...pluginRoutes.filter((r) => !onAuthListener(r))],
+  }]
+  if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
+  if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
+  const running: Listening[] = []
+  for (const listener of listeners) {
+    const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing })
+    running.push(await listen(createHttpServer(core, handler), handler, listener, core.host))
   }
+  const urlOf = (name: ListenerSpec['name']) => running.find((l) => l.name === name)?.url
+  const url = urlOf('main')!
+  const port = Number(new URL(url).port)
+  const metricsUrl = core.metricsPort === undefined ? undefined : `${urlOf('metrics')}/metrics`
+  const authUrl = urlOf('auth') ?? url
 
   const notices = entries.flatMap(({ hooks }) => hooks.notice?.(url) ?? [])
   log.info({ url, dataDir: core.dataDir, plugins: entries.map((e) => e.plugin.name) }, 'tollgate listening')
 
   let closing: Promise<void> | undefined
   return {
-    url, port, metricsUrl, config, log, metrics, notices,
+    url, port, metricsUrl, authUrl, config, log, metrics, notices,
     close() {
       closing ??= (async () => {
-        server.close()
-        metricsServer?.close()
-        server.closeIdleConnections()
+        for (const { server } of running) {
+          server.close()
+          server.closeIdleConnections()
+        }
         const grace = new Promise<void>((resolve) => setTimeout(resolve, core.shutdownGraceMs).unref())
-        await Promise.race([handler.drained(), grace])
-        server.closeAllConnections()
-        metricsServer?.closeAllConnections()
+        await Promise.race([Promise.all(running.map((l) => l.handler.drained())), grace])
+        for (const { server } of running) server.closeAllConnections()
         await Promise.allSettled([...background])
         await closeAll(entries, pool, store)
         log.info('tollgate stopped')
@@ -119,6 +121,26 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       return closing
     },
   }
+}
+
+interface ListenerSpec {
+  readonly name: 'main' | 'metrics' | 'auth'
+  readonly port: number
+  readonly routes: readonly Route[]
+}
+
+interface Listening {
+  readonly name: ListenerSpec['name']
+  readonly url: string
+  readonly server: Server
+  readonly handler: RequestHandler
+}
+
+async function listen(server: Server, handler: RequestHandler, spec: ListenerSpec, host: string): Promise<Listening> {
+  server.listen(spec.port, host)
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return { name: spec.name, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, server, handler }
 }
 
 async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store): Promise<void> {

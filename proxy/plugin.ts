@@ -36,6 +36,8 @@ export interface RouteSpec {
   readonly name: string
   readonly kind: 'keyed' | 'open'
   readonly keyTypes?: readonly KeyType[]
+  /** 'auth': served on AUTH_PORT when one is set (the account endpoints), else on the main listener. */
+  readonly listener?: 'main' | 'auth'
   readonly body?: z.ZodType
   /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query (validate them with proxy/validate.ts). */
   handle(ctx: RequestContext): Reply | Promise<Reply>

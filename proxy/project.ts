@@ -25,6 +25,8 @@ export interface GovernorSettings {
 
 export interface Project {
   readonly id: string
+  /** The organization that owns it; absent for projects an operator made with the CLI. */
+  readonly organizationId?: string
   readonly name: string
   readonly plan: Plan
   readonly budgetDollars: number

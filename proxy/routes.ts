@@ -8,6 +8,7 @@ export interface Route extends RouteInfo {
   readonly method: string
   readonly path: string
   readonly body?: z.ZodType
+  readonly listener?: 'main' | 'auth'
   /** Absent on ai routes, whose answer is the model call. */
   readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
 }

@@ -30,6 +30,7 @@ export interface KeyView extends Omit<KeyRecord, 'hash'> {
 }
 
 export interface NewProject {
+  readonly organizationId?: string
   readonly name: string
   readonly plan: Plan
   readonly budgetDollars: number
@@ -108,6 +109,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
     async createProject(input) {
       const project: Project = {
         id: `proj_${ulid().toLowerCase()}`,
+        ...(input.organizationId === undefined ? {} : { organizationId: input.organizationId }),
         name: input.name,
         plan: input.plan,
         budgetDollars: input.budgetDollars,
