@@ -18,6 +18,10 @@ const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 export function createMetrics(): CoreMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  // A few default gauges end in _total, which Prometheus reserves for counters (promtool rejects them).
+  for (const metric of registry.getMetricsAsArray()) {
+    if (metric.name.endsWith('_total') && !(metric instanceof Counter)) registry.removeSingleMetric(metric.name)
+  }
   return {
     registry,
     requests: new Counter({
