@@ -8,6 +8,9 @@ import { systemClock, type Clock } from './clock.ts'
 import { loadConfig, type GatewayConfig } from './config.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
+import { buildOpenApi } from './openapi.ts'
+import { Reply } from './reply.ts'
+import { VERSION } from './version.ts'
 import { createLogger, type Logger } from './log.ts'
 import { createMetrics, type CoreMetrics } from './metrics.ts'
 import { DEFAULT_PRICING, type Pricing } from './models.ts'
@@ -36,6 +39,8 @@ export interface Gateway {
   readonly config: GatewayConfig
   readonly log: Logger
   readonly metrics: CoreMetrics
+  /** Every route registered, on every listener. */
+  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>
   /** Operator notices from plugins (e.g. the first-start demo key). */
   readonly notices: readonly string[]
   /** Stops accepting, lets in-flight requests finish within the grace period, then closes everything. */
@@ -88,6 +93,11 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
+  let openApi: unknown
+  listeners[0]!.routes.push({
+    method: 'GET', path: '/openapi.json', name: 'openapi', kind: 'open', keyTypes: [], stream: false,
+    handle: () => Reply.json(openApi ??= buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)),
+  })
   const running: Listening[] = []
   for (const listener of listeners) {
     const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing })
@@ -105,6 +115,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let closing: Promise<void> | undefined
   return {
     url, port, metricsUrl, authUrl, config, log, metrics, notices,
+    routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path }))),
     close() {
       closing ??= (async () => {
         for (const { server } of running) {
@@ -126,7 +137,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
 interface ListenerSpec {
   readonly name: 'main' | 'metrics' | 'auth'
   readonly port: number
-  readonly routes: readonly Route[]
+  readonly routes: Route[]
 }
 
 interface Listening {

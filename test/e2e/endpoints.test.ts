@@ -111,3 +111,14 @@ t.test('closing the gateway lets an in-flight stream finish before the process s
   await closed
   t.equal(events.at(-1)!.event, 'done', 'the stream completed')
 })
+
+t.test('/openapi.json documents every registered route with its body schema', async (t) => {
+  const { url, gateway } = await startTestGateway(t)
+  const doc = (await call(`${url}/openapi.json`)).body
+  t.equal(doc.openapi, '3.1.0')
+  const documented = new Set(Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)))
+  const registered = gateway.routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
+  t.same(registered.filter((r) => !documented.has(r)), [], 'every route is documented')
+  t.equal(documented.size, registered.length, 'and nothing else')
+  t.match(doc.paths['/api/ai/complete'].post.requestBody.content['application/json'].schema, { type: 'object', properties: { messages: { type: 'array' }, temperature: { maximum: 2 } } })
+})
