@@ -6,6 +6,7 @@ import type { Server } from 'node:http'
 import { buildChain, assertPluginRules } from './chain.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { loadConfig, type GatewayConfig } from './config.ts'
+import { createOutbox } from './events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
 import { buildOpenApi } from './openapi.ts'
@@ -58,6 +59,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const store = openStore(core.dataDir)
   const metrics = createMetrics()
   const pool = createPool(core.pool, metrics.registry)
+  const events = createOutbox(store.root, clock)
   const background = new Set<Promise<unknown>>()
   const track = (work: Promise<unknown>) => {
     background.add(work)
@@ -68,7 +70,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   try {
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, pricing, track,
+        store: store.forPlugin(plugin.name), pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, pricing, track, events,
       })
       entries.push({ plugin, hooks })
     }

@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Clock } from './clock.ts'
+import type { EventOutbox } from './events.ts'
 import type { CompletionResult, StreamChunk } from './completion.ts'
 import type { CompletedContext, KeyType, RequestContext } from './context.ts'
 import type { Pricing } from './models.ts'
@@ -72,6 +73,8 @@ export interface PluginDeps {
   readonly log: Logger
   readonly clock: Clock
   readonly pricing: Pricing
+  /** Events for webhooks; emit them inside the transaction of the change that causes them. */
+  readonly events: EventOutbox
   /** Tracks background work (e.g. writes after the response) so shutdown can wait for it. */
   readonly track: (work: Promise<unknown>) => void
 }

@@ -19,8 +19,8 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, clock, pricing, log, track, metrics }) {
-    const ledger = createLedger(store)
+  async setup(config, { store, clock, pricing, log, track, metrics, events }) {
+    const ledger = createLedger(store, events)
     const tokensMetered = new Counter({
       name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
       labelNames: ['provider', 'model', 'direction'], registers: [metrics],
@@ -56,7 +56,7 @@ export default {
     }
 
     async function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> {
-      const row = await ledger.settle(entry)
+      const row = await ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars))
       if (!entry.cacheHit) {
         const labels = { provider: entry.provider, model: entry.model }
         tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)

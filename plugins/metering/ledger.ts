@@ -2,11 +2,14 @@
 // one LMDB transaction, which also serializes processes sharing the environment: a reservation
 // can never see a stale budget, and a settled request is written exactly once (its ledger entry
 // is keyed by request id and checked inside the same transaction).
+import type { EventOutbox } from '../../proxy/events.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 
 export interface BudgetRow {
   readonly usedMicros: number
   readonly reservedMicros: number
+  /** Usage events already sent this month (80, 90 for the thresholds, 100 for the limit): each fires once. */
+  readonly notified?: readonly number[]
 }
 
 export interface Reservation {
@@ -53,7 +56,11 @@ export function toMicros(dollars: number): number {
   return Math.round(dollars * 1e6)
 }
 
-export function createLedger(store: PluginStore) {
+const THRESHOLDS = [80, 90] as const
+const LIMIT = 100
+const dollars = (micros: number) => micros / 1e6
+
+export function createLedger(store: PluginStore, events?: EventOutbox) {
   const budgets = store.open<BudgetRow>('budgets')
   const reservations = store.open<Reservation>('reservations')
   const entries = store.open<LedgerEntry>('ledger')
@@ -70,23 +77,42 @@ export function createLedger(store: PluginStore) {
         const key = rowKey(reservation.projectId, reservation.month)
         const row = budgets.get(key) ?? EMPTY_ROW
         const available = limitMicros - row.usedMicros - row.reservedMicros
-        if (reservation.micros > available) return { ok: false, availableMicros: Math.max(0, available) }
-        budgets.put(key, { usedMicros: row.usedMicros, reservedMicros: row.reservedMicros + reservation.micros })
+        if (reservation.micros > available) {
+          if (!(row.notified ?? []).includes(LIMIT)) {
+            budgets.put(key, { ...row, notified: [...(row.notified ?? []), LIMIT] })
+            events?.emit('usage.limit_exceeded', reservation.projectId, {
+              period: reservation.month, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
+              budget_reserved: dollars(row.reservedMicros), requested_cost: dollars(reservation.micros),
+            })
+          }
+          return { ok: false, availableMicros: Math.max(0, available) }
+        }
+        budgets.put(key, { ...row, reservedMicros: row.reservedMicros + reservation.micros })
         reservations.put(requestId, reservation)
         return { ok: true }
       })
     },
 
-    /** Records a finished request and releases its reservation; a second call for the same id changes nothing. */
-    settle(entry: LedgerEntry): Promise<BudgetRow> {
+    /**
+     * Records a finished request and releases its reservation; a second call for the same id
+     * changes nothing. Crossing 80% or 90% of `limitMicros` sends its usage event once a month.
+     */
+    settle(entry: LedgerEntry, limitMicros: number): Promise<BudgetRow> {
       return store.transaction(() => {
         const key = rowKey(entry.projectId, entry.month)
         if (entries.get(entry.id) !== undefined) return budgets.get(key) ?? EMPTY_ROW
         const held = reservations.get(entry.id)
         if (held !== undefined) releaseHold(entry.id, held)
         const row = budgets.get(key) ?? EMPTY_ROW
-        const next = { usedMicros: row.usedMicros + entry.costMicros, reservedMicros: row.reservedMicros }
+        const usedMicros = row.usedMicros + entry.costMicros
+        const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && usedMicros * 100 >= limitMicros * t && !(row.notified ?? []).includes(t))
+        const next: BudgetRow = { ...row, usedMicros, ...(crossed.length > 0 ? { notified: [...(row.notified ?? []), ...crossed] } : {}) }
         budgets.put(key, next)
+        for (const threshold of crossed) {
+          events?.emit('usage.threshold_reached', entry.projectId, {
+            period: entry.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(usedMicros),
+          })
+        }
         entries.put(entry.id, entry)
         const statsKey = rowKey(entry.projectId, entry.day)
         const stats = days.get(statsKey) ?? { hits: 0, misses: 0, models: {} }
@@ -136,7 +162,7 @@ export function createLedger(store: PluginStore) {
   function releaseHold(id: string, held: Reservation): void {
     const key = rowKey(held.projectId, held.month)
     const row = budgets.get(key) ?? EMPTY_ROW
-    budgets.put(key, { usedMicros: row.usedMicros, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
+    budgets.put(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
     reservations.remove(id)
   }
 }

@@ -12,6 +12,7 @@ import type { PluginHooks } from '../../../proxy/plugin.ts'
 import type { WorkerPool } from '../../../proxy/pool.ts'
 import { DEFAULT_GOVERNOR_SETTINGS, type Project } from '../../../proxy/project.ts'
 import type { Reply } from '../../../proxy/reply.ts'
+import { createOutbox } from '../../../proxy/events.ts'
 import { openStore } from '../../../proxy/store.ts'
 import cache from '../../../plugins/cache/index.ts'
 import { cacheSchema } from '../../../plugins/cache/schema.ts'
@@ -52,7 +53,7 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
   })
   const hooks = await cache.setup(cacheSchema.parse(config), {
     store: store.forPlugin('cache'), pool, metrics: registry, log: pino({ level: 'silent' }), clock, pricing: DEFAULT_PRICING,
-    track: (work) => { pending.push(work) },
+    track: (work) => { pending.push(work) }, events: createOutbox(store.root, clock),
   })
   const value = async (name: string, result?: string) => {
     const metric = await registry.getSingleMetric(name)!.get()

@@ -42,6 +42,7 @@ export function pluginDeps(pool: WorkerPool = inlinePool()): PluginDeps {
     clock: systemClock,
     pricing: DEFAULT_PRICING,
     track: () => {},
+    events: { emit: () => { throw new Error('the router emits no events') }, pending: () => [], remove: () => {}, onEmit: () => {} },
   }
 }
 

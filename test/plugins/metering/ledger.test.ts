@@ -1,0 +1,63 @@
+import t from 'tap'
+import { openStore } from '../../../proxy/store.ts'
+import { createOutbox } from '../../../proxy/events.ts'
+import { createLedger, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
+import { freshDataDir } from '../../helpers/start-gateway.ts'
+
+function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+  const store = openStore(freshDataDir(t))
+  t.teardown(() => store.close())
+  const events = createOutbox(store.root, { now: () => Date.UTC(2026, 10, 21) })
+  return { ledger: createLedger(store.forPlugin('metering'), events), events }
+}
+
+const entry = (id: string, costMicros: number): LedgerEntry => ({
+  id, projectId: 'p', keyId: 'k', at: '2026-11-21T00:00:00.000Z', month: '2026-11', day: '2026-11-21',
+  provider: 'openai', model: 'gpt-4o', promptTokens: 10, completionTokens: 10, costMicros, cacheHit: false, outcome: 'ok',
+})
+
+t.test('settling the same request twice counts it once', async (t) => {
+  const { ledger } = setup(t)
+  await ledger.settle(entry('r1', 500), 10_000)
+  const row = await ledger.settle(entry('r1', 500), 10_000)
+  t.equal(row.usedMicros, 500)
+})
+
+t.test('a reservation holds budget until it is settled to the real cost', async (t) => {
+  const { ledger } = setup(t)
+  t.same(await ledger.reserve('r1', { projectId: 'p', month: '2026-11', micros: 8_000, owner: 'x' }, 10_000), { ok: true })
+  t.same(await ledger.reserve('r2', { projectId: 'p', month: '2026-11', micros: 3_000, owner: 'x' }, 10_000), { ok: false, availableMicros: 2_000 })
+  await ledger.settle(entry('r1', 1_000), 10_000)
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 1_000, reservedMicros: 0 })
+  t.same(await ledger.reserve('r2', { projectId: 'p', month: '2026-11', micros: 3_000, owner: 'x' }, 10_000), { ok: true })
+})
+
+t.test('usage events fire once each: 80% and 90% thresholds, then the limit on the first refusal', async (t) => {
+  const { ledger, events } = setup(t)
+  await ledger.settle(entry('a', 7_000), 10_000)
+  t.same(events.pending(10), [], 'below 80%')
+  await ledger.settle(entry('b', 1_500), 10_000)
+  await ledger.settle(entry('c', 100), 10_000)
+  await ledger.settle(entry('d', 600), 10_000)
+  await ledger.settle(entry('e', 100), 10_000)
+  const reached = events.pending(10)
+  t.match(reached, [
+    { type: 'usage.threshold_reached', project_id: 'p', data: { threshold_percent: 80, budget_limit: 0.01, budget_used: 0.0085, period: '2026-11' } },
+    { type: 'usage.threshold_reached', project_id: 'p', data: { threshold_percent: 90, budget_used: 0.0092 } },
+  ])
+  t.equal(reached.length, 2)
+  await ledger.reserve('f', { projectId: 'p', month: '2026-11', micros: 5_000, owner: 'x' }, 10_000)
+  await ledger.reserve('g', { projectId: 'p', month: '2026-11', micros: 5_000, owner: 'x' }, 10_000)
+  const all = events.pending(10)
+  t.equal(all.length, 3)
+  t.match(all[2], { type: 'usage.limit_exceeded', data: { budget_limit: 0.01, requested_cost: 0.005 } })
+})
+
+t.test('recovery releases only the reservations of processes that are gone', async (t) => {
+  const { ledger } = setup(t)
+  await ledger.reserve('live', { projectId: 'p', month: '2026-11', micros: 100, owner: 'alive' }, 10_000)
+  await ledger.reserve('dead', { projectId: 'p', month: '2026-11', micros: 200, owner: 'dead' }, 10_000)
+  t.equal(await ledger.recover((owner) => owner === 'alive'), 1)
+  t.match(ledger.budget('p', '2026-11'), { reservedMicros: 100 })
+  t.equal(ledger.reservationCount(), 1)
+})
