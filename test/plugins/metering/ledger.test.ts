@@ -1,10 +1,10 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { openStore } from '../../../proxy/store.ts'
 import { createOutbox } from '../../../proxy/events.ts'
 import { createLedger, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 
-function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+function setup(t: Test) {
   const store = openStore(freshDataDir(t))
   t.teardown(() => store.close())
   const events = createOutbox(store.root, { now: () => Date.UTC(2026, 10, 21) })
