@@ -36,7 +36,7 @@ export const coreSchema = z.strictObject({
 
 export type CoreConfig = z.output<typeof coreSchema>
 
-type EnvKind = 'string' | 'int'
+type EnvKind = 'string' | 'int' | 'bool'
 /** Every environment variable the gateway reads, and where it lands in the config. */
 export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly string[], kind: EnvKind]> = [
   ['HOST', ['host'], 'string'],
@@ -57,6 +57,8 @@ export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly stri
   ['SMTP_URL', ['plugins', 'accounts', 'smtpUrl'], 'string'],
   ['MAIL_FROM', ['plugins', 'accounts', 'mailFrom'], 'string'],
   ['PUBLIC_AUTH_URL', ['plugins', 'accounts', 'publicUrl'], 'string'],
+  ['WEBHOOKS_ALLOW_PRIVATE_TARGETS', ['plugins', 'webhooks', 'allowPrivateTargets'], 'bool'],
+  ['WEBHOOKS_ALLOW_HTTP', ['plugins', 'webhooks', 'allowHttp'], 'bool'],
 ]
 
 export class ConfigError extends Error {}
@@ -79,6 +81,9 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Tree): Tree {
     if (kind === 'int') {
       if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`)
       setPath(base, path, Number(raw))
+    } else if (kind === 'bool') {
+      if (!/^(?:1|0|true|false)$/i.test(raw)) throw new ConfigError(`${name} must be 1, 0, true or false, got "${raw}"`)
+      setPath(base, path, /^(?:1|true)$/i.test(raw))
     } else {
       setPath(base, path, raw)
     }
