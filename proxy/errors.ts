@@ -116,17 +116,24 @@ export class UnsupportedMediaTypeError extends GatewayError {
   }
 }
 
-export class RateLimitedError extends GatewayError {
-  readonly status = 429
-  readonly error = 'Rate limit exceeded'
-  readonly code = 'rate_limited'
+/** An error the client may retry after `retryAfterS` seconds, said in the retry-after header. */
+abstract class RetryLaterError extends GatewayError {
   readonly retryAfterS: number
-  constructor(retryAfterS: number, message = `Retry in ${retryAfterS}s.`) {
+  constructor(retryAfterS: number, message: string) {
     super(message)
     this.retryAfterS = retryAfterS
   }
   override headers() {
     return { 'retry-after': String(this.retryAfterS) }
+  }
+}
+
+export class RateLimitedError extends RetryLaterError {
+  readonly status = 429
+  readonly error = 'Rate limit exceeded'
+  readonly code = 'rate_limited'
+  constructor(retryAfterS: number, message = `Retry in ${retryAfterS}s.`) {
+    super(retryAfterS, message)
   }
 }
 
@@ -159,17 +166,12 @@ export class UpstreamInvalidJsonError extends UpstreamError {
   }
 }
 
-export class OverloadedError extends GatewayError {
+export class OverloadedError extends RetryLaterError {
   readonly status = 503
   readonly error = 'Service overloaded'
   readonly code = 'overloaded'
-  readonly retryAfterS: number
   constructor(message: string, retryAfterS = 1) {
-    super(message)
-    this.retryAfterS = retryAfterS
-  }
-  override headers() {
-    return { 'retry-after': String(this.retryAfterS) }
+    super(retryAfterS, message)
   }
 }
 
@@ -220,17 +222,12 @@ export class ForbiddenError extends GatewayError {
   readonly code = 'forbidden'
 }
 
-export class TooManyRequestsError extends GatewayError {
+export class TooManyRequestsError extends RetryLaterError {
   readonly status = 429
   readonly error = 'Too Many Requests'
   readonly code = 'too_many_requests'
-  readonly retryAfterS: number
   constructor(retryAfterS: number, message = `Too many attempts; retry in ${retryAfterS}s.`) {
-    super(message)
-    this.retryAfterS = retryAfterS
-  }
-  override headers() {
-    return { 'retry-after': String(this.retryAfterS) }
+    super(retryAfterS, message)
   }
   override extra() {
     return { retry_after: this.retryAfterS }
