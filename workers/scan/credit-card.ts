@@ -15,8 +15,7 @@ export const creditCardDetector: Detector = {
   types: ['CREDIT_CARD'],
   detect(text) {
     const findings: Finding[] = []
-    CANDIDATE.lastIndex = 0
-    for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    for (const m of text.matchAll(CANDIDATE)) {
       if (!isCardNumber(m[0].replace(/\D+/g, ''))) continue
       const start = m.index
       const end = start + m[0].length

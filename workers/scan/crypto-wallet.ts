@@ -10,12 +10,10 @@ export const cryptoWalletDetector: Detector = {
   types: ['CRYPTO'],
   detect(text) {
     const findings: Finding[] = []
-    BASE58_ADDRESS.lastIndex = 0
-    for (let m = BASE58_ADDRESS.exec(text); m !== null; m = BASE58_ADDRESS.exec(text)) {
+    for (const m of text.matchAll(BASE58_ADDRESS)) {
       if (isBase58CheckValid(m[0])) findings.push({ type: 'CRYPTO', start: m.index, end: m.index + m[0].length, score: 1 })
     }
-    BECH32_ADDRESS.lastIndex = 0
-    for (let m = BECH32_ADDRESS.exec(text); m !== null; m = BECH32_ADDRESS.exec(text)) {
+    for (const m of text.matchAll(BECH32_ADDRESS)) {
       if (isBech32Valid(m[0].toLowerCase())) findings.push({ type: 'CRYPTO', start: m.index, end: m.index + m[0].length, score: 1 })
     }
     return findings

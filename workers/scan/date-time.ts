@@ -56,8 +56,7 @@ export const dateTimeDetector: Detector = {
 }
 
 function each(pattern: RegExp, text: string, visit: (m: RegExpExecArray) => void): void {
-  pattern.lastIndex = 0
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) visit(m)
+  for (const m of text.matchAll(pattern)) visit(m)
 }
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const

@@ -14,14 +14,12 @@ export const ipAddressDetector: Detector = {
   types: ['IP_ADDRESS'],
   detect(text) {
     const findings: Finding[] = []
-    IPV4.lastIndex = 0
-    for (let m = IPV4.exec(text); m !== null; m = IPV4.exec(text)) {
+    for (const m of text.matchAll(IPV4)) {
       const start = m.index
       const end = start + m[0].length
       findings.push({ type: 'IP_ADDRESS', start, end, score: scoreWithContext(text, start, end, CONTEXT, 0.6, 0.9) })
     }
-    IPV6.lastIndex = 0
-    for (let m = IPV6.exec(text); m !== null; m = IPV6.exec(text)) {
+    for (const m of text.matchAll(IPV6)) {
       const length = validIpv6Length(m[0])
       if (length === undefined) continue
       const start = m.index

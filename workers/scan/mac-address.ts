@@ -11,8 +11,7 @@ export const macAddressDetector: Detector = {
   detect(text) {
     const findings: Finding[] = []
     for (const pattern of [COLON_OR_DASH, CISCO]) {
-      pattern.lastIndex = 0
-      for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      for (const m of text.matchAll(pattern)) {
         if (NOT_A_DEVICE.test(m[0].replace(/[:\-.]/g, ''))) continue
         findings.push({ type: 'MAC_ADDRESS', start: m.index, end: m.index + m[0].length, score: 0.8 })
       }

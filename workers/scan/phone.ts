@@ -37,8 +37,7 @@ export const phoneDetector: Detector = {
     const findings: Finding[] = []
     const verdicts = new Map<string, Verdict>()
     const budget = { parses: PARSE_BUDGET }
-    CANDIDATE.lastIndex = 0
-    for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    for (const m of text.matchAll(CANDIDATE)) {
       const start = m.index
       const end = start + m[0].length
       const main = m[0].replace(EXTENSION, '')

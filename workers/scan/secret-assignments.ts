@@ -40,6 +40,7 @@ const MIN_VALUE = 8
 /** Spans of values assigned to secret-like names. */
 export function findAssignedSecrets(text: string): Span[] {
   const spans: Span[] = []
+  // An exec loop, not matchAll: the loop moves lastIndex past each value it consumed.
   NAME_KEYWORD.lastIndex = 0
   for (let m = NAME_KEYWORD.exec(text); m !== null; m = NAME_KEYWORD.exec(text)) {
     const nameStart = expandName(text, m.index, -1)
@@ -184,8 +185,7 @@ const URL_USERINFO = /(?<![\w+.\-])[a-z][a-z0-9+.\-]{1,15}:\/\/([^\s:@/'"<>]{1,1
 /** Spans of credentials passed to curl with -u / --user. */
 export function findCurlCredentials(text: string): Span[] {
   const spans: Span[] = []
-  CURL_USER.lastIndex = 0
-  for (let m = CURL_USER.exec(text); m !== null; m = CURL_USER.exec(text)) {
+  for (const m of text.matchAll(CURL_USER)) {
     const before = text.slice(Math.max(0, m.index - 300), m.index)
     if (!/\bcurl\b/.test(before.slice(before.lastIndexOf('\n') + 1))) continue
     const token = credentialToken(text, m.index + m[0].length)
@@ -225,8 +225,7 @@ function isCredential(user: string, password: string): boolean {
 /** Spans of passwords in URL user-info (scheme://user:password@host). */
 export function findUrlCredentials(text: string): Span[] {
   const spans: Span[] = []
-  URL_USERINFO.lastIndex = 0
-  for (let m = URL_USERINFO.exec(text); m !== null; m = URL_USERINFO.exec(text)) {
+  for (const m of text.matchAll(URL_USERINFO)) {
     const userSpan = m.indices?.[1]
     const passwordSpan = m.indices?.[2]
     if (userSpan === undefined || passwordSpan === undefined) continue

@@ -38,8 +38,7 @@ export const secretDetector: Detector = {
 
 function ruleMatches(rule: SecretRule, text: string): Span[] {
   const spans: Span[] = []
-  rule.pattern.lastIndex = 0
-  for (let m = rule.pattern.exec(text); m !== null; m = rule.pattern.exec(text)) {
+  for (const m of text.matchAll(rule.pattern)) {
     const captured = m.indices?.[1]
     const start = captured?.[0] ?? m.index
     const end = captured?.[1] ?? m.index + m[0].length

@@ -22,13 +22,11 @@ export const urlDetector: Detector = {
   types: ['URL'],
   detect(text) {
     const findings: Finding[] = []
-    SCHEME_URL.lastIndex = 0
-    for (let m = SCHEME_URL.exec(text); m !== null; m = SCHEME_URL.exec(text)) {
+    for (const m of text.matchAll(SCHEME_URL)) {
       const url = trimTrailing(m[0])
       if (hasValidHost(url)) findings.push({ type: 'URL', start: m.index, end: m.index + url.length, score: 0.6 })
     }
-    HOST_URL.lastIndex = 0
-    for (let m = HOST_URL.exec(text); m !== null; m = HOST_URL.exec(text)) {
+    for (const m of text.matchAll(HOST_URL)) {
       const url = trimTrailing(m[0])
       const host = (url.split(/[/:]/)[0] as string)
       const labels = host.split('.')

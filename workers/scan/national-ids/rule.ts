@@ -33,8 +33,7 @@ export function idRulesDetector(rules: readonly IdRule[]): Detector {
       const findings: Finding[] = []
       for (const rule of rules) {
         if (!wanted.has(rule.type)) continue
-        rule.pattern.lastIndex = 0
-        for (let m = rule.pattern.exec(text); m !== null; m = rule.pattern.exec(text)) {
+        for (const m of text.matchAll(rule.pattern)) {
           if (!rule.isValid(m)) continue
           const start = m.index
           const end = start + m[0].length

@@ -1,0 +1,49 @@
+// Child entry: the real gateway on a fresh data directory, seeded with the benchmark's project,
+// every OpenAI model routed to the mock upstream. Logs at warn, so request lines cost what a
+// production setting costs. The directory lives and dies with this process, so it is removed
+// even when the parent is killed outright.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { start } from '../../proxy/index.ts'
+import { UPSTREAM_API_KEY } from '../payload.ts'
+import { BENCH_SECRET, seedBenchProject } from '../seed.ts'
+import { runChild, specOf } from './lifecycle.ts'
+
+export interface GatewaySpec {
+  readonly upstreamUrl: string
+}
+
+export interface GatewayInfo {
+  readonly url: string
+  readonly dataDir: string
+  readonly projectId: string
+  readonly key: string
+}
+
+await runChild<GatewayInfo>(async () => {
+  const spec = specOf<GatewaySpec>()
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'))
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true })
+  try {
+    const { projectId, key } = await seedBenchProject(dataDir)
+    // Only these variables: settings from the caller's shell must not change what is measured.
+    const gateway = await start({
+      env: { OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn' },
+      overrides: {
+        host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000,
+        plugins: { auth: { secret: BENCH_SECRET, demoOnFirstStart: false } },
+      },
+    })
+    return {
+      info: { url: gateway.url, dataDir, projectId, key },
+      async stop() {
+        await gateway.close()
+        removeDataDir()
+      },
+    }
+  } catch (err) {
+    removeDataDir()
+    throw err
+  }
+})
