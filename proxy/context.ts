@@ -63,10 +63,21 @@ export interface CacheState {
   readonly coalesced: boolean
 }
 
+export interface GovernorState {
+  readonly auditId: string
+  readonly riskLevel: 'low' | 'medium' | 'high' | 'critical'
+  readonly riskScore: number
+  readonly approved: boolean
+  /** Strict mode stopped the request. */
+  readonly blocked: boolean
+  readonly violations: number
+}
+
 export interface PluginState {
   auth?: AuthState
   rateLimit?: RateLimitState
   router?: RouteDecision
+  governor?: GovernorState
   cache?: CacheState
   metering?: MeteringState
 }

@@ -107,7 +107,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       if (ctx !== undefined) {
         const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
         chain.runComplete(Object.assign(ctx, { outcome }) as CompletedContext)
-        ctx.log.info({ route: routeName, status: finish.status, outcome: finish.reason, ms: Math.round(durationMs * 10) / 10 }, 'request')
+        if (log.isLevelEnabled('info')) ctx.log.info({ route: routeName, status: finish.status, outcome: finish.reason, ms: Math.round(durationMs * 10) / 10 }, 'request')
       }
     }
   }
@@ -145,6 +145,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams,
     body: unknown, signal: AbortSignal, id: string, receivedAt: number,
   ): RequestContext {
+    let child: Logger | undefined
     return {
       id,
       receivedAt,
@@ -158,7 +159,10 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       body: route.kind === 'ai' ? undefined : body,
       ai: route.kind === 'ai' ? (body as AiRequest) : undefined,
       signal,
-      log: log.child({ reqId: id }),
+      // Made on first use: most requests log nothing below the configured level.
+      get log() {
+        return (child ??= log.child({ reqId: id }))
+      },
       state: {},
       responseHeaders: {},
       streamedText: '',

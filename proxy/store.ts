@@ -6,6 +6,12 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb'
 export interface DatabaseOptions {
   /** Keep decoded values in memory (for small, hot, rarely written records). */
   readonly cache?: boolean
+  /**
+   * Values are objects of a few fixed shapes: store each shape once (msgpack shared structures),
+   * about twice as fast to encode and decode. The shapes live in one extra entry of the
+   * database, which LMDB's raw entry count (getStats) includes.
+   */
+  readonly records?: boolean
 }
 
 export interface PluginStore {
@@ -23,6 +29,8 @@ export interface Store {
   close(): Promise<void>
 }
 
+const STRUCTURES = Symbol.for('structures')
+
 export function openStore(path: string): Store {
   mkdirSync(path, { recursive: true })
   // Several processes may share this environment; LMDB's own locks make that safe.
@@ -33,7 +41,11 @@ export function openStore(path: string): Store {
     forPlugin(namespace) {
       return {
         open: <V>(name: string, options: DatabaseOptions = {}) =>
-          root.openDB<V, Key>({ name: `${namespace}/${name}`, cache: options.cache ?? false }),
+          root.openDB<V, Key>({
+            name: `${namespace}/${name}`,
+            cache: options.cache ?? false,
+            ...(options.records === true ? { sharedStructuresKey: STRUCTURES } : {}),
+          }),
         transaction: (fn) => root.transaction(fn),
       }
     },

@@ -83,8 +83,8 @@ export async function loadSecret(store: PluginStore, configured: string | undefi
 
 export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: Clock): AuthRegistry {
   const secret = hmacKey(secretBytes)
-  const projects = store.open<Project>('projects')
-  const records = store.open<KeyRecord>('keys-by-hash')
+  const projects = store.open<Project>('projects', { records: true })
+  const records = store.open<KeyRecord>('keys-by-hash', { records: true })
   const hashes = store.open<string>('key-ids')
   const lastUsed = store.open<string>('key-last-used')
   const iso = () => new Date(clock.now()).toISOString()

@@ -1,6 +1,6 @@
-// Metering and budgets: reserve the worst-case cost before the model call, settle to the real
-// cost once the answer is known (committed before the response completes), and meter a stream
-// cut short for what it generated. Cache hits are recorded at no charge.
+// Metering and budgets: hold the worst-case cost before the model call, settle to the real cost
+// once the answer is known (committed before the response completes), and meter a stream cut
+// short for what it generated. Cache hits are recorded at no charge.
 import { Counter } from 'prom-client'
 import type { CompletedContext, RequestContext } from '../../proxy/context.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
@@ -10,7 +10,8 @@ import { Reply } from '../../proxy/reply.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 import { createLedger, toMicros, type LedgerEntry } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
-import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
+import { memoryHolds, storeHolds, type Hold } from './budget-holds.ts'
+import { isLiveOwner } from './process-owner.ts'
 import { meteringSchema } from './schema.ts'
 import { usageRoute } from './usage-route.ts'
 
@@ -32,8 +33,11 @@ export default {
     const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
     const released = await ledger.recover(isLiveOwner)
     if (released > 0) log.warn({ released }, 'released reservations left by a stopped process')
-    /** Requests that passed metering on their way to the model, and so must be settled. */
-    const metered = new WeakSet<RequestContext>()
+    const holds = config.shared
+      ? storeHolds(ledger)
+      : memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
+    /** Requests that passed metering on their way to the model, with their hold, and so must be settled. */
+    const metered = new WeakMap<RequestContext, Hold | undefined>()
 
     function entryOf(ctx: RequestContext, usage: { promptTokens: number; completionTokens: number }, cacheHit: boolean, outcome: string): LedgerEntry {
       const auth = ctx.state.auth!
@@ -57,6 +61,8 @@ export default {
 
     async function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> {
       const row = await ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars))
+      const hold = metered.get(ctx)
+      if (hold !== undefined) holds.release(hold)
       if (!entry.cacheHit) {
         const labels = { provider: entry.provider, model: entry.model }
         tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
@@ -73,20 +79,19 @@ export default {
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
         if (!config.enforceBudgets) {
-          metered.add(ctx)
+          metered.set(ctx, undefined)
           return
         }
         const worst = costDollars(pricing, decision.model, decision.promptTokens, ctx.ai!.maxTokens)
-        const now = clock.now()
-        const limitMicros = toMicros(auth.project.budgetDollars)
-        const result = await ledger.reserve(ctx.id, { projectId: auth.project.id, month: monthKey(now), micros: toMicros(worst), owner: SELF_OWNER }, limitMicros)
+        const hold: Hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: toMicros(worst) }
+        const result = await holds.reserve(hold, toMicros(auth.project.budgetDollars))
         if (!result.ok) {
           budgetRefusals.inc()
           return Reply.error(new BudgetExceededError(
             `This request may cost up to $${worst.toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
           ))
         }
-        metered.add(ctx)
+        metered.set(ctx, hold)
       },
       async onResult(ctx, result) {
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return

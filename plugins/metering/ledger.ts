@@ -42,6 +42,13 @@ export interface ModelStats {
   readonly costMicros: number
 }
 
+interface ModelDayStats extends ModelStats {
+  readonly hits: number
+  readonly misses: number
+}
+
+const ZERO_STATS: ModelDayStats = { requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0 }
+
 export interface DayStats {
   readonly hits: number
   readonly misses: number
@@ -61,10 +68,10 @@ const LIMIT = 100
 const dollars = (micros: number) => micros / 1e6
 
 export function createLedger(store: PluginStore, events?: EventOutbox) {
-  const budgets = store.open<BudgetRow>('budgets')
-  const reservations = store.open<Reservation>('reservations')
-  const entries = store.open<LedgerEntry>('ledger')
-  const days = store.open<DayStats>('day-stats')
+  const budgets = store.open<BudgetRow>('budgets', { records: true })
+  const reservations = store.open<Reservation>('reservations', { records: true })
+  const entries = store.open<LedgerEntry>('ledger', { records: true })
+  const modelDays = store.open<ModelDayStats>('model-day-stats', { records: true })
   const rowKey = (projectId: string, month: string) => `${projectId}/${month}`
 
   return {
@@ -72,25 +79,25 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
       return budgets.get(rowKey(projectId, month)) ?? EMPTY_ROW
     },
 
+    /** Holds `reservation.micros` of the month's budget in the store, where every process sharing it sees the hold. */
     reserve(requestId: string, reservation: Reservation, limitMicros: number): Promise<ReserveResult> {
       return store.transaction((): ReserveResult => {
         const key = rowKey(reservation.projectId, reservation.month)
         const row = budgets.get(key) ?? EMPTY_ROW
         const available = limitMicros - row.usedMicros - row.reservedMicros
         if (reservation.micros > available) {
-          if (!(row.notified ?? []).includes(LIMIT)) {
-            budgets.put(key, { ...row, notified: [...(row.notified ?? []), LIMIT] })
-            events?.emit('usage.limit_exceeded', reservation.projectId, {
-              period: reservation.month, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
-              budget_reserved: dollars(row.reservedMicros), requested_cost: dollars(reservation.micros),
-            })
-          }
+          noteLimit(reservation.projectId, reservation.month, limitMicros, reservation.micros, row)
           return { ok: false, availableMicros: Math.max(0, available) }
         }
         budgets.put(key, { ...row, reservedMicros: row.reservedMicros + reservation.micros })
         reservations.put(requestId, reservation)
         return { ok: true }
       })
+    },
+
+    /** Sends usage.limit_exceeded for a refusal decided outside the store, once a month. */
+    limitExceeded(projectId: string, month: string, limitMicros: number, requestedMicros: number): Promise<void> {
+      return store.transaction(() => noteLimit(projectId, month, limitMicros, requestedMicros, budgets.get(rowKey(projectId, month)) ?? EMPTY_ROW))
     },
 
     /**
@@ -100,13 +107,17 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     settle(entry: LedgerEntry, limitMicros: number): Promise<BudgetRow> {
       return store.transaction(() => {
         const key = rowKey(entry.projectId, entry.month)
-        if (entries.get(entry.id) !== undefined) return budgets.get(key) ?? EMPTY_ROW
+        if (entries.doesExist(entry.id)) return budgets.get(key) ?? EMPTY_ROW
         const held = reservations.get(entry.id)
-        if (held !== undefined) releaseHold(entry.id, held)
+        // A request that began last month releases last month's hold.
+        if (held !== undefined && held.month !== entry.month) releaseHold(entry.id, held)
         const row = budgets.get(key) ?? EMPTY_ROW
         const usedMicros = row.usedMicros + entry.costMicros
+        const reservedMicros = held !== undefined && held.month === entry.month ? Math.max(0, row.reservedMicros - held.micros) : row.reservedMicros
+        if (held !== undefined && held.month === entry.month) reservations.remove(entry.id)
         const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && usedMicros * 100 >= limitMicros * t && !(row.notified ?? []).includes(t))
-        const next: BudgetRow = { ...row, usedMicros, ...(crossed.length > 0 ? { notified: [...(row.notified ?? []), ...crossed] } : {}) }
+        const notified = crossed.length > 0 ? [...(row.notified ?? []), ...crossed] : row.notified
+        const next: BudgetRow = notified === undefined ? { usedMicros, reservedMicros } : { usedMicros, reservedMicros, notified }
         budgets.put(key, next)
         for (const threshold of crossed) {
           events?.emit('usage.threshold_reached', entry.projectId, {
@@ -114,20 +125,15 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
           })
         }
         entries.put(entry.id, entry)
-        const statsKey = rowKey(entry.projectId, entry.day)
-        const stats = days.get(statsKey) ?? { hits: 0, misses: 0, models: {} }
-        const model = stats.models[entry.model] ?? { requests: 0, tokens: 0, costMicros: 0 }
-        days.put(statsKey, {
+        // One flat row per project, day and model: small to re-encode on every request.
+        const statsKey = `${entry.projectId}/${entry.day}/${entry.model}`
+        const stats = modelDays.get(statsKey) ?? ZERO_STATS
+        modelDays.put(statsKey, {
+          requests: stats.requests + 1,
+          tokens: stats.tokens + entry.promptTokens + entry.completionTokens,
+          costMicros: stats.costMicros + entry.costMicros,
           hits: stats.hits + (entry.cacheHit ? 1 : 0),
           misses: stats.misses + (entry.cacheHit ? 0 : 1),
-          models: {
-            ...stats.models,
-            [entry.model]: {
-              requests: model.requests + 1,
-              tokens: model.tokens + entry.promptTokens + entry.completionTokens,
-              costMicros: model.costMicros + entry.costMicros,
-            },
-          },
         })
         return next
       })
@@ -147,7 +153,18 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     },
 
     dayStats(projectId: string, day: string): DayStats | undefined {
-      return days.get(rowKey(projectId, day))
+      const prefix = `${projectId}/${day}/`
+      let found = false
+      let hits = 0
+      let misses = 0
+      const models: Record<string, ModelStats> = {}
+      for (const { key, value } of modelDays.getRange({ start: prefix, end: `${prefix}\uffff` })) {
+        found = true
+        hits += value.hits
+        misses += value.misses
+        models[String(key).slice(prefix.length)] = { requests: value.requests, tokens: value.tokens, costMicros: value.costMicros }
+      }
+      return found ? { hits, misses, models } : undefined
     },
 
     entry(id: string): LedgerEntry | undefined {
@@ -157,6 +174,15 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     reservationCount(): number {
       return reservations.getKeysCount()
     },
+  }
+
+  function noteLimit(projectId: string, month: string, limitMicros: number, requestedMicros: number, row: BudgetRow): void {
+    if ((row.notified ?? []).includes(LIMIT)) return
+    budgets.put(rowKey(projectId, month), { ...row, notified: [...(row.notified ?? []), LIMIT] })
+    events?.emit('usage.limit_exceeded', projectId, {
+      period: month, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
+      budget_reserved: dollars(row.reservedMicros), requested_cost: dollars(requestedMicros),
+    })
   }
 
   function releaseHold(id: string, held: Reservation): void {

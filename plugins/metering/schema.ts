@@ -3,4 +3,6 @@ import { z } from 'zod'
 export const meteringSchema = z.strictObject({
   /** Refuse requests whose worst-case cost does not fit the remaining monthly budget. */
   enforceBudgets: z.boolean().default(true),
+  /** Hold budgets in the store so that processes sharing it see each other's holds (set by --workers). */
+  shared: z.boolean().default(false),
 })

@@ -4,6 +4,8 @@
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
@@ -13,9 +15,9 @@ import { createLedger } from '../../plugins/metering/ledger.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 
-async function launch(dataDir: string, upstream: string): Promise<{ child: ChildProcess; url: string }> {
+async function launch(dataDir: string, upstream: string, configFile: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir], {
-    env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: upstream, OPENAI_API_KEY: 'test' },
+    env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: upstream, OPENAI_API_KEY: 'test', TOLLGATE_CONFIG: configFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let output = ''
@@ -31,59 +33,65 @@ async function launch(dataDir: string, upstream: string): Promise<{ child: Child
   return { child, url }
 }
 
-t.test('after a SIGKILL under load every answered request is in the ledger once and no reservation is left', async (t) => {
-  const mock = await startMockUpstream({ latencyMs: 40 })
-  t.teardown(() => mock.close())
-  const dataDir = freshDataDir(t)
-  const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
-  const key = seeded.keys[0]!.key
-  const first = await launch(dataDir, mock.url)
+// Budget holds live in memory for a process alone on its store, in the store when processes share it.
+for (const shared of [false, true]) {
+  t.test(`after a SIGKILL under load every answered request is in the ledger once and no hold is left (${shared ? 'holds in the store' : 'holds in memory'})`, async (t) => {
+    const mock = await startMockUpstream({ latencyMs: 40 })
+    t.teardown(() => mock.close())
+    const dataDir = freshDataDir(t)
+    const configFile = join(dataDir, 'config.json')
+    writeFileSync(configFile, JSON.stringify({ plugins: { metering: { shared } } }))
+    const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
+    const key = seeded.keys[0]!.key
+    const first = await launch(dataDir, mock.url, configFile)
 
-  const answered = new Set<string>()
-  let stop = false
-  const worker = async () => {
-    while (!stop) {
-      try {
-        const res = await request(`${first.url}/api/ai/complete`, {
-          method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
-          body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }] }),
-        })
-        await res.body.text()
-        if (res.statusCode === 200) answered.add(String(res.headers['x-request-id']))
-      } catch {
-        return
+    const answered = new Set<string>()
+    let stop = false
+    const worker = async () => {
+      while (!stop) {
+        try {
+          const res = await request(`${first.url}/api/ai/complete`, {
+            method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+            body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }] }),
+          })
+          await res.body.text()
+          if (res.statusCode === 200) answered.add(String(res.headers['x-request-id']))
+        } catch {
+          return
+        }
       }
     }
-  }
-  const load = Array.from({ length: 20 }, worker)
-  const wait = () => new Promise((resolve) => setTimeout(resolve, 5))
-  while (answered.size < 60) await wait()
-  // From here on the provider holds every call, so requests are surely in flight at the kill.
-  mock.fail('slow-first-byte', 1000)
-  const seen = mock.requests.length
-  while (mock.requests.length < seen + 10) await wait()
-  first.child.kill('SIGKILL')
-  await once(first.child, 'exit')
-  stop = true
-  await Promise.all(load)
+    const load = Array.from({ length: 20 }, worker)
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 5))
+    while (answered.size < 60) await wait()
+    // From here on the provider holds every call, so requests are surely in flight at the kill.
+    mock.fail('slow-first-byte', 1000)
+    const seen = mock.requests.length
+    while (mock.requests.length < seen + 10) await wait()
+    first.child.kill('SIGKILL')
+    await once(first.child, 'exit')
+    stop = true
+    await Promise.all(load)
 
-  const beforeRestart = openStore(dataDir)
-  const held = createLedger(beforeRestart.forPlugin('metering')).reservationCount()
-  await beforeRestart.close()
-  t.ok(held > 0, `the crash left ${held} reservations of requests in flight`)
+    const beforeRestart = openStore(dataDir)
+    const held = createLedger(beforeRestart.forPlugin('metering')).reservationCount()
+    await beforeRestart.close()
+    if (shared) t.ok(held > 0, `the crash left ${held} stored holds of requests in flight`)
+    else t.equal(held, 0, 'holds in memory leave nothing in the store')
 
-  const second = await launch(dataDir, mock.url)
-  second.child.kill('SIGTERM')
-  await once(second.child, 'exit')
+    const second = await launch(dataDir, mock.url, configFile)
+    second.child.kill('SIGTERM')
+    await once(second.child, 'exit')
 
-  const store = openStore(dataDir)
-  t.teardown(() => store.close())
-  const ledger = createLedger(store.forPlugin('metering'))
-  t.equal(ledger.reservationCount(), 0, 'the restart released every reservation')
-  const missing = [...answered].filter((id) => ledger.entry(id) === undefined)
-  t.same(missing, [], `all ${answered.size} answered requests are in the ledger`)
-  const entries = [...store.forPlugin('metering').open<{ projectId: string; costMicros: number; month: string }>('ledger').getRange()].map((e) => e.value)
-  const row = ledger.budget(seeded.projectId, entries[0]!.month)
-  t.equal(row.reservedMicros, 0, 'no budget is held')
-  t.equal(row.usedMicros, entries.reduce((sum, e) => sum + e.costMicros, 0), 'the budget used is exactly the ledger\'s sum')
-})
+    const store = openStore(dataDir)
+    t.teardown(() => store.close())
+    const ledger = createLedger(store.forPlugin('metering'))
+    t.equal(ledger.reservationCount(), 0, 'the restart released every reservation')
+    const missing = [...answered].filter((id) => ledger.entry(id) === undefined)
+    t.same(missing, [], `all ${answered.size} answered requests are in the ledger`)
+    const entries = [...store.forPlugin('metering').open<{ projectId: string; costMicros: number; month: string }>('ledger', { records: true }).getRange()].map((e) => e.value)
+    const row = ledger.budget(seeded.projectId, entries[0]!.month)
+    t.equal(row.reservedMicros, 0, 'no budget is held')
+    t.equal(row.usedMicros, entries.reduce((sum, e) => sum + e.costMicros, 0), 'the budget used is exactly the ledger\'s sum')
+  })
+}
