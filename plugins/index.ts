@@ -2,8 +2,9 @@
 import type { GatewayPlugin } from '../proxy/plugin.ts'
 import auth from './auth/index.ts'
 import cache from './cache/index.ts'
+import governor from './governor/index.ts'
 import metering from './metering/index.ts'
 import rateLimit from './rate-limit/index.ts'
 import router from './router/index.ts'
 
-export const builtinPlugins = [auth, rateLimit, router, cache, metering] as readonly GatewayPlugin[]
+export const builtinPlugins = [auth, rateLimit, router, governor, cache, metering] as readonly GatewayPlugin[]

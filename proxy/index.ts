@@ -15,7 +15,7 @@ import { VERSION } from './version.ts'
 import { createLogger, type Logger } from './log.ts'
 import { createMetrics, type CoreMetrics } from './metrics.ts'
 import { DEFAULT_PRICING, type Pricing } from './models.ts'
-import type { GatewayPlugin, PluginHooks } from './plugin.ts'
+import type { GatewayPlugin, PluginHooks, PluginServices } from './plugin.ts'
 import { createPool, type WorkerPool } from './pool.ts'
 import { buildRouteTable, type Route } from './routes.ts'
 import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
@@ -67,11 +67,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }
 
   const entries: Array<{ plugin: GatewayPlugin; hooks: PluginHooks }> = []
+  let services: PluginServices = {}
   try {
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, pricing, track, events,
+        store: store.forPlugin(plugin.name), pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, pricing, track, events, services,
       })
+      if (hooks.provides !== undefined) services = { ...services, ...hooks.provides }
       entries.push({ plugin, hooks })
     }
   } catch (err) {

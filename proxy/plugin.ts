@@ -11,6 +11,7 @@ import type { Pricing } from './models.ts'
 import type { WorkerPool } from './pool.ts'
 import type { Reply } from './reply.ts'
 import type { PluginStore } from './store.ts'
+import type { AuthRegistry } from '../plugins/auth/registry.ts'
 
 export type PluginName = 'auth' | 'rate-limit' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks'
 
@@ -44,8 +45,19 @@ export interface RouteSpec {
   handle(ctx: RequestContext): Reply | Promise<Reply>
 }
 
+/**
+ * Services a plugin offers the plugins set up after it (higher order), instead of their reaching
+ * into its store: one implementation, one set of rules, however many callers.
+ */
+export interface PluginServices {
+  /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
+  readonly registry?: AuthRegistry
+}
+
 /** Per-process hooks returned by setup(). Every hook is optional. */
 export interface PluginHooks {
+  /** Services for the plugins set up after this one. */
+  readonly provides?: PluginServices
   /** Endpoints this plugin owns. */
   readonly routes?: readonly RouteSpec[]
   /** Request phase, in ascending order. Return a Reply to stop the chain; return nothing to continue. */
@@ -73,6 +85,8 @@ export interface PluginDeps {
   readonly log: Logger
   readonly clock: Clock
   readonly pricing: Pricing
+  /** What the plugins set up before this one provide. */
+  readonly services: PluginServices
   /** Events for webhooks; emit them inside the transaction of the change that causes them. */
   readonly events: EventOutbox
   /** Tracks background work (e.g. writes after the response) so shutdown can wait for it. */

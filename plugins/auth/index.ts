@@ -19,6 +19,7 @@ export default {
     const demo = config.demoOnFirstStart ? await createDemoProject(registry) : undefined
     const touched = new Map<string, number>()
     return {
+      provides: { registry },
       onRequest(ctx) {
         const key = presentedKey(ctx.headers)
         if (key === undefined) return Reply.error(new MissingKeyError())

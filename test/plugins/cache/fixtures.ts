@@ -53,7 +53,7 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
   })
   const hooks = await cache.setup(cacheSchema.parse(config), {
     store: store.forPlugin('cache'), pool, metrics: registry, log: pino({ level: 'silent' }), clock, pricing: DEFAULT_PRICING,
-    track: (work) => { pending.push(work) }, events: createOutbox(store.root, clock),
+    track: (work) => { pending.push(work) }, events: createOutbox(store.root, clock), services: {},
   })
   const value = async (name: string, result?: string) => {
     const metric = await registry.getSingleMetric(name)!.get()

@@ -43,6 +43,7 @@ export function pluginDeps(pool: WorkerPool = inlinePool()): PluginDeps {
     pricing: DEFAULT_PRICING,
     track: () => {},
     events: { emit: () => { throw new Error('the router emits no events') }, pending: () => [], remove: () => {}, onEmit: () => {} },
+    services: {},
   }
 }
 

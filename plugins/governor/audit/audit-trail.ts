@@ -1,0 +1,61 @@
+// Appends audit records to a project's hash chain. The record, its violations, its alert, their
+// events and a model's first registration commit in one transaction, which also serializes the
+// chain head against other processes sharing the store.
+import type { EventOutbox } from '../../../proxy/events.ts'
+import type { PluginStore } from '../../../proxy/store.ts'
+import type { AuditKey, GovernorDatabases, ModelIndexKey } from '../records/databases.ts'
+import { alertData, violationData } from '../records/event-data.ts'
+import type { Alert, AuditDraft, AuditRecord, ModelEntry, Violation } from '../records/types.ts'
+import { GENESIS_HASH, hashOfRecord } from './chain-hash.ts'
+
+export interface AuditEntry {
+  readonly draft: AuditDraft
+  readonly violations: readonly Violation[]
+  readonly alert: Alert | undefined
+  /** Added to the models registry unless the project already has that provider and model. */
+  readonly model: ModelEntry | undefined
+}
+
+export interface AuditTrail {
+  append(entry: AuditEntry): Promise<AuditRecord>
+  /** A project's record by audit id; another project's is undefined. */
+  get(projectId: string, auditId: string): AuditRecord | undefined
+}
+
+export function createAuditTrail(store: PluginStore, dbs: GovernorDatabases, events: EventOutbox): AuditTrail {
+  return {
+    append(entry) {
+      return store.transaction(() => {
+        const { draft } = entry
+        const head = dbs.auditHeads.get(draft.projectId)
+        const chained = { ...draft, seq: (head?.seq ?? 0) + 1, prevHash: head?.hash ?? GENESIS_HASH }
+        const record: AuditRecord = { ...chained, hash: hashOfRecord(chained) }
+        dbs.audit.put([draft.projectId, record.seq] satisfies AuditKey, record)
+        dbs.auditIds.put(record.id, [draft.projectId, record.seq] satisfies AuditKey)
+        dbs.auditHeads.put(draft.projectId, { seq: record.seq, id: record.id, hash: record.hash })
+        for (const violation of entry.violations) {
+          dbs.violations.put([violation.projectId, violation.id], violation)
+          events.emit('violation.detected', violation.projectId, violationData(violation))
+        }
+        if (entry.alert !== undefined) {
+          dbs.alerts.put([entry.alert.projectId, entry.alert.id], entry.alert)
+          events.emit('alert.created', entry.alert.projectId, alertData(entry.alert))
+        }
+        const model = entry.model
+        if (model !== undefined) {
+          const indexKey: ModelIndexKey = [model.projectId, model.provider, model.model]
+          if (dbs.modelIndex.get(indexKey) === undefined) {
+            dbs.models.put([model.projectId, model.id], model)
+            dbs.modelIndex.put(indexKey, model.id)
+          }
+        }
+        return record
+      })
+    },
+    get(projectId, auditId) {
+      const key = dbs.auditIds.get(auditId)
+      if (key === undefined || key[0] !== projectId) return undefined
+      return dbs.audit.get(key)
+    },
+  }
+}

@@ -1,0 +1,37 @@
+// Walks a project's audit chain from the first record and reports the first one that does not
+// hold: a changed record (its hash no longer matches), a removed one (a gap in the sequence or a
+// previous-hash mismatch), or records removed from the end (the head points past the last one).
+import type { PluginStore } from '../../../proxy/store.ts'
+import { openGovernorDatabases, type AuditKey } from '../records/databases.ts'
+import type { AuditRecord } from '../records/types.ts'
+import { GENESIS_HASH, hashOfRecord } from './chain-hash.ts'
+
+export type ChainCheck =
+  | { readonly intact: true; readonly records: number }
+  | { readonly intact: false; readonly records: number; readonly brokenAt: string; readonly reason: string }
+
+export function verifyAuditChain(store: PluginStore, projectId: string): ChainCheck {
+  const dbs = openGovernorDatabases(store)
+  let previousHash = GENESIS_HASH
+  let verified = 0
+  const broken = (brokenAt: string, reason: string): ChainCheck => ({ intact: false, records: verified, brokenAt, reason })
+  for (const { key, value } of dbs.audit.getRange({ start: [projectId, 0], end: [projectId, Number.MAX_SAFE_INTEGER] })) {
+    const expectedSeq = verified + 1
+    const record = value as AuditRecord | null | undefined
+    if (typeof record !== 'object' || record === null) return broken(`record ${(key as AuditKey)[1]}`, 'the stored value is not an audit record')
+    if ((key as AuditKey)[1] !== expectedSeq || record.seq !== expectedSeq) {
+      return broken(record.id, `expected record ${expectedSeq} of the chain here, found record ${record.seq}: records were removed or moved`)
+    }
+    if (record.projectId !== projectId) return broken(record.id, 'the record names another project')
+    if (record.prevHash !== previousHash) return broken(record.id, 'its previous-record hash does not match the record before it')
+    const { hash, ...rest } = record
+    if (hashOfRecord(rest) !== hash) return broken(record.id, 'its contents do not match its hash: the record was changed')
+    previousHash = hash
+    verified++
+  }
+  const head = dbs.auditHeads.get(projectId)
+  if ((head?.seq ?? 0) !== verified || (head !== undefined && head.hash !== previousHash)) {
+    return broken(head?.id ?? projectId, `the chain ends at record ${verified}, but record ${head?.seq ?? 0} was written: records were removed from its end`)
+  }
+  return { intact: true, records: verified }
+}

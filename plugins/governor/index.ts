@@ -1,0 +1,65 @@
+// The Governor: a compliance verdict, an audit record and the x-governor-* headers for every AI
+// request that carries governorMetadata; strict-mode blocking; the scan of the model's answer;
+// and the compliance records a compliance team works from (/api/compliance/*, /api/governor/validate).
+import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import { createAssessor } from './assess.ts'
+import { createAuditTrail } from './audit/audit-trail.ts'
+import { createGovernorMetrics } from './metrics.ts'
+import { createPolicies } from './policies.ts'
+import { createAlerts } from './records/alerts.ts'
+import { createCases } from './records/cases.ts'
+import { openGovernorDatabases } from './records/databases.ts'
+import { createIds } from './records/ids.ts'
+import { createModelsRegistry } from './records/models-registry.ts'
+import { createViolations } from './records/violations.ts'
+import { createRequestHooks } from './request-hooks.ts'
+import { alertRoutes } from './routes/alert-routes.ts'
+import { auditRoute } from './routes/audit-route.ts'
+import { caseRoutes } from './routes/case-routes.ts'
+import { modelRoutes } from './routes/model-routes.ts'
+import { policyRoutes } from './routes/policy-routes.ts'
+import { scoreRoute } from './routes/score-route.ts'
+import { validateRoute } from './routes/validate-route.ts'
+import { violationRoutes } from './routes/violation-routes.ts'
+import { governorSchema } from './schema.ts'
+
+export { verifyAuditChain, type ChainCheck } from './audit/verify-chain.ts'
+
+export default {
+  name: 'governor',
+  order: 300,
+  gates: ['ai'],
+  schema: governorSchema,
+  setup(config, { store, pool, metrics: registry, log, clock, events, services }) {
+    const dbs = openGovernorDatabases(store)
+    const trail = createAuditTrail(store, dbs, events)
+    const newId = createIds(clock)
+    const metrics = createGovernorMetrics(registry)
+    const assess = createAssessor({
+      pool,
+      limits: { inlineMaxChars: config.inlineScanChars, inlineBudgetChars: config.inlineBudgetChars },
+      memoEntries: config.memoEntries,
+      scanSeconds: metrics.scanSeconds,
+      log,
+    })
+    const violations = createViolations(store, dbs, clock, events)
+    const hooks = createRequestHooks({ assess, trail, dbs, newId, clock, metrics })
+    // Policies are fields of the project record; the auth plugin's registry is their one writer.
+    const projects = services.registry
+    if (projects === undefined) throw new Error('the governor plugin needs the auth plugin, set up before it')
+    return {
+      routes: [
+        ...violationRoutes(violations),
+        ...alertRoutes(createAlerts(store, dbs, clock, events)),
+        ...caseRoutes(createCases(store, dbs, clock, newId, events)),
+        ...policyRoutes(createPolicies(projects)),
+        ...modelRoutes(createModelsRegistry(store, dbs, clock, newId)),
+        scoreRoute(violations, clock),
+        auditRoute(trail),
+        validateRoute({ assess, trail, newId, clock, metrics }),
+      ],
+      onRequest: hooks.onRequest,
+      onResult: hooks.onResult,
+    }
+  },
+} satisfies GatewayPlugin<typeof governorSchema>

@@ -1,0 +1,124 @@
+// Policies are the project's custom rules, kept in its Governor settings and changed only through
+// the registry's updateProject (which bumps the settings version, so memoized verdicts and cache
+// entries of the old settings are not reused). Shared by the /api/compliance/policies routes and
+// `tollgate governor rules`. A rule is checked before it is saved: a bad or unsafe regex is refused
+// here, never at request time.
+import { ulid } from 'ulid'
+import { z } from 'zod'
+import { InvalidRequestError, NotFoundError } from '../../proxy/errors.ts'
+import type { CustomRule, Project } from '../../proxy/project.ts'
+import type { AuthRegistry } from '../auth/registry.ts'
+import { ID_PREFIXES } from './records/ids.ts'
+import { ruleProblem } from './verdict/custom-rules.ts'
+import { MAX_PATTERN_CHARS } from './verdict/safe-regex.ts'
+import { SEVERITIES } from './verdict/types.ts'
+
+const MAX_RULES_PER_PROJECT = 100
+
+const ruleFields = {
+  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(100, 'name may hold at most 100 characters'),
+  pattern: z.string({ error: 'pattern must be a string' }).min(1, 'pattern must not be empty').max(MAX_PATTERN_CHARS, `pattern may hold at most ${MAX_PATTERN_CHARS} characters`),
+  regex: z.boolean({ error: 'regex must be true or false' }),
+  weight: z.number({ error: 'weight must be a number' }).int('weight must be a whole number').min(0, 'weight must be between 0 and 100').max(100, 'weight must be between 0 and 100'),
+  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }),
+}
+
+export const newRuleSchema = z.strictObject({
+  ...ruleFields,
+  regex: ruleFields.regex.default(false),
+  weight: ruleFields.weight.default(20),
+  severity: ruleFields.severity.default('MEDIUM'),
+})
+
+export const ruleChangesSchema = z.strictObject({
+  name: ruleFields.name.optional(),
+  pattern: ruleFields.pattern.optional(),
+  regex: ruleFields.regex.optional(),
+  weight: ruleFields.weight.optional(),
+  severity: ruleFields.severity.optional(),
+})
+
+export type NewRule = z.output<typeof newRuleSchema>
+export type RuleChanges = z.output<typeof ruleChangesSchema>
+
+/** The part of the registry that policies need. */
+export type ProjectSettings = Pick<AuthRegistry, 'getProject' | 'updateProject'>
+
+export function createPolicies(registry: ProjectSettings) {
+  // Changes to one project's rules are applied one after another in this process, so two edits
+  // made at once do not overwrite each other.
+  const queues = new Map<string, Promise<unknown>>()
+  function serialized<T>(projectId: string, work: () => Promise<T>): Promise<T> {
+    const run = (queues.get(projectId) ?? Promise.resolve()).then(work, work)
+    const settled = run.catch(() => undefined)
+    queues.set(projectId, settled)
+    void settled.then(() => {
+      if (queues.get(projectId) === settled) queues.delete(projectId)
+    })
+    return run
+  }
+
+  const projectOf = (projectId: string): Project => {
+    const project = registry.getProject(projectId)
+    if (project === undefined) throw new NotFoundError(`No project ${projectId}.`)
+    return project
+  }
+  const ruleOf = (project: Project, ruleId: string): CustomRule => {
+    const rule = project.governor.customRules.find((r) => r.id === ruleId)
+    if (rule === undefined) throw new NotFoundError(`No policy ${ruleId} in this project.`)
+    return rule
+  }
+  const save = async (projectId: string, rules: readonly CustomRule[]) => {
+    await registry.updateProject(projectId, { governor: { customRules: rules } })
+  }
+
+  return {
+    list: (projectId: string): readonly CustomRule[] => projectOf(projectId).governor.customRules,
+    get: (projectId: string, ruleId: string): CustomRule => ruleOf(projectOf(projectId), ruleId),
+    add(projectId: string, input: NewRule): Promise<CustomRule> {
+      return serialized(projectId, async () => {
+        const rules = projectOf(projectId).governor.customRules
+        if (rules.length >= MAX_RULES_PER_PROJECT) {
+          throw new InvalidRequestError('Invalid request: too many policies', `A project holds at most ${MAX_RULES_PER_PROJECT} policies; remove one first.`)
+        }
+        const rule: CustomRule = { id: `${ID_PREFIXES.rule}${ulid().toLowerCase()}`, ...input }
+        assertSavable(rule)
+        await save(projectId, [...rules, rule])
+        return rule
+      })
+    },
+    update(projectId: string, ruleId: string, changes: RuleChanges): Promise<CustomRule> {
+      return serialized(projectId, async () => {
+        const project = projectOf(projectId)
+        const current = ruleOf(project, ruleId)
+        const rule: CustomRule = {
+          id: current.id,
+          name: changes.name ?? current.name,
+          pattern: changes.pattern ?? current.pattern,
+          regex: changes.regex ?? current.regex,
+          weight: changes.weight ?? current.weight,
+          severity: changes.severity ?? current.severity,
+        }
+        assertSavable(rule)
+        await save(projectId, project.governor.customRules.map((r) => (r.id === ruleId ? rule : r)))
+        return rule
+      })
+    },
+    remove(projectId: string, ruleId: string): Promise<CustomRule> {
+      return serialized(projectId, async () => {
+        const project = projectOf(projectId)
+        const rule = ruleOf(project, ruleId)
+        await save(projectId, project.governor.customRules.filter((r) => r.id !== ruleId))
+        return rule
+      })
+    },
+  }
+}
+
+export type Policies = ReturnType<typeof createPolicies>
+
+function assertSavable(rule: CustomRule): void {
+  const problem = ruleProblem(rule)
+  if (problem === undefined) return
+  throw new InvalidRequestError(`Invalid request: pattern: ${problem}`, `The policy cannot be saved: ${problem}.`, [{ path: 'pattern', message: problem }])
+}

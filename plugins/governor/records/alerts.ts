@@ -1,0 +1,50 @@
+// Alerts: raised with the audit record of a high-risk request or a sensitive answer, then
+// acknowledged and resolved by a compliance officer.
+import type { Clock } from '../../../proxy/clock.ts'
+import { NotFoundError } from '../../../proxy/errors.ts'
+import type { EventOutbox } from '../../../proxy/events.ts'
+import type { PluginStore } from '../../../proxy/store.ts'
+import type { Severity } from '../verdict/types.ts'
+import type { GovernorDatabases } from './databases.ts'
+import { alertData } from './event-data.ts'
+import { pageOf, type Page, type PageQuery } from './page.ts'
+import { ALERT_TRANSITIONS, assertTransition } from './transitions.ts'
+import type { Alert, AlertStatus, AlertType } from './types.ts'
+
+export interface AlertFilter {
+  readonly status?: AlertStatus | undefined
+  readonly type?: AlertType | undefined
+  readonly severity?: Severity | undefined
+}
+
+export function createAlerts(store: PluginStore, dbs: GovernorDatabases, clock: Clock, events: EventOutbox) {
+  const find = (projectId: string, id: string): Alert => {
+    const alert = dbs.alerts.get([projectId, id])
+    if (alert === undefined) throw new NotFoundError(`No alert ${id} in this project.`)
+    return alert
+  }
+  function move(projectId: string, id: string, to: 'acknowledged' | 'resolved'): Promise<Alert> {
+    return store.transaction(() => {
+      const alert = find(projectId, id)
+      assertTransition('alert', id, alert.status, to, ALERT_TRANSITIONS)
+      const at = new Date(clock.now()).toISOString()
+      const next: Alert = to === 'acknowledged' ? { ...alert, status: to, acknowledgedAt: at } : { ...alert, status: to, resolvedAt: at }
+      dbs.alerts.put([projectId, id], next)
+      events.emit(to === 'acknowledged' ? 'alert.acknowledged' : 'alert.resolved', projectId, alertData(next))
+      return next
+    })
+  }
+  return {
+    list(projectId: string, query: PageQuery, filter: AlertFilter): Page<Alert> {
+      return pageOf(dbs.alerts, projectId, 'alert', query, (a) =>
+        (filter.status === undefined || a.status === filter.status)
+        && (filter.type === undefined || a.type === filter.type)
+        && (filter.severity === undefined || a.severity === filter.severity))
+    },
+    get: find,
+    acknowledge: (projectId: string, id: string) => move(projectId, id, 'acknowledged'),
+    resolve: (projectId: string, id: string) => move(projectId, id, 'resolved'),
+  }
+}
+
+export type Alerts = ReturnType<typeof createAlerts>

@@ -1,0 +1,115 @@
+// Cases: a compliance officer's investigation of one or more violations, with notes. Resolving a
+// case resolves its violations that are still open.
+import type { Clock } from '../../../proxy/clock.ts'
+import { InvalidRequestError, NotFoundError } from '../../../proxy/errors.ts'
+import type { EventOutbox } from '../../../proxy/events.ts'
+import type { PluginStore } from '../../../proxy/store.ts'
+import { highestSeverity } from '../verdict/levels.ts'
+import type { Severity } from '../verdict/types.ts'
+import type { GovernorDatabases } from './databases.ts'
+import { caseData, violationData } from './event-data.ts'
+import type { NewId } from './ids.ts'
+import { pageOf, type Page, type PageQuery } from './page.ts'
+import { assertTransition, CASE_TRANSITIONS } from './transitions.ts'
+import type { Case, CaseStatus, Violation } from './types.ts'
+
+export interface NewCase {
+  readonly title: string
+  readonly violationIds: readonly string[]
+  readonly note?: string | undefined
+}
+
+export interface CaseChanges {
+  readonly status?: CaseStatus | undefined
+  /** Appended to the case's notes. */
+  readonly note?: string | undefined
+}
+
+export interface CaseFilter {
+  readonly status?: CaseStatus | undefined
+  readonly severity?: Severity | undefined
+}
+
+export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId, events: EventOutbox) {
+  const find = (projectId: string, id: string): Case => {
+    const found = dbs.cases.get([projectId, id])
+    if (found === undefined) throw new NotFoundError(`No case ${id} in this project.`)
+    return found
+  }
+  const iso = () => new Date(clock.now()).toISOString()
+
+  /** Inside a transaction: the case after the change, with its open violations resolved when it is resolved. */
+  function change(current: Case, changes: CaseChanges): Case {
+    const at = iso()
+    let next: Case = { ...current, updatedAt: at }
+    if (changes.status !== undefined && changes.status !== current.status) {
+      assertTransition('case', current.id, current.status, changes.status, CASE_TRANSITIONS)
+      next = { ...next, status: changes.status, resolvedAt: changes.status === 'resolved' ? at : null }
+      if (changes.status === 'resolved') resolveViolations(next, at)
+    }
+    if (changes.note !== undefined) next = { ...next, notes: [...next.notes, { at, text: changes.note }] }
+    dbs.cases.put([current.projectId, current.id], next)
+    events.emit(next.status === 'resolved' && current.status !== 'resolved' ? 'case.resolved' : 'case.updated', next.projectId, caseData(next))
+    return next
+  }
+
+  function resolveViolations(resolved: Case, at: string): void {
+    for (const violationId of resolved.violationIds) {
+      const violation = dbs.violations.get([resolved.projectId, violationId])
+      if (violation === undefined || violation.status !== 'open') continue
+      const closed: Violation = { ...violation, status: 'resolved', resolvedAt: at, caseId: resolved.id }
+      dbs.violations.put([resolved.projectId, violationId], closed)
+      events.emit('violation.resolved', resolved.projectId, violationData(closed))
+    }
+  }
+
+  return {
+    create(projectId: string, input: NewCase): Promise<Case> {
+      return store.transaction(() => {
+        const violations: Violation[] = []
+        for (const violationId of new Set(input.violationIds)) {
+          const violation = dbs.violations.get([projectId, violationId])
+          if (violation === undefined) {
+            throw new InvalidRequestError('Invalid request: unknown violation', `No violation ${violationId} in this project.`, [{ path: 'violationIds', message: `no violation ${violationId} in this project` }])
+          }
+          violations.push(violation)
+        }
+        const at = iso()
+        const created: Case = {
+          id: newId('case'),
+          projectId,
+          title: input.title,
+          status: 'open',
+          severity: highestSeverity(violations.map((v) => v.severity)) ?? 'LOW',
+          violationIds: violations.map((v) => v.id),
+          notes: input.note === undefined ? [] : [{ at, text: input.note }],
+          createdAt: at,
+          updatedAt: at,
+          resolvedAt: null,
+        }
+        dbs.cases.put([projectId, created.id], created)
+        events.emit('case.created', projectId, caseData(created))
+        return created
+      })
+    },
+    list(projectId: string, query: PageQuery, filter: CaseFilter): Page<Case> {
+      return pageOf(dbs.cases, projectId, 'case', query, (c) =>
+        (filter.status === undefined || c.status === filter.status)
+        && (filter.severity === undefined || c.severity === filter.severity))
+    },
+    get: find,
+    update(projectId: string, id: string, changes: CaseChanges): Promise<Case> {
+      return store.transaction(() => change(find(projectId, id), changes))
+    },
+    /** An explicit resolution: a case already resolved is a conflict. */
+    resolve(projectId: string, id: string): Promise<Case> {
+      return store.transaction(() => {
+        const current = find(projectId, id)
+        assertTransition('case', id, current.status, 'resolved', CASE_TRANSITIONS)
+        return change(current, { status: 'resolved' })
+      })
+    },
+  }
+}
+
+export type Cases = ReturnType<typeof createCases>

@@ -1,0 +1,89 @@
+// The models registry: the models a project uses, with provider, risk classification and
+// approval status. Entries appear on a model's first governed use (audit-trail.ts) and are edited
+// here; one entry per provider and model.
+import type { Clock } from '../../../proxy/clock.ts'
+import { ConflictError, NotFoundError } from '../../../proxy/errors.ts'
+import type { PluginStore } from '../../../proxy/store.ts'
+import type { GovernorDatabases, ModelIndexKey } from './databases.ts'
+import type { NewId } from './ids.ts'
+import { pageOf, type Page, type PageQuery } from './page.ts'
+import type { ModelApproval, ModelEntry, ModelRisk } from './types.ts'
+
+export interface NewModel {
+  readonly provider: string
+  readonly model: string
+  readonly riskClassification: ModelRisk
+  readonly approvalStatus: ModelApproval
+  readonly notes?: string | undefined
+}
+
+export interface ModelChanges {
+  readonly riskClassification?: ModelRisk | undefined
+  readonly approvalStatus?: ModelApproval | undefined
+  readonly notes?: string | null | undefined
+}
+
+export interface ModelFilter {
+  readonly status?: ModelApproval | undefined
+  readonly risk?: ModelRisk | undefined
+  readonly provider?: string | undefined
+}
+
+export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId) {
+  const find = (projectId: string, id: string): ModelEntry => {
+    const entry = dbs.models.get([projectId, id])
+    if (entry === undefined) throw new NotFoundError(`No model ${id} in this project's registry.`)
+    return entry
+  }
+  const iso = () => new Date(clock.now()).toISOString()
+  return {
+    list(projectId: string, query: PageQuery, filter: ModelFilter): Page<ModelEntry> {
+      return pageOf(dbs.models, projectId, 'model', query, (m) =>
+        (filter.status === undefined || m.approvalStatus === filter.status)
+        && (filter.risk === undefined || m.riskClassification === filter.risk)
+        && (filter.provider === undefined || m.provider === filter.provider))
+    },
+    get: find,
+    create(projectId: string, input: NewModel): Promise<ModelEntry> {
+      return store.transaction(() => {
+        const indexKey: ModelIndexKey = [projectId, input.provider, input.model]
+        const existing = dbs.modelIndex.get(indexKey)
+        if (existing !== undefined) throw new ConflictError(`The registry already holds ${input.provider}/${input.model} as ${existing}.`)
+        const at = iso()
+        const entry: ModelEntry = {
+          id: newId('model'), projectId, provider: input.provider, model: input.model,
+          riskClassification: input.riskClassification, approvalStatus: input.approvalStatus,
+          source: 'manual', notes: input.notes ?? null, createdAt: at, updatedAt: at,
+        }
+        dbs.models.put([projectId, entry.id], entry)
+        dbs.modelIndex.put(indexKey, entry.id)
+        return entry
+      })
+    },
+    update(projectId: string, id: string, changes: ModelChanges): Promise<ModelEntry> {
+      return store.transaction(() => {
+        const current = find(projectId, id)
+        const next: ModelEntry = {
+          ...current,
+          riskClassification: changes.riskClassification ?? current.riskClassification,
+          approvalStatus: changes.approvalStatus ?? current.approvalStatus,
+          notes: changes.notes === undefined ? current.notes : changes.notes,
+          updatedAt: iso(),
+        }
+        dbs.models.put([projectId, id], next)
+        return next
+      })
+    },
+    /** The next governed use of the model registers it again, as pending. */
+    remove(projectId: string, id: string): Promise<ModelEntry> {
+      return store.transaction(() => {
+        const current = find(projectId, id)
+        dbs.models.remove([projectId, id])
+        dbs.modelIndex.remove([projectId, current.provider, current.model] satisfies ModelIndexKey)
+        return current
+      })
+    },
+  }
+}
+
+export type ModelsRegistry = ReturnType<typeof createModelsRegistry>

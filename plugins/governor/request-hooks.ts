@@ -1,0 +1,113 @@
+// The Governor on the AI routes: a verdict and an audit record for every request that carries
+// governorMetadata (before the cache, so hits are governed too), strict-mode blocking, and the
+// scan of the model's answer.
+import type { Clock } from '../../proxy/clock.ts'
+import type { CompletionResult } from '../../proxy/completion.ts'
+import type { AuthState, RequestContext } from '../../proxy/context.ts'
+import { GovernorBlockedError } from '../../proxy/errors.ts'
+import { Reply } from '../../proxy/reply.ts'
+import type { Assess } from './assess.ts'
+import type { AuditTrail } from './audit/audit-trail.ts'
+import { governorUnavailable } from './availability.ts'
+import { governorHeaders } from './headers.ts'
+import type { GovernorMetrics } from './metrics.ts'
+import { answerDecision, buildAuditEntry, requestDecision, type GovernedCall } from './records/audit-entry.ts'
+import type { GovernorDatabases } from './records/databases.ts'
+import type { NewId } from './records/ids.ts'
+import type { AuditKind, ModelEntry } from './records/types.ts'
+import { isBlockingLevel } from './verdict/levels.ts'
+import type { Verdict } from './verdict/types.ts'
+
+export interface RequestHooksDeps {
+  readonly assess: Assess
+  readonly trail: AuditTrail
+  readonly dbs: GovernorDatabases
+  readonly newId: NewId
+  readonly clock: Clock
+  readonly metrics: GovernorMetrics
+}
+
+const blockedSummary = (verdict: Verdict) => verdict.violations.map((v) => ({ type: v.type, severity: v.severity }))
+
+export function createRequestHooks(deps: RequestHooksDeps) {
+  function callOf(ctx: RequestContext, auth: AuthState, kind: AuditKind, requestAuditId: string | null): GovernedCall {
+    const route = ctx.state.router
+    return {
+      kind,
+      at: new Date(deps.clock.now()).toISOString(),
+      projectId: auth.project.id,
+      keyId: auth.keyId,
+      requestId: ctx.id,
+      metadata: ctx.ai!.governorMetadata!,
+      model: route === undefined ? null : { provider: route.provider, model: route.model },
+      settingsVersion: auth.project.governor.version,
+      requestAuditId,
+    }
+  }
+
+  /** The models registry entry for a model's first governed use in a project. */
+  function firstUse(call: GovernedCall): ModelEntry | undefined {
+    if (call.model === null || deps.dbs.modelIndex.get([call.projectId, call.model.provider, call.model.model]) !== undefined) return undefined
+    return {
+      id: deps.newId('model'),
+      projectId: call.projectId,
+      provider: call.model.provider,
+      model: call.model.model,
+      riskClassification: 'unclassified',
+      approvalStatus: 'pending',
+      source: 'auto',
+      notes: null,
+      createdAt: call.at,
+      updatedAt: call.at,
+    }
+  }
+
+  return {
+    async onRequest(ctx: RequestContext): Promise<Reply | undefined> {
+      const metadata = ctx.ai?.governorMetadata
+      const auth = ctx.state.auth
+      if (metadata === undefined || auth === undefined) return undefined
+      const refusal = governorUnavailable(auth.project)
+      if (refusal !== undefined) return Reply.error(refusal)
+      const { governor } = auth.project
+      const assessment = await deps.assess(auth.project, metadata, ctx.ai!.messages.map((m) => m.content), ctx.signal)
+      const { verdict } = assessment
+      const blocked = governor.strictMode && isBlockingLevel(verdict.level)
+      const decision = requestDecision(verdict, blocked)
+      const call = callOf(ctx, auth, 'request', null)
+      const record = await deps.trail.append(buildAuditEntry(call, assessment, decision, deps.newId, firstUse(call)))
+      Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
+      ctx.state.governor = {
+        auditId: record.id, riskLevel: verdict.level, riskScore: verdict.score, approved: verdict.approved, blocked, violations: verdict.violations.length,
+      }
+      deps.metrics.countVerdict(verdict.level, decision)
+      if (!blocked) return undefined
+      return Reply.error(new GovernorBlockedError(
+        `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}). The audit record ${record.id} lists the reasons.`,
+        record.id, verdict.level, blockedSummary(verdict),
+      ))
+    },
+
+    async onResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {
+      const state = ctx.state.governor
+      const auth = ctx.state.auth
+      if (state === undefined || auth === undefined) return undefined
+      const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, [result.text], ctx.signal)
+      const { verdict } = assessment
+      // An answer that opens no violation (nothing, or only dates and links) adds nothing to the
+      // trail: the request's record already stands for it.
+      if (verdict.violations.length === 0) return undefined
+      // A stream's status and text are already sent; only a JSON answer can still be withheld.
+      const withheld = auth.project.governor.strictMode && verdict.criticalFinding && !ctx.route.stream
+      const decision = answerDecision(verdict, withheld)
+      const record = await deps.trail.append(buildAuditEntry(callOf(ctx, auth, 'output', state.auditId), assessment, decision, deps.newId, undefined))
+      if (!withheld) return undefined
+      Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
+      const critical = verdict.violations.filter((v) => v.severity === 'CRITICAL').map((v) => v.category)
+      return Reply.error(new GovernorBlockedError(
+        `The model's answer was withheld: strict mode does not let out an answer with critical findings (${critical.join(', ')}). The audit record ${record.id} lists the reasons.`,
+        record.id, verdict.level, blockedSummary(verdict),
+      ))
+    },
+  }
+}

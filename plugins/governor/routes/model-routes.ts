@@ -1,0 +1,61 @@
+// /api/compliance/models: the models registry.
+import { z } from 'zod'
+import type { RouteSpec } from '../../../proxy/plugin.ts'
+import { Reply } from '../../../proxy/reply.ts'
+import type { ModelChanges, ModelsRegistry, NewModel } from '../records/models-registry.ts'
+import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+
+const RISKS = ['unclassified', 'low', 'medium', 'high'] as const
+const APPROVALS = ['pending', 'approved', 'rejected'] as const
+const risk = z.enum(RISKS, { error: `riskClassification must be one of ${RISKS.join(', ')}` })
+const approval = z.enum(APPROVALS, { error: `approvalStatus must be one of ${APPROVALS.join(', ')}` })
+const notes = z.string({ error: 'notes must be a string' }).max(2000, 'notes may hold at most 2000 characters')
+
+const newModelBody = z.strictObject({
+  provider: z.string({ error: 'provider is required' }).trim().min(1, 'provider must not be empty').max(64, 'provider may hold at most 64 characters'),
+  model: z.string({ error: 'model is required' }).trim().min(1, 'model must not be empty').max(128, 'model may hold at most 128 characters'),
+  riskClassification: risk.default('unclassified'),
+  approvalStatus: approval.default('pending'),
+  notes: notes.optional(),
+})
+
+const modelChangesBody = z.strictObject({ riskClassification: risk.optional(), approvalStatus: approval.optional(), notes: notes.nullable().optional() })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'send riskClassification, approvalStatus or notes' })
+
+const listQuery = z.strictObject({
+  ...pageFields,
+  status: z.enum(APPROVALS, { error: `status must be one of ${APPROVALS.join(', ')}` }).optional(),
+  risk: z.enum(RISKS, { error: `risk must be one of ${RISKS.join(', ')}` }).optional(),
+  provider: z.string().min(1).max(64).optional(),
+})
+
+export function modelRoutes(models: ModelsRegistry): RouteSpec[] {
+  return [
+    {
+      method: 'GET', path: '/api/compliance/models', name: 'compliance_models', kind: 'keyed', keyTypes: PROJECT_KEYS,
+      handle(ctx) {
+        const query = parseQuery(listQuery, ctx)
+        return Reply.json(models.list(projectIdOf(ctx), pageQueryOf(query, 'model'), query))
+      },
+    },
+    {
+      method: 'POST', path: '/api/compliance/models', name: 'compliance_model_create', kind: 'keyed', keyTypes: PROJECT_KEYS, body: newModelBody,
+      handle: async (ctx) => Reply.json(await models.create(projectIdOf(ctx), ctx.body as NewModel), 201),
+    },
+    {
+      method: 'GET', path: '/api/compliance/models/:id', name: 'compliance_model', kind: 'keyed', keyTypes: PROJECT_KEYS,
+      handle: (ctx) => Reply.json(models.get(projectIdOf(ctx), ctx.params.id!)),
+    },
+    {
+      method: 'PATCH', path: '/api/compliance/models/:id', name: 'compliance_model_update', kind: 'keyed', keyTypes: PROJECT_KEYS, body: modelChangesBody,
+      handle: async (ctx) => Reply.json(await models.update(projectIdOf(ctx), ctx.params.id!, ctx.body as ModelChanges)),
+    },
+    {
+      method: 'DELETE', path: '/api/compliance/models/:id', name: 'compliance_model_delete', kind: 'keyed', keyTypes: PROJECT_KEYS,
+      handle: async (ctx) => {
+        const removed = await models.remove(projectIdOf(ctx), ctx.params.id!)
+        return Reply.json({ id: removed.id, deleted: true })
+      },
+    },
+  ]
+}

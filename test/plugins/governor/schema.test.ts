@@ -1,0 +1,14 @@
+// The Governor's config section: defaults, bounds, and no unknown keys.
+import t from 'tap'
+import { governorSchema } from '../../../plugins/governor/schema.ts'
+
+t.test('defaults scan up to 1 KiB per text and 2 KiB per request inline and remember 5000 verdicts', async (t) => {
+  t.same(governorSchema.parse({}), { inlineScanChars: 1024, inlineBudgetChars: 2048, memoEntries: 5000 })
+})
+
+t.test('refuses unknown keys and negative or fractional sizes', async (t) => {
+  t.notOk(governorSchema.safeParse({ inlineScanChar: 10 }).success)
+  t.notOk(governorSchema.safeParse({ inlineScanChars: -1 }).success)
+  t.notOk(governorSchema.safeParse({ memoEntries: 1.5 }).success)
+  t.ok(governorSchema.safeParse({ inlineScanChars: 0, memoEntries: 0 }).success, 'zero sends every text to the pool and remembers nothing')
+})
