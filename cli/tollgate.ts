@@ -4,6 +4,9 @@ import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../proxy/config.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 import { runKeys, runProjects } from './admin.ts'
+import { runOutbox } from './outbox.ts'
+import { runAudit } from './audit.ts'
+import { runGovernor } from './governor.ts'
 import { UsageError } from './output.ts'
 import { RegistryError } from '../plugins/auth/registry.ts'
 import { serve } from './serve.ts'
@@ -18,6 +21,12 @@ Commands:
   keys create --project ID --type sk|pk [--env dev|stg|prod] --name NAME
   keys list --project ID
   keys deactivate|reactivate|delete KEY_ID
+  outbox [--to EMAIL]                     mail kept locally when no SMTP_URL is set, links included
+  governor settings --project ID [--enabled on|off] [--strict on|off] [--auto-approve N]
+  governor rules add --project ID --name NAME --pattern TEXT [--regex] [--weight N] [--severity S]
+  governor rules list --project ID
+  governor rules remove --project ID RULE_ID
+  audit verify --project ID               exit 0 when the audit chain is intact, 1 at its first broken record
 
 Options:
   --data DIR   the store (default: TOLLGATE_DATA or ./data)
@@ -34,6 +43,9 @@ function workerCount(value: string | undefined): number {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === 'outbox') return runOutbox(argv.slice(1))
+  if (argv[0] === 'governor') return runGovernor(argv.slice(1))
+  if (argv[0] === 'audit') return runAudit(argv.slice(1))
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,

@@ -1,5 +1,6 @@
 // The built-in plugins, in no particular order: each declares its own `order`.
 import type { GatewayPlugin } from '../proxy/plugin.ts'
+import accounts from './accounts/index.ts'
 import auth from './auth/index.ts'
 import cache from './cache/index.ts'
 import governor from './governor/index.ts'
@@ -7,4 +8,4 @@ import metering from './metering/index.ts'
 import rateLimit from './rate-limit/index.ts'
 import router from './router/index.ts'
 
-export const builtinPlugins = [auth, rateLimit, router, governor, cache, metering] as readonly GatewayPlugin[]
+export const builtinPlugins = [auth, rateLimit, router, governor, cache, metering, accounts] as readonly GatewayPlugin[]

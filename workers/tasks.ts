@@ -3,3 +3,4 @@
 export { countTokens } from './count-tokens.ts'
 export { hashCacheKey } from './hash-cache-key.ts'
 export { scanContent } from './scan-content.ts'
+export { hashPassword, verifyPassword } from './password.ts'

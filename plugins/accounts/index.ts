@@ -1,0 +1,42 @@
+// Accounts: sign-up, login, magic links and token refresh for people, and the management API
+// (organization, members, projects, keys, audit log) they use with the access tokens. Routes
+// only: they are open routes that authenticate bearer tokens themselves, served on AUTH_PORT when
+// one is set. Projects and keys go through the auth plugin's registry, which it provides as a service.
+import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import { invitationRoutes } from './invitation-routes.ts'
+import { keyRoutes } from './key-routes.ts'
+import { loginRoutes } from './login-routes.ts'
+import { memberRoutes } from './member-routes.ts'
+import { organizationRoutes } from './organization-routes.ts'
+import { projectRoutes } from './project-routes.ts'
+import { queryRoute } from './query-route.ts'
+import { accountsSchema } from './schema.ts'
+import { createAccountServices } from './services.ts'
+import { signupRoutes } from './signup-routes.ts'
+import { tokenRoutes } from './token-routes.ts'
+
+export default {
+  name: 'accounts',
+  order: 600,
+  gates: [],
+  schema: accountsSchema,
+  async setup(config, deps) {
+    const registry = deps.services.registry
+    if (registry === undefined) throw new Error('the accounts plugin needs the auth plugin, set up before it')
+    const services = await createAccountServices(config, deps, registry)
+    return {
+      routes: [
+        ...signupRoutes(services),
+        ...loginRoutes(services),
+        ...tokenRoutes(services),
+        ...organizationRoutes(services),
+        ...memberRoutes(services),
+        ...invitationRoutes(services),
+        ...projectRoutes(services),
+        ...keyRoutes(services),
+        queryRoute(services),
+      ],
+      close: () => services.mailer.close(),
+    }
+  },
+} satisfies GatewayPlugin<typeof accountsSchema>

@@ -1,0 +1,81 @@
+// Invitations: an admin invites an address with a role; the mailed single-use token, presented
+// to the accept route, makes a new account or brings an account without an organization in.
+import { z } from 'zod'
+import { ConflictError, UnauthorizedError } from '../../proxy/errors.ts'
+import type { RouteSpec } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { emailField, passwordField, tokenField } from './fields.ts'
+import { invitationMail } from './mail.ts'
+import { actorOf, memberRoute } from './member-route.ts'
+import { accountRoute } from './route.ts'
+import { requireRole } from './roles.ts'
+import type { AccountServices } from './services.ts'
+import { startSession } from './session.ts'
+import { normalizeEmail } from './users.ts'
+
+const ACCEPT_PATH = '/api/orgs/invitations/accept'
+
+const inviteBody = z.strictObject({
+  email: emailField,
+  role: z.enum(['admin', 'member'], { error: 'role must be admin or member' }).default('member'),
+})
+const acceptBody = z.strictObject({
+  token: tokenField,
+  /** Sets the password of an account the invitation creates; without one, it signs in by magic link. */
+  password: passwordField.optional(),
+})
+
+export function invitationRoutes(services: AccountServices): RouteSpec[] {
+  const { store, users, organizations, oneTimeTokens, passwords, audit } = services
+  const invalid = () => new UnauthorizedError('The invitation is invalid, expired or already used.')
+  return [
+    memberRoute(services, {
+      method: 'POST', path: '/api/orgs/me/invitations', name: 'org_invite', body: inviteBody,
+      async handle(ctx, member, body) {
+        requireRole(member.role, 'admin')
+        const email = normalizeEmail(body.email)
+        const expiresAt = services.now() + services.config.invitationHours * 3600_000
+        const organization = member.organization
+        services.sendLater(ctx, async (base) => {
+          const token = await oneTimeTokens.issue({ kind: 'invite', organizationId: organization.id, email, role: body.role, invitedBy: member.user.id }, expiresAt)
+          return invitationMail(email, organization.name, `${base}${ACCEPT_PATH}`, token)
+        })
+        await audit.record(organization.id, {
+          actor: actorOf(member), action: 'member.invite', target: { type: 'invitation', id: email }, details: { role: body.role },
+        })
+        return Reply.json({ success: true, invitation: { email, role: body.role, expiresAt: new Date(expiresAt).toISOString() } }, 201)
+      },
+    }),
+    accountRoute({
+      method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody,
+      async handle(_ctx, body) {
+        const now = services.now()
+        if (oneTimeTokens.peek('invite', body.token, now) === undefined) throw invalid()
+        const passwordHash = body.password === undefined ? null : await passwords.hash(body.password)
+        const joinedAt = services.isoNow()
+        const { user, invitation } = await store.transaction(() => {
+          const pending = oneTimeTokens.peek('invite', body.token, now)
+          if (pending === undefined || organizations.get(pending.organizationId) === undefined) throw invalid()
+          const existing = users.byEmail(pending.email)
+          // Checked before the token is taken, so it still works once the account is free to join.
+          if (existing?.organizationId != null) {
+            throw new ConflictError(existing.organizationId === pending.organizationId
+              ? 'This account is already a member of the organization.'
+              : 'This account belongs to another organization; it must leave it first.')
+          }
+          const taken = oneTimeTokens.take('invite', body.token, now)!
+          const joined = existing === undefined
+            ? users.create({ email: taken.email, passwordHash, verified: true, organizationId: taken.organizationId, createdAt: joinedAt })!
+            : users.update(existing.id, { organizationId: taken.organizationId, verified: true, passwordHash: existing.passwordHash ?? passwordHash })
+          organizations.putMembership({ organizationId: taken.organizationId, userId: joined.id, role: taken.role, joinedAt })
+          return { user: joined, invitation: taken }
+        })
+        await audit.record(invitation.organizationId, {
+          actor: { userId: user.id, email: user.email }, action: 'member.join', target: { type: 'member', id: user.id },
+          details: { role: invitation.role, invitedBy: invitation.invitedBy },
+        })
+        return Reply.json(await startSession(services, user, invitation.organizationId))
+      },
+    }),
+  ]
+}

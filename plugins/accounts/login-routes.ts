@@ -1,0 +1,77 @@
+// Login with a password, and passwordless login by magic link. Unknown addresses, wrong
+// passwords and accounts that cannot sign in all answer alike until the password is proven.
+import { z } from 'zod'
+import { ForbiddenError, UnauthorizedError } from '../../proxy/errors.ts'
+import type { RouteSpec } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { validate } from '../../proxy/validate.ts'
+import { emailField, tokenField, tokenQuery } from './fields.ts'
+import { magicLinkMail } from './mail.ts'
+import { accountRoute } from './route.ts'
+import type { AccountServices } from './services.ts'
+import { startSession } from './session.ts'
+
+const MAGIC_LINK_TTL_MS = 3600_000
+
+const loginBody = z.strictObject({
+  email: emailField,
+  // Any length: a password too short to have been set is just a wrong one.
+  password: z.string({ error: 'password must be a string' }).min(1, 'password must not be empty').max(1024, 'password must hold at most 1024 characters'),
+})
+const magicLinkBody = z.strictObject({ email: emailField })
+const magicLinkVerifyBody = z.strictObject({ token: tokenField })
+
+export function loginRoutes(services: AccountServices): RouteSpec[] {
+  const { store, users, oneTimeTokens, passwords } = services
+
+  async function signInWithMagicLink(token: string): Promise<Reply> {
+    const now = services.now()
+    const user = await store.transaction(() => {
+      const payload = oneTimeTokens.take('magic', token, now)
+      const found = payload === undefined ? undefined : users.byId(payload.userId)
+      return found?.organizationId == null ? undefined : found
+    })
+    if (user === undefined) throw new UnauthorizedError('The sign-in link is invalid, expired or already used.')
+    return Reply.json(await startSession(services, user, user.organizationId!))
+  }
+
+  return [
+    accountRoute({
+      method: 'POST', path: '/api/auth/login', name: 'auth_login', body: loginBody,
+      async handle(ctx, body) {
+        services.limitAttempts(ctx, 'login', body.email)
+        const user = users.byEmail(body.email)
+        const matches = await passwords.verify(body.password, user?.passwordHash)
+        if (user === undefined || !matches) throw new UnauthorizedError('The e-mail address or the password is wrong.')
+        if (!user.verified) throw new ForbiddenError('Verify your e-mail address before logging in; the link is in your inbox.')
+        if (user.organizationId === null) throw new ForbiddenError('This account is no longer a member of an organization.')
+        return Reply.json(await startSession(services, user, user.organizationId))
+      },
+    }),
+    accountRoute({
+      method: 'POST', path: '/api/auth/magic-link', name: 'auth_magic_link', body: magicLinkBody,
+      async handle(ctx, body) {
+        services.limitAttempts(ctx, 'magic-link', body.email)
+        const user = users.byEmail(body.email)
+        // Only verified members get a link: a link must never be the first proof of an address
+        // whose account a stranger may have created with a password of their own.
+        if (user !== undefined && user.verified && user.organizationId !== null) {
+          services.sendLater(ctx, async (base) => {
+            const token = await oneTimeTokens.issue({ kind: 'magic', userId: user.id }, services.now() + MAGIC_LINK_TTL_MS)
+            return magicLinkMail(user.email, `${base}/api/auth/magic-link/verify?token=${token}`)
+          })
+        }
+        return Reply.json({ success: true, message: 'If an account exists for this address, a sign-in link is on its way.' })
+      },
+    }),
+    accountRoute({
+      method: 'POST', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_verify', body: magicLinkVerifyBody,
+      handle: (_ctx, body) => signInWithMagicLink(body.token),
+    }),
+    // The link in the e-mail opens this form.
+    accountRoute({
+      method: 'GET', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_open',
+      handle: (ctx) => signInWithMagicLink(validate(tokenQuery, Object.fromEntries(ctx.query), 'query').token),
+    }),
+  ]
+}

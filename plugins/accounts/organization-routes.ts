@@ -1,0 +1,47 @@
+// The caller's own organization and its admin audit log.
+import { z } from 'zod'
+import type { RouteSpec } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { validate } from '../../proxy/validate.ts'
+import { actorOf, memberRoute } from './member-route.ts'
+import { requireRole } from './roles.ts'
+import type { AccountServices } from './services.ts'
+
+const organizationBody = z.strictObject({
+  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name must hold at most 200 characters'),
+})
+const auditQuery = z.object({
+  limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be from 1 to 1000').max(1000, 'limit must be from 1 to 1000').default(100),
+})
+
+export function organizationRoutes(services: AccountServices): RouteSpec[] {
+  const { store, organizations, audit } = services
+  return [
+    memberRoute(services, {
+      method: 'GET', path: '/api/orgs/me', name: 'org_get',
+      async handle(_ctx, member) {
+        return Reply.json({ ...member.organization, role: member.role })
+      },
+    }),
+    memberRoute(services, {
+      method: 'PATCH', path: '/api/orgs/me', name: 'org_update', body: organizationBody,
+      async handle(_ctx, member, body) {
+        requireRole(member.role, 'admin')
+        const renamed = await store.transaction(() => organizations.rename(member.organization.id, body.name))
+        await audit.record(renamed.id, {
+          actor: actorOf(member), action: 'organization.rename', target: { type: 'organization', id: renamed.id },
+          details: { from: member.organization.name, to: renamed.name },
+        })
+        return Reply.json({ ...renamed, role: member.role })
+      },
+    }),
+    memberRoute(services, {
+      method: 'GET', path: '/api/orgs/me/audit-log', name: 'org_audit_log',
+      async handle(ctx, member) {
+        requireRole(member.role, 'owner')
+        const { limit } = validate(auditQuery, Object.fromEntries(ctx.query), 'query')
+        return Reply.json({ entries: audit.list(member.organization.id, limit) })
+      },
+    }),
+  ]
+}

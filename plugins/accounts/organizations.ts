@@ -1,0 +1,63 @@
+// Organizations and their members. A user belongs to one organization at a time; the member
+// records are keyed `orgId:userId` so that one prefix scan lists an organization's members.
+import { randomUUID } from 'node:crypto'
+import type { PluginStore } from '../../proxy/store.ts'
+import type { Role } from './roles.ts'
+
+export interface Organization {
+  readonly id: string
+  readonly name: string
+  readonly createdAt: string
+}
+
+export interface Membership {
+  readonly organizationId: string
+  readonly userId: string
+  readonly role: Role
+  readonly joinedAt: string
+}
+
+export interface Organizations {
+  get(id: string): Organization | undefined
+  /** In a transaction. */
+  create(name: string, createdAt: string): Organization
+  /** In a transaction. */
+  rename(id: string, name: string): Organization
+  membership(organizationId: string, userId: string): Membership | undefined
+  members(organizationId: string): Membership[]
+  /** In a transaction. */
+  putMembership(membership: Membership): void
+  /** In a transaction. */
+  removeMembership(organizationId: string, userId: string): void
+}
+
+const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`
+
+export function openOrganizations(store: PluginStore): Organizations {
+  const organizations = store.open<Organization>('organizations')
+  const memberships = store.open<Membership>('memberships')
+  return {
+    get: (id) => organizations.get(id),
+    create(name, createdAt) {
+      const organization: Organization = { id: randomUUID(), name, createdAt }
+      organizations.put(organization.id, organization)
+      return organization
+    },
+    rename(id, name) {
+      const current = organizations.get(id)
+      if (current === undefined) throw new Error(`no organization ${id}`)
+      const next = { ...current, name }
+      organizations.put(id, next)
+      return next
+    },
+    membership: (organizationId, userId) => memberships.get(memberKey(organizationId, userId)),
+    // ';' is the character after ':', so the range holds exactly this organization's keys.
+    members: (organizationId) => [...memberships.getRange({ start: `${organizationId}:`, end: `${organizationId};` }).map(({ value }) => value)],
+    putMembership(membership) {
+      memberships.put(memberKey(membership.organizationId, membership.userId), membership)
+    },
+    removeMembership(organizationId, userId) {
+      memberships.remove(memberKey(organizationId, userId))
+    },
+  }
+}

@@ -1,0 +1,75 @@
+// POST /api/ai/query: a question about the caller's own account, answered by a model that sees a
+// summary of the caller's projects. It lives on the main listener and takes either a bearer
+// access token (the organization's projects) or an API key (its organization's projects, or
+// only its own project when it has no organization).
+import type { IncomingHttpHeaders } from 'node:http'
+import { z } from 'zod'
+import { UnauthorizedError } from '../../proxy/errors.ts'
+import type { RouteSpec } from '../../proxy/plugin.ts'
+import type { Project } from '../../proxy/project.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { countTokens } from '../../workers/count-tokens.ts'
+import { presentedKey } from '../auth/api-key-header.ts'
+import { parseKey } from '../auth/key-format.ts'
+// The router's built-in local provider, used as a service: the answer comes from the same
+// simulated model that serves requests when no provider is configured, with no network call.
+import { createLocalAdapter } from '../router/providers/local.ts'
+import { accountSummary } from './account-summary.ts'
+import { bearerToken, memberOfToken } from './bearer.ts'
+import { accountRoute } from './route.ts'
+import type { AccountServices } from './services.ts'
+
+const MODEL = 'gpt-4o-mini'
+const MAX_ANSWER_TOKENS = 500
+
+const queryBody = z.strictObject({
+  question: z.string({ error: 'question must be a string' }).trim().min(1, 'question must not be empty').max(2000, 'question must hold at most 2000 characters'),
+})
+
+interface Scope {
+  readonly name: string
+  readonly projects: readonly Project[]
+}
+
+export function queryRoute(services: AccountServices): RouteSpec {
+  const { registry } = services
+  const model = createLocalAdapter({ chunkDelayMs: 0 })
+  const projectsOf = (organizationId: string) => registry.listProjects().filter((p) => p.organizationId === organizationId)
+
+  function scopeOfKey(key: string): Scope {
+    const record = parseKey(key) === undefined ? undefined : registry.findByKey(key)
+    const project = record?.status === 'active' ? registry.getProject(record.projectId) : undefined
+    if (project === undefined) throw new UnauthorizedError('The API key is invalid or inactive.')
+    const organization = project.organizationId === undefined ? undefined : services.organizations.get(project.organizationId)
+    return organization === undefined ? { name: project.name, projects: [project] } : { name: organization.name, projects: projectsOf(organization.id) }
+  }
+
+  async function scopeOf(headers: IncomingHttpHeaders): Promise<Scope> {
+    const bearer = bearerToken(headers)
+    // An API key may come in X-API-Key or, like on the gateway's routes, as the bearer token.
+    if (headers['x-api-key'] !== undefined || (bearer !== undefined && parseKey(bearer) !== undefined)) {
+      return scopeOfKey(presentedKey(headers) ?? '')
+    }
+    if (bearer === undefined) throw new UnauthorizedError('Send an access token in Authorization: Bearer, or an API key in X-API-Key.')
+    const member = await memberOfToken(services, bearer)
+    return { name: member.organization.name, projects: projectsOf(member.organization.id) }
+  }
+
+  return accountRoute({
+    method: 'POST', path: '/api/ai/query', name: 'ai_query', listener: 'main', body: queryBody,
+    async handle(ctx, body) {
+      const scope = await scopeOf(ctx.headers)
+      const system = 'You answer questions about one Tollgate account, using only the facts below. ' +
+        'If they do not hold the answer, say so.\n\n' + accountSummary(registry, scope.name, scope.projects)
+      const messages = [{ role: 'system' as const, content: system }, { role: 'user' as const, content: body.question }]
+      const promptTokens = countTokens(system) + countTokens(body.question)
+      const result = await model.complete({ model: MODEL, messages, temperature: 0, maxTokens: MAX_ANSWER_TOKENS, mode: 'text', promptTokens }, ctx.signal)
+      const completionTokens = result.usage?.completionTokens ?? countTokens(result.text)
+      return Reply.json({
+        answer: result.text,
+        model: `local/${MODEL}`,
+        usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+      })
+    },
+  })
+}

@@ -1,0 +1,89 @@
+// Everything the account routes share, built once at setup.
+import type { Logger } from 'pino'
+import type { Clock } from '../../proxy/clock.ts'
+import type { RequestContext } from '../../proxy/context.ts'
+import { TooManyRequestsError } from '../../proxy/errors.ts'
+import type { PluginDeps } from '../../proxy/plugin.ts'
+import type { PluginStore } from '../../proxy/store.ts'
+import type { AuthRegistry } from '../auth/registry.ts'
+import { createAccessTokens, type AccessTokens } from './access-tokens.ts'
+import { createAttemptLimiter } from './attempt-limiter.ts'
+import { openAuditLog, type AuditLog } from './audit-log.ts'
+import { linkBase } from './links.ts'
+import type { Mail, Mailer } from './mail.ts'
+import { openOneTimeTokens, type OneTimeTokens } from './one-time-tokens.ts'
+import { openOrganizations, type Organizations } from './organizations.ts'
+import { createOutboxMailer } from './outbox.ts'
+import { createPasswords, type Passwords } from './passwords.ts'
+import { openRefreshTokens, type RefreshTokens } from './refresh-tokens.ts'
+import type { AccountsConfig } from './schema.ts'
+import { loadSigningKey } from './signing-key.ts'
+import { createSmtpMailer } from './smtp-mailer.ts'
+import { normalizeEmail, openUsers, type Users } from './users.ts'
+
+const DAY_MS = 24 * 3600_000
+
+export interface AccountServices {
+  readonly config: AccountsConfig
+  readonly clock: Clock
+  readonly log: Logger
+  readonly store: PluginStore
+  readonly registry: AuthRegistry
+  readonly users: Users
+  readonly organizations: Organizations
+  readonly oneTimeTokens: OneTimeTokens
+  readonly refreshTokens: RefreshTokens
+  readonly accessTokens: AccessTokens
+  readonly passwords: Passwords
+  readonly audit: AuditLog
+  readonly mailer: Mailer
+  /** Counts an attempt on a guarded route for the client's IP and the e-mail; 429 past the limit. */
+  limitAttempts(ctx: RequestContext, route: string, email: string): void
+  /**
+   * Composes and sends a mail in the background: the answer never waits for a delivery, so its
+   * timing cannot tell whether a mail was sent. `compose` gets the links' base URL.
+   */
+  sendLater(ctx: RequestContext, compose: (base: string) => Promise<Mail | undefined>): void
+  now(): number
+  isoNow(): string
+}
+
+export async function createAccountServices(config: AccountsConfig, deps: PluginDeps, registry: AuthRegistry): Promise<AccountServices> {
+  const { store, clock, log, track } = deps
+  const signingKey = await loadSigningKey(store, config.signingKey)
+  const oneTimeTokens = openOneTimeTokens(store)
+  const refreshTokens = openRefreshTokens(store, config.refreshTokenDays * DAY_MS)
+  await oneTimeTokens.removeExpired(clock.now())
+  await refreshTokens.removeExpired(clock.now())
+  const mailer = config.smtpUrl === undefined ? createOutboxMailer(store, clock) : createSmtpMailer(config.smtpUrl, config.mailFrom)
+  const limiter = createAttemptLimiter(clock)
+  let warnedAboutLinks = false
+
+  return {
+    config, clock, log, store, registry, mailer, oneTimeTokens, refreshTokens,
+    users: openUsers(store),
+    organizations: openOrganizations(store),
+    accessTokens: createAccessTokens(signingKey, config.issuer, config.audience, clock),
+    passwords: await createPasswords(deps.pool),
+    audit: openAuditLog(store, clock),
+    limitAttempts(ctx, route, email) {
+      const { perIpPerMinute, perEmailPerMinute } = config.rateLimits
+      const attempt = limiter.attempt([
+        { key: `${route}|ip|${ctx.clientIp}`, limit: perIpPerMinute },
+        { key: `${route}|email|${normalizeEmail(email)}`, limit: perEmailPerMinute },
+      ])
+      if (!attempt.allowed) throw new TooManyRequestsError(attempt.retryAfterS)
+    },
+    sendLater(ctx, compose) {
+      const base = linkBase(config.publicUrl, ctx.headers)
+      if (base === undefined) {
+        if (!warnedAboutLinks) log.warn('account mail not sent: set publicUrl (PUBLIC_AUTH_URL) to mail links to clients that are not on this machine')
+        warnedAboutLinks = true
+        return
+      }
+      track(compose(base).then((mail) => (mail === undefined ? undefined : mailer.send(mail))))
+    },
+    now: () => clock.now(),
+    isoNow: () => new Date(clock.now()).toISOString(),
+  }
+}

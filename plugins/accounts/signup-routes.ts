@@ -1,0 +1,78 @@
+// Sign-up and e-mail verification. Signing up with an address that has an account answers
+// exactly like a new sign-up and creates nothing, so the answer never tells whether it exists.
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { UnauthorizedError } from '../../proxy/errors.ts'
+import type { RouteSpec } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { validate } from '../../proxy/validate.ts'
+import { emailField, passwordField, tokenQuery } from './fields.ts'
+import { accountExistsMail, verificationMail } from './mail.ts'
+import { accountRoute } from './route.ts'
+import type { AccountServices } from './services.ts'
+
+const VERIFY_TTL_MS = 24 * 3600_000
+
+const signupBody = z.strictObject({
+  email: emailField,
+  password: passwordField,
+  organizationName: z.string({ error: 'organizationName must be a string' }).trim()
+    .min(1, 'organizationName must not be empty').max(200, 'organizationName must hold at most 200 characters'),
+})
+
+const SIGNUP_MESSAGE = 'Check your inbox: open the link we sent to verify your e-mail address, then log in.'
+
+export function signupRoutes(services: AccountServices): RouteSpec[] {
+  const { store, users, organizations, oneTimeTokens, passwords } = services
+  return [
+    accountRoute({
+      method: 'POST', path: '/api/auth/signup', name: 'auth_signup', body: signupBody,
+      async handle(ctx, body) {
+        services.limitAttempts(ctx, 'signup', body.email)
+        // Hashed whether or not the address is new, so both answers take the same time.
+        const passwordHash = await passwords.hash(body.password)
+        const createdAt = services.isoNow()
+        const outcome = await store.transaction(() => {
+          const existing = users.byEmail(body.email)
+          if (existing !== undefined) return { existing }
+          const organization = organizations.create(body.organizationName, createdAt)
+          const user = users.create({ email: body.email, passwordHash, verified: false, organizationId: organization.id, createdAt })!
+          organizations.putMembership({ organizationId: organization.id, userId: user.id, role: 'owner', joinedAt: createdAt })
+          return { created: user }
+        })
+        const user = outcome.created ?? outcome.existing
+        if (user.verified) {
+          services.sendLater(ctx, async () => accountExistsMail(user.email))
+        } else {
+          // A repeated sign-up of an unverified address mails a new link bound to its own password:
+          // whoever opens a link sets the password of the sign-up that sent it, so a stranger who
+          // signed up first with someone else's address cannot keep a password on their account.
+          services.sendLater(ctx, async (base) => {
+            const token = await oneTimeTokens.issue({ kind: 'verify', userId: user.id, passwordHash }, services.now() + VERIFY_TTL_MS)
+            return verificationMail(user.email, `${base}/api/auth/verify?token=${token}`)
+          })
+        }
+        // An existing account's id stays private: the answer carries an id that names nothing.
+        const id = outcome.created?.id ?? randomUUID()
+        return Reply.json({ success: true, user: { id, email: user.email }, message: SIGNUP_MESSAGE })
+      },
+    }),
+    accountRoute({
+      method: 'GET', path: '/api/auth/verify', name: 'auth_verify',
+      async handle(ctx) {
+        const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
+        const now = services.now()
+        const verified = await store.transaction(() => {
+          const payload = oneTimeTokens.take('verify', token, now)
+          const user = payload === undefined ? undefined : users.byId(payload.userId)
+          // Once verified, older links of the same address are dead: none may reset the password.
+          if (payload === undefined || user === undefined || user.verified) return false
+          users.update(user.id, { verified: true, passwordHash: payload.passwordHash })
+          return true
+        })
+        if (!verified) throw new UnauthorizedError('The verification link is invalid, expired or already used.')
+        return Reply.json({ success: true, message: 'Your e-mail address is verified; you can log in now.' })
+      },
+    }),
+  ]
+}

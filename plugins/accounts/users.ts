@@ -1,0 +1,57 @@
+// User records and the e-mail index. The sync methods write inside the caller's transaction
+// (PluginStore.transaction), so a multi-record change commits whole or not at all.
+import { randomUUID } from 'node:crypto'
+import type { PluginStore } from '../../proxy/store.ts'
+
+export interface User {
+  readonly id: string
+  readonly email: string
+  /** Null for an account made by an invitation without a password (magic links only). */
+  readonly passwordHash: string | null
+  readonly verified: boolean
+  /** Null once the user was removed from their organization. */
+  readonly organizationId: string | null
+  readonly createdAt: string
+}
+
+export interface Users {
+  byId(id: string): User | undefined
+  byEmail(email: string): User | undefined
+  /** In a transaction. Undefined when the e-mail already has an account. */
+  create(input: Omit<User, 'id'>): User | undefined
+  /** In a transaction. */
+  update(id: string, changes: Partial<Omit<User, 'id' | 'email' | 'createdAt'>>): User
+}
+
+/** E-mail addresses compare case-insensitively; the local part's case is kept nowhere. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+export function openUsers(store: PluginStore): Users {
+  const users = store.open<User>('users')
+  const emails = store.open<string>('user-emails')
+  const byId = (id: string) => users.get(id)
+  return {
+    byId,
+    byEmail(email) {
+      const id = emails.get(normalizeEmail(email))
+      return id === undefined ? undefined : byId(id)
+    },
+    create(input) {
+      const email = normalizeEmail(input.email)
+      if (emails.get(email) !== undefined) return undefined
+      const user: User = { ...input, id: randomUUID(), email }
+      users.put(user.id, user)
+      emails.put(email, user.id)
+      return user
+    },
+    update(id, changes) {
+      const current = byId(id)
+      if (current === undefined) throw new Error(`no user ${id}`)
+      const next: User = { ...current, ...changes }
+      users.put(id, next)
+      return next
+    },
+  }
+}
