@@ -103,7 +103,7 @@ async function rules(registry: AuthRegistry, projectId: string, sub: string | un
   const policies = createPolicies(registry)
   switch (sub) {
     case 'add': {
-      const rule = await policies.add(projectId, parse(newRuleSchema, {
+      const rule = await policies.create(projectId, parse(newRuleSchema, {
         name: flags.name,
         pattern: flags.pattern,
         regex: flags.regex === true,

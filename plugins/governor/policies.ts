@@ -75,7 +75,7 @@ export function createPolicies(registry: ProjectSettings) {
   return {
     list: (projectId: string): readonly CustomRule[] => projectOf(projectId).governor.customRules,
     get: (projectId: string, ruleId: string): CustomRule => ruleOf(projectOf(projectId), ruleId),
-    add(projectId: string, input: NewRule): Promise<CustomRule> {
+    create(projectId: string, input: NewRule): Promise<CustomRule> {
       return serialized(projectId, async () => {
         const rules = projectOf(projectId).governor.customRules
         if (rules.length >= MAX_RULES_PER_PROJECT) {

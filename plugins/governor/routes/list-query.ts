@@ -2,6 +2,8 @@
 // time window; each list adds its own filters.
 import { z } from 'zod'
 import type { RequestContext } from '../../../proxy/context.ts'
+import type { RouteSpec } from '../../../proxy/plugin.ts'
+import { Reply } from '../../../proxy/reply.ts'
 import { validate } from '../../../proxy/validate.ts'
 import type { RecordKind } from '../records/ids.ts'
 import { decodeCursor, type PageQuery } from '../records/page.ts'
@@ -34,3 +36,30 @@ export function projectIdOf(ctx: RequestContext): string {
 
 /** Compliance records are managed with project keys (spec: Authentication, A.3). */
 export const PROJECT_KEYS = ['pk'] as const
+
+/** What a record collection with create, read, update and delete by id offers its routes. */
+export interface EditableRecords<New, Changes, Item extends { readonly id: string }> {
+  create(projectId: string, input: New): Promise<Item>
+  get(projectId: string, id: string): Item
+  update(projectId: string, id: string, changes: Changes): Promise<Item>
+  remove(projectId: string, id: string): Promise<Item>
+}
+
+/** POST `path`, and GET, PATCH, DELETE `path/:id`, named after `name` (singular) for metrics. */
+export function editableRoutes<New, Changes, Item extends { readonly id: string }>(
+  path: string, name: string, records: EditableRecords<New, Changes, Item>, bodies: { readonly create: z.ZodType; readonly update: z.ZodType },
+): RouteSpec[] {
+  const keyed = { kind: 'keyed', keyTypes: PROJECT_KEYS } as const
+  return [
+    { ...keyed, method: 'POST', path, name: `${name}_create`, body: bodies.create, handle: async (ctx) => Reply.json(await records.create(projectIdOf(ctx), ctx.body as New), 201) },
+    { ...keyed, method: 'GET', path: `${path}/:id`, name, handle: (ctx) => Reply.json(records.get(projectIdOf(ctx), ctx.params.id!)) },
+    {
+      ...keyed, method: 'PATCH', path: `${path}/:id`, name: `${name}_update`, body: bodies.update,
+      handle: async (ctx) => Reply.json(await records.update(projectIdOf(ctx), ctx.params.id!, ctx.body as Changes)),
+    },
+    {
+      ...keyed, method: 'DELETE', path: `${path}/:id`, name: `${name}_delete`,
+      handle: async (ctx) => Reply.json({ id: (await records.remove(projectIdOf(ctx), ctx.params.id!)).id, deleted: true }),
+    },
+  ]
+}

@@ -2,8 +2,8 @@
 import { z } from 'zod'
 import type { RouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
-import type { ModelChanges, ModelsRegistry, NewModel } from '../records/models-registry.ts'
-import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import type { ModelsRegistry } from '../records/models-registry.ts'
+import { editableRoutes, pageFields, pageQueryOf, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
 
 const RISKS = ['unclassified', 'low', 'medium', 'high'] as const
 const APPROVALS = ['pending', 'approved', 'rejected'] as const
@@ -38,24 +38,6 @@ export function modelRoutes(models: ModelsRegistry): RouteSpec[] {
         return Reply.json(models.list(projectIdOf(ctx), pageQueryOf(query, 'model'), query))
       },
     },
-    {
-      method: 'POST', path: '/api/compliance/models', name: 'compliance_model_create', kind: 'keyed', keyTypes: PROJECT_KEYS, body: newModelBody,
-      handle: async (ctx) => Reply.json(await models.create(projectIdOf(ctx), ctx.body as NewModel), 201),
-    },
-    {
-      method: 'GET', path: '/api/compliance/models/:id', name: 'compliance_model', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: (ctx) => Reply.json(models.get(projectIdOf(ctx), ctx.params.id!)),
-    },
-    {
-      method: 'PATCH', path: '/api/compliance/models/:id', name: 'compliance_model_update', kind: 'keyed', keyTypes: PROJECT_KEYS, body: modelChangesBody,
-      handle: async (ctx) => Reply.json(await models.update(projectIdOf(ctx), ctx.params.id!, ctx.body as ModelChanges)),
-    },
-    {
-      method: 'DELETE', path: '/api/compliance/models/:id', name: 'compliance_model_delete', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: async (ctx) => {
-        const removed = await models.remove(projectIdOf(ctx), ctx.params.id!)
-        return Reply.json({ id: removed.id, deleted: true })
-      },
-    },
+    ...editableRoutes('/api/compliance/models', 'compliance_model', models, { create: newModelBody, update: modelChangesBody }),
   ]
 }

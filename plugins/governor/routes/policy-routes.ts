@@ -2,11 +2,11 @@
 import { z } from 'zod'
 import type { RouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
-import type { NewRule, Policies, RuleChanges } from '../policies.ts'
+import type { Policies } from '../policies.ts'
 import { newRuleSchema, ruleChangesSchema } from '../policies.ts'
 import { decodeCursor, encodeCursor } from '../records/page.ts'
 import { SEVERITIES } from '../verdict/types.ts'
-import { pageFields, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import { editableRoutes, pageFields, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
 
 const listQuery = z.strictObject({
   limit: pageFields.limit,
@@ -33,24 +33,6 @@ export function policyRoutes(policies: Policies): RouteSpec[] {
         return Reply.json({ data, nextCursor: matching.length > query.limit ? encodeCursor(data.at(-1)!.id) : null })
       },
     },
-    {
-      method: 'POST', path: '/api/compliance/policies', name: 'compliance_policy_create', kind: 'keyed', keyTypes: PROJECT_KEYS, body: newRuleSchema,
-      handle: async (ctx) => Reply.json(await policies.add(projectIdOf(ctx), ctx.body as NewRule), 201),
-    },
-    {
-      method: 'GET', path: '/api/compliance/policies/:id', name: 'compliance_policy', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: (ctx) => Reply.json(policies.get(projectIdOf(ctx), ctx.params.id!)),
-    },
-    {
-      method: 'PATCH', path: '/api/compliance/policies/:id', name: 'compliance_policy_update', kind: 'keyed', keyTypes: PROJECT_KEYS, body: changesBody,
-      handle: async (ctx) => Reply.json(await policies.update(projectIdOf(ctx), ctx.params.id!, ctx.body as RuleChanges)),
-    },
-    {
-      method: 'DELETE', path: '/api/compliance/policies/:id', name: 'compliance_policy_delete', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: async (ctx) => {
-        const removed = await policies.remove(projectIdOf(ctx), ctx.params.id!)
-        return Reply.json({ id: removed.id, deleted: true })
-      },
-    },
+    ...editableRoutes('/api/compliance/policies', 'compliance_policy', policies, { create: newRuleSchema, update: changesBody }),
   ]
 }
