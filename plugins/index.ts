@@ -7,5 +7,6 @@ import governor from './governor/index.ts'
 import metering from './metering/index.ts'
 import rateLimit from './rate-limit/index.ts'
 import router from './router/index.ts'
+import webhooks from './webhooks/index.ts'
 
-export const builtinPlugins = [auth, rateLimit, router, governor, cache, metering, accounts] as readonly GatewayPlugin[]
+export const builtinPlugins = [auth, rateLimit, router, governor, cache, metering, accounts, webhooks] as readonly GatewayPlugin[]

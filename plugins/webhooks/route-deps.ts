@@ -1,0 +1,39 @@
+// What the webhook endpoints share: their dependencies, and the rule that a key sees only its
+// own project's webhooks (another project's webhook is 404, as if it did not exist).
+import type { Clock } from '../../proxy/clock.ts'
+import type { RequestContext } from '../../proxy/context.ts'
+import { NotFoundError } from '../../proxy/errors.ts'
+import type { PluginStore } from '../../proxy/store.ts'
+import type { DeliveryRecords } from './delivery-records.ts'
+import type { NewId } from './ids.ts'
+import type { WebhookRecord } from './records.ts'
+import type { AttemptRunner } from './run-attempt.ts'
+import type { TargetPolicy } from './target-check.ts'
+import type { WebhookRecords } from './webhook-records.ts'
+
+export interface RouteDeps {
+  readonly store: PluginStore
+  readonly hooks: WebhookRecords
+  readonly deliveries: DeliveryRecords
+  readonly clock: Clock
+  readonly newId: NewId
+  readonly targetPolicy: TargetPolicy
+  readonly runAttempt: AttemptRunner
+  readonly timeoutMs: number
+  /** Tells the delivery worker there is something to send. */
+  readonly wakeWorker: () => void
+}
+
+export function projectIdOf(ctx: RequestContext): string {
+  return ctx.state.auth!.project.id
+}
+
+export function webhookNotFound(id: string): NotFoundError {
+  return new NotFoundError(`No webhook ${id} in this project.`)
+}
+
+export function ownWebhook(hooks: WebhookRecords, ctx: RequestContext, id: string): WebhookRecord {
+  const record = hooks.inProject(projectIdOf(ctx), id)
+  if (record === undefined) throw webhookNotFound(id)
+  return record
+}

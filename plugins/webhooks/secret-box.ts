@@ -1,0 +1,45 @@
+// Webhook secrets at rest: AES-256-GCM, bound to the webhook's id so a sealed secret copied onto
+// another record does not open. The key comes from the config (`encryptionKey`), or is generated
+// once and kept in the store, which keeps secrets out of record dumps but not from someone who
+// holds the whole store; configure the key to separate the two.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import type { PluginStore } from '../../proxy/store.ts'
+
+export interface SecretBox {
+  seal(secret: string, webhookId: string): string
+  open(sealed: string, webhookId: string): string
+}
+
+const KEY_ENTRY = 'secret-key'
+
+async function loadKey(store: PluginStore, configured: string | undefined): Promise<Buffer> {
+  if (configured !== undefined) return createHash('sha256').update(configured, 'utf8').digest()
+  const meta = store.open<string>('meta')
+  // In a transaction, so processes starting together on an empty store agree on one key.
+  return Buffer.from(await store.transaction(() => {
+    const existing = meta.get(KEY_ENTRY)
+    if (existing !== undefined) return existing
+    const created = randomBytes(32).toString('base64')
+    meta.put(KEY_ENTRY, created)
+    return created
+  }), 'base64')
+}
+
+export async function createSecretBox(store: PluginStore, configured: string | undefined): Promise<SecretBox> {
+  const key = await loadKey(store, configured)
+  return {
+    seal(secret, webhookId) {
+      const iv = randomBytes(12)
+      const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(webhookId, 'utf8'))
+      const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()])
+      return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.')
+    },
+    open(sealed, webhookId) {
+      const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'))
+      if (iv === undefined || tag === undefined || data === undefined) throw new Error('malformed sealed secret')
+      const decipher = createDecipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(webhookId, 'utf8'))
+      decipher.setAuthTag(tag)
+      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8')
+    },
+  }
+}

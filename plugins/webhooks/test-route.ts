@@ -1,0 +1,33 @@
+// POST /api/webhooks/test: sends a test event of the asked kind (data {test: true}) to one webhook
+// now, inside the request, and answers with the attempt's outcome. A test delivery is attempted
+// once, is listed with the webhook's deliveries, and never counts toward disabling the webhook.
+import { OverloadedError } from '../../proxy/errors.ts'
+import type { GatewayEvent } from '../../proxy/events.ts'
+import type { RouteSpec } from '../../proxy/plugin.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { testWebhookBody, type TestWebhookBody } from './bodies.ts'
+import { ownWebhook, projectIdOf, webhookNotFound, type RouteDeps } from './route-deps.ts'
+import { deliveryView } from './views.ts'
+
+export function testRoute(deps: RouteDeps): RouteSpec {
+  const { store, hooks, deliveries, clock } = deps
+  return {
+    kind: 'keyed', keyTypes: ['sk', 'pk'], method: 'POST', path: '/api/webhooks/test', name: 'webhooks_test', body: testWebhookBody,
+    async handle(ctx) {
+      const body = ctx.body as TestWebhookBody
+      ownWebhook(hooks, ctx, body.webhook_id)
+      const now = clock.now()
+      const event: GatewayEvent = { id: deps.newId('evt_'), type: body.event_type, timestamp: new Date(now).toISOString(), project_id: projectIdOf(ctx), data: { test: true } }
+      const claim = await store.transaction(() => {
+        const hook = hooks.inProject(projectIdOf(ctx), body.webhook_id)
+        if (hook === undefined) return undefined
+        const before = deliveries.add(hook, event, now, true)
+        return { hook, before, claimed: deliveries.claim(before, now, deps.timeoutMs) }
+      })
+      if (claim === undefined) throw webhookNotFound(body.webhook_id)
+      const outcome = await deps.runAttempt(claim)
+      if (outcome === undefined) throw new OverloadedError('The gateway is stopping; the test event will be sent once it is back.')
+      return Reply.json({ success: outcome.result.ok, duration_ms: Math.round(outcome.result.durationMs), delivery: deliveryView(outcome.record) })
+    },
+  }
+}

@@ -1,0 +1,26 @@
+// What the endpoints show of the records. A webhook's secret is never shown.
+import type { DeliveryRecord, WebhookRecord } from './records.ts'
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+export function webhookView(record: WebhookRecord) {
+  return { id: record.id, url: record.url, events: record.events, active: record.active, created: record.created }
+}
+
+/** `next_attempt` is null once the delivery finished, and while an attempt is in progress. */
+export function deliveryView(record: DeliveryRecord) {
+  return {
+    id: record.id,
+    webhook_id: record.webhookId,
+    event_id: record.event.id,
+    event_type: record.event.type,
+    status: record.status,
+    attempts: record.attempts,
+    response_code: record.responseCode,
+    error: record.error,
+    next_attempt: iso(record.nextAttemptAt),
+    last_attempt: iso(record.lastAttemptAt),
+    created: iso(record.created),
+    test: record.test,
+  }
+}
