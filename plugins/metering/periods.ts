@@ -4,12 +4,25 @@ export type Period = 'day' | 'week' | 'month'
 
 const DAY_MS = 86_400_000
 
+// Every request asks for its day and month; formatting a date each time showed in profiles, so
+// the strings of the current UTC day are kept until the clock leaves it.
+let current = { start: 0, end: 0, day: '', month: '' }
+
+function calendarOf(ms: number): { readonly day: string; readonly month: string } {
+  if (ms < current.start || ms >= current.end) {
+    const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS)
+    const iso = new Date(start).toISOString()
+    current = { start, end: start + DAY_MS, day: iso.slice(0, 10), month: iso.slice(0, 7) }
+  }
+  return current
+}
+
 export function dayKey(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
+  return calendarOf(ms).day
 }
 
 export function monthKey(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7)
+  return calendarOf(ms).month
 }
 
 export interface PeriodRange {

@@ -10,6 +10,7 @@ import type { GovernorDatabases } from './databases.ts'
 import { caseData, violationData } from './event-data.ts'
 import type { NewId } from './ids.ts'
 import { pageOf, type Page, type PageQuery } from './page.ts'
+import { announceScoreChange } from './score-watch.ts'
 import { assertTransition, CASE_TRANSITIONS } from './transitions.ts'
 import type { Case, CaseStatus, Violation } from './types.ts'
 
@@ -45,7 +46,10 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
     if (changes.status !== undefined && changes.status !== current.status) {
       assertTransition('case', current.id, current.status, changes.status, CASE_TRANSITIONS)
       next = { ...next, status: changes.status, resolvedAt: changes.status === 'resolved' ? at : null }
-      if (changes.status === 'resolved') resolveViolations(next, at)
+      if (changes.status === 'resolved') {
+        resolveViolations(next, at)
+        announceScoreChange(dbs, events, next.projectId, clock.now())
+      }
     }
     if (changes.note !== undefined) next = { ...next, notes: [...next.notes, { at, text: changes.note }] }
     dbs.cases.put([current.projectId, current.id], next)

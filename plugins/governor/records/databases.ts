@@ -18,6 +18,8 @@ export function openGovernorDatabases(store: PluginStore) {
     cases: store.open<Case>('cases'),
     models: store.open<ModelEntry>('models'),
     modelIndex: store.open<string>('model-index'),
+    /** The compliance score last announced per project (compliance.score_changed). */
+    scores: store.open<number>('announced-scores'),
   }
 }
 
