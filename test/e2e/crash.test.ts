@@ -1,36 +1,24 @@
 // Nothing is lost and nothing counted twice across a crash: a gateway killed with SIGKILL under
 // load has a ledger entry for every answer a client received, and its restart releases the
 // budget it held for requests that never finished.
-import t from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
+import t, { type Test } from 'tap'
 import { once } from 'node:events'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
+import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 
-async function launch(dataDir: string, upstream: string, configFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--data', dataDir], {
-    env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: upstream, OPENAI_API_KEY: 'test', TOLLGATE_CONFIG: configFile },
-    stdio: ['ignore', 'pipe', 'inherit'],
+function launch(t: Test, dataDir: string, upstream: string, configFile: string) {
+  return spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
+    ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: upstream, OPENAI_API_KEY: 'test', TOLLGATE_CONFIG: configFile,
   })
-  let output = ''
-  child.stdout!.setEncoding('utf8')
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: string) => {
-      output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match !== null) resolve(match[1]!)
-    })
-    child.once('exit', () => reject(new Error(`gateway exited early: ${output}`)))
-  })
-  return { child, url }
 }
 
 // Budget holds live in memory for a process alone on its store, in the store when processes share it.
@@ -43,7 +31,7 @@ for (const shared of [false, true]) {
     writeFileSync(configFile, JSON.stringify({ plugins: { metering: { shared } } }))
     const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
     const key = seeded.keys[0]!.key
-    const first = await launch(dataDir, mock.url, configFile)
+    const first = await launch(t, dataDir, mock.url, configFile)
 
     const answered = new Set<string>()
     let stop = false
@@ -79,7 +67,7 @@ for (const shared of [false, true]) {
     if (shared) t.ok(held > 0, `the crash left ${held} stored holds of requests in flight`)
     else t.equal(held, 0, 'holds in memory leave nothing in the store')
 
-    const second = await launch(dataDir, mock.url, configFile)
+    const second = await launch(t, dataDir, mock.url, configFile)
     second.child.kill('SIGTERM')
     await once(second.child, 'exit')
 

@@ -3,13 +3,14 @@
 // never create or send one twice. The only repeat is by design: an attempt cut by a crash is sent
 // again once its claim runs out.
 import t, { type Test } from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { createOutbox } from '../../../proxy/events.ts'
 import { openStore } from '../../../proxy/store.ts'
 import type { DeliveryRecord } from '../../../plugins/webhooks/records.ts'
 import { call } from '../../helpers/http.ts'
+import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { inStore, manualClock, seedWebhookProject, SECRET, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
@@ -17,26 +18,7 @@ import { until } from './fixtures/wait.ts'
 
 const GATEWAY_PROCESS = fileURLToPath(new URL('./fixtures/gateway-process.ts', import.meta.url))
 
-async function launch(t: Test, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [GATEWAY_PROCESS, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] })
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM')
-      await once(child, 'exit')
-    }
-  })
-  let output = ''
-  child.stdout!.setEncoding('utf8')
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: string) => {
-      output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match !== null) resolve(match[1]!)
-    })
-    child.once('exit', () => reject(new Error('the gateway process exited early')))
-  })
-  return { child, url }
-}
+const launch = (t: Test, dataDir: string) => spawnGateway(t, [GATEWAY_PROCESS, dataDir])
 
 async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM')
