@@ -12,6 +12,8 @@ export interface Outcome {
   readonly serverCpuMicrosPerRequest: number
   /** How the scenario's audit counters moved during the measured run. */
   readonly audited: Readonly<Record<string, number>>
+  /** The server's event-loop lag p99 over the measured run, when the scenario reads it. */
+  readonly eventLoopLagP99Ms?: number
 }
 
 export interface Comparison {
@@ -37,6 +39,7 @@ export interface Row {
   readonly label: string
   readonly measurement: Measurement
   readonly serverCpuMicrosPerRequest: number
+  readonly eventLoopLagP99Ms?: number
   readonly comparison?: Comparison
   readonly notes: readonly string[]
 }
@@ -95,7 +98,10 @@ export function compare(outcomes: readonly Outcome[]): Comparisons {
       requestRatio: measurement.requestsPerSecond / base.measurement.requestsPerSecond,
       p99Ratio: measurement.p99Ms / base.measurement.p99Ms,
     }
-    const row = { name: scenario.name, label, measurement, serverCpuMicrosPerRequest: outcome.serverCpuMicrosPerRequest, notes }
+    const row: Row = {
+      name: scenario.name, label, measurement, serverCpuMicrosPerRequest: outcome.serverCpuMicrosPerRequest, notes,
+      ...(outcome.eventLoopLagP99Ms === undefined ? {} : { eventLoopLagP99Ms: outcome.eventLoopLagP99Ms }),
+    }
     rows.push(comparison === undefined ? row : { ...row, comparison })
 
     const why = whyNotJudged(outcome, label, base)

@@ -2,10 +2,10 @@
 //
 // Loads each scenario's target with the same autocannon settings and reports req/s, latency and
 // failures, with ratios against baselines measured in the same run. Every server runs in its own
-// child process; all of them are stopped at the end, and the gateway's temporary store with them.
+// child process; all of them are stopped at the end, and the gateways' temporary stores with them.
 //
 // BENCH_DURATION   seconds measured per row (default 10), after a 2 s warm-up that is not counted
-// BENCH_CPU_PROF   a directory: the gateway child writes a V8 CPU profile there when it stops
+// BENCH_CPU_PROF   a directory: each gateway child writes a V8 CPU profile there when it stops
 // --only TEXT      only the scenarios whose name contains TEXT, plus their baselines
 import { rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -15,6 +15,7 @@ import { runLoad, type LoadSettings } from './load.ts'
 import { Fleet } from './processes.ts'
 import { formatJson, formatReport, type RunInfo } from './report.ts'
 import { scenarios, type Scenario, type Targets } from './scenarios.ts'
+import { eventLoopLagP99Ms, resetEventLoopLag } from './server-metrics.ts'
 import { startTargets } from './start-targets.ts'
 
 const CONNECTIONS = 50
@@ -50,11 +51,14 @@ async function runScenario(scenario: Scenario, targets: Targets, settings: LoadS
   const server = targets[scenario.server]
   const before = (await scenario.audit?.(targets)) ?? {}
   const cpuBefore = await server.cpuMicros()
+  if (scenario.measuresEventLoopLag === true) await resetEventLoopLag(server.url)
   const measurement = await runLoad(load, settings)
+  const lagP99Ms = scenario.measuresEventLoopLag === true ? await eventLoopLagP99Ms(server.url) : undefined
   const cpuAfter = await server.cpuMicros()
   const after = (await scenario.audit?.(targets)) ?? {}
   const answered = Math.max(1, measurement.ok + measurement.non2xx)
-  return { scenario, probe, measurement, serverCpuMicrosPerRequest: (cpuAfter - cpuBefore) / answered, audited: moved(before, after) }
+  const outcome: Outcome = { scenario, probe, measurement, serverCpuMicrosPerRequest: (cpuAfter - cpuBefore) / answered, audited: moved(before, after) }
+  return lagP99Ms === undefined ? outcome : { ...outcome, eventLoopLagP99Ms: lagP99Ms }
 }
 
 async function main(): Promise<void> {
@@ -63,10 +67,10 @@ async function main(): Promise<void> {
   const chosen = selected(values.only)
   const profileDir = process.env.BENCH_CPU_PROF
   const fleet = new Fleet()
-  // The gateway removes its store when it stops; this covers a gateway that had to be killed.
-  let gatewayDataDir: string | undefined
+  // A gateway removes its store when it stops; this covers a gateway that had to be killed.
+  let gatewayDataDirs: readonly string[] = []
   const removeDataDir = () => {
-    if (gatewayDataDir !== undefined) rmSync(gatewayDataDir, { recursive: true, force: true })
+    for (const dir of gatewayDataDirs) rmSync(dir, { recursive: true, force: true })
   }
   const cleanUp = async () => {
     await fleet.stopAll()
@@ -85,9 +89,9 @@ async function main(): Promise<void> {
   }
 
   try {
-    progress('starting mock upstream, bare forwarder, gateway and static floor')
+    progress('starting mock upstream, bare forwarder, gateways and static floor')
     const started = await startTargets(fleet, profileDir === undefined ? {} : { profileDir })
-    gatewayDataDir = started.gatewayDataDir
+    gatewayDataDirs = started.gatewayDataDirs
     const { targets } = started
     const outcomes: Outcome[] = []
     for (const scenario of chosen) outcomes.push(await runScenario(scenario, targets, settings))

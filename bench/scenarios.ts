@@ -1,6 +1,7 @@
 // The rows of the benchmark, in the order they run. Each names its target request, a probe that
 // checks the row measures what its name says, and optionally a baseline with goals. A new row
-// (Governor scans, streaming, …) is one more entry here.
+// (streaming, …) is one more entry here; the Governor rows have a file of their own.
+import { governorScenarios } from './governor-scenarios.ts'
 import { COMPLETE_BODY, MODEL, OPENAI_BODY, OPENAI_HEADERS, completeHeaders } from './payload.ts'
 import { send, type LoadRequest } from './probe.ts'
 
@@ -21,6 +22,10 @@ export interface Targets {
   readonly mock: Server
   readonly forwarder: Server
   readonly gateway: GatewayServer
+  /** A gateway whose Governor scans every text on the event loop and remembers no verdicts. */
+  readonly gatewayInline: GatewayServer
+  /** A gateway whose Governor scans every text in the worker pool and remembers no verdicts. */
+  readonly gatewayPool: GatewayServer
   readonly staticFloor: Server
 }
 
@@ -50,6 +55,8 @@ export interface Scenario {
   readonly goals?: Goals
   /** Counters read before and after the measured run; the report shows how they moved. */
   audit?(targets: Targets): Promise<Readonly<Record<string, number>>>
+  /** The server's own event-loop lag p99 over the measured run is reported (it serves prom-client's /metrics). */
+  readonly measuresEventLoopLag?: boolean
 }
 
 const EXPECTED_MODEL = `openai/${MODEL}`
@@ -136,4 +143,5 @@ export const scenarios: readonly Scenario[] = [
     goals: { minRequestRatio: 0.5 },
     audit: meteredRequests,
   },
+  ...governorScenarios,
 ]

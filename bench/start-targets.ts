@@ -1,10 +1,10 @@
 // Starts every server the scenarios load, each in its own process: the mock upstream first, then
-// the bare forwarder and the gateway in front of it, then the static floor replaying a recorded
-// gateway answer.
+// the bare forwarder and the gateways in front of it (the default one and two that differ only in
+// where the Governor scans), then the static floor replaying a recorded gateway answer.
 import type { BareForwarderOptions } from './bare-forwarder.ts'
 import type { Child, Fleet } from './processes.ts'
 import { replayable, send } from './probe.ts'
-import { gatewayComplete, type Server, type Targets } from './scenarios.ts'
+import { gatewayComplete, type GatewayServer, type Server, type Targets } from './scenarios.ts'
 import type { GatewayInfo, GatewaySpec } from './targets/gateway.ts'
 import { routerSchema } from '../plugins/router/schema.ts'
 
@@ -13,16 +13,25 @@ interface Served {
 }
 
 const serverOf = (child: Child<Served>): Server => ({ url: child.info.url, cpuMicros: () => child.cpuMicros() })
+const gatewayOf = (child: Child<GatewayInfo>): GatewayServer => ({ ...serverOf(child), projectId: child.info.projectId, key: child.info.key })
+
+// Autocannon repeats one body, so a remembered verdict would turn every scan after the first into
+// a lookup: neither placement keeps any.
+const NO_MEMO = 0
+// Far above the 16 KB rows' message, so all of it is scanned on the event loop.
+const WHOLE_REQUEST_CHARS = 1 << 20
+const SCAN_INLINE: GatewaySpec['governor'] = { inlineScanChars: WHOLE_REQUEST_CHARS, inlineBudgetChars: WHOLE_REQUEST_CHARS, memoEntries: NO_MEMO }
+const SCAN_IN_POOL: GatewaySpec['governor'] = { inlineScanChars: 0, memoEntries: NO_MEMO }
 
 export interface TargetOptions {
-  /** Where the gateway child writes a CPU profile when it exits. */
+  /** Where each gateway child writes a CPU profile when it exits. */
   readonly profileDir?: string
 }
 
 export interface StartedTargets {
   readonly targets: Targets
-  /** The gateway's temporary store, which the gateway removes itself when it stops. */
-  readonly gatewayDataDir: string
+  /** The gateways' temporary stores, which each gateway removes itself when it stops. */
+  readonly gatewayDataDirs: readonly string[]
 }
 
 export async function startTargets(fleet: Fleet, options: TargetOptions = {}): Promise<StartedTargets> {
@@ -36,11 +45,16 @@ export async function startTargets(fleet: Fleet, options: TargetOptions = {}): P
     headersTimeoutMs: router.timeouts.firstByteMs,
     bodyTimeoutMs: router.timeouts.idleMs,
   }
-  const gatewaySpec: GatewaySpec = { upstreamUrl: mock.info.url }
   const profileFlags = options.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`]
-  const [forwarder, gateway] = await Promise.all([
+  const startGateway = (name: string, governor?: GatewaySpec['governor']) => {
+    const spec: GatewaySpec = governor === undefined ? { upstreamUrl: mock.info.url } : { upstreamUrl: mock.info.url, governor }
+    return fleet.start<GatewayInfo>(name, 'gateway', spec, { nodeFlags: profileFlags })
+  }
+  const [forwarder, gateway, gatewayInline, gatewayPool] = await Promise.all([
     fleet.start<Served>('bare forwarder', 'bare-forwarder', forwarderSpec),
-    fleet.start<GatewayInfo>('gateway', 'gateway', gatewaySpec, { nodeFlags: profileFlags }),
+    startGateway('gateway'),
+    startGateway('gateway (scan inline)', SCAN_INLINE),
+    startGateway('gateway (scan in pool)', SCAN_IN_POOL),
   ])
   // The repeated request's second answer: with a cache, exactly the bytes of a cache hit.
   const repeated = gatewayComplete(gateway.info, { noStore: false })
@@ -50,8 +64,10 @@ export async function startTargets(fleet: Fleet, options: TargetOptions = {}): P
   const targets: Targets = {
     mock: serverOf(mock),
     forwarder: serverOf(forwarder),
-    gateway: { ...serverOf(gateway), projectId: gateway.info.projectId, key: gateway.info.key },
+    gateway: gatewayOf(gateway),
+    gatewayInline: gatewayOf(gatewayInline),
+    gatewayPool: gatewayOf(gatewayPool),
     staticFloor: serverOf(staticFloor),
   }
-  return { targets, gatewayDataDir: gateway.info.dataDir }
+  return { targets, gatewayDataDirs: [gateway, gatewayInline, gatewayPool].map((g) => g.info.dataDir) }
 }

@@ -12,7 +12,7 @@
 // There is no next() and no reverse pass: the order read here is the order things run.
 import type { StreamChunk, CompletionResult } from './completion.ts'
 import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
-import { GatewayError, InternalError } from './errors.ts'
+import { GatewayError, InternalError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
 import type { GatewayPlugin, PluginHooks } from './plugin.ts'
 import { Reply } from './reply.ts'
@@ -72,6 +72,8 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
   function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
+    // A hook cut short because the client left did not fail; nothing more needs to run.
+    if (ctx.signal.aborted) return Reply.error(toGatewayError(err))
     metrics.pluginFailures.inc({ plugin: plugin.name })
     ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
     if (plugin.failOpen === true) return undefined

@@ -1,10 +1,12 @@
 // Child entry: the real gateway on a fresh data directory, seeded with the benchmark's project,
-// every OpenAI model routed to the mock upstream. Logs at warn, so request lines cost what a
+// every OpenAI model routed to the mock upstream, optionally with its own Governor settings. Logs at warn, so request lines cost what a
 // production setting costs. The directory lives and dies with this process, so it is removed
 // even when the parent is killed outright.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { z } from 'zod'
+import type { governorSchema } from '../../plugins/governor/schema.ts'
 import { start } from '../../proxy/index.ts'
 import { UPSTREAM_API_KEY } from '../payload.ts'
 import { BENCH_SECRET, seedBenchProject } from '../seed.ts'
@@ -12,6 +14,8 @@ import { runChild, specOf } from './lifecycle.ts'
 
 export interface GatewaySpec {
   readonly upstreamUrl: string
+  /** Overrides of the Governor plugin's settings; its defaults otherwise. */
+  readonly governor?: z.input<typeof governorSchema>
 }
 
 export interface GatewayInfo {
@@ -32,7 +36,10 @@ await runChild<GatewayInfo>(async () => {
       env: { OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn' },
       overrides: {
         host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000,
-        plugins: { auth: { secret: BENCH_SECRET, demoOnFirstStart: false } },
+        plugins: {
+          auth: { secret: BENCH_SECRET, demoOnFirstStart: false },
+          ...(spec.governor === undefined ? {} : { governor: spec.governor }),
+        },
       },
     })
     return {

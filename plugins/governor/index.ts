@@ -32,7 +32,7 @@ export default {
   schema: governorSchema,
   setup(config, { store, pool, metrics: registry, log, clock, events, services }) {
     const dbs = openGovernorDatabases(store)
-    const trail = createAuditTrail(store, dbs, events, clock)
+    const trail = createAuditTrail(store, dbs, events)
     const newId = createIds(clock)
     const metrics = createGovernorMetrics(registry)
     const assess = createAssessor({

@@ -77,3 +77,12 @@ t.test('boot refuses duplicate names or orders and asynchronous onStreamChunk ho
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('b', 100)]), /share order 100/)
   t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /must be synchronous/)
 })
+
+t.test('a hook that throws because its client left stops the chain without counting a plugin failure', async (t) => {
+  const metrics = createMetrics()
+  const controller = new AbortController()
+  controller.abort(new Error('client disconnected'))
+  const chain = buildChain([{ plugin: plugin('a', 100, { failOpen: true }), hooks: { onRequest: () => { throw new Error('aborted') } } }], metrics)
+  t.match(await chain.runRequest(makeContext({ signal: controller.signal })), { stoppedBy: 'a', reply: { kind: 'error' } })
+  t.notMatch(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="a"/)
+})

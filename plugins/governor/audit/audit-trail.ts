@@ -1,12 +1,11 @@
 // Appends audit records to a project's hash chain. The record, its violations, its alert, their
 // events and a model's first registration commit in one transaction, which also serializes the
 // chain head against other processes sharing the store.
-import type { Clock } from '../../../proxy/clock.ts'
 import type { EventOutbox } from '../../../proxy/events.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
 import type { AuditKey, GovernorDatabases, ModelIndexKey } from '../records/databases.ts'
 import { alertData, violationData } from '../records/event-data.ts'
-import { announceScoreChange } from '../records/score-watch.ts'
+import { countOpenViolations } from '../records/score-watch.ts'
 import type { Alert, AuditDraft, AuditRecord, ModelEntry, Violation } from '../records/types.ts'
 import { GENESIS_HASH, hashOfRecord } from './chain-hash.ts'
 
@@ -24,7 +23,7 @@ export interface AuditTrail {
   get(projectId: string, auditId: string): AuditRecord | undefined
 }
 
-export function createAuditTrail(store: PluginStore, dbs: GovernorDatabases, events: EventOutbox, clock: Clock): AuditTrail {
+export function createAuditTrail(store: PluginStore, dbs: GovernorDatabases, events: EventOutbox): AuditTrail {
   return {
     append(entry) {
       return store.transaction(() => {
@@ -39,7 +38,7 @@ export function createAuditTrail(store: PluginStore, dbs: GovernorDatabases, eve
           dbs.violations.put([violation.projectId, violation.id], violation)
           events.emit('violation.detected', violation.projectId, violationData(violation))
         }
-        if (entry.violations.length > 0) announceScoreChange(dbs, events, draft.projectId, clock.now())
+        countOpenViolations(dbs, events, draft.projectId, entry.violations.map((v) => ({ severity: v.severity, delta: 1 as const })))
         if (entry.alert !== undefined) {
           dbs.alerts.put([entry.alert.projectId, entry.alert.id], entry.alert)
           events.emit('alert.created', entry.alert.projectId, alertData(entry.alert))

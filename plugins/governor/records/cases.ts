@@ -10,7 +10,7 @@ import type { GovernorDatabases } from './databases.ts'
 import { caseData, violationData } from './event-data.ts'
 import type { NewId } from './ids.ts'
 import { pageOf, type Page, type PageQuery } from './page.ts'
-import { announceScoreChange } from './score-watch.ts'
+import { countOpenViolations } from './score-watch.ts'
 import { assertTransition, CASE_TRANSITIONS } from './transitions.ts'
 import type { Case, CaseStatus, Violation } from './types.ts'
 
@@ -46,10 +46,7 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
     if (changes.status !== undefined && changes.status !== current.status) {
       assertTransition('case', current.id, current.status, changes.status, CASE_TRANSITIONS)
       next = { ...next, status: changes.status, resolvedAt: changes.status === 'resolved' ? at : null }
-      if (changes.status === 'resolved') {
-        resolveViolations(next, at)
-        announceScoreChange(dbs, events, next.projectId, clock.now())
-      }
+      if (changes.status === 'resolved') resolveViolations(next, at)
     }
     if (changes.note !== undefined) next = { ...next, notes: [...next.notes, { at, text: changes.note }] }
     dbs.cases.put([current.projectId, current.id], next)
@@ -58,13 +55,16 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
   }
 
   function resolveViolations(resolved: Case, at: string): void {
+    const closedSeverities: Array<{ severity: Violation['severity']; delta: -1 }> = []
     for (const violationId of resolved.violationIds) {
       const violation = dbs.violations.get([resolved.projectId, violationId])
       if (violation === undefined || violation.status !== 'open') continue
       const closed: Violation = { ...violation, status: 'resolved', resolvedAt: at, caseId: resolved.id }
       dbs.violations.put([resolved.projectId, violationId], closed)
       events.emit('violation.resolved', resolved.projectId, violationData(closed))
+      closedSeverities.push({ severity: closed.severity, delta: -1 })
     }
+    countOpenViolations(dbs, events, resolved.projectId, closedSeverities)
   }
 
   return {

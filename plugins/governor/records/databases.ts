@@ -2,6 +2,7 @@
 // [projectId, id], so a project's records are one key range and another project's are never
 // reached by id alone; ids are ulids, so a range is also in time order.
 import type { PluginStore } from '../../../proxy/store.ts'
+import type { OpenCounts } from './score-watch.ts'
 import type { Alert, AuditHead, AuditRecord, Case, ModelEntry, Violation } from './types.ts'
 
 export type ProjectKey = [projectId: string, id: string]
@@ -18,8 +19,8 @@ export function openGovernorDatabases(store: PluginStore) {
     cases: store.open<Case>('cases'),
     models: store.open<ModelEntry>('models'),
     modelIndex: store.open<string>('model-index'),
-    /** The compliance score last announced per project (compliance.score_changed). */
-    scores: store.open<number>('announced-scores'),
+    /** Open violations per severity, per project: the score compliance.score_changed announces. */
+    openCounts: store.open<OpenCounts>('open-violation-counts'),
   }
 }
 

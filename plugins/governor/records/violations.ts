@@ -8,7 +8,7 @@ import type { GovernorDatabases } from './databases.ts'
 import { violationData } from './event-data.ts'
 import { ID_PREFIXES, idAtTime } from './ids.ts'
 import { pageOf, type Page, type PageQuery } from './page.ts'
-import { announceScoreChange } from './score-watch.ts'
+import { countOpenViolations } from './score-watch.ts'
 import { assertTransition, VIOLATION_TRANSITIONS } from './transitions.ts'
 import type { Violation, ViolationStatus } from './types.ts'
 
@@ -43,7 +43,7 @@ export function createViolations(store: PluginStore, dbs: GovernorDatabases, clo
         const resolved: Violation = { ...violation, status: 'resolved', resolvedAt: new Date(clock.now()).toISOString() }
         dbs.violations.put([projectId, id], resolved)
         events.emit('violation.resolved', projectId, violationData(resolved))
-        announceScoreChange(dbs, events, projectId, clock.now())
+        countOpenViolations(dbs, events, projectId, [{ severity: resolved.severity, delta: -1 }])
         return resolved
       })
     },

@@ -22,7 +22,7 @@ t.test('a blocked request emits violation.detected and alert.created; acknowledg
   const [alert] = (await call(`${gw.url}/api/compliance/alerts`, { key: gw.pk })).body.data
   t.match(emitted(), [
     { type: 'violation.detected', project_id: gw.projectId, id: /^evt_/, timestamp: String, data: { violation_id: violation.id, type: 'SECURITY', severity: 'CRITICAL', description: '1 × SECRET in the request' } },
-    { type: 'compliance.score_changed', project_id: gw.projectId, data: { previous_score: 100, score: 80, period: 'month', open_violations: { CRITICAL: 1 } } },
+    { type: 'compliance.score_changed', project_id: gw.projectId, data: { previous_score: 100, score: 80, open_violations: { CRITICAL: 1 } } },
     { type: 'alert.created', project_id: gw.projectId, data: { alert_id: alert.id, severity: 'HIGH', title: 'Request blocked by Governor', message: alert.message } },
   ])
   t.notMatch(JSON.stringify(emitted()), SENSITIVE.secret)
