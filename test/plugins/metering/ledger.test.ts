@@ -61,3 +61,32 @@ t.test('recovery releases only the reservations of processes that are gone', asy
   t.match(ledger.budget('p', '2026-11'), { reservedMicros: 100 })
   t.equal(ledger.reservationCount(), 1)
 })
+
+t.test('settlements issued together commit together, each answered with the row as it left it', async (t) => {
+  const { ledger, events } = setup(t)
+  await ledger.reserve('held', { projectId: 'p', month: '2026-11', micros: 2_000, owner: 'x' }, 10_000)
+  const lastMonth = { ...entry('old', 300), month: '2026-10', day: '2026-10-31' }
+  const rows = await Promise.all([
+    ledger.settle(entry('a', 4_000), 10_000),
+    ledger.settle(entry('a', 4_000), 10_000),
+    ledger.settle(entry('held', 4_500), 10_000),
+    ledger.settle({ ...entry('hit', 0), cacheHit: true, outcome: 'cache_hit' }, 10_000),
+    ledger.settle(lastMonth, 10_000),
+  ])
+  t.same(rows.map((r) => r.usedMicros), [4_000, 4_000, 8_500, 8_500, 300], 'the repeated id is counted once')
+  t.same(rows[2]?.notified, [80])
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 8_500, reservedMicros: 0 })
+  t.match(ledger.budget('p', '2026-10'), { usedMicros: 300 })
+  t.same(ledger.dayStats('p', '2026-11-21'), { hits: 1, misses: 2, models: { 'gpt-4o': { requests: 3, tokens: 60, costMicros: 8_500 } } })
+  t.same(ledger.dayStats('p', '2026-10-31'), { hits: 0, misses: 1, models: { 'gpt-4o': { requests: 1, tokens: 20, costMicros: 300 } } })
+  t.equal(ledger.reservationCount(), 0)
+  t.match(events.pending(10), [{ type: 'usage.threshold_reached', data: { threshold_percent: 80, budget_used: 0.0085 } }])
+})
+
+t.test('settlements waiting on a closed store are refused, not left hanging', async (t) => {
+  const store = openStore(freshDataDir(t))
+  const ledger = createLedger(store.forPlugin('metering'))
+  await store.close()
+  const outcomes = await Promise.allSettled([ledger.settle(entry('a', 1), 10), ledger.settle(entry('b', 1), 10)])
+  t.same(outcomes.map((o) => o.status), ['rejected', 'rejected'])
+})
