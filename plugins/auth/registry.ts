@@ -6,6 +6,7 @@ import { ulid } from 'ulid'
 import type { Clock } from '../../proxy/clock.ts'
 import type { KeyEnv, KeyType } from '../../proxy/context.ts'
 import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Project } from '../../proxy/project.ts'
+import { decodedReads } from '../../proxy/decoded-reads.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import { displayPrefix, generateKey } from './key-format.ts'
 import { hashKey, hmacKey, sameHash } from './key-hash.ts'
@@ -66,6 +67,8 @@ export interface AuthRegistry {
 }
 
 const SECRET_ENTRY = 'hmac-secret'
+/** Key records and projects kept decoded: far more than one gateway serves at once. */
+const HOT_RECORDS = 10_000
 
 /** The server secret: from config when given, otherwise generated once and kept in the store. */
 export async function loadSecret(store: PluginStore, configured: string | undefined): Promise<Buffer> {
@@ -88,6 +91,9 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
   const hashes = store.open<string>('key-ids')
   const lastUsed = store.open<string>('key-last-used')
   const iso = () => new Date(clock.now()).toISOString()
+  // Every authenticated request reads its key record and its project.
+  const recordByHash = decodedReads(records, HOT_RECORDS)
+  const projectById = decodedReads(projects, HOT_RECORDS)
 
   const view = (record: KeyRecord): KeyView => {
     const { hash: _hash, ...rest } = record
@@ -121,7 +127,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
       await projects.put(project.id, project)
       return project
     },
-    getProject: (id) => projects.get(id),
+    getProject: projectById,
     listProjects: () => [...projects.getRange().map(({ value }) => value)],
     async updateProject(id, changes) {
       return store.transaction(() => {
@@ -180,7 +186,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
     },
     findByKey(key) {
       const hash = hashKey(secret, key)
-      const record = records.get(hash)
+      const record = recordByHash(hash)
       // The lookup already selects by hash; the constant-time comparison keeps the final check
       // independent of how many leading bytes matched.
       return record !== undefined && sameHash(record.hash, hash) ? record : undefined

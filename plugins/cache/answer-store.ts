@@ -3,6 +3,7 @@
 // process see a write before it commits, so a request sent right after its twin's answer hits.
 import type { CompletionResult, ServingProvider } from '../../proxy/completion.ts'
 import type { ModelName } from '../../proxy/models.ts'
+import { decodedReads } from '../../proxy/decoded-reads.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 
 export interface StoredAnswer {
@@ -13,6 +14,8 @@ export interface StoredAnswer {
   /** Clock milliseconds; an entry expires at storedAt plus its project's current TTL. */
   readonly storedAt: number
 }
+
+const HOT_ANSWERS = 512
 
 type AgeKey = [storedAt: number, key: string]
 
@@ -30,6 +33,8 @@ export function createAnswerStore(store: PluginStore, maxEntries: number): Answe
   // Keys [storedAt, key] sort oldest first, so eviction reads the head of a range, not every entry.
   const byAge = store.open<null>('by-age')
 
+  // Hits read the same hot answers over and over; a few hundred kept decoded cover them.
+  const storedAnswer = decodedReads(answers, HOT_ANSWERS)
   const unsaved = new Map<string, StoredAnswer>()
   const count = () => (answers.getStats() as { entryCount: number }).entryCount
 
@@ -46,7 +51,7 @@ export function createAnswerStore(store: PluginStore, maxEntries: number): Answe
   }
 
   return {
-    get: (key) => unsaved.get(key) ?? answers.get(key),
+    get: (key) => unsaved.get(key) ?? storedAnswer(key),
     put(key, answer) {
       unsaved.set(key, answer)
       const saved = store.transaction(() => {
