@@ -101,9 +101,11 @@ export default {
       },
       onComplete(ctx: CompletedContext) {
         if (!metered.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) return
-        // No settled answer: an error, or a stream cut short. What was generated is still paid for.
-        const completionTokens = countTokens(ctx.streamedText)
-        const promptTokens = completionTokens > 0 ? ctx.state.router!.promptTokens : 0
+        // No settled answer: an error, a stream cut short, or a complete answer that an earlier
+        // hook withheld (the Governor's strict mode). What the model generated is still paid for.
+        const answered = ctx.result?.cacheHit === false ? ctx.result.usage : undefined
+        const completionTokens = answered?.completionTokens ?? countTokens(ctx.streamedText)
+        const promptTokens = answered?.promptTokens ?? (completionTokens > 0 ? ctx.state.router!.promptTokens : 0)
         track(settle(ctx, entryOf(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason)))
       },
     }

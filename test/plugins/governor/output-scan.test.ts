@@ -52,6 +52,9 @@ t.test('strict mode withholds a JSON answer with a critical finding: 403, and th
   t.match(record.body, { kind: 'output', decision: 'withheld' })
   const [alert] = (await call(`${gw.url}/api/compliance/alerts`, { key: gw.pk })).body.data
   t.match(alert, { type: 'withheld_output', title: 'Model answer withheld by Governor', auditId })
+  const usage = await call(`${gw.url}/api/usage?projectId=${gw.projectId}&period=day`, { key: gw.sk })
+  t.match(usage.body.models['gpt-4o-mini'], { requests: 1, tokens: 22 }, 'the model generated the answer, so it is metered')
+  t.ok(usage.body.models['gpt-4o-mini'].cost > 0)
 
   const again = await gw.ask('complete', 'How do I deploy?')
   t.equal(again.status, 403)
