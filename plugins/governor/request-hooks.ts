@@ -45,9 +45,15 @@ export function createRequestHooks(deps: RequestHooksDeps) {
     }
   }
 
+  function registered(call: GovernedCall): ModelEntry | undefined {
+    if (call.model === null) return undefined
+    const id = deps.dbs.modelIndex.get([call.projectId, call.model.provider, call.model.model])
+    return id === undefined ? undefined : deps.dbs.models.get([call.projectId, id])
+  }
+
   /** The models registry entry for a model's first governed use in a project. */
   function firstUse(call: GovernedCall): ModelEntry | undefined {
-    if (call.model === null || deps.dbs.modelIndex.get([call.projectId, call.model.provider, call.model.model]) !== undefined) return undefined
+    if (call.model === null || registered(call) !== undefined) return undefined
     return {
       id: deps.newId('model'),
       projectId: call.projectId,
@@ -72,9 +78,11 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const { governor } = auth.project
       const assessment = await deps.assess(auth.project, metadata, ctx.ai!.messages.map((m) => m.content), ctx.signal)
       const { verdict } = assessment
-      const blocked = governor.strictMode && isBlockingLevel(verdict.level)
-      const decision = requestDecision(verdict, blocked)
       const call = callOf(ctx, auth, 'request', null)
+      // A model the compliance officer rejected in the registry is refused whatever the score.
+      const rejected = registered(call)?.approvalStatus === 'rejected'
+      const blocked = rejected || (governor.strictMode && isBlockingLevel(verdict.level))
+      const decision = requestDecision(verdict, blocked)
       const record = await deps.trail.append(buildAuditEntry(call, assessment, decision, deps.newId, firstUse(call)))
       Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
       ctx.state.governor = {
@@ -82,6 +90,12 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       }
       deps.metrics.countVerdict(verdict.level, decision)
       if (!blocked) return undefined
+      if (rejected) {
+        return Reply.error(new GovernorBlockedError(
+          `The model ${call.model!.provider}/${call.model!.model} is rejected in this project's models registry; approve it there or send the request to another model. The audit record ${record.id} is kept.`,
+          record.id, verdict.level, blockedSummary(verdict),
+        ))
+      }
       return Reply.error(new GovernorBlockedError(
         `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}). The audit record ${record.id} lists the reasons.`,
         record.id, verdict.level, blockedSummary(verdict),

@@ -206,6 +206,30 @@ t.test('the models registry lists each model on its first governed use and is ed
   t.equal((await call(`${models}/${listed[1].id}`, { key: gw.pk, method: 'PATCH', body: {} })).status, 400)
 })
 
+t.test('a model rejected in the registry is refused for governed requests until it is approved again', async (t) => {
+  const gw = await governedGateway(t)
+  t.equal((await gw.ask('complete', 'first use registers the model')).status, 200)
+  const [model] = (await call(`${gw.url}/api/compliance/models`, { key: gw.pk })).body.data
+  await call(`${gw.url}/api/compliance/models/${model.id}`, { key: gw.pk, method: 'PATCH', body: { approvalStatus: 'rejected' } })
+
+  const refused = await gw.ask('complete', 'a harmless question')
+  t.equal(refused.status, 403)
+  t.strictSame(refused.body, {
+    error: 'Request blocked by Governor',
+    message: `The model local/gpt-4o-mini is rejected in this project's models registry; approve it there or send the request to another model. The audit record ${refused.body.auditId} is kept.`,
+    code: 'governor_blocked',
+    auditId: refused.body.auditId,
+    riskLevel: 'low',
+    violations: [],
+  })
+  t.match((await call(`${gw.url}/api/compliance/audit/${refused.body.auditId}`, { key: gw.pk })).body, { kind: 'request', decision: 'blocked' })
+  t.equal((await gw.ask('chat', 'a harmless question')).status, 403, 'streams are refused before they start')
+  t.equal((await gw.ask('complete', 'another model is not affected', { quality: 'frontier' })).status, 200)
+
+  await call(`${gw.url}/api/compliance/models/${model.id}`, { key: gw.pk, method: 'PATCH', body: { approvalStatus: 'approved' } })
+  t.equal((await gw.ask('complete', 'a harmless question')).status, 200)
+})
+
 t.test('the compliance score subtracts open violations of the period by severity', async (t) => {
   const clock = new ManualClock(START)
   const gw = await governedGateway(t, { clock })
