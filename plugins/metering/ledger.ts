@@ -157,12 +157,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     /** Releases the reservations of processes that are gone (a crash leaves them behind). */
     recover(isLive: (owner: string) => boolean): Promise<number> {
       return store.transaction(() => {
+        const rows = new RowCache(budgets)
         let released = 0
         for (const { key, value } of reservations.getRange()) {
           if (isLive(value.owner)) continue
-          releaseHold(String(key), value)
+          releaseHold(String(key), value, rows)
           released++
         }
+        rows.writeAll()
         return released
       })
     },
@@ -193,7 +195,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
 
   // Settlements queue up while a transaction waits for LMDB's writer, and the next transaction
   // applies all of them in order: each budget row and day-stats row is read and written once per
-  // batch instead of once per request, which halves the write cost under load.
+  // batch instead of once per request (in the cache-hit profile, the settle's cost fell by about a third).
   function commitQueued(): void {
     let batch: QueuedSettlement[] | undefined
     // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
@@ -220,13 +222,8 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     const key = rowKey(entry.projectId, entry.month)
     if (entries.doesExist(entry.id)) return rows.get(key)
     const held = reservations.get(entry.id)
-    if (held !== undefined) {
-      // A request that began last month releases last month's hold.
-      const heldKey = rowKey(held.projectId, held.month)
-      const heldRow = rows.get(heldKey)
-      rows.set(heldKey, { ...heldRow, reservedMicros: Math.max(0, heldRow.reservedMicros - held.micros) })
-      reservations.remove(entry.id)
-    }
+    // From the month it was taken in: a request that began last month releases last month's hold.
+    if (held !== undefined) releaseHold(entry.id, held, rows)
     const row = rows.get(key)
     const usedMicros = row.usedMicros + entry.costMicros
     const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && usedMicros * 100 >= limitMicros * t && !(row.notified ?? []).includes(t))
@@ -260,10 +257,10 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     })
   }
 
-  function releaseHold(id: string, held: Reservation): void {
+  function releaseHold(id: string, held: Reservation, rows: RowCache): void {
     const key = rowKey(held.projectId, held.month)
-    const row = budgets.get(key) ?? EMPTY_ROW
-    budgets.put(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
+    const row = rows.get(key)
+    rows.set(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
     reservations.remove(id)
   }
 }
