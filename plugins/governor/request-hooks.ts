@@ -52,8 +52,8 @@ export function createRequestHooks(deps: RequestHooksDeps) {
   }
 
   /** The models registry entry for a model's first governed use in a project. */
-  function firstUse(call: GovernedCall): ModelEntry | undefined {
-    if (call.model === null || registered(call) !== undefined) return undefined
+  function firstUse(call: GovernedCall, known: ModelEntry | undefined): ModelEntry | undefined {
+    if (call.model === null || known !== undefined) return undefined
     return {
       id: deps.newId('model'),
       projectId: call.projectId,
@@ -80,10 +80,11 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const { verdict } = assessment
       const call = callOf(ctx, auth, 'request', null)
       // A model the compliance officer rejected in the registry is refused whatever the score.
-      const rejected = registered(call)?.approvalStatus === 'rejected'
+      const listed = registered(call)
+      const rejected = listed?.approvalStatus === 'rejected'
       const blocked = rejected || (governor.strictMode && isBlockingLevel(verdict.level))
       const decision = requestDecision(verdict, blocked)
-      const record = await deps.trail.append(buildAuditEntry(call, assessment, decision, deps.newId, firstUse(call)))
+      const record = await deps.trail.append(buildAuditEntry(call, assessment, decision, deps.newId, firstUse(call, listed)))
       Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
       ctx.state.governor = {
         auditId: record.id, riskLevel: verdict.level, riskScore: verdict.score, approved: verdict.approved, blocked, violations: verdict.violations.length,
