@@ -1,7 +1,6 @@
 // The HTTP front: node:http listener settings, route lookup, body limits and validation, the
 // RequestContext, and rendering of replies. No business rules here; those live in plugins.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { callModel, deliverCompletion, type AiDeps, type Finish } from './ai-call.ts'
 import { parseJsonBody, readBody } from './body.ts'
@@ -14,6 +13,7 @@ import { GatewayError, MethodNotAllowedError, NotFoundError, UnsupportedMediaTyp
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
+import { requestId } from './request-id.ts'
 import { sendError, sendJson, sendText } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
 import { validate } from './validate.ts'
@@ -70,8 +70,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     const found = routes.find(method, url.pathname)
     const routeName = found !== undefined && 'route' in found ? found.route.name : 'unmatched'
     metrics.inFlight.inc({ route: routeName })
-    // randomUUID draws from a cached entropy pool: ~0.5 µs, against ~50 µs for a ulid here.
-    const id = randomUUID()
+    const id = requestId()
     res.setHeader('x-request-id', id)
     let finish: Finish = { status: 500, reason: 'internal_error' }
     let ctx: RequestContext | undefined

@@ -60,8 +60,10 @@ export default {
     }
 
     async function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> {
-      const row = await ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars))
       const hold = metered.get(ctx)
+      // Only a hold taken in the store has a reservation record to remove; skipping the lookup
+      // otherwise saves a read per cache hit.
+      const row = await ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), config.shared && hold !== undefined)
       if (hold !== undefined) holds.release(hold)
       if (!entry.cacheHit) {
         const labels = { provider: entry.provider, model: entry.model }

@@ -71,6 +71,7 @@ const dollars = (micros: number) => micros / 1e6
 interface QueuedSettlement {
   readonly entry: LedgerEntry
   readonly limitMicros: number
+  readonly heldInStore: boolean
   readonly resolve: (row: BudgetRow) => void
   readonly reject: (error: unknown) => void
 }
@@ -147,9 +148,9 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
      * changes nothing. Crossing 80% or 90% of `limitMicros` sends its usage event once a month.
      * Resolves with the month's row as this entry left it, once the entry is committed.
      */
-    settle(entry: LedgerEntry, limitMicros: number): Promise<BudgetRow> {
+    settle(entry: LedgerEntry, limitMicros: number, heldInStore = true): Promise<BudgetRow> {
       return new Promise((resolve, reject) => {
-        queued.push({ entry, limitMicros, resolve, reject })
+        queued.push({ entry, limitMicros, heldInStore, resolve, reject })
         if (queued.length === 1) commitQueued()
       })
     },
@@ -204,7 +205,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
       queued = []
       const rows = new RowCache(budgets)
       const stats = new Map<string, ModelDayStats>()
-      const settled = batch.map((item) => applySettlement(item.entry, item.limitMicros, rows, stats))
+      const settled = batch.map((item) => applySettlement(item, rows, stats))
       rows.writeAll()
       for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
       return settled
@@ -218,10 +219,10 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     )
   }
 
-  function applySettlement(entry: LedgerEntry, limitMicros: number, rows: RowCache, stats: Map<string, ModelDayStats>): BudgetRow {
+  function applySettlement({ entry, limitMicros, heldInStore }: QueuedSettlement, rows: RowCache, stats: Map<string, ModelDayStats>): BudgetRow {
     const key = rowKey(entry.projectId, entry.month)
     if (entries.doesExist(entry.id)) return rows.get(key)
-    const held = reservations.get(entry.id)
+    const held = heldInStore ? reservations.get(entry.id) : undefined
     // From the month it was taken in: a request that began last month releases last month's hold.
     if (held !== undefined) releaseHold(entry.id, held, rows)
     const row = rows.get(key)

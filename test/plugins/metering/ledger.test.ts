@@ -90,3 +90,12 @@ t.test('settlements waiting on a closed store are refused, not left hanging', as
   const outcomes = await Promise.allSettled([ledger.settle(entry('a', 1), 10), ledger.settle(entry('b', 1), 10)])
   t.same(outcomes.map((o) => o.status), ['rejected', 'rejected'])
 })
+
+t.test('a settlement that held nothing in the store leaves stored holds to their own requests', async (t) => {
+  const { ledger } = setup(t)
+  await ledger.reserve('r1', { projectId: 'p', month: '2026-11', micros: 8_000, owner: 'x' }, 10_000)
+  const row = await ledger.settle(entry('r1', 1_000), 10_000, false)
+  t.same(row, { usedMicros: 1_000, reservedMicros: 8_000 })
+  t.equal(ledger.reservationCount(), 1)
+  t.same(await ledger.settle(entry('r2', 1_000), 10_000), { usedMicros: 2_000, reservedMicros: 8_000 }, 'a request with no hold settles as before')
+})
