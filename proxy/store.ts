@@ -33,8 +33,9 @@ const STRUCTURES = Symbol.for('structures')
 
 export function openStore(path: string): Store {
   mkdirSync(path, { recursive: true })
-  // Several processes may share this environment; LMDB's own locks make that safe.
-  const root = open({ path, maxDbs: 64, compression: false })
+  // Several processes may share this environment; LMDB's own locks make that safe. The path is
+  // always a directory: lmdb would otherwise take a name with a dot (`/var/lib/tollgate.d`) for a file.
+  const root = open({ path, maxDbs: 64, compression: false, noSubdir: false })
   let closed = false
   return {
     root,
