@@ -14,6 +14,7 @@ import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
 import { requestId } from './request-id.ts'
+import { requestTarget } from './request-target.ts'
 import { sendError, sendJson, sendText } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
 import { validate } from './validate.ts'
@@ -65,18 +66,18 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAt = clock.now()
     const started = performance.now()
-    const url = new URL(req.url ?? '/', 'http://gateway')
+    const target = requestTarget(req.url ?? '/')
     const method = req.method ?? 'GET'
-    const found = routes.find(method, url.pathname)
+    const found = routes.find(method, target.path)
     const routeName = found !== undefined && 'route' in found ? found.route.name : 'unmatched'
     metrics.inFlight.inc({ route: routeName })
-    const id = requestId()
+    const id = requestId(receivedAt)
     res.setHeader('x-request-id', id)
     let finish: Finish = { status: 500, reason: 'internal_error' }
     let ctx: RequestContext | undefined
     let stoppedBy: string | undefined
     try {
-      if (found === undefined) throw new NotFoundError(`No endpoint at ${method} ${url.pathname}.`)
+      if (found === undefined) throw new NotFoundError(`No endpoint at ${method} ${target.path}.`)
       if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
       const { route, params } = found
       const body = await readValidBody(req, route)
@@ -84,7 +85,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       res.on('close', () => {
         if (!res.writableFinished) controller.abort(new Error('client disconnected'))
       })
-      ctx = makeContext(req, route, params, url.searchParams, body, controller.signal, id, receivedAt)
+      ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt)
       if (route.kind !== 'open') {
         const stop = await chain.runRequest(ctx)
         if (stop !== undefined) {

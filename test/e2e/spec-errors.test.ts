@@ -110,6 +110,10 @@ t.test('unknown paths, wrong methods, non-JSON bodies and oversize bodies get cl
   const missing = await call(`${url}/api/nope`, { key })
   t.equal(missing.status, 404)
   t.same(missing.body, { error: 'Not found', message: 'No endpoint at GET /api/nope.', code: 'not_found' })
+  // A target the URL parser rejects once took the process down.
+  const unparsable = await call(`${url}//`, { key })
+  t.equal(unparsable.status, 404)
+  t.same(unparsable.body, { error: 'Not found', message: 'No endpoint at GET //.', code: 'not_found' })
 
   const wrongMethod = await call(`${url}/api/ai/complete`, { key })
   t.equal(wrongMethod.status, 405)
