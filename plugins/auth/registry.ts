@@ -9,7 +9,7 @@ import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Proje
 import { decodedReads } from '../../proxy/decoded-reads.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import { displayPrefix, generateKey } from './key-format.ts'
-import { hashKey, hmacKey, sameHash } from './key-hash.ts'
+import { KnownKeyHashes, hashKey, hmacKey, sameHash } from './key-hash.ts'
 
 export type KeyStatus = 'active' | 'inactive'
 
@@ -94,6 +94,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
   // Every authenticated request reads its key record and its project.
   const recordByHash = decodedReads(records, HOT_RECORDS)
   const projectById = decodedReads(projects, HOT_RECORDS)
+  const knownHashes = new KnownKeyHashes(secret, HOT_RECORDS)
 
   const view = (record: KeyRecord): KeyView => {
     const { hash: _hash, ...rest } = record
@@ -185,11 +186,13 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
       })
     },
     findByKey(key) {
-      const hash = hashKey(secret, key)
+      const { hash, confirm } = knownHashes.lookup(key)
       const record = recordByHash(hash)
       // The lookup already selects by hash; the constant-time comparison keeps the final check
       // independent of how many leading bytes matched.
-      return record !== undefined && sameHash(record.hash, hash) ? record : undefined
+      if (record === undefined || !sameHash(record.hash, hash)) return undefined
+      confirm()
+      return record
     },
     async touchKey(id) {
       await lastUsed.put(id, iso())
