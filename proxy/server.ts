@@ -171,7 +171,11 @@ export function createHandler(deps: ServerDeps): RequestHandler {
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
     active++
-    handle(req, res).finally(() => {
+    handle(req, res).catch((err: unknown) => {
+      // handle() answers its own failures; one that escapes it costs this request, not the process.
+      log.error({ err }, 'request failed outside its handler')
+      res.destroy()
+    }).finally(() => {
       if (--active === 0) {
         for (const wake of waiters) wake()
         waiters = []
