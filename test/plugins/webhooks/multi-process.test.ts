@@ -46,8 +46,12 @@ t.test('two processes on one store create exactly one delivery per event and sen
   await store.close()
   await until(() => receiver.received.length >= emitted.length, `${emitted.length} deliveries`, 15_000)
 
-  const perProcess = await Promise.all([first!, second!].map(async ({ url }) =>
+  const sentBy = () => Promise.all([first!, second!].map(async ({ url }) =>
     Number(/^tollgate_webhook_deliveries_total\{outcome="succeeded"\} (\d+)$/m.exec((await call(`${url}/metrics`)).body)?.[1] ?? 0)))
+  // A process counts a send once it has read the answer and settled the delivery, a moment after
+  // the receiver has the request.
+  let perProcess = await sentBy()
+  await until(async () => (perProcess = await sentBy()).reduce((a, b) => a + b) >= emitted.length, 'both processes to count their sends')
   t.comment(`sent by each process: ${perProcess.join(' and ')}`)
   await Promise.all([stop(first!.child), stop(second!.child)])
 
