@@ -34,10 +34,15 @@ export interface AuthState {
 export interface RouteDecision {
   provider: ServingProvider
   model: ModelName
+  /** Every model that may serve the request, the chosen one first, then any fallback. */
+  readonly models: readonly ModelName[]
   /** The messages sent upstream, after context-window trimming. */
   readonly messages: readonly Message[]
   readonly trimmedMessages: number
-  readonly promptTokens: number
+  /** The gateway's count of the prompt; the bound until a count left for after admission is done. */
+  promptTokens: number
+  /** At least what any serving provider can count for the prompt: what a budget hold reserves. */
+  readonly promptTokensBound: number
   readonly call: UpstreamCall
 }
 

@@ -1,5 +1,6 @@
-// The piscina worker pool for CPU-heavy tasks (workers/tasks.ts). Its queue is bounded: a full
-// queue answers 503 with retry-after instead of letting latency grow without limit.
+// The piscina worker pools for CPU-heavy tasks (workers/tasks.ts). Queues are bounded: a full
+// queue answers 503 with retry-after instead of letting latency grow without limit. Password
+// hashing has a thread of its own, so requests full of user text can never make a login wait.
 import { Piscina } from 'piscina'
 import { Gauge, Histogram, type Registry } from 'prom-client'
 import { OverloadedError } from './errors.ts'
@@ -22,6 +23,10 @@ export interface WorkerPool {
   close(): Promise<void>
 }
 
+const PASSWORD_TASKS: ReadonlySet<TaskName> = new Set(['hashPassword', 'verifyPassword'])
+/** Logins waiting beyond this many are refused with 503 rather than queued without end. */
+const PASSWORD_QUEUE = 256
+
 export function createPool(options: PoolOptions, registry: Registry): WorkerPool {
   const piscina = new Piscina({
     filename: new URL('../workers/tasks.ts', import.meta.url).href,
@@ -30,6 +35,8 @@ export function createPool(options: PoolOptions, registry: Registry): WorkerPool
     maxQueue: options.maxQueue,
     idleTimeout: options.idleTimeoutMs,
   })
+  // Its thread loads only the password module, not the tokenizer and the scanners.
+  const passwords = new Piscina({ filename: new URL('../workers/password.ts', import.meta.url).href, minThreads: 1, maxThreads: 1, maxQueue: PASSWORD_QUEUE, idleTimeout: options.idleTimeoutMs })
   new Gauge({
     name: 'tollgate_worker_queue_depth', help: 'Tasks waiting for a worker thread.', registers: [registry],
     collect() {
@@ -42,12 +49,13 @@ export function createPool(options: PoolOptions, registry: Registry): WorkerPool
   })
   return {
     async run(task, input, signal) {
-      if (piscina.queueSize >= options.maxQueue) {
+      const [runner, limit] = PASSWORD_TASKS.has(task) ? [passwords, PASSWORD_QUEUE] : [piscina, options.maxQueue]
+      if (runner.queueSize >= limit) {
         throw new OverloadedError('The worker pool queue is full; retry shortly.')
       }
       const end = duration.startTimer({ task })
       try {
-        return await piscina.run(input, signal === undefined ? { name: task } : { name: task, signal })
+        return await runner.run(input, signal === undefined ? { name: task } : { name: task, signal })
       } finally {
         end()
       }
@@ -58,6 +66,8 @@ export function createPool(options: PoolOptions, registry: Registry): WorkerPool
     get utilization() {
       return piscina.utilization
     },
-    close: () => piscina.close(),
+    close: async () => {
+      await Promise.all([piscina.close(), passwords.close()])
+    },
   }
 }

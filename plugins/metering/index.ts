@@ -1,6 +1,8 @@
 // Metering and budgets: hold the worst-case cost before the model call, settle to the real cost
-// once the answer is known (committed before the response completes), and meter a stream cut
-// short for what it generated. Cache hits are recorded at no charge.
+// once the answer is known (committed before the response completes, never above the hold), and
+// meter a stream cut short for what it generated, through a crash too: a running stream's
+// progress is checkpointed, and a restart settles what a dead process left to its last checkpoint.
+// Cache hits are recorded at no charge.
 import { Counter } from 'prom-client'
 import type { CompletedContext, RequestContext } from '../../proxy/context.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
@@ -8,12 +10,24 @@ import { costDollars } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
-import { createLedger, toMicros, type LedgerEntry } from './ledger.ts'
+import { createLedger, toMicros, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
 import { memoryHolds, storeHolds, type Hold } from './budget-holds.ts'
-import { isLiveOwner } from './process-owner.ts'
+import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
 import { meteringSchema } from './schema.ts'
 import { usageRoute } from './usage-route.ts'
+
+interface Usage {
+  readonly promptTokens: number
+  readonly completionTokens: number
+}
+
+/** A running stream's progress: how much of its text has been counted so far. */
+interface StreamProgress {
+  countedChars: number
+  completionTokens: number
+  checkpointed: boolean
+}
 
 export default {
   name: 'metering',
@@ -30,25 +44,35 @@ export default {
       name: 'tollgate_cost_dollars_total', help: 'Dollars charged at list price, by provider and model.',
       labelNames: ['provider', 'model'], registers: [metrics],
     })
+    const overage = new Counter({
+      name: 'tollgate_budget_overage_dollars_total',
+      help: 'Dollars a provider counted beyond the request\'s budget hold: recorded in the ledger, not charged.',
+      labelNames: ['provider', 'model'], registers: [metrics],
+    })
     const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
-    const released = await ledger.recover(isLiveOwner)
-    if (released > 0) log.warn({ released }, 'released reservations left by a stopped process')
+    const { released, recovered } = await ledger.recover(isLiveOwner)
+    if (released > 0 || recovered > 0) log.warn({ released, recovered }, 'settled what a stopped process left: streams to their last checkpoint, other holds released')
     const holds = config.shared
       ? storeHolds(ledger)
       : memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
     /** Requests that passed metering on their way to the model, with their hold, and so must be settled. */
     const metered = new WeakMap<RequestContext, Hold | undefined>()
+    const streams = new Map<RequestContext, StreamProgress>()
 
-    function entryOf(ctx: RequestContext, usage: { promptTokens: number; completionTokens: number }, cacheHit: boolean, outcome: string): LedgerEntry {
+    function entryOf(ctx: RequestContext, usage: Usage, cacheHit: boolean, outcome: string): LedgerEntry {
       const auth = ctx.state.auth!
       const decision = ctx.state.router!
       const now = clock.now()
-      const cost = cacheHit ? 0 : costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens)
+      const costMicros = cacheHit ? 0 : toMicros(costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens))
+      // A provider may count more than the hold allowed for (another tokenizer, framing it adds):
+      // the charge stops at the hold, so concurrent requests can never overspend the budget.
+      const heldMicros = metered.get(ctx)?.micros
+      const charged = heldMicros === undefined ? costMicros : Math.min(costMicros, heldMicros)
       return {
         id: ctx.id, projectId: auth.project.id, keyId: auth.keyId, at: new Date(now).toISOString(),
         month: monthKey(now), day: dayKey(now), provider: decision.provider, model: decision.model,
         promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-        costMicros: toMicros(cost), cacheHit, outcome,
+        costMicros: charged, ...(charged < costMicros ? { overageMicros: costMicros - charged } : {}), cacheHit, outcome,
       }
     }
 
@@ -61,18 +85,40 @@ export default {
 
     async function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> {
       const hold = metered.get(ctx)
+      const progress = streams.get(ctx)
+      streams.delete(ctx)
       // Only a hold taken in the store has a reservation record to remove; skipping the lookup
       // otherwise saves a read per cache hit.
-      const row = await ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), config.shared && hold !== undefined)
+      const row = await ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), config.shared && hold !== undefined, progress?.checkpointed === true)
       if (hold !== undefined) holds.release(hold)
       if (!entry.cacheHit) {
         const labels = { provider: entry.provider, model: entry.model }
         tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
         tokensMetered.inc({ ...labels, direction: 'output' }, entry.completionTokens)
         dollarsCharged.inc(labels, entry.costMicros / 1e6)
+        if (entry.overageMicros !== undefined) {
+          overage.inc(labels, entry.overageMicros / 1e6)
+          ctx.log.warn({ provider: entry.provider, model: entry.model, overageMicros: entry.overageMicros }, 'provider counted beyond the budget hold; the excess is recorded as overage, not charged')
+        }
       }
       report(ctx, entry, row.usedMicros)
     }
+
+    /** Counts what each running stream sent since the last checkpoint and records it, all streams in one transaction. */
+    function checkpointStreams(): void {
+      const progress: StreamCheckpoint[] = []
+      for (const [ctx, stream] of streams) {
+        if (ctx.streamedText.length === stream.countedChars) continue
+        stream.completionTokens += countTokens(ctx.streamedText.slice(stream.countedChars))
+        stream.countedChars = ctx.streamedText.length
+        stream.checkpointed = true
+        const entry = entryOf(ctx, { promptTokens: ctx.state.router!.promptTokens, completionTokens: stream.completionTokens }, false, 'recovered')
+        progress.push({ entry, owner: SELF_OWNER, limitMicros: toMicros(ctx.state.auth!.project.budgetDollars) })
+      }
+      if (progress.length > 0) track(ledger.checkpoint(progress))
+    }
+    const checkpoints = setInterval(checkpointStreams, config.checkpointIntervalMs)
+    checkpoints.unref()
 
     return {
       routes: [usageRoute(ledger, clock)],
@@ -80,17 +126,21 @@ export default {
         const auth = ctx.state.auth
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
+        if (ctx.route.stream) streams.set(ctx, { countedChars: 0, completionTokens: 0, checkpointed: false })
         if (!config.enforceBudgets) {
           metered.set(ctx, undefined)
           return
         }
-        const worst = costDollars(pricing, decision.model, decision.promptTokens, ctx.ai!.maxTokens)
-        const hold: Hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: toMicros(worst) }
+        // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
+        let worst = 0
+        for (const model of decision.models) worst = Math.max(worst, costDollars(pricing, model, decision.promptTokensBound, ctx.ai!.maxTokens))
+        const hold: Hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: Math.ceil(worst * 1e6) }
         const result = await holds.reserve(hold, toMicros(auth.project.budgetDollars))
         if (!result.ok) {
+          streams.delete(ctx)
           budgetRefusals.inc()
           return Reply.error(new BudgetExceededError(
-            `This request may cost up to $${worst.toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
+            `This request may cost up to $${(hold.micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
           ))
         }
         metered.set(ctx, hold)
@@ -102,13 +152,19 @@ export default {
         await settle(ctx, entryOf(ctx, result.usage, result.cacheHit, result.cacheHit ? 'cache_hit' : 'ok'))
       },
       onComplete(ctx: CompletedContext) {
-        if (!metered.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) return
+        if (!metered.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) {
+          streams.delete(ctx)
+          return
+        }
         // No settled answer: an error, a stream cut short, or a complete answer that an earlier
         // hook withheld (the Governor's strict mode). What the model generated is still paid for.
         const answered = ctx.result?.cacheHit === false ? ctx.result.usage : undefined
         const completionTokens = answered?.completionTokens ?? countTokens(ctx.streamedText)
         const promptTokens = answered?.promptTokens ?? (completionTokens > 0 ? ctx.state.router!.promptTokens : 0)
         track(settle(ctx, entryOf(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason)))
+      },
+      async close() {
+        clearInterval(checkpoints)
       },
     }
   },

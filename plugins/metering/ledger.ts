@@ -9,6 +9,8 @@ import type { PluginStore } from '../../proxy/store.ts'
 export interface BudgetRow {
   readonly usedMicros: number
   readonly reservedMicros: number
+  /** What providers counted beyond the holds this month: recorded, never charged (see README, Budgets). */
+  readonly overageMicros?: number
   /** Usage events already sent this month (80, 90 for the thresholds, 100 for the limit): each fires once. */
   readonly notified?: readonly number[]
 }
@@ -32,9 +34,20 @@ export interface LedgerEntry {
   readonly model: string
   readonly promptTokens: number
   readonly completionTokens: number
+  /** What was charged: the provider's count at list price, never more than the request's hold. */
   readonly costMicros: number
+  /** The provider's count beyond the hold, when there was any. */
+  readonly overageMicros?: number
   readonly cacheHit: boolean
   readonly outcome: string
+}
+
+/** A stream's progress, written while it runs, so a crash settles it to what was generated. */
+export interface StreamCheckpoint {
+  readonly entry: LedgerEntry
+  /** `pid:bootId` of the process running the stream. */
+  readonly owner: string
+  readonly limitMicros: number
 }
 
 export interface ModelStats {
@@ -72,6 +85,8 @@ interface QueuedSettlement {
   readonly entry: LedgerEntry
   readonly limitMicros: number
   readonly heldInStore: boolean
+  /** A checkpoint may have been written for it: removed in the same transaction. */
+  readonly checkpointed: boolean
   readonly resolve: (row: BudgetRow) => void
   readonly reject: (error: unknown) => void
 }
@@ -114,6 +129,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
   const reservations = store.open<Reservation>('reservations', { records: true })
   const entries = store.open<LedgerEntry>('ledger', { records: true })
   const modelDays = store.open<ModelDayStats>('model-day-stats', { records: true })
+  const checkpoints = store.open<StreamCheckpoint>('stream-checkpoints', { records: true })
   const rowKey = (projectId: string, month: string) => `${projectId}/${month}`
   let queued: QueuedSettlement[] = []
 
@@ -148,17 +164,38 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
      * changes nothing. Crossing 80% or 90% of `limitMicros` sends its usage event once a month.
      * Resolves with the month's row as this entry left it, once the entry is committed.
      */
-    settle(entry: LedgerEntry, limitMicros: number, heldInStore = true): Promise<BudgetRow> {
+    settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false): Promise<BudgetRow> {
       return new Promise((resolve, reject) => {
-        queued.push({ entry, limitMicros, heldInStore, resolve, reject })
+        queued.push({ entry, limitMicros, heldInStore, checkpointed, resolve, reject })
         if (queued.length === 1) commitQueued()
       })
     },
 
-    /** Releases the reservations of processes that are gone (a crash leaves them behind). */
-    recover(isLive: (owner: string) => boolean): Promise<number> {
+    /** Records the progress of running streams in one transaction; a stream already settled is skipped. */
+    checkpoint(progress: readonly StreamCheckpoint[]): Promise<void> {
+      return store.transaction(() => {
+        for (const checkpoint of progress) {
+          if (!entries.doesExist(checkpoint.entry.id)) checkpoints.put(checkpoint.entry.id, checkpoint)
+        }
+      })
+    },
+
+    /**
+     * Cleans up after processes that are gone (a crash leaves their state behind): a stream they
+     * were running is settled to its last checkpoint with the outcome `recovered`, and every other
+     * reservation they held is released.
+     */
+    recover(isLive: (owner: string) => boolean): Promise<{ released: number; recovered: number }> {
       return store.transaction(() => {
         const rows = new RowCache(budgets)
+        const stats = new Map<string, ModelDayStats>()
+        let recovered = 0
+        for (const { key, value } of checkpoints.getRange()) {
+          if (isLive(value.owner)) continue
+          applySettlement({ entry: value.entry, limitMicros: value.limitMicros, heldInStore: true, checkpointed: false }, rows, stats)
+          checkpoints.remove(key)
+          recovered++
+        }
         let released = 0
         for (const { key, value } of reservations.getRange()) {
           if (isLive(value.owner)) continue
@@ -166,8 +203,13 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
           released++
         }
         rows.writeAll()
-        return released
+        writeStats(stats)
+        return { released, recovered }
       })
+    },
+
+    checkpointCount(): number {
+      return checkpoints.getKeysCount()
     },
 
     dayStats(projectId: string, day: string): DayStats | undefined {
@@ -207,7 +249,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
       const stats = new Map<string, ModelDayStats>()
       const settled = batch.map((item) => applySettlement(item, rows, stats))
       rows.writeAll()
-      for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
+      writeStats(stats)
       return settled
     }))).then(
       (settled) => batch!.forEach((item, i) => item.resolve(settled[i]!)),
@@ -219,8 +261,15 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     )
   }
 
-  function applySettlement({ entry, limitMicros, heldInStore }: QueuedSettlement, rows: RowCache, stats: Map<string, ModelDayStats>): BudgetRow {
+  function writeStats(stats: ReadonlyMap<string, ModelDayStats>): void {
+    for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
+  }
+
+  type Settlement = Pick<QueuedSettlement, 'entry' | 'limitMicros' | 'heldInStore' | 'checkpointed'>
+
+  function applySettlement({ entry, limitMicros, heldInStore, checkpointed }: Settlement, rows: RowCache, stats: Map<string, ModelDayStats>): BudgetRow {
     const key = rowKey(entry.projectId, entry.month)
+    if (checkpointed) checkpoints.remove(entry.id)
     if (entries.doesExist(entry.id)) return rows.get(key)
     const held = heldInStore ? reservations.get(entry.id) : undefined
     // From the month it was taken in: a request that began last month releases last month's hold.
@@ -229,7 +278,13 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     const usedMicros = row.usedMicros + entry.costMicros
     const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && usedMicros * 100 >= limitMicros * t && !(row.notified ?? []).includes(t))
     const notified = crossed.length > 0 ? [...(row.notified ?? []), ...crossed] : row.notified
-    const next: BudgetRow = notified === undefined ? { usedMicros, reservedMicros: row.reservedMicros } : { usedMicros, reservedMicros: row.reservedMicros, notified }
+    const overageMicros = (row.overageMicros ?? 0) + (entry.overageMicros ?? 0)
+    const next: BudgetRow = {
+      usedMicros,
+      reservedMicros: row.reservedMicros,
+      ...(notified === undefined ? {} : { notified }),
+      ...(overageMicros === 0 ? {} : { overageMicros }),
+    }
     rows.set(key, next)
     for (const threshold of crossed) {
       events?.emit('usage.threshold_reached', entry.projectId, {

@@ -5,4 +5,6 @@ export const meteringSchema = z.strictObject({
   enforceBudgets: z.boolean().default(true),
   /** Hold budgets in the store so that processes sharing it see each other's holds (set by --workers). */
   shared: z.boolean().default(false),
+  /** How often a running stream's progress is written to the store, for settling it after a crash. */
+  checkpointIntervalMs: z.number().int().min(100).max(60_000).default(1000),
 })

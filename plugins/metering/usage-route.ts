@@ -42,9 +42,14 @@ export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
       }
       for (const [model, micros] of Object.entries(costs)) models[model]!.cost = dollars(micros)
       const limitMicros = Math.round(project.budgetDollars * 1e6)
-      const usedMicros = ledger.budget(project.id, monthKey(now)).usedMicros
+      const row = ledger.budget(project.id, monthKey(now))
+      const usedMicros = row.usedMicros
       return Reply.json({
-        budget: { limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(Math.max(0, limitMicros - usedMicros)) },
+        budget: {
+          limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(Math.max(0, limitMicros - usedMicros)),
+          // What providers counted beyond the holds this month, recorded and not charged.
+          overage: dollars(row.overageMicros ?? 0),
+        },
         cache: { hits, misses, hitRate: hits + misses === 0 ? 0 : Math.round((hits / (hits + misses)) * 10_000) / 100 },
         models,
         period: range,

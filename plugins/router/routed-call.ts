@@ -15,6 +15,10 @@ import { toJsonText } from './json-answer.ts'
 import type { Target } from './resolve-model.ts'
 
 export const MODEL_HEADER = 'x-gateway-model'
+export const PROMPT_TOKENS_HEADER = 'x-gateway-prompt-tokens'
+
+/** The prompt's token count, or how to count it once the request has been admitted. */
+export type PromptCount = number | ((signal: AbortSignal) => Promise<number>)
 
 /** The header's provider/model form, e.g. `local/gpt-4o-mini`. */
 export function modelHeaderOf(target: Target): string {
@@ -23,27 +27,42 @@ export function modelHeaderOf(target: Target): string {
 
 export class RoutedCall implements UpstreamCall, CallObserver {
   readonly #candidates: readonly Candidate[]
-  readonly #shape: RequestShape
+  readonly #shape: Omit<RequestShape, 'promptTokens'>
   readonly #policy: RetryPolicy
   readonly #ctx: RequestContext
+  #promptTokens: PromptCount
 
-  constructor(candidates: readonly Candidate[], shape: RequestShape, policy: RetryPolicy, ctx: RequestContext) {
+  constructor(candidates: readonly Candidate[], shape: Omit<RequestShape, 'promptTokens'>, promptTokens: PromptCount, policy: RetryPolicy, ctx: RequestContext) {
     this.#candidates = candidates
     this.#shape = shape
+    this.#promptTokens = promptTokens
     this.#policy = policy
     this.#ctx = ctx
   }
 
   async complete(signal: AbortSignal): Promise<ProviderResult> {
-    const result = await completeWithRetry(this.#candidates, this.#shape, this.#policy, signal, this)
-    if (this.#shape.mode !== 'json') return result
+    const shape = await this.#shapeFor(signal)
+    const result = await completeWithRetry(this.#candidates, shape, this.#policy, signal, this)
+    if (shape.mode !== 'json') return result
     const json = toJsonText(result.text)
     if (json === undefined) throw new UpstreamInvalidJsonError()
     return json === result.text ? result : { ...result, text: json }
   }
 
-  stream(signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    return streamWithRetry(this.#candidates, this.#shape, this.#policy, signal, this)
+  async *stream(signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    yield* streamWithRetry(this.#candidates, await this.#shapeFor(signal), this.#policy, signal, this)
+  }
+
+  /** Counts the prompt first when that was left until after admission. */
+  async #shapeFor(signal: AbortSignal): Promise<RequestShape> {
+    if (typeof this.#promptTokens !== 'number') {
+      const counted = await this.#promptTokens(signal)
+      this.#promptTokens = counted
+      const decision = this.#ctx.state.router
+      if (decision !== undefined) decision.promptTokens = counted
+      this.#ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(counted)
+    }
+    return { ...this.#shape, promptTokens: this.#promptTokens }
   }
 
   onServed(candidate: Candidate): void {

@@ -35,6 +35,11 @@ export interface MockUpstreamOptions {
   readonly slowStreamMs?: number
   /** Keep every request in `requests`. Default true; benchmarks turn it off to keep memory flat. */
   readonly record?: boolean
+  /**
+   * Multiplies the token counts the mock reports, like a provider whose tokenizer counts more than
+   * the gateway's bound: the completion count may then exceed max_tokens. Default 1.
+   */
+  readonly usageFactor?: number
 }
 
 export interface RecordedRequest {
@@ -140,7 +145,7 @@ function isJsonMode(dialect: Dialect, wire: WireRequest): boolean {
   return dialect === 'anthropic' ? (wire.system ?? '').includes('JSON') : wire.response_format?.type === 'json_object'
 }
 
-function answerOf(exchange: Exchange, isInvalidJson: boolean): Answer {
+function answerOf(exchange: Exchange, isInvalidJson: boolean, usageFactor: number): Answer {
   const { dialect, wire } = exchange
   const messages = wire.messages ?? []
   const last = messages[messages.length - 1]?.content ?? ''
@@ -153,7 +158,8 @@ function answerOf(exchange: Exchange, isInvalidJson: boolean): Answer {
     const words = `Echo: ${last}`.split(' ')
     text = words.slice(0, Math.max(1, wire.max_tokens ?? words.length)).join(' ')
   }
-  return { text, promptTokens: tokensOf(promptChars) + 3 * messages.length, completionTokens: tokensOf(text.length) }
+  const promptTokens = tokensOf(promptChars) + 3 * messages.length
+  return { text, promptTokens: Math.ceil(promptTokens * usageFactor), completionTokens: Math.ceil(tokensOf(text.length) * usageFactor) }
 }
 
 /** Even pieces by character, so a test knows how many deltas to expect. */
@@ -231,6 +237,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const slowFirstByteMs = options.slowFirstByteMs ?? 10_000
   const slowStreamMs = options.slowStreamMs ?? 20
   const isRecording = options.record ?? true
+  const usageFactor = options.usageFactor ?? 1
 
   const requests: RecordedRequest[] = []
   const faults: FaultKind[] = []
@@ -268,7 +275,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       sendJson(res, 400, errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.'))
       return
     }
-    const result = answerOf(exchange, fault === 'invalid-json')
+    const result = answerOf(exchange, fault === 'invalid-json', usageFactor)
     if (wire.stream !== true) {
       const body = JSON.stringify(completionBody(dialect, model, result))
       if (fault === 'stream-cut') {

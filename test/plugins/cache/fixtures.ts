@@ -99,9 +99,11 @@ export function request(options: RequestOptions = {}): RequestContext {
   ctx.state.router = {
     provider: 'local',
     model: 'gpt-4o-mini',
+    models: ['gpt-4o-mini'],
     messages: ctx.ai!.messages,
     trimmedMessages: 0,
     promptTokens: 5,
+    promptTokensBound: 50,
     call: {
       complete: () => Promise.reject(new Error('the cache tests make no model call')),
       stream: () => { throw new Error('the cache tests make no model call') },

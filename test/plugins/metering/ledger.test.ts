@@ -57,7 +57,7 @@ t.test('recovery releases only the reservations of processes that are gone', asy
   const { ledger } = setup(t)
   await ledger.reserve('live', { projectId: 'p', month: '2026-11', micros: 100, owner: 'alive' }, 10_000)
   await ledger.reserve('dead', { projectId: 'p', month: '2026-11', micros: 200, owner: 'dead' }, 10_000)
-  t.equal(await ledger.recover((owner) => owner === 'alive'), 1)
+  t.same(await ledger.recover((owner) => owner === 'alive'), { released: 1, recovered: 0 })
   t.match(ledger.budget('p', '2026-11'), { reservedMicros: 100 })
   t.equal(ledger.reservationCount(), 1)
 })
@@ -98,4 +98,39 @@ t.test('a settlement that held nothing in the store leaves stored holds to their
   t.same(row, { usedMicros: 1_000, reservedMicros: 8_000 })
   t.equal(ledger.reservationCount(), 1)
   t.same(await ledger.settle(entry('r2', 1_000), 10_000), { usedMicros: 2_000, reservedMicros: 8_000 }, 'a request with no hold settles as before')
+})
+
+t.test('a dead process\'s stream is settled to its last checkpoint as recovered, a live one\'s is left running', async (t) => {
+  const { ledger } = setup(t)
+  await ledger.reserve('cut', { projectId: 'p', month: '2026-11', micros: 900, owner: 'dead' }, 10_000)
+  await ledger.checkpoint([
+    { entry: { ...entry('cut', 300), outcome: 'recovered' }, owner: 'dead', limitMicros: 10_000 },
+    { entry: { ...entry('running', 200), outcome: 'recovered' }, owner: 'alive', limitMicros: 10_000 },
+  ])
+  t.same(await ledger.recover((owner) => owner === 'alive'), { released: 0, recovered: 1 })
+  t.match(ledger.entry('cut'), { outcome: 'recovered', costMicros: 300, completionTokens: 10 })
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 300, reservedMicros: 0 }, 'charged once, its hold released')
+  t.equal(ledger.entry('running'), undefined)
+  t.equal(ledger.checkpointCount(), 1)
+  await ledger.settle(entry('running', 250), 10_000, false, true)
+  t.equal(ledger.checkpointCount(), 0, 'settling a checkpointed stream removes its checkpoint')
+  t.same(await ledger.recover(() => false), { released: 0, recovered: 0 }, 'nothing is settled twice')
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 550 })
+})
+
+t.test('a checkpoint that arrives after its stream was settled is dropped', async (t) => {
+  const { ledger } = setup(t)
+  await ledger.settle(entry('done', 400), 10_000, false, true)
+  await ledger.checkpoint([{ entry: { ...entry('done', 100), outcome: 'recovered' }, owner: 'dead', limitMicros: 10_000 }])
+  t.equal(ledger.checkpointCount(), 0)
+  t.same(await ledger.recover(() => false), { released: 0, recovered: 0 })
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 400 })
+})
+
+t.test('overage is kept on the month\'s row beside the charge, never added to it', async (t) => {
+  const { ledger } = setup(t)
+  await ledger.settle({ ...entry('over', 1_000), overageMicros: 250 }, 10_000)
+  await ledger.settle({ ...entry('over2', 500), overageMicros: 50 }, 10_000)
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 1_500, overageMicros: 300 })
+  t.match(ledger.entry('over'), { costMicros: 1_000, overageMicros: 250 })
 })

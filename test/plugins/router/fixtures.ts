@@ -21,9 +21,9 @@ export const TEST_KEY = 'sk-test-0123456789abcdef'
 /** A pool that counts inline and remembers what it was asked to count. */
 export function inlinePool(): WorkerPool & { readonly counted: string[] } {
   const counted: string[] = []
-  const run = async (_task: string, input: string): Promise<number> => {
-    counted.push(input)
-    return countTokens(input)
+  const run = async (_task: string, input: readonly string[]): Promise<number[]> => {
+    counted.push(...input)
+    return input.map(countTokens)
   }
   return { run: run as WorkerPool['run'], queueSize: 0, utilization: 0, close: async () => {}, counted }
 }

@@ -7,7 +7,7 @@ import type { Reply } from '../../../proxy/reply.ts'
 import router from '../../../plugins/router/index.ts'
 import { MESSAGE_OVERHEAD_TOKENS } from '../../../plugins/router/context-window.ts'
 import { toJsonText } from '../../../plugins/router/json-answer.ts'
-import { POOL_THRESHOLD_CHARS } from '../../../plugins/router/count-content-tokens.ts'
+import { INLINE_MESSAGE_CHARS } from '../../../plugins/router/count-content-tokens.ts'
 import type { routerSchema } from '../../../plugins/router/schema.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'
@@ -96,14 +96,22 @@ t.test('answers 400 Context too long with the numbers when the last message alon
   t.match(error?.message, /need \d+ tokens and maxTokens asks for 32768 more, but gpt-4o-mini holds 128000 tokens/)
 })
 
-t.test('counts long messages in the worker pool and short ones inline', async (t) => {
+t.test('counts long messages in the worker pool only once the request is admitted, holding the byte bound until then', async (t) => {
   const pool = inlinePool()
   const hooks = await startRouter(t, {}, pool)
-  const long = 'x '.repeat(POOL_THRESHOLD_CHARS)
+  const long = 'x '.repeat(INLINE_MESSAGE_CHARS)
   const ctx = makeContext({ ai: { messages: [user('short'), user(long)] } })
   await hooks.onRequest?.(ctx)
-  t.same(pool.counted, [long])
-  t.equal(decisionOf(ctx).promptTokens, countTokens('short') + countTokens(long) + 2 * MESSAGE_OVERHEAD_TOKENS)
+  t.same(pool.counted, [], 'nothing is tokenized in the pool before admission')
+  const bound = decisionOf(ctx).promptTokensBound
+  t.ok(bound >= Buffer.byteLength(long) + 5, 'the bound covers every byte')
+  t.equal(decisionOf(ctx).promptTokens, bound)
+  t.notOk('x-gateway-prompt-tokens' in ctx.responseHeaders)
+  await decisionOf(ctx).call.complete(ctx.signal)
+  t.same(pool.counted, [long], 'the long message is counted in the pool, the short one inline')
+  const counted = countTokens('short') + countTokens(long) + 2 * MESSAGE_OVERHEAD_TOKENS
+  t.equal(decisionOf(ctx).promptTokens, counted)
+  t.equal(ctx.responseHeaders['x-gateway-prompt-tokens'], String(counted))
 })
 
 t.test('calls the decided provider with the request\'s messages, temperature and maxTokens, and returns its answer and usage', async (t) => {
