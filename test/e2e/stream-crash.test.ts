@@ -1,0 +1,82 @@
+// Streams cut by a crash are still metered: a running stream's progress is checkpointed into the
+// store, and the restart settles each stream a dead process left to its last checkpoint, marked
+// `recovered`, instead of releasing its hold as if nothing had been generated.
+import t from 'tap'
+import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { request } from 'undici'
+import { startMockUpstream } from '../helpers/mock-upstream.ts'
+import { spawnGateway } from '../helpers/spawn-gateway.ts'
+import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
+import { openStore } from '../../proxy/store.ts'
+import { createLedger } from '../../plugins/metering/ledger.ts'
+import { countTokens } from '../../workers/count-tokens.ts'
+
+const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
+const CHECKPOINT_MS = 200
+const STREAMS = 5
+
+interface Received {
+  readonly id: string
+  text: string
+}
+
+for (const shared of [false, true]) {
+  t.test(`streams cut by a SIGKILL are in the ledger after the restart, with at least the tokens checkpointed (${shared ? 'holds in the store' : 'holds in memory'})`, async (t) => {
+    // The provider streams a word every 20 ms and never ends.
+    const mock = await startMockUpstream({ slowStreamMs: 20 })
+    t.teardown(() => mock.close())
+    mock.fail('slow-stream', STREAMS)
+    const dataDir = freshDataDir(t)
+    const configFile = join(dataDir, 'config.json')
+    writeFileSync(configFile, JSON.stringify({ plugins: { metering: { shared, checkpointIntervalMs: CHECKPOINT_MS } } }))
+    const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
+    const env = { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
+    const first = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
+
+    const received: Received[] = await Promise.all(Array.from({ length: STREAMS }, async (_, i) => {
+      const res = await request(`${first.url}/api/ai/chat`, {
+        method: 'POST', headers: { 'x-api-key': seeded.keys[0]!.key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: `Tell me a very long story, number ${i}` }], maxTokens: 4000 }),
+      })
+      const stream: Received = { id: String(res.headers['x-request-id']), text: '' }
+      res.body.setEncoding('utf8')
+      res.body.on('data', (chunk: string) => {
+        for (const match of chunk.matchAll(/^data: (\{"text".*\})$/gm)) stream.text += JSON.parse(match[1]!).text
+      })
+      res.body.on('error', () => undefined)
+      return stream
+    }))
+    while (received.some((stream) => countTokens(stream.text) < 40)) await new Promise((resolve) => setTimeout(resolve, 20))
+    // What each client had at this moment is surely in a checkpoint two intervals later.
+    const checkpointed = received.map((stream) => countTokens(stream.text))
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_MS * 3))
+    first.child.kill('SIGKILL')
+    await once(first.child, 'exit')
+    const generated = received.map((stream) => countTokens(stream.text))
+
+    const second = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
+    second.child.kill('SIGTERM')
+    await once(second.child, 'exit')
+
+    const store = openStore(dataDir)
+    t.teardown(() => store.close())
+    const ledger = createLedger(store.forPlugin('metering'))
+    received.forEach((stream, i) => {
+      const entry = ledger.entry(stream.id)
+      t.ok(entry !== undefined, `stream ${i} is in the ledger`)
+      t.equal(entry?.outcome, 'recovered')
+      t.ok(entry!.completionTokens >= checkpointed[i]!, `stream ${i}: ${entry!.completionTokens} tokens metered, at least the ${checkpointed[i]} checkpointed`)
+      // Text already sent but still in flight to the client, and the checkpoints' counting in slices, add a little.
+      t.ok(entry!.completionTokens <= generated[i]! * 1.25 + 10, `and about what the client received (${generated[i]})`)
+      t.ok(entry!.costMicros > 0, 'and charged')
+    })
+    t.equal(ledger.checkpointCount(), 0, 'no checkpoint is left')
+    t.equal(ledger.reservationCount(), 0, 'no hold is left')
+    const month = received.length > 0 ? ledger.entry(received[0]!.id)!.month : ''
+    const charged = received.reduce((sum, stream) => sum + ledger.entry(stream.id)!.costMicros, 0)
+    t.equal(ledger.budget(seeded.projectId, month).usedMicros, charged, 'the budget is charged exactly what the ledger says')
+  })
+}
