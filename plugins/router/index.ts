@@ -13,6 +13,7 @@ import { createLocalAdapter } from './providers/local.ts'
 import { buildRouteTable, type Adapters, type RouteTable } from './route-table.ts'
 import { MODEL_HEADER, RoutedCall, modelHeaderOf } from './routed-call.ts'
 import { routerSchema, type RouterConfig } from './schema.ts'
+import { reportSimulatedProviders, simulatedProviders } from './simulated-providers.ts'
 
 const PROMPT_TOKENS_HEADER = 'x-gateway-prompt-tokens'
 const TRIMMED_HEADER = 'x-gateway-context-trimmed'
@@ -84,7 +85,11 @@ export default {
       idleTimeoutMs: config.timeouts.idleMs,
     })
     const routes = buildRouteTable(buildAdapters(config, upstream), config.fallback)
+    const simulated = simulatedProviders(config)
+    reportSimulatedProviders(simulated, deps.log, deps.metrics)
+    const readiness = { simulated }
     return {
+      readiness: () => readiness,
       onRequest(ctx) {
         const counts = countContentTokens(aiRequestOf(ctx).messages, deps.pool, ctx.signal)
         return Array.isArray(counts)

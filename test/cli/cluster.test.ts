@@ -58,6 +58,7 @@ t.test('two workers sharing one store let through no more than the key\'s burst'
   t.equal(statuses.filter((s) => s === 429).length, 6)
   const metrics = await call(`${url}/metrics`)
   t.match(metrics.body, /tollgate_requests_total\{route="health",status_class="4xx",reason="rate_limited"\} 6/, 'metrics add up both workers')
+  t.match(metrics.body, /^tollgate_provider_simulated\{provider="openai"\} 1$/m, 'a configuration gauge is not summed over the workers')
   child.kill('SIGTERM')
   const [code] = await once(child, 'exit')
   t.equal(code, 0, 'SIGTERM stops every worker and the primary cleanly')
