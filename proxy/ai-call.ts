@@ -172,7 +172,7 @@ function doneEvent(ctx: RequestContext, result: CompletionResult) {
   }
 }
 
-/** Credits are dollars with six decimal places (DESIGN.md). */
+/** Credits are dollars with six decimal places. */
 export function dollars(value: number): string {
   return value.toFixed(6)
 }

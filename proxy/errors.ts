@@ -204,7 +204,7 @@ export interface BlockedViolation {
   readonly severity: string
 }
 
-/** DESIGN.md: strict mode with a high or critical risk; the body carries the verdict's summary. */
+/** Strict mode with a high or critical risk; the body carries the verdict's summary. */
 export class GovernorBlockedError extends GatewayError {
   readonly status = 403
   readonly error = 'Request blocked by Governor'
