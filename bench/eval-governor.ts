@@ -5,7 +5,7 @@
 // injection is document classification; secret-scanner negatives get their own number.
 //
 //   npm run eval:governor                 (PII_EVAL_FILE=path overrides the data file)
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { scanContent } from '../workers/scan-content.ts'
@@ -119,12 +119,32 @@ function isDisputed(entity: GoldEntity, evalCase: EvalCase): boolean {
   return entity.note !== undefined || entity.checksum_valid === false || (evalCase.tags ?? []).includes('regex-only-label')
 }
 
+/** Stops with one line on stderr: what is missing or wrong, and how to fix it. */
+function fail(message: string): never {
+  process.stderr.write(`eval:governor: ${message}\n`)
+  process.exit(1)
+}
+
 function loadCases(): EvalCase[] {
-  const file = process.env.PII_EVAL_FILE ?? fileURLToPath(DEFAULT_FILE)
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim().length > 0)
-    .map((line) => EvalCase.parse(JSON.parse(line)))
+  const named = process.env.PII_EVAL_FILE
+  const file = named ?? fileURLToPath(DEFAULT_FILE)
+  if (!existsSync(file)) {
+    fail(named === undefined
+      ? `needs the labelled data set ../shared/data/pii_eval.jsonl (beside the repository), not found at ${file}; put it there or set PII_EVAL_FILE to a JSONL file of the same format`
+      : `PII_EVAL_FILE names ${file}, which does not exist; point it at a JSONL file of labelled cases, or unset it to use ../shared/data/pii_eval.jsonl`)
+  }
+  return readFileSync(file, 'utf8').split('\n').flatMap((line, index) => {
+    if (line.trim().length === 0) return []
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(line)
+    } catch {
+      fail(`line ${index + 1} of ${file} is not JSON`)
+    }
+    const evalCase = EvalCase.safeParse(parsed)
+    if (!evalCase.success) fail(`line ${index + 1} of ${file} is not a labelled case: ${evalCase.error.issues[0]?.path.join('.')} ${evalCase.error.issues[0]?.message}`)
+    return [evalCase.data]
+  })
 }
 
 function newScore(): TypeScore {

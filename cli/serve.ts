@@ -9,7 +9,7 @@ export async function serve(options: StartOptions, workers: number): Promise<voi
     return runPrimary({ workers, log: (line) => process.stderr.write(`${line}\n`) })
   }
   const overrides = workers > 1
-    ? { ...options.overrides, plugins: { ...(options.overrides?.plugins as object | undefined), 'rate-limit': { shared: true }, metering: { shared: true } } }
+    ? { ...options.overrides, plugins: { ...(options.overrides?.plugins as object | undefined), 'rate-limit': { shared: true }, metering: { shared: true }, accounts: { shared: true } } }
     : options.overrides
   const gateway = await start(overrides === undefined ? options : { ...options, overrides })
   for (const notice of gateway.notices) process.stdout.write(`${notice}\n`)

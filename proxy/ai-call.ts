@@ -34,11 +34,15 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
   if (decision === undefined) throw new InternalError('No model route was decided for this request.')
   const started = performance.now()
   const observe = (outcome: 'ok' | 'error') => {
+    ctx.upstreamMs = performance.now() - started
     // Read at the end: a fallback may have changed the provider and model on the way.
     const labels = { provider: decision.provider, model: decision.model }
-    deps.metrics.upstreamDuration.observe({ ...labels, outcome }, (performance.now() - started) / 1000)
+    deps.metrics.upstreamDuration.observe({ ...labels, outcome }, ctx.upstreamMs / 1000)
   }
-  const firstByte = () => deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, (performance.now() - started) / 1000)
+  const firstByte = () => {
+    ctx.firstByteMs = performance.now() - started
+    deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, ctx.firstByteMs / 1000)
+  }
   try {
     if (ctx.route.stream) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
     const answer = await decision.call.complete(ctx.signal)
@@ -113,7 +117,7 @@ async function streamAnswer(
     observe('error')
     if (ctx.signal.aborted) return { status: 200, reason: 'client_aborted' }
     const error = toGatewayError(err)
-    ctx.log.warn({ err, code: error.code }, 'stream failed after it began')
+    ctx.log.error({ err }, 'stream failed after it began')
     await sse.event('error', { error: error.error, message: error.message })
     sse.close()
     return { status: 200, reason: 'stream_aborted' }
@@ -168,7 +172,7 @@ function doneEvent(ctx: RequestContext, result: CompletionResult) {
   }
 }
 
-/** Credits are dollars with six decimal places (DESIGN.md). */
+/** Credits are dollars with six decimal places. */
 export function dollars(value: number): string {
   return value.toFixed(6)
 }

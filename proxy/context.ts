@@ -111,6 +111,9 @@ export interface RequestContext {
   result?: CompletionResult
   /** Text streamed so far, for metering a stream that was cut. */
   streamedText: string
+  /** The model call's duration and its time to the first byte (or event), set by the core. */
+  upstreamMs?: number
+  firstByteMs?: number
 }
 
 export type Outcome =

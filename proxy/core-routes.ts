@@ -22,7 +22,8 @@ export interface MetricsSource {
   readonly contentType: string
 }
 
-export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMetrics: boolean): Route[] {
+/** `details`: the plugins' facts for /readyz's body, beside `status` (PluginHooks.readiness). */
+export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMetrics: boolean, details: () => Record<string, unknown>): Route[] {
   const routes: Route[] = [
     CHAT_ROUTE,
     COMPLETE_ROUTE,
@@ -35,7 +36,7 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMet
       method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false,
       handle: () => {
         const parts = notReady()
-        return parts.length === 0 ? Reply.json({ status: 'ready' }) : Reply.json({ status: 'not ready', notReady: parts }, 503)
+        return parts.length === 0 ? Reply.json({ status: 'ready', ...details() }) : Reply.json({ status: 'not ready', notReady: parts, ...details() }, 503)
       },
     },
   ]

@@ -146,15 +146,29 @@ export class InternalError extends GatewayError {
   }
 }
 
-/** The provider failed or answered something unusable. `retryable` marks transient failures. */
+/** What a provider said of its own failure, in fields fit for a log line (never its message). */
+export interface ProviderFailure {
+  /** Its HTTP status; absent for an error reported inside a stream. */
+  readonly status?: number
+  /** Its error type and code, e.g. `invalid_request_error`, `context_length_exceeded`. */
+  readonly type?: string
+  readonly code?: string
+}
+
+/**
+ * The provider failed or answered something unusable. `retryable` marks transient failures. The
+ * message, shown to the client, may quote the provider and so the prompt: logs scrub it.
+ */
 export class UpstreamError extends GatewayError {
   readonly status = 502
   readonly error: string = 'Upstream error'
   readonly code: string = 'upstream_error'
   readonly retryable: boolean
-  constructor(message: string, retryable: boolean, options?: ErrorOptions) {
+  readonly provider: ProviderFailure | undefined
+  constructor(message: string, retryable: boolean, options?: ErrorOptions & { readonly provider?: ProviderFailure }) {
     super(message, options)
     this.retryable = retryable
+    this.provider = options?.provider
   }
 }
 
@@ -190,7 +204,7 @@ export interface BlockedViolation {
   readonly severity: string
 }
 
-/** DESIGN.md: strict mode with a high or critical risk; the body carries the verdict's summary. */
+/** Strict mode with a high or critical risk; the body carries the verdict's summary. */
 export class GovernorBlockedError extends GatewayError {
   readonly status = 403
   readonly error = 'Request blocked by Governor'

@@ -86,6 +86,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false })),
   )
   const notReady = () => (store.isOpen() ? [] : ['store'])
+  const readiness = () => Object.assign({}, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
   const metricsSource: MetricsSource = {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
     contentType: metrics.registry.contentType,
@@ -93,7 +94,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const onAuthListener = (route: Route) => core.authPort !== undefined && route.listener === 'auth'
   const listeners: ListenerSpec[] = [{
     name: 'main', port: core.port,
-    routes: [...coreRoutes(metricsSource, notReady, core.metricsPort === undefined), ...pluginRoutes.filter((r) => !onAuthListener(r))],
+    routes: [...coreRoutes(metricsSource, notReady, core.metricsPort === undefined, readiness), ...pluginRoutes.filter((r) => !onAuthListener(r))],
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })

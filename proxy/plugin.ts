@@ -72,6 +72,11 @@ export interface PluginHooks {
   onStreamChunk?(ctx: RequestContext, chunk: StreamChunk): StreamChunk | void
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
+  /**
+   * Facts this plugin adds to /readyz's JSON body (e.g. which providers are simulated). They
+   * inform and never make the gateway unready. Called on every /readyz request.
+   */
+  readiness?(): Readonly<Record<string, unknown>>
   /** Text for the operator, printed once at start on stdout and never logged (it may hold a new key). */
   notice?(baseUrl: string): string | undefined
   close?(): Promise<void>

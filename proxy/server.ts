@@ -7,13 +7,14 @@ import { parseJsonBody, readBody } from './body.ts'
 import type { Chain } from './chain.ts'
 import type { Clock } from './clock.ts'
 import type { CoreConfig } from './config.ts'
-import type { CompletedContext, Outcome, RequestContext } from './context.ts'
+import type { CompletedContext, KeyEnv, Outcome, PluginState, RequestContext } from './context.ts'
 import { aiRequestSchemaFor } from './core-routes.ts'
 import { GatewayError, MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
 import { requestId } from './request-id.ts'
+import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from './request-log.ts'
 import { requestTarget } from './request-target.ts'
 import { sendError, sendJson, sendText } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
@@ -42,6 +43,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
 export function createHandler(deps: ServerDeps): RequestHandler {
   const { config, routes, chain, metrics, log, clock } = deps
+  const logPolicy = createRequestLogPolicy(log)
   let active = 0
   let waiters: Array<() => void> = []
   const ai: AiDeps = { chain, pricing: deps.pricing, metrics, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
@@ -106,8 +108,10 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       metrics.inFlight.dec({ route: routeName })
       if (ctx !== undefined) {
         const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
-        chain.runComplete(Object.assign(ctx, { outcome }) as CompletedContext)
-        if (log.isLevelEnabled('info')) ctx.log.info({ route: routeName, status: finish.status, outcome: finish.reason, ms: Math.round(durationMs * 10) / 10 }, 'request')
+        const completed = Object.assign(ctx, { outcome }) as CompletedContext
+        chain.runComplete(completed)
+        const line = logPolicy.requestLine(ctx.state.auth?.env ?? null)
+        if (line !== undefined) ctx.log.info(line === 'verbose' ? verboseRequestFields(completed) : minimalRequestFields(completed), 'request')
       }
     }
   }
@@ -145,7 +149,9 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams,
     body: unknown, signal: AbortSignal, id: string, receivedAt: number,
   ): RequestContext {
+    const state: PluginState = {}
     let child: Logger | undefined
+    let childEnv: KeyEnv | null | undefined
     return {
       id,
       receivedAt,
@@ -159,11 +165,17 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       body: route.kind === 'ai' ? undefined : body,
       ai: route.kind === 'ai' ? (body as AiRequest) : undefined,
       signal,
-      // Made on first use: most requests log nothing below the configured level.
+      // Made on first use (most requests log nothing below the configured level), and again once
+      // the key's environment is known, which sets its level.
       get log() {
-        return (child ??= log.child({ reqId: id }))
+        const env = state.auth?.env ?? null
+        if (child === undefined || childEnv !== env) {
+          child = logPolicy.loggerFor(id, env)
+          childEnv = env
+        }
+        return child
       },
-      state: {},
+      state,
       responseHeaders: {},
       streamedText: '',
     }

@@ -1,4 +1,4 @@
-// Server-Sent Events as DESIGN.md fixes them: `delta` events with text, one `done` event with
+// Server-Sent Events as the README documents them: `delta` events with text, one `done` event with
 // the usage and credits, or an `error` event when the stream fails after it began.
 import type { ServerResponse } from 'node:http'
 import { once } from 'node:events'

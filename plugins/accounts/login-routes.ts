@@ -39,7 +39,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
     accountRoute({
       method: 'POST', path: '/api/auth/login', name: 'auth_login', body: loginBody,
       async handle(ctx, body) {
-        services.limitAttempts(ctx, 'login', body.email)
+        await services.limitAttempts(ctx, 'login', body.email)
         const user = users.byEmail(body.email)
         const matches = await passwords.verify(body.password, user?.passwordHash)
         if (user === undefined || !matches) throw new UnauthorizedError('The e-mail address or the password is wrong.')
@@ -51,7 +51,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
     accountRoute({
       method: 'POST', path: '/api/auth/magic-link', name: 'auth_magic_link', body: magicLinkBody,
       async handle(ctx, body) {
-        services.limitAttempts(ctx, 'magic-link', body.email)
+        await services.limitAttempts(ctx, 'magic-link', body.email)
         const user = users.byEmail(body.email)
         // Only verified members get a link: a link must never be the first proof of an address
         // whose account a stranger may have created with a password of their own.

@@ -7,7 +7,7 @@ import type { PluginDeps } from '../../proxy/plugin.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
 import { createAccessTokens, type AccessTokens } from './access-tokens.ts'
-import { createAttemptLimiter } from './attempt-limiter.ts'
+import { createMemoryAttemptLimiter } from './attempt-limiter.ts'
 import { openAuditLog, type AuditLog } from './audit-log.ts'
 import { linkBase } from './links.ts'
 import type { Mail, Mailer } from './mail.ts'
@@ -19,6 +19,7 @@ import { openRefreshTokens, type RefreshTokens } from './refresh-tokens.ts'
 import type { AccountsConfig } from './schema.ts'
 import { loadSigningKey } from './signing-key.ts'
 import { createSmtpMailer } from './smtp-mailer.ts'
+import { createStoreAttemptLimiter } from './store-attempt-limiter.ts'
 import { normalizeEmail, openUsers, type Users } from './users.ts'
 
 const DAY_MS = 24 * 3600_000
@@ -38,7 +39,7 @@ export interface AccountServices {
   readonly audit: AuditLog
   readonly mailer: Mailer
   /** Counts an attempt on a guarded route for the client's IP and the e-mail; 429 past the limit. */
-  limitAttempts(ctx: RequestContext, route: string, email: string): void
+  limitAttempts(ctx: RequestContext, route: string, email: string): Promise<void>
   /**
    * Composes and sends a mail in the background: the answer never waits for a delivery, so its
    * timing cannot tell whether a mail was sent. `compose` gets the links' base URL.
@@ -56,7 +57,7 @@ export async function createAccountServices(config: AccountsConfig, deps: Plugin
   await oneTimeTokens.removeExpired(clock.now())
   await refreshTokens.removeExpired(clock.now())
   const mailer = config.smtpUrl === undefined ? createOutboxMailer(store, clock) : createSmtpMailer(config.smtpUrl, config.mailFrom)
-  const limiter = createAttemptLimiter(clock)
+  const limiter = config.shared ? createStoreAttemptLimiter(store, clock) : createMemoryAttemptLimiter(clock)
   let warnedAboutLinks = false
 
   return {
@@ -66,9 +67,9 @@ export async function createAccountServices(config: AccountsConfig, deps: Plugin
     accessTokens: createAccessTokens(signingKey, config.issuer, config.audience, clock),
     passwords: await createPasswords(deps.pool),
     audit: openAuditLog(store, clock),
-    limitAttempts(ctx, route, email) {
+    async limitAttempts(ctx, route, email) {
       const { perIpPerMinute, perEmailPerMinute } = config.rateLimits
-      const attempt = limiter.attempt([
+      const attempt = await limiter.attempt([
         { key: `${route}|ip|${ctx.clientIp}`, limit: perIpPerMinute },
         { key: `${route}|email|${normalizeEmail(email)}`, limit: perEmailPerMinute },
       ])

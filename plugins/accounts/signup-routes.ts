@@ -28,7 +28,7 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
     accountRoute({
       method: 'POST', path: '/api/auth/signup', name: 'auth_signup', body: signupBody,
       async handle(ctx, body) {
-        services.limitAttempts(ctx, 'signup', body.email)
+        await services.limitAttempts(ctx, 'signup', body.email)
         // Hashed whether or not the address is new, so both answers take the same time.
         const passwordHash = await passwords.hash(body.password)
         const createdAt = services.isoNow()

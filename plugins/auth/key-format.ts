@@ -1,4 +1,4 @@
-// API key format (DESIGN.md): `sk_` or `pk_`, an optional environment marker, 32 random base62
+// API key format: `sk_` or `pk_`, an optional environment marker, 32 random base62
 // characters, then a 6-character CRC32 checksum so that scanners can recognize a leaked key and
 // the gateway can reject a mistyped one without a store lookup.
 import { randomInt } from 'node:crypto'

@@ -1,5 +1,5 @@
 // Whether a project may use the Governor. Compliance is never silently skipped: a request that
-// asks for it on a project without it is refused (DESIGN.md, "Governor on Free").
+// asks for it on a project without it is refused.
 import { PermissionError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
 

@@ -11,7 +11,7 @@ const limits = z.strictObject({
 
 export type PlanLimits = z.output<typeof limits>
 
-// DESIGN.md's plan table; pro and startup are one plan under two names.
+// The plans of the spec's per-minute tables; pro and startup are one plan under two names.
 const DEFAULT_PLANS = {
   free: { perMinute: 10, burst: 20, perDay: 1_000 },
   pro: { perMinute: 100, burst: 200, perDay: 100_000 },

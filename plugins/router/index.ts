@@ -17,6 +17,7 @@ import { createLocalAdapter } from './providers/local.ts'
 import { buildRouteTable, type Adapters, type RoutePlan } from './route-table.ts'
 import { MODEL_HEADER, PROMPT_TOKENS_HEADER, RoutedCall, modelHeaderOf } from './routed-call.ts'
 import { routerSchema, type RouterConfig } from './schema.ts'
+import { reportSimulatedProviders, simulatedProviders } from './simulated-providers.ts'
 
 const TRIMMED_HEADER = 'x-gateway-context-trimmed'
 const jsonInstructionTokens = countTokens(JSON_MODE_INSTRUCTION)
@@ -105,7 +106,11 @@ export default {
       idleTimeoutMs: config.timeouts.idleMs,
     })
     const routes = buildRouteTable(buildAdapters(config, upstream), config.fallback)
+    const simulated = simulatedProviders(config)
+    reportSimulatedProviders(simulated, deps.log, deps.metrics)
+    const readiness = { simulated }
     return {
+      readiness: () => readiness,
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)

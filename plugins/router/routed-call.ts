@@ -76,9 +76,6 @@ export class RoutedCall implements UpstreamCall, CallObserver {
   }
 
   onAttemptFailed(candidate: Candidate, attempt: number, error: UpstreamError | UpstreamTimeoutError): void {
-    this.#ctx.log.warn(
-      { provider: candidate.provider, model: candidate.model, attempt, code: error.code, reason: error.message },
-      'upstream attempt failed',
-    )
+    this.#ctx.log.warn({ provider: candidate.provider, model: candidate.model, attempt, err: error }, 'upstream attempt failed')
   }
 }

@@ -1,5 +1,5 @@
 // Record ids: a kind prefix and a lowercase ulid whose time part comes from the gateway's clock,
-// so ids sort by creation time (DESIGN.md "ids") and tests control them.
+// so ids sort by creation time and tests control them.
 import { monotonicFactory } from 'ulid'
 import type { Clock } from '../../proxy/clock.ts'
 

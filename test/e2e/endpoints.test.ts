@@ -12,7 +12,7 @@ t.test('health reports the key\'s project; healthz and readyz need no key', asyn
   t.equal(health.status, 200)
   t.same(health.body, { status: 'ok', authenticated: true, project_id: seeded.projectId })
   t.same((await call(`${url}/healthz`)).body, { status: 'ok' })
-  t.same((await call(`${url}/readyz`)).body, { status: 'ready' })
+  t.same((await call(`${url}/readyz`)).body, { status: 'ready', simulated: ['openai', 'anthropic', 'mistral'] })
   t.equal((await call(`${url}/api/health`)).status, 401)
 })
 

@@ -1,4 +1,4 @@
-// Every error row of the spec's gateway table (and DESIGN.md's additions), through the real
+// Every error row of the spec's gateway table (and the gateway's additions), through the real
 // server: status and exact body.
 import t from 'tap'
 import { z } from 'zod'

@@ -65,6 +65,7 @@ export interface StartTestGatewayOptions {
   readonly overrides?: Record<string, unknown>
   readonly clock?: Clock
   readonly plugins?: StartOptions['plugins']
+  readonly logDestination?: NodeJS.WritableStream
 }
 
 /** The gateway on port 0, silent logs, the local provider without delay unless the env says otherwise. */
@@ -79,6 +80,7 @@ export async function startTestGateway(t: Test, options: StartTestGatewayOptions
     },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+    ...(options.logDestination === undefined ? {} : { logDestination: options.logDestination }),
   })
   t.teardown(() => gateway.close())
   return { gateway, url: gateway.url, dataDir }

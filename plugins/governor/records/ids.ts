@@ -1,4 +1,4 @@
-// Record ids: a kind prefix and a ulid (sortable by time, DESIGN.md "ids"), lowercase like the
+// Record ids: a kind prefix and a ulid (sortable by time), lowercase like the
 // registry's. The time part comes from the gateway's clock, so tests can control it.
 import { encodeTime, monotonicFactory } from 'ulid'
 import type { Clock } from '../../../proxy/clock.ts'

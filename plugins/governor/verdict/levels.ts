@@ -31,7 +31,7 @@ export function lowerSeverity(severity: Severity): Severity {
   return SEVERITIES[Math.max(0, severityRank(severity) - 1)]!
 }
 
-/** Strict mode blocks these levels (DESIGN.md, "Governor block"). */
+/** Strict mode blocks these levels. */
 export function isBlockingLevel(level: RiskLevel): boolean {
   return levelRank(level) >= levelRank('high')
 }

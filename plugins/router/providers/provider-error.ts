@@ -13,17 +13,17 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 export function providerError(label: string, status: number, bodyText: string, apiKey: string): UpstreamError {
-  const detail = parseMessage(bodyText)
-  const safe = detail === undefined ? '' : `: ${redact(detail, apiKey)}`
-  return new UpstreamError(`${label} answered ${status}${safe}`, isRetryableStatus(status))
+  const detail = describe(parseBody(bodyText))
+  const safe = detail.message === undefined ? '' : `: ${redact(detail.message, apiKey)}`
+  return new UpstreamError(`${label} answered ${status}${safe}`, isRetryableStatus(status), { provider: { status, ...detail.fields } })
 }
 
 /** An error reported inside a stream that had started well (Anthropic `error` events, OpenAI error chunks). */
 export function streamError(label: string, body: unknown, apiKey: string): UpstreamError {
-  const detail = messageOf(body)
-  const type = (body as { error?: { type?: unknown } }).error?.type
-  const isTransient = typeof type === 'string' && TRANSIENT_ERROR_TYPES.has(type)
-  return new UpstreamError(`${label} reported an error in its stream${detail === undefined ? '' : `: ${redact(detail, apiKey)}`}`, isTransient)
+  const detail = describe(body)
+  const isTransient = detail.fields.type !== undefined && TRANSIENT_ERROR_TYPES.has(detail.fields.type)
+  const safe = detail.message === undefined ? '' : `: ${redact(detail.message, apiKey)}`
+  return new UpstreamError(`${label} reported an error in its stream${safe}`, isTransient, { provider: detail.fields })
 }
 
 /** Parses a provider's JSON body or stream event; a provider that sends garbage is not retried. */
@@ -38,29 +38,48 @@ export function parseAnswer(label: string, text: string): object {
   return answer
 }
 
-function parseMessage(bodyText: string): string | undefined {
+function parseBody(bodyText: string): unknown {
   try {
-    return messageOf(JSON.parse(bodyText))
+    return JSON.parse(bodyText)
   } catch {
     return undefined
   }
 }
 
-function messageOf(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined
-  const { error, message, detail } = body as { error?: unknown; message?: unknown; detail?: unknown }
-  // OpenAI and Anthropic: {error: {message}}; Mistral: {message} or {detail: string | [{msg}]}.
-  if (typeof error === 'object' && error !== null) return messageOf(error)
-  if (typeof error === 'string') return error
-  if (typeof message === 'string') return message
-  if (typeof detail === 'string') return detail
+interface ErrorDetail {
+  readonly message: string | undefined
+  /** The error's type and code, when they look like identifiers (a free text could quote the prompt). */
+  readonly fields: { type?: string; code?: string }
+}
+
+const IDENTIFIER = /^[\w.:-]{1,64}$/
+
+function identifier(value: unknown): string | undefined {
+  const text = typeof value === 'number' ? String(value) : value
+  return typeof text === 'string' && IDENTIFIER.test(text) ? text : undefined
+}
+
+function describe(body: unknown): ErrorDetail {
+  if (typeof body !== 'object' || body === null) return { message: undefined, fields: {} }
+  const { error, message, detail, type, code } = body as { error?: unknown; message?: unknown; detail?: unknown; type?: unknown; code?: unknown }
+  // OpenAI and Anthropic: {error: {message, type, code}}; Mistral: {message, type, code} or {detail: string | [{msg, type}]}.
+  if (typeof error === 'object' && error !== null) return describe(error)
+  const fields: { type?: string; code?: string } = {}
+  const typeId = identifier(type)
+  const codeId = identifier(code)
+  if (typeId !== undefined && typeId !== 'error') fields.type = typeId
+  if (codeId !== undefined) fields.code = codeId
+  if (typeof error === 'string') return { message: error, fields }
+  if (typeof message === 'string') return { message, fields }
+  if (typeof detail === 'string') return { message: detail, fields }
   if (Array.isArray(detail)) {
     const first: unknown = detail[0]
     if (typeof first === 'object' && first !== null && typeof (first as { msg?: unknown }).msg === 'string') {
-      return (first as { msg: string }).msg
+      const firstType = identifier((first as { type?: unknown }).type)
+      return { message: (first as { msg: string }).msg, fields: firstType === undefined ? fields : { ...fields, type: firstType } }
     }
   }
-  return undefined
+  return { message: undefined, fields }
 }
 
 function redact(text: string, apiKey: string): string {

@@ -11,6 +11,17 @@ t.test('reads the error message out of each provider\'s error body', async (t) =
   t.equal(providerError('openai', 502, '<html>Bad gateway</html>', 'k').message, 'openai answered 502')
 })
 
+t.test('keeps the provider\'s status, error type and code for the log, when they look like identifiers', async (t) => {
+  t.same(providerError('openai', 400, '{"error":{"message":"m","type":"invalid_request_error","param":"messages","code":"invalid_value"}}', 'k').provider,
+    { status: 400, type: 'invalid_request_error', code: 'invalid_value' })
+  t.same(providerError('anthropic', 529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'k').provider, { status: 529, type: 'overloaded_error' })
+  t.same(providerError('mistral', 422, '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}', 'k').provider, { status: 422, type: 'missing' })
+  t.same(providerError('mistral', 400, '{"object":"error","message":"m","type":"invalid_request","code":3051}', 'k').provider, { status: 400, type: 'invalid_request', code: '3051' })
+  t.same(providerError('openai', 400, '{"error":{"message":"m","type":"my card is 4111 1111 1111 1111"}}', 'k').provider, { status: 400 }, 'a free text is not an identifier')
+  t.same(providerError('openai', 502, '<html>Bad gateway</html>', 'k').provider, { status: 502 })
+  t.same(streamError('openai', { error: { type: 'server_error', code: 'overloaded', message: 'x' } }, 'k').provider, { type: 'server_error', code: 'overloaded' })
+})
+
 t.test('marks 408, 429 and 5xx as retryable and other statuses as final', async (t) => {
   t.same([400, 401, 403, 404, 408, 422, 429, 500, 503, 529].map(isRetryableStatus), [false, false, false, false, true, false, true, true, true, true])
   t.equal(providerError('openai', 503, '', 'k').retryable, true)

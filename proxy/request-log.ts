@@ -1,0 +1,87 @@
+// What each request leaves in the log, by its key's environment (the spec: development keys
+// verbose, staging minimal, production errors only), on top of LOG_LEVEL, which stays the floor:
+//
+//   key            request's logger level          `request` line (at info)
+//   sk_dev_        LOG_LEVEL                       verbose: metadata, timings, routing decisions
+//   sk_stg_        LOG_LEVEL, at least info        minimal: route, status, outcome, ms
+//   sk_prod_       LOG_LEVEL, at least error       none
+//   none/unmarked  LOG_LEVEL                       minimal
+//
+// No line holds prompt or answer text: the verbose line counts messages and tokens, and errors are
+// scrubbed by log.ts. A production request whose line is not written costs a table lookup, no object.
+import type { Logger, LevelWithSilent } from 'pino'
+import type { CompletedContext, KeyEnv } from './context.ts'
+
+export type RequestLine = 'verbose' | 'minimal'
+
+interface EnvPolicy {
+  /** Level of the request's logger; undefined: the process logger's own. */
+  readonly level: LevelWithSilent | undefined
+  readonly line: RequestLine | undefined
+}
+
+export interface RequestLogPolicy {
+  /** The request's logger, made when first used; a production key's writes errors only. */
+  loggerFor(reqId: string, env: KeyEnv | null): Logger
+  /** The `request` line's detail for the key's environment; undefined when it is not written. */
+  requestLine(env: KeyEnv | null): RequestLine | undefined
+}
+
+export function createRequestLogPolicy(log: Logger): RequestLogPolicy {
+  const levelValue = (level: 'info' | 'error') => log.levels.values[level]!
+  const policy = (floor: 'info' | 'error' | undefined, line: RequestLine): EnvPolicy => {
+    const floorValue = floor === undefined ? -Infinity : levelValue(floor)
+    return {
+      level: floorValue > log.levelVal ? floor : undefined,
+      line: Math.max(floorValue, log.levelVal) <= levelValue('info') ? line : undefined,
+    }
+  }
+  const byEnv: Record<KeyEnv | 'none', EnvPolicy> = {
+    dev: policy(undefined, 'verbose'),
+    stg: policy('info', 'minimal'),
+    prod: policy('error', 'minimal'),
+    none: policy(undefined, 'minimal'),
+  }
+  return {
+    loggerFor(reqId, env) {
+      const { level } = byEnv[env ?? 'none']
+      return level === undefined ? log.child({ reqId }) : log.child({ reqId }, { level })
+    },
+    requestLine: (env) => byEnv[env ?? 'none'].line,
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10
+
+export function minimalRequestFields(ctx: CompletedContext): Record<string, unknown> {
+  const { status, reason, durationMs } = ctx.outcome
+  return { route: ctx.route.name, status, outcome: reason, ms: round(durationMs) }
+}
+
+/** The minimal fields, and what a developer wants to see of a request: never its text. */
+export function verboseRequestFields(ctx: CompletedContext): Record<string, unknown> {
+  const fields = minimalRequestFields(ctx)
+  fields['method'] = ctx.method
+  fields['path'] = ctx.path
+  if (ctx.outcome.stoppedBy !== undefined) fields['stoppedBy'] = ctx.outcome.stoppedBy
+  const { auth, rateLimit, router, cache, governor, metering } = ctx.state
+  if (auth !== undefined) Object.assign(fields, { keyId: auth.keyId, projectId: auth.project.id, env: auth.env, testMode: auth.testMode })
+  if (rateLimit !== undefined) fields['rateLimitRemaining'] = rateLimit.remaining
+  const ai = ctx.ai
+  if (ai !== undefined) {
+    Object.assign(fields, {
+      messageCount: ai.messages.length, quality: ai.quality, requestedModel: ai.model ?? null, maxTokens: ai.maxTokens,
+      temperature: ai.temperature, mode: ai.mode, governed: ai.governorMetadata !== undefined,
+    })
+  }
+  if (router !== undefined) {
+    Object.assign(fields, { provider: router.provider, model: router.model, promptTokens: router.promptTokens, trimmedMessages: router.trimmedMessages })
+  }
+  if (ctx.result !== undefined) fields['completionTokens'] = ctx.result.usage.completionTokens
+  if (cache !== undefined) fields['cache'] = cache.coalesced ? 'coalesced' : cache.hit ? 'hit' : 'miss'
+  if (governor !== undefined) Object.assign(fields, { riskLevel: governor.riskLevel, blocked: governor.blocked })
+  if (metering?.chargedDollars !== undefined) fields['chargedDollars'] = metering.chargedDollars
+  if (ctx.upstreamMs !== undefined) fields['upstreamMs'] = round(ctx.upstreamMs)
+  if (ctx.firstByteMs !== undefined) fields['firstByteMs'] = round(ctx.firstByteMs)
+  return fields
+}
