@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { buildChain, assertPluginRules } from './chain.ts'
 import { systemClock, type Clock } from './clock.ts'
-import { loadConfig, type GatewayConfig } from './config.ts'
+import { ConfigError, loadConfig, type GatewayConfig } from './config.ts'
 import { createOutbox } from './events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
@@ -103,9 +103,15 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     handle: () => Reply.json(openApi ??= buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)),
   })
   const running: Listening[] = []
-  for (const listener of listeners) {
-    const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing })
-    running.push(await listen(createHttpServer(core, handler), handler, listener, core.host))
+  try {
+    for (const listener of listeners) {
+      const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing })
+      running.push(await listen(createHttpServer(core, handler), handler, listener, core.host))
+    }
+  } catch (err) {
+    for (const { server } of running) server.close()
+    await closeAll(entries, pool, store)
+    throw err
   }
   const urlOf = (name: ListenerSpec['name']) => running.find((l) => l.name === name)?.url
   const url = urlOf('main')!
@@ -153,9 +159,26 @@ interface Listening {
 
 async function listen(server: Server, handler: RequestHandler, spec: ListenerSpec, host: string): Promise<Listening> {
   server.listen(spec.port, host)
-  await once(server, 'listening')
+  try {
+    await once(server, 'listening')
+  } catch (err) {
+    throw listenError(err, spec, host)
+  }
   const { port } = server.address() as AddressInfo
   return { name: spec.name, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, server, handler }
+}
+
+const PORT_SETTINGS: Record<ListenerSpec['name'], string> = { main: 'PORT', metrics: 'METRICS_PORT', auth: 'AUTH_PORT' }
+
+/** The reasons a listener cannot open that an operator fixes in the config, said in one line. */
+function listenError(err: unknown, spec: ListenerSpec, host: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code
+  const setting = PORT_SETTINGS[spec.name]
+  if (code === 'EADDRINUSE') return new ConfigError(`port ${spec.port} is in use (${setting})`)
+  if (code === 'EACCES') return new ConfigError(`port ${spec.port} needs privileges this process does not have (${setting})`)
+  if (code === 'EADDRNOTAVAIL') return new ConfigError(`${host} is not an address of this machine (HOST)`)
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`${host} does not resolve to an address (HOST)`)
+  return err
 }
 
 async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store): Promise<void> {
