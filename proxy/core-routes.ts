@@ -22,7 +22,8 @@ export interface MetricsSource {
   readonly contentType: string
 }
 
-export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMetrics: boolean): Route[] {
+/** `draining`: the gateway is stopping; /readyz answers 503 so load balancers send no more. */
+export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining: () => boolean, serveMetrics: boolean): Route[] {
   const routes: Route[] = [
     CHAT_ROUTE,
     COMPLETE_ROUTE,
@@ -30,10 +31,11 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMet
       method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false,
       handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.state.auth?.project.id }),
     },
-    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, handle: () => Reply.json({ status: 'ok' }) },
+    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, probe: true, handle: () => Reply.json({ status: 'ok' }) },
     {
-      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false,
+      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false, probe: true,
       handle: () => {
+        if (draining()) return Reply.json({ status: 'draining' }, 503)
         const parts = notReady()
         return parts.length === 0 ? Reply.json({ status: 'ready' }) : Reply.json({ status: 'not ready', notReady: parts }, 503)
       },
@@ -45,7 +47,7 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMet
 
 export function metricsRoute(metrics: MetricsSource): Route {
   return {
-    method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false,
+    method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false, probe: true,
     handle: async () => Reply.text(await metrics.text(), metrics.contentType),
   }
 }

@@ -6,6 +6,7 @@ import type { Server } from 'node:http'
 import { buildChain, assertPluginRules } from './chain.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { ConfigError, loadConfig, type GatewayConfig } from './config.ts'
+import { drainListeners } from './drain.ts'
 import { createOutbox } from './events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
@@ -44,7 +45,10 @@ export interface Gateway {
   readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>
   /** Operator notices from plugins (e.g. the first-start demo key). */
   readonly notices: readonly string[]
-  /** Stops accepting, lets in-flight requests finish within the grace period, then closes everything. */
+  /**
+   * Stops accepting and drains (/readyz 503, new requests on kept-alive sockets 503), lets in-flight
+   * requests finish within the grace period, ends those still running at its end, then closes everything.
+   */
   close(): Promise<void>
 }
 
@@ -86,6 +90,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false })),
   )
   const notReady = () => (store.isOpen() ? [] : ['store'])
+  let draining = false
   const metricsSource: MetricsSource = {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
     contentType: metrics.registry.contentType,
@@ -93,7 +98,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const onAuthListener = (route: Route) => core.authPort !== undefined && route.listener === 'auth'
   const listeners: ListenerSpec[] = [{
     name: 'main', port: core.port,
-    routes: [...coreRoutes(metricsSource, notReady, core.metricsPort === undefined), ...pluginRoutes.filter((r) => !onAuthListener(r))],
+    routes: [...coreRoutes(metricsSource, notReady, () => draining, core.metricsPort === undefined), ...pluginRoutes.filter((r) => !onAuthListener(r))],
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
@@ -128,13 +133,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path }))),
     close() {
       closing ??= (async () => {
-        for (const { server } of running) {
-          server.close()
-          server.closeIdleConnections()
-        }
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, core.shutdownGraceMs).unref())
-        await Promise.race([Promise.all(running.map((l) => l.handler.drained())), grace])
-        for (const { server } of running) server.closeAllConnections()
+        draining = true
+        await drainListeners(running, core.shutdownGraceMs, log)
         await Promise.allSettled([...background])
         await closeAll(entries, pool, store)
         log.info('tollgate stopped')
