@@ -1,15 +1,19 @@
 // `tollgate serve`: the gateway in the foreground, stopped gracefully by SIGTERM or SIGINT; with
 // --workers N, N processes sharing the port and the store.
 import cluster from 'node:cluster'
-import { runPrimary } from '../proxy/cluster.ts'
+import { announceReady, runPrimary } from '../proxy/cluster.ts'
+import { loadConfig } from '../proxy/config.ts'
 import { start, type Gateway, type StartOptions } from '../proxy/index.ts'
+import { builtinPlugins } from '../plugins/index.ts'
 import { onParentExit } from './parent-watch.ts'
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const
 
 export async function serve(options: StartOptions, workers: number): Promise<void> {
   if (workers > 1 && cluster.isPrimary) {
-    return runPrimary({ workers, log: (line) => process.stderr.write(`${line}\n`) })
+    // A bad setting fails here once, in one line, instead of in every worker the primary starts.
+    loadConfig(builtinPlugins, process.env, options.overrides)
+    return runPrimary({ workers, log: (line) => process.stderr.write(`tollgate: ${line}\n`) })
   }
   // Listening from the start: a signal during start-up stops the gateway as soon as it is up
   // (a terminal's Ctrl-C and `npm start` may deliver the same signal twice; the first one counts).
@@ -30,6 +34,7 @@ export async function serve(options: StartOptions, workers: number): Promise<voi
   gateway = await start(overrides === undefined ? options : { ...options, overrides })
   for (const notice of gateway.notices) process.stdout.write(`${notice}\n`)
   process.stdout.write(`Tollgate is listening on ${gateway.url}${gateway.metricsUrl === undefined ? '' : ` (metrics on ${gateway.metricsUrl})`}\n`)
+  announceReady()
   if (stopRequested !== undefined) shutDown(gateway, stopRequested)
 }
 
