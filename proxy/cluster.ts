@@ -47,6 +47,7 @@ export function runPrimary(options: PrimaryOptions): void {
   let starting: Worker | undefined
   let next: NodeJS.Timeout | undefined
   let failedStarts = 0
+  /** Deaths in a row of workers that did not serve STABLE_MS, this one included. */
   let youngDeaths = 0
   let stopping = false
 
@@ -92,7 +93,7 @@ export function runPrimary(options: PrimaryOptions): void {
       for (const other of alive.keys()) other.process.kill('SIGKILL')
       process.exit(1)
     }
-    youngDeaths = state.ready && Date.now() - state.startedAt >= STABLE_MS ? 0 : youngDeaths + 1
+    youngDeaths = state.ready && Date.now() - state.startedAt >= STABLE_MS ? 1 : youngDeaths + 1
     const delay = Math.min(BACKOFF_FIRST_MS * 2 ** (youngDeaths - 1), BACKOFF_MAX_MS)
     options.log(`worker ${pid} exited ${state.ready ? '' : 'before it was ready '}(${how}); starting another in ${delay} ms`)
     // One start at a time: a start already planned replaces this worker too, once it is ready.

@@ -94,7 +94,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     })
     if (draining) res.setHeader('connection', 'close')
     try {
-      if (draining && (found === undefined || !('route' in found) || found.route.probe !== true)) throw new ShuttingDownError()
+      const probe = found !== undefined && 'route' in found && found.route.probe === true
+      if (draining && !probe) throw new ShuttingDownError()
       if (found === undefined) throw new NotFoundError(`No endpoint at ${method} ${target.path}.`)
       if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
       const { route, params } = found
@@ -130,7 +131,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     const cut = signal.reason instanceof ShuttingDownError ? signal.reason : undefined
     if (signal.aborted && cut === undefined) return { status: 499, reason: 'client_aborted' }
     const error = cut ?? toGatewayError(err)
-    if (error.status >= 500) (ctx?.log ?? log).error({ err }, 'request failed')
+    if (error.status >= 500 && !(error instanceof ShuttingDownError)) (ctx?.log ?? log).error({ err }, 'request failed')
     if (res.headersSent) {
       res.destroy()
       return { status: 500, reason: 'internal_error' }
