@@ -1,26 +1,47 @@
 // `tollgate serve`: the gateway in the foreground, stopped gracefully by SIGTERM or SIGINT; with
 // --workers N, N processes sharing the port and the store.
 import cluster from 'node:cluster'
-import { runPrimary } from '../proxy/cluster.ts'
-import { start, type StartOptions } from '../proxy/index.ts'
+import { announceReady, runPrimary } from '../proxy/cluster.ts'
+import { loadConfig } from '../proxy/config.ts'
+import { start, type Gateway, type StartOptions } from '../proxy/index.ts'
+import { builtinPlugins } from '../plugins/index.ts'
+import { onParentExit } from './parent-watch.ts'
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const
 
 export async function serve(options: StartOptions, workers: number): Promise<void> {
   if (workers > 1 && cluster.isPrimary) {
-    return runPrimary({ workers, log: (line) => process.stderr.write(`${line}\n`) })
+    // A bad setting fails here once, in one line, instead of in every worker the primary starts.
+    loadConfig(builtinPlugins, process.env, options.overrides)
+    return runPrimary({ workers, log: (line) => process.stderr.write(`tollgate: ${line}\n`) })
   }
+  // Listening from the start: a signal during start-up stops the gateway as soon as it is up
+  // (a terminal's Ctrl-C and `npm start` may deliver the same signal twice; the first one counts).
+  let stopRequested: string | undefined
+  let gateway: Gateway | undefined
+  const stop = (reason: string) => {
+    if (stopRequested !== undefined) return
+    stopRequested = reason
+    if (gateway !== undefined) shutDown(gateway, reason)
+  }
+  for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal))
+  // Started by npm: if npm goes away without passing its signal on (it signals the shell it started,
+  // which `npx` cannot tell to exec the gateway), the gateway stops instead of serving as an orphan.
+  if (process.env.npm_lifecycle_event !== undefined && cluster.isPrimary) onParentExit(() => stop('parent exited'))
   const overrides = workers > 1
     ? { ...options.overrides, plugins: { ...(options.overrides?.plugins as object | undefined), 'rate-limit': { shared: true }, metering: { shared: true }, accounts: { shared: true } } }
     : options.overrides
-  const gateway = await start(overrides === undefined ? options : { ...options, overrides })
+  gateway = await start(overrides === undefined ? options : { ...options, overrides })
   for (const notice of gateway.notices) process.stdout.write(`${notice}\n`)
   process.stdout.write(`Tollgate is listening on ${gateway.url}${gateway.metricsUrl === undefined ? '' : ` (metrics on ${gateway.metricsUrl})`}\n`)
-  const stop = (signal: string) => {
-    gateway.log.info({ signal }, 'shutting down')
-    gateway.close().then(() => process.exit(0), (err: unknown) => {
-      gateway.log.error({ err }, 'shutdown failed')
-      process.exit(1)
-    })
-  }
-  process.once('SIGTERM', stop)
-  process.once('SIGINT', stop)
+  announceReady()
+  if (stopRequested !== undefined) shutDown(gateway, stopRequested)
+}
+
+function shutDown(gateway: Gateway, reason: string): void {
+  gateway.log.info({ reason, graceMs: gateway.config.core.shutdownGraceMs }, 'shutting down')
+  gateway.close().then(() => process.exit(0), (err: unknown) => {
+    gateway.log.error({ err }, 'shutdown failed')
+    process.exit(1)
+  })
 }

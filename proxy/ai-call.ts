@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http'
 import type { Chain } from './chain.ts'
 import type { CompletionResult, ProviderResult, TokenUsage } from './completion.ts'
 import type { Outcome, RequestContext, RouteDecision } from './context.ts'
-import { InternalError, toGatewayError } from './errors.ts'
+import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
 import { costDollars, type Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
@@ -115,11 +115,13 @@ async function streamAnswer(
     }
   } catch (err) {
     observe('error')
-    if (ctx.signal.aborted) return { status: 200, reason: 'client_aborted' }
-    const error = toGatewayError(err)
+    // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
+    // client leaving means nobody is there to read an error event.
+    const cut = ctx.signal.reason instanceof ShuttingDownError ? ctx.signal.reason : undefined
+    if (ctx.signal.aborted && cut === undefined) return { status: 200, reason: 'client_aborted' }
+    const error = cut ?? toGatewayError(err)
     ctx.log.error({ err }, 'stream failed after it began')
-    await sse.event('error', { error: error.error, message: error.message })
-    sse.close()
+    sse.fail({ error: error.error, message: error.message })
     return { status: 200, reason: 'stream_aborted' }
   }
   observe('ok')

@@ -72,8 +72,9 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
   function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
-    // A hook cut short because the client left did not fail; nothing more needs to run.
-    if (ctx.signal.aborted) return Reply.error(toGatewayError(err))
+    // A hook cut short by the request's end (the client left, or the gateway's shutdown deadline)
+    // did not fail; the answer is the reason the request ended.
+    if (ctx.signal.aborted) return Reply.error(toGatewayError(ctx.signal.reason))
     metrics.pluginFailures.inc({ plugin: plugin.name })
     ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
     if (plugin.failOpen === true) return undefined

@@ -7,6 +7,7 @@ import { AggregatorRegistry, type Registry } from 'prom-client'
 
 const METRICS_REQUEST = 'tollgate:metrics-request'
 const METRICS_RESPONSE = 'tollgate:metrics-response'
+const READY = 'tollgate:ready'
 
 interface MetricsMessage {
   readonly type: string
@@ -17,44 +18,109 @@ interface MetricsMessage {
 
 export interface PrimaryOptions {
   readonly workers: number
+  /** One line for the operator (stderr). */
   readonly log: (line: string) => void
 }
 
-/** Forks the workers one after another (the first one may seed a fresh store), restarts any that die, stops them all on SIGTERM/SIGINT. */
-export async function runPrimary(options: PrimaryOptions): Promise<void> {
+/** Worker starts that may fail in a row, while no worker serves, before the primary gives up. */
+export const START_BUDGET = 5
+const BACKOFF_FIRST_MS = 250
+const BACKOFF_MAX_MS = 15_000
+/** A worker that served this long died of something new: the backoff starts over. */
+const STABLE_MS = 30_000
+
+interface WorkerState {
+  ready: boolean
+  readonly startedAt: number
+}
+
+/**
+ * Starts the workers one at a time (the first one may seed a fresh store) and keeps N of them:
+ * one that dies, before or after it is ready, is replaced after a backoff that doubles while
+ * workers keep dying young. When START_BUDGET starts in a row fail and none serves, it logs why
+ * and exits 1. SIGTERM/SIGINT, even during start-up, stop every worker gracefully; it exits 0
+ * once they are gone.
+ */
+export function runPrimary(options: PrimaryOptions): void {
   const aggregator = new AggregatorRegistry()
+  const alive = new Map<Worker, WorkerState>()
+  let starting: Worker | undefined
+  let next: NodeJS.Timeout | undefined
+  let failedStarts = 0
+  /** Deaths in a row of workers that did not serve STABLE_MS, this one included. */
+  let youngDeaths = 0
   let stopping = false
+
   cluster.on('message', (worker: Worker, message: MetricsMessage) => {
+    if (message?.type === READY) return ready(worker)
     if (message?.type !== METRICS_REQUEST) return
     aggregator.clusterMetrics().then(
       (text) => worker.send({ type: METRICS_RESPONSE, id: message.id, text }),
       (err: unknown) => worker.send({ type: METRICS_RESPONSE, id: message.id, error: String(err) }),
     )
   })
-  const fork = () =>
-    new Promise<void>((resolve, reject) => {
-      const worker = cluster.fork()
-      worker.once('listening', () => resolve())
-      worker.once('exit', (code, signal) => {
-        if (stopping) return
-        options.log(`worker ${worker.process.pid} exited (${signal ?? code}); starting a new one`)
-        reject(new Error('worker exited before listening'))
-        setTimeout(() => void fork().catch(() => undefined), 1000).unref()
-      })
-    })
-  for (let i = 0; i < options.workers; i++) await fork()
-  const stop = () => {
-    stopping = true
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')
-    const wait = setInterval(() => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
-        clearInterval(wait)
-        process.exit(0)
-      }
-    }, 50)
+
+  const serving = () => [...alive.values()].filter((w) => w.ready).length
+
+  function fill(): void {
+    if (stopping || starting !== undefined || next !== undefined || alive.size >= options.workers) return
+    const worker = cluster.fork()
+    alive.set(worker, { ready: false, startedAt: Date.now() })
+    starting = worker
+    worker.once('exit', (code, signal) => exited(worker, signal ?? `exit code ${code}`))
   }
-  process.once('SIGTERM', stop)
-  process.once('SIGINT', stop)
+
+  function ready(worker: Worker): void {
+    const state = alive.get(worker)
+    if (state === undefined) return
+    state.ready = true
+    if (starting === worker) starting = undefined
+    failedStarts = 0
+    fill()
+  }
+
+  function exited(worker: Worker, how: string): void {
+    const state = alive.get(worker)!
+    alive.delete(worker)
+    if (starting === worker) starting = undefined
+    if (stopping) {
+      if (alive.size === 0) process.exit(0)
+      return
+    }
+    const pid = worker.process.pid
+    if (!state.ready && ++failedStarts >= START_BUDGET && serving() === 0) {
+      options.log(`worker ${pid} exited before it was ready (${how}); ${failedStarts} worker starts in a row failed and none is serving: giving up`)
+      for (const other of alive.keys()) other.process.kill('SIGKILL')
+      process.exit(1)
+    }
+    youngDeaths = state.ready && Date.now() - state.startedAt >= STABLE_MS ? 1 : youngDeaths + 1
+    const delay = Math.min(BACKOFF_FIRST_MS * 2 ** (youngDeaths - 1), BACKOFF_MAX_MS)
+    options.log(`worker ${pid} exited ${state.ready ? '' : 'before it was ready '}(${how}); starting another in ${delay} ms`)
+    // One start at a time: a start already planned replaces this worker too, once it is ready.
+    if (next !== undefined) return
+    next = setTimeout(() => {
+      next = undefined
+      fill()
+    }, delay)
+  }
+
+  function stop(signal: string): void {
+    if (stopping) return
+    stopping = true
+    clearTimeout(next)
+    options.log(`${signal}: stopping ${alive.size} worker${alive.size === 1 ? '' : 's'}`)
+    if (alive.size === 0) process.exit(0)
+    for (const worker of alive.keys()) worker.process.kill('SIGTERM')
+  }
+
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+  fill()
+}
+
+/** In a worker: tells the primary the gateway is up (no-op in a single process). */
+export function announceReady(): void {
+  if (cluster.isWorker) process.send!({ type: READY })
 }
 
 /** In a worker: a source of metrics for the whole cluster, answered by the primary. */

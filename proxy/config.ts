@@ -61,6 +61,7 @@ export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly stri
   ['WEBHOOKS_ALLOW_HTTP', ['plugins', 'webhooks', 'allowHttp'], 'bool'],
 ]
 
+/** A setting the gateway cannot run with: a bad value, a port in use, a data directory that is a file. */
 export class ConfigError extends Error {}
 
 type Tree = Record<string, unknown>
@@ -107,8 +108,33 @@ function readConfigFile(file: string): Tree {
   }
 }
 
-function describe(error: z.ZodError, prefix: string): string {
-  return error.issues.map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`).join('; ')
+/**
+ * Each problem under the name the operator set it by: the environment variable when the value
+ * came from one, the path in the config file otherwise.
+ */
+function describe(error: z.ZodError, prefix: string, fromEnvironment: ReadonlyMap<string, string>): string {
+  return error.issues.map((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.')
+    return `${fromEnvironment.get(path) ?? path}: ${issue.message}`
+  }).join('; ')
+}
+
+/** Config paths whose value came from an environment variable (and no override replaced it), with the variable's name. */
+function environmentSources(env: NodeJS.ProcessEnv, overrides: Tree): Map<string, string> {
+  const sources = new Map<string, string>()
+  for (const [name, path] of ENV_VARS) {
+    if (env[name] !== undefined && env[name] !== '' && !hasPath(overrides, path)) sources.set(path.join('.'), name)
+  }
+  return sources
+}
+
+function hasPath(tree: Tree, path: readonly string[]): boolean {
+  let node: unknown = tree
+  for (const segment of path) {
+    if (!isPlainObject(node) || !(segment in node)) return false
+    node = node[segment]
+  }
+  return true
 }
 
 export interface GatewayConfig {
@@ -124,8 +150,9 @@ export interface GatewayConfig {
 export function loadConfig(plugins: readonly GatewayPlugin[], env: NodeJS.ProcessEnv = process.env, overrides: Tree = {}): GatewayConfig {
   const file = env.TOLLGATE_CONFIG
   const tree = merge(fromEnv(env, file ? readConfigFile(file) : {}), overrides)
+  const sources = environmentSources(env, overrides)
   const core = coreSchema.safeParse(tree)
-  if (!core.success) throw new ConfigError(`invalid configuration: ${describe(core.error, '')}`)
+  if (!core.success) throw new ConfigError(`invalid configuration: ${describe(core.error, '', sources)}`)
   const known = new Set<string>(plugins.map((p) => p.name))
   for (const name of Object.keys(core.data.plugins)) {
     if (!known.has(name)) throw new ConfigError(`invalid configuration: plugins.${name}: no such plugin (known: ${[...known].join(', ')})`)
@@ -133,7 +160,7 @@ export function loadConfig(plugins: readonly GatewayPlugin[], env: NodeJS.Proces
   const parsed = new Map<string, unknown>()
   for (const plugin of plugins) {
     const result = plugin.schema.safeParse(core.data.plugins[plugin.name] ?? {})
-    if (!result.success) throw new ConfigError(`invalid configuration: ${describe(result.error, `plugins.${plugin.name}`)}`)
+    if (!result.success) throw new ConfigError(`invalid configuration: ${describe(result.error, `plugins.${plugin.name}`, sources)}`)
     parsed.set(plugin.name, result.data)
   }
   return { core: core.data, plugins: parsed }

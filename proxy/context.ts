@@ -20,6 +20,8 @@ export interface RouteInfo {
   readonly keyTypes: readonly KeyType[]
   /** The answer is an SSE stream. */
   readonly stream: boolean
+  /** A probe for load balancers and monitoring (/healthz, /readyz, /metrics), still answered while the gateway drains. */
+  readonly probe?: boolean
 }
 
 export interface AuthState {

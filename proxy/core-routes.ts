@@ -22,8 +22,11 @@ export interface MetricsSource {
   readonly contentType: string
 }
 
-/** `details`: the plugins' facts for /readyz's body, beside `status` (PluginHooks.readiness). */
-export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMetrics: boolean, details: () => Record<string, unknown>): Route[] {
+/**
+ * `draining`: the gateway is stopping; /readyz answers 503 so load balancers send no more.
+ * `details`: the plugins' facts for /readyz's body, beside `status` (PluginHooks.readiness).
+ */
+export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining: () => boolean, serveMetrics: boolean, details: () => Record<string, unknown>): Route[] {
   const routes: Route[] = [
     CHAT_ROUTE,
     COMPLETE_ROUTE,
@@ -31,10 +34,11 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMet
       method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false,
       handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.state.auth?.project.id }),
     },
-    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, handle: () => Reply.json({ status: 'ok' }) },
+    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, probe: true, handle: () => Reply.json({ status: 'ok' }) },
     {
-      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false,
+      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false, probe: true,
       handle: () => {
+        if (draining()) return Reply.json({ status: 'draining' }, 503)
         const parts = notReady()
         return parts.length === 0 ? Reply.json({ status: 'ready', ...details() }) : Reply.json({ status: 'not ready', notReady: parts, ...details() }, 503)
       },
@@ -46,7 +50,7 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, serveMet
 
 export function metricsRoute(metrics: MetricsSource): Route {
   return {
-    method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false,
+    method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false, probe: true,
     handle: async () => Reply.text(await metrics.text(), metrics.contentType),
   }
 }

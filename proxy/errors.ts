@@ -189,6 +189,16 @@ export class OverloadedError extends RetryLaterError {
   }
 }
 
+/** The gateway is stopping: it takes no new work, and work still running at the deadline is ended. */
+export class ShuttingDownError extends RetryLaterError {
+  readonly status = 503
+  readonly error = 'Service unavailable'
+  readonly code = 'shutting_down'
+  constructor(message = 'The gateway is shutting down; retry shortly, another instance will answer.', retryAfterS = 1) {
+    super(retryAfterS, message)
+  }
+}
+
 export class UpstreamTimeoutError extends GatewayError {
   readonly status = 504
   readonly error = 'Upstream timeout'

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { buildChain, assertPluginRules } from './chain.ts'
 import { systemClock, type Clock } from './clock.ts'
-import { loadConfig, type GatewayConfig } from './config.ts'
+import { ConfigError, loadConfig, type GatewayConfig } from './config.ts'
+import { drainListeners } from './drain.ts'
 import { createOutbox } from './events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
@@ -44,7 +45,10 @@ export interface Gateway {
   readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>
   /** Operator notices from plugins (e.g. the first-start demo key). */
   readonly notices: readonly string[]
-  /** Stops accepting, lets in-flight requests finish within the grace period, then closes everything. */
+  /**
+   * Stops accepting and drains (/readyz 503, new requests on kept-alive sockets 503), lets in-flight
+   * requests finish within the grace period, ends those still running at its end, then closes everything.
+   */
   close(): Promise<void>
 }
 
@@ -87,6 +91,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   )
   const notReady = () => (store.isOpen() ? [] : ['store'])
   const readiness = () => Object.assign({}, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
+  let draining = false
   const metricsSource: MetricsSource = {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
     contentType: metrics.registry.contentType,
@@ -94,7 +99,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const onAuthListener = (route: Route) => core.authPort !== undefined && route.listener === 'auth'
   const listeners: ListenerSpec[] = [{
     name: 'main', port: core.port,
-    routes: [...coreRoutes(metricsSource, notReady, core.metricsPort === undefined, readiness), ...pluginRoutes.filter((r) => !onAuthListener(r))],
+    routes: [...coreRoutes(metricsSource, notReady, () => draining, core.metricsPort === undefined, readiness), ...pluginRoutes.filter((r) => !onAuthListener(r))],
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
@@ -104,9 +109,15 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     handle: () => Reply.json(openApi ??= buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)),
   })
   const running: Listening[] = []
-  for (const listener of listeners) {
-    const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing })
-    running.push(await listen(createHttpServer(core, handler), handler, listener, core.host))
+  try {
+    for (const listener of listeners) {
+      const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing })
+      running.push(await listen(createHttpServer(core, handler), handler, listener, core.host))
+    }
+  } catch (err) {
+    for (const { server } of running) server.close()
+    await closeAll(entries, pool, store)
+    throw err
   }
   const urlOf = (name: ListenerSpec['name']) => running.find((l) => l.name === name)?.url
   const url = urlOf('main')!
@@ -123,13 +134,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path }))),
     close() {
       closing ??= (async () => {
-        for (const { server } of running) {
-          server.close()
-          server.closeIdleConnections()
-        }
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, core.shutdownGraceMs).unref())
-        await Promise.race([Promise.all(running.map((l) => l.handler.drained())), grace])
-        for (const { server } of running) server.closeAllConnections()
+        draining = true
+        await drainListeners(running, core.shutdownGraceMs, log)
         await Promise.allSettled([...background])
         await closeAll(entries, pool, store)
         log.info('tollgate stopped')
@@ -154,9 +160,26 @@ interface Listening {
 
 async function listen(server: Server, handler: RequestHandler, spec: ListenerSpec, host: string): Promise<Listening> {
   server.listen(spec.port, host)
-  await once(server, 'listening')
+  try {
+    await once(server, 'listening')
+  } catch (err) {
+    throw listenError(err, spec, host)
+  }
   const { port } = server.address() as AddressInfo
   return { name: spec.name, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, server, handler }
+}
+
+const PORT_SETTINGS: Record<ListenerSpec['name'], string> = { main: 'PORT', metrics: 'METRICS_PORT', auth: 'AUTH_PORT' }
+
+/** The reasons a listener cannot open that an operator fixes in the config, said in one line. */
+function listenError(err: unknown, spec: ListenerSpec, host: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code
+  const setting = PORT_SETTINGS[spec.name]
+  if (code === 'EADDRINUSE') return new ConfigError(`port ${spec.port} is in use (${setting})`)
+  if (code === 'EACCES') return new ConfigError(`port ${spec.port} needs privileges this process does not have (${setting})`)
+  if (code === 'EADDRNOTAVAIL') return new ConfigError(`${host} is not an address of this machine (HOST)`)
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`${host} does not resolve to an address (HOST)`)
+  return err
 }
 
 async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store): Promise<void> {

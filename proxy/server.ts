@@ -9,7 +9,7 @@ import type { Clock } from './clock.ts'
 import type { CoreConfig } from './config.ts'
 import type { CompletedContext, KeyEnv, Outcome, PluginState, RequestContext } from './context.ts'
 import { aiRequestSchemaFor } from './core-routes.ts'
-import { GatewayError, MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
+import { GatewayError, MethodNotAllowedError, NotFoundError, ShuttingDownError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
@@ -35,8 +35,15 @@ export interface RequestHandler {
   (req: IncomingMessage, res: ServerResponse): void
   /** Requests accepted and not yet finished. */
   readonly inFlight: () => number
-  /** Resolves when no request is in flight. */
+  /** Resolves when no request is in flight and every answer has been handed to the socket. */
   readonly drained: () => Promise<void>
+  /**
+   * The gateway is stopping: from now on every answer closes its connection, and a new request
+   * (one on a kept-alive socket) gets 503 with retry-after instead of being served; probes still answer.
+   */
+  readonly drain: () => void
+  /** The deadline has come: ends every request still in flight (a stream with an `error` event, anything else with 503). */
+  readonly cut: () => void
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
@@ -46,6 +53,9 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   const logPolicy = createRequestLogPolicy(log)
   let active = 0
   let waiters: Array<() => void> = []
+  let draining = false
+  /** The requests in flight, to close their connections when draining begins and to end them at the deadline. */
+  const open = new Map<ServerResponse, AbortController>()
   const ai: AiDeps = { chain, pricing: deps.pricing, metrics, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
 
   /** `success` names a 2xx/3xx answer: 'ok' from a route's handler, 'short_circuit' from a plugin. */
@@ -78,15 +88,20 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     let finish: Finish = { status: 500, reason: 'internal_error' }
     let ctx: RequestContext | undefined
     let stoppedBy: string | undefined
+    const controller = new AbortController()
+    open.set(res, controller)
+    res.on('close', () => {
+      open.delete(res)
+      if (!res.writableFinished) controller.abort(new Error('client disconnected'))
+    })
+    if (draining) res.setHeader('connection', 'close')
     try {
+      const probe = found !== undefined && 'route' in found && found.route.probe === true
+      if (draining && !probe) throw new ShuttingDownError()
       if (found === undefined) throw new NotFoundError(`No endpoint at ${method} ${target.path}.`)
       if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
       const { route, params } = found
       const body = await readValidBody(req, route)
-      const controller = new AbortController()
-      res.on('close', () => {
-        if (!res.writableFinished) controller.abort(new Error('client disconnected'))
-      })
       ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt)
       if (route.kind !== 'open') {
         const stop = await chain.runRequest(ctx)
@@ -99,7 +114,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       }
       finish = route.handle === undefined ? await callModel(ctx, res, ai) : await sendReply(ctx, res, await route.handle(ctx), 'ok')
     } catch (err) {
-      finish = fail(err, ctx, res)
+      finish = fail(err, ctx, res, controller.signal)
     } finally {
       const durationMs = performance.now() - started
       const labels = { route: routeName, status_class: statusClass(finish.status) }
@@ -116,10 +131,11 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
   }
 
-  function fail(err: unknown, ctx: RequestContext | undefined, res: ServerResponse): Finish {
-    if (ctx?.signal.aborted === true) return { status: 499, reason: 'client_aborted' }
-    const error = toGatewayError(err)
-    if (error.status >= 500) (ctx?.log ?? log).error({ err }, 'request failed')
+  function fail(err: unknown, ctx: RequestContext | undefined, res: ServerResponse, signal: AbortSignal): Finish {
+    const cut = signal.reason instanceof ShuttingDownError ? signal.reason : undefined
+    if (signal.aborted && cut === undefined) return { status: 499, reason: 'client_aborted' }
+    const error = cut ?? toGatewayError(err)
+    if (error.status >= 500 && !(error instanceof ShuttingDownError)) (ctx?.log ?? log).error({ err }, 'request failed')
     if (res.headersSent) {
       res.destroy()
       return { status: 500, reason: 'internal_error' }
@@ -181,6 +197,12 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
   }
 
+  const settled = () => {
+    if (--active === 0) {
+      for (const wake of waiters) wake()
+      waiters = []
+    }
+  }
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
     active++
     handle(req, res).catch((err: unknown) => {
@@ -188,15 +210,22 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       log.error({ err }, 'request failed outside its handler')
       res.destroy()
     }).finally(() => {
-      if (--active === 0) {
-        for (const wake of waiters) wake()
-        waiters = []
-      }
+      // Counted until the answer's last bytes are handed to the socket, so closing the
+      // connections once drained cuts no answer short.
+      if (res.writableFinished || res.destroyed) settled()
+      else res.once('close', settled)
     })
   }) as RequestHandler
   Object.assign(handler, {
     inFlight: () => active,
     drained: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    drain: () => {
+      draining = true
+      for (const res of open.keys()) if (!res.headersSent) res.setHeader('connection', 'close')
+    },
+    cut: () => {
+      for (const controller of open.values()) controller.abort(new ShuttingDownError('The gateway shut down before this request finished; retry it.'))
+    },
   })
   return handler
 }

@@ -34,6 +34,15 @@ export class SseWriter {
     }
   }
 
+  /**
+   * Ends the stream with an `error` event. Written without waiting for the client to read: the
+   * stream is over either way, and the socket stays open until the event is sent.
+   */
+  fail(data: { readonly error: string; readonly message: string }): void {
+    if (this.#res.destroyed) return
+    this.#res.end(`event: error\ndata: ${JSON.stringify(data)}\n\n`)
+  }
+
   close(trailers: Record<string, string> = {}): void {
     if (this.#res.destroyed) return
     if (Object.keys(trailers).length > 0) this.#res.addTrailers(trailers)

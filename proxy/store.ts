@@ -2,6 +2,7 @@
 // namespaced by the plugin's name, so no plugin can open another's records.
 import { mkdirSync } from 'node:fs'
 import { open, type Database, type Key, type RootDatabase } from 'lmdb'
+import { ConfigError } from './config.ts'
 
 export interface DatabaseOptions {
   /** Keep decoded values in memory (for small, hot, rarely written records). */
@@ -32,10 +33,15 @@ export interface Store {
 const STRUCTURES = Symbol.for('structures')
 
 export function openStore(path: string): Store {
-  mkdirSync(path, { recursive: true })
-  // Several processes may share this environment; LMDB's own locks make that safe. The path is
-  // always a directory: lmdb would otherwise take a name with a dot (`/var/lib/tollgate.d`) for a file.
-  const root = open({ path, maxDbs: 64, compression: false, noSubdir: false })
+  let root: RootDatabase
+  try {
+    mkdirSync(path, { recursive: true })
+    // Several processes may share this environment; LMDB's own locks make that safe. The path is
+    // always a directory: lmdb would otherwise take a name with a dot (`/var/lib/tollgate.d`) for a file.
+    root = open({ path, maxDbs: 64, compression: false, noSubdir: false })
+  } catch (err) {
+    throw dataDirError(err, path)
+  }
   let closed = false
   return {
     root,
@@ -60,4 +66,13 @@ export function openStore(path: string): Store {
       await root.close()
     },
   }
+}
+
+/** The reasons the data directory cannot be opened that an operator fixes, said in one line. */
+function dataDirError(err: unknown, path: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'EEXIST') return new ConfigError(`the data directory ${path} is a file, not a directory (TOLLGATE_DATA)`)
+  if (code === 'ENOTDIR') return new ConfigError(`the data directory ${path} cannot be made: part of that path is a file (TOLLGATE_DATA)`)
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ConfigError(`the data directory ${path} is not writable by this process (TOLLGATE_DATA)`)
+  return err
 }

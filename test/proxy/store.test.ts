@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
+import { ConfigError } from '../../proxy/config.ts'
 import { openStore } from '../../proxy/store.ts'
 import { freshDataDir } from '../helpers/start-gateway.ts'
 
@@ -18,3 +19,10 @@ for (const name of ['data', 'tollgate.d', 'store.v2']) {
     }
   })
 }
+
+t.test('a data path that cannot be a directory stops with a line naming TOLLGATE_DATA', async (t) => {
+  const file = join(freshDataDir(t), 'data')
+  writeFileSync(file, '')
+  t.throws(() => openStore(file), new ConfigError(`the data directory ${file} is a file, not a directory (TOLLGATE_DATA)`))
+  t.throws(() => openStore(join(file, 'below')), new ConfigError(`the data directory ${join(file, 'below')} cannot be made: part of that path is a file (TOLLGATE_DATA)`))
+})

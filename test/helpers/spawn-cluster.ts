@@ -1,0 +1,79 @@
+// `tollgate serve --workers N` in a child process, with its output and its workers' process ids
+// (read from /proc), all stopped with the test.
+import type { Test } from 'tap'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { freshDataDir, TEST_SECRET } from './start-gateway.ts'
+
+const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
+
+export interface Primary {
+  readonly child: ChildProcess
+  /** stdout and stderr so far. */
+  readonly output: () => string
+  /** Resolves once the output matches `pattern` `count` times. */
+  readonly until: (pattern: RegExp, count?: number) => Promise<void>
+  readonly workers: () => number[]
+}
+
+export function launchPrimary(t: Test, workers: number, env: NodeJS.ProcessEnv = {}): Primary {
+  const dataDir = freshDataDir(t)
+  const child = spawn(process.execPath, [CLI, 'serve', '--workers', String(workers), '--data', dataDir], {
+    env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const seen = new Set<number>()
+  const workerPids = () => {
+    const file = `/proc/${child.pid}/task/${child.pid}/children`
+    const now = existsSync(file) ? readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : []
+    for (const pid of now) seen.add(pid)
+    return now
+  }
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL')
+      await once(child, 'exit')
+    }
+    for (const pid of seen) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+  })
+  let output = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  return {
+    child,
+    output: () => output,
+    workers: workerPids,
+    async until(pattern, count = 1) {
+      const global = new RegExp(pattern.source, 'g')
+      while ((output.match(global) ?? []).length < count) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the primary exited (${child.exitCode ?? child.signalCode}) while waiting for ${pattern}: ${output}`)
+        workerPids()
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    },
+  }
+}
+
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The first worker's process id, as soon as it is forked. */
+export async function firstWorker(primary: Primary): Promise<number> {
+  for (;;) {
+    const [pid] = primary.workers()
+    if (pid !== undefined) return pid
+    if (primary.child.exitCode !== null || primary.child.signalCode !== null) throw new Error(`the primary exited: ${primary.output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** The URL the first worker printed. */
+export const urlOf = (output: string) => /listening on (http:\/\/\S+)/.exec(output)![1]!

@@ -1,0 +1,34 @@
+// Config errors name the setting the way the operator set it: the environment variable when the
+// value came from one, the path in the config file otherwise.
+import t from 'tap'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConfigError, loadConfig } from '../../proxy/config.ts'
+import { builtinPlugins } from '../../plugins/index.ts'
+import { freshDataDir } from '../helpers/start-gateway.ts'
+
+const failure = (env: NodeJS.ProcessEnv, overrides: Record<string, unknown> = {}) => {
+  try {
+    loadConfig(builtinPlugins, env, overrides)
+    return 'no error'
+  } catch (err) {
+    return err instanceof ConfigError ? err.message : `not a ConfigError: ${String(err)}`
+  }
+}
+
+t.test('values from the environment are named by their variable', async (t) => {
+  t.equal(failure({ PORT: 'abc' }), 'PORT must be a whole number, got "abc"')
+  t.equal(failure({ BODY_LIMIT_BYTES: '-1' }), 'BODY_LIMIT_BYTES must be a whole number, got "-1"')
+  t.equal(failure({ PORT: '70000' }), 'invalid configuration: PORT: Too big: expected number to be <=65535')
+  t.equal(failure({ BODY_LIMIT_BYTES: '5' }), 'invalid configuration: BODY_LIMIT_BYTES: Too small: expected number to be >=1024')
+  t.equal(failure({ LOG_LEVEL: 'loud' }), 'invalid configuration: LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"')
+  t.equal(failure({ TOLLGATE_SECRET: 'short' }), 'invalid configuration: TOLLGATE_SECRET: secret must hold at least 32 characters', 'in a plugin\'s section too')
+  t.equal(failure({ OPENAI_BASE_URL: 'not a url' }), 'invalid configuration: OPENAI_BASE_URL: baseUrl must be an http(s) URL')
+})
+
+t.test('values from the config file, or replaced by an override, are named by their path', async (t) => {
+  const file = join(freshDataDir(t), 'config.json')
+  writeFileSync(file, JSON.stringify({ bodyLimitBytes: 5 }))
+  t.equal(failure({ TOLLGATE_CONFIG: file }), 'invalid configuration: bodyLimitBytes: Too small: expected number to be >=1024')
+  t.equal(failure({ PORT: '8080' }, { port: -1 }), 'invalid configuration: port: Too small: expected number to be >=0')
+})
