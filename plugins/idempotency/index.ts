@@ -11,7 +11,7 @@ import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotency
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { isLiveOwner, SELF_OWNER } from '../metering/process-owner.ts'
-import type { DoneRecord, StoredAnswer } from './decide.ts'
+import type { Decision, DoneRecord, StoredAnswer } from './decide.ts'
 import { parseIdempotencyKey } from './idempotency-key.ts'
 import { LocalFlights, waitForEnd } from './local-flights.ts'
 import { createRecords, type RecordId } from './records.ts'
@@ -72,7 +72,7 @@ export default {
       const deadline = performance.now() + config.waitMs
       for (;;) {
         const claimant = { hash, now: clock.now(), owner: SELF_OWNER, isLive: isLiveOwner, leaseMs: config.inFlightLeaseMs }
-        let decision
+        let decision: Decision
         try {
           decision = await records.claim(id, claimant, ctx.id, () => flights.start(flightKey, ctx.id))
         } catch (err) {
