@@ -18,8 +18,8 @@ import { createRecords, type RecordId } from './records.ts'
 import { requestHash } from './request-hash.ts'
 import { idempotencySchema } from './schema.ts'
 
-export const REPLAY_HEADER = 'x-idempotent-replay'
-export const ORIGINAL_REQUEST_HEADER = 'x-original-request-id'
+const REPLAY_HEADER = 'x-idempotent-replay'
+const ORIGINAL_REQUEST_HEADER = 'x-original-request-id'
 
 /** A request that runs under a key it owns. */
 interface Claim {
