@@ -78,7 +78,8 @@ export default {
     /**
      * A replayed answer (idempotency) settles its original's entry, with the original's id and
      * figures: a no-op when the original was charged, its one charge when a crash came between
-     * the idempotency commit and the ledger's. The replay itself is never charged.
+     * the idempotency commit and the ledger's. The replay itself is never charged, and reports
+     * what the ledger holds for the original.
      */
     async function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> {
       const project = ctx.state.auth!.project
@@ -89,7 +90,7 @@ export default {
         costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
       }
       const row = await ledger.settle(entry, toMicros(project.budgetDollars), config.shared)
-      report(ctx, entry, row.usedMicros)
+      report(ctx, ledger.entry(entry.id) ?? entry, row.usedMicros)
     }
 
     return {
