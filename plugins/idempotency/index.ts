@@ -11,7 +11,7 @@ import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotency
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { isLiveOwner, SELF_OWNER } from '../metering/process-owner.ts'
-import type { Decision, DoneRecord, StoredAnswer } from './decide.ts'
+import { isExpired, type Decision, type DoneRecord, type StoredAnswer } from './decide.ts'
 import { parseIdempotencyKey } from './idempotency-key.ts'
 import { LocalFlights, waitForEnd } from './local-flights.ts'
 import { createRecords, type RecordId } from './records.ts'
@@ -68,6 +68,9 @@ export default {
     }
 
     async function claim(ctx: RequestContext, id: RecordId, hash: string): Promise<Reply | undefined> {
+      // An answered key stays answered until it expires, so a replay needs no write transaction.
+      const known = records.get(id)
+      if (known?.state === 'done' && known.hash === hash && !isExpired(known, clock.now())) return replay(ctx, known)
       const flightKey = `${id.projectId}\u0000${id.key}`
       const deadline = performance.now() + config.waitMs
       for (;;) {

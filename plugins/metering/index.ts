@@ -83,6 +83,8 @@ export default {
      */
     async function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> {
       const project = ctx.state.auth!.project
+      const charged = ledger.entry(replay.replayOf)
+      if (charged !== undefined) return report(ctx, charged, ledger.budget(project.id, charged.month).usedMicros)
       const entry: LedgerEntry = {
         id: replay.replayOf, projectId: project.id, keyId: replay.keyId, at: new Date(replay.answeredAt).toISOString(),
         month: monthKey(replay.answeredAt), day: dayKey(replay.answeredAt), provider: result.provider, model: result.model,
