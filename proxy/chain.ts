@@ -1,7 +1,8 @@
 // The plugin chain: per-hook arrays built once at boot, run as flat loops in ascending order.
 //
 //   accept ─▶ parse+validate body (400/413) ─▶ makeContext
-//     ─▶ onRequest: auth(100) → rate-limit(200) → router(250) → governor(300) → cache(400) → metering(450)
+//     ─▶ onRequest: auth(100) → rate-limit(200) → idempotency(220) → router(250) → governor(300)
+//                   → cache(400) → metering(450)
 //           │ any returns a Reply ─────────────────────────────────────────────┐
 //     ─▶ model call (the router's decision; ctx.signal; 502/504 on failure)    │
 //     ─▶ onStreamChunk per chunk (sync), or nothing for a JSON answer          │

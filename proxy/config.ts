@@ -59,6 +59,8 @@ export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly stri
   ['PUBLIC_AUTH_URL', ['plugins', 'accounts', 'publicUrl'], 'string'],
   ['WEBHOOKS_ALLOW_PRIVATE_TARGETS', ['plugins', 'webhooks', 'allowPrivateTargets'], 'bool'],
   ['WEBHOOKS_ALLOW_HTTP', ['plugins', 'webhooks', 'allowHttp'], 'bool'],
+  // Test only: see plugins/idempotency/schema.ts.
+  ['TOLLGATE_TEST_CRASH_AFTER', ['plugins', 'idempotency', 'testCrashAfter'], 'string'],
 ]
 
 /** A setting the gateway cannot run with: a bad value, a port in use, a data directory that is a file. */

@@ -80,9 +80,20 @@ export interface GovernorState {
   readonly violations: number
 }
 
+/** Set on a request that replays a stored answer instead of running. */
+export interface IdempotencyState {
+  /** The id of the request that produced the answer: the one charged for it. */
+  readonly replayOf: string
+  /** The original's key, when its answer was committed, and what it cost: its ledger entry is settled from these. */
+  readonly keyId: string
+  readonly answeredAt: number
+  readonly chargedMicros: number
+}
+
 export interface PluginState {
   auth?: AuthState
   rateLimit?: RateLimitState
+  idempotency?: IdempotencyState
   router?: RouteDecision
   governor?: GovernorState
   cache?: CacheState

@@ -13,7 +13,7 @@ import type { Reply } from './reply.ts'
 import type { PluginStore } from './store.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
 
-export type PluginName = 'auth' | 'rate-limit' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks'
+export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks'
 
 /** Static description of a plugin. */
 export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {

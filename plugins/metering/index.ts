@@ -4,7 +4,8 @@
 // progress is checkpointed, and a restart settles what a dead process left to its last checkpoint.
 // Cache hits are recorded at no charge.
 import { Counter } from 'prom-client'
-import type { CompletedContext, RequestContext } from '../../proxy/context.ts'
+import type { CompletionResult } from '../../proxy/completion.ts'
+import type { CompletedContext, IdempotencyState, RequestContext } from '../../proxy/context.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import { costDollars } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
@@ -120,6 +121,26 @@ export default {
     const checkpoints = setInterval(checkpointStreams, config.checkpointIntervalMs)
     checkpoints.unref()
 
+    /**
+     * A replayed answer (idempotency) settles its original's entry, with the original's id and
+     * figures: a no-op when the original was charged, its one charge when a crash came between
+     * the idempotency commit and the ledger's. The replay itself is never charged, and reports
+     * what the ledger holds for the original.
+     */
+    async function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> {
+      const project = ctx.state.auth!.project
+      const charged = ledger.entry(replay.replayOf)
+      if (charged !== undefined) return report(ctx, charged, ledger.budget(project.id, charged.month).usedMicros)
+      const entry: LedgerEntry = {
+        id: replay.replayOf, projectId: project.id, keyId: replay.keyId, at: new Date(replay.answeredAt).toISOString(),
+        month: monthKey(replay.answeredAt), day: dayKey(replay.answeredAt), provider: result.provider, model: result.model,
+        promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
+        costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
+      }
+      const row = await ledger.settle(entry, toMicros(project.budgetDollars), config.shared, true)
+      report(ctx, ledger.entry(entry.id) ?? entry, row.usedMicros)
+    }
+
     return {
       routes: [usageRoute(ledger, clock)],
       async onRequest(ctx) {
@@ -146,6 +167,8 @@ export default {
         metered.set(ctx, hold)
       },
       async onResult(ctx, result) {
+        const replay = ctx.state.idempotency
+        if (replay !== undefined && ctx.state.auth !== undefined) return settleReplay(ctx, replay, result)
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return
         // Hits are recorded too (at no charge) and awaited like misses, so /api/usage read right
         // after an answer already counts it.

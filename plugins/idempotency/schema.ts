@@ -1,0 +1,18 @@
+import { z } from 'zod'
+
+export const idempotencySchema = z.strictObject({
+  /** How long a retry waits for the same key's request running in this process before answering 409. */
+  waitMs: z.int().nonnegative().default(30_000),
+  /** A run older than this is abandoned even when its process seems alive (a restarted host can reuse its pid). */
+  inFlightLeaseMs: z.int().positive().default(3_600_000),
+  /** How often expired records are removed (they are also ignored on read), and how many at most per round. */
+  sweepIntervalMs: z.int().positive().default(60_000),
+  sweepBatch: z.int().positive().default(500),
+  /**
+   * Test only (TOLLGATE_TEST_CRASH_AFTER): the process kills itself with SIGKILL right after this
+   * point, so a test can prove what a crash there keeps. Never set it in production.
+   */
+  testCrashAfter: z.enum(['idempotency-commit']).optional(),
+})
+
+export type IdempotencyConfig = z.output<typeof idempotencySchema>
