@@ -29,3 +29,12 @@ export function scanContent(input: ScanInput): Finding[] {
   }
   return mergeFindings(found)
 }
+
+export interface ScanBatchInput {
+  readonly texts: readonly string[]
+}
+
+/** Several texts in one pool task: findings per text, offsets into that text. */
+export function scanContentBatch(input: ScanBatchInput): Finding[][] {
+  return input.texts.map((text) => scanContent({ text }))
+}
