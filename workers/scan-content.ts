@@ -1,7 +1,9 @@
 // Scans text for personal data, secrets and prompt injection. Pure and synchronous: it runs in
 // the worker pool for long texts and inline for short ones. Offsets in the findings refer to the
-// text as given, even though detectors see it normalized (NFKC, invisible characters removed).
+// text as given, even though detectors see it normalized (NFKC, invisible characters removed)
+// and, for base64 and hex runs that decode to readable text, decoded.
 import { DETECTORS } from './scan/detectors.ts'
+import { findEncodedRuns } from './scan/encoded.ts'
 import { mergeFindings } from './scan/merge.ts'
 import { normalizeText } from './scan/normalize.ts'
 import { ENTITY_TYPES, type EntityType, type Finding } from './scan/types.ts'
@@ -19,15 +21,30 @@ export function scanContent(input: ScanInput): Finding[] {
   if (input.text.length === 0 || wanted.size === 0) return []
   const normalized = normalizeText(input.text)
   const found: Finding[] = []
-  for (const detector of DETECTORS) {
-    if (!detector.types.some((type) => wanted.has(type))) continue
-    for (const finding of detector.detect(normalized.text, wanted)) {
-      if (!wanted.has(finding.type) || finding.end <= finding.start) continue
-      const span = normalized.toOriginal(finding.start, finding.end)
-      found.push({ ...finding, start: span.start, end: span.end })
+  for (const finding of detect(normalized.text, wanted)) {
+    found.push({ ...finding, ...normalized.toOriginal(finding.start, finding.end) })
+  }
+  for (const run of findEncodedRuns(normalized.text)) {
+    const decoded = normalizeText(run.text)
+    for (const finding of detect(decoded.text, wanted)) {
+      const inRun = decoded.toOriginal(finding.start, finding.end)
+      const encoded = run.toEncoded(inRun.start, inRun.end)
+      found.push({ ...finding, ...normalized.toOriginal(encoded.start, encoded.end) })
     }
   }
   return mergeFindings(found)
+}
+
+/** Every wanted detector's findings on normalized text, offsets into that text. */
+function detect(text: string, wanted: ReadonlySet<EntityType>): Finding[] {
+  const found: Finding[] = []
+  for (const detector of DETECTORS) {
+    if (!detector.types.some((type) => wanted.has(type))) continue
+    for (const finding of detector.detect(text, wanted)) {
+      if (wanted.has(finding.type) && finding.end > finding.start) found.push(finding)
+    }
+  }
+  return found
 }
 
 export interface ScanBatchInput {
