@@ -24,15 +24,42 @@ export function scanContent(input: ScanInput): Finding[] {
   for (const finding of detect(normalized.text, wanted)) {
     found.push({ ...finding, ...normalized.toOriginal(finding.start, finding.end) })
   }
-  for (const run of findEncodedRuns(normalized.text)) {
-    const decoded = normalizeText(run.text)
+  const runs = findEncodedRuns(normalized.text)
+  if (runs.length > 0) {
+    // The decoded runs are scanned as one text, a blank line apart, so that the detectors are
+    // set up once rather than once per run.
+    const starts: number[] = []
+    let length = 0
+    for (const run of runs) {
+      starts.push(length)
+      length += run.text.length + RUN_SEPARATOR.length
+    }
+    const decoded = normalizeText(runs.map((run) => run.text).join(RUN_SEPARATOR))
     for (const finding of detect(decoded.text, wanted)) {
-      const inRun = decoded.toOriginal(finding.start, finding.end)
-      const encoded = run.toEncoded(inRun.start, inRun.end)
+      const joined = decoded.toOriginal(finding.start, finding.end)
+      const index = runIndexAt(starts, joined.start)
+      const run = runs[index]!
+      const offset = starts[index]!
+      if (joined.end > offset + run.text.length) continue
+      const encoded = run.toEncoded(joined.start - offset, joined.end - offset)
       found.push({ ...finding, ...normalized.toOriginal(encoded.start, encoded.end) })
     }
   }
   return mergeFindings(found)
+}
+
+const RUN_SEPARATOR = '\n\n'
+
+/** The last run starting at or before `at` (binary search over the runs' start offsets). */
+function runIndexAt(starts: readonly number[], at: number): number {
+  let low = 0
+  let high = starts.length - 1
+  while (low < high) {
+    const mid = (low + high + 1) >> 1
+    if (starts[mid]! <= at) low = mid
+    else high = mid - 1
+  }
+  return low
 }
 
 /** Every wanted detector's findings on normalized text, offsets into that text. */
