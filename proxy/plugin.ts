@@ -12,6 +12,7 @@ import type { WorkerPool } from './pool.ts'
 import type { Reply } from './reply.ts'
 import type { PluginStore } from './store.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
+import type { Policies } from '../plugins/governor/policies.ts'
 
 export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks'
 
@@ -52,6 +53,8 @@ export interface RouteSpec {
 export interface PluginServices {
   /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
   readonly registry?: AuthRegistry
+  /** The Governor's settings and custom rules: their one writer, which checks every rule before it is saved. */
+  readonly policies?: Policies
 }
 
 /** Per-process hooks returned by setup(). Every hook is optional. */

@@ -6,6 +6,7 @@ import { TooManyRequestsError } from '../../proxy/errors.ts'
 import type { PluginDeps } from '../../proxy/plugin.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
+import type { Policies } from '../governor/policies.ts'
 import { createAccessTokens, type AccessTokens } from './access-tokens.ts'
 import { createMemoryAttemptLimiter } from './attempt-limiter.ts'
 import { openAuditLog, type AuditLog } from './audit-log.ts'
@@ -30,6 +31,8 @@ export interface AccountServices {
   readonly log: Logger
   readonly store: PluginStore
   readonly registry: AuthRegistry
+  /** The Governor's settings writer; undefined when the gateway runs without the Governor. */
+  readonly policies: Policies | undefined
   readonly users: Users
   readonly organizations: Organizations
   readonly oneTimeTokens: OneTimeTokens
@@ -62,6 +65,7 @@ export async function createAccountServices(config: AccountsConfig, deps: Plugin
 
   return {
     config, clock, log, store, registry, mailer, oneTimeTokens, refreshTokens,
+    policies: deps.services.policies,
     users: openUsers(store),
     organizations: openOrganizations(store),
     accessTokens: createAccessTokens(signingKey, config.issuer, config.audience, clock),

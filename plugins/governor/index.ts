@@ -44,15 +44,18 @@ export default {
     })
     const violations = createViolations(store, dbs, clock, events)
     const hooks = createRequestHooks({ assess, trail, dbs, newId, clock, metrics })
-    // Policies are fields of the project record; the auth plugin's registry is their one writer.
+    // Settings and policies are fields of the project record, written through the auth plugin's
+    // registry by the policies service only; later plugins (the management API) are given it too.
     const projects = services.registry
     if (projects === undefined) throw new Error('the governor plugin needs the auth plugin, set up before it')
+    const policies = createPolicies(projects)
     return {
+      provides: { policies },
       routes: [
         ...violationRoutes(violations),
         ...alertRoutes(createAlerts(store, dbs, clock, events)),
         ...caseRoutes(createCases(store, dbs, clock, newId, events)),
-        ...policyRoutes(createPolicies(projects)),
+        ...policyRoutes(policies),
         ...modelRoutes(createModelsRegistry(store, dbs, clock, newId)),
         scoreRoute(violations, clock),
         auditRoute(trail),

@@ -39,15 +39,26 @@ export const phoneDetector: Detector = {
     const budget = { parses: PARSE_BUDGET }
     for (const m of text.matchAll(CANDIDATE)) {
       const start = m.index
-      const end = start + m[0].length
-      const main = m[0].replace(EXTENSION, '')
-      const inContext = hasContextNear(text, start, end, CONTEXT)
-      const key = inContext ? `ctx ${main}` : main
-      let verdict = verdicts.get(key)
-      if (verdict === undefined) {
-        verdict = judge(main, wanted, inContext, budget)
-        verdicts.set(key, verdict)
+      const inContext = hasContextNear(text, start, start + m[0].length, CONTEXT)
+      const judged = (candidate: string): Verdict => {
+        const main = candidate.replace(EXTENSION, '')
+        const key = inContext ? `ctx ${main}` : main
+        let verdict = verdicts.get(key)
+        if (verdict === undefined) {
+          verdict = judge(main, wanted, inContext, budget)
+          verdicts.set(key, verdict)
+        }
+        return verdict
       }
+      // A number followed by another digit group (a year, a count) is read without that group.
+      let candidate = m[0]
+      let verdict = judged(candidate)
+      for (let dropped = 0; !isFound(verdict) && dropped < MAX_DROPPED_GROUPS && TRAILING_GROUP.test(candidate); dropped++) {
+        candidate = candidate.replace(TRAILING_GROUP, '')
+        verdict = judged(candidate)
+      }
+      if (!isFound(verdict)) candidate = m[0]
+      const end = start + candidate.length
       const add = (type: EntityType, base: number, boosted: number): void => {
         findings.push({ type, start, end, score: inContext ? boosted : base })
       }
@@ -58,6 +69,15 @@ export const phoneDetector: Detector = {
     }
     return findings
   },
+}
+
+// A short group (up to four digits: a year, a count) after a space; at most two are dropped.
+// Groups joined by hyphens or dots are one number and are never split.
+const TRAILING_GROUP = / {1,2}\d{1,4}$/
+const MAX_DROPPED_GROUPS = 2
+
+function isFound(verdict: Verdict): boolean {
+  return verdict.valid || verdict.turkish || verdict.philippineMobile
 }
 
 interface Verdict {
