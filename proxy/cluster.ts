@@ -23,7 +23,7 @@ export interface PrimaryOptions {
 }
 
 /** Worker starts that may fail in a row, while no worker serves, before the primary gives up. */
-export const START_BUDGET = 5
+const START_BUDGET = 3
 const BACKOFF_FIRST_MS = 250
 const BACKOFF_MAX_MS = 15_000
 /** A worker that served this long died of something new: the backoff starts over. */
