@@ -1,6 +1,7 @@
-// Token counts of each message's content. Short texts are counted inline; long ones go to the
-// worker pool so one large prompt does not stall every other request on the event loop.
-import type { Message } from '../../proxy/ai-request.ts'
+// Token counts of each message's content (and of tool definitions). Short texts are counted
+// inline; long ones go to the worker pool so one large prompt does not stall every other request
+// on the event loop.
+import type { Message, ToolDefinition } from '../../proxy/ai-request.ts'
 import type { WorkerPool } from '../../proxy/pool.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 
@@ -25,16 +26,29 @@ function countShort(content: string): number {
   return tokens
 }
 
-/** Synchronous unless a message is long enough to be worth a worker. */
+/** What the model reads of a message: its text, and the name and input of each tool it called. */
+export function tokenTextOf(message: Message): string {
+  if (message.toolCalls === undefined) return message.content
+  let text = message.content
+  for (const call of message.toolCalls) text += `\n${call.name}\n${call.arguments}`
+  return text
+}
+
+/** Tool definitions as the model reads them: a JSON rendering, close to what providers inject. */
+export function toolsTextOf(tools: readonly ToolDefinition[]): string {
+  return JSON.stringify(tools)
+}
+
+/** Synchronous unless a text is long enough to be worth a worker. */
 export function countContentTokens(
-  messages: readonly Message[],
+  texts: readonly string[],
   pool: Pick<WorkerPool, 'run'>,
   signal: AbortSignal,
 ): number[] | Promise<number[]> {
-  const counts = new Array<number>(messages.length)
+  const counts = new Array<number>(texts.length)
   let offloaded: Promise<void>[] | undefined
-  for (let i = 0; i < messages.length; i++) {
-    const content = (messages[i] as Message).content
+  for (let i = 0; i < texts.length; i++) {
+    const content = texts[i] as string
     if (content.length <= POOL_THRESHOLD_CHARS) {
       counts[i] = countShort(content)
     } else {

@@ -1,5 +1,6 @@
 // The router decides, it does not call: it picks the model and provider, fits the prompt into the
-// context window, and leaves an UpstreamCall in ctx.state.router for the core to run.
+// context window, and leaves an UpstreamCall in ctx.state.router for the core to run. It also
+// answers the Anthropic dialect's count_tokens, since it is the one that counts prompts.
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
@@ -7,6 +8,8 @@ import { Reply } from '../../proxy/reply.ts'
 import { createUpstream, type Upstream } from '../../proxy/upstream.ts'
 import { fitContextWindow } from './context-window.ts'
 import { countContentTokens } from './count-content-tokens.ts'
+import { countTokensRoute } from './count-tokens-route.ts'
+import { promptTexts, sizePrompt } from './prompt-size.ts'
 import { createAnthropicAdapter } from './providers/anthropic.ts'
 import { createChatCompletionsAdapter } from './providers/chat-completions.ts'
 import { createLocalAdapter } from './providers/local.ts'
@@ -37,11 +40,13 @@ function buildAdapters(config: RouterConfig, upstream: Upstream): Adapters {
   }
 }
 
-function decide(ctx: RequestContext, routes: RouteTable, config: RouterConfig, contentTokens: readonly number[]): Reply | undefined {
+function decide(ctx: RequestContext, routes: RouteTable, config: RouterConfig, counts: number[]): Reply | undefined {
   const ai = aiRequestOf(ctx)
   const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
   const { primary } = plan
-  const fit = fitContextWindow(ai.messages, contentTokens, ai.maxTokens, plan.contextWindow)
+  const size = sizePrompt(ai, plan, counts)
+  if (size instanceof InvalidRequestError) return Reply.error(size)
+  const fit = fitContextWindow(ai.messages, size.messageTokens, ai.maxTokens, plan.contextWindow, size.fixedTokens)
   if (!fit.fits) {
     return Reply.error(new InvalidRequestError(
       'Context too long',
@@ -56,6 +61,13 @@ function decide(ctx: RequestContext, routes: RouteTable, config: RouterConfig, c
     maxTokens: ai.maxTokens,
     mode: ai.mode,
     promptTokens: fit.promptTokens,
+    tools: ai.tools,
+    toolChoice: ai.toolChoice,
+    topP: ai.topP,
+    stop: ai.stop,
+    seed: ai.seed,
+    jsonSchema: ai.jsonSchema,
+    user: ai.user,
   }
   ctx.state.router = {
     provider: primary.provider,
@@ -63,7 +75,7 @@ function decide(ctx: RequestContext, routes: RouteTable, config: RouterConfig, c
     messages: fit.messages,
     trimmedMessages: fit.dropped,
     promptTokens: fit.promptTokens,
-    call: new RoutedCall(plan.candidates, shape, config.retry, ctx),
+    call: new RoutedCall(size.candidates, shape, config.retry, ctx),
   }
   ctx.responseHeaders[MODEL_HEADER] = modelHeaderOf(primary)
   ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(fit.promptTokens)
@@ -83,10 +95,16 @@ export default {
       firstByteTimeoutMs: config.timeouts.firstByteMs,
       idleTimeoutMs: config.timeouts.idleMs,
     })
-    const routes = buildRouteTable(buildAdapters(config, upstream), config.fallback)
+    const adapters = buildAdapters(config, upstream)
+    for (const provider of ['openai', 'anthropic', 'mistral'] as const) {
+      const adapter = adapters[provider]
+      deps.log.info({ provider, upstream: adapter?.target ?? 'local (no API key)' }, 'provider upstream')
+    }
+    const routes = buildRouteTable(adapters, config.fallback)
     return {
+      routes: [countTokensRoute(routes, deps.pool)],
       onRequest(ctx) {
-        const counts = countContentTokens(aiRequestOf(ctx).messages, deps.pool, ctx.signal)
+        const counts = countContentTokens(promptTexts(aiRequestOf(ctx)), deps.pool, ctx.signal)
         return Array.isArray(counts)
           ? decide(ctx, routes, config, counts)
           : counts.then((resolved) => decide(ctx, routes, config, resolved))

@@ -36,7 +36,8 @@ export class RoutedCall implements UpstreamCall, CallObserver {
 
   async complete(signal: AbortSignal): Promise<ProviderResult> {
     const result = await completeWithRetry(this.#candidates, this.#shape, this.#policy, signal, this)
-    if (this.#shape.mode !== 'json') return result
+    // An answer that calls tools has no text to check; the tools' input is the client's to parse.
+    if (this.#shape.mode !== 'json' || result.toolCalls !== undefined) return result
     const json = toJsonText(result.text)
     if (json === undefined) throw new UpstreamInvalidJsonError()
     return json === result.text ? result : { ...result, text: json }

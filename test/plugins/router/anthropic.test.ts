@@ -53,7 +53,7 @@ t.test('returns the text and the input and output token counts of a non-streamed
   t.same(result.usage, { promptTokens: 26, completionTokens: 9 })
 })
 
-t.test('streams text deltas and reports usage from message_start and message_delta', async (t) => {
+t.test('streams text deltas, the stop reason, and usage from message_start and message_delta', async (t) => {
   const { mock, adapter } = await setup(t)
   const events = await collect(adapter.stream(request(), signal))
   t.same(events, [
@@ -61,6 +61,7 @@ t.test('streams text deltas and reports usage from message_start and message_del
     { type: 'delta', text: 't is the ' },
     { type: 'delta', text: 'capital o' },
     { type: 'delta', text: 'f France?' },
+    { type: 'finish', reason: 'stop' },
     { type: 'usage', usage: { promptTokens: 26, completionTokens: 9 } },
   ])
   t.equal((mock.requests.at(-1)?.body as { stream?: unknown }).stream, true)

@@ -59,7 +59,7 @@ t.test('sends the Chat Completions request shape with a bearer key', async (t) =
   })
 })
 
-t.test('streams OpenAI deltas in order, then the usage it asked for with stream_options', async (t) => {
+t.test('streams OpenAI deltas in order, the finish reason, then the usage it asked for with stream_options', async (t) => {
   const { mock, adapter } = await setup(t, 'openai')
   const events = await collect(adapter.stream(request('gpt-4o-mini'), signal))
   t.same(events, [
@@ -67,6 +67,7 @@ t.test('streams OpenAI deltas in order, then the usage it asked for with stream_
     { type: 'delta', text: 't is the ' },
     { type: 'delta', text: 'capital o' },
     { type: 'delta', text: 'f France?' },
+    { type: 'finish', reason: 'stop' },
     { type: 'usage', usage: { promptTokens: 16, completionTokens: 9 } },
   ])
   t.same(lastBody(mock).stream_options, { include_usage: true })

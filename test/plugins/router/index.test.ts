@@ -106,11 +106,11 @@ t.test('counts long messages in the worker pool and short ones inline', async (t
   t.equal(decisionOf(ctx).promptTokens, countTokens('short') + countTokens(long) + 2 * MESSAGE_OVERHEAD_TOKENS)
 })
 
-t.test('calls the decided provider with the request\'s messages, temperature and maxTokens, and returns its answer and usage', async (t) => {
+t.test('calls the decided provider with the request\'s messages, temperature and maxTokens, and returns its answer, usage and finish reason', async (t) => {
   const mock = await withMock(t)
   const { ctx } = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], maxTokens: 50, temperature: 0.3 } })
   const result = await decisionOf(ctx).call.complete(ctx.signal)
-  t.same(result, { text: 'Echo: Hello', usage: { promptTokens: 5, completionTokens: 3 } })
+  t.same(result, { text: 'Echo: Hello', usage: { promptTokens: 5, completionTokens: 3 }, finishReason: 'stop' })
   t.match(mock.requests[0]?.body, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50, temperature: 0.3 })
 })
 
