@@ -61,8 +61,8 @@ export function countingFetch(): { readonly fetch: typeof fetch; readonly count:
 export const weatherTool = {
   name: 'get_weather',
   description: 'The weather in a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city'] },
-} as const
+  parameters: { type: 'object' as const, properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city'] },
+}
 
 /** The rejection of `promise`, which must be an instance of `expected` (an SDK's typed error). */
 export async function rejectsWith<E>(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => E, what?: string): Promise<E | undefined> {
