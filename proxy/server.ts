@@ -11,7 +11,7 @@ import type { CompletedContext, Outcome, RequestContext } from './context.ts'
 import { aiRequestSchemaFor } from './core-routes.ts'
 import type { AiRequest } from './ai-request.ts'
 import type { ParsedAiBody } from './dialect.ts'
-import { errorShapeFor } from './dialects/error-shapes.ts'
+import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
 import { GatewayError, MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
@@ -79,7 +79,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     let ctx: RequestContext | undefined
     let stoppedBy: string | undefined
     try {
-      if (found === undefined) throw new NotFoundError(`No endpoint at ${method} ${target.path}.`)
+      if (found === undefined) throw new NotFoundError(notFoundMessage(routes, method, target.path))
       if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
       const { route, params } = found
       const body = await readValidBody(req, route)
