@@ -1,13 +1,17 @@
-// The model call and the rendering of its answer: the spec's Completion result as JSON on
-// /api/ai/complete, Server-Sent Events on /api/ai/chat. Cache hits are rendered here too, so
-// both paths produce the same bytes and headers.
+// The model call and the delivery of its answer, as one JSON body or as Server-Sent Events, in
+// the route's answer format (the spec's own, or a client dialect's). Cache hits are delivered
+// here too, so both paths produce the same bytes and headers.
 import type { ServerResponse } from 'node:http'
+import type { ToolCall } from './ai-request.ts'
+import type { AnswerFormat } from './answer-format.ts'
 import type { Chain } from './chain.ts'
-import type { CompletionResult, ProviderResult, TokenUsage } from './completion.ts'
-import type { Outcome, RequestContext, RouteDecision } from './context.ts'
+import type { CompletionResult, FinishReason, ProviderResult, TokenUsage, ToolCallDelta } from './completion.ts'
+import { isStreamed, type Outcome, type RequestContext, type RouteDecision } from './context.ts'
+import { creditsOf, dollars } from './credits.ts'
 import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
 import { costDollars, type Pricing } from './models.ts'
+import { nativeFormat } from './native-format.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
 import { SseWriter } from './sse.ts'
@@ -29,6 +33,10 @@ export interface AiDeps {
 /** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
 const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-credits-remaining'] as const
 
+function formatOf(ctx: RequestContext): AnswerFormat {
+  return ctx.route.dialect?.format ?? nativeFormat
+}
+
 export async function callModel(ctx: RequestContext, res: ServerResponse, deps: AiDeps): Promise<Finish> {
   const decision = ctx.state.router
   if (decision === undefined) throw new InternalError('No model route was decided for this request.')
@@ -44,7 +52,7 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
     deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, ctx.firstByteMs / 1000)
   }
   try {
-    if (ctx.route.stream) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
+    if (isStreamed(ctx)) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
     const answer = await decision.call.complete(ctx.signal)
     firstByte()
     observe('ok')
@@ -55,10 +63,17 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
   }
 }
 
+/** Tokens the model generated, counted here when the provider reported none. */
+function generatedTokens(answer: ProviderResult): number {
+  let tokens = countTokens(answer.text)
+  for (const call of answer.toolCalls ?? []) tokens += countTokens(call.name) + countTokens(call.arguments)
+  return tokens
+}
+
 export function buildResult(decision: RouteDecision, answer: ProviderResult, pricing: Pricing): CompletionResult {
-  const usage: TokenUsage = answer.usage ?? { promptTokens: decision.promptTokens, completionTokens: countTokens(answer.text) }
+  const usage: TokenUsage = answer.usage ?? { promptTokens: decision.promptTokens, completionTokens: generatedTokens(answer) }
   const cost = costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens)
-  return {
+  const result: CompletionResult = {
     text: answer.text,
     provider: decision.provider,
     model: decision.model,
@@ -69,7 +84,10 @@ export function buildResult(decision: RouteDecision, answer: ProviderResult, pri
       totalTokens: usage.promptTokens + usage.completionTokens,
       costCents: roundCents(cost * 100),
     },
+    finishReason: answer.finishReason ?? (answer.toolCalls === undefined ? 'stop' : 'tool_calls'),
   }
+  if (answer.toolCalls !== undefined) result.toolCalls = answer.toolCalls
+  return result
 }
 
 /** Renders a complete answer (fresh or from the cache) after the onResult hooks have run. */
@@ -78,16 +96,40 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   const replaced = await deps.chain.runResult(ctx, result)
   if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)
   const reason: Outcome = result.cacheHit ? 'cache_hit' : 'ok'
-  if (!ctx.route.stream) {
-    sendJson(res, 200, result, { ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) })
+  const format = formatOf(ctx)
+  if (!isStreamed(ctx)) {
+    sendJson(res, 200, format.json(ctx, result), { ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) })
     return { status: 200, reason }
   }
   const sse = new SseWriter(res, ctx.signal)
+  const frames = format.stream(ctx, { model: result.model, promptTokens: result.usage.promptTokens })
   sse.open({ ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) }, [])
-  await sse.event('delta', { text: result.text })
-  await sse.event('done', doneEvent(ctx, result))
+  await sse.write(frames.open())
+  await sse.write(frames.text(result.text))
+  const calls = result.toolCalls ?? []
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]!
+    await sse.write(frames.toolCall({ index, id: call.id, name: call.name, arguments: call.arguments }))
+  }
+  await sse.write(frames.close(result))
   sse.close()
   return { status: 200, reason }
+}
+
+/** Tool calls put together from their streamed pieces; a call without id or name is dropped. */
+function assembleToolCalls(pieces: readonly ToolCallDelta[]): ToolCall[] | undefined {
+  const calls: { id?: string; name?: string; arguments: string }[] = []
+  for (const piece of pieces) {
+    const call = (calls[piece.index] ??= { arguments: '' })
+    if (piece.id !== undefined) call.id = piece.id
+    if (piece.name !== undefined) call.name = piece.name
+    call.arguments += piece.arguments
+  }
+  const complete: ToolCall[] = []
+  for (const call of calls) {
+    if (call?.id !== undefined && call.name !== undefined) complete.push({ id: call.id, name: call.name, arguments: call.arguments })
+  }
+  return complete.length === 0 ? undefined : complete
 }
 
 async function streamAnswer(
@@ -99,19 +141,39 @@ async function streamAnswer(
   let step = await events.next()
   firstByte()
   const sse = new SseWriter(res, ctx.signal)
+  // Read after the first event: a fallback that serves has set the model by then.
+  const frames = formatOf(ctx).stream(ctx, { model: decision.model, promptTokens: decision.promptTokens })
   sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, LATE_HEADERS)
+  await sse.write(frames.open())
   let usage: TokenUsage | undefined
+  let finishReason: FinishReason | undefined
+  let text = ''
+  const toolCallPieces: ToolCallDelta[] = []
   try {
     for (; step.done !== true; step = await events.next()) {
       const event = step.value
-      if (event.type === 'usage') {
-        usage = event.usage
-        continue
+      switch (event.type) {
+        case 'usage':
+          usage = event.usage
+          break
+        case 'finish':
+          finishReason = event.reason
+          break
+        case 'tool_call':
+          toolCallPieces.push(event.delta)
+          // Metering counts what was generated, should the stream be cut.
+          ctx.streamedText += (event.delta.name ?? '') + event.delta.arguments
+          await sse.write(frames.toolCall(event.delta))
+          break
+        case 'delta': {
+          const chunk = deps.chain.runStreamChunk(ctx, event)
+          if (chunk.text === '') break
+          text += chunk.text
+          ctx.streamedText += chunk.text
+          await sse.write(frames.text(chunk.text))
+          break
+        }
       }
-      const chunk = deps.chain.runStreamChunk(ctx, event)
-      if (chunk.text === '') continue
-      ctx.streamedText += chunk.text
-      await sse.event('delta', { text: chunk.text })
     }
   } catch (err) {
     observe('error')
@@ -121,16 +183,22 @@ async function streamAnswer(
     if (ctx.signal.aborted && cut === undefined) return { status: 200, reason: 'client_aborted' }
     const error = cut ?? toGatewayError(err)
     ctx.log.error({ err }, 'stream failed after it began')
-    sse.fail({ error: error.error, message: error.message })
+    sse.end(frames.error(error))
     return { status: 200, reason: 'stream_aborted' }
   }
   observe('ok')
-  const answer: ProviderResult = usage === undefined ? { text: ctx.streamedText } : { text: ctx.streamedText, usage }
+  const toolCalls = assembleToolCalls(toolCallPieces)
+  const answer: ProviderResult = {
+    text,
+    ...(usage !== undefined && { usage }),
+    ...(toolCalls !== undefined && { toolCalls }),
+    ...(finishReason !== undefined && { finishReason }),
+  }
   const result = buildResult(decision, answer, deps.pricing)
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
-  await sse.event('done', doneEvent(ctx, result))
+  await sse.write(frames.close(result))
   sse.close(lateHeaders(ctx, result))
   return { status: 200, reason: 'ok' }
 }
@@ -144,43 +212,14 @@ function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<str
   }
 }
 
-function credits(ctx: RequestContext, result: CompletionResult): { charged: number; remaining: number | undefined } {
-  const metering = ctx.state.metering
-  return {
-    charged: metering?.chargedDollars ?? (result.cacheHit ? 0 : result.usage.costCents / 100),
-    remaining: metering?.remainingDollars,
-  }
-}
-
 function lateHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
-  const { charged, remaining } = credits(ctx, result)
+  const { charged, remaining } = creditsOf(ctx, result)
   const headers: Record<string, string> = {
     'x-gateway-completion-tokens': String(result.usage.completionTokens),
     'x-credits-charged': dollars(charged),
   }
   if (remaining !== undefined) headers['x-credits-remaining'] = dollars(remaining)
   return headers
-}
-
-function doneEvent(ctx: RequestContext, result: CompletionResult) {
-  const { charged, remaining } = credits(ctx, result)
-  return {
-    provider: result.provider,
-    model: result.model,
-    cacheHit: result.cacheHit,
-    usage: result.usage,
-    creditsCharged: roundDollars(charged),
-    creditsRemaining: remaining === undefined ? null : roundDollars(remaining),
-  }
-}
-
-/** Credits are dollars with six decimal places. */
-export function dollars(value: number): string {
-  return value.toFixed(6)
-}
-
-function roundDollars(value: number): number {
-  return Math.round(value * 1e6) / 1e6
 }
 
 function roundCents(value: number): number {

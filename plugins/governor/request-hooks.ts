@@ -2,8 +2,9 @@
 // governorMetadata (before the cache, so hits are governed too), strict-mode blocking, and the
 // scan of the model's answer.
 import type { Clock } from '../../proxy/clock.ts'
-import type { CompletionResult } from '../../proxy/completion.ts'
-import type { AuthState, RequestContext } from '../../proxy/context.ts'
+import { requestTexts } from '../../proxy/ai-request.ts'
+import { answerTexts, type CompletionResult } from '../../proxy/completion.ts'
+import { isStreamed, type AuthState, type RequestContext } from '../../proxy/context.ts'
 import { GovernorBlockedError } from '../../proxy/errors.ts'
 import { Reply } from '../../proxy/reply.ts'
 import type { Assess } from './assess.ts'
@@ -76,7 +77,7 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const refusal = governorUnavailable(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       const { governor } = auth.project
-      const assessment = await deps.assess(auth.project, metadata, ctx.ai!.messages.map((m) => m.content), ctx.signal)
+      const assessment = await deps.assess(auth.project, metadata, requestTexts(ctx.ai!), ctx.signal)
       const { verdict } = assessment
       const call = callOf(ctx, auth, 'request', null)
       // A model the compliance officer rejected in the registry is refused whatever the score.
@@ -107,13 +108,13 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const state = ctx.state.governor
       const auth = ctx.state.auth
       if (state === undefined || auth === undefined) return undefined
-      const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, [result.text], ctx.signal)
+      const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, answerTexts(result), ctx.signal)
       const { verdict } = assessment
       // An answer that opens no violation (nothing, or only dates and links) adds nothing to the
       // trail: the request's record already stands for it.
       if (verdict.violations.length === 0) return undefined
       // A stream's status and text are already sent; only a JSON answer can still be withheld.
-      const withheld = auth.project.governor.strictMode && verdict.criticalFinding && !ctx.route.stream
+      const withheld = auth.project.governor.strictMode && verdict.criticalFinding && !isStreamed(ctx)
       const decision = answerDecision(verdict, withheld)
       const record = await deps.trail.append(buildAuditEntry(callOf(ctx, auth, 'output', state.auditId), assessment, decision, deps.newId, undefined))
       if (!withheld) return undefined

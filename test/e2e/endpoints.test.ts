@@ -121,4 +121,10 @@ t.test('/openapi.json documents every registered route with its body schema', as
   t.same(registered.filter((r) => !documented.has(r)), [], 'every route is documented')
   t.equal(documented.size, registered.length, 'and nothing else')
   t.match(doc.paths['/api/ai/complete'].post.requestBody.content['application/json'].schema, { type: 'object', properties: { messages: { type: 'array' }, temperature: { maximum: 2 } } })
+  const chatCompletions = doc.paths['/v1/chat/completions'].post
+  t.match(chatCompletions.requestBody.content['application/json'].schema, { type: 'object', properties: { model: { type: 'string' }, messages: { type: 'array' }, tools: {} } })
+  t.same(Object.keys(chatCompletions.responses[200].content), ['application/json', 'text/event-stream'], 'a dialect answers JSON or a stream')
+  t.match(chatCompletions.responses.default.content['application/json'].schema, { required: ['error'], properties: { error: { required: ['message', 'type', 'code', 'param'] } } })
+  t.match(doc.paths['/v1/messages'].post.responses.default.content['application/json'].schema, { properties: { type: { const: 'error' } } })
+  t.ok(doc.paths['/v1/messages/count_tokens'].post && doc.paths['/v1/models'].get && doc.paths['/v1/models/{id}'].get)
 })
