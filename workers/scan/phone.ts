@@ -37,6 +37,7 @@ export const phoneDetector: Detector = {
     const findings: Finding[] = []
     const verdicts = new Map<string, Verdict>()
     const budget = { parses: PARSE_BUDGET }
+    const retries = { left: MAX_RETRIES }
     for (const m of text.matchAll(CANDIDATE)) {
       const start = m.index
       const inContext = hasContextNear(text, start, start + m[0].length, CONTEXT)
@@ -50,10 +51,13 @@ export const phoneDetector: Detector = {
         }
         return verdict
       }
-      // A number followed by another digit group (a year, a count) is read without that group.
+      // A number followed by another digit group (a year, a count) is read without that group,
+      // when it is written like a phone number (country code, brackets) or a context word is near.
       let candidate = m[0]
       let verdict = judged(candidate)
-      for (let dropped = 0; !isFound(verdict) && dropped < MAX_DROPPED_GROUPS && TRAILING_GROUP.test(candidate); dropped++) {
+      const retry = inContext || /^[+(]/.test(candidate)
+      for (let dropped = 0; retry && !isFound(verdict) && dropped < MAX_DROPPED_GROUPS && retries.left > 0 && TRAILING_GROUP.test(candidate); dropped++) {
+        retries.left--
         candidate = candidate.replace(TRAILING_GROUP, '')
         verdict = judged(candidate)
       }
@@ -75,6 +79,8 @@ export const phoneDetector: Detector = {
 // Groups joined by hyphens or dots are one number and are never split.
 const TRAILING_GROUP = / {1,2}\d{1,4}$/
 const MAX_DROPPED_GROUPS = 2
+// Shorter readings tried per scan: each costs parses, and most runs of groups are not phones.
+const MAX_RETRIES = 24
 
 function isFound(verdict: Verdict): boolean {
   return verdict.valid || verdict.turkish || verdict.philippineMobile
