@@ -8,6 +8,11 @@ import { median, spreadOf, type Spread } from './stats.ts'
 export interface Derived {
   /** rps over the baseline's rps (throughput and streams rows). */
   readonly ratio?: number
+  /**
+   * The baseline's server CPU per answer over this row's: what the req/s ratio would be if each
+   * server had its core to itself. Steadier than the req/s ratio when other work shares the core.
+   */
+  readonly cpuRatio?: number
   /** This row's latency minus the baseline's (latency rows). */
   readonly addedP50Ms?: number
   readonly addedP99Ms?: number
@@ -30,6 +35,9 @@ export interface SummaryRow {
   readonly derived: Derived
   /** The same per-repeat values: median, min and max. */
   readonly spreads: Readonly<Partial<Record<DerivedName, Spread>>>
+  /** Audit counters' moves added up over the repeats. */
+  readonly audited: Readonly<Record<string, number>>
+  /** Every distinct note of the repeats. */
   readonly notes: readonly string[]
 }
 
@@ -47,7 +55,7 @@ function deriveOne(row: RowResult, base: RowResult | undefined): Derived {
       addedTtfbP99Ms: (f.ttfbP99Ms ?? Number.NaN) - (b.ttfbP99Ms ?? Number.NaN),
     }
   }
-  return { ratio: (f.rps ?? Number.NaN) / (b.rps ?? Number.NaN) }
+  return { ratio: (f.rps ?? Number.NaN) / (b.rps ?? Number.NaN), cpuRatio: (b.cpuMicrosPerAnswer ?? Number.NaN) / (f.cpuMicrosPerAnswer ?? Number.NaN) }
 }
 
 /** Each row of one repeat with its derived figures against its baseline in that repeat. */
@@ -87,6 +95,8 @@ export function summarise(repeats: readonly (readonly RowResult[])[]): SummaryRo
       spreads[name] = spread
       derived[name] = spread.median
     }
+    const audited: Record<string, number> = {}
+    for (const e of entries) for (const [name, delta] of Object.entries(e.row.audited ?? {})) audited[name] = (audited[name] ?? 0) + delta
     return {
       name: first.name,
       label: odd?.label ?? first.label,
@@ -97,6 +107,7 @@ export function summarise(repeats: readonly (readonly RowResult[])[]): SummaryRo
       figures: summariseFigures(entries.map((e) => e.row.figures)),
       derived,
       spreads,
+      audited,
       notes: [...new Set(entries.flatMap((e) => e.row.notes))],
     }
   })

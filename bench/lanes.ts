@@ -6,7 +6,7 @@ import { governorCompleteBody } from './governor-payload.ts'
 import { COMPLETE_BODY, OPENAI_BODY, OPENAI_HEADERS, OPENAI_STREAM_BODY, completeHeaders, uniqueCompleteBody, MODEL, type CacheControl } from './payload.ts'
 import { placementSteps } from './placement-rows.ts'
 import { send, type LoadRequest } from './probe.ts'
-import { autocannonStep, interleavedStep, openStreamsStep, streamStep, type Lane, type ProbeResult, type Settings } from './rows.ts'
+import { autocannonRow, interleavedStep, openStreamsStep, roundRobinStep, streamRow, type Lane, type ProbeResult, type Settings } from './rows.ts'
 import { ENTERPRISE_LIMIT, type GatewayServer, type LaneServers, type Server } from './servers.ts'
 import type { StreamTarget } from './stream-client.ts'
 import { routerSchema } from '../plugins/router/schema.ts'
@@ -139,42 +139,46 @@ const zeroMsLane: Lane = {
   description: 'mock answers at once; streams are 8 events written back to back',
   setup: { mock: { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
   steps: [
-    autocannonStep({ name: ROW.jsonDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
-    autocannonStep({ name: ROW.jsonForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
-    autocannonStep({
-      name: ROW.missNoCache, baseline: ROW.jsonForwarder,
-      target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
-      probe: missProbe(ROW.missNoCache, 'no-cache'), audit: meteredRequests,
-    }),
-    autocannonStep({
-      name: ROW.missNoStore, baseline: ROW.jsonForwarder,
-      target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-store') } },
-      probe: missProbe(ROW.missNoStore, 'no-store'), audit: meteredRequests,
-    }),
-    autocannonStep({
-      name: ROW.staticFloor,
-      target: async (s) => { const [floor, g] = await Promise.all([s.staticFloor(), s.gateway()]); return { server: floor, load: { ...complete(g), url: `${floor.url}/api/ai/complete` } } },
-    }),
-    autocannonStep({
-      name: ROW.hit, baseline: ROW.staticFloor,
-      target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g) } },
-      probe: hitProbe, audit: meteredRequests,
-    }),
-    autocannonStep({
-      name: ROW.governed, baseline: ROW.jsonForwarder,
-      target: async (s) => {
-        const g = await s.gateway('governed')
-        return { server: g, load: complete(g, 'no-cache', governorCompleteBody(1024, { withMetadata: true })) }
-      },
-      probe: governedProbe,
-    }),
-    streamStep({ name: ROW.streamDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, stream: openaiStream(mock) } } }),
-    streamStep({ name: ROW.streamForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } }),
-    streamStep({
-      name: ROW.chatMiss, baseline: ROW.streamForwarder,
-      target: async (s) => { const g = await s.gateway(); return { server: g, stream: chatStream(g) } },
-      probe: chatProbe(ROW.chatMiss),
-    }),
+    roundRobinStep([
+      autocannonRow({ name: ROW.jsonDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
+      autocannonRow({ name: ROW.jsonForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
+      autocannonRow({
+        name: ROW.missNoCache, baseline: ROW.jsonForwarder,
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
+        probe: missProbe(ROW.missNoCache, 'no-cache'), audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.missNoStore, baseline: ROW.jsonForwarder,
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-store') } },
+        probe: missProbe(ROW.missNoStore, 'no-store'), audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.staticFloor,
+        target: async (s) => { const [floor, g] = await Promise.all([s.staticFloor(), s.gateway()]); return { server: floor, load: { ...complete(g), url: `${floor.url}/api/ai/complete` } } },
+      }),
+      autocannonRow({
+        name: ROW.hit, baseline: ROW.staticFloor,
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g) } },
+        probe: hitProbe, audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.governed, baseline: ROW.jsonForwarder,
+        target: async (s) => {
+          const g = await s.gateway('governed')
+          return { server: g, load: complete(g, 'no-cache', governorCompleteBody(1024, { withMetadata: true })) }
+        },
+        probe: governedProbe,
+      }),
+    ]),
+    roundRobinStep([
+      streamRow({ name: ROW.streamDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, stream: openaiStream(mock) } } }),
+      streamRow({ name: ROW.streamForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } }),
+      streamRow({
+        name: ROW.chatMiss, baseline: ROW.streamForwarder,
+        target: async (s) => { const g = await s.gateway(); return { server: g, stream: chatStream(g) } },
+        probe: chatProbe(ROW.chatMiss),
+      }),
+    ]),
     interleavedStep([
       { name: ROW.oneDirect, target: async (s) => json(openai(await s.mock(), OPENAI_BODY)) },
       { name: ROW.oneForwarder, target: async (s) => json(openai(await s.forwarder(), OPENAI_BODY)) },
@@ -193,13 +197,15 @@ const sustainedLane: Lane = {
   description: `mock waits ${SUSTAINED_LATENCY_MS} ms before every answer`,
   setup: { mock: { latencyMs: SUSTAINED_LATENCY_MS, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
   steps: [
-    autocannonStep({ name: ROW.sustainedDirect, connections: 'sustained', target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
-    autocannonStep({ name: ROW.sustainedForwarder, connections: 'sustained', target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
-    autocannonStep({
-      name: ROW.sustainedMiss, baseline: ROW.sustainedForwarder, connections: 'sustained',
-      target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
-      probe: missProbe(ROW.sustainedMiss, 'no-cache'),
-    }),
+    roundRobinStep([
+      autocannonRow({ name: ROW.sustainedDirect, connections: 'sustained', target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
+      autocannonRow({ name: ROW.sustainedForwarder, connections: 'sustained', target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
+      autocannonRow({
+        name: ROW.sustainedMiss, baseline: ROW.sustainedForwarder, connections: 'sustained',
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
+        probe: missProbe(ROW.sustainedMiss, 'no-cache'),
+      }),
+    ]),
   ],
 }
 

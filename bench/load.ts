@@ -20,6 +20,8 @@ export interface Measurement {
   /** Non-2xx answers, connection errors and timeouts. */
   readonly failed: number
   readonly timeouts: number
+  /** Every 2xx answer's time to the last byte, ascending. */
+  readonly latencies: readonly number[]
 }
 
 export async function runLoad(load: LoadRequest, settings: LoadSettings): Promise<Measurement> {
@@ -47,5 +49,6 @@ export async function runLoad(load: LoadRequest, settings: LoadSettings): Promis
     ok: result['2xx'],
     failed: result.non2xx + result.errors,
     timeouts: result.timeouts,
+    latencies: sorted,
   }
 }

@@ -6,7 +6,7 @@
 import { governorCompleteBody } from './governor-payload.ts'
 import { completeHeaders } from './payload.ts'
 import { send, type LoadRequest } from './probe.ts'
-import { autocannonStep, type ProbeResult, type Step } from './rows.ts'
+import { autocannonRow, roundRobinStep, type LoadMember, type ProbeResult, type Step } from './rows.ts'
 import type { GatewayServer } from './servers.ts'
 import { governorScans } from './server-metrics.ts'
 
@@ -42,9 +42,9 @@ function governedComplete(gateway: GatewayServer, bytes: number, withMetadata: b
 
 const governorHeaderNames = (headers: Readonly<Record<string, string>>) => Object.keys(headers).filter((name) => name.startsWith('x-governor-'))
 
-function unscannedStep(size: GovernorSize, bytes: number): Step {
+function unscannedRow(size: GovernorSize, bytes: number): LoadMember {
   const name = governorRowName(size, 'no metadata')
-  return autocannonStep({
+  return autocannonRow({
     name, optional: true, measuresLoopLag: true,
     target: async (s) => { const g = await s.gateway(); return { server: g, load: governedComplete(g, bytes, false) } },
     async probe(load): Promise<ProbeResult> {
@@ -58,10 +58,10 @@ function unscannedStep(size: GovernorSize, bytes: number): Step {
   })
 }
 
-function scannedStep(size: GovernorSize, bytes: number, placement: Placement): Step {
+function scannedRow(size: GovernorSize, bytes: number, placement: Placement): LoadMember {
   const name = governorRowName(size, placement.variant)
   const other = placement.scansIn === 'inline' ? 'pool' : 'inline'
-  return autocannonStep({
+  return autocannonRow({
     name, optional: true, measuresLoopLag: true, baseline: governorRowName(size, 'no metadata'),
     target: async (s) => { const g = await s.gateway(placement.variant); return { server: g, load: governedComplete(g, bytes, true) } },
     async probe(load): Promise<ProbeResult> {
@@ -84,7 +84,7 @@ function scannedStep(size: GovernorSize, bytes: number, placement: Placement): S
   })
 }
 
-export const placementSteps: readonly Step[] = GOVERNOR_SIZES.flatMap(({ label, bytes }) => [
-  unscannedStep(label, bytes),
-  ...PLACEMENTS.map((placement) => scannedStep(label, bytes, placement)),
-])
+export const placementSteps: readonly Step[] = [roundRobinStep(GOVERNOR_SIZES.flatMap(({ label, bytes }) => [
+  unscannedRow(label, bytes),
+  ...PLACEMENTS.map((placement) => scannedRow(label, bytes, placement)),
+]))]

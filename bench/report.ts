@@ -47,10 +47,10 @@ function table(headings: readonly string[], lines: readonly string[][]): string 
 
 function throughputTable(rows: readonly SummaryRow[]): string {
   return table(
-    ['row', 'req/s', 'x base', 'p50 ms', 'p99 ms', 'TTFB p99', 'failed', 'cpu µs/ans', 'up/ans', 'other CPU%'],
+    ['row', 'req/s', 'x base', 'p50 ms', 'p99 ms', 'TTFB p99', 'failed', 'cpu µs/ans', 'x base CPU', 'up/ans', 'other CPU%'],
     rows.map((r) => [
       r.label, num(r.figures.rps, 0), withSpread(r, 'ratio', 2), num(r.figures.p50Ms, 2), num(r.figures.p99Ms, 2), num(r.figures.ttfbP99Ms, 2),
-      String(r.figures.failed), num(r.figures.cpuMicrosPerAnswer, 0), num(r.figures.upstreamPerAnswer, 2), num(r.figures.otherCpuPct, 0),
+      String(r.figures.failed), num(r.figures.cpuMicrosPerAnswer, 0), withSpread(r, 'cpuRatio', 2), num(r.figures.upstreamPerAnswer, 2), num(r.figures.otherCpuPct, 0),
     ]),
   )
 }
@@ -85,10 +85,10 @@ export function formatReport(summary: Summary): string {
     `Pinning: ${info.pinning}.`,
     `Load: ${info.connections} connections (${info.sustainedConnections} on the 20 ms mock), ${info.warmupSeconds} s warm-up then ${info.durationSeconds} s measured per row; a stream is stalled after ${info.stallMs} ms without a byte.`,
     ...info.lanes.map((lane) => `Lane ${lane}.`),
-    'Ratios and added latencies compare rows of the same repeat; with repeats, the median of the per-repeat values [min-max]. Absolute numbers move with the machine; ratios are what to compare.',
-    'cpu µs/ans: CPU of the loaded server process alone (all its threads) per answer. up/ans: mock requests per answer (1 a miss, 0 a hit). other CPU%: CPU the rest of the machine used during the row, % of one core (a few % of it is our own loopback traffic).',
+    'Ratios and added latencies compare rows of the same repeat; with repeats, the median of the per-repeat values [min-max], other figures are medians and counts are sums over the repeats. Absolute numbers move with the machine; ratios are what to compare.',
+    'cpu µs/ans: CPU of the loaded server process alone (all its threads) per answer; x base CPU: the baseline\'s over the row\'s, the req/s ratio each would reach with its core to itself (the mock\'s share aside). up/ans: mock requests per answer (1 a miss, 0 a hit). other CPU%: CPU the rest of the machine used during the row, % of one core (a few % of it is our own loopback traffic).',
   ]
-  if (of('throughput').length > 0) out.push('', 'Throughput (closed loop; json rows by autocannon, stream rows by an undici client):', throughputTable(of('throughput')))
+  if (of('throughput').length > 0) out.push('', 'Throughput (closed loop, rows taking turns in slices; json rows by autocannon, stream rows by an undici client):', throughputTable(of('throughput')))
   if (of('latency').length > 0) out.push('', 'Unloaded latency (1 connection per target, requests interleaved; + = over the direct mock):', latencyTable(of('latency')))
   if (of('streams').length > 0) out.push('', 'Concurrent streams (that many open at once, each replaced when it ends):', streamsTable(of('streams')))
   const placement = placementVerdicts(rows)
@@ -96,7 +96,8 @@ export function formatReport(summary: Summary): string {
   if (board.length > 0) {
     out.push('', 'Board figures:', table(['figure', 'gateway', 'lean forwarder', 'how'], board.map((b) => [b.figure, b.gateway, b.forwarder, b.how])))
   }
-  out.push('', 'Notes:', ...rows.map((row) => `  ${row.name}: ${row.notes.join('; ')}`))
+  const notesOf = (row: SummaryRow) => [...row.notes, ...Object.entries(row.audited).map(([name, delta]) => `${name} during the measured windows: +${delta}`)]
+  out.push('', 'Notes:', ...rows.map((row) => `  ${row.name}: ${notesOf(row).join('; ')}`))
   if (checks.length > 0) {
     out.push('', 'Targets:', ...checks.map((check) => {
       const head = `  ${check.verdict.toUpperCase().padEnd(10)} ${check.row}: ${check.goal}; measured ${check.actual}`

@@ -1,8 +1,9 @@
-// What a row is and how each kind is measured. A step measures one or more rows (the unloaded
-// latency rows are measured together, interleaved); a lane is the steps that share one set of
-// servers. Every row names its baseline, measured in the same run, and the report divides
+// What a row is and how each kind is measured. A step measures one or more rows together: the
+// throughput rows take turns in slices, the unloaded latency rows are interleaved request by
+// request, the open-stream rows run one after the other. A lane is the steps that share one set
+// of servers. Every row names its baseline, measured in the same step, and the report divides
 // (throughput, streams) or subtracts (latency) against it.
-import { runLoad, type LoadSettings } from './load.ts'
+import { runLoad } from './load.ts'
 import { openCpuWindow } from './machine.ts'
 import { runInterleaved } from './one-connection.ts'
 import { send, type LoadRequest } from './probe.ts'
@@ -10,6 +11,7 @@ import { eventLoopLagP99Ms, resetEventLoopLag } from './server-metrics.ts'
 import type { LaneServers, LaneSetup, Server } from './servers.ts'
 import { runStreamLoad } from './stream-load.ts'
 import type { StreamTarget } from './stream-client.ts'
+import { ascending, median, percentile } from './stats.ts'
 
 export type RowKind = 'throughput' | 'latency' | 'streams'
 
@@ -56,6 +58,8 @@ export interface RowResult extends RowDef {
   readonly label: string
   readonly isAsNamed: boolean
   readonly figures: Figures
+  /** How the row's audit counters moved during the window (metered misses, scans…). */
+  readonly audited?: Readonly<Record<string, number>>
   readonly notes: readonly string[]
 }
 
@@ -80,7 +84,8 @@ export interface StepContext {
 
 export interface Step {
   readonly rows: readonly RowDef[]
-  run(servers: LaneServers, ctx: StepContext): Promise<RowResult[]>
+  /** Measures the step's rows; a step that can, measures only the `chosen` ones. */
+  run(servers: LaneServers, ctx: StepContext, chosen: ReadonlySet<string>): Promise<RowResult[]>
 }
 
 export interface Lane {
@@ -118,8 +123,8 @@ function labelled(def: RowDef, probe: ProbeResult): Pick<RowResult, 'label' | 'i
   return { label: probe.isAsNamed ? def.name : probe.label ?? `${def.name} (not as named)`, isAsNamed: probe.isAsNamed }
 }
 
-function moved(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): string[] {
-  return Object.entries(after).map(([name, value]) => `${name} during the window: +${value - (before[name] ?? 0)}`)
+function moved(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([name, value]) => [name, value - (before[name] ?? 0)]))
 }
 
 export interface AutocannonRow extends Omit<RowDef, 'kind'> {
@@ -127,50 +132,9 @@ export interface AutocannonRow extends Omit<RowDef, 'kind'> {
   readonly connections?: 'load' | 'sustained'
   target(servers: LaneServers): Promise<{ readonly server: Server; readonly load: LoadRequest }>
   probe?(load: LoadRequest, servers: LaneServers): Promise<ProbeResult>
-  /** Counters read before and after the window; the notes show how they moved. */
+  /** Counters read before and after every slice; the report shows how far they moved. */
   audit?(servers: LaneServers): Promise<Readonly<Record<string, number>>>
   readonly measuresLoopLag?: boolean
-}
-
-/** A closed-loop autocannon row: req/s, exact p50/p99, server CPU per answer. */
-export function autocannonStep(row: AutocannonRow): Step {
-  const def: RowDef = { name: row.name, kind: 'throughput', ...(row.baseline === undefined ? {} : { baseline: row.baseline }), ...(row.optional === undefined ? {} : { optional: row.optional }) }
-  return {
-    rows: [def],
-    async run(servers, ctx) {
-      const { server, load } = await row.target(servers)
-      const probe = await (row.probe ?? ((l: LoadRequest) => expectStatus200(row.name)(l)))(load, servers)
-      const s = ctx.settings
-      const settings: LoadSettings = { connections: row.connections === 'sustained' ? s.sustainedConnections : s.connections, durationSeconds: s.durationSeconds }
-      ctx.progress(`${row.name}: ${probe.note}; ${settings.connections} connections, ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured`)
-      await runLoad(load, { connections: settings.connections, durationSeconds: s.warmupSeconds })
-      const audited = (await row.audit?.(servers)) ?? {}
-      const upBefore = await upstreamRequests(servers)
-      if (row.measuresLoopLag === true) await resetEventLoopLag(server.url)
-      const cpuBefore = await server.cpuMicros()
-      const window = openCpuWindow(ctx.pids())
-      const m = await runLoad(load, settings)
-      const otherCpuPct = window.otherCpuPct()
-      const cpuAfter = await server.cpuMicros()
-      const loopLagP99Ms = row.measuresLoopLag === true ? await eventLoopLagP99Ms(server.url) : undefined
-      const upAfter = await upstreamRequests(servers)
-      const auditedAfter = (await row.audit?.(servers)) ?? {}
-      const answered = Math.max(1, m.ok + m.failed)
-      const isMock = server.url === (await servers.mock()).url
-      const upstreamPerAnswer = isMock ? undefined : (upAfter - upBefore) / answered
-      return [{
-        ...def, ...labelled(def, probe),
-        figures: {
-          rps: m.requestsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, ok: m.ok, failed: m.failed,
-          cpuMicrosPerAnswer: (cpuAfter - cpuBefore) / answered,
-          ...(otherCpuPct === undefined ? {} : { otherCpuPct }),
-          ...(upstreamPerAnswer === undefined ? {} : { upstreamPerAnswer }),
-          ...(loopLagP99Ms === undefined ? {} : { loopLagP99Ms }),
-        },
-        notes: [probe.note, ...(m.timeouts > 0 ? [`${m.timeouts} timeouts`] : []), ...moved(audited, auditedAfter)],
-      }]
-    },
-  }
 }
 
 export interface StreamRow extends Omit<RowDef, 'kind'> {
@@ -178,35 +142,160 @@ export interface StreamRow extends Omit<RowDef, 'kind'> {
   probe?(load: LoadRequest, servers: LaneServers): Promise<ProbeResult>
 }
 
-/** A closed-loop streaming row with the undici client: streams/s, TTFB and total p50/p99. */
-export function streamStep(row: StreamRow): Step {
-  const def: RowDef = { name: row.name, kind: 'throughput', ...(row.baseline === undefined ? {} : { baseline: row.baseline }) }
+/** What one slice of closed-loop load on one row gave. */
+interface Slice {
+  readonly seconds: number
+  readonly ok: number
+  readonly failed: number
+  readonly timeouts: number
+  readonly stalls: number
+  /** Every answer that arrived during the slice's load, warm-up and drain included. */
+  readonly answered: number
+  readonly latencies: readonly number[]
+  readonly ttfbs: readonly number[]
+  readonly problems: readonly string[]
+}
+
+interface PreparedMember {
+  readonly server: Server
+  readonly probe: ProbeResult
+  readonly connections: number
+  warm(seconds: number): Promise<void>
+  slice(seconds: number): Promise<Slice>
+}
+
+/** One row of a round-robin step. */
+export interface LoadMember {
+  readonly def: RowDef
+  readonly isStream: boolean
+  readonly measuresLoopLag: boolean
+  prepare(servers: LaneServers, settings: Settings): Promise<PreparedMember>
+  audit?(servers: LaneServers): Promise<Readonly<Record<string, number>>>
+}
+
+const defOf = (row: Omit<RowDef, 'kind'>): RowDef => ({
+  name: row.name, kind: 'throughput',
+  ...(row.baseline === undefined ? {} : { baseline: row.baseline }),
+  ...(row.optional === undefined ? {} : { optional: row.optional }),
+})
+
+/** A closed-loop autocannon row: req/s, exact p50/p99 to the last byte. */
+export function autocannonRow(row: AutocannonRow): LoadMember {
   return {
-    rows: [def],
-    async run(servers, ctx) {
+    def: defOf(row),
+    isStream: false,
+    measuresLoopLag: row.measuresLoopLag === true,
+    ...(row.audit === undefined ? {} : { audit: row.audit }),
+    async prepare(servers, settings) {
+      const { server, load } = await row.target(servers)
+      const probe = await (row.probe ?? ((l: LoadRequest) => expectStatus200(row.name)(l)))(load, servers)
+      const connections = row.connections === 'sustained' ? settings.sustainedConnections : settings.connections
+      return {
+        server, probe, connections,
+        async warm(seconds) {
+          await runLoad(load, { connections, durationSeconds: seconds })
+        },
+        async slice(seconds) {
+          const m = await runLoad(load, { connections, durationSeconds: seconds })
+          return { seconds, ok: m.ok, failed: m.failed, timeouts: m.timeouts, stalls: 0, answered: m.ok + m.failed, latencies: m.latencies, ttfbs: [], problems: [] }
+        },
+      }
+    },
+  }
+}
+
+/** A closed-loop streaming row with the undici client: streams/s, time to first and to last byte. */
+export function streamRow(row: StreamRow): LoadMember {
+  return {
+    def: defOf(row),
+    isStream: true,
+    measuresLoopLag: false,
+    async prepare(servers, settings) {
       const { server, stream } = await row.target(servers)
       const probe = await (row.probe ?? ((l: LoadRequest) => expectStatus200(row.name)(l)))(stream.load, servers)
-      const s = ctx.settings
-      ctx.progress(`${row.name}: ${probe.note}; ${s.connections} connections, ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured`)
-      const upBefore = await upstreamRequests(servers)
-      const cpuBefore = await server.cpuMicros()
-      const window = openCpuWindow(ctx.pids())
-      const m = await runStreamLoad(stream, { connections: s.connections, warmupSeconds: s.warmupSeconds, durationSeconds: s.durationSeconds, stallMs: s.stallMs, drainMs: 5000 })
-      const otherCpuPct = window.otherCpuPct()
-      const cpuAfter = await server.cpuMicros()
-      const upAfter = await upstreamRequests(servers)
-      // The CPU and upstream figures cover the warm-up too, and so does answeredTotal.
-      const sent = Math.max(1, m.answeredTotal)
-      return [{
-        ...def, ...labelled(def, probe),
-        figures: {
-          rps: m.streamsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, ttfbP50Ms: m.ttfbP50Ms, ttfbP99Ms: m.ttfbP99Ms, ok: m.ok, failed: m.failed, stalls: m.stalls,
-          cpuMicrosPerAnswer: (cpuAfter - cpuBefore) / sent,
-          ...(otherCpuPct === undefined ? {} : { otherCpuPct }),
-          ...(server.url === (await servers.mock()).url ? {} : { upstreamPerAnswer: (upAfter - upBefore) / sent }),
+      const run = (warmupSeconds: number, durationSeconds: number) =>
+        runStreamLoad(stream, { connections: settings.connections, warmupSeconds, durationSeconds, stallMs: settings.stallMs, drainMs: 5000 })
+      return {
+        server, probe, connections: settings.connections,
+        async warm(seconds) {
+          await run(0, seconds)
         },
-        notes: [probe.note, ...m.problems],
-      }]
+        async slice(seconds) {
+          const m = await run(0, seconds)
+          return { seconds, ok: m.ok, failed: m.failed, timeouts: 0, stalls: m.stalls, answered: m.answeredTotal, latencies: m.totals, ttfbs: m.ttfbs, problems: m.problems }
+        },
+      }
+    },
+  }
+}
+
+/** Slices of this length at most; a row's measured time is split into as many. */
+const SLICE_SECONDS = 2
+
+/**
+ * Rows measured in turns: each row gets its measured time in slices of SLICE_SECONDS, the rows
+ * taking turns, so a neighbour's burst of work on a shared machine falls on all of them alike
+ * instead of on whichever row was running. Every row is warmed up first.
+ */
+export function roundRobinStep(members: readonly LoadMember[]): Step {
+  return {
+    rows: members.map((m) => m.def),
+    async run(servers, ctx, chosen) {
+      const s = ctx.settings
+      const running = members.filter((m) => chosen.has(m.def.name))
+      const prepared: PreparedMember[] = []
+      for (const member of running) prepared.push(await member.prepare(servers, s))
+      const slices = Math.max(1, Math.round(s.durationSeconds / SLICE_SECONDS))
+      const sliceSeconds = s.durationSeconds / slices
+      ctx.progress(`${running.map((m, i) => `${m.def.name} (${prepared[i]!.probe.note})`).join(', ')}: ${s.warmupSeconds} s warm-up each, then ${slices} turns of ${sliceSeconds} s each`)
+      for (const p of prepared) await p.warm(s.warmupSeconds)
+      const taken = running.map(() => ({ slices: [] as Slice[], cpuMicros: 0, upstream: 0, otherCpu: [] as number[], lag: [] as number[], audited: {} as Record<string, number> }))
+      for (let turn = 0; turn < slices; turn++) {
+        for (let k = 0; k < running.length; k++) {
+          const i = (turn + k) % running.length
+          const member = running[i]!
+          const p = prepared[i]!
+          const into = taken[i]!
+          const auditBefore = (await member.audit?.(servers)) ?? {}
+          const upBefore = await upstreamRequests(servers)
+          if (member.measuresLoopLag) await resetEventLoopLag(p.server.url)
+          const cpuBefore = await p.server.cpuMicros()
+          const window = openCpuWindow(ctx.pids())
+          into.slices.push(await p.slice(sliceSeconds))
+          const other = window.otherCpuPct()
+          into.cpuMicros += (await p.server.cpuMicros()) - cpuBefore
+          if (other !== undefined) into.otherCpu.push(other)
+          if (member.measuresLoopLag) into.lag.push(await eventLoopLagP99Ms(p.server.url))
+          into.upstream += (await upstreamRequests(servers)) - upBefore
+          const moves = moved(auditBefore, (await member.audit?.(servers)) ?? {})
+          for (const [name, delta] of Object.entries(moves)) into.audited[name] = (into.audited[name] ?? 0) + delta
+        }
+      }
+      const mockUrl = (await servers.mock()).url
+      return running.map((member, i) => {
+        const p = prepared[i]!
+        const t = taken[i]!
+        const sum = (pick: (slice: Slice) => number) => t.slices.reduce((total, slice) => total + pick(slice), 0)
+        const seconds = sum((x) => x.seconds)
+        const answered = Math.max(1, sum((x) => x.answered))
+        const latencies = ascending(t.slices.flatMap((x) => x.latencies))
+        const ttfbs = ascending(t.slices.flatMap((x) => x.ttfbs))
+        const timeouts = sum((x) => x.timeouts)
+        return {
+          ...member.def, ...labelled(member.def, p.probe),
+          figures: {
+            rps: sum((x) => x.ok) / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99),
+            ...(member.isStream ? { ttfbP50Ms: percentile(ttfbs, 50), ttfbP99Ms: percentile(ttfbs, 99), stalls: sum((x) => x.stalls) } : {}),
+            ok: sum((x) => x.ok), failed: sum((x) => x.failed),
+            cpuMicrosPerAnswer: t.cpuMicros / answered,
+            ...(t.otherCpu.length === 0 ? {} : { otherCpuPct: t.otherCpu.reduce((a, b) => a + b, 0) / t.otherCpu.length }),
+            ...(p.server.url === mockUrl ? {} : { upstreamPerAnswer: t.upstream / answered }),
+            ...(t.lag.length === 0 ? {} : { loopLagP99Ms: median(t.lag) }),
+          },
+          ...(member.audit === undefined ? {} : { audited: t.audited }),
+          notes: [p.probe.note, `${p.connections} connections`, ...(timeouts > 0 ? [`${timeouts} timeouts`] : []), ...new Set(t.slices.flatMap((x) => x.problems))],
+        }
+      })
     },
   }
 }

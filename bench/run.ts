@@ -7,8 +7,9 @@
 // are stopped at the end, and the gateways' temporary stores with them.
 //
 // --repeat N        run every row N times; the report gives medians of the per-repeat figures
-// --only TEXT,...   only the rows whose name contains one of the texts (case-insensitive), plus
-//                   their baselines; the Governor placement rows run only when named (`--only governor`)
+// --only TEXT,...   only the rows whose name contains one of the texts (case-insensitive; `=NAME`
+//                   for exactly that row), plus their baselines; the Governor placement rows run
+//                   only when named (`--only governor`)
 // --stretch         add the 2048-stream step
 // --duration S      seconds measured per row (default 10; env BENCH_DURATION), after --warmup S (2)
 // --connections N   closed-loop connections (default 50; the 20 ms mock rows use twice as many)
@@ -41,11 +42,12 @@ const progress = (text: string) => process.stderr.write(`bench: ${text}\n`)
 function estimateSeconds(plan: Selection, settings: Settings, repeats: number): number {
   const perRow = settings.warmupSeconds + settings.durationSeconds
   let seconds = 0
-  for (const { steps } of plan) {
+  for (const { steps } of plan.lanes) {
     seconds += 6
     for (const step of steps) {
       const kind = step.rows[0]!.kind
-      seconds += kind === 'latency' ? perRow : kind === 'streams' ? step.rows.length * (perRow + 2) : perRow + 1
+      const rows = step.rows.filter((row) => plan.rows.has(row.name)).length
+      seconds += kind === 'latency' ? perRow : kind === 'streams' ? step.rows.length * (perRow + 2) : rows * (perRow + 1)
     }
   }
   return seconds * repeats
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
   }
   const repeats = Math.round(positive(values.repeat, '--repeat'))
   const plan = selectSteps(lanes(settings), values.only)
-  if (plan.length === 0) throw new Error(`--only ${values.only}: no row matches`)
+  if (plan.lanes.length === 0) throw new Error(`--only ${values.only}: no row matches`)
 
   // Before pinning: once pinned, this process sees one CPU.
   const cpuCount = availableParallelism()
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
   watchdog.unref()
 
   progress(`pinning: ${pinning.description}`)
-  progress(`plan: ${plan.map(({ lane, steps }) => `${lane.name} (${steps.flatMap((s) => s.rows).length} rows)`).join(', ')} x ${repeats}, about ${Math.ceil(estimateSeconds(plan, settings, repeats) / 60)} min`)
+  progress(`plan: ${plan.lanes.map(({ lane, steps }) => `${lane.name} (${steps.flatMap((s) => s.rows).filter((r) => plan.rows.has(r.name)).length} rows)`).join(', ')} x ${repeats}, about ${Math.ceil(estimateSeconds(plan, settings, repeats) / 60)} min`)
   const ctx: StepContext = { settings, progress, pids: () => fleet.pids() }
   const began = Date.now()
   const startedAt = new Date().toISOString()
@@ -113,11 +115,11 @@ async function main(): Promise<void> {
   try {
     for (let repeat = 1; repeat <= repeats; repeat++) {
       const rows: RowResult[] = []
-      for (const { lane, steps } of plan) {
+      for (const { lane, steps } of plan.lanes) {
         progress(`repeat ${repeat}/${repeats}, lane ${lane.name}: starting its servers as rows need them`)
         const servers = new LaneServers(fleet, lane.name, lane.setup)
         try {
-          for (const step of steps) rows.push(...(await step.run(servers, ctx)))
+          for (const step of steps) rows.push(...(await step.run(servers, ctx, plan.rows)))
         } finally {
           for (const dir of servers.gatewayDataDirs) gatewayDataDirs.add(dir)
           await servers.stop()
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
       startedAt, node: process.version, cpus: cpuCount, cpuModel: cpus()[0]?.model ?? 'unknown', pinning: pinning.description,
       connections: settings.connections, sustainedConnections: settings.sustainedConnections, warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds, repeats, stallMs: settings.stallMs,
-      lanes: plan.map(({ lane }) => `${lane.name}: ${lane.description}`), wallSeconds: (Date.now() - began) / 1000,
+      lanes: plan.lanes.map(({ lane }) => `${lane.name}: ${lane.description}`), wallSeconds: (Date.now() - began) / 1000,
     },
     rows,
     board: boardOf(rows, settings.sustainedConnections, SUSTAINED_LATENCY_MS),

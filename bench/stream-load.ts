@@ -33,6 +33,9 @@ export interface StreamMeasurement {
   readonly problems: readonly string[]
   /** Every answer that arrived, warm-up and drain included: what the server's CPU was spent on. */
   readonly answeredTotal: number
+  /** The finished streams' times to the first and to the last byte, ascending. */
+  readonly ttfbs: readonly number[]
+  readonly totals: readonly number[]
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -85,6 +88,8 @@ export async function runStreamLoad(target: StreamTarget, settings: StreamLoadSe
     failed: measured.length - completed.length,
     stalls: measured.filter((s) => s.maxGapMs > settings.stallMs).length + unfinished,
     answeredTotal,
+    ttfbs: ttfb,
+    totals: total,
     problems: unfinished > 0 ? [...problems, `${unfinished} still open ${settings.drainMs} ms after the window`] : problems,
   }
 }

@@ -3,7 +3,10 @@ import { lanes, ROW } from '../../bench/lanes.ts'
 import { selectSteps } from '../../bench/select.ts'
 
 const all = lanes({ streamSteps: [32, 128, 512] })
-const rowsOf = (only: string | undefined) => selectSteps(all, only).flatMap(({ steps }) => steps.flatMap((s) => s.rows.map((r) => r.name)))
+const rowsOf = (only: string | undefined) => {
+  const { rows } = selectSteps(all, only)
+  return all.flatMap((lane) => lane.steps.flatMap((s) => s.rows.map((r) => r.name))).filter((name) => rows.has(name))
+}
 
 t.test('a full run takes every row but the optional Governor placement rows', async (t) => {
   const names = rowsOf(undefined)
@@ -24,4 +27,9 @@ t.test('every baseline names a row of the same lane', async (t) => {
     const names = new Set(lane.steps.flatMap((s) => s.rows.map((r) => r.name)))
     for (const r of lane.steps.flatMap((s) => s.rows)) if (r.baseline !== undefined) t.ok(names.has(r.baseline), `${r.name} -> ${r.baseline}`)
   }
+})
+
+t.test('=NAME picks exactly that row', async (t) => {
+  t.same(rowsOf(`=${ROW.missNoCache}`), [ROW.jsonForwarder, ROW.missNoCache])
+  t.ok(rowsOf(ROW.missNoCache).includes(ROW.oneMiss), 'a plain text also matches longer names')
 })
