@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   for (const file of files) {
     const costs = costsOf(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, ROOT, window)
     if (threadOf(file) !== 0) {
-      const busiest = top(costs.byFunction, 'selfMs', 3).map((c) => `${c.name} ${c.selfMs.toFixed(0)} ms`).join(', ')
+      const busiest = top(costs.byFunction, 'selfMs', 3).filter((c) => c.selfMs >= 1).map((c) => `${c.name} ${c.selfMs.toFixed(0)} ms`).join(', ')
       out.push('', `worker thread ${threadOf(file)} (${file}): ${costs.busyMs.toFixed(0)} ms busy of ${costs.sampledMs.toFixed(0)} ms${busiest === '' ? '' : `; most self time: ${busiest}`}`)
       continue
     }
