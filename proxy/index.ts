@@ -17,6 +17,7 @@ import { createMetrics, type CoreMetrics } from './metrics.ts'
 import { DEFAULT_PRICING, type Pricing } from './models.ts'
 import type { GatewayPlugin, PluginHooks, PluginServices } from './plugin.ts'
 import { createPool, type WorkerPool } from './pool.ts'
+import { projectRoutes } from './project-routes.ts'
 import { buildRouteTable, type Route } from './routes.ts'
 import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
 import { openStore, type Store } from './store.ts'
@@ -82,9 +83,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }
 
   const chain = buildChain(entries, metrics)
-  const pluginRoutes: Route[] = entries.flatMap(({ hooks }) =>
-    (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false })),
-  )
+  const pluginRoutes: Route[] = [
+    ...entries.flatMap(({ hooks }) => (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false }))),
+    ...projectRoutes(entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []), services.projectAccess),
+  ]
   const notReady = () => (store.isOpen() ? [] : ['store'])
   const metricsSource: MetricsSource = {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),

@@ -15,7 +15,7 @@ import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
 import { requestId } from './request-id.ts'
 import { requestTarget } from './request-target.ts'
-import { sendError, sendJson, sendText } from './respond.ts'
+import { sendBytes, sendError, sendJson, sendText } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
 import { validate } from './validate.ts'
 import type { AiRequest } from './ai-request.ts'
@@ -54,6 +54,9 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         return { status: reply.status, reason: reply.status < 400 ? success : 'client_error' }
       case 'text':
         sendText(res, reply.status, reply.body, reply.contentType, ctx.responseHeaders)
+        return { status: reply.status, reason: success }
+      case 'bytes':
+        sendBytes(res, reply.status, reply.body, { ...ctx.responseHeaders, ...reply.headers })
         return { status: reply.status, reason: success }
       case 'error':
         sendError(res, reply.error, ctx.responseHeaders)
