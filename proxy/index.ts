@@ -41,8 +41,8 @@ export interface Gateway {
   readonly config: GatewayConfig
   readonly log: Logger
   readonly metrics: CoreMetrics
-  /** Every route registered, on every listener. */
-  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>
+  /** Every route registered, on every listener; `documented` ones are in /openapi.json. */
+  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string; readonly documented: boolean }>
   /** Operator notices from plugins (e.g. the first-start demo key). */
   readonly notices: readonly string[]
   /** Stops accepting, lets in-flight requests finish within the grace period, then closes everything. */
@@ -121,7 +121,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let closing: Promise<void> | undefined
   return {
     url, port, metricsUrl, authUrl, config, log, metrics, notices,
-    routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path }))),
+    routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path, documented: r.documented !== false }))),
     close() {
       closing ??= (async () => {
         for (const { server } of running) {

@@ -42,6 +42,8 @@ export interface RouteSpec {
   /** 'auth': served on AUTH_PORT when one is set (the account endpoints), else on the main listener. */
   readonly listener?: 'main' | 'auth'
   readonly body?: z.ZodType
+  /** False leaves it out of /openapi.json: a page or a file for browsers, not an API. */
+  readonly documented?: boolean
   /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query (validate them with proxy/validate.ts). */
   handle(ctx: RequestContext): Reply | Promise<Reply>
 }

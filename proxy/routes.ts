@@ -9,6 +9,8 @@ export interface Route extends RouteInfo {
   readonly path: string
   readonly body?: z.ZodType
   readonly listener?: 'main' | 'auth'
+  /** False leaves it out of /openapi.json. */
+  readonly documented?: boolean
   /** Absent on ai routes, whose answer is the model call. */
   readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
 }

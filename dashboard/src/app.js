@@ -45,6 +45,8 @@ function Workspace({ session, route }) {
   const organization = useLoad(() => api('GET', '/api/orgs/me'), [session.user?.id])
   const projects = useLoad(() => api('GET', '/api/projects').then((answer) => answer.projects), [session.user?.id])
   const [projectId, setProjectId] = useState(undefined)
+  // Choosing the section already shown loads it afresh.
+  const [round, setRound] = useState(0)
   const list = projects.data ?? []
   const project = list.find((p) => p.id === projectId) ?? list[0]
   const role = organization.data?.role
@@ -60,7 +62,7 @@ function Workspace({ session, route }) {
     content = html`<section><h1>Welcome</h1><p>Your organization has no project yet.</p>
       ${canWrite ? html`<p><a href="#/projects">Create your first project</a> to get API keys.</p>` : html`<p>Ask an admin to create one.</p>`}</section>`
   } else {
-    content = html`<${View} key=${`${viewName}-${project?.id}`} project=${project} projects=${list} organization=${organization.data}
+    content = html`<${View} key=${`${viewName}-${project?.id}-${round}`} project=${project} projects=${list} organization=${organization.data}
       canWrite=${canWrite} reloadProjects=${projects.reload} selectProject=${setProjectId} />`
   }
 
@@ -79,7 +81,8 @@ function Workspace({ session, route }) {
     <div class="frame">
       <nav aria-label="Dashboard">
         ${NAVIGATION.map(([group, items]) => html`<h2>${group}</h2><ul>
-          ${items.map(([name, label]) => html`<li><a href=${`#/${name}`} aria-current=${name === viewName ? 'page' : undefined}>${label}</a></li>`)}
+          ${items.map(([name, label]) => html`<li><a href=${`#/${name}`} aria-current=${name === viewName ? 'page' : undefined}
+            onClick=${() => name === viewName && setRound((r) => r + 1)}>${label}</a></li>`)}
         </ul>`)}
       </nav>
       <main id="main" tabindex="-1">

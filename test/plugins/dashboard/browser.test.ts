@@ -1,9 +1,9 @@
 // The dashboard in a real browser, as a person with only a browser uses it: sign up, verify the
 // address through the outbox, sign in, create a project and a key (shown once), use the key from
 // a server, see the requests in the overview, set strict mode and a custom rule, see the blocked
-// request as a violation and resolve it, check its audit record, deactivate the key. The server's
-// clock starts on 2026-03-02 and moves a day at a time, so the overview has a month to show and
-// the page must renew its expired access token.
+// request as a violation and resolve it, approve the model it used, check its audit record,
+// deactivate the key. The server's clock starts on 2026-03-02 and moves a day at a time, so the
+// overview has a month to show and the page must renew its expired access token.
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { call } from '../../helpers/http.ts'
@@ -17,14 +17,14 @@ const missing = browserMissing()
 
 const ask = (content: string) => ({ messages: [{ role: 'user', content }] })
 
-/** The text of the cell in `column` of the table row that holds `rowText`. */
+/** The first table row that holds `rowText`, once it shows. */
 async function rowOf(page: Page, rowText: string) {
   const row = page.getByRole('row').filter({ hasText: rowText })
   await row.first().waitFor()
   return row.first()
 }
 
-t.test('a person signs up, manages a key, watches usage and handles a violation, all in the browser', { skip: missing }, async (t) => {
+t.test('a person signs up, manages a key, watches usage and handles a violation, all in the browser', { skip: missing ?? false }, async (t) => {
   const clock = manualClock(Date.parse('2026-03-02T09:00:00Z'))
   const { gateway, dataDir } = await startTestGateway(t, { clock, overrides: { authPort: 0 } })
   const shots = screenshotDir(t)
@@ -149,6 +149,11 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     await page.getByLabel('E-mail').first().fill(email)
     await page.getByLabel('Password').fill(password)
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.getByRole('link', { name: 'Governor' }).click()
+    const model = await rowOf(page, 'gpt-4o-mini')
+    t.match(await model.textContent(), /pending/, 'the governed request registered its model')
+    await model.getByRole('button', { name: 'Approve' }).click()
+    await model.getByText('approved').waitFor()
     await page.getByRole('link', { name: 'Compliance' }).click()
     const violation = await rowOf(page, 'Project Falcon')
     t.match(await violation.textContent(), /POLICY.*CRITICAL.*open/)
@@ -183,7 +188,8 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
   })
 
   await t.test('nothing was kept in browser storage and the page broke no rule', async (t) => {
-    const kept = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookies: document.cookie }))
+    // Evaluated in the page, where the DOM's globals exist.
+    const kept = await page.evaluate('({ local: localStorage.length, session: sessionStorage.length, cookies: document.cookie })')
     t.same(kept, { local: 0, session: 0, cookies: '' })
     t.same(problems, [], 'no script error and nothing refused by the Content-Security-Policy')
   })

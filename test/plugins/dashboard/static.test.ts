@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { request } from 'undici'
+import { Client, request } from 'undici'
 import { startTestGateway } from '../../helpers/start-gateway.ts'
 
 interface RawAnswer {
@@ -25,9 +25,14 @@ async function get(url: string, headers: Record<string, string> = {}, method: 'G
 
 /** Sends the request line exactly as written: clients normalize dot segments before sending. */
 async function getRaw(origin: string, path: string): Promise<number> {
-  const res = await request(origin, { path, method: 'GET' })
-  await res.body.dump()
-  return res.statusCode
+  const client = new Client(origin)
+  try {
+    const res = await client.request({ path, method: 'GET' })
+    await res.body.dump()
+    return res.statusCode
+  } finally {
+    await client.close()
+  }
 }
 
 t.test('the dashboard is on the auth listener, with / leading to it, and not on the main listener', async (t) => {
