@@ -148,7 +148,7 @@ function Models({ project, canWrite }) {
 export function Governor({ project, canWrite, reloadProjects }) {
   return html`<section>
     <h1>Governor <span class="muted">· ${project.name}</span></h1>
-    <${Settings} key=${`${project.id}-${project.governor.version}`} project=${project} canWrite=${canWrite} onSaved=${reloadProjects} />
+    <${Settings} key=${project.id} project=${project} canWrite=${canWrite} onSaved=${reloadProjects} />
     <${Rules} project=${project} canWrite=${canWrite} onChanged=${reloadProjects} />
     <${Models} project=${project} canWrite=${canWrite} />
   </section>`

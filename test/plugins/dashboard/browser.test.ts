@@ -141,6 +141,14 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     t.equal(blocked.body.error, 'Request blocked by Governor')
     auditId = blocked.body.auditId
     await page.reload()
+    // The page's last request, sent as it goes, is not reported to the browser's driver: the
+    // gateway's own count tells.
+    let signedOut = false
+    for (let i = 0; i < 50 && !signedOut; i++) {
+      signedOut = /tollgate_requests_total\{[^}]*route="auth_logout"[^}]*status_class="2xx"[^}]*\} 1\b/.test((await call(`${gateway.url}/metrics`)).body)
+      if (!signedOut) await page.waitForTimeout(100)
+    }
+    t.ok(signedOut, 'the page leaving revoked its refresh token')
   })
 
   await t.test('the blocked request is a violation; it is resolved, and its audit record checks out', async (t) => {

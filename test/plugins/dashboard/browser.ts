@@ -2,7 +2,7 @@
 // Each browser gets a new empty profile folder; at teardown the browser is closed and any of its
 // processes still running (found by that folder in their command line) are ended by PID.
 import type { Test } from 'tap'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -53,7 +53,10 @@ function pidsUsing(marker: string): number[] {
  */
 export function screenshotDir(t: Test): string {
   const asked = process.env.DASHBOARD_SCREENSHOTS
-  if (asked !== undefined && asked !== '') return asked
+  if (asked !== undefined && asked !== '') {
+    mkdirSync(asked, { recursive: true })
+    return asked
+  }
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-screens-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
