@@ -42,6 +42,7 @@ function operation(route: Route) {
 export function buildOpenApi(routes: readonly Route[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
+    if (route.documented === false) continue
     const path = route.path.replace(/:(\w+)/g, '{$1}')
     ;(paths[path] ??= {})[route.method.toLowerCase()] = operation(route)
   }

@@ -1,4 +1,4 @@
-// Writing answers: JSON bodies, errors in the spec's shape, and the headers a plugin collected.
+// Writing answers: JSON bodies, text, bytes, errors in the spec's shape, and the headers a plugin collected.
 import type { ServerResponse } from 'node:http'
 import type { ErrorShape } from './error-shape.ts'
 import type { GatewayError } from './errors.ts'
@@ -15,6 +15,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendText(res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return
   res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+export function sendBytes(res: ServerResponse, status: number, body: Uint8Array, headers: Record<string, string>): void {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, { ...headers, 'content-length': body.byteLength })
   res.end(body)
 }
 

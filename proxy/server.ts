@@ -19,7 +19,7 @@ import type { Reply } from './reply.ts'
 import { requestId } from './request-id.ts'
 import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from './request-log.ts'
 import { requestTarget } from './request-target.ts'
-import { sendError, sendJson, sendText } from './respond.ts'
+import { sendBytes, sendError, sendJson, sendText } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
 import { validate } from './validate.ts'
 
@@ -68,6 +68,9 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         return { status: reply.status, reason: reply.status < 400 ? success : 'client_error' }
       case 'text':
         sendText(res, reply.status, reply.body, reply.contentType, ctx.responseHeaders)
+        return { status: reply.status, reason: success }
+      case 'bytes':
+        sendBytes(res, reply.status, reply.body, { ...ctx.responseHeaders, ...reply.headers })
         return { status: reply.status, reason: success }
       case 'error':
         sendError(res, reply.error, ctx.responseHeaders, errorShapeFor(ctx.path))

@@ -14,11 +14,12 @@ import { createModelsRegistry } from './records/models-registry.ts'
 import { createViolations } from './records/violations.ts'
 import { createRequestHooks } from './request-hooks.ts'
 import { alertRoutes } from './routes/alert-routes.ts'
-import { auditRoute } from './routes/audit-route.ts'
+import { auditRoutes } from './routes/audit-route.ts'
 import { caseRoutes } from './routes/case-routes.ts'
 import { modelRoutes } from './routes/model-routes.ts'
 import { policyRoutes } from './routes/policy-routes.ts'
-import { scoreRoute } from './routes/score-route.ts'
+import { ruleTestRoute } from './routes/rule-test-route.ts'
+import { scoreRoutes } from './routes/score-route.ts'
 import { validateRoute } from './routes/validate-route.ts'
 import { violationRoutes } from './routes/violation-routes.ts'
 import { governorSchema } from './schema.ts'
@@ -51,15 +52,16 @@ export default {
     const policies = createPolicies(projects)
     return {
       provides: { policies },
-      routes: [
+      routes: [validateRoute({ assess, trail, newId, clock, metrics })],
+      projectRoutes: [
         ...violationRoutes(violations),
         ...alertRoutes(createAlerts(store, dbs, clock, events)),
         ...caseRoutes(createCases(store, dbs, clock, newId, events)),
         ...policyRoutes(policies),
         ...modelRoutes(createModelsRegistry(store, dbs, clock, newId)),
-        scoreRoute(violations, clock),
-        auditRoute(trail),
-        validateRoute({ assess, trail, newId, clock, metrics }),
+        ...scoreRoutes(violations, clock),
+        ...auditRoutes(trail, store),
+        ruleTestRoute(),
       ],
       onRequest: hooks.onRequest,
       onResult: hooks.onResult,

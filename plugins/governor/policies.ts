@@ -18,7 +18,7 @@ import { SEVERITIES } from './verdict/types.ts'
 
 const MAX_RULES_PER_PROJECT = 100
 
-const ruleFields = {
+export const ruleFields = {
   name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(100, 'name may hold at most 100 characters'),
   pattern: z.string({ error: 'pattern must be a string' }).min(1, 'pattern must not be empty').max(MAX_PATTERN_CHARS, `pattern may hold at most ${MAX_PATTERN_CHARS} characters`),
   regex: z.boolean({ error: 'regex must be true or false' }),
@@ -159,7 +159,8 @@ function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> }
 }
 
-function assertSavable(rule: CustomRule): void {
+/** A 400 naming why a rule cannot be saved, when it cannot. */
+export function assertSavable(rule: Pick<CustomRule, 'pattern' | 'regex'>): void {
   const problem = ruleProblem(rule)
   if (problem === undefined) return
   throw new InvalidRequestError(`Invalid request: pattern: ${problem}`, `The policy cannot be saved: ${problem}.`, [{ path: 'pattern', message: problem }])

@@ -117,9 +117,13 @@ t.test('/openapi.json documents every registered route with its body schema', as
   const doc = (await call(`${url}/openapi.json`)).body
   t.equal(doc.openapi, '3.1.0')
   const documented = new Set(Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)))
-  const registered = gateway.routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
+  const registered = gateway.routes.filter((r) => r.documented).map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
   t.same(registered.filter((r) => !documented.has(r)), [], 'every route is documented')
   t.equal(documented.size, registered.length, 'and nothing else')
+  const operationIds = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.values(ops).map((op) => op.operationId))
+  t.equal(new Set(operationIds).size, operationIds.length, 'operation ids are unique')
+  t.notOk(Object.keys(doc.paths).some((path) => path.startsWith('/dashboard')), 'the dashboard\'s files are not an API')
+  t.ok(doc.paths['/api/projects/{projectId}/compliance/violations'].get, 'the members\' project routes are')
   t.match(doc.paths['/api/ai/complete'].post.requestBody.content['application/json'].schema, { type: 'object', properties: { messages: { type: 'array' }, temperature: { maximum: 2 } } })
   const chatCompletions = doc.paths['/v1/chat/completions'].post
   t.match(chatCompletions.requestBody.content['application/json'].schema, { type: 'object', properties: { model: { type: 'string' }, messages: { type: 'array' }, tools: {} } })
