@@ -7,6 +7,8 @@ import { startReceiver } from '../webhooks/fixtures/receiver.ts'
 import { browserMissing, launchBrowser, screenshotDir } from './browser.ts'
 
 const missing = browserMissing()
+// A browser and a gateway sharing two loaded cores can take longer than the suite's 120 s per file.
+t.setTimeout(300_000)
 
 t.test('an owner and a member share the dashboard, each with what their role allows', { skip: missing ?? false }, async (t) => {
   const mailbox = await startMailbox(t)
