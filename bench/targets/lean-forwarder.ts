@@ -5,9 +5,8 @@
 // JSON or SSE, written by Pool.stream straight into the client's response. Whatever a gateway
 // spends above this is its own work. The peer benchmark's bare-forwarder.mjs, in TypeScript.
 import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Pool } from 'undici'
-import { runChild, specOf } from './lifecycle.ts'
+import { listenLoopback, runChild, specOf } from './lifecycle.ts'
 
 export interface LeanForwarderSpec {
   readonly upstreamUrl: string
@@ -61,14 +60,5 @@ await runChild(async () => {
   })
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    info: { url: `http://127.0.0.1:${port}` },
-    async stop() {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-      await pool.destroy()
-    },
-  }
+  return listenLoopback(server, () => pool.destroy())
 })

@@ -4,8 +4,7 @@
 // record of what it saw beyond a count (GET /stats), so its memory stays flat however long a run
 // lasts.
 import { createServer, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { runChild, specOf } from './lifecycle.ts'
+import { listenLoopback, runChild, specOf } from './lifecycle.ts'
 
 export interface MockSpec {
   /** Wait before the answer's headers. */
@@ -99,13 +98,5 @@ await runChild(async () => {
   })
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    info: { url: `http://127.0.0.1:${port}` },
-    async stop() {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
-  }
+  return listenLoopback(server)
 })
