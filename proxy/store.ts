@@ -1,6 +1,7 @@
 // The one LMDB environment of a gateway process. Plugins get a handle whose databases are
 // namespaced by the plugin's name, so no plugin can open another's records.
 import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { open, type Database, type Key, type RootDatabase } from 'lmdb'
 import { ConfigError } from './config.ts'
 
@@ -19,6 +20,8 @@ export interface PluginStore {
   open<V>(name: string, options?: DatabaseOptions): Database<V, Key>
   /** Runs fn in one write transaction across this environment; all its puts commit together or not at all. */
   transaction<T>(fn: () => T): Promise<T>
+  /** A directory beside the environment for this plugin's own files (made by whoever writes there). */
+  readonly directory: string
 }
 
 export interface Store {
@@ -54,6 +57,7 @@ export function openStore(path: string): Store {
             ...(options.records === true ? { sharedStructuresKey: STRUCTURES } : {}),
           }),
         transaction: (fn) => root.transaction(fn),
+        directory: join(path, namespace),
       }
     },
     async flushed() {

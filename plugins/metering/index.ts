@@ -11,7 +11,7 @@ import { costDollars } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
-import { createLedger, toMicros, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
+import { createLedger, toMicros, type BudgetRow, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
 import { memoryHolds, storeHolds, type Hold } from './budget-holds.ts'
 import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
@@ -51,8 +51,9 @@ export default {
       labelNames: ['provider', 'model'], registers: [metrics],
     })
     const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
-    const { released, recovered } = await ledger.recover(isLiveOwner)
-    if (released > 0 || recovered > 0) log.warn({ released, recovered }, 'settled what a stopped process left: streams to their last checkpoint, other holds released')
+    const { released, recovered, replayed, unreadable } = await ledger.recover(isLiveOwner)
+    if (released > 0 || recovered > 0 || replayed > 0) log.warn({ replayed, released, recovered }, 'settled what a stopped process left: journaled charges committed, streams to their last checkpoint, other holds released')
+    if (unreadable > 0) log.error({ unreadable }, 'journal lines of a stopped process could not be read (a line cut by a crash mid-write, or damage)')
     const holds = config.shared
       ? storeHolds(ledger)
       : memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
@@ -84,25 +85,40 @@ export default {
       }
     }
 
-    async function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> {
+    /**
+     * Charges the request. Synchronous when the settlement was journaled (the usual case): the
+     * answer need not wait for the ledger's commit, which follows in the background. A promise
+     * when it was not, so the answer waits for the commit as the only durable record.
+     */
+    function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> | undefined {
       const hold = metered.get(ctx)
       const progress = streams.get(ctx)
       streams.delete(ctx)
       // Only a hold taken in the store has a reservation record to remove; skipping the lookup
       // otherwise saves a read per cache hit.
-      const row = await ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), config.shared && hold !== undefined, progress?.checkpointed === true)
-      if (hold !== undefined) holds.release(hold)
-      if (!entry.cacheHit) {
-        const labels = { provider: entry.provider, model: entry.model }
-        tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
-        tokensMetered.inc({ ...labels, direction: 'output' }, entry.completionTokens)
-        dollarsCharged.inc(labels, entry.costMicros / 1e6)
-        if (entry.overageMicros !== undefined) {
-          overage.inc(labels, entry.overageMicros / 1e6)
-          ctx.log.warn({ provider: entry.provider, model: entry.model, overageMicros: entry.overageMicros }, 'provider counted beyond the budget hold; the excess is recorded as overage, not charged')
-        }
+      const settled = ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), config.shared && hold !== undefined, progress?.checkpointed === true)
+      track(settled.committed)
+      const charged = (row: BudgetRow) => {
+        // A journaled charge counts in the ledger's rows at once: the hold can go.
+        if (hold !== undefined) holds.release(hold)
+        countCharge(ctx, entry)
+        report(ctx, entry, row.usedMicros)
       }
-      report(ctx, entry, row.usedMicros)
+      if (settled.row === undefined) return settled.committed.then(charged)
+      charged(settled.row)
+      return undefined
+    }
+
+    function countCharge(ctx: RequestContext, entry: LedgerEntry): void {
+      if (entry.cacheHit) return
+      const labels = { provider: entry.provider, model: entry.model }
+      tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
+      tokensMetered.inc({ ...labels, direction: 'output' }, entry.completionTokens)
+      dollarsCharged.inc(labels, entry.costMicros / 1e6)
+      if (entry.overageMicros !== undefined) {
+        overage.inc(labels, entry.overageMicros / 1e6)
+        ctx.log.warn({ provider: entry.provider, model: entry.model, overageMicros: entry.overageMicros }, 'provider counted beyond the budget hold; the excess is recorded as overage, not charged')
+      }
     }
 
     /** Counts what each running stream sent since the last checkpoint and records it, all streams in one transaction. */
@@ -127,18 +143,24 @@ export default {
      * the idempotency commit and the ledger's. The replay itself is never charged, and reports
      * what the ledger holds for the original.
      */
-    async function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> {
+    function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> | undefined {
       const project = ctx.state.auth!.project
       const charged = ledger.entry(replay.replayOf)
-      if (charged !== undefined) return report(ctx, charged, ledger.budget(project.id, charged.month).usedMicros)
+      if (charged !== undefined) {
+        report(ctx, charged, ledger.budget(project.id, charged.month).usedMicros)
+        return undefined
+      }
       const entry: LedgerEntry = {
         id: replay.replayOf, projectId: project.id, keyId: replay.keyId, at: new Date(replay.answeredAt).toISOString(),
         month: monthKey(replay.answeredAt), day: dayKey(replay.answeredAt), provider: result.provider, model: result.model,
         promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
         costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
       }
-      const row = await ledger.settle(entry, toMicros(project.budgetDollars), config.shared, true)
-      report(ctx, ledger.entry(entry.id) ?? entry, row.usedMicros)
+      const settled = ledger.settle(entry, toMicros(project.budgetDollars), config.shared, true)
+      track(settled.committed)
+      if (settled.row === undefined) return settled.committed.then((row) => report(ctx, ledger.entry(entry.id) ?? entry, row.usedMicros))
+      report(ctx, entry, settled.row.usedMicros)
+      return undefined
     }
 
     return {
@@ -167,17 +189,17 @@ export default {
         }
         metered.set(ctx, hold)
       },
-      async onResult(ctx, result) {
+      onResult(ctx, result) {
         const replay = ctx.state.idempotency
         if (replay !== undefined && ctx.state.auth !== undefined) return settleReplay(ctx, replay, result)
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return
-        // Hits are recorded too (at no charge) and awaited like misses, so /api/usage read right
-        // after an answer already counts it.
-        await settle(ctx, entryOf(ctx, result.usage, result.cacheHit, result.cacheHit ? 'cache_hit' : 'ok'))
+        // Hits are recorded too (at no charge), before the answer completes like misses.
+        return settle(ctx, entryOf(ctx, result.usage, result.cacheHit, result.cacheHit ? 'cache_hit' : 'ok'))
       },
       onComplete(ctx: CompletedContext) {
         if (!metered.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) {
           streams.delete(ctx)
+          if (config.testCrashAfter === 'answer' && ctx.state.metering !== undefined) process.kill(process.pid, 'SIGKILL')
           return
         }
         // No settled answer: an error, a stream cut short, or a complete answer that an earlier
@@ -185,10 +207,13 @@ export default {
         const answered = ctx.result?.cacheHit === false ? ctx.result.usage : undefined
         const completionTokens = answered?.completionTokens ?? countTokens(ctx.streamedText)
         const promptTokens = answered?.promptTokens ?? (completionTokens > 0 ? ctx.state.router!.promptTokens : 0)
-        track(settle(ctx, entryOf(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason)))
+        const settling = settle(ctx, entryOf(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason))
+        if (settling !== undefined) track(settling)
       },
       async close() {
         clearInterval(checkpoints)
+        await ledger.idle()
+        ledger.close()
       },
     }
   },

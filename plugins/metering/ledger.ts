@@ -1,10 +1,13 @@
 // The metering store. Money is kept in integer micro-dollars so sums are exact. Every write is
 // one LMDB transaction, which also serializes processes sharing the environment: a reservation
 // can never see a stale budget, and a settled request is written exactly once (its ledger entry
-// is keyed by request id and checked inside the same transaction).
+// is keyed by request id and checked inside the same transaction). A settlement is journaled
+// first (settlement-journal.ts) and known to this process at once; its commit follows.
 import type { EventOutbox } from '../../proxy/events.ts'
 import type { Database, Key } from 'lmdb'
 import type { PluginStore } from '../../proxy/store.ts'
+import { SELF_OWNER } from './process-owner.ts'
+import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 
 export interface BudgetRow {
   readonly usedMicros: number
@@ -81,14 +84,21 @@ const THRESHOLDS = [80, 90] as const
 const LIMIT = 100
 const dollars = (micros: number) => micros / 1e6
 
-interface QueuedSettlement {
-  readonly entry: LedgerEntry
-  readonly limitMicros: number
-  readonly heldInStore: boolean
-  /** A checkpoint may have been written for it: removed in the same transaction. */
-  readonly checkpointed: boolean
+interface QueuedSettlement extends JournalLine {
+  /** Where it was journaled; absent when the journal could not be written. */
+  readonly mark: JournalMark | undefined
   readonly resolve: (row: BudgetRow) => void
   readonly reject: (error: unknown) => void
+}
+
+export interface Settled {
+  /**
+   * The month's row as this entry leaves it, known at once when the settlement was journaled;
+   * undefined when it was not, and only the commit makes it durable.
+   */
+  readonly row: BudgetRow | undefined
+  /** Resolves with the row once the entry is committed to the ledger. */
+  readonly committed: Promise<BudgetRow>
 }
 
 function addStats(a: ModelDayStats, b: ModelDayStats): ModelDayStats {
@@ -124,7 +134,7 @@ class RowCache {
   }
 }
 
-export function createLedger(store: PluginStore, events?: EventOutbox) {
+export function createLedger(store: PluginStore, events?: EventOutbox, owner = SELF_OWNER) {
   const budgets = store.open<BudgetRow>('budgets', { records: true })
   const reservations = store.open<Reservation>('reservations', { records: true })
   const entries = store.open<LedgerEntry>('ledger', { records: true })
@@ -132,11 +142,40 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
   const checkpoints = store.open<StreamCheckpoint>('stream-checkpoints', { records: true })
   const rowKey = (projectId: string, month: string) => `${projectId}/${month}`
   let queued: QueuedSettlement[] = []
+  let lastCommit: Promise<unknown> = Promise.resolve()
+  const journal = openJournal(store.directory, owner)
+  // Settled here and not yet committed: what this process counts on top of the stored rows.
+  const pendingEntries = new Map<string, LedgerEntry>()
+  const pendingMicros = new Map<string, number>()
+
+  function addPending(entry: LedgerEntry, sign: 1 | -1): void {
+    const key = rowKey(entry.projectId, entry.month)
+    const micros = (pendingMicros.get(key) ?? 0) + sign * entry.costMicros
+    if (micros === 0) pendingMicros.delete(key)
+    else pendingMicros.set(key, micros)
+    if (sign === 1) pendingEntries.set(entry.id, entry)
+    else pendingEntries.delete(entry.id)
+  }
+
+  function budget(projectId: string, month: string): BudgetRow {
+    const key = rowKey(projectId, month)
+    const row = budgets.get(key) ?? EMPTY_ROW
+    const pending = pendingMicros.get(key)
+    return pending === undefined ? row : { ...row, usedMicros: row.usedMicros + pending }
+  }
+
+  /** The row as a journaled entry leaves it; undefined when the store cannot be read (closing). */
+  function rowAfter(entry: LedgerEntry): BudgetRow | undefined {
+    try {
+      return budget(entry.projectId, entry.month)
+    } catch {
+      return undefined
+    }
+  }
 
   return {
-    budget(projectId: string, month: string): BudgetRow {
-      return budgets.get(rowKey(projectId, month)) ?? EMPTY_ROW
-    },
+    /** The month's row, with what this process settled and has not yet committed counted as used. */
+    budget,
 
     /** Holds `reservation.micros` of the month's budget in the store, where every process sharing it sees the hold. */
     reserve(requestId: string, reservation: Reservation, limitMicros: number): Promise<ReserveResult> {
@@ -162,13 +201,32 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     /**
      * Records a finished request and releases its reservation; a second call for the same id
      * changes nothing. Crossing 80% or 90% of `limitMicros` sends its usage event once a month.
-     * Resolves with the month's row as this entry left it, once the entry is committed.
      */
-    settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false): Promise<BudgetRow> {
-      return new Promise((resolve, reject) => {
-        queued.push({ entry, limitMicros, heldInStore, checkpointed, resolve, reject })
+    settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false): Settled {
+      const line: JournalLine = { entry, limitMicros, heldInStore, checkpointed }
+      const repeated = pendingEntries.has(entry.id)
+      let mark: JournalMark | undefined
+      try {
+        mark = journal.append(line)
+      } catch {
+        mark = undefined
+      }
+      if (mark !== undefined && !repeated) addPending(entry, 1)
+      const committed = new Promise<BudgetRow>((resolve, reject) => {
+        queued.push({ ...line, mark, resolve, reject })
         if (queued.length === 1) commitQueued()
       })
+      return { row: mark === undefined ? undefined : rowAfter(entry), committed }
+    },
+
+    /** Resolves once every settlement made so far is committed (or refused). */
+    idle(): Promise<void> {
+      return lastCommit.then(() => undefined, () => undefined)
+    },
+
+    /** The journal stays only if a commit failed: then the next start replays it. */
+    close(): void {
+      journal.close()
     },
 
     /** Records the progress of running streams in one transaction; a stream already settled is skipped. */
@@ -185,10 +243,21 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
      * were running is settled to its last checkpoint with the outcome `recovered`, and every other
      * reservation they held is released.
      */
-    recover(isLive: (owner: string) => boolean): Promise<{ released: number; recovered: number }> {
-      return store.transaction(() => {
+    recover(isLive: (owner: string) => boolean): Promise<{ released: number; recovered: number; replayed: number; unreadable: number }> {
+      const journals = deadJournals(store.directory, isLive)
+      const result = store.transaction(() => {
         const rows = new RowCache(budgets)
         const stats = new Map<string, ModelDayStats>()
+        // Journaled settlements first: a stream settled in full must not be settled again to its checkpoint.
+        let replayed = 0
+        let unreadable = 0
+        for (const found of journals) {
+          unreadable += found.unreadable
+          for (const line of found.lines) {
+            if (!entries.doesExist(line.entry.id)) replayed++
+            applySettlement(line, rows, stats)
+          }
+        }
         let recovered = 0
         for (const { key, value } of checkpoints.getRange()) {
           if (isLive(value.owner)) continue
@@ -204,7 +273,11 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
         }
         rows.writeAll()
         writeStats(stats)
-        return { released, recovered }
+        return { released, recovered, replayed, unreadable }
+      })
+      return result.then((counts) => {
+        for (const found of journals) removeJournal(found.path)
+        return counts
       })
     },
 
@@ -228,7 +301,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     },
 
     entry(id: string): LedgerEntry | undefined {
-      return entries.get(id)
+      return pendingEntries.get(id) ?? entries.get(id)
     },
 
     reservationCount(): number {
@@ -242,7 +315,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
   function commitQueued(): void {
     let batch: QueuedSettlement[] | undefined
     // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
-    new Promise<BudgetRow[]>((resolve) => resolve(store.transaction(() => {
+    const commit = new Promise<BudgetRow[]>((resolve) => resolve(store.transaction(() => {
       batch = queued
       queued = []
       const rows = new RowCache(budgets)
@@ -251,10 +324,19 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
       rows.writeAll()
       writeStats(stats)
       return settled
-    }))).then(
-      (settled) => batch!.forEach((item, i) => item.resolve(settled[i]!)),
+    })))
+    lastCommit = commit
+    commit.then(
+      (settled) => batch!.forEach((item, i) => {
+        if (item.mark !== undefined) {
+          journal.committed(item.mark)
+          if (pendingEntries.get(item.entry.id) === item.entry) addPending(item.entry, -1)
+        }
+        item.resolve(settled[i]!)
+      }),
       (error: unknown) => {
-        // A transaction refused before it ran leaves its items queued.
+        // A transaction refused before it ran leaves its items queued. Their journal lines stay,
+        // counted here as settled, for the next start to replay.
         const lost = batch ?? queued.splice(0)
         for (const item of lost) item.reject(error)
       },
@@ -265,9 +347,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox) {
     for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
   }
 
-  type Settlement = Pick<QueuedSettlement, 'entry' | 'limitMicros' | 'heldInStore' | 'checkpointed'>
-
-  function applySettlement({ entry, limitMicros, heldInStore, checkpointed }: Settlement, rows: RowCache, stats: Map<string, ModelDayStats>): BudgetRow {
+  function applySettlement({ entry, limitMicros, heldInStore, checkpointed }: JournalLine, rows: RowCache, stats: Map<string, ModelDayStats>): BudgetRow {
     const key = rowKey(entry.projectId, entry.month)
     if (checkpointed) checkpoints.remove(entry.id)
     if (entries.doesExist(entry.id)) return rows.get(key)

@@ -7,4 +7,9 @@ export const meteringSchema = z.strictObject({
   shared: z.boolean().default(false),
   /** How often a running stream's progress is written to the store, for settling it after a crash. */
   checkpointIntervalMs: z.number().int().min(100).max(60_000).default(1000),
+  /**
+   * Test only: the process kills itself with SIGKILL once an answer is complete, before its
+   * ledger commit can have finished, so a test can prove the journal keeps the charge. Never set it in production.
+   */
+  testCrashAfter: z.enum(['answer']).optional(),
 })

@@ -78,10 +78,12 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
 export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
   return {
     method: 'GET', path: '/api/usage', name: 'usage', kind: 'keyed', keyTypes: ['sk', 'pk'],
-    handle(ctx) {
+    async handle(ctx) {
       const query = validate(usageQuery, Object.fromEntries(ctx.query), 'query')
       const project = ctx.state.auth!.project
       if (query.projectId !== project.id) throw new PermissionError('This key belongs to another project.')
+      // Answers already sent are in the figures: their charges are journaled, wait for their commit.
+      await ledger.idle()
       return Reply.json(usageReport(ledger, project, query.period, clock.now()))
     },
   }
@@ -91,8 +93,9 @@ export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
 export function memberUsageRoute(ledger: Ledger, clock: Clock): ProjectRouteSpec {
   return {
     method: 'GET', path: '/usage', name: 'usage', keyTypes: [], writes: false,
-    handle(ctx, project) {
+    async handle(ctx, project) {
       const query = validate(memberUsageQuery, Object.fromEntries(ctx.query), 'query')
+      await ledger.idle()
       return Reply.json(usageReport(ledger, project, query.period, clock.now()))
     },
   }

@@ -1,3 +1,5 @@
+import { appendFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { openStore } from '../../../proxy/store.ts'
 import { createOutbox } from '../../../proxy/events.ts'
@@ -18,8 +20,8 @@ const entry = (id: string, costMicros: number): LedgerEntry => ({
 
 t.test('settling the same request twice counts it once', async (t) => {
   const { ledger } = setup(t)
-  await ledger.settle(entry('r1', 500), 10_000)
-  const row = await ledger.settle(entry('r1', 500), 10_000)
+  await ledger.settle(entry('r1', 500), 10_000).committed
+  const row = await ledger.settle(entry('r1', 500), 10_000).committed
   t.equal(row.usedMicros, 500)
 })
 
@@ -27,19 +29,19 @@ t.test('a reservation holds budget until it is settled to the real cost', async 
   const { ledger } = setup(t)
   t.same(await ledger.reserve('r1', { projectId: 'p', month: '2026-11', micros: 8_000, owner: 'x' }, 10_000), { ok: true })
   t.same(await ledger.reserve('r2', { projectId: 'p', month: '2026-11', micros: 3_000, owner: 'x' }, 10_000), { ok: false, availableMicros: 2_000 })
-  await ledger.settle(entry('r1', 1_000), 10_000)
+  await ledger.settle(entry('r1', 1_000), 10_000).committed
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 1_000, reservedMicros: 0 })
   t.same(await ledger.reserve('r2', { projectId: 'p', month: '2026-11', micros: 3_000, owner: 'x' }, 10_000), { ok: true })
 })
 
 t.test('usage events fire once each: 80% and 90% thresholds, then the limit on the first refusal', async (t) => {
   const { ledger, events } = setup(t)
-  await ledger.settle(entry('a', 7_000), 10_000)
+  await ledger.settle(entry('a', 7_000), 10_000).committed
   t.same(events.pending(10), [], 'below 80%')
-  await ledger.settle(entry('b', 1_500), 10_000)
-  await ledger.settle(entry('c', 100), 10_000)
-  await ledger.settle(entry('d', 600), 10_000)
-  await ledger.settle(entry('e', 100), 10_000)
+  await ledger.settle(entry('b', 1_500), 10_000).committed
+  await ledger.settle(entry('c', 100), 10_000).committed
+  await ledger.settle(entry('d', 600), 10_000).committed
+  await ledger.settle(entry('e', 100), 10_000).committed
   const reached = events.pending(10)
   t.match(reached, [
     { type: 'usage.threshold_reached', project_id: 'p', data: { threshold_percent: 80, budget_limit: 0.01, budget_used: 0.0085, period: '2026-11' } },
@@ -57,7 +59,7 @@ t.test('recovery releases only the reservations of processes that are gone', asy
   const { ledger } = setup(t)
   await ledger.reserve('live', { projectId: 'p', month: '2026-11', micros: 100, owner: 'alive' }, 10_000)
   await ledger.reserve('dead', { projectId: 'p', month: '2026-11', micros: 200, owner: 'dead' }, 10_000)
-  t.same(await ledger.recover((owner) => owner === 'alive'), { released: 1, recovered: 0 })
+  t.same(await ledger.recover((owner) => owner === 'alive'), { released: 1, recovered: 0, replayed: 0, unreadable: 0 })
   t.match(ledger.budget('p', '2026-11'), { reservedMicros: 100 })
   t.equal(ledger.reservationCount(), 1)
 })
@@ -67,11 +69,11 @@ t.test('settlements issued together commit together, each answered with the row 
   await ledger.reserve('held', { projectId: 'p', month: '2026-11', micros: 2_000, owner: 'x' }, 10_000)
   const lastMonth = { ...entry('old', 300), month: '2026-10', day: '2026-10-31' }
   const rows = await Promise.all([
-    ledger.settle(entry('a', 4_000), 10_000),
-    ledger.settle(entry('a', 4_000), 10_000),
-    ledger.settle(entry('held', 4_500), 10_000),
-    ledger.settle({ ...entry('hit', 0), cacheHit: true, outcome: 'cache_hit' }, 10_000),
-    ledger.settle(lastMonth, 10_000),
+    ledger.settle(entry('a', 4_000), 10_000).committed,
+    ledger.settle(entry('a', 4_000), 10_000).committed,
+    ledger.settle(entry('held', 4_500), 10_000).committed,
+    ledger.settle({ ...entry('hit', 0), cacheHit: true, outcome: 'cache_hit' }, 10_000).committed,
+    ledger.settle(lastMonth, 10_000).committed,
   ])
   t.same(rows.map((r) => r.usedMicros), [4_000, 4_000, 8_500, 8_500, 300], 'the repeated id is counted once')
   t.same(rows[2]?.notified, [80])
@@ -87,17 +89,17 @@ t.test('settlements waiting on a closed store are refused, not left hanging', as
   const store = openStore(freshDataDir(t))
   const ledger = createLedger(store.forPlugin('metering'))
   await store.close()
-  const outcomes = await Promise.allSettled([ledger.settle(entry('a', 1), 10), ledger.settle(entry('b', 1), 10)])
+  const outcomes = await Promise.allSettled([ledger.settle(entry('a', 1), 10).committed, ledger.settle(entry('b', 1), 10).committed])
   t.same(outcomes.map((o) => o.status), ['rejected', 'rejected'])
 })
 
 t.test('a settlement that held nothing in the store leaves stored holds to their own requests', async (t) => {
   const { ledger } = setup(t)
   await ledger.reserve('r1', { projectId: 'p', month: '2026-11', micros: 8_000, owner: 'x' }, 10_000)
-  const row = await ledger.settle(entry('r1', 1_000), 10_000, false)
+  const row = await ledger.settle(entry('r1', 1_000), 10_000, false).committed
   t.same(row, { usedMicros: 1_000, reservedMicros: 8_000 })
   t.equal(ledger.reservationCount(), 1)
-  t.same(await ledger.settle(entry('r2', 1_000), 10_000), { usedMicros: 2_000, reservedMicros: 8_000 }, 'a request with no hold settles as before')
+  t.same(await ledger.settle(entry('r2', 1_000), 10_000).committed, { usedMicros: 2_000, reservedMicros: 8_000 }, 'a request with no hold settles as before')
 })
 
 t.test('a dead process\'s stream is settled to its last checkpoint as recovered, a live one\'s is left running', async (t) => {
@@ -107,30 +109,89 @@ t.test('a dead process\'s stream is settled to its last checkpoint as recovered,
     { entry: { ...entry('cut', 300), outcome: 'recovered' }, owner: 'dead', limitMicros: 10_000 },
     { entry: { ...entry('running', 200), outcome: 'recovered' }, owner: 'alive', limitMicros: 10_000 },
   ])
-  t.same(await ledger.recover((owner) => owner === 'alive'), { released: 0, recovered: 1 })
+  t.same(await ledger.recover((owner) => owner === 'alive'), { released: 0, recovered: 1, replayed: 0, unreadable: 0 })
   t.match(ledger.entry('cut'), { outcome: 'recovered', costMicros: 300, completionTokens: 10 })
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 300, reservedMicros: 0 }, 'charged once, its hold released')
   t.equal(ledger.entry('running'), undefined)
   t.equal(ledger.checkpointCount(), 1)
-  await ledger.settle(entry('running', 250), 10_000, false, true)
+  await ledger.settle(entry('running', 250), 10_000, false, true).committed
   t.equal(ledger.checkpointCount(), 0, 'settling a checkpointed stream removes its checkpoint')
-  t.same(await ledger.recover(() => false), { released: 0, recovered: 0 }, 'nothing is settled twice')
+  t.same(await ledger.recover(() => false), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'nothing is settled twice')
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 550 })
 })
 
 t.test('a checkpoint that arrives after its stream was settled is dropped', async (t) => {
   const { ledger } = setup(t)
-  await ledger.settle(entry('done', 400), 10_000, false, true)
+  await ledger.settle(entry('done', 400), 10_000, false, true).committed
   await ledger.checkpoint([{ entry: { ...entry('done', 100), outcome: 'recovered' }, owner: 'dead', limitMicros: 10_000 }])
   t.equal(ledger.checkpointCount(), 0)
-  t.same(await ledger.recover(() => false), { released: 0, recovered: 0 })
+  t.same(await ledger.recover(() => false), { released: 0, recovered: 0, replayed: 0, unreadable: 0 })
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 400 })
 })
 
 t.test('overage is kept on the month\'s row beside the charge, never added to it', async (t) => {
   const { ledger } = setup(t)
-  await ledger.settle({ ...entry('over', 1_000), overageMicros: 250 }, 10_000)
-  await ledger.settle({ ...entry('over2', 500), overageMicros: 50 }, 10_000)
+  await ledger.settle({ ...entry('over', 1_000), overageMicros: 250 }, 10_000).committed
+  await ledger.settle({ ...entry('over2', 500), overageMicros: 50 }, 10_000).committed
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 1_500, overageMicros: 300 })
   t.match(ledger.entry('over'), { costMicros: 1_000, overageMicros: 250 })
+})
+
+t.test('a journaled settlement counts at once, before its commit', async (t) => {
+  const { ledger } = setup(t)
+  const settled = ledger.settle(entry('now', 700), 10_000)
+  t.match(settled.row, { usedMicros: 700 }, 'the row is known without waiting')
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 700 }, 'holds and reports see it too')
+  t.match(ledger.entry('now'), { costMicros: 700 })
+  t.match(await settled.committed, { usedMicros: 700 })
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 700 }, 'counted once after the commit')
+})
+
+t.test('a settlement the process could not commit is replayed once by the next start', async (t) => {
+  const dir = freshDataDir(t)
+  const dying = openStore(dir)
+  const before = createLedger(dying.forPlugin('metering'), undefined, '999999:gone')
+  await dying.close()
+  const settled = before.settle(entry('answered', 900), 10_000)
+  await t.rejects(settled.committed, 'the commit never happened')
+
+  const store = openStore(dir)
+  t.teardown(() => store.close())
+  const after = createLedger(store.forPlugin('metering'))
+  t.same(await after.recover((owner) => owner !== '999999:gone'), { released: 0, recovered: 0, replayed: 1, unreadable: 0 })
+  t.match(after.entry('answered'), { costMicros: 900 })
+  t.match(after.budget('p', '2026-11'), { usedMicros: 900 })
+  t.same(await after.recover(() => false), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'the journal is gone once applied')
+  t.match(after.budget('p', '2026-11'), { usedMicros: 900 })
+})
+
+t.test('a journal line cut by a crash is counted as unreadable; the lines before it are applied', async (t) => {
+  const dir = freshDataDir(t)
+  const dying = openStore(dir)
+  const directory = dying.forPlugin('metering').directory
+  const before = createLedger(dying.forPlugin('metering'), undefined, '999998:gone')
+  await dying.close()
+  await t.rejects(before.settle(entry('first', 100), 10_000).committed)
+  const [file] = readdirSync(directory)
+  appendFileSync(join(directory, file!), '{"entry":{"id":"cut","proj')
+
+  const store = openStore(dir)
+  t.teardown(() => store.close())
+  const after = createLedger(store.forPlugin('metering'))
+  t.same(await after.recover((owner) => owner !== '999998:gone'), { released: 0, recovered: 0, replayed: 1, unreadable: 1 })
+  t.match(after.budget('p', '2026-11'), { usedMicros: 100 })
+})
+
+t.test('a live process\'s journal is left alone, and a journal whose lines are all committed is removed at close', async (t) => {
+  const dir = freshDataDir(t)
+  const store = openStore(dir)
+  t.teardown(() => store.close())
+  const directory = store.forPlugin('metering').directory
+  const other = createLedger(store.forPlugin('metering'), undefined, '999997:running')
+  const ledger = createLedger(store.forPlugin('metering'))
+  await other.settle(entry('theirs', 100), 10_000).committed
+  t.same(await ledger.recover((owner) => owner === '999997:running'), { released: 0, recovered: 0, replayed: 0, unreadable: 0 })
+  t.equal(readdirSync(directory).length, 1, 'the running process keeps its journal')
+  other.close()
+  t.same(readdirSync(directory), [])
 })
