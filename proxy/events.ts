@@ -1,7 +1,7 @@
 // The event outbox: plugins record events in the same LMDB transaction as the change that caused
 // them, so a crash can neither lose an event nor send one for a change that did not happen.
 // Consumers (webhook delivery) take events out in their own transactions.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from './random-pool.ts'
 import type { Database, Key, RootDatabase } from 'lmdb'
 import type { Clock } from './clock.ts'
 
@@ -46,7 +46,7 @@ export function createOutbox(root: RootDatabase, clock: Clock): EventOutbox {
     emit(type, projectId, data) {
       const now = clock.now()
       // Time first so keys sort oldest first; a counter and random bytes keep ids unique across processes.
-      const id = `evt_${now.toString(36).padStart(9, '0')}${(sequence++ % 46_656).toString(36).padStart(3, '0')}${randomBytes(6).toString('hex')}`
+      const id = `evt_${now.toString(36).padStart(9, '0')}${(sequence++ % 46_656).toString(36).padStart(3, '0')}${randomHex(6)}`
       const event: GatewayEvent = { id, type, timestamp: new Date(now).toISOString(), project_id: projectId, data }
       events.put(id, event)
       queueMicrotask(() => {

@@ -2,6 +2,7 @@
 // registry's. The time part comes from the gateway's clock, so tests can control it.
 import { encodeTime, monotonicFactory } from 'ulid'
 import type { Clock } from '../../../proxy/clock.ts'
+import { randomFraction } from '../../../proxy/random-pool.ts'
 
 export const ID_PREFIXES = { audit: 'aud_', violation: 'vio_', alert: 'alt_', case: 'case_', model: 'mdl_', rule: 'rule_' } as const
 export type RecordKind = keyof typeof ID_PREFIXES
@@ -10,8 +11,8 @@ export type NewId = (kind: RecordKind) => string
 
 export function createIds(clock: Clock): NewId {
   // Monotonic: increments the random part within a millisecond instead of drawing new
-  // randomness, ~1 µs against ~35 µs for a fresh ulid here.
-  const next = monotonicFactory()
+  // randomness, ~1 µs against ~35 µs for a fresh ulid here; a new millisecond draws from the pool.
+  const next = monotonicFactory(randomFraction)
   return (kind) => `${ID_PREFIXES[kind]}${next(clock.now()).toLowerCase()}`
 }
 
