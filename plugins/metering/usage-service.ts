@@ -60,6 +60,7 @@ export function createUsageMeter({ ledger, holds, clock, metrics, enforceBudgets
     async record(usage) {
       const now = clock.now()
       const unknown = 'unknown' in usage.cost ? usage.cost.unknown : undefined
+      if (unknown !== undefined) unpriced.inc({ provider: usage.provider, reason: unknown })
       await ledger.settle({
         id: usage.requestId, projectId: usage.project.id, keyId: usage.keyId, at: new Date(now).toISOString(),
         month: monthKey(now), day: dayKey(now), provider: usage.provider, model: usage.model,
@@ -67,7 +68,6 @@ export function createUsageMeter({ ledger, holds, clock, metrics, enforceBudgets
         costMicros: 'micros' in usage.cost ? usage.cost.micros : 0, cacheHit: false, outcome: usage.outcome, passthrough: true,
         ...(unknown === undefined ? {} : { unpriced: unknown }),
       }, toMicros(usage.project.budgetDollars), false)
-      if (unknown !== undefined) unpriced.inc({ provider: usage.provider, reason: unknown })
     },
   }
 }
