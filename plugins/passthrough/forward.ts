@@ -30,7 +30,8 @@ export interface Forwarded {
 }
 
 export interface Forwarder {
-  forward(exchange: Exchange, target: ForwardTarget, scannerFor: (contentType: string | undefined) => UsageScanner): Promise<Forwarded>
+  /** `signal`: the request's; aborted by the gateway's shutdown deadline (or the client's leaving), it ends the exchange. */
+  forward(exchange: Exchange, target: ForwardTarget, scannerFor: (contentType: string | undefined) => UsageScanner, signal: AbortSignal): Promise<Forwarded>
   close(): void
 }
 
@@ -54,7 +55,7 @@ export function createForwarder(options: ForwardOptions): Forwarder {
   proxy.on('proxyRes', (response, req) => running.get(req)?.answer(response))
 
   return {
-    forward({ req, res, body }, target, scannerFor) {
+    forward({ req, res, body }, target, scannerFor, signal) {
       return new Promise((resolve) => {
         let scanner: UsageScanner | undefined
         let upstream: ClientRequest | undefined
@@ -65,6 +66,7 @@ export function createForwarder(options: ForwardOptions): Forwarder {
           if (done) return
           done = true
           running.delete(req)
+          signal.removeEventListener('abort', stop)
           if (cut) upstream?.destroy()
           resolve({ end, seen: scanner?.finish() ?? {} })
         }
@@ -98,6 +100,12 @@ export function createForwarder(options: ForwardOptions): Forwarder {
         res.on('close', () => {
           if (!res.writableFinished) finish({ status: 499, reason: 'client_aborted' }, true)
         })
+        const stop = () => {
+          if (signal.reason instanceof GatewayError) fail(signal.reason)
+          else finish({ status: 499, reason: 'client_aborted' }, true)
+        }
+        if (signal.aborted) return stop()
+        signal.addEventListener('abort', stop, { once: true })
         body.on('error', (err) => fail(err instanceof GatewayError ? err : new UpstreamError('The request body could not be read.', false)))
         // The outgoing request is made from these; the gateway has read what it needed of them.
         req.headers = target.headers as IncomingMessage['headers']

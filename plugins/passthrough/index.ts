@@ -47,7 +47,7 @@ export default {
         const mark = raw.indexOf('?')
         if (mark !== -1) url.search = raw.slice(mark)
         const headers = outgoingHeaders(ctx.headers, target.credential, target.defaults)
-        const { end, seen } = await forwarder.forward(exchange, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes))
+        const { end, seen } = await forwarder.forward(exchange, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
         const recorded = usageMeter!.record({
           requestId: ctx.id, project: auth.project, keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
           promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
