@@ -1,7 +1,10 @@
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import t, { type Test } from 'tap'
 import { request } from 'undici'
 import { call } from '../../helpers/http.ts'
+import { captureLog } from '../../helpers/log-capture.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 import { startProviderUpstream, type ProviderUpstream } from './provider-upstream.ts'
 
@@ -186,4 +189,41 @@ t.test('the body limit holds for streamed bodies of any type', async (t) => {
   const small = await call(`${url}/api/providers/openai/v1/files`, { key, raw: 'small', headers: { 'content-type': 'text/plain' } })
   t.equal(small.status, 200, 'a body of another type within the limit passes')
   t.equal(lastTo(upstream, '/prefix/v1/files')!.body, 'small')
+})
+
+t.test('one access log line without content, request metrics, 502 and 504 from the provider\'s failures', async (t) => {
+  const upstream = await startProviderUpstream(t)
+  // A port nothing listens on any more: the provider cannot be reached.
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const closedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`
+  await new Promise((resolve) => probe.close(resolve))
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir, {}, [{ type: 'sk', env: 'stg' }])
+  const key = seeded.keys[0]!.key
+  const log = captureLog()
+  const gw = await startTestGateway(t, {
+    dataDir,
+    env: {
+      OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: upstream.url,
+      MISTRAL_API_KEY: 'mistral-gateway-key', MISTRAL_BASE_URL: closedUrl,
+    },
+    overrides: { logLevel: 'info', plugins: { passthrough: { proxyTimeoutMs: 300 } } },
+    logDestination: log.destination,
+  })
+  const secret = 'a prompt that must never be logged'
+  t.equal((await call(`${gw.url}/api/providers/openai/v1/embeddings`, { key, body: { input: secret } })).status, 200)
+  const lines = log.lines().filter((line) => line.msg === 'request')
+  t.equal(lines.length, 1, 'one access log line')
+  t.match(lines[0], { route: 'passthrough_openai', status: 200, outcome: 'ok' })
+  t.notMatch(log.text(), secret)
+  const metrics = await call(`${gw.url}/metrics`)
+  t.match(metrics.body, /tollgate_requests_total\{route="passthrough_openai",status_class="2xx",reason="ok"\} 1/)
+
+  const timedOut = await call(`${gw.url}/api/providers/openai/v1/never`, { key, body: {} })
+  t.equal(timedOut.status, 504)
+  t.equal(timedOut.body.error, 'Upstream timeout')
+  const unreachable = await call(`${gw.url}/api/providers/mistral/v1/embeddings`, { key, body: {} })
+  t.equal(unreachable.status, 502)
+  t.equal(unreachable.body.error, 'Upstream error')
 })

@@ -60,6 +60,8 @@ export async function startProviderUpstream(t: Test): Promise<ProviderUpstream> 
           res.on('close', () => hangingClosed())
           return
         }
+        case '/v1/never':
+          return
         default:
           return json(res, { error: { message: `no ${route}` } }, 404)
       }
