@@ -30,6 +30,7 @@ export type Reply =
   /**
    * The handler writes the answer itself, streaming (a pass-through to a provider): the server hands
    * it the exchange and waits until it ends. ctx.responseHeaders are on the response already.
+   * Only on a route with `rawBody`, whose body the server left unread.
    */
   | { readonly kind: 'exchange'; readonly run: (exchange: Exchange) => Promise<ExchangeEnd> }
 
