@@ -7,8 +7,9 @@ import dashboard from './dashboard/index.ts'
 import governor from './governor/index.ts'
 import idempotency from './idempotency/index.ts'
 import metering from './metering/index.ts'
+import passthrough from './passthrough/index.ts'
 import rateLimit from './rate-limit/index.ts'
 import router from './router/index.ts'
 import webhooks from './webhooks/index.ts'
 
-export const builtinPlugins = [auth, rateLimit, idempotency, router, governor, cache, metering, dashboard, accounts, webhooks] as readonly GatewayPlugin[]
+export const builtinPlugins = [auth, rateLimit, idempotency, router, governor, cache, metering, passthrough, dashboard, accounts, webhooks] as readonly GatewayPlugin[]

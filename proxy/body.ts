@@ -2,6 +2,7 @@
 // nesting cap (JSON.stringify and structuredClone throw on very deep values) and no
 // `__proto__` keys, which would turn into prototype writes wherever the body is spread.
 import type { IncomingMessage } from 'node:http'
+import { Transform, type Readable } from 'node:stream'
 import { InvalidRequestError, PayloadTooLargeError } from './errors.ts'
 
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
@@ -23,6 +24,24 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
     req.on('error', reject)
   })
+}
+
+/**
+ * The body as it arrives, for a handler that streams it on unread: it fails with
+ * PayloadTooLargeError once more than `limitBytes` came (a declared length above it is refused
+ * before the handler runs).
+ */
+export function limitedBody(req: IncomingMessage, limitBytes: number): Readable {
+  let size = 0
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length
+      if (size > limitBytes) done(new PayloadTooLargeError(limitBytes))
+      else done(null, chunk)
+    },
+  })
+  req.on('error', (err) => limited.destroy(err))
+  return req.pipe(limited)
 }
 
 /** Nesting depth of a JSON text, counted outside strings; stops counting past `limit`. */

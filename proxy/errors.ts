@@ -207,6 +207,13 @@ export class ShuttingDownError extends RetryLaterError {
   }
 }
 
+/** A provider the gateway holds no API key for, asked for by name (the pass-through): nothing to forward to. */
+export class ProviderNotConfiguredError extends GatewayError {
+  readonly status = 503
+  readonly error = 'Service unavailable'
+  readonly code = 'provider_not_configured'
+}
+
 export class UpstreamTimeoutError extends GatewayError {
   readonly status = 504
   readonly error = 'Upstream timeout'

@@ -14,8 +14,10 @@ import type { Reply } from './reply.ts'
 import type { PluginStore } from './store.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
 import type { Policies } from '../plugins/governor/policies.ts'
+import type { UsageMeter } from '../plugins/metering/usage-service.ts'
+import type { ProviderDirectory } from '../plugins/router/provider-directory.ts'
 
-export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks' | 'dashboard'
+export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks' | 'dashboard' | 'passthrough'
 
 /** Static description of a plugin. */
 export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
@@ -34,7 +36,10 @@ export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
 
 export interface RouteSpec {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
-  /** Literal segments and `:param` segments, e.g. '/api/compliance/cases/:id'. */
+  /**
+   * Literal segments and `:param` segments, e.g. '/api/compliance/cases/:id'; a last segment `*`
+   * takes any rest of the path, found in ctx.params['*'] as it came (not decoded).
+   */
   readonly path: string
   /** Low-cardinality name for metrics. */
   readonly name: string
@@ -43,6 +48,8 @@ export interface RouteSpec {
   /** 'auth': served on AUTH_PORT when one is set (the account endpoints), else on the main listener. */
   readonly listener?: 'main' | 'auth'
   readonly body?: z.ZodType
+  /** The body is left unread, of any content type, for a handler that streams it (Reply.exchange); BODY_LIMIT_BYTES still holds. */
+  readonly rawBody?: boolean
   /** False leaves it out of /openapi.json: a page or a file for browsers, not an API. */
   readonly documented?: boolean
   /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query (validate them with proxy/validate.ts). */
@@ -101,6 +108,10 @@ export interface PluginServices {
   readonly projectAccess?: ProjectAccess
   /** The dashboard's pages for mailed links, where a browser that opens one is sent. */
   readonly accountPages?: AccountPages
+  /** Each provider's API address and the gateway's credential for it: the router's configuration. */
+  readonly providers?: ProviderDirectory
+  /** Budget checks and ledger entries for requests that skip the model call (the pass-through): metering's. */
+  readonly usageMeter?: UsageMeter
 }
 
 /** Per-process hooks returned by setup(). Every hook is optional. */

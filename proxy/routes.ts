@@ -1,5 +1,6 @@
 // The routing table: static paths in a map, `:param` paths matched segment by segment, the most
-// literal first. Built once at boot from the core's routes and the plugins' routes.
+// literal first, and last the paths ending in `/*`, which take any non-empty rest of the path
+// (the longest prefix first). Built once at boot from the core's routes and the plugins' routes.
 import type { z } from 'zod'
 import type { KeyType, RequestContext, RouteInfo } from './context.ts'
 import type { Reply } from './reply.ts'
@@ -11,6 +12,8 @@ export interface Route extends RouteInfo {
   readonly listener?: 'main' | 'auth'
   /** False leaves it out of /openapi.json. */
   readonly documented?: boolean
+  /** The body is not read before the handler runs: it streams it as it is (a pass-through). */
+  readonly rawBody?: boolean
   /** Absent on ai routes, whose answer is the model call. */
   readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
 }
@@ -32,11 +35,20 @@ interface Pattern {
   readonly byMethod: Map<string, Route>
 }
 
+/** The rest of the path a `/*` route matched, as it came (not decoded), under this parameter name. */
+export const REST_PARAM = '*'
+
 export function buildRouteTable(routes: readonly Route[]): RouteTable {
   const exact = new Map<string, Map<string, Route>>()
   const patterns: Pattern[] = []
+  const prefixes: Pattern[] = []
   for (const route of routes) {
-    if (route.path.includes('/:')) {
+    if (route.path.endsWith('/*')) {
+      const segments = route.path.slice(1, -2).split('/')
+      let prefix = prefixes.find((p) => p.segments.join('/') === segments.join('/'))
+      if (prefix === undefined) prefixes.push((prefix = { segments, byMethod: new Map() }))
+      addRoute(prefix.byMethod, route)
+    } else if (route.path.includes('/:')) {
       let pattern = patterns.find((p) => p.segments.join('/') === route.path.slice(1))
       if (pattern === undefined) patterns.push((pattern = { segments: route.path.slice(1).split('/'), byMethod: new Map() }))
       addRoute(pattern.byMethod, route)
@@ -49,6 +61,7 @@ export function buildRouteTable(routes: readonly Route[]): RouteTable {
   // A literal segment wins over a parameter in the same place: `/webhooks/test` is not the
   // webhook with id "test", whichever was registered first.
   patterns.sort((a, b) => shapeOf(a).localeCompare(shapeOf(b)))
+  prefixes.sort((a, b) => b.segments.length - a.segments.length || shapeOf(a).localeCompare(shapeOf(b)))
   return {
     all: routes,
     find(method, path) {
@@ -58,6 +71,13 @@ export function buildRouteTable(routes: readonly Route[]): RouteTable {
       for (const pattern of patterns) {
         const params = matchSegments(pattern.segments, parts)
         if (params !== undefined) return pick(pattern.byMethod, method, params)
+      }
+      for (const prefix of prefixes) {
+        if (parts.length <= prefix.segments.length) continue
+        const params = matchSegments(prefix.segments, parts.slice(0, prefix.segments.length))
+        if (params === undefined) continue
+        const rest = parts.slice(prefix.segments.length).join('/')
+        if (rest !== '') return pick(prefix.byMethod, method, { ...params, [REST_PARAM]: rest })
       }
       return undefined
     },

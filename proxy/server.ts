@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import { callModel, deliverCompletion, type AiDeps, type Finish } from './ai-call.ts'
-import { parseJsonBody, readBody } from './body.ts'
+import { limitedBody, parseJsonBody, readBody } from './body.ts'
 import type { Chain } from './chain.ts'
 import type { Clock } from './clock.ts'
 import type { CoreConfig } from './config.ts'
@@ -12,7 +12,7 @@ import { aiRequestSchemaFor } from './core-routes.ts'
 import type { AiRequest } from './ai-request.ts'
 import type { ParsedAiBody } from './dialect.ts'
 import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
-import { GatewayError, MethodNotAllowedError, NotFoundError, ShuttingDownError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
+import { GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
@@ -77,6 +77,9 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         return { status: reply.error.status, reason: outcomeOf(reply.error) }
       case 'completion':
         return deliverCompletion(ctx, res, reply.result, ai)
+      case 'exchange':
+        for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value)
+        return reply.run({ req: res.req, res, body: limitedBody(res.req, config.bodyLimitBytes) })
     }
   }
 
@@ -152,6 +155,13 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   }
 
   async function readValidBody(req: IncomingMessage, route: Route): Promise<unknown> {
+    if (route.rawBody === true) {
+      if (Number(req.headers['content-length']) > config.bodyLimitBytes) {
+        req.resume()
+        throw new PayloadTooLargeError(config.bodyLimitBytes)
+      }
+      return undefined
+    }
     if (!BODY_METHODS.has(req.method ?? '')) {
       req.resume()
       return undefined

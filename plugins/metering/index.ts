@@ -16,6 +16,7 @@ import { dayKey, monthKey } from './periods.ts'
 import { memoryHolds, storeHolds, type Hold } from './budget-holds.ts'
 import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
 import { meteringSchema } from './schema.ts'
+import { createUsageMeter } from './usage-service.ts'
 import { memberUsageRoute, usageRoute } from './usage-route.ts'
 
 interface Usage {
@@ -164,6 +165,7 @@ export default {
     }
 
     return {
+      provides: { usageMeter: createUsageMeter({ ledger, holds, clock, metrics, enforceBudgets: config.enforceBudgets, track }) },
       routes: [usageRoute(ledger, clock)],
       projectRoutes: [memberUsageRoute(ledger, clock)],
       async onRequest(ctx) {

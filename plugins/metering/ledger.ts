@@ -43,6 +43,13 @@ export interface LedgerEntry {
   readonly overageMicros?: number
   readonly cacheHit: boolean
   readonly outcome: string
+  /** Forwarded as it was by the provider pass-through: no cache was asked, so neither a hit nor a miss. */
+  readonly passthrough?: true
+  /**
+   * Its cost is not known, so nothing was charged: no usage was found in the answer, or its
+   * model has no price. Counted apart so that such requests are never mistaken for free ones.
+   */
+  readonly unpriced?: 'no_usage' | 'no_price'
 }
 
 /** A stream's progress, written while it runs, so a crash settles it to what was generated. */
@@ -57,6 +64,8 @@ export interface ModelStats {
   readonly requests: number
   readonly tokens: number
   readonly costMicros: number
+  /** Requests among them whose cost is unknown (LedgerEntry.unpriced). */
+  readonly unpriced?: number
 }
 
 interface ModelDayStats extends ModelStats {
@@ -102,7 +111,11 @@ export interface Settled {
 }
 
 function addStats(a: ModelDayStats, b: ModelDayStats): ModelDayStats {
-  return { requests: a.requests + b.requests, tokens: a.tokens + b.tokens, costMicros: a.costMicros + b.costMicros, hits: a.hits + b.hits, misses: a.misses + b.misses }
+  const unpriced = (a.unpriced ?? 0) + (b.unpriced ?? 0)
+  return {
+    requests: a.requests + b.requests, tokens: a.tokens + b.tokens, costMicros: a.costMicros + b.costMicros, hits: a.hits + b.hits, misses: a.misses + b.misses,
+    ...(unpriced === 0 ? {} : { unpriced }),
+  }
 }
 
 /** The budget rows one transaction touches: read once, written once at its end. */
@@ -295,7 +308,9 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
         found = true
         hits += value.hits
         misses += value.misses
-        models[String(key).slice(prefix.length)] = { requests: value.requests, tokens: value.tokens, costMicros: value.costMicros }
+        models[String(key).slice(prefix.length)] = {
+          requests: value.requests, tokens: value.tokens, costMicros: value.costMicros, ...(value.unpriced === undefined ? {} : { unpriced: value.unpriced }),
+        }
       }
       return found ? { hits, misses, models } : undefined
     },
@@ -379,7 +394,8 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       tokens: entry.promptTokens + entry.completionTokens,
       costMicros: entry.costMicros,
       hits: entry.cacheHit ? 1 : 0,
-      misses: entry.cacheHit ? 0 : 1,
+      misses: entry.cacheHit || entry.passthrough === true ? 0 : 1,
+      ...(entry.unpriced === undefined ? {} : { unpriced: 1 }),
     }))
     return next
   }

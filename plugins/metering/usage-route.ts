@@ -24,6 +24,8 @@ interface Figures {
   requests: number
   tokens: number
   cost: number
+  /** Requests whose cost is unknown (a pass-through answer without usage, or a model without a price); absent when none. */
+  unpriced?: number
 }
 
 /** Usage statistics of one project for the period that holds `now`. */
@@ -43,6 +45,7 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
       const sum = (models[model] ??= { requests: 0, tokens: 0, cost: 0 })
       sum.requests += figures.requests
       sum.tokens += figures.tokens
+      if (figures.unpriced !== undefined) sum.unpriced = (sum.unpriced ?? 0) + figures.unpriced
       modelMicros[model] = (modelMicros[model] ?? 0) + figures.costMicros
       day.requests += figures.requests
       day.tokens += figures.tokens
@@ -54,6 +57,7 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
     daily.push({ ...day, cost: dollars(dayMicros) })
   }
   for (const [model, micros] of Object.entries(modelMicros)) models[model]!.cost = dollars(micros)
+  const unpriced = Object.values(models).reduce((sum, figures) => sum + (figures.unpriced ?? 0), 0)
   const limitMicros = Math.round(project.budgetDollars * 1e6)
   const row = ledger.budget(project.id, monthKey(now))
   const usedMicros = row.usedMicros
@@ -70,6 +74,7 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
       requests: daily.reduce((sum, day) => sum + day.requests, 0),
       tokens: daily.reduce((sum, day) => sum + day.tokens, 0),
       cost: dollars(totalMicros),
+      ...(unpriced === 0 ? {} : { unpriced }),
     },
     daily,
   }

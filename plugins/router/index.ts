@@ -18,6 +18,7 @@ import { createAnthropicAdapter } from './providers/anthropic.ts'
 import { createChatCompletionsAdapter } from './providers/chat-completions.ts'
 import { createLocalAdapter } from './providers/local.ts'
 import { buildRouteTable, type Adapters, type RoutePlan } from './route-table.ts'
+import { providerDirectory } from './provider-directory.ts'
 import { MODEL_HEADER, PROMPT_TOKENS_HEADER, RoutedCall, modelHeaderOf } from './routed-call.ts'
 import { routerSchema, type RouterConfig } from './schema.ts'
 import { reportSimulatedProviders, simulatedProviders } from './simulated-providers.ts'
@@ -142,6 +143,7 @@ export default {
     reportSimulatedProviders(simulated, deps.log, deps.metrics)
     const readiness = { simulated }
     return {
+      provides: { providers: providerDirectory(config) },
       readiness: () => readiness,
       routes: [countTokensRoute(routes, deps.pool)],
       onRequest(ctx) {

@@ -25,3 +25,27 @@ test('paths of another length or with other literals are not found', async (t) =
   t.equal(table.find('GET', '/api/other/p1'), undefined)
   t.equal(table.find('GET', '/api/projects/'), undefined, 'an empty parameter matches nothing')
 })
+
+test('a trailing /* takes any non-empty rest of the path, after every more literal route', async (t) => {
+  const table = buildRouteTable([
+    route('POST', '/api/providers/openai/*'),
+    route('GET', '/api/providers/:name/status'),
+    route('POST', '/api/providers/openai/v1/special'),
+    route('GET', '/api/providers/*'),
+  ])
+  const rest = table.find('POST', '/api/providers/openai/v1/embeddings')
+  t.same(rest !== undefined && 'route' in rest ? [rest.route.path, rest.params] : undefined, ['/api/providers/openai/*', { '*': 'v1/embeddings' }])
+  const literal = table.find('POST', '/api/providers/openai/v1/special')
+  t.equal(literal !== undefined && 'route' in literal ? literal.route.path : undefined, '/api/providers/openai/v1/special', 'the literal route wins')
+  const param = table.find('GET', '/api/providers/openai/status')
+  t.equal(param !== undefined && 'route' in param ? param.route.path : undefined, '/api/providers/:name/status', 'a parameter route wins over a wildcard')
+  const shorter = table.find('GET', '/api/providers/mistral/v1/models')
+  t.same(shorter !== undefined && 'route' in shorter ? shorter.params : undefined, { '*': 'mistral/v1/models' }, 'the shorter prefix takes what the longer does not')
+  t.same(table.find('GET', '/api/providers/openai/v1/files'), { allow: ['POST'] }, 'the longest matching prefix answers 405 for another method')
+  const encoded = table.find('POST', '/api/providers/openai/v1/files%2Fx')
+  t.same(encoded !== undefined && 'route' in encoded ? encoded.params : undefined, { '*': 'v1/files%2Fx' }, 'the rest is not decoded')
+  const alone = buildRouteTable([route('POST', '/api/providers/openai/*')])
+  t.equal(alone.find('POST', '/api/providers/openai/'), undefined, 'an empty rest matches nothing')
+  t.equal(alone.find('POST', '/api/providers/openai'), undefined)
+  t.equal(alone.find('POST', '/api/providers/mistral/v1/x'), undefined)
+})

@@ -15,7 +15,7 @@ export interface AnthropicOptions {
 }
 
 const LABEL = 'anthropic'
-const API_VERSION = '2023-06-01'
+export const ANTHROPIC_API_VERSION = '2023-06-01'
 // The gateway accepts 0 to 2; Anthropic accepts 0 to 1.
 const MAX_TEMPERATURE = 1
 
@@ -175,7 +175,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
   const { apiKey } = options
   const endpoint = endpointOf(LABEL, options.baseUrl, '/v1/messages', apiKey, {
     'x-api-key': apiKey,
-    'anthropic-version': API_VERSION,
+    'anthropic-version': ANTHROPIC_API_VERSION,
   })
 
   return {

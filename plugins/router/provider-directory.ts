@@ -1,0 +1,39 @@
+// Where each provider's API is and the gateway's own credential for it, for the plugins that call
+// a provider's other endpoints as they are (the pass-through): one reading of the router's
+// configuration, with the same base-URL rules as the model calls.
+import type { ProviderName } from '../../proxy/models.ts'
+import { ANTHROPIC_API_VERSION } from './providers/anthropic.ts'
+import { endpointOf } from './providers/endpoint.ts'
+import type { RouterConfig } from './schema.ts'
+
+export interface ProviderTarget {
+  /** `https://host[:port]`. */
+  readonly origin: string
+  /** The base URL's path prefix and `apiPath`, e.g. `/v1/embeddings`. */
+  readonly path: string
+  /** The gateway's credential, in the provider's header. */
+  readonly credential: Readonly<Record<string, string>>
+  /** Headers the provider requires, sent unless the client sent its own (Anthropic's `anthropic-version`). */
+  readonly defaults: Readonly<Record<string, string>>
+}
+
+export interface ProviderDirectory {
+  /**
+   * The provider's endpoint at `apiPath` (starting with `/`, with the API's version, e.g.
+   * `/v1/files`), or undefined when the gateway has no API key for it.
+   */
+  target(provider: ProviderName, apiPath: string): ProviderTarget | undefined
+}
+
+export function providerDirectory(config: RouterConfig): ProviderDirectory {
+  return {
+    target(provider, apiPath) {
+      const { baseUrl, apiKey } = config.providers[provider]
+      if (apiKey === undefined) return undefined
+      const { origin, path } = endpointOf(provider, baseUrl, apiPath, apiKey, {})
+      return provider === 'anthropic'
+        ? { origin, path, credential: { 'x-api-key': apiKey }, defaults: { 'anthropic-version': ANTHROPIC_API_VERSION } }
+        : { origin, path, credential: { authorization: `Bearer ${apiKey}` }, defaults: {} }
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import t from 'tap'
+import { DEFAULT_PRICING } from '../../../proxy/models.ts'
+import { apiPathOf } from '../../../plugins/passthrough/api-path.ts'
+import { answerHeaders, outgoingHeaders } from '../../../plugins/passthrough/forward-headers.ts'
+import { costOf } from '../../../plugins/passthrough/price.ts'
+import { usageScanner } from '../../../plugins/passthrough/usage-scan.ts'
+
+t.test('outgoing headers: no client credential, no hop-by-hop header, the gateway\'s credential', async (t) => {
+  const headers = outgoingHeaders({
+    authorization: 'Bearer sk_prod_gateway', 'x-api-key': 'sk-client', 'api-key': 'azure', cookie: 'session=1', connection: 'keep-alive, x-hop', 'x-hop': '1',
+    'transfer-encoding': 'chunked', host: 'gateway', 'content-type': 'application/json', 'anthropic-version': '2024-01-01', 'accept-encoding': 'gzip',
+  }, { 'x-api-key': 'sk-ant-gateway' }, { 'anthropic-version': '2023-06-01' })
+  t.same(headers, { 'anthropic-version': '2024-01-01', 'content-type': 'application/json', 'accept-encoding': 'identity', 'x-api-key': 'sk-ant-gateway' })
+})
+
+t.test('answer headers: the gateway\'s own names win, the provider\'s request id is renamed, cookies stay', async (t) => {
+  const own = new Set(['x-ratelimit-limit'])
+  t.same(answerHeaders({ 'x-request-id': 'p1', 'x-ratelimit-limit': '5', 'set-cookie': ['a=1'], connection: 'close', 'content-type': 'application/json' }, (name) => own.has(name)),
+    { 'x-upstream-request-id': 'p1', 'content-type': 'application/json' })
+})
+
+t.test('api paths: plain segments pass, anything that could climb or split a segment does not', async (t) => {
+  t.equal(apiPathOf('v1/files/file-abc/content'), '/v1/files/file-abc/content')
+  t.equal(apiPathOf('v1/models/ft:gpt-4o-mini:org:x%20y'), '/v1/models/ft:gpt-4o-mini:org:x%20y')
+  for (const rest of ['v1/..', 'v1/.', 'v1//x', 'v1/a%2Fb', 'v1/a%2fb', 'v1/%2e%2e', 'v1/a%5cb', 'v1/a\\b', 'v1/a%0a', 'v1/']) {
+    t.type(apiPathOf(rest), Error, rest)
+  }
+})
+
+t.test('usage from JSON answers, whole or by their tail', async (t) => {
+  const whole = usageScanner('application/json', 1024)
+  const body = Buffer.from(JSON.stringify({ model: 'text-embedding-3-small', data: [], usage: { prompt_tokens: 7, total_tokens: 7 } }))
+  whole.push(body.subarray(0, 10))
+  whole.push(body.subarray(10))
+  t.same(whole.finish(), { model: 'text-embedding-3-small', promptTokens: 7, completionTokens: 0 })
+  const big = usageScanner('application/json; charset=utf-8', 1024)
+  big.push(Buffer.from(`{"object":"list","data":[${'0.1,'.repeat(100_000)}0.1],`))
+  big.push(Buffer.from('"model":"gpt-4o","usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}'))
+  t.same(big.finish(), { model: 'gpt-4o', promptTokens: 3, completionTokens: 4 }, 'past the bound, from the tail')
+  const other = usageScanner('application/octet-stream', 1024)
+  other.push(Buffer.from('{"usage":{"prompt_tokens":1}}'))
+  t.same(other.finish(), {}, 'another type reports nothing')
+})
+
+t.test('usage from SSE: the events carrying usage, field by field, split anywhere', async (t) => {
+  const text = [
+    'event: message_start\r\ndata: {"type":"message_start","message":{"model":"claude-3-haiku-20240307","usage":{"input_tokens":25,"output_tokens":1}}}\r\n\r\n',
+    'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"usage"}}\n\n',
+    'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":15}}\n\n',
+    'data: [DONE]\n\n',
+  ].join('')
+  for (const size of [1, 7, text.length]) {
+    const scanner = usageScanner('text/event-stream', 1024)
+    const bytes = Buffer.from(text)
+    for (let i = 0; i < bytes.length; i += size) scanner.push(bytes.subarray(i, i + size))
+    t.same(scanner.finish(), { model: 'claude-3-haiku-20240307', promptTokens: 25, completionTokens: 15 }, `chunks of ${size}`)
+  }
+  const chat = usageScanner('text/event-stream', 1024)
+  chat.push(Buffer.from('data: {"model":"gpt-4o-mini","choices":[],"usage":null}\n\ndata: {"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2}}\n\n'))
+  t.same(chat.finish(), { model: 'gpt-4o-mini', promptTokens: 9, completionTokens: 2 })
+  const long = usageScanner('text/event-stream', 64)
+  long.push(Buffer.from(`data: {"usage":{"prompt_tokens":1},"pad":"${'x'.repeat(200)}"}\n\ndata: {"usage":{"prompt_tokens":2}}\n\n`))
+  t.same(long.finish(), { promptTokens: 2 }, 'an event past the bound is skipped, not kept')
+})
+
+t.test('cost: priced from the catalog (dated snapshots too) or the extra list, else unknown', async (t) => {
+  const extra = { 'text-embedding-3-small': { inputPerMillion: 0.02, outputPerMillion: 0 } }
+  t.same(costOf({ model: 'gpt-4o-2024-08-06', promptTokens: 1000, completionTokens: 100 }, DEFAULT_PRICING, extra), { micros: 3500 })
+  t.same(costOf({ model: 'text-embedding-3-small', promptTokens: 1_000_000 }, DEFAULT_PRICING, extra), { micros: 20_000 })
+  t.same(costOf({ model: 'mystery', promptTokens: 1 }, DEFAULT_PRICING, extra), { unknown: 'no_price' })
+  t.same(costOf({ promptTokens: 1 }, DEFAULT_PRICING, extra), { unknown: 'no_price' })
+  t.same(costOf({ model: 'gpt-4o' }, DEFAULT_PRICING, extra), { unknown: 'no_usage' })
+  t.same(costOf({ model: 'toString', promptTokens: 1 }, DEFAULT_PRICING, extra), { unknown: 'no_price' }, 'no prototype key is a price')
+})
