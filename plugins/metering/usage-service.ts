@@ -67,7 +67,7 @@ export function createUsageMeter({ ledger, holds, clock, metrics, enforceBudgets
         promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
         costMicros: 'micros' in usage.cost ? usage.cost.micros : 0, cacheHit: false, outcome: usage.outcome, passthrough: true,
         ...(unknown === undefined ? {} : { unpriced: unknown }),
-      }, toMicros(usage.project.budgetDollars), false)
+      }, toMicros(usage.project.budgetDollars), false).committed
     },
   }
 }
