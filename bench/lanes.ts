@@ -44,8 +44,8 @@ const GATEWAY_DONE = 'event: done'
 const OPENAI_DONE = '[DONE]'
 const SLOW_STREAM = { latencyMs: 0, chunks: 20, chunkDelayMs: 50 }
 export const SUSTAINED_LATENCY_MS = 20
-// Above the largest step, so no pool queues a stream: the rows measure the proxies, not a pool size.
-const STREAM_LANE_CONNECTIONS = 4096
+// The gateway's default pool size, given to the forwarder too: the rows measure what a user runs.
+const STREAM_LANE_CONNECTIONS = routerSchema.parse({}).connections
 
 const openai = (server: Server, body: string): LoadRequest => ({ url: `${server.url}/v1/chat/completions`, method: 'POST', headers: OPENAI_HEADERS, body })
 const complete = (gateway: GatewayServer, cacheControl?: CacheControl, body = COMPLETE_BODY): LoadRequest =>

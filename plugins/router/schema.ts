@@ -41,8 +41,11 @@ export const routerSchema = z.strictObject({
     balanced: fallbackModel,
     frontier: fallbackModel,
   }).prefault({}),
-  /** Sockets per provider origin. */
-  connections: z.int().positive().default(128),
+  /**
+   * Sockets per provider origin, opened as needed. Above any number of streams one gateway holds
+   * open: a pool of 128 queued every stream beyond the 128th before its first token.
+   */
+  connections: z.int().positive().default(4096),
   local: z.strictObject({
     /** Pause between two streamed chunks of the local provider, to feel like a real model. */
     chunkDelayMs: z.int().min(0).default(25),

@@ -11,7 +11,7 @@ t.test('fills every default from an empty object', async (t) => {
     timeouts: { connectMs: 5000, firstByteMs: 30_000, idleMs: 60_000 },
     retry: { attempts: 2, baseDelayMs: 200, maxDelayMs: 2000 },
     fallback: {},
-    connections: 128,
+    connections: 4096,
     local: { chunkDelayMs: 25 },
   })
 })
