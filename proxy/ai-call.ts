@@ -2,6 +2,7 @@
 // /api/ai/complete, Server-Sent Events on /api/ai/chat. Cache hits are rendered here too, so
 // both paths produce the same bytes and headers.
 import type { ServerResponse } from 'node:http'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Chain } from './chain.ts'
 import type { CompletionResult, ProviderResult, TokenUsage } from './completion.ts'
 import type { Outcome, RequestContext, RouteDecision } from './context.ts'
@@ -11,6 +12,7 @@ import { costDollars, type Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
 import { SseWriter } from './sse.ts'
+import { StreamStop } from './stream-stop.ts'
 import { countTokens } from '../workers/count-tokens.ts'
 
 export interface Finish {
@@ -28,6 +30,12 @@ export interface AiDeps {
 
 /** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
 const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-credits-remaining'] as const
+
+/**
+ * Longest piece of a provider's delta handed to the stream hooks at once, with a turn of the event
+ * loop between pieces: hooks that scan the text stay short however much a provider sends at once.
+ */
+const MAX_PIECE_CHARS = 2048
 
 export async function callModel(ctx: RequestContext, res: ServerResponse, deps: AiDeps): Promise<Finish> {
   const decision = ctx.state.router
@@ -94,13 +102,22 @@ async function streamAnswer(
   ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps,
   firstByte: () => void, observe: (outcome: 'ok' | 'error') => void,
 ): Promise<Finish> {
-  const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
+  // The call's own signal as well as the request's: a plugin that stops the stream stops the call.
+  const upstream = new AbortController()
+  const events = decision.call.stream(AbortSignal.any([ctx.signal, upstream.signal]))[Symbol.asyncIterator]()
   // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
   let step = await events.next()
   firstByte()
   const sse = new SseWriter(res, ctx.signal)
-  sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, LATE_HEADERS)
+  sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, [...LATE_HEADERS, ...ctx.trailerNames])
   let usage: TokenUsage | undefined
+  // What the client got, which hooks may have held back or replaced; ctx.streamedText is what the model generated.
+  let sent = ''
+  const send = async (text: string) => {
+    if (text === '') return
+    sent += text
+    await sse.event('delta', { text })
+  }
   try {
     for (; step.done !== true; step = await events.next()) {
       const event = step.value
@@ -108,12 +125,29 @@ async function streamAnswer(
         usage = event.usage
         continue
       }
-      const chunk = deps.chain.runStreamChunk(ctx, event)
-      if (chunk.text === '') continue
-      ctx.streamedText += chunk.text
-      await sse.event('delta', { text: chunk.text })
+      for (let from = 0; from < event.text.length;) {
+        if (from > 0) await nextTurn()
+        const to = pieceEnd(event.text, from)
+        const piece = event.text.slice(from, to)
+        from = to
+        ctx.streamedText += piece
+        await send(deps.chain.runStreamChunk(ctx, { text: piece }).text)
+      }
     }
+    await send(deps.chain.runStreamEnd(ctx).text)
   } catch (err) {
+    if (err instanceof StreamStop) {
+      observe('ok')
+      upstream.abort(err)
+      // Closes the provider's response now rather than when it would have ended.
+      events.return?.().catch(() => undefined)
+      const error = await err.error.catch((cause: unknown) => {
+        ctx.log.error({ err: cause }, 'stopping the stream failed')
+        return toGatewayError(cause)
+      })
+      sse.fail(error.toBody())
+      return { status: 200, reason: 'stream_stopped' }
+    }
     observe('error')
     // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
     // client leaving means nobody is there to read an error event.
@@ -121,18 +155,36 @@ async function streamAnswer(
     if (ctx.signal.aborted && cut === undefined) return { status: 200, reason: 'client_aborted' }
     const error = cut ?? toGatewayError(err)
     ctx.log.error({ err }, 'stream failed after it began')
-    sse.fail({ error: error.error, message: error.message })
+    sse.fail(error.toBody())
     return { status: 200, reason: 'stream_aborted' }
   }
   observe('ok')
-  const answer: ProviderResult = usage === undefined ? { text: ctx.streamedText } : { text: ctx.streamedText, usage }
-  const result = buildResult(decision, answer, deps.pricing)
+  // Usage is what the model generated; the text is what the client got.
+  const generated: ProviderResult = usage === undefined ? { text: ctx.streamedText } : { text: ctx.streamedText, usage }
+  const result: CompletionResult = { ...buildResult(decision, generated, deps.pricing), text: sent }
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
   await sse.event('done', doneEvent(ctx, result))
-  sse.close(lateHeaders(ctx, result))
+  sse.close({ ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
+}
+
+/** Where the piece of `text` that starts at `from` ends; never between the halves of a surrogate pair. */
+function pieceEnd(text: string, from: number): number {
+  const end = from + MAX_PIECE_CHARS
+  if (end >= text.length) return text.length
+  const code = text.charCodeAt(end - 1)
+  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end
+}
+
+function trailersOf(ctx: RequestContext): Record<string, string> {
+  const trailers: Record<string, string> = {}
+  for (const name of ctx.trailerNames) {
+    const value = ctx.responseHeaders[name]
+    if (value !== undefined) trailers[name] = value
+  }
+  return trailers
 }
 
 function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
@@ -171,6 +223,7 @@ function doneEvent(ctx: RequestContext, result: CompletionResult) {
     usage: result.usage,
     creditsCharged: roundDollars(charged),
     creditsRemaining: remaining === undefined ? null : roundDollars(remaining),
+    ...ctx.doneFields,
   }
 }
 

@@ -120,9 +120,19 @@ export interface RequestContext {
   readonly state: PluginState
   /** Headers for the answer. A plugin writes only the header names it owns. */
   readonly responseHeaders: Record<string, string>
+  /**
+   * Names of headers a plugin sets only in onResult (in responseHeaders): a stream, whose head is
+   * sent before that, declares them in `Trailer` and sends them as trailers. Added in onRequest.
+   */
+  readonly trailerNames: string[]
+  /** Fields plugins add to a stream's `done` event, each under its plugin's name; set in onResult. */
+  readonly doneFields: Record<string, unknown>
   /** The full answer once known (set by the core before onResult hooks run). */
   result?: CompletionResult
-  /** Text streamed so far, for metering a stream that was cut. */
+  /**
+   * Text the model has streamed so far, as it came (before any plugin held back or replaced part
+   * of it): what it generated, and so what metering counts for a stream that was cut or stopped.
+   */
   streamedText: string
   /** The model call's duration and its time to the first byte (or event), set by the core. */
   upstreamMs?: number
@@ -131,7 +141,7 @@ export interface RequestContext {
 
 export type Outcome =
   | 'ok' | 'cache_hit' | 'short_circuit' | 'client_error' | 'rate_limited' | 'budget_exceeded'
-  | 'upstream_error' | 'stream_aborted' | 'client_aborted' | 'internal_error'
+  | 'upstream_error' | 'stream_aborted' | 'stream_stopped' | 'client_aborted' | 'internal_error'
 
 export interface CompletedContext extends RequestContext {
   readonly outcome: {

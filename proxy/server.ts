@@ -193,6 +193,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       },
       state,
       responseHeaders: {},
+      trailerNames: [],
+      doneFields: {},
       streamedText: '',
     }
   }

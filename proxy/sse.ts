@@ -1,7 +1,8 @@
 // Server-Sent Events as the README documents them: `delta` events with text, one `done` event with
-// the usage and credits, or an `error` event when the stream fails after it began.
+// the usage and credits, or an `error` event when the stream fails or is stopped after it began.
 import type { ServerResponse } from 'node:http'
 import { once } from 'node:events'
+import type { ErrorBody } from './errors.ts'
 
 export class SseWriter {
   readonly #res: ServerResponse
@@ -35,10 +36,11 @@ export class SseWriter {
   }
 
   /**
-   * Ends the stream with an `error` event. Written without waiting for the client to read: the
-   * stream is over either way, and the socket stays open until the event is sent.
+   * Ends the stream with an `error` event carrying the error's JSON body. Written without waiting
+   * for the client to read: the stream is over either way, and the socket stays open until the
+   * event is sent.
    */
-  fail(data: { readonly error: string; readonly message: string }): void {
+  fail(data: ErrorBody): void {
     if (this.#res.destroyed) return
     this.#res.end(`event: error\ndata: ${JSON.stringify(data)}\n\n`)
   }
