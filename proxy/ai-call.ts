@@ -81,7 +81,9 @@ export function buildResult(decision: RouteDecision, answer: ProviderResult, pri
 }
 
 /** Renders a complete answer (fresh or from the cache) after the onResult hooks have run. */
-export async function deliverCompletion(ctx: RequestContext, res: ServerResponse, result: CompletionResult, deps: AiDeps): Promise<Finish> {
+export async function deliverCompletion(ctx: RequestContext, res: ServerResponse, given: CompletionResult, deps: AiDeps): Promise<Finish> {
+  // Its own copy: onResult hooks may replace the text, and a replayed answer may be shared.
+  const result = { ...given }
   ctx.result = result
   const replaced = await deps.chain.runResult(ctx, result)
   if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)

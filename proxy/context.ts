@@ -78,6 +78,16 @@ export interface GovernorState {
   /** Strict mode stopped the request. */
   readonly blocked: boolean
   readonly violations: number
+  /** The scan of the answer, once onResult has run. */
+  readonly output?: {
+    readonly riskLevel: 'low' | 'medium' | 'high' | 'critical'
+    readonly violations: number
+    /**
+     * The text as sent holds no finding of HIGH or CRITICAL severity (none was found, or each was
+     * redacted): it may be stored and replayed.
+     */
+    readonly storable: boolean
+  }
 }
 
 /** Set on a request that replays a stored answer instead of running. */

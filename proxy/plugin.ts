@@ -65,7 +65,9 @@ export interface PluginHooks {
   /**
    * The whole answer is known and nothing final has been written: before the JSON body, or before
    * the stream's done event. Awaited, so what it commits is durable before the response completes.
-   * A returned Reply replaces a non-streamed answer; on a stream it is ignored.
+   * A returned Reply replaces a non-streamed answer; on a stream it is ignored. The result is this
+   * request's own object: a hook may replace its text before it is sent (a non-streamed answer) or
+   * stored, and the hooks after it see the replacement.
    */
   onResult?(ctx: RequestContext, result: CompletionResult): Reply | void | Promise<Reply | void>
   /**

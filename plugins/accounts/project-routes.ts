@@ -49,6 +49,7 @@ const updateBody = z.strictObject({
   governor: z.strictObject({
     enabled: z.boolean({ error: 'governor.enabled must be true or false' }).optional(),
     strictMode: z.boolean({ error: 'governor.strictMode must be true or false' }).optional(),
+    redactOutput: z.boolean({ error: 'governor.redactOutput must be true or false' }).optional(),
     autoApproveThreshold: z.number({ error: 'autoApproveThreshold must be a number' }).min(0, 'autoApproveThreshold must be from 0 to 100').max(100, 'autoApproveThreshold must be from 0 to 100').optional(),
     customRules: z.array(customRule).max(100, 'at most 100 custom rules').optional(),
   }).optional(),
