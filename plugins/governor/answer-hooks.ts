@@ -22,6 +22,9 @@ export interface AnswerHooksDeps extends RequestHooksDeps {
   readonly rules: ProjectRules
 }
 
+/** What plain prose can hold (stream/hold.ts, isPlainProse). */
+const PHRASE_TYPES = ['PROMPT_INJECTION'] as const
+
 // The record of a stopped stream is written even when its client has gone meanwhile.
 const NEVER_ABORTED = new AbortController().signal
 
@@ -29,9 +32,9 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   /** Streams under strict mode or redaction; a request has one from its first chunk on. */
   const guards = new WeakMap<RequestContext, StreamGuard>()
 
-  function scanReleased(text: string) {
+  function scanReleased(text: string, phrasesOnly: boolean) {
     const started = performance.now()
-    const findings = scanContent({ text })
+    const findings = scanContent(phrasesOnly ? { text, types: PHRASE_TYPES } : { text })
     deps.metrics.scanSeconds.observe({ where: 'stream' }, (performance.now() - started) / 1000)
     return findings
   }

@@ -98,6 +98,20 @@ function followsOperator(text: string, start: number): boolean {
   return at >= 0 && at < start - 1 && ASSIGNMENT_OPERATORS.includes(text[at]!)
 }
 
+// Prose: letters, blanks and sentence punctuation only: no digit, no symbol a value is written with
+// (@ : / = _ - + …), no capital right after another letter ("AKIA", "eyJ", "DE") and no
+// punctuation inside a word ("example.org").
+const NOT_PROSE = /[^\p{L}\p{M}\s.,;!?'’"“”()[\]*]|\p{L}\p{Lu}|[.,;!?]\p{L}/u
+
+/**
+ * True when `text` can hold no value of a type strict mode stops or redaction replaces: every
+ * such value (numbers, ids, keys, tokens, addresses) has a digit, a symbol or a capital inside a
+ * word. Only phrases (prompt injection, custom rules) can be found in it.
+ */
+export function isPlainProse(text: string): boolean {
+  return !NOT_PROSE.test(text)
+}
+
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff
 }

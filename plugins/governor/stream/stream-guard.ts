@@ -5,7 +5,7 @@
 import type { Finding } from '../../../workers/scan-content.ts'
 import type { CompiledRule } from '../verdict/custom-rules.ts'
 import { findingSeverity, isBlockingSeverity, isRedactedType } from '../verdict/finding-severity.ts'
-import { holdStart } from './hold.ts'
+import { holdStart, isPlainProse } from './hold.ts'
 import { redact, type Span } from './redact.ts'
 
 /** Already released text scanned again with each release: the detectors' context windows (48 characters) and a secret's name (up to 64). */
@@ -24,7 +24,8 @@ export type GuardOutput =
   /** `found`: the entity types and custom rule ids that stopped it. */
   | { readonly kind: 'stop'; readonly found: readonly string[] }
 
-export type Scan = (text: string) => readonly Finding[]
+/** Scans a window; with `phrasesOnly` only for the types that plain prose can hold (prompt injection). */
+export type Scan = (text: string, phrasesOnly: boolean) => readonly Finding[]
 
 export class StreamGuard {
   readonly #settings: GuardSettings
@@ -66,10 +67,11 @@ export class StreamGuard {
     let from = Math.max(0, released - LOOK_BACK_CHARS)
     if (from > 0 && isLowSurrogate(this.#text.charCodeAt(from))) from--
     // Scanned up to the end, held text included: a value that runs past the cut is seen whole.
+    // Most releases are prose, which needs only the phrase detectors: far cheaper than all of them.
     const window = this.#text.slice(from)
     const found = new Set<string>()
     const redacted: Finding[] = []
-    for (const finding of this.#scan(window)) {
+    for (const finding of this.#scan(window, isPlainProse(this.#text.slice(released)))) {
       const start = finding.start + from
       const end = finding.end + from
       if (end <= released) continue

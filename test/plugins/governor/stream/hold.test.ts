@@ -1,6 +1,6 @@
 // Where a stream's held-back text begins: values in progress wait, prose goes out.
 import t from 'tap'
-import { holdStart, MAX_BLOCK_CHARS, MAX_HELD_CHARS } from '../../../../plugins/governor/stream/hold.ts'
+import { holdStart, isPlainProse, MAX_BLOCK_CHARS, MAX_HELD_CHARS } from '../../../../plugins/governor/stream/hold.ts'
 
 const STRICT = { releasePlainWords: true }
 const REDACTING = { releasePlainWords: false }
@@ -60,4 +60,12 @@ t.test('nothing is held beyond the bound, nor anything already released', async 
   const emoji = `a${'😀'.repeat(MAX_HELD_CHARS)}`
   const start = holdStart(emoji, 0, STRICT)
   t.notOk(emoji.charCodeAt(start) >= 0xdc00 && emoji.charCodeAt(start) <= 0xdfff, 'never between the halves of a surrogate pair')
+})
+
+t.test('plain prose can hold no value: any digit, symbol or inner capital makes text more than prose', async (t) => {
+  t.ok(isPlainProse('Thank you for your message. It usually arrives within three days; “keep it”, (please)!'))
+  t.ok(isPlainProse('Größe, naïve café. 信用卡 in Chinese.'))
+  for (const value of ['4111', 'AKIAIOSFODNN7EXAMPLF', 'ana@example.org', 'eyJhbGci', 'DE89 3704', 'hf_abcdefghij', 'password: x', 'key=x', 'sk-proj', 'www.example.org', 'de:ad:be:ef:ca:fe', '-----BEGIN', 'IBAN']) {
+    t.notOk(isPlainProse(`Here is ${value} now`), value)
+  }
 })
