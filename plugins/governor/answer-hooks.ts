@@ -31,11 +31,13 @@ const NEVER_ABORTED = new AbortController().signal
 export function createAnswerHooks(deps: AnswerHooksDeps) {
   /** Streams under strict mode or redaction; a request has one from its first chunk on. */
   const guards = new WeakMap<RequestContext, StreamGuard>()
+  // Bound once: a stream observes it for every chunk it releases.
+  const streamScanSeconds = deps.metrics.scanSeconds.labels({ where: 'stream' })
 
   function scanReleased(text: string, phrasesOnly: boolean) {
     const started = performance.now()
     const findings = scanContent(phrasesOnly ? { text, types: PHRASE_TYPES } : { text })
-    deps.metrics.scanSeconds.observe({ where: 'stream' }, (performance.now() - started) / 1000)
+    streamScanSeconds.observe((performance.now() - started) / 1000)
     return findings
   }
 

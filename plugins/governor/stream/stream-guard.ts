@@ -10,6 +10,11 @@ import { redact, type Span } from './redact.ts'
 
 /** Already released text scanned again with each release: the detectors' context windows (48 characters) and a secret's name (up to 64). */
 export const LOOK_BACK_CHARS = 128
+/**
+ * Prose can hold no value, only phrases (prompt injection), which are no secret in themselves: it
+ * is scanned for them once this much of it has gone out unscanned, not with every chunk.
+ */
+export const PHRASE_STRIDE_CHARS = 64
 
 export interface GuardSettings {
   /** Strict mode: a finding of HIGH or CRITICAL severity stops the stream. */
@@ -32,6 +37,8 @@ export class StreamGuard {
   readonly #scan: Scan
   #text = ''
   #released = 0
+  /** Findings ending before this index have been dealt with; only prose lies between it and #released. */
+  #checked = 0
   readonly #redacted: Span[] = []
 
   constructor(settings: GuardSettings, scan: Scan) {
@@ -64,17 +71,20 @@ export class StreamGuard {
 
   #release(wanted: number, final: boolean): GuardOutput {
     const released = this.#released
-    let from = Math.max(0, released - LOOK_BACK_CHARS)
+    // Most releases are prose, which needs only the phrase detectors, and those not every time.
+    const prose = isPlainProse(this.#text.slice(released))
+    const scan = !prose || final || wanted - this.#checked >= PHRASE_STRIDE_CHARS
+    const checked = scan ? this.#checked : released
+    let from = Math.max(0, Math.min(checked, released) - LOOK_BACK_CHARS)
     if (from > 0 && isLowSurrogate(this.#text.charCodeAt(from))) from--
     // Scanned up to the end, held text included: a value that runs past the cut is seen whole.
-    // Most releases are prose, which needs only the phrase detectors: far cheaper than all of them.
     const window = this.#text.slice(from)
     const found = new Set<string>()
     const redacted: Finding[] = []
-    for (const finding of this.#scan(window, isPlainProse(this.#text.slice(released)))) {
+    for (const finding of scan ? this.#scan(window, prose) : []) {
       const start = finding.start + from
       const end = finding.end + from
-      if (end <= released) continue
+      if (end <= checked) continue
       if (this.#settings.stop && isBlockingSeverity(findingSeverity(finding.type, finding.score))) found.add(finding.type)
       else if (this.#settings.redact && isRedactedType(finding.type)) redacted.push({ ...finding, start, end })
     }
@@ -88,6 +98,7 @@ export class StreamGuard {
     const out = redact(this.#text, released, cut, redacted)
     this.#redacted.push(...out.spans)
     this.#released = cut
+    if (scan) this.#checked = cut
     return { kind: 'send', text: out.text }
   }
 }
