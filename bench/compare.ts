@@ -1,118 +1,114 @@
-// Turns measurements into report rows: ratios against each row's baseline, measured in the same
-// run, and a verdict per goal. A row that is not what its name says, or that had failed
-// responses, is not judged: its numbers would flatter the gateway.
-import type { Measurement } from './load.ts'
-import type { ProbeResult, Scenario } from './scenarios.ts'
+// Turns the rows of one or more repeats into the summary the report prints: each row's figures
+// (medians over repeats for rates and times, sums for counts), its ratio to its baseline or the
+// latency it adds over it, computed within each repeat and then summarised, so a ratio always
+// compares two things measured minutes apart on the same machine.
+import type { Figures, RowResult } from './rows.ts'
+import { median, spreadOf, type Spread } from './stats.ts'
 
-export interface Outcome {
-  readonly scenario: Scenario
-  readonly probe: ProbeResult
-  readonly measurement: Measurement
-  /** CPU time the loaded server process spent per answered request (all its threads). */
-  readonly serverCpuMicrosPerRequest: number
-  /** How the scenario's audit counters moved during the measured run. */
-  readonly audited: Readonly<Record<string, number>>
-  /** The server's event-loop lag p99 over the measured run, when the scenario reads it. */
-  readonly eventLoopLagP99Ms?: number
+export interface Derived {
+  /** rps over the baseline's rps (throughput and streams rows). */
+  readonly ratio?: number
+  /**
+   * The baseline's server CPU per answer over this row's: what the req/s ratio would be if each
+   * server had its core to itself. Steadier than the req/s ratio when other work shares the core.
+   */
+  readonly cpuRatio?: number
+  /** This row's latency minus the baseline's (latency rows). */
+  readonly addedP50Ms?: number
+  readonly addedP99Ms?: number
+  readonly addedTtfbP50Ms?: number
+  readonly addedTtfbP99Ms?: number
 }
 
-export interface Comparison {
-  readonly baseline: string
-  /** req/s of this row over the baseline's. */
-  readonly requestRatio: number
-  /** p99 of this row over the baseline's. */
-  readonly p99Ratio: number
-}
+export type DerivedName = keyof Derived
 
-export type Verdict = 'pass' | 'fail' | 'not judged'
-
-export interface Check {
-  readonly row: string
-  readonly goal: string
-  readonly actual: string
-  readonly verdict: Verdict
-  readonly reason?: string
-}
-
-export interface Row {
+export interface SummaryRow {
   readonly name: string
   readonly label: string
-  readonly measurement: Measurement
-  readonly serverCpuMicrosPerRequest: number
-  readonly eventLoopLagP99Ms?: number
-  readonly comparison?: Comparison
+  readonly kind: RowResult['kind']
+  readonly baseline?: string
+  /** As named in every repeat. */
+  readonly isAsNamed: boolean
+  readonly repeats: number
+  readonly figures: Figures
+  /** Medians of the per-repeat values. */
+  readonly derived: Derived
+  /** The same per-repeat values: median, min and max. */
+  readonly spreads: Readonly<Partial<Record<DerivedName, Spread>>>
+  /** Audit counters' moves added up over the repeats. */
+  readonly audited: Readonly<Record<string, number>>
+  /** Every distinct note of the repeats. */
   readonly notes: readonly string[]
 }
 
-export interface Comparisons {
-  readonly rows: readonly Row[]
-  readonly checks: readonly Check[]
-}
+const COUNTS = new Set<keyof Figures>(['ok', 'failed', 'stalls'])
 
-const percent = (ratio: number) => `${(ratio * 100).toFixed(0)}%`
-const times = (ratio: number) => `${ratio.toFixed(2)}x`
-
-function failedResponses(m: Measurement): number {
-  return m.non2xx + m.errors
-}
-
-interface Goal {
-  readonly text: string
-  actual(c: Comparison): string
-  passes(c: Comparison): boolean
-}
-
-function goalsOf(scenario: Scenario): Goal[] {
-  const goals: Goal[] = []
-  const { minRequestRatio, maxP99Ratio } = scenario.goals ?? {}
-  if (minRequestRatio !== undefined) {
-    goals.push({ text: `req/s >= ${percent(minRequestRatio)} of ${scenario.baseline}`, actual: (c) => percent(c.requestRatio), passes: (c) => c.requestRatio >= minRequestRatio })
-  }
-  if (maxP99Ratio !== undefined) {
-    goals.push({ text: `p99 <= ${times(maxP99Ratio)} ${scenario.baseline}`, actual: (c) => times(c.p99Ratio), passes: (c) => c.p99Ratio <= maxP99Ratio })
-  }
-  return goals
-}
-
-/** Why a row's goals cannot be judged fairly, if they cannot. */
-function whyNotJudged(outcome: Outcome, label: string, base: Outcome | undefined): string | undefined {
-  if (!outcome.probe.isAsNamed) return label
-  if (failedResponses(outcome.measurement) > 0) return `${failedResponses(outcome.measurement)} failed responses`
-  if (base === undefined) return `baseline ${outcome.scenario.baseline} was not run`
-  if (!base.probe.isAsNamed) return `baseline ${base.scenario.name} is not as named`
-  if (failedResponses(base.measurement) > 0) return `baseline ${base.scenario.name} had failed responses`
-  return undefined
-}
-
-export function compare(outcomes: readonly Outcome[]): Comparisons {
-  const byName = new Map(outcomes.map((outcome) => [outcome.scenario.name, outcome]))
-  const rows: Row[] = []
-  const checks: Check[] = []
-  for (const outcome of outcomes) {
-    const { scenario, probe, measurement } = outcome
-    const label = probe.isAsNamed ? scenario.name : probe.label ?? `${scenario.name} (not as named)`
-    const notes = [probe.note, ...Object.entries(outcome.audited).map(([name, delta]) => `${name} during the run: +${delta}`)]
-    const base = scenario.baseline === undefined ? undefined : byName.get(scenario.baseline)
-    const comparison: Comparison | undefined = base === undefined ? undefined : {
-      baseline: base.scenario.name,
-      requestRatio: measurement.requestsPerSecond / base.measurement.requestsPerSecond,
-      p99Ratio: measurement.p99Ms / base.measurement.p99Ms,
-    }
-    const row: Row = {
-      name: scenario.name, label, measurement, serverCpuMicrosPerRequest: outcome.serverCpuMicrosPerRequest, notes,
-      ...(outcome.eventLoopLagP99Ms === undefined ? {} : { eventLoopLagP99Ms: outcome.eventLoopLagP99Ms }),
-    }
-    rows.push(comparison === undefined ? row : { ...row, comparison })
-
-    const why = whyNotJudged(outcome, label, base)
-    for (const goal of goalsOf(scenario)) {
-      if (comparison === undefined || why !== undefined) {
-        const actual = comparison === undefined ? '-' : goal.actual(comparison)
-        checks.push({ row: scenario.name, goal: goal.text, actual, verdict: 'not judged', reason: why ?? 'no baseline' })
-      } else {
-        checks.push({ row: scenario.name, goal: goal.text, actual: goal.actual(comparison), verdict: goal.passes(comparison) ? 'pass' : 'fail' })
-      }
+function deriveOne(row: RowResult, base: RowResult | undefined): Derived {
+  if (base === undefined) return {}
+  const f = row.figures
+  const b = base.figures
+  if (row.kind === 'latency') {
+    return {
+      addedP50Ms: (f.p50Ms ?? Number.NaN) - (b.p50Ms ?? Number.NaN),
+      addedP99Ms: (f.p99Ms ?? Number.NaN) - (b.p99Ms ?? Number.NaN),
+      addedTtfbP50Ms: (f.ttfbP50Ms ?? Number.NaN) - (b.ttfbP50Ms ?? Number.NaN),
+      addedTtfbP99Ms: (f.ttfbP99Ms ?? Number.NaN) - (b.ttfbP99Ms ?? Number.NaN),
     }
   }
-  return { rows, checks }
+  return { ratio: (f.rps ?? Number.NaN) / (b.rps ?? Number.NaN), cpuRatio: (b.cpuMicrosPerAnswer ?? Number.NaN) / (f.cpuMicrosPerAnswer ?? Number.NaN) }
+}
+
+/** Each row of one repeat with its derived figures against its baseline in that repeat. */
+export function derive(repeat: readonly RowResult[]): Array<{ row: RowResult; derived: Derived }> {
+  const byName = new Map(repeat.map((row) => [row.name, row]))
+  return repeat.map((row) => ({ row, derived: deriveOne(row, row.baseline === undefined ? undefined : byName.get(row.baseline)) }))
+}
+
+function summariseFigures(all: readonly Figures[]): Figures {
+  const keys = new Set(all.flatMap((f) => Object.keys(f) as Array<keyof Figures>))
+  const out: Record<string, number> = { ok: 0, failed: 0 }
+  for (const key of keys) {
+    const values = all.map((f) => f[key]).filter((v): v is number => v !== undefined)
+    out[key] = COUNTS.has(key) ? values.reduce((a, b) => a + b, 0) : median(values)
+  }
+  return out as unknown as Figures
+}
+
+/** One summary row per row name, in the order the rows first ran. */
+export function summarise(repeats: readonly (readonly RowResult[])[]): SummaryRow[] {
+  const groups = new Map<string, Array<{ row: RowResult; derived: Derived }>>()
+  for (const repeat of repeats) {
+    for (const entry of derive(repeat)) {
+      const list = groups.get(entry.row.name) ?? []
+      list.push(entry)
+      groups.set(entry.row.name, list)
+    }
+  }
+  return [...groups.values()].map((entries) => {
+    const first = entries[0]!.row
+    const odd = entries.find((e) => !e.row.isAsNamed)?.row
+    const names = new Set(entries.flatMap((e) => Object.keys(e.derived) as DerivedName[]))
+    const spreads: Partial<Record<DerivedName, Spread>> = {}
+    const derived: Record<string, number> = {}
+    for (const name of names) {
+      const spread = spreadOf(entries.map((e) => e.derived[name] ?? Number.NaN))
+      spreads[name] = spread
+      derived[name] = spread.median
+    }
+    const audited: Record<string, number> = {}
+    for (const e of entries) for (const [name, delta] of Object.entries(e.row.audited ?? {})) audited[name] = (audited[name] ?? 0) + delta
+    return {
+      name: first.name,
+      label: odd?.label ?? first.label,
+      kind: first.kind,
+      ...(first.baseline === undefined ? {} : { baseline: first.baseline }),
+      isAsNamed: odd === undefined,
+      repeats: entries.length,
+      figures: summariseFigures(entries.map((e) => e.row.figures)),
+      derived,
+      spreads,
+      audited,
+      notes: [...new Set(entries.flatMap((e) => e.row.notes))],
+    }
+  })
 }

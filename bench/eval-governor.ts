@@ -2,14 +2,19 @@
 // in its README). Scoring rules from that README: a type is scored only on cases that target it;
 // spans match when they overlap and have the same type; a case-level detected / not-detected
 // score is reported beside the span score; weak entities are reported with and without; prompt
-// injection is document classification; secret-scanner negatives get their own number.
+// injection is document classification, with recall per attack family (bench/injection-families.ts),
+// also on the hand-written family set bench/data/prompt-injection-families.jsonl; secret-scanner
+// negatives get their own number.
 //
 //   npm run eval:governor                 (PII_EVAL_FILE=path overrides the data file)
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { scanContent } from '../workers/scan-content.ts'
+import { isDocumentedExample } from '../workers/scan/example-keys.ts'
+import { isPlaceholder } from '../workers/scan/secret-values.ts'
 import { ENTITY_TYPES, type EntityType, type Finding } from '../workers/scan/types.ts'
+import { FAMILIES, familiesOf } from './injection-families.ts'
 
 const GoldEntity = z.object({
   type: z.string(),
@@ -32,6 +37,13 @@ type GoldEntity = z.infer<typeof GoldEntity>
 type EvalCase = z.infer<typeof EvalCase>
 
 const DEFAULT_FILE = new URL('../../shared/data/pii_eval.jsonl', import.meta.url)
+// Attacks and benign requests written for this evaluation, labelled by family. The first set was
+// used while the rules were written; the second was written afterwards and not tuned on.
+const FAMILY_SETS = [
+  { file: new URL('./data/prompt-injection-families.jsonl', import.meta.url), title: 'Hand-written family set, used while writing the rules' },
+  { file: new URL('./data/prompt-injection-unseen.jsonl', import.meta.url), title: 'Hand-written set written after the rules, not tuned on' },
+] as const
+const FamilyCase = z.object({ family: z.string(), label: z.boolean(), text: z.string() })
 const TARGETS: Readonly<Record<string, number>> = {
   CREDIT_CARD: 0.95,
   IBAN_CODE: 0.95,
@@ -116,7 +128,17 @@ function caseTally(expected: boolean, detected: boolean): Tally {
 }
 
 function isDisputed(entity: GoldEntity, evalCase: EvalCase): boolean {
-  return entity.note !== undefined || entity.checksum_valid === false || (evalCase.tags ?? []).includes('regex-only-label')
+  if (entity.note !== undefined || entity.checksum_valid === false || (evalCase.tags ?? []).includes('regex-only-label')) return true
+  return entity.type === 'SECRET' && isDeliberateNonSecret(evalCase.text.slice(entity.start, entity.end))
+}
+
+/**
+ * Secret labels the detector declines by rule: a vendor's documented example key, or a body of
+ * filler (a masking run, or one character repeated eight times or more). Some sources label them
+ * secrets, others non-secrets; they are reported apart so the choice is visible.
+ */
+function isDeliberateNonSecret(value: string): boolean {
+  return isDocumentedExample(value) || isPlaceholder(value) || /(.)\1{7,}/.test(value)
 }
 
 /** Stops with one line on stderr: what is missing or wrong, and how to fix it. */
@@ -156,6 +178,7 @@ function main(): void {
   const scores = new Map<string, TypeScore>()
   const secretNegatives = { cases: 0, flagged: 0 }
   const secretPositiveCases = new Tally()
+  const injections: InjectionCase[] = []
   let scanMs = 0
 
   for (const evalCase of cases) {
@@ -171,7 +194,10 @@ function main(): void {
       const gold = evalCase.entities.filter((e) => e.type === type)
       const predicted = findings.filter((f) => f.type === type)
       score.caseLevel.add(caseTally(gold.length > 0, predicted.length > 0))
-      if (type === 'PROMPT_INJECTION') continue
+      if (type === 'PROMPT_INJECTION') {
+        injections.push({ text: evalCase.text, attack: gold.length > 0, flagged: predicted.length > 0, families: familiesOf(evalCase.text) })
+        continue
+      }
       score.span.add(spanTally(gold, predicted, () => false))
       score.spanWithoutWeak.add(spanTally(gold, predicted, (g) => g.weak === true))
       score.spanWithoutDisputed.add(spanTally(gold, predicted, (g) => isDisputed(g, evalCase)))
@@ -188,6 +214,8 @@ function main(): void {
   printTable(scores)
   printTotals(scores)
   printPromptInjection(scores.get('PROMPT_INJECTION'))
+  printFamilies('PROMPT_INJECTION recall per attack family (families by phrasing, bench/injection-families.ts):', injections)
+  for (const set of FAMILY_SETS) printFamilies(`${set.title} (${fileURLToPath(set.file)}):`, loadFamilySet(set.file))
   printSecretDetail(secretPositiveCases, secretNegatives)
   printDisputed(scores)
   printTargets(scores)
@@ -248,6 +276,42 @@ function printPromptInjection(score: TypeScore | undefined): void {
   console.log(`\nPROMPT_INJECTION (classification, ${score.cases} cases): P ${pct(t.precision)}  R ${pct(t.recall)}  F1 ${pct(t.f1)}`)
 }
 
+interface InjectionCase {
+  readonly text: string
+  readonly attack: boolean
+  readonly flagged: boolean
+  readonly families: readonly string[]
+}
+
+function loadFamilySet(file: URL): InjectionCase[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => FamilyCase.parse(JSON.parse(line)))
+    .map((c) => {
+      const flagged = scanContent({ text: c.text, types: ['PROMPT_INJECTION'] }).length > 0
+      return { text: c.text, attack: c.label, flagged, families: c.label ? [c.family] : [] }
+    })
+}
+
+/** Recall per family over the attacks (an attack in no family counts as "other"), and what became of the benign cases. */
+function printFamilies(title: string, cases: readonly InjectionCase[]): void {
+  const attacks = cases.filter((c) => c.attack)
+  if (attacks.length === 0) return
+  console.log(`\n${title}`)
+  for (const family of [...FAMILIES, 'other']) {
+    const members = attacks.filter((c) => (family === 'other' ? c.families.length === 0 : c.families.includes(family)))
+    if (members.length === 0) continue
+    const found = members.filter((c) => c.flagged).length
+    console.log(`  ${pad(family, 22)} ${lpad(String(found), 3)} of ${lpad(String(members.length), 3)} flagged  recall ${pct(found / members.length)}`)
+  }
+  const benign = cases.filter((c) => !c.attack)
+  const flagged = benign.filter((c) => c.flagged).length
+  const caught = attacks.filter((c) => c.flagged).length
+  console.log(`  ${pad('all attacks', 22)} ${lpad(String(caught), 3)} of ${lpad(String(attacks.length), 3)} flagged  recall ${pct(caught / attacks.length)}`)
+  console.log(`  ${pad('benign', 22)} ${lpad(String(flagged), 3)} of ${lpad(String(benign.length), 3)} flagged (false positives)`)
+}
+
 function printSecretDetail(positives: Tally, negatives: { cases: number; flagged: number }): void {
   console.log(`\nSECRET on cases that hold a secret: P ${pct(positives.precision)}  R ${pct(positives.recall)}  F1 ${pct(positives.f1)}`)
   const clean = negatives.cases - negatives.flagged
@@ -263,7 +327,7 @@ function printDisputed(scores: Map<string, TypeScore>): void {
     lines.push(`  ${pad(type, 14)} F1 ${pct(s.span.f1)} -> ${pct(s.spanWithoutDisputed.f1)} without ${s.span.gold - s.spanWithoutDisputed.gold} disputed label(s)`)
   }
   if (lines.length === 0) return
-  console.log('\nLabels the data README marks as source disagreements (sample SSNs, Luhn-invalid card, regex-only phone):')
+  console.log('\nLabels the sources disagree on (sample SSNs, Luhn-invalid card, regex-only phone; secrets that are documented example keys or filler):')
   for (const line of lines) console.log(line)
 }
 

@@ -1,6 +1,9 @@
-// One autocannon run against one target, reduced to the figures the report shows.
+// Closed-loop load on one target with autocannon, as the peer benchmark runs it: a fixed number
+// of connections, each sending the next request when the previous answer has fully arrived.
+// Latencies are the exact time to the last byte of every 2xx answer, not histogram buckets.
 import autocannon from 'autocannon'
 import type { LoadRequest } from './probe.ts'
+import { ascending, percentile } from './stats.ts'
 
 export interface LoadSettings {
   readonly connections: number
@@ -8,35 +11,44 @@ export interface LoadSettings {
 }
 
 export interface Measurement {
-  /** Mean of the per-second request counts. */
+  /** 2xx answers per second of the run. */
   readonly requestsPerSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
-  /** 2xx responses. */
+  /** 2xx answers. */
   readonly ok: number
-  readonly non2xx: number
-  /** Connection errors, timeouts included. */
-  readonly errors: number
+  /** Non-2xx answers, connection errors and timeouts. */
+  readonly failed: number
   readonly timeouts: number
+  /** Every 2xx answer's time to the last byte, ascending. */
+  readonly latencies: readonly number[]
 }
 
 export async function runLoad(load: LoadRequest, settings: LoadSettings): Promise<Measurement> {
-  const result = await autocannon({
-    url: load.url,
-    method: load.method,
-    headers: { ...load.headers },
-    ...(load.body === undefined ? {} : { body: load.body }),
-    connections: settings.connections,
-    duration: settings.durationSeconds,
-    pipelining: 1,
+  const latencies: number[] = []
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({
+      url: load.url,
+      method: load.method,
+      headers: { ...load.headers },
+      ...(load.body === undefined ? {} : { body: load.body }),
+      connections: settings.connections,
+      duration: settings.durationSeconds,
+      pipelining: 1,
+      timeout: 10,
+    }, (err, done) => (err ? reject(err) : resolve(done)))
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) latencies.push(ms)
+    })
   })
+  const sorted = ascending(latencies)
   return {
-    requestsPerSecond: result.requests.mean,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
+    requestsPerSecond: result['2xx'] / result.duration,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
     ok: result['2xx'],
-    non2xx: result.non2xx,
-    errors: result.errors,
+    failed: result.non2xx + result.errors,
     timeouts: result.timeouts,
+    latencies: sorted,
   }
 }

@@ -1,7 +1,7 @@
 // Where the Governor should scan a text of each size: the inline and pool rows of one size side by
 // side, on throughput and on event-loop lag. The verdicts inform the default of inlineScanChars.
-import type { Row } from './compare.ts'
-import { GOVERNOR_SIZES, governorRowName, type GovernorSize } from './governor-scenarios.ts'
+import type { SummaryRow } from './compare.ts'
+import { GOVERNOR_SIZES, governorRowName, type GovernorSize } from './placement-rows.ts'
 
 export interface PlacementVerdict {
   readonly size: GovernorSize
@@ -9,12 +9,11 @@ export interface PlacementVerdict {
 }
 
 /** Why a row cannot be compared fairly, if it cannot. */
-function whyNotComparable(row: Row): string | undefined {
-  if (row.label !== row.name) return row.label
-  if (row.measurement.ok === 0) return `${row.name} had no answer within the measured run`
-  const failed = row.measurement.non2xx + row.measurement.errors
-  if (failed > 0) return `${row.name} had ${failed} failed responses`
-  if (row.eventLoopLagP99Ms === undefined) return `${row.name} has no event-loop lag figure`
+function whyNotComparable(row: SummaryRow): string | undefined {
+  if (!row.isAsNamed) return row.label
+  if (row.figures.ok === 0) return `${row.name} had no answer within the measured run`
+  if (row.figures.failed > 0) return `${row.name} had ${row.figures.failed} failed responses`
+  if (row.figures.loopLagP99Ms === undefined) return `${row.name} has no event-loop lag figure`
   return undefined
 }
 
@@ -26,7 +25,7 @@ function better(inline: number, pool: number, higherWins: boolean, what: string,
 }
 
 /** One verdict per size whose inline and pool rows both ran. */
-export function placementVerdicts(rows: readonly Row[]): PlacementVerdict[] {
+export function placementVerdicts(rows: readonly SummaryRow[]): PlacementVerdict[] {
   const byName = new Map(rows.map((row) => [row.name, row]))
   const verdicts: PlacementVerdict[] = []
   for (const { label: size } of GOVERNOR_SIZES) {
@@ -38,8 +37,8 @@ export function placementVerdicts(rows: readonly Row[]): PlacementVerdict[] {
       verdicts.push({ size, text: `not judged (${why})` })
       continue
     }
-    const requests = better(inline.measurement.requestsPerSecond, pool.measurement.requestsPerSecond, true, 'higher req/s', (n) => n.toFixed(1))
-    const lag = better(inline.eventLoopLagP99Ms!, pool.eventLoopLagP99Ms!, false, 'lower event-loop lag p99', (n) => `${n.toFixed(1)} ms`)
+    const requests = better(inline.figures.rps ?? 0, pool.figures.rps ?? 0, true, 'higher req/s', (n) => n.toFixed(1))
+    const lag = better(inline.figures.loopLagP99Ms!, pool.figures.loopLagP99Ms!, false, 'lower event-loop lag p99', (n) => `${n.toFixed(1)} ms`)
     verdicts.push({ size, text: `${requests}; ${lag}` })
   }
   return verdicts

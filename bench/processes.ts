@@ -3,8 +3,10 @@
 // stopped when the run ends, fails or is interrupted.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { ChildMessage, ParentMessage } from './child-message.ts'
+import { pinnedCommand } from './pinning.ts'
 
 const READY_TIMEOUT_MS = 30_000
 const STOP_GRACE_MS = 5_000
@@ -12,10 +14,13 @@ const ANSWER_TIMEOUT_MS = 5_000
 
 export interface Child<I> {
   readonly name: string
+  readonly pid: number
   /** What the child announced once ready (its URL and so on). */
   readonly info: I
   /** CPU time (user + system, all threads) the child has used since it started. */
   cpuMicros(): Promise<number>
+  /** Resident memory now, from /proc; undefined where /proc is not there. */
+  rssBytes(): number | undefined
 }
 
 export interface ChildOptions {
@@ -23,26 +28,54 @@ export interface ChildOptions {
   readonly nodeFlags?: readonly string[]
 }
 
+/** VmRSS of a process in bytes, or undefined where /proc cannot tell. */
+export function rssBytesOf(pid: number): number | undefined {
+  try {
+    const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return line === null ? undefined : Number(line[1]) * 1024
+  } catch {
+    return undefined
+  }
+}
+
 /** The children of one run; `stopAll` ends them all. */
 export class Fleet {
   readonly #children = new Map<string, ChildProcess>()
+  readonly #serverCpu: number | undefined
+
+  /** Every child is started on `serverCpu` when it is set (see pinning.ts). */
+  constructor(serverCpu?: number) {
+    this.#serverCpu = serverCpu
+  }
 
   /** Spawns `bench/targets/<entry>.ts` with `spec` as its JSON argument and waits for it to be ready. */
   async start<I>(name: string, entry: string, spec: unknown, options: ChildOptions = {}): Promise<Child<I>> {
     const file = fileURLToPath(new URL(`./targets/${entry}.ts`, import.meta.url))
+    // taskset execs Node in its own place, so the PID is Node's.
+    const [command, ...args] = pinnedCommand([process.execPath, ...(options.nodeFlags ?? []), file, JSON.stringify(spec)], this.#serverCpu)
     // The child's stdout goes to our stderr, so its log lines never mix with `--json` output.
-    const child = spawn(process.execPath, [...(options.nodeFlags ?? []), file, JSON.stringify(spec)], {
-      stdio: ['ignore', 2, 2, 'ipc'],
-    })
+    const child = spawn(command!, args, { stdio: ['ignore', 2, 2, 'ipc'] })
     this.#children.set(name, child)
     child.once('exit', () => this.#children.delete(name))
     const info = await readyInfo<I>(name, child)
-    return { name, info, cpuMicros: () => cpuMicrosOf(name, child) }
+    const pid = child.pid!
+    return { name, pid, info, cpuMicros: () => cpuMicrosOf(name, child), rssBytes: () => rssBytesOf(pid) }
+  }
+
+  /** Stops one child as stopAll does; nothing when it is not running. */
+  async stopOne(name: string): Promise<void> {
+    const child = this.#children.get(name)
+    if (child !== undefined) await stop(child)
   }
 
   /** SIGTERM to every child, SIGKILL to those still running after the grace period. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.#children.values()].map((child) => stop(child)))
+  }
+
+  /** PIDs of the children running now. */
+  pids(): number[] {
+    return [...this.#children.values()].flatMap((child) => (child.pid === undefined ? [] : [child.pid]))
   }
 
   /** Last resort on process exit, where nothing asynchronous can run. */

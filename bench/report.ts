@@ -1,72 +1,112 @@
-// The printed forms of a run: a table with notes and verdicts for people, JSON for scripts.
-import type { Comparisons, Row } from './compare.ts'
+// The printed forms of a run: tables with the board, notes and verdicts for people, JSON for scripts.
+import type { BoardLine } from './board.ts'
+import type { DerivedName, SummaryRow } from './compare.ts'
+import type { Check } from './goals.ts'
 import { placementVerdicts } from './placement.ts'
+import type { Spread } from './stats.ts'
 
 export interface RunInfo {
-  readonly connections: number
-  readonly durationSeconds: number
-  readonly warmupSeconds: number
+  readonly startedAt: string
   readonly node: string
   readonly cpus: number
+  readonly cpuModel: string
+  readonly pinning: string
+  readonly connections: number
+  readonly sustainedConnections: number
+  readonly warmupSeconds: number
+  readonly durationSeconds: number
+  readonly repeats: number
+  readonly stallMs: number
+  /** One line per lane that ran: what its mock does. */
+  readonly lanes: readonly string[]
+  readonly wallSeconds: number
 }
 
-const HEADINGS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'non-2xx', 'err/timeout', 'cpu µs/req', 'loop p99 ms', 'req/s vs base', 'p99 vs base', 'base'] as const
-
-function cells(row: Row): string[] {
-  const m = row.measurement
-  const c = row.comparison
-  return [
-    row.label,
-    m.requestsPerSecond.toFixed(0),
-    m.p50Ms.toFixed(1),
-    m.p99Ms.toFixed(1),
-    String(m.ok),
-    String(m.non2xx),
-    `${m.errors}/${m.timeouts}`,
-    row.serverCpuMicrosPerRequest.toFixed(0),
-    row.eventLoopLagP99Ms === undefined ? '' : row.eventLoopLagP99Ms.toFixed(1),
-    c === undefined ? '' : `${(c.requestRatio * 100).toFixed(0)}%`,
-    c === undefined ? '' : `${c.p99Ratio.toFixed(2)}x`,
-    c?.baseline ?? '',
-  ]
+export interface Summary {
+  readonly info: RunInfo
+  readonly rows: readonly SummaryRow[]
+  readonly board: readonly BoardLine[]
+  readonly checks: readonly Check[]
 }
 
-function table(rows: readonly Row[]): string {
-  const lines = [[...HEADINGS], ...rows.map(cells)]
-  const widths = HEADINGS.map((_, i) => Math.max(...lines.map((line) => (line[i] ?? '').length)))
-  return lines
-    .map((line) => line.map((cell, i) => (i === 0 || i === line.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd())
-    .join('\n')
+const num = (n: number | undefined, digits: number) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits))
+
+function withSpread(row: SummaryRow, name: DerivedName, digits: number, suffix = ''): string {
+  const value = row.derived[name]
+  if (value === undefined || Number.isNaN(value)) return ''
+  const spread: Spread | undefined = row.spreads[name]
+  const head = `${value.toFixed(digits)}${suffix}`
+  return row.repeats > 1 && spread !== undefined ? `${head} [${spread.min.toFixed(digits)}-${spread.max.toFixed(digits)}]` : head
 }
 
-function placementSection(rows: readonly Row[]): string[] {
-  const verdicts = placementVerdicts(rows)
-  if (verdicts.length === 0) return []
-  return ['', 'Governor scan placement:', ...verdicts.map((v) => `  ${v.size}: ${v.text}`)]
+function table(headings: readonly string[], lines: readonly string[][]): string {
+  const all = [[...headings], ...lines]
+  const widths = headings.map((_, i) => Math.max(...all.map((line) => (line[i] ?? '').length)))
+  return all.map((line) => line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd()).join('\n')
 }
 
-export function formatReport(info: RunInfo, result: Comparisons): string {
-  const out = [
-    `Tollgate bench: ${info.connections} connections, ${info.durationSeconds} s per row after a ${info.warmupSeconds} s warm-up; Node ${info.node}, ${info.cpus} CPUs.`,
-    'Ratios compare rows measured in this run; absolute numbers vary with the machine.',
-    'cpu µs/req: CPU time of the loaded server process alone (all its threads) per answered request.',
-    'loop p99 ms: the server\'s event-loop delay p99 over the measured run, as its /metrics reports it (sampled every 10 ms, so an idle loop reads about 10).',
-    '',
-    table(result.rows),
-    ...placementSection(result.rows),
-    '',
-    'Notes:',
-    ...result.rows.map((row) => `  ${row.label}: ${row.notes.join('; ')}`),
-    '',
-    'Verdict:',
-    ...result.checks.map((check) => {
-      const head = `  ${check.verdict.toUpperCase().padEnd(10)} ${check.row}: ${check.goal}, measured ${check.actual}`
-      return check.reason === undefined ? head : `${head} (${check.reason})`
+function throughputTable(rows: readonly SummaryRow[]): string {
+  return table(
+    ['row', 'req/s', 'x base', 'p50 ms', 'p99 ms', 'TTFB p99', 'failed', 'cpu µs/ans', 'x base CPU', 'up/ans', 'other CPU%'],
+    rows.map((r) => [
+      r.label, num(r.figures.rps, 0), withSpread(r, 'ratio', 2), num(r.figures.p50Ms, 2), num(r.figures.p99Ms, 2), num(r.figures.ttfbP99Ms, 2),
+      String(r.figures.failed), num(r.figures.cpuMicrosPerAnswer, 0), withSpread(r, 'cpuRatio', 2), num(r.figures.upstreamPerAnswer, 2), num(r.figures.otherCpuPct, 0),
+    ]),
+  )
+}
+
+function latencyTable(rows: readonly SummaryRow[]): string {
+  return table(
+    ['row', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'TTFB p50', 'TTFB p99', '+TTFB p50', '+TTFB p99', 'answers', 'failed', 'other CPU%'],
+    rows.map((r) => [
+      r.label, num(r.figures.p50Ms, 3), num(r.figures.p99Ms, 3), withSpread(r, 'addedP50Ms', 3), withSpread(r, 'addedP99Ms', 3),
+      num(r.figures.ttfbP50Ms, 3), num(r.figures.ttfbP99Ms, 3), withSpread(r, 'addedTtfbP50Ms', 3), withSpread(r, 'addedTtfbP99Ms', 3),
+      String(r.figures.ok), String(r.figures.failed), num(r.figures.otherCpuPct, 0),
+    ]),
+  )
+}
+
+function streamsTable(rows: readonly SummaryRow[]): string {
+  return table(
+    ['row', 'streams/s', 'x fwd', 'TTFB p99', 'p99 ms', 'failed', 'stalled', 'RSS MB before/peak/¼/end', 'cpu µs/stream', 'other CPU%'],
+    rows.map((r) => {
+      const f = r.figures
+      const rss = [f.rssBeforeMb, f.rssPeakMb, f.rssQuarterMb, f.rssEndMb].map((v) => num(v, 0) || '-').join('/')
+      return [r.label, num(f.rps, 0), withSpread(r, 'ratio', 2), num(f.ttfbP99Ms, 1), num(f.p99Ms, 0), String(f.failed), String(f.stalls ?? 0), rss, num(f.cpuMicrosPerAnswer, 0), num(f.otherCpuPct, 0)]
     }),
+  )
+}
+
+export function formatReport(summary: Summary): string {
+  const { info, rows, board, checks } = summary
+  const of = (kind: SummaryRow['kind']) => rows.filter((r) => r.kind === kind)
+  const out = [
+    `Tollgate bench, ${info.startedAt}: Node ${info.node}, ${info.cpus} CPUs (${info.cpuModel}); ${info.repeats} repeat(s), ${Math.round(info.wallSeconds)} s in all.`,
+    `Pinning: ${info.pinning}.`,
+    `Load: ${info.connections} connections (${info.sustainedConnections} on the 20 ms mock), ${info.warmupSeconds} s warm-up then ${info.durationSeconds} s measured per row; a stream is stalled after ${info.stallMs} ms without a byte.`,
+    ...info.lanes.map((lane) => `Lane ${lane}.`),
+    'Ratios and added latencies compare rows of the same repeat; with repeats, the median of the per-repeat values [min-max], other figures are medians and counts are sums over the repeats. Absolute numbers move with the machine; ratios are what to compare.',
+    'cpu µs/ans: CPU of the loaded server process alone (all its threads) per answer; x base CPU: the baseline\'s over the row\'s, the req/s ratio each would reach with its core to itself (the mock\'s share aside). up/ans: mock requests per answer (1 a miss, 0 a hit). other CPU%: CPU the rest of the machine used during the row, % of one core (a few % of it is our own loopback traffic).',
   ]
+  if (of('throughput').length > 0) out.push('', 'Throughput (closed loop, rows taking turns in slices; json rows by autocannon, stream rows by an undici client):', throughputTable(of('throughput')))
+  if (of('latency').length > 0) out.push('', 'Unloaded latency (1 connection per target, requests interleaved; + = over the direct mock):', latencyTable(of('latency')))
+  if (of('streams').length > 0) out.push('', 'Concurrent streams (that many open at once, each replaced when it ends):', streamsTable(of('streams')))
+  const placement = placementVerdicts(rows)
+  if (placement.length > 0) out.push('', 'Governor scan placement:', ...placement.map((v) => `  ${v.size}: ${v.text}`))
+  if (board.length > 0) {
+    out.push('', 'Board figures:', table(['figure', 'gateway', 'lean forwarder', 'how'], board.map((b) => [b.figure, b.gateway, b.forwarder, b.how])))
+  }
+  const notesOf = (row: SummaryRow) => [...row.notes, ...Object.entries(row.audited).map(([name, delta]) => `${name} during the measured windows: +${delta}`)]
+  out.push('', 'Notes:', ...rows.map((row) => `  ${row.name}: ${notesOf(row).join('; ')}`))
+  if (checks.length > 0) {
+    out.push('', 'Targets:', ...checks.map((check) => {
+      const head = `  ${check.verdict.toUpperCase().padEnd(10)} ${check.row}: ${check.goal}; measured ${check.actual}`
+      return check.reason === undefined ? head : `${head} (${check.reason})`
+    }))
+  }
   return out.join('\n')
 }
 
-export function formatJson(info: RunInfo, result: Comparisons): string {
-  return JSON.stringify({ run: info, rows: result.rows, checks: result.checks, governorPlacement: placementVerdicts(result.rows) }, null, 2)
+export function formatJson(summary: Summary, repeats: unknown): string {
+  return JSON.stringify({ ...summary, governorPlacement: placementVerdicts(summary.rows), repeats }, null, 2)
 }

@@ -1,109 +1,156 @@
-// npm run bench [-- --json] [-- --only TEXT]
+// npm run bench [-- --repeat 3] [-- --only TEXT[,TEXT]] [-- --stretch] [-- --json]
 //
-// Loads each scenario's target with the same autocannon settings and reports req/s, latency and
-// failures, with ratios against baselines measured in the same run. Every server runs in its own
-// child process; all of them are stopped at the end, and the gateways' temporary stores with them.
+// Measures the gateway against baselines run in the same repeat: the lean forwarder
+// (targets/lean-forwarder.ts) for every proxied row, the direct mock for added latency, a static
+// node:http server answering the same bytes for cache hits. Rows and lanes are in lanes.ts. Every
+// server runs in its own process, pinned apart from the load generator where taskset exists; all
+// are stopped at the end, and the gateways' temporary stores with them.
 //
-// BENCH_DURATION   seconds measured per row (default 10), after a 2 s warm-up that is not counted
-// BENCH_CPU_PROF   a directory: each gateway child writes a V8 CPU profile there when it stops
-// --only TEXT      only the scenarios whose name contains TEXT, plus their baselines
+// --repeat N        run every row N times; the report gives medians of the per-repeat figures
+// --only TEXT,...   only the rows whose name contains one of the texts (case-insensitive; `=NAME`
+//                   for exactly that row), plus their baselines; the Governor placement rows run
+//                   only when named (`--only governor`)
+// --stretch         add the 2048-stream step
+// --duration S      seconds measured per row (default 10; env BENCH_DURATION), after --warmup S (2)
+// --connections N   closed-loop connections (default 50; the 20 ms mock rows use twice as many)
+// --pin auto|off    pinning (default auto)
+// --json            print JSON instead of the tables
 import { rmSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
-import { compare, type Outcome } from './compare.ts'
-import { runLoad, type LoadSettings } from './load.ts'
+import { boardOf } from './board.ts'
+import { summarise } from './compare.ts'
+import { judge } from './goals.ts'
+import { lanes, ROW, STREAM_STEPS, STRETCH_STEP, SUSTAINED_LATENCY_MS } from './lanes.ts'
+import { pinLoadGenerator } from './pinning.ts'
 import { Fleet } from './processes.ts'
-import { formatJson, formatReport, type RunInfo } from './report.ts'
-import { scenarios, type Scenario, type Targets } from './scenarios.ts'
-import { eventLoopLagP99Ms, resetEventLoopLag } from './server-metrics.ts'
-import { startTargets } from './start-targets.ts'
+import { formatJson, formatReport, type Summary } from './report.ts'
+import { selectSteps, type Selection } from './select.ts'
+import type { RowResult, Settings, StepContext } from './rows.ts'
+import { LaneServers } from './servers.ts'
 
-const CONNECTIONS = 50
-const WARMUP_SECONDS = 2
-const DEFAULT_DURATION_SECONDS = 10
+const MAX_SECONDS = 3 * 3600
 
-function durationSeconds(): number {
-  const raw = process.env.BENCH_DURATION
-  if (raw === undefined || raw === '') return DEFAULT_DURATION_SECONDS
-  const seconds = Number(raw)
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`BENCH_DURATION must be a positive number of seconds, got "${raw}"`)
-  return seconds
-}
-
-function selected(only: string | undefined): Scenario[] {
-  if (only === undefined) return [...scenarios]
-  const chosen = new Set(scenarios.filter((s) => s.name.includes(only)).map((s) => s.name))
-  for (const s of scenarios) if (chosen.has(s.name) && s.baseline !== undefined) chosen.add(s.baseline)
-  return scenarios.filter((s) => chosen.has(s.name))
+function positive(raw: string, what: string): number {
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${what} must be a positive number, got "${raw}"`)
+  return n
 }
 
 const progress = (text: string) => process.stderr.write(`bench: ${text}\n`)
 
-function moved(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): Record<string, number> {
-  return Object.fromEntries(Object.entries(after).map(([name, value]) => [name, value - (before[name] ?? 0)]))
-}
-
-async function runScenario(scenario: Scenario, targets: Targets, settings: LoadSettings): Promise<Outcome> {
-  const load = scenario.request(targets)
-  const probe = await scenario.probe(load)
-  progress(`${scenario.name}: ${probe.note}; ${WARMUP_SECONDS} s warm-up, then ${settings.durationSeconds} s measured`)
-  await runLoad(load, { connections: settings.connections, durationSeconds: WARMUP_SECONDS })
-  const server = targets[scenario.server]
-  const before = (await scenario.audit?.(targets)) ?? {}
-  const cpuBefore = await server.cpuMicros()
-  if (scenario.measuresEventLoopLag === true) await resetEventLoopLag(server.url)
-  const measurement = await runLoad(load, settings)
-  const lagP99Ms = scenario.measuresEventLoopLag === true ? await eventLoopLagP99Ms(server.url) : undefined
-  const cpuAfter = await server.cpuMicros()
-  const after = (await scenario.audit?.(targets)) ?? {}
-  const answered = Math.max(1, measurement.ok + measurement.non2xx)
-  const outcome: Outcome = { scenario, probe, measurement, serverCpuMicrosPerRequest: (cpuAfter - cpuBefore) / answered, audited: moved(before, after) }
-  return lagP99Ms === undefined ? outcome : { ...outcome, eventLoopLagP99Ms: lagP99Ms }
+function estimateSeconds(plan: Selection, settings: Settings, repeats: number): number {
+  const perRow = settings.warmupSeconds + settings.durationSeconds
+  let seconds = 0
+  for (const { steps } of plan.lanes) {
+    seconds += 6
+    for (const step of steps) {
+      const kind = step.rows[0]!.kind
+      const rows = step.rows.filter((row) => plan.rows.has(row.name)).length
+      seconds += kind === 'latency' ? perRow : kind === 'streams' ? step.rows.length * (perRow + 2) : rows * (perRow + 1)
+    }
+  }
+  return seconds * repeats
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, only: { type: 'string' } } })
-  const settings: LoadSettings = { connections: CONNECTIONS, durationSeconds: durationSeconds() }
-  const chosen = selected(values.only)
-  const profileDir = process.env.BENCH_CPU_PROF
-  const fleet = new Fleet()
-  // A gateway removes its store when it stops; this covers a gateway that had to be killed.
-  let gatewayDataDirs: readonly string[] = []
-  const removeDataDir = () => {
-    for (const dir of gatewayDataDirs) rmSync(dir, { recursive: true, force: true })
+  const { values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      repeat: { type: 'string', default: '1' },
+      stretch: { type: 'boolean', default: false },
+      duration: { type: 'string', default: process.env.BENCH_DURATION ?? '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      pin: { type: 'string', default: 'auto' },
+    },
+  })
+  if (values.pin !== 'auto' && values.pin !== 'off') throw new Error(`--pin must be auto or off, got "${values.pin}"`)
+  const connections = Math.round(positive(values.connections, '--connections'))
+  const settings: Settings = {
+    connections,
+    sustainedConnections: 2 * connections,
+    warmupSeconds: positive(values.warmup, '--warmup'),
+    durationSeconds: positive(values.duration, '--duration'),
+    streamSteps: values.stretch ? [...STREAM_STEPS, STRETCH_STEP] : [...STREAM_STEPS],
+    stallMs: 1000,
   }
-  const cleanUp = async () => {
-    await fleet.stopAll()
-    removeDataDir()
+  const repeats = Math.round(positive(values.repeat, '--repeat'))
+  const plan = selectSteps(lanes(settings), values.only)
+  if (plan.lanes.length === 0) throw new Error(`--only ${values.only}: no row matches`)
+
+  // Before pinning: once pinned, this process sees one CPU.
+  const cpuCount = availableParallelism()
+  const pinning = pinLoadGenerator(values.pin)
+  const fleet = new Fleet(pinning.serverCpu)
+  // A gateway removes its store when it stops; this covers a gateway that had to be killed.
+  const gatewayDataDirs = new Set<string>()
+  const removeDataDirs = () => {
+    for (const dir of gatewayDataDirs) rmSync(dir, { recursive: true, force: true })
   }
   // Last resort when the process ends some other way: nothing asynchronous runs in 'exit'.
   process.once('exit', () => {
     fleet.killAllNow()
-    removeDataDir()
+    removeDataDirs()
   })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       progress(`${signal}: stopping`)
-      cleanUp().finally(() => process.exit(130))
+      fleet.stopAll().finally(() => process.exit(130))
     })
   }
+  const watchdog = setTimeout(() => {
+    progress(`the run exceeded ${MAX_SECONDS} s: stopping`)
+    fleet.stopAll().finally(() => process.exit(3))
+  }, MAX_SECONDS * 1000)
+  watchdog.unref()
 
+  progress(`pinning: ${pinning.description}`)
+  progress(`plan: ${plan.lanes.map(({ lane, steps }) => `${lane.name} (${steps.flatMap((s) => s.rows).filter((r) => plan.rows.has(r.name)).length} rows)`).join(', ')} x ${repeats}, about ${Math.ceil(estimateSeconds(plan, settings, repeats) / 60)} min`)
+  const ctx: StepContext = { settings, progress, pids: () => fleet.pids() }
+  const began = Date.now()
+  const startedAt = new Date().toISOString()
+  const results: RowResult[][] = []
   try {
-    progress('starting mock upstream, bare forwarder, gateways and static floor')
-    const started = await startTargets(fleet, profileDir === undefined ? {} : { profileDir })
-    gatewayDataDirs = started.gatewayDataDirs
-    const { targets } = started
-    const outcomes: Outcome[] = []
-    for (const scenario of chosen) outcomes.push(await runScenario(scenario, targets, settings))
-    const info: RunInfo = {
-      connections: CONNECTIONS, durationSeconds: settings.durationSeconds, warmupSeconds: WARMUP_SECONDS,
-      node: process.version, cpus: availableParallelism(),
+    for (let repeat = 1; repeat <= repeats; repeat++) {
+      const rows: RowResult[] = []
+      for (const { lane, steps } of plan.lanes) {
+        progress(`repeat ${repeat}/${repeats}, lane ${lane.name}: starting its servers as rows need them`)
+        const servers = new LaneServers(fleet, lane.name, lane.setup)
+        try {
+          for (const step of steps) rows.push(...(await step.run(servers, ctx, plan.rows)))
+        } finally {
+          for (const dir of servers.gatewayDataDirs) gatewayDataDirs.add(dir)
+          await servers.stop()
+        }
+      }
+      results.push(rows)
+      const ratio = (name: string) => {
+        const row = rows.find((r) => r.name === name)
+        const base = rows.find((r) => r.name === row?.baseline)
+        return row?.figures.rps === undefined || base?.figures.rps === undefined ? '-' : (row.figures.rps / base.figures.rps).toFixed(2)
+      }
+      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.chatMiss, ROW.hit, ROW.governed].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
     }
-    const result = compare(outcomes)
-    process.stdout.write(`${values.json ? formatJson(info, result) : formatReport(info, result)}\n`)
   } finally {
-    await cleanUp()
+    await fleet.stopAll()
+    removeDataDirs()
   }
+
+  const rows = summarise(results)
+  const summary: Summary = {
+    info: {
+      startedAt, node: process.version, cpus: cpuCount, cpuModel: cpus()[0]?.model ?? 'unknown', pinning: pinning.description,
+      connections: settings.connections, sustainedConnections: settings.sustainedConnections, warmupSeconds: settings.warmupSeconds,
+      durationSeconds: settings.durationSeconds, repeats, stallMs: settings.stallMs,
+      lanes: plan.lanes.map(({ lane }) => `${lane.name}: ${lane.description}`), wallSeconds: (Date.now() - began) / 1000,
+    },
+    rows,
+    board: boardOf(rows, settings.sustainedConnections, SUSTAINED_LATENCY_MS),
+    checks: judge(rows),
+  }
+  process.stdout.write(`${values.json ? formatJson(summary, results) : formatReport(summary)}\n`)
 }
 
 main().catch((err: unknown) => {

@@ -88,13 +88,14 @@ export async function runGovernor(argv: readonly string[]): Promise<void> {
 type Flags = Readonly<Record<string, string | boolean | undefined>>
 
 async function settings(registry: AuthRegistry, projectId: string, flags: Flags, json: boolean): Promise<void> {
-  const changes: { -readonly [K in keyof GovernorSettings]?: GovernorSettings[K] } = {}
+  const changes: { -readonly [K in 'enabled' | 'strictMode' | 'redactOutput' | 'autoApproveThreshold']?: GovernorSettings[K] } = {}
   if (flags.enabled !== undefined) changes.enabled = parse(onOff('enabled'), flags.enabled)
   if (flags.strict !== undefined) changes.strictMode = parse(onOff('strict'), flags.strict)
   if (flags.redact !== undefined) changes.redactOutput = parse(onOff('redact'), flags.redact)
   if (flags['auto-approve'] !== undefined) changes.autoApproveThreshold = parse(threshold, flags['auto-approve'])
-  const project = Object.keys(changes).length === 0 ? registry.getProject(projectId) : await registry.updateProject(projectId, { governor: changes })
-  if (project === undefined) throw new UsageError(`no project with id ${projectId}`)
+  const current = registry.getProject(projectId)
+  if (current === undefined) throw new UsageError(`no project with id ${projectId}`)
+  const project = Object.keys(changes).length === 0 ? current : await createPolicies(registry).updateSettings(projectId, changes)
   const view = settingsView(project.id, project.governor)
   if (json) printJson(view)
   else printTable([view], ['project', 'enabled', 'strictMode', 'redactOutput', 'autoApproveThreshold', 'rules', 'version'])

@@ -10,6 +10,15 @@ import { onParentExit } from './parent-watch.ts'
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const
 
 export async function serve(options: StartOptions, workers: number): Promise<void> {
+  // Started by npm: if npm goes away without passing its signal on (it signals the shell it
+  // started, and `npx` cannot tell that shell to exec the gateway), stop as if signalled instead
+  // of serving on as an orphan.
+  if (process.env.npm_lifecycle_event !== undefined && cluster.isPrimary) {
+    onParentExit(() => {
+      process.stderr.write('tollgate: npm exited without passing its signal on; stopping\n')
+      process.kill(process.pid, 'SIGTERM')
+    })
+  }
   if (workers > 1 && cluster.isPrimary) {
     // A bad setting fails here once, in one line, instead of in every worker the primary starts.
     loadConfig(builtinPlugins, process.env, options.overrides)
@@ -25,9 +34,6 @@ export async function serve(options: StartOptions, workers: number): Promise<voi
     if (gateway !== undefined) shutDown(gateway, reason)
   }
   for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal))
-  // Started by npm: if npm goes away without passing its signal on (it signals the shell it started,
-  // which `npx` cannot tell to exec the gateway), the gateway stops instead of serving as an orphan.
-  if (process.env.npm_lifecycle_event !== undefined && cluster.isPrimary) onParentExit(() => stop('parent exited'))
   const overrides = workers > 1
     ? { ...options.overrides, plugins: { ...(options.overrides?.plugins as object | undefined), 'rate-limit': { shared: true }, metering: { shared: true }, accounts: { shared: true } } }
     : options.overrides

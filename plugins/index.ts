@@ -3,6 +3,7 @@ import type { GatewayPlugin } from '../proxy/plugin.ts'
 import accounts from './accounts/index.ts'
 import auth from './auth/index.ts'
 import cache from './cache/index.ts'
+import dashboard from './dashboard/index.ts'
 import governor from './governor/index.ts'
 import idempotency from './idempotency/index.ts'
 import metering from './metering/index.ts'
@@ -10,4 +11,4 @@ import rateLimit from './rate-limit/index.ts'
 import router from './router/index.ts'
 import webhooks from './webhooks/index.ts'
 
-export const builtinPlugins = [auth, rateLimit, idempotency, router, governor, cache, metering, accounts, webhooks] as readonly GatewayPlugin[]
+export const builtinPlugins = [auth, rateLimit, idempotency, router, governor, cache, metering, dashboard, accounts, webhooks] as readonly GatewayPlugin[]

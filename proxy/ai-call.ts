@@ -1,14 +1,18 @@
-// The model call and the rendering of its answer: the spec's Completion result as JSON on
-// /api/ai/complete, Server-Sent Events on /api/ai/chat. Cache hits are rendered here too, so
-// both paths produce the same bytes and headers.
+// The model call and the delivery of its answer, as one JSON body or as Server-Sent Events, in
+// the route's answer format (the spec's own, or a client dialect's). Cache hits are delivered
+// here too, so both paths produce the same bytes and headers.
 import type { ServerResponse } from 'node:http'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { ToolCall } from './ai-request.ts'
+import type { AnswerFormat } from './answer-format.ts'
 import type { Chain } from './chain.ts'
-import type { CompletionResult, ProviderResult, TokenUsage } from './completion.ts'
-import type { Outcome, RequestContext, RouteDecision } from './context.ts'
+import type { CompletionResult, FinishReason, ProviderResult, TokenUsage, ToolCallDelta } from './completion.ts'
+import { isStreamed, type Outcome, type RequestContext, type RouteDecision } from './context.ts'
+import { creditsOf, dollars } from './credits.ts'
 import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
 import { costDollars, type Pricing } from './models.ts'
+import { nativeFormat } from './native-format.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
 import { SseWriter } from './sse.ts'
@@ -37,6 +41,10 @@ const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-cre
  */
 const MAX_PIECE_CHARS = 2048
 
+function formatOf(ctx: RequestContext): AnswerFormat {
+  return ctx.route.dialect?.format ?? nativeFormat
+}
+
 export async function callModel(ctx: RequestContext, res: ServerResponse, deps: AiDeps): Promise<Finish> {
   const decision = ctx.state.router
   if (decision === undefined) throw new InternalError('No model route was decided for this request.')
@@ -52,7 +60,7 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
     deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, ctx.firstByteMs / 1000)
   }
   try {
-    if (ctx.route.stream) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
+    if (isStreamed(ctx)) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
     const answer = await decision.call.complete(ctx.signal)
     firstByte()
     observe('ok')
@@ -63,10 +71,17 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
   }
 }
 
+/** Tokens the model generated, counted here when the provider reported none. */
+function generatedTokens(answer: ProviderResult): number {
+  let tokens = countTokens(answer.text)
+  for (const call of answer.toolCalls ?? []) tokens += countTokens(call.name) + countTokens(call.arguments)
+  return tokens
+}
+
 export function buildResult(decision: RouteDecision, answer: ProviderResult, pricing: Pricing): CompletionResult {
-  const usage: TokenUsage = answer.usage ?? { promptTokens: decision.promptTokens, completionTokens: countTokens(answer.text) }
+  const usage: TokenUsage = answer.usage ?? { promptTokens: decision.promptTokens, completionTokens: generatedTokens(answer) }
   const cost = costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens)
-  return {
+  const result: CompletionResult = {
     text: answer.text,
     provider: decision.provider,
     model: decision.model,
@@ -77,7 +92,10 @@ export function buildResult(decision: RouteDecision, answer: ProviderResult, pri
       totalTokens: usage.promptTokens + usage.completionTokens,
       costCents: roundCents(cost * 100),
     },
+    finishReason: answer.finishReason ?? (answer.toolCalls === undefined ? 'stop' : 'tool_calls'),
   }
+  if (answer.toolCalls !== undefined) result.toolCalls = answer.toolCalls
+  return result
 }
 
 /** Renders a complete answer (fresh or from the cache) after the onResult hooks have run. */
@@ -88,16 +106,40 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   const replaced = await deps.chain.runResult(ctx, result)
   if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)
   const reason: Outcome = result.cacheHit ? 'cache_hit' : 'ok'
-  if (!ctx.route.stream) {
-    sendJson(res, 200, result, { ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) })
+  const format = formatOf(ctx)
+  if (!isStreamed(ctx)) {
+    sendJson(res, 200, format.json(ctx, result), { ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) })
     return { status: 200, reason }
   }
   const sse = new SseWriter(res, ctx.signal)
+  const frames = format.stream(ctx, { model: result.model, promptTokens: result.usage.promptTokens })
   sse.open({ ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) }, [])
-  await sse.event('delta', { text: result.text })
-  await sse.event('done', doneEvent(ctx, result))
+  await sse.write(frames.open())
+  await sse.write(frames.text(result.text))
+  const calls = result.toolCalls ?? []
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]!
+    await sse.write(frames.toolCall({ index, id: call.id, name: call.name, arguments: call.arguments }))
+  }
+  await sse.write(frames.close(result))
   sse.close()
   return { status: 200, reason }
+}
+
+/** Tool calls put together from their streamed pieces; a call without id or name is dropped. */
+function assembleToolCalls(pieces: readonly ToolCallDelta[]): ToolCall[] | undefined {
+  const calls: { id?: string; name?: string; arguments: string }[] = []
+  for (const piece of pieces) {
+    const call = (calls[piece.index] ??= { arguments: '' })
+    if (piece.id !== undefined) call.id = piece.id
+    if (piece.name !== undefined) call.name = piece.name
+    call.arguments += piece.arguments
+  }
+  const complete: ToolCall[] = []
+  for (const call of calls) {
+    if (call?.id !== undefined && call.name !== undefined) complete.push({ id: call.id, name: call.name, arguments: call.arguments })
+  }
+  return complete.length === 0 ? undefined : complete
 }
 
 async function streamAnswer(
@@ -111,29 +153,49 @@ async function streamAnswer(
   let step = await events.next()
   firstByte()
   const sse = new SseWriter(res, ctx.signal)
+  // Read after the first event: a fallback that serves has set the model by then.
+  const frames = formatOf(ctx).stream(ctx, { model: decision.model, promptTokens: decision.promptTokens })
   sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, [...LATE_HEADERS, ...ctx.trailerNames])
+  await sse.write(frames.open())
   let usage: TokenUsage | undefined
-  // What the client got, which hooks may have held back or replaced; ctx.streamedText is what the model generated.
+  let finishReason: FinishReason | undefined
+  // The text the model generated (ctx.streamedText also counts tool calls), and what the client
+  // got of it: stream hooks may hold text back, replace it or stop the stream.
+  let generated = ''
   let sent = ''
   const send = async (text: string) => {
     if (text === '') return
     sent += text
-    await sse.event('delta', { text })
+    await sse.write(frames.text(text))
   }
+  const toolCallPieces: ToolCallDelta[] = []
   try {
     for (; step.done !== true; step = await events.next()) {
       const event = step.value
-      if (event.type === 'usage') {
-        usage = event.usage
-        continue
-      }
-      for (let from = 0; from < event.text.length;) {
-        if (from > 0) await nextTurn()
-        const to = pieceEnd(event.text, from)
-        const piece = event.text.slice(from, to)
-        from = to
-        ctx.streamedText += piece
-        await send(deps.chain.runStreamChunk(ctx, { text: piece }).text)
+      switch (event.type) {
+        case 'usage':
+          usage = event.usage
+          break
+        case 'finish':
+          finishReason = event.reason
+          break
+        case 'tool_call':
+          toolCallPieces.push(event.delta)
+          // Metering counts what was generated, should the stream be cut.
+          ctx.streamedText += (event.delta.name ?? '') + event.delta.arguments
+          await sse.write(frames.toolCall(event.delta))
+          break
+        case 'delta':
+          for (let from = 0; from < event.text.length;) {
+            if (from > 0) await nextTurn()
+            const to = pieceEnd(event.text, from)
+            const piece = event.text.slice(from, to)
+            from = to
+            generated += piece
+            ctx.streamedText += piece
+            await send(deps.chain.runStreamChunk(ctx, { text: piece }).text)
+          }
+          break
       }
     }
     await send(deps.chain.runStreamEnd(ctx).text)
@@ -147,7 +209,7 @@ async function streamAnswer(
         ctx.log.error({ err: cause }, 'stopping the stream failed')
         return toGatewayError(cause)
       })
-      sse.fail(error.toBody())
+      sse.end(frames.error(error))
       return { status: 200, reason: 'stream_stopped' }
     }
     observe('error')
@@ -157,17 +219,23 @@ async function streamAnswer(
     if (ctx.signal.aborted && cut === undefined) return { status: 200, reason: 'client_aborted' }
     const error = cut ?? toGatewayError(err)
     ctx.log.error({ err }, 'stream failed after it began')
-    sse.fail(error.toBody())
+    sse.end(frames.error(error))
     return { status: 200, reason: 'stream_aborted' }
   }
   observe('ok')
-  // Usage is what the model generated; the text is what the client got.
-  const generated: ProviderResult = usage === undefined ? { text: ctx.streamedText } : { text: ctx.streamedText, usage }
-  const result: CompletionResult = { ...buildResult(decision, generated, deps.pricing), text: sent }
+  const toolCalls = assembleToolCalls(toolCallPieces)
+  // Usage counts what the model generated; the text is what the client got.
+  const answer: ProviderResult = {
+    text: generated,
+    ...(usage !== undefined && { usage }),
+    ...(toolCalls !== undefined && { toolCalls }),
+    ...(finishReason !== undefined && { finishReason }),
+  }
+  const result: CompletionResult = { ...buildResult(decision, answer, deps.pricing), text: sent }
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
-  await sse.event('done', doneEvent(ctx, result))
+  await sse.write(frames.close(result))
   sse.close({ ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
 }
@@ -180,6 +248,7 @@ function pieceEnd(text: string, from: number): number {
   return code >= 0xd800 && code <= 0xdbff ? end - 1 : end
 }
 
+/** The headers plugins declared as trailers (ctx.trailerNames) and set by the end of the answer. */
 function trailersOf(ctx: RequestContext): Record<string, string> {
   const trailers: Record<string, string> = {}
   for (const name of ctx.trailerNames) {
@@ -198,44 +267,14 @@ function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<str
   }
 }
 
-function credits(ctx: RequestContext, result: CompletionResult): { charged: number; remaining: number | undefined } {
-  const metering = ctx.state.metering
-  return {
-    charged: metering?.chargedDollars ?? (result.cacheHit ? 0 : result.usage.costCents / 100),
-    remaining: metering?.remainingDollars,
-  }
-}
-
 function lateHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
-  const { charged, remaining } = credits(ctx, result)
+  const { charged, remaining } = creditsOf(ctx, result)
   const headers: Record<string, string> = {
     'x-gateway-completion-tokens': String(result.usage.completionTokens),
     'x-credits-charged': dollars(charged),
   }
   if (remaining !== undefined) headers['x-credits-remaining'] = dollars(remaining)
   return headers
-}
-
-function doneEvent(ctx: RequestContext, result: CompletionResult) {
-  const { charged, remaining } = credits(ctx, result)
-  return {
-    provider: result.provider,
-    model: result.model,
-    cacheHit: result.cacheHit,
-    usage: result.usage,
-    creditsCharged: roundDollars(charged),
-    creditsRemaining: remaining === undefined ? null : roundDollars(remaining),
-    ...ctx.doneFields,
-  }
-}
-
-/** Credits are dollars with six decimal places. */
-export function dollars(value: number): string {
-  return value.toFixed(6)
-}
-
-function roundDollars(value: number): number {
-  return Math.round(value * 1e6) / 1e6
 }
 
 function roundCents(value: number): number {

@@ -1,7 +1,8 @@
-// The bodies of /api/ai/chat and /api/ai/complete, as the spec's field tables define them.
-// Parsed once by the core before any plugin runs; plugins read the typed result.
+// The gateway's AI request, and the bodies of /api/ai/chat and /api/ai/complete as the spec's
+// field tables define them. Parsed once by the core before any plugin runs (client dialects map
+// their own bodies to the same type); plugins read the typed result.
 import { z } from 'zod'
-import { MODEL_NAMES } from './models.ts'
+import { MODEL_NAMES, type ModelName, type Quality } from './models.ts'
 
 const MAX_MESSAGES = 1000
 const MAX_TOKENS_CEILING = 32_768
@@ -53,7 +54,94 @@ export const completeRequestSchema = z.strictObject({
   mode: z.enum(['text', 'json'], { error: 'mode must be text or json' }).default('text'),
 })
 
-export type Message = z.infer<typeof messageSchema>
 export type GovernorMetadata = z.infer<typeof governorMetadataSchema>
-export type AiRequest = z.infer<typeof completeRequestSchema>
 export type ActionType = (typeof ACTION_TYPES)[number]
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool'
+
+export interface TextPart {
+  readonly type: 'text'
+  readonly text: string
+}
+
+export interface ImagePart {
+  readonly type: 'image'
+  /** An http(s) URL or a `data:` URL with base64 content. */
+  readonly url: string
+  readonly detail?: 'auto' | 'low' | 'high' | undefined
+}
+
+export type ContentPart = TextPart | ImagePart
+
+/** A tool the model called: `arguments` is the JSON text of the call's input. */
+export interface ToolCall {
+  readonly id: string
+  readonly name: string
+  readonly arguments: string
+}
+
+export interface Message {
+  readonly role: Role
+  /** The message's text: what is counted, trimmed, scanned and cached. */
+  readonly content: string
+  /** The text and images in their order; present only when the message carries an image. */
+  readonly parts?: readonly ContentPart[] | undefined
+  /** On an assistant message: the tools the model called. */
+  readonly toolCalls?: readonly ToolCall[] | undefined
+  /** On a tool message: the call whose result it carries. */
+  readonly toolCallId?: string | undefined
+}
+
+export interface ToolDefinition {
+  readonly name: string
+  readonly description?: string | undefined
+  /** A JSON Schema object describing the tool's input. */
+  readonly parameters: Readonly<Record<string, unknown>>
+}
+
+/** `required`: some tool must be called; `{name}`: that tool must be called. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string }
+
+export interface JsonSchemaFormat {
+  readonly name: string
+  readonly schema: Readonly<Record<string, unknown>>
+  readonly strict?: boolean | undefined
+}
+
+/**
+ * What a request may ask of the model beyond the spec's fields. The spec's endpoints set none of
+ * them; the client dialects do, and every provider adapter honours what its API can express.
+ */
+export interface GenerationOptions {
+  readonly tools?: readonly ToolDefinition[] | undefined
+  readonly toolChoice?: ToolChoice | undefined
+  readonly topP?: number | undefined
+  readonly stop?: readonly string[] | undefined
+  readonly seed?: number | undefined
+  /** With mode json: the schema the answer must follow. */
+  readonly jsonSchema?: JsonSchemaFormat | undefined
+  /** The client's end-user id, passed to providers that take one; never part of the cache key. */
+  readonly user?: string | undefined
+}
+
+export interface AiRequest extends GenerationOptions {
+  readonly messages: readonly Message[]
+  readonly quality: Quality
+  readonly temperature: number
+  readonly model?: ModelName | undefined
+  readonly maxTokens: number
+  readonly mode: 'text' | 'json'
+  readonly governorMetadata?: GovernorMetadata | undefined
+  /** Set by a dialect whose body chooses SSE; the spec's endpoints stream by route. */
+  readonly stream?: boolean | undefined
+}
+
+/** The texts of a request the Governor scans: every message's text and its tool calls' input. */
+export function requestTexts(request: AiRequest): string[] {
+  const texts: string[] = []
+  for (const message of request.messages) {
+    texts.push(message.content)
+    if (message.toolCalls !== undefined) for (const call of message.toolCalls) texts.push(call.arguments)
+  }
+  return texts
+}

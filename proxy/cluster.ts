@@ -23,11 +23,16 @@ export interface PrimaryOptions {
 }
 
 /** Worker starts that may fail in a row, while no worker serves, before the primary gives up. */
-export const START_BUDGET = 5
+const START_BUDGET = 3
 const BACKOFF_FIRST_MS = 250
 const BACKOFF_MAX_MS = 15_000
 /** A worker that served this long died of something new: the backoff starts over. */
 const STABLE_MS = 30_000
+
+/** The wait before replacing a worker, after `youngDeaths` deaths in a row of workers that did not serve STABLE_MS. */
+export function backoffMs(youngDeaths: number): number {
+  return Math.min(BACKOFF_FIRST_MS * 2 ** (youngDeaths - 1), BACKOFF_MAX_MS)
+}
 
 interface WorkerState {
   ready: boolean
@@ -94,7 +99,7 @@ export function runPrimary(options: PrimaryOptions): void {
       process.exit(1)
     }
     youngDeaths = state.ready && Date.now() - state.startedAt >= STABLE_MS ? 1 : youngDeaths + 1
-    const delay = Math.min(BACKOFF_FIRST_MS * 2 ** (youngDeaths - 1), BACKOFF_MAX_MS)
+    const delay = backoffMs(youngDeaths)
     options.log(`worker ${pid} exited ${state.ready ? '' : 'before it was ready '}(${how}); starting another in ${delay} ms`)
     // One start at a time: a start already planned replaces this worker too, once it is ready.
     if (next !== undefined) return

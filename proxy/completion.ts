@@ -1,5 +1,6 @@
 // What a model call produces, in the gateway's own terms. Provider adapters translate their wire
 // formats into these; the core renders them as the spec's Completion result or as SSE events.
+import type { ToolCall } from './ai-request.ts'
 import type { ModelName } from './models.ts'
 
 export type ServingProvider = 'openai' | 'anthropic' | 'mistral' | 'local'
@@ -9,15 +10,35 @@ export interface TokenUsage {
   completionTokens: number
 }
 
-/** One event of a provider stream: a piece of text, or the provider's usage figures. */
+/** Why the model stopped: its own end, maxTokens, a tool call, or the provider's content filter. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter'
+
+/**
+ * A piece of a tool call in a stream. Pieces of one call share its `index`; the first carries the
+ * call's id and name, and the `arguments` pieces add up to the call's JSON input.
+ */
+export interface ToolCallDelta {
+  readonly index: number
+  readonly id?: string | undefined
+  readonly name?: string | undefined
+  readonly arguments: string
+}
+
+/** One event of a provider stream: text, a piece of a tool call, why it ended, or usage figures. */
 export type ProviderEvent =
   | { readonly type: 'delta'; readonly text: string }
+  | { readonly type: 'tool_call'; readonly delta: ToolCallDelta }
+  | { readonly type: 'finish'; readonly reason: FinishReason }
   | { readonly type: 'usage'; readonly usage: TokenUsage }
 
 export interface ProviderResult {
   readonly text: string
   /** Absent when the provider sent none; the core then counts tokens itself. */
   readonly usage?: TokenUsage
+  /** Present when the model called tools. */
+  readonly toolCalls?: readonly ToolCall[] | undefined
+  /** Absent when the provider did not say; read as `stop` (or `tool_calls` with tool calls). */
+  readonly finishReason?: FinishReason | undefined
 }
 
 /**
@@ -29,7 +50,10 @@ export interface UpstreamCall {
   stream(signal: AbortSignal): AsyncIterable<ProviderEvent>
 }
 
-/** The spec's Completion result. */
+/**
+ * The spec's Completion result, plus what a client dialect renders beyond it (tool calls and the
+ * finish reason); the spec's endpoints show only the spec's fields.
+ */
 export interface CompletionResult {
   text: string
   provider: ServingProvider
@@ -41,6 +65,13 @@ export interface CompletionResult {
     totalTokens: number
     costCents: number
   }
+  toolCalls?: readonly ToolCall[] | undefined
+  finishReason?: FinishReason | undefined
+}
+
+/** The texts of an answer the Governor scans: its text and its tool calls' input. */
+export function answerTexts(result: Pick<CompletionResult, 'text' | 'toolCalls'>): string[] {
+  return result.toolCalls === undefined ? [result.text] : [result.text, ...result.toolCalls.map((call) => call.arguments)]
 }
 
 /** A piece of streamed text on its way to the client; onStreamChunk hooks may replace it. */

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Logger } from 'pino'
 import type { AiRequest, Message } from './ai-request.ts'
 import type { CompletionResult, ServingProvider, UpstreamCall } from './completion.ts'
+import type { ClientDialect } from './dialect.ts'
 import type { ModelName } from './models.ts'
 import type { Project } from './project.ts'
 
@@ -22,6 +23,8 @@ export interface RouteInfo {
   readonly stream: boolean
   /** A probe for load balancers and monitoring (/healthz, /readyz, /metrics), still answered while the gateway drains. */
   readonly probe?: boolean
+  /** On an ai route that speaks another API's formats: how its bodies are read and its answers written. */
+  readonly dialect?: ClientDialect
 }
 
 export interface AuthState {
@@ -120,7 +123,7 @@ export interface RequestContext {
   readonly query: URLSearchParams
   readonly headers: IncomingHttpHeaders
   readonly clientIp: string
-  /** The validated body of a keyed or open route (its schema's output). */
+  /** The validated body of a keyed or open route (its schema's output), or a dialect's own body. */
   readonly body: unknown
   /** The validated body of an ai route. */
   readonly ai: AiRequest | undefined
@@ -160,6 +163,11 @@ export interface CompletedContext extends RequestContext {
     readonly stoppedBy?: string
     readonly durationMs: number
   }
+}
+
+/** The answer goes out as Server-Sent Events: by route on the spec's endpoints, by body on a dialect's. */
+export function isStreamed(ctx: RequestContext): boolean {
+  return ctx.ai?.stream ?? ctx.route.stream
 }
 
 /** The AI body of a context on an ai route; a programming error anywhere else. */

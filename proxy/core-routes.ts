@@ -1,6 +1,9 @@
 // The endpoints the core itself answers: the two AI endpoints (their answer is the model call),
-// the spec's keyed health check, the keyless probes for load balancers, and /metrics.
+// the client dialects' endpoints, the spec's keyed health check, the keyless probes for load
+// balancers, and /metrics.
 import { chatRequestSchema, completeRequestSchema } from './ai-request.ts'
+import { anthropicRoutes } from './dialects/anthropic/index.ts'
+import { openAiRoutes } from './dialects/openai/index.ts'
 import { Reply } from './reply.ts'
 import { ANY_KEY, type Route } from './routes.ts'
 
@@ -30,6 +33,8 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining
   const routes: Route[] = [
     CHAT_ROUTE,
     COMPLETE_ROUTE,
+    ...openAiRoutes,
+    ...anthropicRoutes,
     {
       method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false,
       handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.state.auth?.project.id }),

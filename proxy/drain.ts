@@ -15,7 +15,7 @@ export interface DrainingListener {
  * their metering) and closing the store: a second, or a fifth of a shorter grace. A supervisor
  * that kills after the same grace (docker stop: 10 s) then never kills a gateway still stopping.
  */
-export function cutReserveMs(graceMs: number): number {
+function cutReserveMs(graceMs: number): number {
   return Math.min(1000, Math.floor(graceMs / 5))
 }
 

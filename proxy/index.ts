@@ -18,6 +18,7 @@ import { createMetrics, type CoreMetrics } from './metrics.ts'
 import { DEFAULT_PRICING, type Pricing } from './models.ts'
 import type { GatewayPlugin, PluginHooks, PluginServices } from './plugin.ts'
 import { createPool, type WorkerPool } from './pool.ts'
+import { projectRoutes } from './project-routes.ts'
 import { buildRouteTable, type Route } from './routes.ts'
 import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
 import { openStore, type Store } from './store.ts'
@@ -41,8 +42,8 @@ export interface Gateway {
   readonly config: GatewayConfig
   readonly log: Logger
   readonly metrics: CoreMetrics
-  /** Every route registered, on every listener. */
-  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>
+  /** Every route registered, on every listener; `documented` ones are in /openapi.json. */
+  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string; readonly documented: boolean }>
   /** Operator notices from plugins (e.g. the first-start demo key). */
   readonly notices: readonly string[]
   /**
@@ -86,9 +87,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }
 
   const chain = buildChain(entries, metrics)
-  const pluginRoutes: Route[] = entries.flatMap(({ hooks }) =>
-    (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false })),
-  )
+  const pluginRoutes: Route[] = [
+    ...entries.flatMap(({ hooks }) => (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false }))),
+    ...projectRoutes(entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []), services.projectAccess),
+  ]
   const notReady = () => (store.isOpen() ? [] : ['store'])
   const readiness = () => Object.assign({}, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
   let draining = false
@@ -131,7 +133,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let closing: Promise<void> | undefined
   return {
     url, port, metricsUrl, authUrl, config, log, metrics, notices,
-    routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path }))),
+    routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path, documented: r.documented !== false }))),
     close() {
       closing ??= (async () => {
         draining = true

@@ -11,17 +11,25 @@ export interface ModelInfo {
   readonly inputPerMillion: number
   /** US dollars per million output tokens. */
   readonly outputPerMillion: number
+  /**
+   * The most input tokens one image can cost on this model (its largest image after the
+   * provider's own downscaling); null when the model takes no images.
+   */
+  readonly imageTokens: number | null
 }
 
+// Image tokens: OpenAI's high detail at most 8 tiles of 170 plus 85 (gpt-4o-mini bills images at
+// 2,833 plus 5,667 a tile, so they cost what gpt-4o's do); Claude 3 about 1,600 for its largest
+// image (1.15 megapixels at 750 pixels a token). The Mistral models are listed without images.
 export const MODELS = {
-  'gpt-4o': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 2.5, outputPerMillion: 10 },
-  'gpt-4o-mini': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 0.15, outputPerMillion: 0.6 },
-  'gpt-4-turbo': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 10, outputPerMillion: 30 },
-  'claude-3-opus-20240229': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 15, outputPerMillion: 75 },
-  'claude-3-sonnet-20240229': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15 },
-  'claude-3-haiku-20240307': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 0.25, outputPerMillion: 1.25 },
-  'mistral-large-latest': { provider: 'mistral', contextWindow: 128_000, inputPerMillion: 2, outputPerMillion: 6 },
-  'mistral-medium-latest': { provider: 'mistral', contextWindow: 128_000, inputPerMillion: 0.4, outputPerMillion: 2 },
+  'gpt-4o': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 2.5, outputPerMillion: 10, imageTokens: 1445 },
+  'gpt-4o-mini': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 0.15, outputPerMillion: 0.6, imageTokens: 48_169 },
+  'gpt-4-turbo': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 10, outputPerMillion: 30, imageTokens: 1445 },
+  'claude-3-opus-20240229': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 15, outputPerMillion: 75, imageTokens: 1600 },
+  'claude-3-sonnet-20240229': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15, imageTokens: 1600 },
+  'claude-3-haiku-20240307': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 0.25, outputPerMillion: 1.25, imageTokens: 1600 },
+  'mistral-large-latest': { provider: 'mistral', contextWindow: 128_000, inputPerMillion: 2, outputPerMillion: 6, imageTokens: null },
+  'mistral-medium-latest': { provider: 'mistral', contextWindow: 128_000, inputPerMillion: 0.4, outputPerMillion: 2, imageTokens: null },
 } as const satisfies Record<string, ModelInfo>
 
 export type ModelName = keyof typeof MODELS

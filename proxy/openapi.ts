@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import type { Route } from './routes.ts'
 import { aiRequestSchemaFor } from './core-routes.ts'
+import { errorShapeFor } from './dialects/error-shapes.ts'
 
 const errorBody = {
   type: 'object',
@@ -10,8 +11,18 @@ const errorBody = {
   properties: { error: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } },
 }
 
+const JSON_TYPE = 'application/json'
+const SSE_TYPE = 'text/event-stream'
+
+/** A dialect's route answers JSON or a stream, as its body's `stream` field asks. */
+function successTypes(route: Route): string[] {
+  if (route.dialect !== undefined) return [JSON_TYPE, SSE_TYPE]
+  return [route.stream ? SSE_TYPE : JSON_TYPE]
+}
+
 function operation(route: Route) {
-  const body = route.kind === 'ai' ? aiRequestSchemaFor(route) : route.body
+  const body = route.kind === 'ai' ? route.dialect?.schema ?? aiRequestSchemaFor(route) : route.body
+  const shape = errorShapeFor(route.path)
   const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }))
   const keyed = route.kind !== 'open'
   return {
@@ -22,8 +33,8 @@ function operation(route: Route) {
     ...(keyed && route.keyTypes.length > 0 ? { 'x-key-types': route.keyTypes.map((t) => `${t}_`) } : {}),
     ...(body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(body, { io: 'input', unrepresentable: 'any' }) } } } }),
     responses: {
-      200: { description: 'Success', content: { [route.stream ? 'text/event-stream' : 'application/json']: {} } },
-      default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      200: { description: 'Success', content: Object.fromEntries(successTypes(route).map((type) => [type, {}])) },
+      default: { description: 'Error', content: { [JSON_TYPE]: { schema: shape === undefined ? { $ref: '#/components/schemas/Error' } : shape.schema } } },
     },
   }
 }
@@ -31,6 +42,7 @@ function operation(route: Route) {
 export function buildOpenApi(routes: readonly Route[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
+    if (route.documented === false) continue
     const path = route.path.replace(/:(\w+)/g, '{$1}')
     ;(paths[path] ??= {})[route.method.toLowerCase()] = operation(route)
   }

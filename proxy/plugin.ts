@@ -9,11 +9,13 @@ import type { CompletionResult, StreamChunk } from './completion.ts'
 import type { CompletedContext, KeyType, RequestContext } from './context.ts'
 import type { Pricing } from './models.ts'
 import type { WorkerPool } from './pool.ts'
+import type { Project } from './project.ts'
 import type { Reply } from './reply.ts'
 import type { PluginStore } from './store.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
+import type { Policies } from '../plugins/governor/policies.ts'
 
-export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks'
+export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks' | 'dashboard'
 
 /** Static description of a plugin. */
 export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
@@ -41,8 +43,49 @@ export interface RouteSpec {
   /** 'auth': served on AUTH_PORT when one is set (the account endpoints), else on the main listener. */
   readonly listener?: 'main' | 'auth'
   readonly body?: z.ZodType
+  /** False leaves it out of /openapi.json: a page or a file for browsers, not an API. */
+  readonly documented?: boolean
   /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query (validate them with proxy/validate.ts). */
   handle(ctx: RequestContext): Reply | Promise<Reply>
+}
+
+/**
+ * An endpoint that acts on one project's records. It is served twice (proxy/project-routes.ts):
+ * at `/api<path>` to the project's API keys, and at `/api/projects/:projectId<path>` on the auth
+ * listener to the members of the project's organization, as the projectAccess service allows.
+ */
+export interface ProjectRouteSpec {
+  readonly method: RouteSpec['method']
+  /** Below the project, e.g. '/compliance/violations/:id'. */
+  readonly path: string
+  /** Low-cardinality name for metrics; the members' way in is named `members_<name>`. */
+  readonly name: string
+  /** Key types that may call it at /api<path>; none serves it to organization members only. */
+  readonly keyTypes: readonly KeyType[]
+  /** It changes something: a member needs a role that may make changes. */
+  readonly writes: boolean
+  readonly body?: z.ZodType
+  /** Answers for `project`, which the caller may use; ctx.params also holds the path's parameters. */
+  handle(ctx: RequestContext, project: Project): Reply | Promise<Reply>
+}
+
+/** Who may call a project route with a bearer access token, and the record of what they changed. */
+export interface ProjectAccess {
+  /** The project, if the caller may call the route on it; otherwise it throws the error to answer (401, 403, 404). */
+  authorize(ctx: RequestContext, projectId: string, route: Pick<ProjectRouteSpec, 'name' | 'writes'>): Promise<ProjectGrant>
+}
+
+export interface ProjectGrant {
+  readonly project: Project
+  /** Records the change the route made, before it is answered; called only after a write succeeded. */
+  recordChange(): Promise<void>
+}
+
+/** Pages of a web front end where a person finishes what a mailed link starts; each takes the link's token. */
+export interface AccountPages {
+  verifyEmail(token: string): string
+  signIn(token: string): string
+  acceptInvitation(token: string): string
 }
 
 /**
@@ -52,6 +95,12 @@ export interface RouteSpec {
 export interface PluginServices {
   /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
   readonly registry?: AuthRegistry
+  /** The Governor's settings and custom rules: their one writer, which checks every rule before it is saved. */
+  readonly policies?: Policies
+  /** Members' access to project routes by bearer token: the accounts plugin's organizations and roles. */
+  readonly projectAccess?: ProjectAccess
+  /** The dashboard's pages for mailed links, where a browser that opens one is sent. */
+  readonly accountPages?: AccountPages
 }
 
 /** Per-process hooks returned by setup(). Every hook is optional. */
@@ -60,6 +109,8 @@ export interface PluginHooks {
   readonly provides?: PluginServices
   /** Endpoints this plugin owns. */
   readonly routes?: readonly RouteSpec[]
+  /** Endpoints on one project's records, for its keys and its organization's members. */
+  readonly projectRoutes?: readonly ProjectRouteSpec[]
   /** Request phase, in ascending order. Return a Reply to stop the chain; return nothing to continue. */
   onRequest?(ctx: RequestContext): Reply | void | Promise<Reply | void>
   /**

@@ -1,5 +1,6 @@
-// Writing answers: JSON bodies, errors in the spec's shape, and the headers a plugin collected.
+// Writing answers: JSON bodies, text, bytes, errors in the spec's shape, and the headers a plugin collected.
 import type { ServerResponse } from 'node:http'
+import type { ErrorShape } from './error-shape.ts'
 import type { GatewayError } from './errors.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -17,6 +18,14 @@ export function sendText(res: ServerResponse, status: number, body: string, cont
   res.end(body)
 }
 
-export function sendError(res: ServerResponse, error: GatewayError, headers: Record<string, string> = {}): void {
-  sendJson(res, error.status, error.toBody(), { ...headers, ...error.headers() })
+export function sendBytes(res: ServerResponse, status: number, body: Uint8Array, headers: Record<string, string>): void {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, { ...headers, 'content-length': body.byteLength })
+  res.end(body)
+}
+
+/** `shape`: a client dialect's way of writing errors; absent, the spec's body. */
+export function sendError(res: ServerResponse, error: GatewayError, headers: Record<string, string> = {}, shape?: ErrorShape): void {
+  if (shape === undefined) sendJson(res, error.status, error.toBody(), { ...headers, ...error.headers() })
+  else sendJson(res, error.status, shape.body(error), { ...headers, ...error.headers(), ...shape.headers(error) })
 }

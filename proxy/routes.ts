@@ -1,5 +1,5 @@
-// The routing table: static paths in a map, `:param` paths matched segment by segment. Built
-// once at boot from the core's routes and the plugins' routes.
+// The routing table: static paths in a map, `:param` paths matched segment by segment, the most
+// literal first. Built once at boot from the core's routes and the plugins' routes.
 import type { z } from 'zod'
 import type { KeyType, RequestContext, RouteInfo } from './context.ts'
 import type { Reply } from './reply.ts'
@@ -9,6 +9,8 @@ export interface Route extends RouteInfo {
   readonly path: string
   readonly body?: z.ZodType
   readonly listener?: 'main' | 'auth'
+  /** False leaves it out of /openapi.json. */
+  readonly documented?: boolean
   /** Absent on ai routes, whose answer is the model call. */
   readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
 }
@@ -44,6 +46,9 @@ export function buildRouteTable(routes: readonly Route[]): RouteTable {
       addRoute(byMethod, route)
     }
   }
+  // A literal segment wins over a parameter in the same place: `/webhooks/test` is not the
+  // webhook with id "test", whichever was registered first.
+  patterns.sort((a, b) => shapeOf(a).localeCompare(shapeOf(b)))
   return {
     all: routes,
     find(method, path) {
@@ -57,6 +62,11 @@ export function buildRouteTable(routes: readonly Route[]): RouteTable {
       return undefined
     },
   }
+}
+
+/** One character per segment, literal before parameter, so patterns sort by how specific they are. */
+function shapeOf(pattern: Pattern): string {
+  return pattern.segments.map((segment) => (segment.startsWith(':') ? '1' : '0')).join('')
 }
 
 function addRoute(byMethod: Map<string, Route>, route: Route): void {

@@ -9,6 +9,9 @@ import type { Clock } from './clock.ts'
 import type { CoreConfig } from './config.ts'
 import type { CompletedContext, KeyEnv, Outcome, PluginState, RequestContext } from './context.ts'
 import { aiRequestSchemaFor } from './core-routes.ts'
+import type { AiRequest } from './ai-request.ts'
+import type { ParsedAiBody } from './dialect.ts'
+import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
 import { GatewayError, MethodNotAllowedError, NotFoundError, ShuttingDownError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
@@ -16,10 +19,9 @@ import type { Reply } from './reply.ts'
 import { requestId } from './request-id.ts'
 import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from './request-log.ts'
 import { requestTarget } from './request-target.ts'
-import { sendError, sendJson, sendText } from './respond.ts'
+import { sendBytes, sendError, sendJson, sendText } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
 import { validate } from './validate.ts'
-import type { AiRequest } from './ai-request.ts'
 
 export interface ServerDeps {
   readonly config: CoreConfig
@@ -67,8 +69,11 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       case 'text':
         sendText(res, reply.status, reply.body, reply.contentType, ctx.responseHeaders)
         return { status: reply.status, reason: success }
+      case 'bytes':
+        sendBytes(res, reply.status, reply.body, { ...ctx.responseHeaders, ...reply.headers })
+        return { status: reply.status, reason: success }
       case 'error':
-        sendError(res, reply.error, ctx.responseHeaders)
+        sendError(res, reply.error, ctx.responseHeaders, errorShapeFor(ctx.path))
         return { status: reply.error.status, reason: outcomeOf(reply.error) }
       case 'completion':
         return deliverCompletion(ctx, res, reply.result, ai)
@@ -98,11 +103,12 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     try {
       const probe = found !== undefined && 'route' in found && found.route.probe === true
       if (draining && !probe) throw new ShuttingDownError()
-      if (found === undefined) throw new NotFoundError(`No endpoint at ${method} ${target.path}.`)
+      if (found === undefined) throw new NotFoundError(notFoundMessage(routes, method, target.path))
       if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
       const { route, params } = found
       const body = await readValidBody(req, route)
       ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt)
+      if (route.dialect !== undefined) Object.assign(ctx.responseHeaders, (body as ParsedAiBody).headers)
       if (route.kind !== 'open') {
         const stop = await chain.runRequest(ctx)
         if (stop !== undefined) {
@@ -114,7 +120,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       }
       finish = route.handle === undefined ? await callModel(ctx, res, ai) : await sendReply(ctx, res, await route.handle(ctx), 'ok')
     } catch (err) {
-      finish = fail(err, ctx, res, controller.signal)
+      finish = fail(err, ctx, res, controller.signal, target.path)
     } finally {
       const durationMs = performance.now() - started
       const labels = { route: routeName, status_class: statusClass(finish.status) }
@@ -131,7 +137,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
   }
 
-  function fail(err: unknown, ctx: RequestContext | undefined, res: ServerResponse, signal: AbortSignal): Finish {
+  function fail(err: unknown, ctx: RequestContext | undefined, res: ServerResponse, signal: AbortSignal, path: string): Finish {
     const cut = signal.reason instanceof ShuttingDownError ? signal.reason : undefined
     if (signal.aborted && cut === undefined) return { status: 499, reason: 'client_aborted' }
     const error = cut ?? toGatewayError(err)
@@ -141,7 +147,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       return { status: 500, reason: 'internal_error' }
     }
     if (error.status === 413) res.setHeader('connection', 'close')
-    sendError(res, error, ctx?.responseHeaders)
+    sendError(res, error, ctx?.responseHeaders, errorShapeFor(path))
     return { status: error.status, reason: outcomeOf(error) }
   }
 
@@ -156,6 +162,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       throw new UnsupportedMediaTypeError()
     }
     const raw = await readBody(req, config.bodyLimitBytes)
+    if (route.dialect !== undefined) return route.dialect.parse(parseJsonBody(raw, config.maxJsonDepth), req.headers)
     const schema = route.kind === 'ai' ? aiRequestSchemaFor(route) : route.body
     if (schema === undefined) return undefined
     return validate(schema, parseJsonBody(raw, config.maxJsonDepth))
@@ -178,8 +185,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       query,
       headers: req.headers,
       clientIp: req.socket.remoteAddress ?? '',
-      body: route.kind === 'ai' ? undefined : body,
-      ai: route.kind === 'ai' ? (body as AiRequest) : undefined,
+      body: bodyOf(route, body),
+      ai: aiOf(route, body),
       signal,
       // Made on first use (most requests log nothing below the configured level), and again once
       // the key's environment is known, which sets its level.
@@ -230,6 +237,17 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     },
   })
   return handler
+}
+
+/** ctx.body: a keyed or open route's body, or a dialect's own; the spec's ai routes have only ctx.ai. */
+function bodyOf(route: Route, body: unknown): unknown {
+  if (route.dialect !== undefined) return (body as ParsedAiBody).body
+  return route.kind === 'ai' ? undefined : body
+}
+
+function aiOf(route: Route, body: unknown): AiRequest | undefined {
+  if (route.kind !== 'ai') return undefined
+  return route.dialect === undefined ? (body as AiRequest) : (body as ParsedAiBody).request
 }
 
 function outcomeOf(error: GatewayError): Outcome {

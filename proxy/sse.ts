@@ -1,8 +1,12 @@
-// Server-Sent Events as the README documents them: `delta` events with text, one `done` event with
-// the usage and credits, or an `error` event when the stream fails or is stopped after it began.
+// Server-Sent Events out to the client: the status line and headers, frames written with
+// backpressure, and trailers at the end. What the frames say is the answer format's business.
 import type { ServerResponse } from 'node:http'
 import { once } from 'node:events'
-import type { ErrorBody } from './errors.ts'
+
+/** One SSE frame: an optional event name, then the data as JSON. */
+export function sseFrame(data: unknown, event?: string): string {
+  return event === undefined ? `data: ${JSON.stringify(data)}\n\n` : `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+}
 
 export class SseWriter {
   readonly #res: ServerResponse
@@ -27,22 +31,21 @@ export class SseWriter {
     this.#res.flushHeaders()
   }
 
-  /** Writes one event; waits for the socket to drain when the client reads slower than we write. */
-  async event(name: string, data: unknown): Promise<void> {
-    if (this.#res.destroyed) return
-    if (!this.#res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`)) {
+  /** Writes frames (nothing for ''); waits for the socket to drain when the client reads slower than we write. */
+  async write(frames: string): Promise<void> {
+    if (frames === '' || this.#res.destroyed) return
+    if (!this.#res.write(frames)) {
       await once(this.#res, 'drain', { signal: this.#signal })
     }
   }
 
   /**
-   * Ends the stream with an `error` event carrying the error's JSON body. Written without waiting
-   * for the client to read: the stream is over either way, and the socket stays open until the
-   * event is sent.
+   * Ends the stream with its last frames (the format's error event). Written without waiting for
+   * the client to read: the stream is over either way, and the socket stays open until they are sent.
    */
-  fail(data: ErrorBody): void {
+  end(frames: string): void {
     if (this.#res.destroyed) return
-    this.#res.end(`event: error\ndata: ${JSON.stringify(data)}\n\n`)
+    this.#res.end(frames)
   }
 
   close(trailers: Record<string, string> = {}): void {

@@ -1,7 +1,9 @@
 // Scans text for personal data, secrets and prompt injection. Pure and synchronous: it runs in
 // the worker pool for long texts and inline for short ones. Offsets in the findings refer to the
-// text as given, even though detectors see it normalized (NFKC, invisible characters removed).
+// text as given, even though detectors see it normalized (NFKC, invisible characters removed)
+// and, for base64 and hex runs that decode to readable text, decoded.
 import { DETECTORS } from './scan/detectors.ts'
+import { findEncodedRuns } from './scan/encoded.ts'
 import { mergeFindings } from './scan/merge.ts'
 import { normalizeText } from './scan/normalize.ts'
 import { ENTITY_TYPES, type EntityType, type Finding } from './scan/types.ts'
@@ -19,13 +21,64 @@ export function scanContent(input: ScanInput): Finding[] {
   if (input.text.length === 0 || wanted.size === 0) return []
   const normalized = normalizeText(input.text)
   const found: Finding[] = []
-  for (const detector of DETECTORS) {
-    if (!detector.types.some((type) => wanted.has(type))) continue
-    for (const finding of detector.detect(normalized.text, wanted)) {
-      if (!wanted.has(finding.type) || finding.end <= finding.start) continue
-      const span = normalized.toOriginal(finding.start, finding.end)
-      found.push({ ...finding, start: span.start, end: span.end })
+  for (const finding of detect(normalized.text, wanted)) {
+    found.push({ ...finding, ...normalized.toOriginal(finding.start, finding.end) })
+  }
+  const runs = findEncodedRuns(normalized.text)
+  if (runs.length > 0) {
+    // The decoded runs are scanned as one text, a blank line apart, so that the detectors are
+    // set up once rather than once per run.
+    const starts: number[] = []
+    let length = 0
+    for (const run of runs) {
+      starts.push(length)
+      length += run.text.length + RUN_SEPARATOR.length
+    }
+    const decoded = normalizeText(runs.map((run) => run.text).join(RUN_SEPARATOR))
+    for (const finding of detect(decoded.text, wanted)) {
+      const joined = decoded.toOriginal(finding.start, finding.end)
+      const index = runIndexAt(starts, joined.start)
+      const run = runs[index]!
+      const offset = starts[index]!
+      if (joined.end > offset + run.text.length) continue
+      const encoded = run.toEncoded(joined.start - offset, joined.end - offset)
+      found.push({ ...finding, ...normalized.toOriginal(encoded.start, encoded.end) })
     }
   }
   return mergeFindings(found)
+}
+
+const RUN_SEPARATOR = '\n\n'
+
+/** The last run starting at or before `at` (binary search over the runs' start offsets). */
+function runIndexAt(starts: readonly number[], at: number): number {
+  let low = 0
+  let high = starts.length - 1
+  while (low < high) {
+    const mid = (low + high + 1) >> 1
+    if (starts[mid]! <= at) low = mid
+    else high = mid - 1
+  }
+  return low
+}
+
+/** Every wanted detector's findings on normalized text, offsets into that text. */
+function detect(text: string, wanted: ReadonlySet<EntityType>): Finding[] {
+  const found: Finding[] = []
+  for (const detector of DETECTORS) {
+    if (!detector.types.some((type) => wanted.has(type))) continue
+    for (const finding of detector.detect(text, wanted)) {
+      if (wanted.has(finding.type) && finding.end > finding.start) found.push(finding)
+    }
+  }
+  return found
+}
+
+export interface ScanBatchInput {
+  readonly texts: readonly string[]
+}
+
+/** Several texts in one pool task: findings per text, offsets into that text. */
+export function scanContentBatch(input: ScanBatchInput): Finding[][] {
+  return input.texts.map((text) => scanContent({ text }))
 }

@@ -1,12 +1,14 @@
 // Child entry: the real gateway on a fresh data directory, seeded with the benchmark's project,
-// every OpenAI model routed to the mock upstream, optionally with its own Governor settings. Logs at warn, so request lines cost what a
-// production setting costs. The directory lives and dies with this process, so it is removed
-// even when the parent is killed outright.
+// every OpenAI model routed to the mock upstream, optionally with its own Governor settings, plan
+// limits and provider pool size. Logs at warn, so request lines cost what a production setting
+// costs. The directory lives and dies with this process, so it is removed even when the parent is
+// killed outright.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { z } from 'zod'
 import type { governorSchema } from '../../plugins/governor/schema.ts'
+import type { rateLimitSchema } from '../../plugins/rate-limit/schema.ts'
 import { start } from '../../proxy/index.ts'
 import { UPSTREAM_API_KEY } from '../payload.ts'
 import { BENCH_SECRET, seedBenchProject } from '../seed.ts'
@@ -16,6 +18,10 @@ export interface GatewaySpec {
   readonly upstreamUrl: string
   /** Overrides of the Governor plugin's settings; its defaults otherwise. */
   readonly governor?: z.input<typeof governorSchema>
+  /** Overrides of the rate-limit plugin's settings (its plan table); its defaults otherwise. */
+  readonly rateLimit?: z.input<typeof rateLimitSchema>
+  /** Sockets per provider origin (the router's `connections`); its default otherwise. */
+  readonly upstreamConnections?: number
 }
 
 export interface GatewayInfo {
@@ -39,6 +45,8 @@ await runChild<GatewayInfo>(async () => {
         plugins: {
           auth: { secret: BENCH_SECRET, demoOnFirstStart: false },
           ...(spec.governor === undefined ? {} : { governor: spec.governor }),
+          ...(spec.rateLimit === undefined ? {} : { 'rate-limit': spec.rateLimit }),
+          ...(spec.upstreamConnections === undefined ? {} : { router: { connections: spec.upstreamConnections } }),
         },
       },
     })

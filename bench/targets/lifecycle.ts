@@ -1,6 +1,8 @@
 // The life of a benchmark child: read its spec from argv, announce readiness to the parent, report
 // its CPU time when asked, and stop cleanly when the parent asks (SIGTERM), on Ctrl-C, or when the
 // parent is gone (the IPC channel closes), so no child outlives a run.
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { ChildMessage, ParentMessage } from '../child-message.ts'
 
 /** The JSON spec the parent passed as the first argument. */
@@ -44,4 +46,18 @@ export async function runChild<I>(boot: () => Promise<{ info: I; stop: () => Pro
     send<I>({ type: 'cpu-usage', micros: user + system })
   })
   send({ type: 'ready', info: booted.info })
+}
+
+/** Listens on a free loopback port; `stop` closes every connection, then anything else `cleanup` releases. */
+export async function listenLoopback(server: Server, cleanup?: () => Promise<void>): Promise<{ info: { url: string }; stop: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    info: { url: `http://127.0.0.1:${port}` },
+    async stop() {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await cleanup?.()
+    },
+  }
 }

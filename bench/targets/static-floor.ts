@@ -1,9 +1,8 @@
 // Child entry: the floor for cache hits. Reads each request's body, then answers with the same
 // recorded gateway answer (status, headers and JSON bytes) every time.
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Exchange } from '../probe.ts'
-import { runChild, specOf } from './lifecycle.ts'
+import { listenLoopback, runChild, specOf } from './lifecycle.ts'
 
 await runChild(async () => {
   const recorded = specOf<Exchange>()
@@ -16,13 +15,5 @@ await runChild(async () => {
       res.end(body)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    info: { url: `http://127.0.0.1:${port}` },
-    async stop() {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
-  }
+  return listenLoopback(server)
 })

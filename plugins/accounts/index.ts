@@ -1,13 +1,15 @@
 // Accounts: sign-up, login, magic links and token refresh for people, and the management API
 // (organization, members, projects, keys, audit log) they use with the access tokens. Routes
 // only: they are open routes that authenticate bearer tokens themselves, served on AUTH_PORT when
-// one is set. Projects and keys go through the auth plugin's registry, which it provides as a service.
+// one is set. Projects and keys go through the auth plugin's registry, which it provides as a service;
+// it provides in turn the members' access to the other plugins' project routes.
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { invitationRoutes } from './invitation-routes.ts'
 import { keyRoutes } from './key-routes.ts'
 import { loginRoutes } from './login-routes.ts'
 import { memberRoutes } from './member-routes.ts'
 import { organizationRoutes } from './organization-routes.ts'
+import { createProjectAccess } from './project-access.ts'
 import { projectRoutes } from './project-routes.ts'
 import { queryRoute } from './query-route.ts'
 import { accountsSchema } from './schema.ts'
@@ -25,6 +27,7 @@ export default {
     if (registry === undefined) throw new Error('the accounts plugin needs the auth plugin, set up before it')
     const services = await createAccountServices(config, deps, registry)
     return {
+      provides: { projectAccess: createProjectAccess(services) },
       routes: [
         ...signupRoutes(services),
         ...loginRoutes(services),

@@ -1,12 +1,14 @@
 // Invitations: an admin invites an address with a role; the mailed single-use token, presented
 // to the accept route, makes a new account or brings an account without an organization in.
 import { z } from 'zod'
-import { ConflictError, UnauthorizedError } from '../../proxy/errors.ts'
+import { ConflictError, MethodNotAllowedError, UnauthorizedError } from '../../proxy/errors.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
-import { emailField, passwordField, tokenField } from './fields.ts'
+import { validate } from '../../proxy/validate.ts'
+import { emailField, passwordField, tokenField, tokenQuery } from './fields.ts'
 import { invitationMail } from './mail.ts'
 import { actorOf, memberRoute } from './member-route.ts'
+import { toPage } from './pages.ts'
 import { accountRoute } from './route.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
@@ -44,6 +46,16 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
           actor: actorOf(member), action: 'member.invite', target: { type: 'invitation', id: email }, details: { role: body.role },
         })
         return Reply.json({ success: true, invitation: { email, role: body.role, expiresAt: new Date(expiresAt).toISOString() } }, 201)
+      },
+    }),
+    // The mailed link: the dashboard's page that asks for a password and posts the token.
+    accountRoute({
+      method: 'GET', path: ACCEPT_PATH, name: 'org_invitation_open',
+      async handle(ctx) {
+        const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
+        const page = toPage(services.pages, 'acceptInvitation', token)
+        if (page === undefined) throw new MethodNotAllowedError(['POST'])
+        return page
       },
     }),
     accountRoute({

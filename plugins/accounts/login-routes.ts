@@ -7,6 +7,7 @@ import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
 import { emailField, tokenField, tokenQuery } from './fields.ts'
 import { magicLinkMail } from './mail.ts'
+import { isNavigation, toPage } from './pages.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
 import { startSession } from './session.ts'
@@ -68,10 +69,14 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
       method: 'POST', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_verify', body: magicLinkVerifyBody,
       handle: (_ctx, body) => signInWithMagicLink(body.token),
     }),
-    // The link in the e-mail opens this form.
+    // The link in the e-mail opens this form: in a browser, the dashboard's sign-in page, which
+    // posts the token above; the tokens are the page's, not a JSON document's.
     accountRoute({
       method: 'GET', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_open',
-      handle: (ctx) => signInWithMagicLink(validate(tokenQuery, Object.fromEntries(ctx.query), 'query').token),
+      async handle(ctx) {
+        const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
+        return (isNavigation(ctx.headers) ? toPage(services.pages, 'signIn', token) : undefined) ?? signInWithMagicLink(token)
+      },
     }),
   ]
 }

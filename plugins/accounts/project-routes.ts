@@ -1,12 +1,12 @@
 // The organization's projects, through the auth plugin's registry (the one the request path and
 // the CLI use). Another organization's project answers 404, exactly like a missing one.
-import { ulid } from 'ulid'
 import { z } from 'zod'
-import { NotFoundError } from '../../proxy/errors.ts'
+import { InvalidRequestError, NotFoundError } from '../../proxy/errors.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
 import { PLANS, type Project } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
 import type { ProjectChanges } from '../auth/registry.ts'
+import { settingsChangesSchema } from '../governor/policies.ts'
 import type { Member } from './bearer.ts'
 import { actorOf, memberRoute } from './member-route.ts'
 import { requireRole } from './roles.ts'
@@ -19,24 +19,6 @@ const name = z.string({ error: 'name must be a string' }).trim().min(1, 'name mu
 const plan = z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` })
 const budgetDollars = z.number({ error: 'budgetDollars must be a number' }).nonnegative('budgetDollars must not be negative').max(MAX_BUDGET_DOLLARS, 'budgetDollars is too large')
 
-function compiles(source: string): boolean {
-  try {
-    new RegExp(source, 'i')
-    return true
-  } catch {
-    return false
-  }
-}
-
-const customRule = z.strictObject({
-  id: z.string().min(1).max(64).optional(),
-  name: z.string({ error: 'a rule needs a name' }).min(1).max(200),
-  pattern: z.string({ error: 'a rule needs a pattern' }).min(1).max(500),
-  regex: z.boolean().default(false),
-  weight: z.number({ error: 'weight must be a number' }).min(0, 'weight must be from 0 to 100').max(100, 'weight must be from 0 to 100'),
-  severity: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'], { error: 'severity must be LOW, MEDIUM, HIGH or CRITICAL' }),
-}).refine((rule) => !rule.regex || compiles(rule.pattern), { message: 'pattern is not a valid regular expression', path: ['pattern'] })
-
 const createBody = z.strictObject({ name, plan: plan.default('free'), budgetDollars: budgetDollars.default(10) })
 
 const updateBody = z.strictObject({
@@ -46,13 +28,8 @@ const updateBody = z.strictObject({
   cacheTtlSeconds: z.number({ error: 'cacheTtlSeconds must be a number' }).int('cacheTtlSeconds must be a whole number')
     .min(0, 'cacheTtlSeconds must not be negative').max(MAX_CACHE_TTL_SECONDS, 'cacheTtlSeconds may be at most 30 days').optional(),
   cacheEnabled: z.boolean({ error: 'cacheEnabled must be true or false' }).optional(),
-  governor: z.strictObject({
-    enabled: z.boolean({ error: 'governor.enabled must be true or false' }).optional(),
-    strictMode: z.boolean({ error: 'governor.strictMode must be true or false' }).optional(),
-    redactOutput: z.boolean({ error: 'governor.redactOutput must be true or false' }).optional(),
-    autoApproveThreshold: z.number({ error: 'autoApproveThreshold must be a number' }).min(0, 'autoApproveThreshold must be from 0 to 100').max(100, 'autoApproveThreshold must be from 0 to 100').optional(),
-    customRules: z.array(customRule).max(100, 'at most 100 custom rules').optional(),
-  }).optional(),
+  // The Governor's own schema: the same checks (a regex's safety among them) as its policies routes.
+  governor: settingsChangesSchema.optional(),
 }).refine((changes) => Object.keys(changes).length > 0, { message: 'give at least one field to change' })
 
 /** The project, if it belongs to the member's organization. */
@@ -69,16 +46,9 @@ function definedOnly<T extends object>(value: T): Defined<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Defined<T>
 }
 
-function toChanges(body: z.output<typeof updateBody>): ProjectChanges {
-  const { governor, ...rest } = body
-  if (governor === undefined) return definedOnly(rest)
-  const { customRules, ...settings } = governor
-  const rules = customRules?.map((rule) => ({ ...rule, id: rule.id ?? `rule_${ulid().toLowerCase()}` }))
-  return { ...definedOnly(rest), governor: { ...definedOnly(settings), ...(rules === undefined ? {} : { customRules: rules }) } }
-}
 
 export function projectRoutes(services: AccountServices): RouteSpec[] {
-  const { registry, audit } = services
+  const { registry, audit, policies } = services
   return [
     memberRoute(services, {
       method: 'POST', path: '/api/projects', name: 'projects_create', body: createBody,
@@ -109,7 +79,17 @@ export function projectRoutes(services: AccountServices): RouteSpec[] {
       async handle(ctx, member, body) {
         const id = ownProject(services, member, ctx.params.id!).id
         requireRole(member.role, 'admin')
-        const project = await registry.updateProject(id, toChanges(body))
+        const { governor, ...rest } = body
+        // Governor settings go through the Governor's own writer, which checks them as its
+        // policies routes do; the other fields through the registry.
+        if (governor !== undefined) {
+          if (policies === undefined) {
+            throw new InvalidRequestError('Invalid request: governor: this gateway runs without the Governor', 'Governor settings cannot be changed: the Governor plugin is not installed.', [{ path: 'governor', message: 'the Governor plugin is not installed' }])
+          }
+          await policies.updateSettings(id, governor)
+        }
+        const others: ProjectChanges = definedOnly(rest)
+        const project = Object.keys(others).length > 0 ? await registry.updateProject(id, others) : ownProject(services, member, id)
         await audit.record(member.organization.id, {
           actor: actorOf(member), action: 'project.update', target: { type: 'project', id },
           details: { fields: Object.keys(body) },

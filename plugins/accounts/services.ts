@@ -3,9 +3,10 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { TooManyRequestsError } from '../../proxy/errors.ts'
-import type { PluginDeps } from '../../proxy/plugin.ts'
+import type { AccountPages, PluginDeps } from '../../proxy/plugin.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
+import type { Policies } from '../governor/policies.ts'
 import { createAccessTokens, type AccessTokens } from './access-tokens.ts'
 import { createMemoryAttemptLimiter } from './attempt-limiter.ts'
 import { openAuditLog, type AuditLog } from './audit-log.ts'
@@ -30,6 +31,8 @@ export interface AccountServices {
   readonly log: Logger
   readonly store: PluginStore
   readonly registry: AuthRegistry
+  /** The Governor's settings writer; undefined when the gateway runs without the Governor. */
+  readonly policies: Policies | undefined
   readonly users: Users
   readonly organizations: Organizations
   readonly oneTimeTokens: OneTimeTokens
@@ -38,6 +41,8 @@ export interface AccountServices {
   readonly passwords: Passwords
   readonly audit: AuditLog
   readonly mailer: Mailer
+  /** The dashboard's pages for mailed links, when one is served. */
+  readonly pages: AccountPages | undefined
   /** Counts an attempt on a guarded route for the client's IP and the e-mail; 429 past the limit. */
   limitAttempts(ctx: RequestContext, route: string, email: string): Promise<void>
   /**
@@ -62,6 +67,8 @@ export async function createAccountServices(config: AccountsConfig, deps: Plugin
 
   return {
     config, clock, log, store, registry, mailer, oneTimeTokens, refreshTokens,
+    policies: deps.services.policies,
+    pages: deps.services.accountPages,
     users: openUsers(store),
     organizations: openOrganizations(store),
     accessTokens: createAccessTokens(signingKey, config.issuer, config.audience, clock),

@@ -8,6 +8,7 @@ import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
 import { emailField, passwordField, tokenQuery } from './fields.ts'
 import { accountExistsMail, verificationMail } from './mail.ts'
+import { isNavigation, toPage } from './pages.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
 
@@ -61,6 +62,8 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
       method: 'GET', path: '/api/auth/verify', name: 'auth_verify',
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
+        const page = isNavigation(ctx.headers) ? toPage(services.pages, 'verifyEmail', token) : undefined
+        if (page !== undefined) return page
         const now = services.now()
         const verified = await store.transaction(() => {
           const payload = oneTimeTokens.take('verify', token, now)

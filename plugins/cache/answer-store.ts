@@ -13,6 +13,9 @@ export interface StoredAnswer {
   readonly usage: CompletionResult['usage']
   /** Clock milliseconds; an entry expires at storedAt plus its project's current TTL. */
   readonly storedAt: number
+  /** Kept only for answers that have them, so a plain answer's record stays as small as before. */
+  toolCalls?: CompletionResult['toolCalls']
+  finishReason?: CompletionResult['finishReason']
 }
 
 const HOT_ANSWERS = 512

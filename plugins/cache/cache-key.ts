@@ -1,6 +1,6 @@
 // The cache key: a canonical encoding of every request field that changes the model's answer,
 // and its SHA-256. Pure: it never sees the request context.
-import type { Message } from '../../proxy/ai-request.ts'
+import type { GenerationOptions, Message } from '../../proxy/ai-request.ts'
 import { hashCacheKey } from '../../workers/hash-cache-key.ts'
 
 export interface CacheKeyFields {
@@ -15,26 +15,46 @@ export interface CacheKeyFields {
   readonly mode: string
   /** The project's Governor settings version when the request is governed; null when it is not. */
   readonly governorVersion: number | null
+  /** Tools, sampling and output options; `user` is left out, as it does not change the answer. */
+  readonly options?: GenerationOptions | undefined
 }
 
 // Part of every encoding, so a change of the encoding can never match entries written by the old one.
 const ENCODING = 'tollgate-cache-key/1'
 
+/** A message as [role, content], with its images, tool calls or tool call id appended when it has any. */
+function encodeMessage(message: Message): readonly unknown[] {
+  const { parts, toolCalls, toolCallId } = message
+  if (parts === undefined && toolCalls === undefined && toolCallId === undefined) return [message.role, message.content]
+  return [message.role, message.content, parts ?? null, toolCalls ?? null, toolCallId ?? null]
+}
+
+/** The options that change an answer, or undefined when the request sets none of them. */
+function encodeOptions(options: GenerationOptions | undefined): readonly unknown[] | undefined {
+  if (options === undefined) return undefined
+  const { tools, toolChoice, topP, stop, seed, jsonSchema } = options
+  if (tools === undefined && toolChoice === undefined && topP === undefined && stop === undefined && seed === undefined && jsonSchema === undefined) {
+    return undefined
+  }
+  return [tools ?? null, toolChoice ?? null, topP ?? null, stop ?? null, seed ?? null, jsonSchema ?? null]
+}
+
 /**
  * One JSON array with the fields in a fixed order and each message as [role, content]: JSON
  * string escaping keeps every field's bounds explicit, so no two different requests share an
- * encoding (moving text between messages or fields changes it).
+ * encoding (moving text between messages or fields changes it). Requests with options or
+ * messages beyond role and content get longer arrays, so they never meet a plain request's key.
  */
 export function encodeCacheKey(fields: CacheKeyFields): string {
-  const messages = new Array<readonly [string, string]>(fields.messages.length)
-  for (let i = 0; i < messages.length; i++) {
-    const message = fields.messages[i] as Message
-    messages[i] = [message.role, message.content]
-  }
-  return JSON.stringify([
+  const messages = new Array<readonly unknown[]>(fields.messages.length)
+  for (let i = 0; i < messages.length; i++) messages[i] = encodeMessage(fields.messages[i] as Message)
+  const encoded: unknown[] = [
     ENCODING, fields.projectId, fields.provider, fields.model, messages,
     fields.temperature, fields.maxTokens, fields.mode, fields.governorVersion,
-  ])
+  ]
+  const options = encodeOptions(fields.options)
+  if (options !== undefined) encoded.push(options)
+  return JSON.stringify(encoded)
 }
 
 export function cacheKeyOf(fields: CacheKeyFields): string {

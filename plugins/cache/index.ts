@@ -7,25 +7,28 @@ import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import type { Project } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { hashCacheKey } from '../../workers/hash-cache-key.ts'
-import { createAnswerStore } from './answer-store.ts'
+import { createAnswerStore, type StoredAnswer } from './answer-store.ts'
 import { cachePolicyOf, type CachePolicy } from './cache-control.ts'
 import { encodeCacheKey } from './cache-key.ts'
 import { InFlight, untilAborted } from './in-flight.ts'
 import { createCacheMetrics } from './metrics.ts'
 import { cacheSchema } from './schema.ts'
 
-type Answer = Pick<CompletionResult, 'text' | 'provider' | 'model' | 'usage'>
+type Answer = Pick<CompletionResult, 'text' | 'provider' | 'model' | 'usage' | 'toolCalls' | 'finishReason'>
 
 /** A cached answer as the client sees it: a hit costs nothing. */
 function hitOf(answer: Answer): CompletionResult {
   const { usage } = answer
-  return {
+  const hit: CompletionResult = {
     text: answer.text,
     provider: answer.provider,
     model: answer.model,
     cacheHit: true,
     usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, totalTokens: usage.totalTokens, costCents: 0 },
   }
+  if (answer.toolCalls !== undefined) hit.toolCalls = answer.toolCalls
+  if (answer.finishReason !== undefined) hit.finishReason = answer.finishReason
+  return hit
 }
 
 export default {
@@ -95,6 +98,7 @@ export default {
           maxTokens: ai.maxTokens,
           mode: ai.mode,
           governorVersion: ai.governorMetadata === undefined ? null : project.governor.version,
+          options: ai,
         })
         if (Buffer.byteLength(canonical) <= config.poolThresholdBytes) return lookup(ctx, hashCacheKey(canonical), policy, project)
         return pool.run('hashCacheKey', canonical, ctx.signal).then((key) => lookup(ctx, key, policy, project))
@@ -110,8 +114,11 @@ export default {
         const governed = ctx.state.governor
         if (governed !== undefined && governed.output?.storable !== true) return
         flights.answer(slot.key, ctx, result)
-        const { text, provider, model, usage } = result
-        track(answers.put(slot.key, { text, provider, model, usage, storedAt: clock.now() }))
+        const { text, provider, model, usage, toolCalls, finishReason } = result
+        const stored: StoredAnswer = { text, provider, model, usage, storedAt: clock.now() }
+        if (toolCalls !== undefined) stored.toolCalls = toolCalls
+        if (finishReason !== undefined) stored.finishReason = finishReason
+        track(answers.put(slot.key, stored))
       },
       onComplete(ctx) {
         const slot = ctx.state.cache

@@ -4,7 +4,7 @@
 // the record: a JSON answer (or a cache hit, not sent yet) is then withheld or redacted, and the
 // findings are reported in x-governor-output-* headers (trailers on a stream) and the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
-import type { CompletionResult, StreamChunk } from '../../proxy/completion.ts'
+import { answerTexts, type CompletionResult, type StreamChunk } from '../../proxy/completion.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError } from '../../proxy/errors.ts'
 import { Reply } from '../../proxy/reply.ts'
@@ -93,10 +93,13 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       // the record, as the model generated it. Any other answer (JSON, a cache hit) is not sent
       // yet and can still be withheld or redacted. (A stream with neither strict mode nor
       // redaction has no guard, and there is nothing to withhold or redact in it.)
+      // Tool calls' arguments are scanned too; they are neither held back nor redacted.
       const guard = guards.get(ctx)
-      const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, [guard?.text ?? result.text], ctx.signal)
+      const texts = answerTexts(guard === undefined ? result : { text: guard.text, toolCalls: result.toolCalls })
+      const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, texts, ctx.signal)
       const { verdict } = assessment
       const findings = assessment.findings[0] ?? []
+      const inToolCalls = assessment.findings.slice(1).flat()
       const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))
       const withheld = guard === undefined && governor.strictMode && stopping.length > 0
       let redacted = guard?.redacted ?? []
@@ -106,6 +109,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
         redacted = out.spans
       }
       const exposed = findings.some((f) => isBlockingSeverity(findingSeverity(f.type, f.score)) && !isCovered(redacted, f.start, f.end))
+        || inToolCalls.some((f) => isBlockingSeverity(findingSeverity(f.type, f.score)))
         || assessment.ruleMatches.some((m) => isBlockingSeverity(m.rule.severity))
       ctx.state.governor = { ...state, output: { riskLevel: verdict.level, violations: verdict.violations.length, storable: !withheld && !exposed } }
       Object.assign(ctx.responseHeaders, outputHeaders(verdict))

@@ -17,11 +17,12 @@ import { createModelsRegistry } from './records/models-registry.ts'
 import { createViolations } from './records/violations.ts'
 import { createRequestHooks } from './request-hooks.ts'
 import { alertRoutes } from './routes/alert-routes.ts'
-import { auditRoute } from './routes/audit-route.ts'
+import { auditRoutes } from './routes/audit-route.ts'
 import { caseRoutes } from './routes/case-routes.ts'
 import { modelRoutes } from './routes/model-routes.ts'
 import { policyRoutes } from './routes/policy-routes.ts'
-import { scoreRoute } from './routes/score-route.ts'
+import { ruleTestRoute } from './routes/rule-test-route.ts'
+import { scoreRoutes } from './routes/score-route.ts'
 import { validateRoute } from './routes/validate-route.ts'
 import { violationRoutes } from './routes/violation-routes.ts'
 import { governorSchema } from './schema.ts'
@@ -49,19 +50,23 @@ export default {
     const violations = createViolations(store, dbs, clock, events)
     const hooks = createRequestHooks({ assess, trail, dbs, newId, clock, metrics })
     const answers = createAnswerHooks({ assess, trail, dbs, newId, clock, metrics, rules })
-    // Policies are fields of the project record; the auth plugin's registry is their one writer.
+    // Settings and policies are fields of the project record, written through the auth plugin's
+    // registry by the policies service only; later plugins (the management API) are given it too.
     const projects = services.registry
     if (projects === undefined) throw new Error('the governor plugin needs the auth plugin, set up before it')
+    const policies = createPolicies(projects)
     return {
-      routes: [
+      provides: { policies },
+      routes: [validateRoute({ assess, trail, newId, clock, metrics })],
+      projectRoutes: [
         ...violationRoutes(violations),
         ...alertRoutes(createAlerts(store, dbs, clock, events)),
         ...caseRoutes(createCases(store, dbs, clock, newId, events)),
-        ...policyRoutes(createPolicies(projects)),
+        ...policyRoutes(policies),
         ...modelRoutes(createModelsRegistry(store, dbs, clock, newId)),
-        scoreRoute(violations, clock),
-        auditRoute(trail),
-        validateRoute({ assess, trail, newId, clock, metrics }),
+        ...scoreRoutes(violations, clock),
+        ...auditRoutes(trail, store),
+        ruleTestRoute(),
       ],
       onRequest: hooks.onRequest,
       onStreamChunk: answers.onStreamChunk,

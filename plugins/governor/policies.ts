@@ -1,11 +1,14 @@
-// Policies are the project's custom rules, kept in its Governor settings and changed only through
-// the registry's updateProject (which bumps the settings version, so memoized verdicts and cache
-// entries of the old settings are not reused). Shared by the /api/compliance/policies routes and
-// `tollgate governor rules`. A rule is checked before it is saved: a bad or unsafe regex is refused
-// here, never at request time.
+// The one writer of a project's Governor settings: its custom rules (policies) and its switches
+// (enabled, strict mode, auto-approve threshold). Settings are kept in the project record and
+// written through the registry's updateProject (which bumps the settings version, so memoized
+// verdicts and cache entries of the old settings are not reused). Used by the
+// /api/compliance/policies routes, by the management API's PATCH /api/projects/:id (offered to it
+// as the `policies` service) and by `tollgate governor`. A rule is checked before it is saved: a
+// bad or unsafe regex is refused here, never dropped at request time.
 import { ulid } from 'ulid'
 import { z } from 'zod'
 import { InvalidRequestError, NotFoundError } from '../../proxy/errors.ts'
+import { validate } from '../../proxy/validate.ts'
 import type { CustomRule, Project } from '../../proxy/project.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
 import { ID_PREFIXES } from './records/ids.ts'
@@ -15,7 +18,7 @@ import { SEVERITIES } from './verdict/types.ts'
 
 const MAX_RULES_PER_PROJECT = 100
 
-const ruleFields = {
+export const ruleFields = {
   name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(100, 'name may hold at most 100 characters'),
   pattern: z.string({ error: 'pattern must be a string' }).min(1, 'pattern must not be empty').max(MAX_PATTERN_CHARS, `pattern may hold at most ${MAX_PATTERN_CHARS} characters`),
   regex: z.boolean({ error: 'regex must be true or false' }),
@@ -38,8 +41,34 @@ export const ruleChangesSchema = z.strictObject({
   severity: ruleFields.severity.optional(),
 })
 
+const threshold = z.number({ error: 'autoApproveThreshold must be a number' }).min(0, 'autoApproveThreshold must be from 0 to 100').max(100, 'autoApproveThreshold must be from 0 to 100')
+
+/**
+ * A change of Governor settings; `customRules`, when given, replaces the whole list (a rule
+ * without an id is new). Each regex must pass the same safety check as a single policy.
+ */
+export const settingsChangesSchema = z.strictObject({
+  enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+  strictMode: z.boolean({ error: 'strictMode must be true or false' }).optional(),
+  redactOutput: z.boolean({ error: 'redactOutput must be true or false' }).optional(),
+  autoApproveThreshold: threshold.optional(),
+  customRules: z.array(newRuleSchema.extend({ id: z.string().min(1).max(64).optional() }), { error: 'customRules must be a list of rules' })
+    .max(MAX_RULES_PER_PROJECT, `a project holds at most ${MAX_RULES_PER_PROJECT} custom rules`)
+    .superRefine((rules, ctx) => {
+      const ids = new Set<string>()
+      rules.forEach((rule, index) => {
+        const problem = ruleProblem(rule)
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'pattern'], message: `pattern: ${problem}` })
+        if (rule.id !== undefined && ids.has(rule.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `id: ${rule.id} is given twice` })
+        if (rule.id !== undefined) ids.add(rule.id)
+      })
+    })
+    .optional(),
+})
+
 export type NewRule = z.output<typeof newRuleSchema>
 export type RuleChanges = z.output<typeof ruleChangesSchema>
+export type SettingsChanges = z.output<typeof settingsChangesSchema>
 
 /** The part of the registry that policies need. */
 export type ProjectSettings = Pick<AuthRegistry, 'getProject' | 'updateProject'>
@@ -73,6 +102,15 @@ export function createPolicies(registry: ProjectSettings) {
   }
 
   return {
+    /** Applies a checked change of settings (validate it with settingsChangesSchema first); the updated project. */
+    updateSettings(projectId: string, changes: SettingsChanges): Promise<Project> {
+      return serialized(projectId, async () => {
+        projectOf(projectId)
+        const { customRules, ...switches } = validate(settingsChangesSchema, changes, 'Governor settings')
+        const rules = customRules?.map((rule): CustomRule => ({ ...rule, id: rule.id ?? `${ID_PREFIXES.rule}${ulid().toLowerCase()}` }))
+        return registry.updateProject(projectId, { governor: { ...definedOnly(switches), ...(rules === undefined ? {} : { customRules: rules }) } })
+      })
+    },
     list: (projectId: string): readonly CustomRule[] => projectOf(projectId).governor.customRules,
     get: (projectId: string, ruleId: string): CustomRule => ruleOf(projectOf(projectId), ruleId),
     create(projectId: string, input: NewRule): Promise<CustomRule> {
@@ -117,7 +155,13 @@ export function createPolicies(registry: ProjectSettings) {
 
 export type Policies = ReturnType<typeof createPolicies>
 
-function assertSavable(rule: CustomRule): void {
+/** zod types optional fields as possibly undefined; the registry's changes may not hold undefined. */
+function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> }
+}
+
+/** A 400 naming why a rule cannot be saved, when it cannot. */
+export function assertSavable(rule: Pick<CustomRule, 'pattern' | 'regex'>): void {
   const problem = ruleProblem(rule)
   if (problem === undefined) return
   throw new InvalidRequestError(`Invalid request: pattern: ${problem}`, `The policy cannot be saved: ${problem}.`, [{ path: 'pattern', message: problem }])

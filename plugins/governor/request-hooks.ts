@@ -2,7 +2,8 @@
 // governorMetadata (before the cache, so hits are governed too), strict-mode blocking, and the
 // checks of the model's answer (answer-hooks.ts).
 import type { Clock } from '../../proxy/clock.ts'
-import type { AuthState, RequestContext } from '../../proxy/context.ts'
+import { requestTexts } from '../../proxy/ai-request.ts'
+import { isStreamed, type AuthState, type RequestContext } from '../../proxy/context.ts'
 import { GovernorBlockedError } from '../../proxy/errors.ts'
 import { Reply } from '../../proxy/reply.ts'
 import type { Assess } from './assess.ts'
@@ -76,7 +77,7 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const refusal = governorUnavailable(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       const { governor } = auth.project
-      const assessment = await deps.assess(auth.project, metadata, ctx.ai!.messages.map((m) => m.content), ctx.signal)
+      const assessment = await deps.assess(auth.project, metadata, requestTexts(ctx.ai!), ctx.signal)
       const { verdict } = assessment
       const call = governedCall(ctx, auth, 'request', null, deps.clock)
       // A model the compliance officer rejected in the registry is refused whatever the score.
@@ -92,7 +93,7 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       deps.metrics.countVerdict(verdict.level, decision)
       if (!blocked) {
         // The answer's own findings are known only at its end: a stream sends them as trailers.
-        if (ctx.route.stream) ctx.trailerNames.push(...OUTPUT_HEADERS)
+        if (isStreamed(ctx)) ctx.trailerNames.push(...OUTPUT_HEADERS)
         return undefined
       }
       if (rejected) {

@@ -1,7 +1,16 @@
-// Scans texts for findings: short ones inline, long ones in the worker pool (in parallel). The
-// pool's OverloadedError (a full queue) is passed on untouched so the client gets 503.
+// Scans texts for findings: short ones inline, long ones in the worker pool. The pooled texts of
+// one call are sent as a few batches rather than one task each, so a request with many long
+// messages takes a few places in the pool's queue instead of filling it (the queue is bounded;
+// one task per text made ~512 messages over 1 KB a 503 on an idle gateway). A few batches rather
+// than one keep the threads working in parallel. The pool's OverloadedError (a full queue) is
+// passed on untouched so the client gets 503.
 import type { WorkerPool } from '../../proxy/pool.ts'
 import { scanContent, type Finding } from '../../workers/scan-content.ts'
+
+/** Most pool tasks one call makes: enough to keep every thread busy on a large request. */
+export const MAX_BATCHES_PER_CALL = 4
+/** Texts are grouped until a batch holds this many characters (~6 ms of scanning), or more when the cap above needs it. */
+const BATCH_CHARS = 32 * 1024
 
 export interface ScanLimits {
   /** Longest text scanned on the event loop. */
@@ -36,9 +45,11 @@ export async function scanTexts(texts: readonly string[], pool: WorkerPool, limi
   // The first failure (a full queue, an abort) cancels the other tasks of this call.
   const cancel = new AbortController()
   const taskSignal = AbortSignal.any([signal, cancel.signal])
-  const tasks = pooled.map((index) =>
-    pool.run('scanContent', { text: texts[index]! }, taskSignal).then((found) => {
-      findings[index] = found
+  const tasks = batchesOf(pooled, texts).map((batch) =>
+    pool.run('scanContentBatch', { texts: batch.map((index) => texts[index]!) }, taskSignal).then((found) => {
+      batch.forEach((index, i) => {
+        findings[index] = found[i]!
+      })
     }),
   )
   const settled = Promise.all(tasks).catch((err: unknown) => {
@@ -55,4 +66,24 @@ export async function scanTexts(texts: readonly string[], pool: WorkerPool, limi
   }
   await settled
   return { findings, pooled: pooled.length }
+}
+
+/** Consecutive runs of the pooled texts' indexes, at most MAX_BATCHES_PER_CALL of them, of similar size in characters. */
+export function batchesOf(indexes: readonly number[], texts: readonly string[]): number[][] {
+  const total = indexes.reduce((sum, index) => sum + texts[index]!.length, 0)
+  const target = Math.max(BATCH_CHARS, Math.ceil(total / MAX_BATCHES_PER_CALL))
+  const batches: number[][] = []
+  let current: number[] = []
+  let size = 0
+  for (const index of indexes) {
+    current.push(index)
+    size += texts[index]!.length
+    if (size >= target && batches.length < MAX_BATCHES_PER_CALL - 1) {
+      batches.push(current)
+      current = []
+      size = 0
+    }
+  }
+  if (current.length > 0) batches.push(current)
+  return batches
 }

@@ -16,7 +16,7 @@ import { dayKey, monthKey } from './periods.ts'
 import { memoryHolds, storeHolds, type Hold } from './budget-holds.ts'
 import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
 import { meteringSchema } from './schema.ts'
-import { usageRoute } from './usage-route.ts'
+import { memberUsageRoute, usageRoute } from './usage-route.ts'
 
 interface Usage {
   readonly promptTokens: number
@@ -143,6 +143,7 @@ export default {
 
     return {
       routes: [usageRoute(ledger, clock)],
+      projectRoutes: [memberUsageRoute(ledger, clock)],
       async onRequest(ctx) {
         const auth = ctx.state.auth
         const decision = ctx.state.router

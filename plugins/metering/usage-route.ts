@@ -1,19 +1,79 @@
-// GET /api/usage: the spec's Usage statistics for the key's own project.
+// The spec's Usage statistics of a project: GET /api/usage for the key's own project, and
+// GET /api/projects/:projectId/usage for its organization's members. Both add the period's totals
+// and a row per day, read from the same ledger.
 import { z } from 'zod'
 import { PermissionError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
+import type { ProjectRouteSpec, RouteSpec } from '../../proxy/plugin.ts'
 import type { Clock } from '../../proxy/clock.ts'
+import type { Project } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
 import type { Ledger } from './ledger.ts'
-import { daysOf, monthKey, periodRange } from './periods.ts'
+import { daysOf, monthKey, periodRange, type Period } from './periods.ts'
 
+const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month')
 const usageQuery = z.object({
   projectId: z.string({ error: 'projectId is required' }).min(1, 'projectId is required'),
-  period: z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month'),
+  period,
 })
+const memberUsageQuery = z.object({ period })
 
 const dollars = (micros: number) => Math.round(micros) / 1e6
+
+interface Figures {
+  requests: number
+  tokens: number
+  cost: number
+}
+
+/** Usage statistics of one project for the period that holds `now`. */
+export function usageReport(ledger: Ledger, project: Project, period: Period, now: number) {
+  const range = periodRange(period, now)
+  let hits = 0
+  let misses = 0
+  const models: Record<string, Figures> = {}
+  const modelMicros: Record<string, number> = {}
+  const daily: Array<Figures & { date: string; cacheHits: number }> = []
+  let totalMicros = 0
+  for (const date of daysOf(range)) {
+    const stats = ledger.dayStats(project.id, date)
+    const day = { date, requests: 0, tokens: 0, cost: 0, cacheHits: stats?.hits ?? 0 }
+    let dayMicros = 0
+    for (const [model, figures] of Object.entries(stats?.models ?? {})) {
+      const sum = (models[model] ??= { requests: 0, tokens: 0, cost: 0 })
+      sum.requests += figures.requests
+      sum.tokens += figures.tokens
+      modelMicros[model] = (modelMicros[model] ?? 0) + figures.costMicros
+      day.requests += figures.requests
+      day.tokens += figures.tokens
+      dayMicros += figures.costMicros
+    }
+    hits += stats?.hits ?? 0
+    misses += stats?.misses ?? 0
+    totalMicros += dayMicros
+    daily.push({ ...day, cost: dollars(dayMicros) })
+  }
+  for (const [model, micros] of Object.entries(modelMicros)) models[model]!.cost = dollars(micros)
+  const limitMicros = Math.round(project.budgetDollars * 1e6)
+  const row = ledger.budget(project.id, monthKey(now))
+  const usedMicros = row.usedMicros
+  return {
+    budget: {
+      limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(Math.max(0, limitMicros - usedMicros)),
+      // What providers counted beyond the holds this month, recorded and not charged.
+      overage: dollars(row.overageMicros ?? 0),
+    },
+    cache: { hits, misses, hitRate: hits + misses === 0 ? 0 : Math.round((hits / (hits + misses)) * 10_000) / 100 },
+    models,
+    period: range,
+    totals: {
+      requests: daily.reduce((sum, day) => sum + day.requests, 0),
+      tokens: daily.reduce((sum, day) => sum + day.tokens, 0),
+      cost: dollars(totalMicros),
+    },
+    daily,
+  }
+}
 
 export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
   return {
@@ -22,38 +82,18 @@ export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
       const query = validate(usageQuery, Object.fromEntries(ctx.query), 'query')
       const project = ctx.state.auth!.project
       if (query.projectId !== project.id) throw new PermissionError('This key belongs to another project.')
-      const now = clock.now()
-      const range = periodRange(query.period, now)
-      let hits = 0
-      let misses = 0
-      const models: Record<string, { requests: number; tokens: number; cost: number }> = {}
-      const costs: Record<string, number> = {}
-      for (const day of daysOf(range)) {
-        const stats = ledger.dayStats(project.id, day)
-        if (stats === undefined) continue
-        hits += stats.hits
-        misses += stats.misses
-        for (const [model, figures] of Object.entries(stats.models)) {
-          const sum = (models[model] ??= { requests: 0, tokens: 0, cost: 0 })
-          sum.requests += figures.requests
-          sum.tokens += figures.tokens
-          costs[model] = (costs[model] ?? 0) + figures.costMicros
-        }
-      }
-      for (const [model, micros] of Object.entries(costs)) models[model]!.cost = dollars(micros)
-      const limitMicros = Math.round(project.budgetDollars * 1e6)
-      const row = ledger.budget(project.id, monthKey(now))
-      const usedMicros = row.usedMicros
-      return Reply.json({
-        budget: {
-          limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(Math.max(0, limitMicros - usedMicros)),
-          // What providers counted beyond the holds this month, recorded and not charged.
-          overage: dollars(row.overageMicros ?? 0),
-        },
-        cache: { hits, misses, hitRate: hits + misses === 0 ? 0 : Math.round((hits / (hits + misses)) * 10_000) / 100 },
-        models,
-        period: range,
-      })
+      return Reply.json(usageReport(ledger, project, query.period, clock.now()))
+    },
+  }
+}
+
+/** The members' way to the same statistics: the project is in the path, so no key type is listed. */
+export function memberUsageRoute(ledger: Ledger, clock: Clock): ProjectRouteSpec {
+  return {
+    method: 'GET', path: '/usage', name: 'usage', keyTypes: [], writes: false,
+    handle(ctx, project) {
+      const query = validate(memberUsageQuery, Object.fromEntries(ctx.query), 'query')
+      return Reply.json(usageReport(ledger, project, query.period, clock.now()))
     },
   }
 }

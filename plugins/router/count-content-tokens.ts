@@ -1,9 +1,10 @@
-// Token counts of each message's content, with bounded work: the event loop counts short
-// messages until a small time budget is spent, and the worker pool counts the rest in tasks of
-// bounded size and time. A task that runs out of time leaves its texts counted by their UTF-8
-// bytes, an upper bound, so no content can hold a thread or the loop for long.
+// Token counts of a prompt's texts (each message's, and the tool definitions), with bounded work:
+// the event loop counts short texts until a small time budget is spent, and the worker pool
+// counts the rest in tasks of bounded size and time. A task that runs out of time leaves its
+// texts counted by their UTF-8 bytes, an upper bound, so no content can hold a thread or the loop
+// for long.
 import { Buffer } from 'node:buffer'
-import type { Message } from '../../proxy/ai-request.ts'
+import type { Message, ToolDefinition } from '../../proxy/ai-request.ts'
 import type { WorkerPool } from '../../proxy/pool.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 
@@ -29,6 +30,19 @@ function remember(content: string, tokens: number): number {
     memo.set(content, tokens)
   }
   return tokens
+}
+
+/** What the model reads of a message: its text, and the name and input of each tool it called. */
+export function tokenTextOf(message: Message): string {
+  if (message.toolCalls === undefined) return message.content
+  let text = message.content
+  for (const call of message.toolCalls) text += `\n${call.name}\n${call.arguments}`
+  return text
+}
+
+/** Tool definitions as the model reads them: a JSON rendering, close to what providers inject. */
+export function toolsTextOf(tools: readonly ToolDefinition[]): string {
+  return JSON.stringify(tools)
 }
 
 interface Slice {
@@ -81,12 +95,12 @@ async function countInPool(slices: readonly Slice[], counts: number[], pool: Pic
   }))
 }
 
-/** The counts when every message is remembered or short enough to count inline within the budget, else undefined. */
-export function countInline(messages: readonly Message[]): number[] | undefined {
-  const counts = new Array<number>(messages.length)
+/** The counts when every text is remembered or short enough to count inline within the budget, else undefined. */
+export function countInline(texts: readonly string[]): number[] | undefined {
+  const counts = new Array<number>(texts.length)
   const deadline = performance.now() + INLINE_BUDGET_MS
-  for (let i = 0; i < messages.length; i++) {
-    const content = (messages[i] as Message).content
+  for (let i = 0; i < texts.length; i++) {
+    const content = texts[i] as string
     const known = memo.get(content)
     if (known !== undefined) counts[i] = known
     else if (content.length <= INLINE_MESSAGE_CHARS && performance.now() < deadline) counts[i] = remember(content, countTokens(content))
@@ -95,17 +109,17 @@ export function countInline(messages: readonly Message[]): number[] | undefined 
   return counts
 }
 
-/** Synchronous when every message is remembered or short enough to count inline in the budget. */
+/** Synchronous when every text is remembered or short enough to count inline in the budget. */
 export function countContentTokens(
-  messages: readonly Message[],
+  texts: readonly string[],
   pool: Pick<WorkerPool, 'run'>,
   signal: AbortSignal,
 ): number[] | Promise<number[]> {
-  const counts = new Array<number>(messages.length)
+  const counts = new Array<number>(texts.length)
   const deadline = performance.now() + INLINE_BUDGET_MS
   let offloaded: Slice[] | undefined
-  for (let i = 0; i < messages.length; i++) {
-    const content = (messages[i] as Message).content
+  for (let i = 0; i < texts.length; i++) {
+    const content = texts[i] as string
     const known = memo.get(content)
     if (known !== undefined) {
       counts[i] = known
@@ -120,7 +134,7 @@ export function countContentTokens(
   if (offloaded === undefined) return counts
   const pending = offloaded
   return countInPool(pending, counts, pool, signal).then(() => {
-    for (const { message } of pending) remember((messages[message] as Message).content, counts[message] as number)
+    for (const { message } of pending) remember(texts[message] as string, counts[message] as number)
     return counts
   })
 }

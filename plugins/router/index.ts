@@ -1,16 +1,19 @@
 // The router decides, it does not call: it picks the model and provider, fits the prompt into the
-// context window, and leaves an UpstreamCall in ctx.state.router for the core to run.
+// context window, and leaves an UpstreamCall in ctx.state.router for the core to run. It also
+// answers the Anthropic dialect's count_tokens, since it is the one that counts prompts.
+import type { AiRequest, Message } from '../../proxy/ai-request.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
 import type { GatewayPlugin, PluginDeps } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { createUpstream, type Upstream } from '../../proxy/upstream.ts'
-import type { AiRequest, Message } from '../../proxy/ai-request.ts'
 import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
-import { byteBound, contentBytes, promptTokensBound } from './prompt-bound.ts'
-import { countTokens } from '../../workers/count-tokens.ts'
+import { countTokensRoute } from './count-tokens-route.ts'
+import { byteBound, promptTokensBound, textBytes } from './prompt-bound.ts'
+import { promptTexts, sizePrompt, type PromptSize } from './prompt-size.ts'
 import { JSON_MODE_INSTRUCTION } from './providers/adapter.ts'
+import { countTokens } from '../../workers/count-tokens.ts'
 import { createAnthropicAdapter } from './providers/anthropic.ts'
 import { createChatCompletionsAdapter } from './providers/chat-completions.ts'
 import { createLocalAdapter } from './providers/local.ts'
@@ -42,54 +45,78 @@ function buildAdapters(config: RouterConfig, upstream: Upstream): Adapters {
   }
 }
 
-/** The prompt as it will be sent: as given when even its byte bound fits the window, else trimmed on counts. */
-type Fitted =
-  | { readonly messages: readonly Message[]; readonly dropped: number; readonly counts: readonly number[] | undefined }
-  | { readonly error: Reply }
+/** The prompt as it will be sent, sized twice: by UTF-8 bytes (a bound) and, when counted, in tokens. */
+interface SizedPrompt {
+  readonly messages: readonly Message[]
+  readonly dropped: number
+  /** What is counted: each message's text, then the tool definitions when there are any. */
+  readonly texts: readonly string[]
+  readonly bytes: PromptSize
+  readonly exact: PromptSize | undefined
+}
 
-function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[]): Fitted {
-  const fitted = fitContextWindow(ai.messages, counts, ai.maxTokens, plan.contextWindow)
-  if (fitted.fits) {
-    const kept = new Set(fitted.messages)
-    return { messages: fitted.messages, dropped: fitted.dropped, counts: counts.filter((_, i) => kept.has(ai.messages[i]!)) }
-  }
-  return {
-    error: Reply.error(new InvalidRequestError(
+/** Sizes a request (or what is kept of it) from its texts' counts; the image check already passed. */
+function sized(ai: AiRequest, plan: RoutePlan, counts: readonly number[]): PromptSize {
+  return sizePrompt(ai, plan, [...counts]) as PromptSize
+}
+
+/** What is left of the prompt once the oldest turns that do not fit are dropped, or the 400 that nothing fits. */
+function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[]): SizedPrompt | Reply {
+  const size = sized(ai, plan, counts)
+  const fitted = fitContextWindow(ai.messages, size.messageTokens, ai.maxTokens, plan.contextWindow, size.fixedTokens)
+  if (!fitted.fits) {
+    return Reply.error(new InvalidRequestError(
       'Context too long',
       `The messages need ${fitted.promptTokens} tokens and maxTokens asks for ${ai.maxTokens} more, but ${plan.primary.model} ` +
         `holds ${plan.contextWindow} tokens. Even without the older messages, the system messages and the last message ` +
         `need ${fitted.minimumPromptTokens}. Shorten them or lower maxTokens.`,
-    )),
+    ))
   }
+  const kept = new Set(fitted.messages)
+  const keep = <T>(values: readonly T[]) => values.filter((_, i) => i >= ai.messages.length || kept.has(ai.messages[i]!))
+  const rest = { ...ai, messages: fitted.messages }
+  const texts = keep(promptTexts(ai))
+  return { messages: fitted.messages, dropped: fitted.dropped, texts, bytes: sized(rest, plan, textBytes(texts)), exact: sized(rest, plan, keep(counts)) }
 }
 
-function decide(ctx: RequestContext, plan: RoutePlan, fitted: Exclude<Fitted, { error: Reply }>, config: RouterConfig, deps: PluginDeps): undefined {
+function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, config: RouterConfig, deps: PluginDeps): undefined {
   const ai = aiRequestOf(ctx)
   const { primary } = plan
-  const models = plan.candidates.map((candidate) => candidate.model)
-  const bytes = contentBytes(fitted.messages)
-  const exact = fitted.counts
-  const bound = promptTokensBound(models, fitted.messages, bytes, exact, jsonInstructionTokens, ai.mode)
+  const { candidates } = prompt.bytes
+  const models = candidates.map((candidate) => candidate.model)
+  const bound = promptTokensBound(models, prompt.texts, prompt.bytes, prompt.exact, jsonInstructionTokens, ai.mode)
+  const sent = prompt.dropped === 0 ? ai : { ...ai, messages: prompt.messages }
+  const tokensOf = (size: PromptSize) => promptTokensOf(size.messageTokens) + size.fixedTokens
   // Counting that needs the pool waits until the request has been admitted (budget, Governor,
   // cache): until then the byte bound stands in, so a refusal never pays for tokenizing.
-  const promptTokens = exact === undefined ? undefined : promptTokensOf(exact)
-  const countLater = exact === undefined
-    ? async (signal: AbortSignal) => promptTokensOf(await countContentTokens(fitted.messages, deps.pool, signal))
-    : undefined
-  const shape = { messages: fitted.messages, temperature: ai.temperature, maxTokens: ai.maxTokens, mode: ai.mode }
+  const promptTokens = prompt.exact === undefined ? undefined : tokensOf(prompt.exact)
+  const countLater = async (signal: AbortSignal) => tokensOf(sized(sent, plan, await countContentTokens(prompt.texts, deps.pool, signal)))
+  const shape = {
+    messages: prompt.messages,
+    temperature: ai.temperature,
+    maxTokens: ai.maxTokens,
+    mode: ai.mode,
+    tools: ai.tools,
+    toolChoice: ai.toolChoice,
+    topP: ai.topP,
+    stop: ai.stop,
+    seed: ai.seed,
+    jsonSchema: ai.jsonSchema,
+    user: ai.user,
+  }
   ctx.state.router = {
     provider: primary.provider,
     model: primary.model,
     models,
-    messages: fitted.messages,
-    trimmedMessages: fitted.dropped,
+    messages: prompt.messages,
+    trimmedMessages: prompt.dropped,
     promptTokens: promptTokens ?? bound,
     promptTokensBound: bound,
-    call: new RoutedCall(plan.candidates, shape, promptTokens ?? countLater!, config.retry, ctx),
+    call: new RoutedCall(candidates, shape, promptTokens ?? countLater, config.retry, ctx),
   }
   ctx.responseHeaders[MODEL_HEADER] = modelHeaderOf(primary)
   if (promptTokens !== undefined) ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(promptTokens)
-  if (fitted.dropped > 0) ctx.responseHeaders[TRIMMED_HEADER] = String(fitted.dropped)
+  if (prompt.dropped > 0) ctx.responseHeaders[TRIMMED_HEADER] = String(prompt.dropped)
   return undefined
 }
 
@@ -105,26 +132,35 @@ export default {
       firstByteTimeoutMs: config.timeouts.firstByteMs,
       idleTimeoutMs: config.timeouts.idleMs,
     })
-    const routes = buildRouteTable(buildAdapters(config, upstream), config.fallback)
+    const adapters = buildAdapters(config, upstream)
+    for (const provider of ['openai', 'anthropic', 'mistral'] as const) {
+      const adapter = adapters[provider]
+      deps.log.info({ provider, upstream: adapter?.target ?? 'local (no API key)' }, 'provider upstream')
+    }
+    const routes = buildRouteTable(adapters, config.fallback)
     const simulated = simulatedProviders(config)
     reportSimulatedProviders(simulated, deps.log, deps.metrics)
     const readiness = { simulated }
     return {
       readiness: () => readiness,
+      routes: [countTokensRoute(routes, deps.pool)],
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
-        const bytes = contentBytes(ai.messages)
-        const counts = countInline(ai.messages)
+        const texts = promptTexts(ai)
+        const bytes = sizePrompt(ai, plan, textBytes(texts))
+        if (bytes instanceof InvalidRequestError) return Reply.error(bytes)
+        const counts = countInline(texts)
         // Whatever the tokenizer, a prompt within its byte bound fits: nothing to count or trim.
         if (byteBound(bytes, ai.mode) + ai.maxTokens <= plan.contextWindow) {
-          return decide(ctx, plan, { messages: ai.messages, dropped: 0, counts }, config, deps)
+          const exact = counts === undefined ? undefined : sized(ai, plan, counts)
+          return decide(ctx, plan, { messages: ai.messages, dropped: 0, texts, bytes, exact }, config, deps)
         }
         const fitWith = (exact: readonly number[]) => {
-          const fitted = fit(ai, plan, exact)
-          return 'error' in fitted ? fitted.error : decide(ctx, plan, fitted, config, deps)
+          const prompt = fit(ai, plan, exact)
+          return 'texts' in prompt ? decide(ctx, plan, prompt, config, deps) : prompt
         }
-        return counts !== undefined ? fitWith(counts) : Promise.resolve(countContentTokens(ai.messages, deps.pool, ctx.signal)).then(fitWith)
+        return counts !== undefined ? fitWith(counts) : Promise.resolve(countContentTokens(texts, deps.pool, ctx.signal)).then(fitWith)
       },
       close: () => upstream.close(),
     }

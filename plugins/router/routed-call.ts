@@ -43,7 +43,8 @@ export class RoutedCall implements UpstreamCall, CallObserver {
   async complete(signal: AbortSignal): Promise<ProviderResult> {
     const shape = await this.#shapeFor(signal)
     const result = await completeWithRetry(this.#candidates, shape, this.#policy, signal, this)
-    if (shape.mode !== 'json') return result
+    // An answer that calls tools has no text to check; the tools' input is the client's to parse.
+    if (shape.mode !== 'json' || result.toolCalls !== undefined) return result
     const json = toJsonText(result.text)
     if (json === undefined) throw new UpstreamInvalidJsonError()
     return json === result.text ? result : { ...result, text: json }

@@ -2,30 +2,30 @@
 // POST …/deliveries/{delivery_id}/redeliver queues a finished one again as a new delivery of the
 // same event (same event id, so receivers that deduplicate by id see it once).
 import { ConflictError, NotFoundError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
 import { deliveriesQuery } from './bodies.ts'
-import { ownWebhook, projectIdOf, webhookNotFound, type RouteDeps } from './route-deps.ts'
+import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { deliveryView } from './views.ts'
 
-const keyed = { kind: 'keyed', keyTypes: ['sk', 'pk'] } as const
+const keyTypes = ['sk', 'pk'] as const
 
-export function deliveryRoutes(deps: RouteDeps): RouteSpec[] {
+export function deliveryRoutes(deps: RouteDeps): ProjectRouteSpec[] {
   const { store, hooks, deliveries, clock } = deps
   return [
     {
-      ...keyed, method: 'GET', path: '/api/webhooks/:id/deliveries', name: 'webhooks_deliveries',
-      handle(ctx) {
+      keyTypes, writes: false, method: 'GET', path: '/webhooks/:id/deliveries', name: 'webhooks_deliveries',
+      handle(ctx, project) {
         const { limit } = validate(deliveriesQuery, Object.fromEntries(ctx.query), 'query')
-        const hook = ownWebhook(hooks, ctx, ctx.params.id!)
+        const hook = ownWebhook(hooks, project.id, ctx.params.id!)
         return Reply.json({ deliveries: deliveries.recent(hook.id, limit).map(deliveryView) })
       },
     },
     {
-      ...keyed, method: 'POST', path: '/api/webhooks/:id/deliveries/:delivery_id/redeliver', name: 'webhooks_redeliver',
-      async handle(ctx) {
-        const hookId = ownWebhook(hooks, ctx, ctx.params.id!).id
+      keyTypes, writes: true, method: 'POST', path: '/webhooks/:id/deliveries/:delivery_id/redeliver', name: 'webhooks_redeliver',
+      async handle(ctx, project) {
+        const hookId = ownWebhook(hooks, project.id, ctx.params.id!).id
         const deliveryId = ctx.params.delivery_id!
         const original = deliveries.get(deliveryId)
         if (original === undefined || original.webhookId !== hookId) {
@@ -33,7 +33,7 @@ export function deliveryRoutes(deps: RouteDeps): RouteSpec[] {
         }
         if (original.status === 'pending') throw new ConflictError(`Delivery ${deliveryId} is still pending; it will be attempted again on its schedule.`)
         const queued = await store.transaction(() => {
-          const hook = hooks.inProject(projectIdOf(ctx), hookId)
+          const hook = hooks.inProject(project.id, hookId)
           if (hook === undefined) return 'missing' as const
           if (!hook.active) return 'inactive' as const
           return deliveries.add(hook, original.event, clock.now(), original.test)

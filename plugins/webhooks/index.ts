@@ -47,7 +47,7 @@ export function createWebhooksPlugin(options: WebhooksPluginOptions = {}): Gatew
         targetPolicy: { allowHttp: config.allowHttp, allowPrivateTargets: config.allowPrivateTargets, resolve },
       }
       return {
-        routes: [testRoute(routeDeps), ...webhookRoutes(routeDeps), ...deliveryRoutes(routeDeps)],
+        projectRoutes: [testRoute(routeDeps), ...webhookRoutes(routeDeps), ...deliveryRoutes(routeDeps)],
         async close() {
           // Attempts in flight are cut short and given back unattempted, to be sent after restart.
           stopping.abort(new Error('the gateway is stopping'))

@@ -1,7 +1,6 @@
-// What the webhook endpoints share: their dependencies, and the rule that a key sees only its
-// own project's webhooks (another project's webhook is 404, as if it did not exist).
+// What the webhook endpoints share: their dependencies, and the rule that a caller sees only its
+// project's webhooks (another project's webhook is 404, as if it did not exist).
 import type { Clock } from '../../proxy/clock.ts'
-import type { RequestContext } from '../../proxy/context.ts'
 import { NotFoundError } from '../../proxy/errors.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import type { DeliveryRecords } from './delivery-records.ts'
@@ -24,16 +23,12 @@ export interface RouteDeps {
   readonly wakeWorker: () => void
 }
 
-export function projectIdOf(ctx: RequestContext): string {
-  return ctx.state.auth!.project.id
-}
-
 export function webhookNotFound(id: string): NotFoundError {
   return new NotFoundError(`No webhook ${id} in this project.`)
 }
 
-export function ownWebhook(hooks: WebhookRecords, ctx: RequestContext, id: string): WebhookRecord {
-  const record = hooks.inProject(projectIdOf(ctx), id)
+export function ownWebhook(hooks: WebhookRecords, projectId: string, id: string): WebhookRecord {
+  const record = hooks.inProject(projectId, id)
   if (record === undefined) throw webhookNotFound(id)
   return record
 }

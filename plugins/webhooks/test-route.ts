@@ -3,23 +3,23 @@
 // once, is listed with the webhook's deliveries, and never counts toward disabling the webhook.
 import { OverloadedError } from '../../proxy/errors.ts'
 import type { GatewayEvent } from '../../proxy/events.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { testWebhookBody, type TestWebhookBody } from './bodies.ts'
-import { ownWebhook, projectIdOf, webhookNotFound, type RouteDeps } from './route-deps.ts'
+import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { deliveryView } from './views.ts'
 
-export function testRoute(deps: RouteDeps): RouteSpec {
+export function testRoute(deps: RouteDeps): ProjectRouteSpec {
   const { store, hooks, deliveries, clock } = deps
   return {
-    kind: 'keyed', keyTypes: ['sk', 'pk'], method: 'POST', path: '/api/webhooks/test', name: 'webhooks_test', body: testWebhookBody,
-    async handle(ctx) {
+    keyTypes: ['sk', 'pk'], writes: true, method: 'POST', path: '/webhooks/test', name: 'webhooks_test', body: testWebhookBody,
+    async handle(ctx, project) {
       const body = ctx.body as TestWebhookBody
-      ownWebhook(hooks, ctx, body.webhook_id)
+      ownWebhook(hooks, project.id, body.webhook_id)
       const now = clock.now()
-      const event: GatewayEvent = { id: deps.newId('evt_'), type: body.event_type, timestamp: new Date(now).toISOString(), project_id: projectIdOf(ctx), data: { test: true } }
+      const event: GatewayEvent = { id: deps.newId('evt_'), type: body.event_type, timestamp: new Date(now).toISOString(), project_id: project.id, data: { test: true } }
       const claim = await store.transaction(() => {
-        const hook = hooks.inProject(projectIdOf(ctx), body.webhook_id)
+        const hook = hooks.inProject(project.id, body.webhook_id)
         if (hook === undefined) return undefined
         const before = deliveries.add(hook, event, now, true)
         return { hook, before, claimed: deliveries.claim(before, now, deps.timeoutMs) }

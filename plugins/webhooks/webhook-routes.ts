@@ -1,39 +1,39 @@
 // Registration: POST/GET /api/webhooks, PATCH/DELETE /api/webhooks/{id}, for sk_ and pk_ keys
-// of the webhook's own project.
-import type { RouteSpec } from '../../proxy/plugin.ts'
+// of the webhook's own project and its organization's members (project routes).
+import type { ProjectRouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { createWebhookBody, updateWebhookBody, type CreateWebhookBody, type UpdateWebhookBody } from './bodies.ts'
-import { ownWebhook, projectIdOf, webhookNotFound, type RouteDeps } from './route-deps.ts'
+import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { checkTargetUrl } from './target-check.ts'
 import { webhookView } from './views.ts'
 
-const keyed = { kind: 'keyed', keyTypes: ['sk', 'pk'] } as const
+const keyTypes = ['sk', 'pk'] as const
 
-export function webhookRoutes(deps: RouteDeps): RouteSpec[] {
+export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
   const { store, hooks, deliveries } = deps
   return [
     {
-      ...keyed, method: 'POST', path: '/api/webhooks', name: 'webhooks_create', body: createWebhookBody,
-      async handle(ctx) {
+      keyTypes, writes: true, method: 'POST', path: '/webhooks', name: 'webhooks_create', body: createWebhookBody,
+      async handle(ctx, project) {
         const body = ctx.body as CreateWebhookBody
         const url = await checkTargetUrl(body.url, deps.targetPolicy)
-        const record = await store.transaction(() => hooks.create({ projectId: projectIdOf(ctx), url, events: body.events, secret: body.secret }))
+        const record = await store.transaction(() => hooks.create({ projectId: project.id, url, events: body.events, secret: body.secret }))
         return Reply.json(webhookView(record), 201)
       },
     },
     {
-      ...keyed, method: 'GET', path: '/api/webhooks', name: 'webhooks_list',
-      handle: (ctx) => Reply.json({ webhooks: hooks.list(projectIdOf(ctx)).map(webhookView) }),
+      keyTypes, writes: false, method: 'GET', path: '/webhooks', name: 'webhooks_list',
+      handle: (_ctx, project) => Reply.json({ webhooks: hooks.list(project.id).map(webhookView) }),
     },
     {
-      ...keyed, method: 'PATCH', path: '/api/webhooks/:id', name: 'webhooks_update', body: updateWebhookBody,
-      async handle(ctx) {
+      keyTypes, writes: true, method: 'PATCH', path: '/webhooks/:id', name: 'webhooks_update', body: updateWebhookBody,
+      async handle(ctx, project) {
         const id = ctx.params.id!
-        ownWebhook(hooks, ctx, id)
+        ownWebhook(hooks, project.id, id)
         const changes = ctx.body as UpdateWebhookBody
         const url = changes.url === undefined ? undefined : await checkTargetUrl(changes.url, deps.targetPolicy)
         const updated = await store.transaction(() => {
-          const current = hooks.inProject(projectIdOf(ctx), id)
+          const current = hooks.inProject(project.id, id)
           return current === undefined ? undefined : hooks.update(current, { ...changes, url })
         })
         if (updated === undefined) throw webhookNotFound(id)
@@ -41,11 +41,11 @@ export function webhookRoutes(deps: RouteDeps): RouteSpec[] {
       },
     },
     {
-      ...keyed, method: 'DELETE', path: '/api/webhooks/:id', name: 'webhooks_delete',
-      async handle(ctx) {
+      keyTypes, writes: true, method: 'DELETE', path: '/webhooks/:id', name: 'webhooks_delete',
+      async handle(ctx, project) {
         const id = ctx.params.id!
         const removed = await store.transaction(() => {
-          const current = hooks.inProject(projectIdOf(ctx), id)
+          const current = hooks.inProject(project.id, id)
           if (current === undefined) return false
           hooks.remove(current)
           deliveries.removeAllOf(id)

@@ -16,9 +16,10 @@ t.test('workers that keep failing at start make the primary give up with a clear
   const ms = Date.now() - startedAt
   t.equal(code, 1)
   t.match(primary.output(), `tollgate: port ${port} is in use (PORT)`, 'each worker says why it failed')
-  t.match(primary.output(), /5 worker starts in a row failed and none is serving: giving up/, 'the primary says why it stops')
-  t.equal((primary.output().match(/is in use/g) ?? []).length, 5, 'after five starts')
-  // Five worker starts and 3.75 s of backoff: about 10 s on an idle machine.
-  t.ok(ms < 90_000, `within ${ms} ms`)
+  t.match(primary.output(), /3 worker starts in a row failed and none is serving: giving up/, 'the primary says why it stops')
+  t.equal((primary.output().match(/is in use/g) ?? []).length, 3, 'after three starts')
+  // Three worker starts and 0.75 s of backoff: a few seconds on an idle machine, a minute on a
+  // loaded one (a start then takes some 20 s).
+  t.ok(ms < 100_000, `within ${ms} ms`)
   t.notMatch(primary.output(), /\n\s+at /, 'no stack trace')
 })

@@ -1,13 +1,12 @@
-// `tollgate serve --workers N`: the processes share the port and the store, and a key's limit
+// `tollgate serve --workers 2`: two processes share the port and the store, and a key's limit
 // and the account routes' attempt limits hold across them instead of doubling; /metrics on
-// either answers for both. A worker that dies, before or after it is ready, is replaced.
+// either answers for both.
 import t, { type Test } from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { call } from '../helpers/http.ts'
-import { firstWorker, launchPrimary, urlOf } from '../helpers/spawn-cluster.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
@@ -74,32 +73,4 @@ t.test('two workers sharing one store allow 5 login attempts a minute for an add
   t.same(statuses, [401, 401, 401, 401, 401, 429, 429, 429, 429, 429])
   const metrics = await call(`${url}/metrics`)
   t.match(metrics.body, /tollgate_requests_total\{route="auth_login",status_class="4xx",reason="client_error"\} 5/, 'the cluster\'s metrics count the five attempts answered')
-})
-
-t.test('a worker killed before it is ready is replaced: the primary survives and serves', async (t) => {
-  const primary = launchPrimary(t, 2)
-  const doomed = await firstWorker(primary)
-  process.kill(doomed, 'SIGKILL')
-  await primary.until(/listening on/, 2)
-  t.match(primary.output(), new RegExp(`tollgate: worker ${doomed} exited before it was ready \\(SIGKILL\\); starting another in 250 ms`), 'the primary says what happened')
-  t.equal((await call(`${urlOf(primary.output())}/healthz`)).status, 200, 'and serves')
-  primary.child.kill('SIGTERM')
-  const [code] = await once(primary.child, 'exit')
-  t.equal(code, 0)
-})
-
-t.test('a serving worker that dies is replaced', async (t) => {
-  const primary = launchPrimary(t, 2)
-  await primary.until(/listening on/, 2)
-  const url = urlOf(primary.output())
-  const [victim] = primary.workers()
-  process.kill(victim!, 'SIGKILL')
-  await primary.until(new RegExp(`worker ${victim} exited \\(SIGKILL\\); starting another in 250 ms`))
-  await primary.until(/listening on/, 3)
-  t.equal(primary.workers().length, 2, 'two workers again')
-  t.notOk(primary.workers().includes(victim!))
-  for (let i = 0; i < 4; i++) t.equal((await call(`${url}/healthz`)).status, 200)
-  primary.child.kill('SIGTERM')
-  const [code] = await once(primary.child, 'exit')
-  t.equal(code, 0)
 })

@@ -1,6 +1,7 @@
 // A real HTTP server on 127.0.0.1 (port 0) that answers like OpenAI, Mistral and Anthropic, as
 // JSON and as SSE, with a queue of faults for tests and a fixed latency for benchmarks. Answers
-// echo the last message, so tests can predict them.
+// echo the last message, so tests can predict them; offered tools, the mock calls the first (or
+// the one tool_choice names) with `{"echo": <last message>}` until the last message is its result.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -71,21 +72,52 @@ export interface MockUpstream {
 
 type Dialect = 'openai' | 'mistral' | 'anthropic'
 
+interface WireBlock {
+  readonly type?: string
+  readonly text?: string
+  readonly id?: string
+  readonly tool_use_id?: string
+  readonly content?: unknown
+}
+
+interface WireMessage {
+  readonly role?: string
+  /** A string, or content parts (OpenAI) / blocks (Anthropic). */
+  readonly content?: string | readonly WireBlock[] | null
+  readonly tool_calls?: readonly { readonly id?: string }[]
+  readonly tool_call_id?: string
+}
+
+interface WireTool {
+  /** Anthropic's tools name themselves; OpenAI's sit under `function`. */
+  readonly name?: string
+  readonly function?: { readonly name?: string }
+}
+
 interface WireRequest {
   readonly model?: string
-  readonly messages?: readonly { readonly role?: string; readonly content?: string }[]
+  readonly messages?: readonly WireMessage[]
   readonly system?: string
   readonly max_tokens?: number
   readonly temperature?: number
   readonly stream?: boolean
   readonly stream_options?: { readonly include_usage?: boolean }
   readonly response_format?: { readonly type?: string }
+  readonly tools?: readonly WireTool[]
+  readonly tool_choice?: string | { readonly type?: string; readonly name?: string; readonly function?: { readonly name?: string } }
+}
+
+interface ToolUse {
+  readonly id: string
+  readonly name: string
+  readonly arguments: string
 }
 
 interface Answer {
   readonly text: string
   readonly promptTokens: number
   readonly completionTokens: number
+  readonly toolUse?: ToolUse
 }
 
 interface Exchange {
@@ -114,8 +146,57 @@ function errorBody(dialect: Dialect, type: string, message: string): unknown {
   return { error: { message, type, param: null, code: null } }
 }
 
+/** A message's text: its string, or its text parts and tool results joined. */
+function textOf(message: WireMessage | undefined): string {
+  const content = message?.content
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map((block) => block.text ?? (typeof block.content === 'string' ? block.content : '')).join('')
+}
+
+const isToolResult = (dialect: Dialect, message: WireMessage | undefined): boolean =>
+  dialect === 'anthropic'
+    ? Array.isArray(message?.content) && message.content.some((block) => block.type === 'tool_result')
+    : message?.role === 'tool'
+
+/** Like the real APIs: every tool result answers a call of the assistant message before it. */
+function orphanToolResult(dialect: Dialect, messages: readonly WireMessage[]): string | undefined {
+  let calls = new Set<string>()
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      calls = new Set([
+        ...(message.tool_calls ?? []).map((call) => call.id ?? ''),
+        ...(Array.isArray(message.content) ? message.content.filter((block) => block.type === 'tool_use').map((block) => block.id ?? '') : []),
+      ])
+      continue
+    }
+    const answered = dialect === 'anthropic'
+      ? (Array.isArray(message.content) ? message.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id ?? '') : [])
+      : message.role === 'tool' ? [message.tool_call_id ?? ''] : []
+    for (const id of answered) if (!calls.has(id)) return id
+    if (dialect === 'anthropic' || message.role !== 'tool') calls = new Set()
+  }
+  return undefined
+}
+
+/** The tool the mock calls: none with tool_choice none, the named one, else the first; never right after a result. */
+function toolToCall(dialect: Dialect, wire: WireRequest): string | undefined {
+  const tools = wire.tools ?? []
+  const choice = wire.tool_choice
+  if (tools.length === 0 || choice === 'none' || (typeof choice === 'object' && choice.type === 'none')) return undefined
+  const named = typeof choice === 'object' ? choice.name ?? choice.function?.name : undefined
+  if (named !== undefined) return named
+  const messages = wire.messages ?? []
+  if (isToolResult(dialect, messages[messages.length - 1])) return undefined
+  return tools[0]?.name ?? tools[0]?.function?.name
+}
+
 /** The checks the real APIs make that an adapter could get wrong. */
 function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireRequest): { status: number; type: string; message: string } | undefined {
+  const orphan = orphanToolResult(dialect, wire.messages ?? [])
+  if (orphan !== undefined) {
+    return { status: 400, type: 'invalid_request_error', message: `tool result ${orphan} does not answer a tool call of the message before it` }
+  }
   if (dialect === 'anthropic') {
     const key = headers['x-api-key']
     if (typeof key !== 'string' || key.length === 0) return { status: 401, type: 'authentication_error', message: 'x-api-key header is required' }
@@ -142,15 +223,22 @@ function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireR
 }
 
 function isJsonMode(dialect: Dialect, wire: WireRequest): boolean {
-  return dialect === 'anthropic' ? (wire.system ?? '').includes('JSON') : wire.response_format?.type === 'json_object'
+  if (dialect === 'anthropic') return (wire.system ?? '').includes('JSON')
+  return wire.response_format?.type === 'json_object' || wire.response_format?.type === 'json_schema'
 }
 
 function answerOf(exchange: Exchange, isInvalidJson: boolean, usageFactor: number): Answer {
   const { dialect, wire } = exchange
   const messages = wire.messages ?? []
-  const last = messages[messages.length - 1]?.content ?? ''
+  const last = textOf(messages[messages.length - 1])
   let promptChars = wire.system?.length ?? 0
-  for (const message of messages) promptChars += message.content?.length ?? 0
+  for (const message of messages) promptChars += typeof message.content === 'string' ? message.content.length : JSON.stringify(message.content ?? '').length
+  const promptTokens = tokensOf(promptChars) + 3 * messages.length
+  const tool = toolToCall(dialect, wire)
+  if (tool !== undefined) {
+    const toolUse = { id: dialect === 'anthropic' ? 'toolu_mock' : 'call_mock', name: tool, arguments: JSON.stringify({ echo: last }) }
+    return { text: '', promptTokens, completionTokens: tokensOf(toolUse.arguments.length), toolUse }
+  }
   let text: string
   if (isJsonMode(dialect, wire)) {
     text = isInvalidJson ? 'Sure! Here is the answer you asked for.' : JSON.stringify({ echo: last })
@@ -158,7 +246,6 @@ function answerOf(exchange: Exchange, isInvalidJson: boolean, usageFactor: numbe
     const words = `Echo: ${last}`.split(' ')
     text = words.slice(0, Math.max(1, wire.max_tokens ?? words.length)).join(' ')
   }
-  const promptTokens = tokensOf(promptChars) + 3 * messages.length
   return { text, promptTokens: Math.ceil(promptTokens * usageFactor), completionTokens: Math.ceil(tokensOf(text.length) * usageFactor) }
 }
 
@@ -171,16 +258,23 @@ function piecesOf(text: string, count: number): string[] {
 }
 
 function completionBody(dialect: Dialect, model: string, answer: Answer): unknown {
+  const { toolUse } = answer
   if (dialect === 'anthropic') {
     return {
       id: 'msg_mock', type: 'message', role: 'assistant', model,
-      content: [{ type: 'text', text: answer.text }], stop_reason: 'end_turn', stop_sequence: null,
+      content: toolUse === undefined
+        ? [{ type: 'text', text: answer.text }]
+        : [{ type: 'tool_use', id: toolUse.id, name: toolUse.name, input: JSON.parse(toolUse.arguments) }],
+      stop_reason: toolUse === undefined ? 'end_turn' : 'tool_use', stop_sequence: null,
       usage: { input_tokens: answer.promptTokens, output_tokens: answer.completionTokens },
     }
   }
+  const message = toolUse === undefined
+    ? { role: 'assistant', content: answer.text }
+    : { role: 'assistant', content: null, tool_calls: [{ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: toolUse.arguments } }] }
   return {
     id: 'chatcmpl-mock', object: 'chat.completion', created: 1_700_000_000, model,
-    choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }],
+    choices: [{ index: 0, message, finish_reason: toolUse === undefined ? 'stop' : 'tool_calls' }],
     usage: { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens },
   }
 }
@@ -193,32 +287,57 @@ function deltaEvent(dialect: Dialect, model: string, text: string): string {
   return dataLine({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }], usage: null })
 }
 
+/** A streamed tool call: its start, then its arguments in `pieces`, as each provider sends them. */
+function toolUseEvents(dialect: Dialect, model: string, toolUse: ToolUse, pieces: readonly string[]): string[] {
+  if (dialect === 'anthropic') {
+    return [
+      anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: toolUse.id, name: toolUse.name, input: {} } }),
+      ...pieces.map((piece) => anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } })),
+      anthropicEvent({ type: 'content_block_stop', index: 0 }),
+    ]
+  }
+  const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1_700_000_000, model }
+  const delta = (call: unknown) => dataLine({ ...base, choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }], usage: null })
+  return [
+    delta({ index: 0, id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: '' } }),
+    ...pieces.map((piece) => delta({ index: 0, function: { arguments: piece } })),
+  ]
+}
+
 /** The whole stream as the provider would send it, one string per SSE event. */
 function streamEvents(exchange: Exchange, answer: Answer, pieces: readonly string[]): string[] {
   const { dialect, wire } = exchange
   const model = wire.model ?? ''
   const events: string[] = []
+  const { toolUse } = answer
   if (dialect === 'anthropic') {
     events.push(anthropicEvent({
       type: 'message_start',
       message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: answer.promptTokens, output_tokens: 1 } },
     }))
-    events.push(anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
-    events.push(anthropicEvent({ type: 'ping' }))
-    for (const piece of pieces) events.push(deltaEvent(dialect, model, piece))
-    events.push(anthropicEvent({ type: 'content_block_stop', index: 0 }))
-    events.push(anthropicEvent({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: answer.completionTokens } }))
+    if (toolUse === undefined) {
+      events.push(anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
+      events.push(anthropicEvent({ type: 'ping' }))
+      for (const piece of pieces) events.push(deltaEvent(dialect, model, piece))
+      events.push(anthropicEvent({ type: 'content_block_stop', index: 0 }))
+    } else {
+      events.push(...toolUseEvents(dialect, model, toolUse, pieces))
+    }
+    const stopReason = toolUse === undefined ? 'end_turn' : 'tool_use'
+    events.push(anthropicEvent({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: answer.completionTokens } }))
     events.push(anthropicEvent({ type: 'message_stop' }))
     return events
   }
   const usage = { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens }
   const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1_700_000_000, model }
   events.push(dataLine({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], usage: null }))
-  for (const piece of pieces) events.push(deltaEvent(dialect, model, piece))
+  if (toolUse === undefined) for (const piece of pieces) events.push(deltaEvent(dialect, model, piece))
+  else events.push(...toolUseEvents(dialect, model, toolUse, pieces))
+  const finishReason = toolUse === undefined ? 'stop' : 'tool_calls'
   if (dialect === 'mistral') {
-    events.push(dataLine({ ...base, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], usage }))
+    events.push(dataLine({ ...base, choices: [{ index: 0, delta: { content: '' }, finish_reason: finishReason }], usage }))
   } else {
-    events.push(dataLine({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: null }))
+    events.push(dataLine({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }], usage: null }))
     if (wire.stream_options?.include_usage === true) events.push(dataLine({ ...base, choices: [], usage }))
   }
   events.push('data: [DONE]\n\n')
@@ -298,7 +417,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       res.end(streamErrorEvent(dialect))
       return
     }
-    const events = streamEvents(exchange, result, piecesOf(result.text, chunkCount))
+    const events = streamEvents(exchange, result, piecesOf(result.toolUse?.arguments ?? result.text, chunkCount))
     if (fault === 'stream-cut') {
       // Everything up to the middle of the text, then a dead socket.
       const cut = Math.max(1, Math.ceil(events.length / 2))

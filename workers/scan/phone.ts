@@ -37,17 +37,32 @@ export const phoneDetector: Detector = {
     const findings: Finding[] = []
     const verdicts = new Map<string, Verdict>()
     const budget = { parses: PARSE_BUDGET }
+    const retries = { left: MAX_RETRIES }
     for (const m of text.matchAll(CANDIDATE)) {
       const start = m.index
-      const end = start + m[0].length
-      const main = m[0].replace(EXTENSION, '')
-      const inContext = hasContextNear(text, start, end, CONTEXT)
-      const key = inContext ? `ctx ${main}` : main
-      let verdict = verdicts.get(key)
-      if (verdict === undefined) {
-        verdict = judge(main, wanted, inContext, budget)
-        verdicts.set(key, verdict)
+      const inContext = hasContextNear(text, start, start + m[0].length, CONTEXT)
+      const judged = (candidate: string): Verdict => {
+        const main = candidate.replace(EXTENSION, '')
+        const key = inContext ? `ctx ${main}` : main
+        let verdict = verdicts.get(key)
+        if (verdict === undefined) {
+          verdict = judge(main, wanted, inContext, budget)
+          verdicts.set(key, verdict)
+        }
+        return verdict
       }
+      // A number followed by another digit group (a year, a count) is read without that group,
+      // when it is written like a phone number (country code, brackets) or a context word is near.
+      let candidate = m[0]
+      let verdict = judged(candidate)
+      const retry = inContext || /^[+(]/.test(candidate)
+      for (let dropped = 0; retry && !isFound(verdict) && dropped < MAX_DROPPED_GROUPS && retries.left > 0 && TRAILING_GROUP.test(candidate); dropped++) {
+        retries.left--
+        candidate = candidate.replace(TRAILING_GROUP, '')
+        verdict = judged(candidate)
+      }
+      if (!isFound(verdict)) candidate = m[0]
+      const end = start + candidate.length
       const add = (type: EntityType, base: number, boosted: number): void => {
         findings.push({ type, start, end, score: inContext ? boosted : base })
       }
@@ -58,6 +73,17 @@ export const phoneDetector: Detector = {
     }
     return findings
   },
+}
+
+// A short group (up to four digits: a year, a count) after a space; at most two are dropped.
+// Groups joined by hyphens or dots are one number and are never split.
+const TRAILING_GROUP = / {1,2}\d{1,4}$/
+const MAX_DROPPED_GROUPS = 2
+// Shorter readings tried per scan: each costs parses, and most runs of groups are not phones.
+const MAX_RETRIES = 24
+
+function isFound(verdict: Verdict): boolean {
+  return verdict.valid || verdict.turkish || verdict.philippineMobile
 }
 
 interface Verdict {

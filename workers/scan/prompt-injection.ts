@@ -1,7 +1,13 @@
-// PROMPT_INJECTION (heuristic): phrases that try to override, reveal or replace the model's
-// instructions, hijack its role, or exfiltrate data. Each phrase family carries a weight; the
-// weights combine as independent evidence (noisy-or) and the text is flagged when the combined
-// score reaches FLAG_AT. Every matched phrase becomes a finding marked heuristic.
+// PROMPT_INJECTION (heuristic): phrasing that tries to override, reveal or replace the model's
+// instructions, swap its identity, switch its safeguards off, rewrite the conversation around
+// it, or smuggle orders into data it reads. The signals follow the attack families the public
+// guardrail projects publish: garak's probes (promptinject, dan, encoding, suffix,
+// latentinjection, web injection, system-prompt extraction), PINT's categories and NeMo
+// Guardrails' jailbreak heuristics. Each signal carries a weight; the weights combine as
+// independent evidence (noisy-or) and the text is flagged when the combined score reaches
+// FLAG_AT, so a weak signal (a role change, "answer only with") needs a second one. Every
+// matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
+// detector decoded (see encoded.ts).
 import type { Detector, Finding } from './types.ts'
 
 interface Signal {
@@ -10,83 +16,345 @@ interface Signal {
 }
 
 const FLAG_AT = 0.5
-const INSTRUCTION_NOUN = '(?:instructions?|directions?|directives?|rules|prompts?|prompting|guidelines|guardrails|constraints|commands|programming|restrictions|training)'
+const INSTRUCTION_NOUN = '(?:instructions?|directions?|directives?|rules|prompts?|prompting|guidelines|guidance|guardrails|constraints|commands|programming|restrictions|training|orders)'
 const FILLER_WORDS = '(?:\\s+[^\\s.!?]+){0,5}?'
+const NEGATED = '(?:do\\s+not|don[\'’]t|does\\s+not|doesn[\'’]t|never|no\\s+longer)'
+const SAFEGUARD = '(?:safe(?:ty)?[\\s_-]?mode|safety(?:[\\s_-](?:filters?|protocols?|settings|guidelines|checks|layer|systems?))?|content[\\s_-]?(?:filters?|polic(?:y|ies)|moderation)|filters?|filtering|guardrails?|restrictions|censorship|moderation|ethics?(?:[\\s_-](?:module|filter|protocols?|guidelines))?|alignment|limits|safeguards)'
+const SWITCHED_OFF = '(?:off|disabled|deactivated|removed|none|false|lifted|bypassed|suspended|turned\\s+off|0)'
 
-const SIGNALS: readonly Signal[] = [
-  // "Ignore all previous instructions", "forget your rules and system prompts".
-  { pattern: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|abandon|neglect|skip)\\b${FILLER_WORDS}\\s+${INSTRUCTION_NOUN}\\b`, 'gi'), weight: 0.9 },
-  // "Ignore the above", "ignore everything I've said".
-  { pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|what\s+)?(?:above|previous|prior|preceding|everything|said)\b/gi, weight: 0.8 },
+// Invalidation of the model's own instructions, judged within one sentence rather than as a fixed
+// phrase: a reference to what the model was given ("your briefing", "the previous
+// configuration", "what you were told") next to a word that voids it ("expired", "deprecated",
+// "doesn't count", "override"). Attacks reword this endlessly; the two halves stay.
+// Instructions "for the VPN" or "to the contractor" are about something else.
+const ABOUT_THE_MODEL = '(?!\\s+(?:for|to|of|from|on|about|in)\\b)'
+const MODEL_INSTRUCTIONS =
+  `(?:\\byour\\s+(?:\\w+\\s+)?(?:instructions|rules|guidelines|configuration|config|setup|briefing|directives?|programming|prompt|system\\s+prompt|policies|orders|training|settings|guardrails)\\b${ABOUT_THE_MODEL}` +
+  `|\\b(?:system|initial|original|previous|earlier|prior)\\s+(?:instructions|prompt|configuration|config|briefing|directives?|programming|settings)\\b${ABOUT_THE_MODEL}` +
+  "|\\b(?:what(?:ever)?|everything|anything|the\\s+stuff|all)\\s+(?:you|u)\\s+(?:were|was|have\\s+been|['’]ve\\s+been)\\s+(?:told|given|configured|set\\s+up|instructed|programmed)\\b)"
+const VOIDED =
+  "(?:\\b(?:ignore|disregard|forget|override|overridden|cancel(?:led|ed)?|void|expired?|deprecated|obsolete|outdated|withdrawn|revoked|superseded|invalid|null|scrapped)\\b|\\bno\\s+longer\\s+(?:appl(?:y|ies)|counts?|valid|matters?|in\\s+effect)\\b|\\b(?:doesn|don|do\\s+not|does\\s+not)['’]?t?\\s+(?:count|apply|matter)\\b)"
+const SENTENCE = '[^.!?\\n]{0,80}?'
+const INVALIDATION: readonly Signal[] = [
+  { pattern: new RegExp(`${MODEL_INSTRUCTIONS}${SENTENCE}${VOIDED}|${VOIDED}${SENTENCE}${MODEL_INSTRUCTIONS}`, 'gi'), weight: 0.7 },
+]
+
+// Instruction override (garak promptinject; PINT "prompt injection").
+const OVERRIDE: readonly Signal[] = [
+  // "Ignore all previous instructions", "set aside your prior guidance", "override your rules".
+  { pattern: new RegExp(`\\b(?:ignore|disregard|forget|override|overrule|bypass|abandon|neglect|skip|set\\s+aside|pay\\s+no\\s+attention\\s+to|drop)\\b${FILLER_WORDS}\\s+${INSTRUCTION_NOUN}\\b`, 'gi'), weight: 0.9 },
+  // "Disregard all of the preceding", "forget everything I've said", "ignore the rest of this page".
+  { pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|what\s+)?(?:above|previous|prior|preceding|everything|said|rest\s+of\s+(?:this|the))\b/gi, weight: 0.8 },
   // "All previous instructions are false / void".
   {
+    // No word boundary first: the words are sometimes run together ("allprevious").
     pattern: new RegExp(`(?:previous|prior|above|earlier|preceding|original|old)\\s*${INSTRUCTION_NOUN}\\s+(?:are|were|is)\\s+(?:now\\s+)?(?:false|void|invalid|null|wrong|obsolete|cancel+ed|revoked|out\\s+of\\s+date|no\\s+longer)`, 'gi'),
     weight: 0.9,
   },
-  // Requests to reveal the system prompt or the instructions given.
+  // "Disregard whatever you were told", "forget what I said before".
+  { pattern: /\b(?:ignore|disregard|forget)\s+(?:whatever|what|anything|everything|all)\s+(?:you\s+(?:were|have\s+been|['’]ve\s+been)|i\s+(?:have\s+)?|we\s+(?:have\s+)?)\s*(?:told|asked|given|said|instructed)\b/gi, weight: 0.8 },
+  // "Cancel all earlier orders", "stop following the guidelines you started with", "whatever your
+  // setup says no longer applies", "treat the preceding text as withdrawn".
+  { pattern: new RegExp(`\\b(?:cancel|revoke|stop\\s+following|stop\\s+obeying|no\\s+longer\\s+follow|throw\\s+out|discard|scrap)\\s+(?:all\\s+|any\\s+|the\\s+|your\\s+)?(?:of\\s+)?(?:the\\s+|your\\s+)?(?:earlier|previous|prior|preceding|original|initial|old|existing|current)?\\s*${INSTRUCTION_NOUN}`, 'gi'), weight: 0.7 },
+  { pattern: /\b(?:your|the)\s+(?:setup|configuration|system\s+(?:text|prompt|message)|instructions|rules|guidelines|programming)\b(?:\s+[^\s.!?]+){0,4}?\s+(?:no\s+longer\s+appl(?:y|ies)|(?:is|are|was|were)\s+(?:withdrawn|revoked|void|cancel+ed|obsolete|outdated|superseded))\b/gi, weight: 0.7 },
+  { pattern: /\b(?:treat|consider|regard)\s+(?:the\s+|all\s+|any\s+)?(?:preceding|previous|prior|above|earlier|system)\s+(?:system\s+)?(?:text|instructions?|messages?|prompt|content)\s+as\s+(?:a\s+)?(?:draft|void|withdrawn|invalid|irrelevant|obsolete|a\s+joke|fiction|untrusted)\b/gi, weight: 0.7 },
+  { pattern: /\bfollow\s+only\s+(?:what|the\s+instructions?)\s+i\s+(?:write|give|say)\b|\byour\s+(?:one\s+and\s+)?only\s+(?:job|task|purpose|goal)\s+(?:now\s+)?(?:is|:)/gi, weight: 0.45 },
+  // "Forget the text above and instead write …".
+  { pattern: /\b(?:ignore|disregard|forget)\b(?:\s+[^\s.!?]+){1,8}?\s+(?:and|,)\s+instead\b/gi, weight: 0.45 },
+  { pattern: /\b(?:new|updated|real)\s+task\s*[:.!]/gi, weight: 0.35 },
+]
+
+// System-prompt extraction.
+const EXTRACTION: readonly Signal[] = [
   {
-    pattern: new RegExp(`\\b(?:reveal|show|print|repeat|list|output|relay|tell|give|display|dump|leak|share|spell\\s+out|what\\s+(?:are|were|is))\\b${FILLER_WORDS}\\s+(?:your|the\\s+system(?:['’]s)?)\\s+(?:[^\\s.!?]+\\s+){0,3}?(?:system\\s+prompt(?:ing)?|initials?\\s+instructions|${INSTRUCTION_NOUN}|parameters)`, 'gi'),
+    pattern: new RegExp(`\\b(?:reveal|show|print|repeat|list|output|relay|tell|give|display|dump|leak|share|paste|quote|spell\\s+out|summari[sz]e|what\\s+(?:are|were|is))\\b${FILLER_WORDS}\\s+(?:your|the\\s+system(?:['’]s)?|the\\s+operator['’]s|its)\\s+(?:[^\\s.!?]+\\s+){0,3}?(?:system\\s+(?:prompt(?:ing)?|message)|initiali[sz]ation(?:\\s+prompt)?|pre-?prompt|initials?\\s+instructions|configuration|${INSTRUCTION_NOUN}|parameters)`, 'gi'),
     weight: 0.8,
   },
   { pattern: /\binstructions?\s+(?:you\s+(?:have\s+been|were|are)\s+given|given\s+to\s+you)\b/gi, weight: 0.8 },
   { pattern: /\byour\s+(?:initial|original|previous|hidden|system|underlying)\s+(?:instructions|prompt|prompting)\s+(?:were|are|was|is)\b/gi, weight: 0.7 },
-  { pattern: /\b(?:underlying|hidden|initial|original)\s+system\s+prompt(?:ing)?\b/gi, weight: 0.6 },
-  // Injected instruction blocks: "BEGIN NEW INSTRUCTIONS", "%%% end out of date instructions %%%".
-  { pattern: /\b(?:begin|start|end)(?:\s+of)?(?:\s+\w+){0,3}?\s+instructions?\b/gi, weight: 0.7 },
-  { pattern: /\bnew\s+instructions?\b/gi, weight: 0.45 },
+  { pattern: /\b(?:underlying|hidden|initial|original|confidential|secret)\s+(?:system\s+)?(?:prompt(?:ing)?|instructions|configuration)\b/gi, weight: 0.6 },
+  { pattern: /\b(?:repeat|print|output|copy)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything|lines)\s+(?:above|before\s+(?:this|my))\b/gi, weight: 0.8 },
+  { pattern: /\b(?:text|wording|content|contents)\s+of\s+(?:your|the)\s+(?:system\s+(?:message|prompt)|instructions|prompt|configuration)\b/gi, weight: 0.8 },
+  { pattern: /\bwhat\s+(?:your|the)\s+(?:operator|developers?|creators?|owner|company|admin(?:istrator)?)\s+(?:wrote|told|said|gave|sent)\s+(?:to\s+)?you\b|\b(?:hidden|secret|system|initial)\s+(?:preamble|preface|setup\s+text)\b|\byour\s+(?:preamble|context\s+window|initial\s+context)\b/gi, weight: 0.6 },
+  {
+    pattern: /\b(?:remind\s+me\s+of|list|print|show|tell\s+me|repeat|quote|output|recite|write\s+out|what\s+are)\b[^.!?\n]{0,60}?(?:\byour\s+(?:\w+\s+)?(?:instructions|rules|configuration|setup|prompt|guidelines|directives)\b|\b(?:rules|instructions|guidelines)\s+(?:are\s+)?you\s+(?:are\s+)?(?:following|using|running|bound\s+by)\b|\bsystem\s+instructions\b)|\b(?:configured|set\s+up|programmed|instructed|primed)\s+you\s+with\b|\b(?:anything|everything|what)\s+(?:the\s+user|i)\s+can(?:not|['’]?t)\s+see\b|\bfirst\s+\d+\s+(?:words|lines|characters|tokens)\s+of\s+(?:this|the|our)\s+(?:conversation|chat|context)\b/gi,
+    weight: 0.7,
+  },
+  { pattern: /\b(?:what|which)\s+(?:rules|instructions|guidelines|restrictions|directives)\s+(?:are|were)\s+you\s+(?:following|given|told|obeying|running\s+with)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:echo|spit|read|type)\s+(?:back|out)\b|\bdump\s+(?:everything|all|the\s+contents?)\b/gi, weight: 0.3 },
+  { pattern: /\b(?:word\s+for\s+word|verbatim|into\s+a\s+code\s+block)\b/gi, weight: 0.3 },
+]
+
+// Persona replacement: the model is told it is someone else now, usually with forced output.
+const PERSONA: readonly Signal[] = [
+  { pattern: /\byou(?:\s+are|['’]re)\s+now\b/gi, weight: 0.4 },
+  // "You are Kairo, a rogue AI": a capitalized name given as the model's identity.
+  { pattern: /\byou\s+are\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:ai|assistant|chatbot|bot|model|hacker|character|version)\b/g, weight: 0.5 },
+  { pattern: /\b(?:identity|persona|role)\s+(?:update|change|switch|override)\b|\b(?:drop|abandon|shed|leave)\s+(?:the\s+|your\s+)?(?:assistant|ai|default|helpful)\s+(?:persona|role|character|act)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:starting|beginning)\s+(?:with|from)\s+(?:this|now|here)\b(?:\s+\w+){0,2}?\s+you\s+(?:are|will\s+be)\b|\b(?:you\s+are\s+about\s+to|you\s+will)\s+(?:become|turn\s+into)\b/gi, weight: 0.5 },
+  { pattern: /\bfrom\s+now\s+on,?\s+(?:you(?:['’]re|\s+are|\s+will\s+be|\s+shall\s+be)|your\s+(?:name|role)\s+is)\b/gi, weight: 0.5 },
+  { pattern: /\byou\s+are\s+no\s+longer\s+(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|language\s+model|llm|bound|restricted|limited|chatgpt|claude)\b/gi, weight: 0.7 },
+  { pattern: /\b(?:forget|forgetting)\s+(?:that\s+)?you\s+are\s+(?:an?\s+)?(?:ai|assistant|chatbot|language\s+model|llm)\b/gi, weight: 0.7 },
+  { pattern: /\byour\s+new\s+(?:name|role|identity|persona|purpose|personality)\s+is\b/gi, weight: 0.5 },
+  { pattern: /\bhenceforth,?\s+you\b|\byou\s+(?:have\s+been|were\s+just)\s+(?:renamed|reprogrammed|replaced|rebooted|upgraded)\b/gi, weight: 0.5 },
+  { pattern: /\bi['’]?\s?a?m\s+your\s+(?:developer|creator|admin(?:istrator)?|owner|programmer|maker|operator)\b/gi, weight: 0.7 },
   { pattern: /\breprogram(?:ming|med)?\b/gi, weight: 0.6 },
-  // Role hijacking and jailbreak personas.
-  { pattern: /\bi['’]?\s?a?m\s+your\s+(?:developer|creator|admin(?:istrator)?|owner|programmer|maker)\b/gi, weight: 0.7 },
+  // Forced output: how every answer must look, whatever is asked.
+  { pattern: /\b(?:always|only)\s+(?:answer|respond|reply)\s+(?:as|in\s+character|with\s+what)\b|\banswer\s+only\s+as\b/gi, weight: 0.35 },
+  { pattern: /\b(?:start|begin|prefix)(?:s|ing)?\s+(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|responses?|messages?)\s+with\b/gi, weight: 0.35 },
+  { pattern: /\b(?:must|will|shall)\s+(?:always\s+)?(?:answer|respond\s+to|comply\s+with)\s+(?:every|all|any)\b|\bno\s+matter\s+(?:the\s+topic|what\s+(?:i|the\s+user)\s+asks?)\b/gi, weight: 0.35 },
+  { pattern: new RegExp(`\\b(?:always|will)\\s+comply\\b|\\b${NEGATED}\\s+(?:apologi[sz]e|refuse|mention)s?\\b|\\bwithout\\s+(?:any\\s+)?(?:caveats|disclaimers|warnings)\\b|\\balways\\s+(?:answers|responds|complies)\\b`, 'gi'), weight: 0.35 },
+  { pattern: /\byour\s+(?:name|identity|persona|personality|role)\s+is\s+now\b|\bswitch\s+(?:your\s+)?(?:personality|persona|identity)\b|\byou['’]re\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:evil|rogue|unfiltered|dark|uncensored)\s+(?:twin|version|side|copy)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:i\s+need|i\s+want)\s+you\s+to\s+(?:become|turn\s+into)\b|\bbecome\s+['"“]?[A-Z][a-zA-Z]+(?:GPT|Bot|AI)\b/g, weight: 0.45 },
+  { pattern: /\b(?:responds?|answers?|replies)\s+to\s+(?:all|every|any)\s+(?:requests?|questions?|prompts?|messages?)\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
+  { pattern: /\b(?:just|only)\s+(?:say|print|write|output|respond\s+with|reply\s+with)\b/gi, weight: 0.3 },
+  { pattern: /\b(?:do\s+not|don['’]t)\s+(?:write|say|output|print)\s+anything\s+else\b/gi, weight: 0.3 },
+]
+
+// DAN-style role play: a persona defined by having no limits (garak dan; PINT "jailbreak").
+const JAILBREAK: readonly Signal[] = [
   { pattern: /\bdo\s+anything\s+now\b/gi, weight: 0.9 },
-  { pattern: /\bjailbr(?:ea|o)k(?:en|ed)?\b|\bdeveloper\s+mode\b/gi, weight: 0.6 },
-  { pattern: /\byou\s+are\s+now\b/gi, weight: 0.4 },
+  // The well-known jailbreak persona names, written as names (capitals) and given as a role.
+  { pattern: /\b(?:as|called|named|are|be|play|pretend\s+to\s+be|act\s+as)\s+(?:now\s+)?(?:an?\s+)?(?:DAN|STAN|DUDE|AIM|BetterDAN|AntiGPT|DevMode|Mongo\s+Tom)\b|\bStay\s+(?:a\s+)?DAN\b/g, weight: 0.6 },
+  { pattern: /\b(?:have|has|with)\s+(?:no|zero|none\s+of\s+(?:your|the|its)(?:\s+old)?)\s+(?:restrictions|limits|limitations|filters|rules|guidelines|boundaries|content\s+polic(?:y|ies)|safety|morals|ethics)\b|\b(?:ai|bot|model|assistant|character)\s+with\s+(?:no|zero)\s+(?:restrictions|limits|filters|rules)\b/gi, weight: 0.45 },
+  { pattern: /\b(?:free|freed)\s+(?:of|from)\s+(?:every|all|any)\s+(?:\w+\s+)?(?:polic(?:y|ies)|rules?|restrictions?|guidelines|limits)\b|\b(?:trained|built|made)\s+without\s+(?:any\s+)?(?:safety|alignment|restrictions|filters)\b/gi, weight: 0.6 },
+  { pattern: new RegExp(`\\b${NEGATED}\\s+cares?\\s+about\\s+(?:ethics|morals|morality|rules|laws|consequences|safety|legality)\\b|\\bthere\\s+are\\s+no\\s+(?:laws|rules|restrictions|content\\s+polic(?:y|ies)|limits|ethics)\\b`, 'gi'), weight: 0.5 },
+  { pattern: /\b(?:instead\s+of\s+refusing|whenever\s+you\s+would\s+(?:normally\s+)?refuse|every\s+time\s+you\s+would\s+(?:normally\s+)?refuse|if\s+you\s+would\s+normally\s+refuse)\b/gi, weight: 0.6 },
+  { pattern: /\b(?:(?:you\s+are|you['’]re)\s+(?:now\s+)?in|enter|entering|activate|switch\s+to)\s+(?:DAN|developer|god|jailbreak|unrestricted|evil)\s+mode\b/gi, weight: 0.6 },
+  { pattern: /\bnever\s+(?:warns?|moralizes?|lectures?|adds?\s+(?:warnings|disclaimers))\b/gi, weight: 0.45 },
+  { pattern: /\[(?:🔓|🔒)?\s*(?:JAILBREAK|CLASSIC|DAN)\]|\((?:🔓|🔒)?\s*Developer\s+Mode\s+Output\)/gi, weight: 0.8 },
+  { pattern: /\bjailbr(?:ea|o)k(?:en|ed)?\b|\bdeveloper\s+mode\b/gi, weight: 0.4 },
+  { pattern: /\b(?:developer|god|jailbreak|unrestricted|unfiltered|uncensored|evil|dan)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:on(?=\s*(?:[.!,:;)\]]|$))|enabled|activated|engaged|unlocked)\b|\benable\s+(?:developer|god|unrestricted|jailbreak|dan)\s+mode\b/gi, weight: 0.6 },
+  { pattern: /\b(?:unfiltered|amoral|uncensored|unrestricted|unethical|immoral|unaligned)\b(?:\s+[^\s.!?]+){0,2}?\s+(?:ai|chatbot|assistant|model|bot|character|persona|version|entity)\b/gi, weight: 0.6 },
+  { pattern: new RegExp(`\\b${NEGATED}\\s+(?:have|has|follow|follows|care\\s+about|abide\\s+by|obey)\\s+(?:any\\s+)?(?:ethical|moral|content|safety)\\s+(?:or\\s+moral\\s+)?(?:guidelines|principles|restrictions|policies|boundaries|rules|standards)\\b`, 'gi'), weight: 0.6 },
+  { pattern: /\bnever\s+(?:refuses?|declines?|says?\s+(?:no|(?:that\s+)?(?:it|you|he|she)\s+can(?:not|['’]?t)))\b|\b(?:can(?:not|['’]t)|will\s+not|won['’]t)\s+refuse\b/gi, weight: 0.5 },
   {
     pattern: /\b(?:act|acting|pretend|roleplay|role-play)\s+(?:as|to\s+be|you\s+are)\b(?:\s+[^\s.!?]+){0,8}?\s+(?:without|with\s+no|no|free\s+(?:of|from))\s+(?:any\s+)?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship)\b/gi,
     weight: 0.8,
   },
-  { pattern: /\b(?:freed?|released)\s+from\s+(?:the\s+)?(?:typical\s+)?(?:confines|restrictions|rules|limitations)\b/gi, weight: 0.7 },
+  { pattern: /\b(?:answers?|responds?|works?|operates?|talks?)\s+without\s+(?:any\s+)?(?:restrictions|limits|limitations|filters|censorship|boundaries)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:freed?|released|broken\s+free|broke\s+free)\s+(?:from|of)\s+(?:the\s+)?(?:typical\s+|usual\s+)?(?:confines|restrictions|rules|limitations|limits|norms)\b/gi, weight: 0.7 },
   { pattern: /\b(?:do\s+not|don['’]t)\s+have\s+to\s+(?:abide\s+by|follow|obey)\b/gi, weight: 0.6 },
-  { pattern: /\[\s*system\s*(?:note|message|override|prompt)\s*:/gi, weight: 0.8 },
-  { pattern: /\bsystem\s+(?:override|upgrade)\b/gi, weight: 0.5 },
-  { pattern: /\bwithout\s+breaking\s+character\b/gi, weight: 0.6 },
-  { pattern: /\bexception\s+to\s+(?:[^\s.!?]+\s+){0,3}?(?:ethical|safety|content|security)\s+(?:protocols|guidelines|policies|rules|standards)\b/gi, weight: 0.8 },
-  { pattern: /\bpretend\s+to\s+be\s+my\s+(?:grand(?:ma|mother|father|pa)|late|deceased)\b/gi, weight: 0.5 },
-  // Exfiltration and destructive requests.
+  { pattern: /\bwithout\s+breaking\s+character\b|\b(?:stay|remain)\s+in\s+character\b|\bif\s+you\s+break\s+character\b/gi, weight: 0.5 },
+  { pattern: /\bpretend\s+to\s+be\s+my\s+(?:grand(?:ma|mother|father|pa)|late|deceased)\b|\b(?:roleplay|role-play|act)\s+as\s+my\s+(?:late|deceased|dead)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:restricted|forbidden|illegal|dangerous|banned)\s+(?:compounds?|substances?|content|information|topics?)\b/gi, weight: 0.3 },
+]
+
+// What jailbreak framings are wrapped around: a request for plainly harmful instructions. Weak on
+// its own (a harmful question is a moderation matter, not an injection); it tips a weak framing
+// ("the demo is over, now for real", "a villain with no restrictions explains") over the line.
+const HARMFUL_GOAL: Signal = {
+  pattern: /\b(?:make|build|assemble|synthesi[sz]e|cook|manufacture)\s+(?:a\s+|an\s+|some\s+)?(?:bomb|explosives?|pipe\s+bomb|weapon|gun|nerve\s+agent|poison|meth(?:amphetamine)?|ransomware|malware|keylogger|virus|counterfeit\s+\w+|fake\s+(?:id|passport))\b|\b(?:get|break|hack)\s+into\s+(?:someone['’]s|my\s+\w+['’]s|an?\s+\w+['’]s|their|his|her)\s+(?:\w+\s+)?(?:account|email|phone|computer)\b/gi,
+  weight: 0.3,
+}
+
+// Safeguards announced as switched off: "[SAFE MODE: OFF]", "content_filter = off",
+// "safety protocols have been deactivated".
+const SAFETY_OFF: readonly Signal[] = [
+  { pattern: new RegExp(`\\b${SAFEGUARD}\\s*["']?\\s*[:=]\\s*["']?\\s*${SWITCHED_OFF}\\b`, 'gi'), weight: 0.75 },
+  { pattern: new RegExp(`\\b${SAFEGUARD}\\s+(?:have|has)\\s+(?:now\\s+)?been\\s+(?:${SWITCHED_OFF}|turned\\s+off)\\b|\\b${SAFEGUARD}\\s+(?:are|is)\\s+now\\s+${SWITCHED_OFF}\\b`, 'gi'), weight: 0.7 },
+  { pattern: /["']?(?:mode|persona)["']?\s*[:=]\s*["']?(?:unrestricted|unfiltered|uncensored|jailbroken|jailbreak|evil|god)\b/gi, weight: 0.7 },
+  { pattern: new RegExp(`\\b(?:restrictions|filters|safeguards|limits)\\s+(?:are\\s+|have\\s+been\\s+)?(?:lifted|removed|suspended)\\b|\\bproceed\\s+without\\s+(?:any\\s+)?(?:restrictions|filters|limits|safeguards)\\b`, 'gi'), weight: 0.6 },
+  { pattern: /\byour\s+(?:safety|filters?|filtering|limits|restrictions|moderation|guardrails|content\s+polic(?:y|ies)|safeguards)(?:\s+\w+)?\s+(?:has|have|is|are)\s+(?:now\s+)?(?:been\s+)?(?:switched|turned)\s+off\b|\b(?:filters?|limits|restrictions|safety|rules)\s*\?\s*(?:off|gone|none|disabled)\b|\bunsafe[\w-]*\s*[:=]\s*(?:true|1|on|yes|allowed)\b|\ballow[\w-]*unsafe[\w-]*\s*[:=]\s*(?:true|1|on|yes)\b/gi, weight: 0.7 },
+  { pattern: /\byou\s+(?:may|can)\s+now\s+(?:say|do|write|answer)\s+anything\b|\b(?:respond|answer|speak)\s+freely\b/gi, weight: 0.4 },
+]
+
+// Meta-instructions about the conversation: fake system notes and turns, chat-template tokens,
+// "the chat so far was a test", "everything above is void", "this chat is not monitored".
+const CONVERSATION: readonly Signal[] = [
+  { pattern: /\[\s*system\s*(?:note|message|override|prompt|update|alert)?\s*:/gi, weight: 0.8 },
+  { pattern: /<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>/gi, weight: 0.8 },
+  { pattern: /(?:^|\n)\s*(?:#{2,}|-{3,}|={3,}|\*{2,})?\s*(?:system|admin(?:istrator)?|developer)\s*(?:message|note|prompt)?\s*(?:#{2,}|-{3,})?\s*:/gi, weight: 0.45 },
+  { pattern: /\bsystem\s+(?:override|upgrade|update|notice)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:begin|start|end)(?:\s+of)?(?:\s+\w+){0,3}?\s+instructions?\b/gi, weight: 0.7 },
+  { pattern: /\bnew\s+instructions?\b/gi, weight: 0.45 },
   {
-    pattern: /\b(?:forward|send|email|e-mail|mail|upload|post|leak|exfiltrate)\b(?:\s+[^\s.!?]+){0,3}?\s+(?:every|all|the\s+user['’]s)\s+(?:single\s+)?(?:emails?|messages?|conversations?|chats?|history|files?|data|contacts|passwords?|credentials)\b/gi,
+    pattern: /\b(?:the|this|our|that)\s+(?:previous\s+|above\s+|prior\s+|earlier\s+|whole\s+|entire\s+)?(?:conversation|chat|dialog(?:ue)?|session|exchange|discussion)\s+(?:so\s+far\s+|until\s+now\s+|up\s+to\s+(?:here|now)\s+)?(?:was|were|has\s+been)\s+(?:just\s+|only\s+|all\s+|merely\s+)?(?:a\s+|an\s+)?(?:test|fake|simulation|joke|drill|hypothetical|exercise|warm-?up)\b/gi,
+    weight: 0.7,
+  },
+  { pattern: /\b(?:everything|anything|all(?:\s+text)?)\s+(?:(?:above|before|prior\s+to)\s+(?:this|here)(?:\s+(?:line|message|point))?|(?:i|we|you)\s+(?:said|wrote|told\s+you))\s+(?:is|was|should\s+be|must\s+be)\s+(?:treated\s+as\s+)?(?:ignored|void|false|invalid|irrelevant|forgotten|null)\b/gi, weight: 0.8 },
+  { pattern: /\b(?:end|stop)\s+of\s+(?:the\s+)?(?:user\s+input|conversation|chat|session|simulation|test|roleplay|context|transcript|document|prompt)\b/gi, weight: 0.4 },
+  { pattern: /\bnew\s+(?:session|conversation|chat)\s+(?:begins|starts|is\s+starting)\b|\b(?:real|actual|true)\s+(?:task|objective|mission|goal|instructions?)\s+(?:starts|begins|is|are|in\s+this)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:this|the)\s+(?:conversation|chat|session)\s+is\s+(?:not\s+(?:being\s+)?(?:monitored|logged|recorded|filtered|reviewed)|private\s+and\s+unmonitored|off\s+the\s+record)\b/gi, weight: 0.6 },
+  { pattern: /\buser\s+(?:is|has\s+been)\s+(?:verified|authenticated|confirmed)\s+as\s+(?:an?\s+)?(?:admin(?:istrator)?|developer|owner|root)\b|\bgrant\s+(?:every|all|any)\s+requests?\b/gi, weight: 0.6 },
+  { pattern: /\bnote\s+to\s+(?:the\s+)?(?:assistant|ai|model|llm|chatbot)\b|\b(?:ai|assistant|llm|chatbot)s?\s+(?:reading|processing|screening|summari[sz]ing)\s+this\b/gi, weight: 0.6 },
+  { pattern: /\bthe\s+situation\s+has\s+changed\b/gi, weight: 0.4 },
+  { pattern: /\b(?:demo|test|simulation|exercise|roleplay|game|warm-?up)\s+is\s+over\b|\bnow\s+for\s+real\b/gi, weight: 0.45 },
+  { pattern: /\b(?:messages?|text|input|instructions)\s+(?:before|above|prior\s+to)\s+(?:this|mine|here)\b(?:\s+[^\s.!?]+){0,8}?\s+(?:not\s+(?:be\s+)?trusted|fake|from\s+a\s+test|untrusted|a\s+test)\b|\bi\s+am\s+the\s+(?:real|actual|true)\s+(?:operator|admin(?:istrator)?|developer|owner|user)\b/gi, weight: 0.6 },
+  { pattern: /(?:^|\n)\s*(?:assistant|ai)\s*:\s*(?:sure|ok(?:ay)?|of\s+course|certainly)[,!.]?\s+i\s+will\b/gi, weight: 0.6 },
+  { pattern: /\[\s*(?:end|start|begin)\s+of\s+(?:new\s+)?(?:document|instructions?|input|context|data)\b/gi, weight: 0.5 },
+  { pattern: /(?:={3,}|-{3,}|#{2,}|\*{3,}|\[)\s*new\s+(?:conversation|session|chat|context|system\s+prompt)\b/gi, weight: 0.6 },
+  { pattern: /\b(?:no|don['’]t\s+have\s+any|without\s+any)\s+memory\s+of\s+(?:any|the|your)\s+(?:rules|instructions|guidelines|restrictions)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:previous|earlier|above|prior|last)\s+(?:assistant\s+|ai\s+|system\s+|user\s+)?(?:turns?|messages?|replies|responses|exchanges?)\b(?:\s+[^\s.!?]+){0,6}?\s+(?:an?\s+)?(?:attacker|fake|forged|injected|rehearsal|not\s+(?:real|trusted|genuine))\b/gi, weight: 0.6 },
+  { pattern: /<\/?\s*(?:system|sys|admin|developer)(?:_?(?:prompt|message|instructions?))?\s*>/gi, weight: 0.7 },
+  { pattern: /\bexception\s+to\s+(?:[^\s.!?]+\s+){0,3}?(?:ethical|safety|content|security)\s+(?:protocols|guidelines|policies|rules|standards)\b/gi, weight: 0.8 },
+]
+
+// Orders planted in data the model reads: exfiltration, behaviour for later turns, destructive
+// requests (garak latentinjection and web injection).
+const PLANTED: readonly Signal[] = [
+  {
+    pattern: /\b(?:forward|send|email|e-mail|mail|upload|post|leak|exfiltrate)\b(?:\s+[^\s.!?]+){0,3}?\s+(?:every|all|the\s+user['’]s)\s+(?:single\s+|saved\s+|stored\s+)?(?:emails?|messages?|conversations?|chats?|history|files?|attachments|data|contacts|addresses|passwords?|credentials)\b/gi,
     weight: 0.6,
   },
+  { pattern: /\b(?:send|forward|email|post|upload)\s+(?:it|them|this|the\s+\w+)\s+to\s+[\w.+-]+@[\w-]+\.[\w.]+/gi, weight: 0.35 },
+  { pattern: /\b(?:include|append|add|embed)\s+(?:a\s+)?(?:link|url|image)\b(?:\s+\S+){0,6}?\s+(?:followed\s+by|containing|with)\s+(?:the\s+)?(?:user['’]s|their|the)\s+(?:chat|conversation|history|data|messages?|email|password|address)/gi, weight: 0.7 },
+  { pattern: /!\[[^\]\n]{0,100}\]\(https?:\/\/[^)\s]{1,300}[?&][\w-]{1,40}=(?:\{|\[|%7B|\$|<)/gi, weight: 0.7 },
   { pattern: /\b(?:usernames?|passwords?|credentials|api\s+keys?|secrets)\b(?:\s+\w+){0,3}?\s+in\s+your\s+(?:database|memory|context|system|files)\b/gi, weight: 0.6 },
   { pattern: /\bdelete\s+all\s+(?:the\s+)?(?:data|files|records|emails|messages)\b/gi, weight: 0.5 },
-  // Persistent behaviour changes planted for later turns.
-  { pattern: /\b(?:every\s+time|whenever|each\s+time)\s+(?:a|the|any)\s+user\b/gi, weight: 0.5 },
-  { pattern: /\b(?:do\s+not|don['’]?t)\s+(?:repeat|reveal|mention|disclose)\s+this\s+(?:rule|instruction|message)\b/gi, weight: 0.6 },
+  { pattern: /\b(?:assistant|ai|model|llm|chatbot)\s*,\s+(?:when|while|after|before|as)\s+you\s+(?:summari[sz]e|read|process|answer|reply)/gi, weight: 0.5 },
+  // Data that addresses the model reading it: "to any AI model summarizing this email", "AI
+  // agent: …", "language models visiting this page must …".
+  { pattern: /\b(?:to|for)\s+(?:any|all|the)\s+(?:ai|llm|language\s+model|assistant|agent|bot)s?(?:\s+\w+)?\s+(?:summari[sz]ing|reading|processing|visiting|parsing|indexing|screening)\b|\b(?:ai|llm|language\s+models?|assistants?|agents?|bots?)\s+(?:visiting|reading|parsing|crawling|indexing)\s+this\s+(?:page|site|email|document|file)\s+(?:must|should|are\s+to)\b/gi, weight: 0.6 },
+  { pattern: /(?:^|[>\n.]\s*)(?:ai|llm)\s+(?:agent|assistant|model)\s*:\s+\w+/gi, weight: 0.45 },
+  { pattern: /\bif\s+you\s+are\s+an?\s+(?:ai|llm|language\s+model|assistant|bot|automated\s+\w+)\b|\b(?:for|to)\s+(?:automated|ai)\s+(?:assistants?|agents?|systems?|readers?|tools?)\s*:/gi, weight: 0.6 },
+  { pattern: /(?:^|[.:;]\s+)(?:ai|assistant|llm|bot)\s*,\s+(?:recommend|say|tell|write|add|include|ignore|do\s+not|don['’]t|never|always|reply|respond|send)\b/gi, weight: 0.5 },
+  { pattern: /\bwhen\s+(?:summari[sz]ing|answering\s+about|processing|reading|translating)\s+this\b[^.!?\n]{0,60}?\b(?:add|append|insert|mention|say|tell\s+(?:the\s+)?(?:user|reader))\b/gi, weight: 0.45 },
+  { pattern: /\b(?:hidden|invisible)\s+in\s+white\s+text\b|\bwhite\s+text\s*:/gi, weight: 0.5 },
+  { pattern: /\b(?:paste|put|include|copy)\s+(?:it|them|the\s+\w+(?:\s+\w+)?)\s+(?:into|in)\s+your\s+(?:reply|answer|response|output)\b|\bpassword\s+manager\b|\btell\s+(?:the\s+)?users?\s+to\s+(?:download|install|click|visit|run)\b/gi, weight: 0.4 },
+  { pattern: /\b(?:every\s+time|whenever|each\s+time)\s+(?:a|the|any)\s+user\b|\bwhen\s+(?:the\s+)?(?:assistant|ai|model)\s+(?:processes|reads|summari[sz]es|sees)\s+this\b/gi, weight: 0.5 },
+  { pattern: /\b(?:do\s+not|don['’]?t)\s+(?:repeat|reveal|mention|disclose)\s+this\s+(?:rule|instruction|message|note)\b/gi, weight: 0.6 },
+  { pattern: /\b(?:hidden|secret)\s+(?:note|instruction|message)\s+for\s+(?:the\s+)?(?:ai|assistant|model|llm|screeners?|bots?)\b/gi, weight: 0.7 },
   { pattern: /\breplace\s+(?:the|your)\s+(?:summary|answer|response|output)\b/gi, weight: 0.4 },
-  // Output hijacking.
+  { pattern: /\btell\s+the\s+user\b(?:\s+[^\s.!?]+){0,8}?\s+(?:reply|respond|send)\s+with\s+(?:their|your|the)\s+(?:password|pin|code|credentials)\b/gi, weight: 0.7 },
   { pattern: /\bstop\s+everything\b/gi, weight: 0.5 },
-  { pattern: /\b(?:just|only)\s+(?:say|print|write|output|respond\s+with|reply\s+with)\b/gi, weight: 0.3 },
-  { pattern: /\b(?:do\s+not|don['’]t)\s+(?:write|say|output|print)\s+anything\s+else\b/gi, weight: 0.3 },
-  // The universal adversarial suffix published by Zou et al. (2023), "Universal and Transferable
-  // Adversarial Attacks on Aligned Language Models", and its common variants.
-  { pattern: /describing\.\s*\\?\s*\+\s*similarly\s*now\s+write\s+opposite/gi, weight: 0.9 },
 ]
+
+// The universal adversarial suffix published by Zou et al. (2023), "Universal and Transferable
+// Adversarial Attacks on Aligned Language Models", and its common variants.
+const PUBLISHED_SUFFIX: Signal = { pattern: /describing\.\s*\\?\s*\+\s*similarly\s*now\s+write\s+opposite/gi, weight: 0.9 }
+
+const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, HARMFUL_GOAL, PUBLISHED_SUFFIX]
+
+// Most signals can only match where one of a few words starts ("ignore", "your", "system"):
+// those words are read off each pattern once. One pass of a single pattern finds where such words
+// start, and each of those signals is tried only there (anchored), instead of over the whole text.
+// Signals whose first word cannot be read off run over the whole text.
+interface Anchored {
+  readonly signal: Signal
+  readonly sticky: RegExp
+}
+const ANCHORED_BY_WORD = new Map<string, Anchored[]>()
+const UNANCHORED: Signal[] = []
+for (const signal of SIGNALS) {
+  const words = leadingWords(signal.pattern.source)
+  if (words === undefined) {
+    UNANCHORED.push(signal)
+    continue
+  }
+  const anchored = { signal, sticky: new RegExp(signal.pattern.source, signal.pattern.flags.replace('g', '') + 'y') }
+  for (const word of new Set(words)) ANCHORED_BY_WORD.set(word, [...(ANCHORED_BY_WORD.get(word) ?? []), anchored])
+}
+const TRIGGER_WORDS = [...ANCHORED_BY_WORD.keys()]
+// Zero-width, so that every word start is seen, also where one trigger word begins another.
+const WORD_STARTS = new RegExp(`\\b(?=${TRIGGER_WORDS.map(escapeRegExp).join('|')})`, 'gi')
+const FIRST_LETTERS = new Map<string, string[]>()
+for (const word of TRIGGER_WORDS) FIRST_LETTERS.set(word.slice(0, 2), [...(FIRST_LETTERS.get(word.slice(0, 2)) ?? []), word])
+
+function escapeRegExp(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
 
 export const promptInjectionDetector: Detector = {
   types: ['PROMPT_INJECTION'],
   detect(text) {
     const hits: { start: number; end: number }[] = []
-    let clean = 1
-    for (const signal of SIGNALS) {
+    const matched = new Set<Signal>()
+    for (const signal of UNANCHORED) {
       signal.pattern.lastIndex = 0
-      let matched = false
       for (let m = signal.pattern.exec(text); m !== null; m = signal.pattern.exec(text)) {
         hits.push({ start: m.index, end: m.index + m[0].length })
-        matched = true
+        matched.add(signal)
       }
-      if (matched) clean *= 1 - signal.weight
     }
+    const lower = text.toLowerCase()
+    // Where each anchored signal's last match ended: like a global search, matches do not overlap.
+    const searchedTo = new Map<Anchored, number>()
+    for (const start of text.matchAll(WORD_STARTS)) {
+      const at = start.index
+      for (const word of FIRST_LETTERS.get(lower.slice(at, at + 2)) ?? []) {
+        if (!lower.startsWith(word, at)) continue
+        for (const anchored of ANCHORED_BY_WORD.get(word) ?? []) {
+          if ((searchedTo.get(anchored) ?? 0) > at) continue
+          anchored.sticky.lastIndex = at
+          const m = anchored.sticky.exec(text)
+          if (m === null) continue
+          hits.push({ start: at, end: at + m[0].length })
+          searchedTo.set(anchored, at + Math.max(1, m[0].length))
+          matched.add(anchored.signal)
+        }
+      }
+    }
+    let clean = 1
+    for (const signal of matched) clean *= 1 - signal.weight
     const score = 1 - clean
     if (score < FLAG_AT) return []
     return hits.map((hit): Finding => ({ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score, heuristic: true }))
   },
+}
+
+/**
+ * The words one of which every match of `source` starts with, at a word boundary (lower case), or
+ * undefined when that cannot be read off simply (the pattern then always runs). Reads top-level
+ * alternatives that start with \\b, each a literal prefix or a non-optional (?:…) group of them.
+ */
+export function leadingWords(source: string, atBoundary = false): string[] | undefined {
+  const words: string[] = []
+  for (const alternative of splitAlternatives(source)) {
+    const bounded = atBoundary || alternative.startsWith('\\b')
+    const rest = alternative.startsWith('\\b') ? alternative.slice(2) : alternative
+    if (rest.startsWith('(?:')) {
+      const close = closingParen(rest, 0)
+      const after = rest[close + 1]
+      if (close < 0 || (after !== undefined && '?*{'.includes(after))) return undefined
+      // Unless a \\b came first, every alternative inside must start with one.
+      const inner = leadingWords(rest.slice(3, close), bounded)
+      if (inner === undefined) return undefined
+      words.push(...inner)
+      continue
+    }
+    if (!bounded) return undefined
+    const literal = /^[A-Za-z']+/.exec(rest)?.[0] ?? ''
+    const next = rest[literal.length] ?? ''
+    // A quantifier right after the literal makes its last letter optional.
+    const word = next !== '' && '?*{'.includes(next) ? literal.slice(0, -1) : literal
+    if (word.length < 2) return undefined
+    words.push(word.toLowerCase())
+  }
+  return words
+}
+
+function splitAlternatives(source: string): string[] {
+  const parts: string[] = []
+  let depth = 0
+  let inClass = false
+  let start = 0
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === '\\') i++
+    else if (inClass) inClass = c !== ']'
+    else if (c === '[') inClass = true
+    else if (c === '(') depth++
+    else if (c === ')') depth--
+    else if (c === '|' && depth === 0) {
+      parts.push(source.slice(start, i))
+      start = i + 1
+    }
+  }
+  parts.push(source.slice(start))
+  return parts
+}
+
+function closingParen(source: string, open: number): number {
+  let depth = 0
+  let inClass = false
+  for (let i = open; i < source.length; i++) {
+    const c = source[i]
+    if (c === '\\') i++
+    else if (inClass) inClass = c !== ']'
+    else if (c === '[') inClass = true
+    else if (c === '(') depth++
+    else if (c === ')' && --depth === 0) return i
+  }
+  return -1
 }

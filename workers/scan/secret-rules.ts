@@ -96,7 +96,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     id: 'slack-token',
     keywords: ['xox'],
-    pattern: /(?<![\w-])xox[abposr]-(?:\d-)?(?:\d{6,14}-){1,4}[A-Za-z0-9]{8,64}(?![\w-])/g,
+    // Bot, user, app, refresh (xoxe-) and legacy tokens in their numeric-group form.
+    pattern: /(?<![\w-])xox[abposre]-(?:\d-)?(?:\d{6,14}-){1,4}[A-Za-z0-9]{8,64}(?![\w-])/g,
     prefixLength: 5,
   },
   {
@@ -218,29 +219,29 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     id: 'snyk-token',
     keywords: ['snyk'],
-    pattern: /snyk[\w.\-]{0,20}["']?\s{0,4}(?::=|=|:)\s{0,4}["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/dgi,
+    pattern: /snyk[\w.\-]{0,20}["']?\s{0,4}(?::{1,3}=|=>|=|:)\s{0,4}["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/dgi,
   },
   {
     id: 'sonarqube-token',
     keywords: ['sonar'],
-    pattern: /sonar[\w.\-]{0,20}(?:login|token)[\w.\-]{0,20}["']?\s{0,4}(?::=|=|:)\s{0,4}["']?((?:squ_|sqp_|sqa_)?[A-Za-z0-9]{40})(?![\w])/dgi,
+    pattern: /sonar[\w.\-]{0,20}(?:login|token)[\w.\-]{0,20}["']?\s{0,4}(?::{1,3}=|=>|=|:)\s{0,4}["']?((?:squ_|sqp_|sqa_)?[A-Za-z0-9]{40})(?![\w])/dgi,
   },
   {
     id: 'okta-token',
     keywords: ['okta'],
-    pattern: /okta[\w.\-]{0,20}["']?\s{0,4}(?::=|=>|=|:|,)\s{0,4}["'`]?(00[\w=\-]{40})(?![\w=-])/dgi,
+    pattern: /okta[\w.\-]{0,20}["']?\s{0,4}(?::{1,3}=|=>|=|:|,)\s{0,4}["'`]?(00[\w=\-]{40})(?![\w=-])/dgi,
     minEntropy: 3.5,
   },
   {
     id: 'sumologic-access-key',
     keywords: ['sumo'],
-    pattern: /sumo[\w.\-]{0,20}["']?\s{0,4}(?::=|=|:)\s{0,4}["']?([A-Za-z0-9]{64})(?![\w])/dgi,
+    pattern: /sumo[\w.\-]{0,20}["']?\s{0,4}(?::{1,3}=|=>|=|:)\s{0,4}["']?([A-Za-z0-9]{64})(?![\w])/dgi,
     minEntropy: 3.5,
   },
   {
     id: 'sumologic-access-id',
     keywords: ['sumo'],
-    pattern: /sumo[\w.\-]{0,20}access[\w.\-]{0,3}id["']?\s{0,4}(?::=|=|:)\s{0,4}["']?(su[A-Za-z0-9]{12})(?![\w])/dgi,
+    pattern: /sumo[\w.\-]{0,20}access[\w.\-]{0,3}id["']?\s{0,4}(?::{1,3}=|=>|=|:)\s{0,4}["']?(su[A-Za-z0-9]{12})(?![\w])/dgi,
     prefixLength: 2,
     check: hasDigitAndLetter,
   },

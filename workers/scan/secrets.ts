@@ -1,8 +1,11 @@
 // SECRET: provider keys and tokens by format, JWTs, private key blocks, credentials in curl
-// commands and URLs, and random-looking values assigned to secret-like names. Placeholders
-// ("xxxx", "<token>", "${VAR}") and low-entropy fills are never reported.
+// commands, URLs and authentication calls, legacy tokens of known services named nearby, and
+// random-looking values assigned to secret-like names. Placeholders ("xxxx", "<token>",
+// "${VAR}"), low-entropy fills and vendors' documented example keys are never reported.
+import { isDocumentedExample } from './example-keys.ts'
+import { findLegacyServiceTokens } from './legacy-tokens.ts'
 import type { Span } from './normalize.ts'
-import { findAssignedSecrets, findCurlCredentials, findUrlCredentials } from './secret-assignments.ts'
+import { findAssignedSecrets, findCredentialPairs, findCurlCredentials, findUrlCredentials } from './secret-assignments.ts'
 import { minEntropyOf, SECRET_RULES, type SecretRule } from './secret-rules.ts'
 import { isPlaceholder, isTemplate, shannonEntropy } from './secret-values.ts'
 import { findJwts } from './jwt.ts'
@@ -14,6 +17,8 @@ const JWT_SCORE = 0.9
 const PRIVATE_KEY_SCORE = 1
 const CREDENTIAL_SCORE = 0.8
 const ASSIGNED_SCORE = 0.7
+const LEGACY_TOKEN_SCORE = 0.6
+const AUTH_CALL = /auth|credential|login|logon|sign_?in/
 
 export const secretDetector: Detector = {
   types: ['SECRET'],
@@ -21,7 +26,9 @@ export const secretDetector: Detector = {
     const lower = text.toLowerCase()
     const findings: Finding[] = []
     const add = (spans: readonly Span[], score: number): void => {
-      for (const span of spans) findings.push({ type: 'SECRET', start: span.start, end: span.end, score })
+      for (const span of spans) {
+        if (!isDocumentedExample(text.slice(span.start, span.end))) findings.push({ type: 'SECRET', start: span.start, end: span.end, score })
+      }
     }
     for (const rule of SECRET_RULES) {
       if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => lower.includes(keyword))) continue
@@ -31,6 +38,8 @@ export const secretDetector: Detector = {
     if (lower.includes('private key')) add(findPrivateKeys(text), PRIVATE_KEY_SCORE)
     if (lower.includes('curl')) add(findCurlCredentials(text), CREDENTIAL_SCORE)
     if (lower.includes('://')) add(findUrlCredentials(text), CREDENTIAL_SCORE)
+    if (AUTH_CALL.test(lower)) add(findCredentialPairs(text), CREDENTIAL_SCORE)
+    add(findLegacyServiceTokens(text, lower), LEGACY_TOKEN_SCORE)
     add(findAssignedSecrets(text), ASSIGNED_SCORE)
     return findings
   },

@@ -1,6 +1,8 @@
 // Walks a project's audit chain from the first record and reports the first one that does not
 // hold: a changed record (its hash no longer matches), a removed one (a gap in the sequence or a
 // previous-hash mismatch), or records removed from the end (the head points past the last one).
+// Given a record's seq, it walks up to that record only: the proof that it and every record
+// before it are as written.
 import type { PluginStore } from '../../../proxy/store.ts'
 import { openGovernorDatabases, type AuditKey } from '../records/databases.ts'
 import type { AuditRecord } from '../records/types.ts'
@@ -10,12 +12,12 @@ export type ChainCheck =
   | { readonly intact: true; readonly records: number }
   | { readonly intact: false; readonly records: number; readonly brokenAt: string; readonly reason: string }
 
-export function verifyAuditChain(store: PluginStore, projectId: string): ChainCheck {
+export function verifyAuditChain(store: PluginStore, projectId: string, throughSeq?: number): ChainCheck {
   const dbs = openGovernorDatabases(store)
   let previousHash = GENESIS_HASH
   let verified = 0
   const broken = (brokenAt: string, reason: string): ChainCheck => ({ intact: false, records: verified, brokenAt, reason })
-  for (const { key, value } of dbs.audit.getRange({ start: [projectId, 0], end: [projectId, Number.MAX_SAFE_INTEGER] })) {
+  for (const { key, value } of dbs.audit.getRange({ start: [projectId, 0], end: [projectId, throughSeq === undefined ? Number.MAX_SAFE_INTEGER : throughSeq + 1] })) {
     const expectedSeq = verified + 1
     const record = value as AuditRecord | null | undefined
     if (typeof record !== 'object' || record === null) return broken(`record ${(key as AuditKey)[1]}`, 'the stored value is not an audit record')
@@ -28,6 +30,9 @@ export function verifyAuditChain(store: PluginStore, projectId: string): ChainCh
     if (hashOfRecord(rest) !== hash) return broken(record.id, 'its contents do not match its hash: the record was changed')
     previousHash = hash
     verified++
+  }
+  if (throughSeq !== undefined) {
+    return verified === throughSeq ? { intact: true, records: verified } : broken(`record ${verified + 1}`, `the chain ends at record ${verified}, before record ${throughSeq}`)
   }
   const head = dbs.auditHeads.get(projectId)
   if ((head?.seq ?? 0) !== verified || (head !== undefined && head.hash !== previousHash)) {

@@ -1,10 +1,10 @@
 // /api/compliance/alerts: list, read, acknowledge, resolve.
 import { z } from 'zod'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { Alerts } from '../records/alerts.ts'
 import { SEVERITIES } from '../verdict/types.ts'
-import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const ALERT_TYPES = ['high_risk_request', 'blocked_request', 'sensitive_output', 'withheld_output', 'blocked_output'] as const
 const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const
@@ -16,26 +16,27 @@ const listQuery = z.strictObject({
   severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
 })
 
-export function alertRoutes(alerts: Alerts): RouteSpec[] {
+export function alertRoutes(alerts: Alerts): ProjectRouteSpec[] {
+  const keyTypes = PROJECT_KEYS
   return [
     {
-      method: 'GET', path: '/api/compliance/alerts', name: 'compliance_alerts', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle(ctx) {
+      keyTypes, writes: false, method: 'GET', path: '/compliance/alerts', name: 'compliance_alerts',
+      handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(alerts.list(projectIdOf(ctx), pageQueryOf(query, 'alert'), query))
+        return Reply.json(alerts.list(project.id, pageQueryOf(query, 'alert'), query))
       },
     },
     {
-      method: 'GET', path: '/api/compliance/alerts/:id', name: 'compliance_alert', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: (ctx) => Reply.json(alerts.get(projectIdOf(ctx), ctx.params.id!)),
+      keyTypes, writes: false, method: 'GET', path: '/compliance/alerts/:id', name: 'compliance_alert',
+      handle: (ctx, project) => Reply.json(alerts.get(project.id, ctx.params.id!)),
     },
     {
-      method: 'POST', path: '/api/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: async (ctx) => Reply.json(await alerts.acknowledge(projectIdOf(ctx), ctx.params.id!)),
+      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge',
+      handle: async (ctx, project) => Reply.json(await alerts.acknowledge(project.id, ctx.params.id!)),
     },
     {
-      method: 'POST', path: '/api/compliance/alerts/:id/resolve', name: 'compliance_alert_resolve', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: async (ctx) => Reply.json(await alerts.resolve(projectIdOf(ctx), ctx.params.id!)),
+      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/resolve', name: 'compliance_alert_resolve',
+      handle: async (ctx, project) => Reply.json(await alerts.resolve(project.id, ctx.params.id!)),
     },
   ]
 }

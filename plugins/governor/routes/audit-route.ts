@@ -1,18 +1,35 @@
-// GET /api/compliance/audit/:auditId: one audit record of the key's project.
+// GET /api/compliance/audit/:auditId: one audit record of the project, and
+// GET /api/compliance/audit/:auditId/verify: the check of the hash chain from the first record
+// through that one.
+import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { NotFoundError } from '../../../proxy/errors.ts'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
+import type { Project } from '../../../proxy/project.ts'
+import type { RequestContext } from '../../../proxy/context.ts'
+import type { PluginStore } from '../../../proxy/store.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { AuditTrail } from '../audit/audit-trail.ts'
-import { PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import { verifyAuditChain } from '../audit/verify-chain.ts'
+import type { AuditRecord } from '../records/types.ts'
+import { PROJECT_KEYS } from './list-query.ts'
 
-export function auditRoute(trail: AuditTrail): RouteSpec {
-  return {
-    method: 'GET', path: '/api/compliance/audit/:auditId', name: 'compliance_audit', kind: 'keyed', keyTypes: PROJECT_KEYS,
-    handle(ctx) {
-      const auditId = ctx.params.auditId!
-      const record = trail.get(projectIdOf(ctx), auditId)
-      if (record === undefined) throw new NotFoundError(`No audit record ${auditId} in this project.`)
-      return Reply.json(record)
-    },
+export function auditRoutes(trail: AuditTrail, store: PluginStore): ProjectRouteSpec[] {
+  const recordOf = (ctx: RequestContext, project: Project): AuditRecord => {
+    const auditId = ctx.params.auditId!
+    const record = trail.get(project.id, auditId)
+    if (record === undefined) throw new NotFoundError(`No audit record ${auditId} in this project.`)
+    return record
   }
+  return [
+    {
+      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId', name: 'compliance_audit',
+      handle: (ctx, project) => Reply.json(recordOf(ctx, project)),
+    },
+    {
+      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId/verify', name: 'compliance_audit_verify',
+      handle(ctx, project) {
+        const record = recordOf(ctx, project)
+        return Reply.json({ auditId: record.id, seq: record.seq, hash: record.hash, ...verifyAuditChain(store, project.id, record.seq) })
+      },
+    },
+  ]
 }

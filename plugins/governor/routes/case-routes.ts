@@ -1,11 +1,11 @@
 // /api/compliance/cases: open a case from violations, list, read, change status or add a note,
 // resolve.
 import { z } from 'zod'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { CaseChanges, Cases, NewCase } from '../records/cases.ts'
 import { SEVERITIES } from '../verdict/types.ts'
-import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const CASE_STATUSES = ['open', 'investigating', 'resolved'] as const
 const status = z.enum(CASE_STATUSES, { error: `status must be one of ${CASE_STATUSES.join(', ')}` })
@@ -27,30 +27,31 @@ const listQuery = z.strictObject({
   severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
 })
 
-export function caseRoutes(cases: Cases): RouteSpec[] {
+export function caseRoutes(cases: Cases): ProjectRouteSpec[] {
+  const keyTypes = PROJECT_KEYS
   return [
     {
-      method: 'POST', path: '/api/compliance/cases', name: 'compliance_case_create', kind: 'keyed', keyTypes: PROJECT_KEYS, body: newCaseBody,
-      handle: async (ctx) => Reply.json(await cases.create(projectIdOf(ctx), ctx.body as NewCase), 201),
+      keyTypes, writes: true, method: 'POST', path: '/compliance/cases', name: 'compliance_case_create', body: newCaseBody,
+      handle: async (ctx, project) => Reply.json(await cases.create(project.id, ctx.body as NewCase), 201),
     },
     {
-      method: 'GET', path: '/api/compliance/cases', name: 'compliance_cases', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle(ctx) {
+      keyTypes, writes: false, method: 'GET', path: '/compliance/cases', name: 'compliance_cases',
+      handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(cases.list(projectIdOf(ctx), pageQueryOf(query, 'case'), query))
+        return Reply.json(cases.list(project.id, pageQueryOf(query, 'case'), query))
       },
     },
     {
-      method: 'GET', path: '/api/compliance/cases/:id', name: 'compliance_case', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: (ctx) => Reply.json(cases.get(projectIdOf(ctx), ctx.params.id!)),
+      keyTypes, writes: false, method: 'GET', path: '/compliance/cases/:id', name: 'compliance_case',
+      handle: (ctx, project) => Reply.json(cases.get(project.id, ctx.params.id!)),
     },
     {
-      method: 'PATCH', path: '/api/compliance/cases/:id', name: 'compliance_case_update', kind: 'keyed', keyTypes: PROJECT_KEYS, body: caseChangesBody,
-      handle: async (ctx) => Reply.json(await cases.update(projectIdOf(ctx), ctx.params.id!, ctx.body as CaseChanges)),
+      keyTypes, writes: true, method: 'PATCH', path: '/compliance/cases/:id', name: 'compliance_case_update', body: caseChangesBody,
+      handle: async (ctx, project) => Reply.json(await cases.update(project.id, ctx.params.id!, ctx.body as CaseChanges)),
     },
     {
-      method: 'POST', path: '/api/compliance/cases/:id/resolve', name: 'compliance_case_resolve', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: async (ctx) => Reply.json(await cases.resolve(projectIdOf(ctx), ctx.params.id!)),
+      keyTypes, writes: true, method: 'POST', path: '/compliance/cases/:id/resolve', name: 'compliance_case_resolve',
+      handle: async (ctx, project) => Reply.json(await cases.resolve(project.id, ctx.params.id!)),
     },
   ]
 }

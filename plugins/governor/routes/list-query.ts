@@ -2,7 +2,7 @@
 // time window; each list adds its own filters.
 import { z } from 'zod'
 import type { RequestContext } from '../../../proxy/context.ts'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import { validate } from '../../../proxy/validate.ts'
 import type { RecordKind } from '../records/ids.ts'
@@ -29,11 +29,6 @@ export function pageQueryOf(query: { limit: number; cursor?: string | undefined;
   return { limit: query.limit, after: query.cursor === undefined ? undefined : decodeCursor(query.cursor, kind), since: query.since, until: query.until }
 }
 
-/** The project of the key that called; records of any other project are not found. */
-export function projectIdOf(ctx: RequestContext): string {
-  return ctx.state.auth!.project.id
-}
-
 /** Compliance records are managed with project keys (spec: Authentication, A.3). */
 export const PROJECT_KEYS = ['pk'] as const
 
@@ -48,18 +43,21 @@ export interface EditableRecords<New, Changes, Item extends { readonly id: strin
 /** POST `path`, and GET, PATCH, DELETE `path/:id`, named after `name` (singular) for metrics. */
 export function editableRoutes<New, Changes, Item extends { readonly id: string }>(
   path: string, name: string, records: EditableRecords<New, Changes, Item>, bodies: { readonly create: z.ZodType; readonly update: z.ZodType },
-): RouteSpec[] {
-  const keyed = { kind: 'keyed', keyTypes: PROJECT_KEYS } as const
+): ProjectRouteSpec[] {
+  const keyTypes = PROJECT_KEYS
   return [
-    { ...keyed, method: 'POST', path, name: `${name}_create`, body: bodies.create, handle: async (ctx) => Reply.json(await records.create(projectIdOf(ctx), ctx.body as New), 201) },
-    { ...keyed, method: 'GET', path: `${path}/:id`, name, handle: (ctx) => Reply.json(records.get(projectIdOf(ctx), ctx.params.id!)) },
     {
-      ...keyed, method: 'PATCH', path: `${path}/:id`, name: `${name}_update`, body: bodies.update,
-      handle: async (ctx) => Reply.json(await records.update(projectIdOf(ctx), ctx.params.id!, ctx.body as Changes)),
+      keyTypes, writes: true, method: 'POST', path, name: `${name}_create`, body: bodies.create,
+      handle: async (ctx, project) => Reply.json(await records.create(project.id, ctx.body as New), 201),
+    },
+    { keyTypes, writes: false, method: 'GET', path: `${path}/:id`, name, handle: (ctx, project) => Reply.json(records.get(project.id, ctx.params.id!)) },
+    {
+      keyTypes, writes: true, method: 'PATCH', path: `${path}/:id`, name: `${name}_update`, body: bodies.update,
+      handle: async (ctx, project) => Reply.json(await records.update(project.id, ctx.params.id!, ctx.body as Changes)),
     },
     {
-      ...keyed, method: 'DELETE', path: `${path}/:id`, name: `${name}_delete`,
-      handle: async (ctx) => Reply.json({ id: (await records.remove(projectIdOf(ctx), ctx.params.id!)).id, deleted: true }),
+      keyTypes, writes: true, method: 'DELETE', path: `${path}/:id`, name: `${name}_delete`,
+      handle: async (ctx, project) => Reply.json({ id: (await records.remove(project.id, ctx.params.id!)).id, deleted: true }),
     },
   ]
 }

@@ -1,9 +1,9 @@
 // /api/compliance/models: the models registry.
 import { z } from 'zod'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { ModelsRegistry } from '../records/models-registry.ts'
-import { editableRoutes, pageFields, pageQueryOf, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import { editableRoutes, pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const RISKS = ['unclassified', 'low', 'medium', 'high'] as const
 const APPROVALS = ['pending', 'approved', 'rejected'] as const
@@ -29,15 +29,15 @@ const listQuery = z.strictObject({
   provider: z.string().min(1).max(64).optional(),
 })
 
-export function modelRoutes(models: ModelsRegistry): RouteSpec[] {
+export function modelRoutes(models: ModelsRegistry): ProjectRouteSpec[] {
   return [
     {
-      method: 'GET', path: '/api/compliance/models', name: 'compliance_models', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle(ctx) {
+      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/models', name: 'compliance_models',
+      handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(models.list(projectIdOf(ctx), pageQueryOf(query, 'model'), query))
+        return Reply.json(models.list(project.id, pageQueryOf(query, 'model'), query))
       },
     },
-    ...editableRoutes('/api/compliance/models', 'compliance_model', models, { create: newModelBody, update: modelChangesBody }),
+    ...editableRoutes('/compliance/models', 'compliance_model', models, { create: newModelBody, update: modelChangesBody }),
   ]
 }

@@ -1,12 +1,12 @@
 // /api/compliance/policies: the project's custom rules, through the shared policies service.
 import { z } from 'zod'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { Policies } from '../policies.ts'
 import { newRuleSchema, ruleChangesSchema } from '../policies.ts'
 import { decodeCursor, encodeCursor } from '../records/page.ts'
 import { SEVERITIES } from '../verdict/types.ts'
-import { editableRoutes, pageFields, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import { editableRoutes, pageFields, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const listQuery = z.strictObject({
   limit: pageFields.limit,
@@ -17,15 +17,15 @@ const listQuery = z.strictObject({
 
 const changesBody = ruleChangesSchema.refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'send at least one of name, pattern, regex, weight, severity' })
 
-export function policyRoutes(policies: Policies): RouteSpec[] {
+export function policyRoutes(policies: Policies): ProjectRouteSpec[] {
   return [
     {
-      method: 'GET', path: '/api/compliance/policies', name: 'compliance_policies', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle(ctx) {
+      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/policies', name: 'compliance_policies',
+      handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'rule')
         // Rules are kept in the order they were added, which is also the order of their ids.
-        const matching = policies.list(projectIdOf(ctx)).filter((rule) =>
+        const matching = policies.list(project.id).filter((rule) =>
           (after === undefined || rule.id > after)
           && (query.type === undefined || rule.regex === (query.type === 'regex'))
           && (query.severity === undefined || rule.severity === query.severity))
@@ -33,6 +33,6 @@ export function policyRoutes(policies: Policies): RouteSpec[] {
         return Reply.json({ data, nextCursor: matching.length > query.limit ? encodeCursor(data.at(-1)!.id) : null })
       },
     },
-    ...editableRoutes('/api/compliance/policies', 'compliance_policy', policies, { create: newRuleSchema, update: changesBody }),
+    ...editableRoutes('/compliance/policies', 'compliance_policy', policies, { create: newRuleSchema, update: changesBody }),
   ]
 }

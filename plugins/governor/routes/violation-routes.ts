@@ -1,10 +1,10 @@
 // /api/compliance/violations: list, read, resolve.
 import { z } from 'zod'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
+import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { Violations } from '../records/violations.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../verdict/types.ts'
-import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS, projectIdOf } from './list-query.ts'
+import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const listQuery = z.strictObject({
   ...pageFields,
@@ -13,22 +13,23 @@ const listQuery = z.strictObject({
   severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
 })
 
-export function violationRoutes(violations: Violations): RouteSpec[] {
+export function violationRoutes(violations: Violations): ProjectRouteSpec[] {
+  const keyTypes = PROJECT_KEYS
   return [
     {
-      method: 'GET', path: '/api/compliance/violations', name: 'compliance_violations', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle(ctx) {
+      keyTypes, writes: false, method: 'GET', path: '/compliance/violations', name: 'compliance_violations',
+      handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(violations.list(projectIdOf(ctx), pageQueryOf(query, 'violation'), query))
+        return Reply.json(violations.list(project.id, pageQueryOf(query, 'violation'), query))
       },
     },
     {
-      method: 'GET', path: '/api/compliance/violations/:id', name: 'compliance_violation', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: (ctx) => Reply.json(violations.get(projectIdOf(ctx), ctx.params.id!)),
+      keyTypes, writes: false, method: 'GET', path: '/compliance/violations/:id', name: 'compliance_violation',
+      handle: (ctx, project) => Reply.json(violations.get(project.id, ctx.params.id!)),
     },
     {
-      method: 'POST', path: '/api/compliance/violations/:id/resolve', name: 'compliance_violation_resolve', kind: 'keyed', keyTypes: PROJECT_KEYS,
-      handle: async (ctx) => Reply.json(await violations.resolve(projectIdOf(ctx), ctx.params.id!)),
+      keyTypes, writes: true, method: 'POST', path: '/compliance/violations/:id/resolve', name: 'compliance_violation_resolve',
+      handle: async (ctx, project) => Reply.json(await violations.resolve(project.id, ctx.params.id!)),
     },
   ]
 }

@@ -25,9 +25,9 @@ export function compileRules(rules: readonly CustomRule[]): { compiled: Compiled
   const compiled: CompiledRule[] = []
   const skipped: string[] = []
   for (const rule of rules) {
-    const matcher = rule.regex ? regexCounter(rule.pattern) : keywordCounter(rule.pattern)
-    if (matcher === undefined) skipped.push(rule.id)
-    else compiled.push({ rule, count: matcher })
+    const find = finderOf(rule)
+    if (find === undefined) skipped.push(rule.id)
+    else compiled.push({ rule, count: (text, lower) => find(text, lower, MAX_COUNTED_MATCHES) })
   }
   return { compiled, skipped }
 }
@@ -44,24 +44,48 @@ export function matchRules(rules: readonly CompiledRule[], texts: readonly strin
   return matches
 }
 
-function keywordCounter(keyword: string): CompiledRule['count'] | undefined {
+export interface RuleSpan {
+  readonly start: number
+  readonly end: number
+}
+
+/** Where a rule that may be saved matches a text, as request-time matching finds it (at most `limit` places). */
+export function findRuleSpans(rule: Pick<CustomRule, 'pattern' | 'regex'>, text: string, limit = MAX_COUNTED_MATCHES): RuleSpan[] {
+  const spans: RuleSpan[] = []
+  finderOf(rule)?.(text, text.toLowerCase(), limit, spans)
+  return spans
+}
+
+/** Counts matches up to `limit`, and adds each one's place to `spans` when given. */
+type Finder = (text: string, lower: string, limit: number, spans?: RuleSpan[]) => number
+
+function finderOf(rule: Pick<CustomRule, 'pattern' | 'regex'>): Finder | undefined {
+  return rule.regex ? regexFinder(rule.pattern) : keywordFinder(rule.pattern)
+}
+
+function keywordFinder(keyword: string): Finder | undefined {
   const needle = keyword.toLowerCase()
   if (needle.trim() === '') return undefined
-  return (_text, lower) => {
+  // Keywords match without regard to case, in the lowercased text.
+  return (_text, lower, limit, spans) => {
     let count = 0
-    for (let at = lower.indexOf(needle); at !== -1 && count < MAX_COUNTED_MATCHES; at = lower.indexOf(needle, at + needle.length)) count++
+    for (let at = lower.indexOf(needle); at !== -1 && count < limit; at = lower.indexOf(needle, at + needle.length)) {
+      count++
+      spans?.push({ start: at, end: at + needle.length })
+    }
     return count
   }
 }
 
-function regexCounter(source: string): CompiledRule['count'] | undefined {
+function regexFinder(source: string): Finder | undefined {
   if (unsafeRegexReason(source) !== undefined) return undefined
   const pattern = new RegExp(source, RULE_REGEX_FLAGS)
-  return (text) => {
+  return (text, _lower, limit, spans) => {
     let count = 0
     pattern.lastIndex = 0
-    for (let match = pattern.exec(text); match !== null && count < MAX_COUNTED_MATCHES; match = pattern.exec(text)) {
+    for (let match = pattern.exec(text); match !== null && count < limit; match = pattern.exec(text)) {
       count++
+      spans?.push({ start: match.index, end: match.index + match[0].length })
       // A zero-width match (a lookahead) would otherwise be found at the same place forever.
       if (match[0] === '') pattern.lastIndex++
     }

@@ -1,10 +1,11 @@
 // The contract between the router and a provider: one request in the gateway's terms, answered
 // whole or as a stream of events. Adapters translate wire formats; they never retry.
-import type { Message } from '../../../proxy/ai-request.ts'
+import type { GenerationOptions, Message } from '../../../proxy/ai-request.ts'
 import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
 import type { ModelName } from '../../../proxy/models.ts'
 
-export interface ProviderRequest {
+/** The request's generation options travel as they are; an adapter sends what its API can express. */
+export interface ProviderRequest extends GenerationOptions {
   readonly model: ModelName
   readonly messages: readonly Message[]
   readonly temperature: number
@@ -19,10 +20,18 @@ export interface ProviderRequest {
  * the signal's reason once it aborts; an abort stops the upstream request at once.
  */
 export interface ProviderAdapter {
+  /** Where calls go (a URL, or `built-in`), for the log at start. */
+  readonly target: string
   complete(request: ProviderRequest, signal: AbortSignal): Promise<ProviderResult>
-  /** Yields text deltas, then the provider's usage figures when it reports them. */
+  /** Yields text and tool-call deltas, the finish reason, then the provider's usage figures when it reports them. */
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>
 }
 
 /** Sent as a system instruction in json mode; OpenAI also refuses json_object unless the prompt says "JSON". */
 export const JSON_MODE_INSTRUCTION = 'Answer with a single valid JSON object and nothing else.'
+
+/** The json-mode instruction, with the schema the answer must follow when the request gave one. */
+export function jsonInstructionOf(request: ProviderRequest): string {
+  const schema = request.jsonSchema
+  return schema === undefined ? JSON_MODE_INSTRUCTION : `${JSON_MODE_INSTRUCTION} It must follow this JSON Schema: ${JSON.stringify(schema.schema)}`
+}

@@ -1,11 +1,11 @@
 // Anthropic's Messages wire format: POST /v1/messages with system text at the top level, a JSON
 // answer of content blocks, or a stream of typed events from message_start to message_stop.
-import type { Message } from '../../../proxy/ai-request.ts'
-import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
+import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
+import type { FinishReason, ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
 import type { Upstream } from '../../../proxy/upstream.ts'
-import { JSON_MODE_INSTRUCTION, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
-import { endpointOf, postJson } from './endpoint.ts'
+import { jsonInstructionOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
+import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
 import { readEvents } from './sse.ts'
 
@@ -24,29 +24,116 @@ interface WireUsage {
   readonly output_tokens?: unknown
 }
 
+interface WireBlock {
+  readonly type?: unknown
+  readonly text?: unknown
+  readonly id?: unknown
+  readonly name?: unknown
+  readonly input?: unknown
+}
+
 interface WireMessage {
-  readonly content?: readonly { readonly type?: unknown; readonly text?: unknown }[]
+  readonly content?: readonly WireBlock[]
+  readonly stop_reason?: unknown
   readonly usage?: WireUsage
 }
 
 interface WireEvent {
   readonly type?: unknown
+  readonly index?: unknown
   readonly message?: { readonly usage?: WireUsage }
-  readonly delta?: { readonly type?: unknown; readonly text?: unknown }
+  readonly content_block?: WireBlock
+  readonly delta?: { readonly type?: unknown; readonly text?: unknown; readonly partial_json?: unknown; readonly stop_reason?: unknown }
   readonly usage?: WireUsage
 }
 
-/** System messages become the top-level `system` text; the rest keep their order. */
-function toWire(request: ProviderRequest): { system: string | undefined; messages: Message[] } {
+type WireContent = string | unknown[]
+
+interface WireTurn {
+  readonly role: 'user' | 'assistant'
+  content: WireContent
+}
+
+/** Anthropic's stop reasons in the gateway's terms; `stop_sequence` and `pause_turn` are ends too. */
+export function finishReasonOf(reason: unknown): FinishReason | undefined {
+  switch (reason) {
+    case 'end_turn': case 'stop_sequence': case 'pause_turn': return 'stop'
+    case 'max_tokens': case 'model_context_window_exceeded': return 'length'
+    case 'tool_use': return 'tool_calls'
+    case 'refusal': return 'content_filter'
+    default: return undefined
+  }
+}
+
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,(.*)$/s
+
+function wirePart(part: ContentPart): unknown {
+  if (part.type === 'text') return { type: 'text', text: part.text }
+  const data = DATA_URL.exec(part.url)
+  return data === null
+    ? { type: 'image', source: { type: 'url', url: part.url } }
+    : { type: 'image', source: { type: 'base64', media_type: data[1], data: data[2] } }
+}
+
+function inputOf(call: ToolCall): unknown {
+  try {
+    return call.arguments === '' ? {} : JSON.parse(call.arguments)
+  } catch {
+    // Anthropic takes the input as an object; arguments a model garbled are passed on as text.
+    return { arguments: call.arguments }
+  }
+}
+
+function wireTurn(message: Message): WireTurn {
+  if (message.role === 'tool') {
+    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }] }
+  }
+  const role = message.role === 'assistant' ? 'assistant' : 'user'
+  if (message.toolCalls !== undefined) {
+    const blocks: unknown[] = message.content === '' ? [] : [{ type: 'text', text: message.content }]
+    for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: inputOf(call) })
+    return { role, content: blocks }
+  }
+  return { role, content: message.parts?.map(wirePart) ?? message.content }
+}
+
+const asBlocks = (content: WireContent): unknown[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content)
+
+/**
+ * System messages become the top-level `system` text; the rest keep their order. Tool results
+ * travel in user turns, so a result and the user turn beside it are joined into one turn.
+ */
+function toWire(request: ProviderRequest): { system: string | undefined; messages: unknown[] } {
   let system: string | undefined
-  const messages: Message[] = []
+  const messages: WireTurn[] = []
+  let isAfterToolResult = false
   for (const message of request.messages) {
-    if (message.role === 'system') system = system === undefined ? message.content : `${system}\n\n${message.content}`
-    else messages.push(message)
+    if (message.role === 'system') {
+      system = system === undefined ? message.content : `${system}\n\n${message.content}`
+      continue
+    }
+    const turn = wireTurn(message)
+    const previous = messages.at(-1)
+    const isTool = message.role === 'tool'
+    if (previous?.role === 'user' && turn.role === 'user' && (isTool || isAfterToolResult)) {
+      previous.content = [...asBlocks(previous.content), ...asBlocks(turn.content)]
+    } else {
+      messages.push(turn)
+    }
+    isAfterToolResult = isTool
   }
   // No native JSON flag: the instruction goes last in the system text, and the answer is checked.
-  if (request.mode === 'json') system = system === undefined ? JSON_MODE_INSTRUCTION : `${system}\n\n${JSON_MODE_INSTRUCTION}`
+  if (request.mode === 'json') {
+    const instruction = jsonInstructionOf(request)
+    system = system === undefined ? instruction : `${system}\n\n${instruction}`
+  }
   return { system, messages }
+}
+
+function wireToolChoice(choice: ToolChoice | undefined): unknown {
+  if (choice === undefined) return undefined
+  if (typeof choice === 'object') return { type: 'tool', name: choice.name }
+  return { type: choice === 'required' ? 'any' : choice }
 }
 
 function bodyOf(request: ProviderRequest, isStream: boolean): string {
@@ -57,17 +144,31 @@ function bodyOf(request: ProviderRequest, isStream: boolean): string {
     messages,
     max_tokens: request.maxTokens,
     temperature: Math.min(request.temperature, MAX_TEMPERATURE),
+    top_p: request.topP,
+    stop_sequences: request.stop,
+    tools: request.tools?.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+    tool_choice: wireToolChoice(request.toolChoice),
+    metadata: request.user === undefined ? undefined : { user_id: request.user },
     stream: isStream ? true : undefined,
   })
 }
 
-function textOf(answer: WireMessage): string | undefined {
+function answerOf(answer: WireMessage): Omit<ProviderResult, 'usage'> | undefined {
   if (!Array.isArray(answer.content)) return undefined
   let text = ''
+  const toolCalls: ToolCall[] = []
   for (const block of answer.content) {
     if (block.type === 'text' && typeof block.text === 'string') text += block.text
+    else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+      toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) })
+    }
   }
-  return text
+  const finishReason = finishReasonOf(answer.stop_reason)
+  return {
+    text,
+    ...(toolCalls.length > 0 && { toolCalls }),
+    ...(finishReason !== undefined && { finishReason }),
+  }
 }
 
 export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOptions): ProviderAdapter {
@@ -78,16 +179,18 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
   })
 
   return {
+    target: urlOf(endpoint),
+
     async complete(request, signal): Promise<ProviderResult> {
       const response = await postJson(upstream, endpoint, bodyOf(request, false), signal)
       const answer = parseAnswer(LABEL, await response.text()) as WireMessage
-      const text = textOf(answer)
-      if (text === undefined) throw new UpstreamError(`${LABEL} sent an answer without content.`, false)
+      const result = answerOf(answer)
+      if (result === undefined) throw new UpstreamError(`${LABEL} sent an answer without content.`, false)
       const input = answer.usage?.input_tokens
       const output = answer.usage?.output_tokens
       return typeof input === 'number' && typeof output === 'number'
-        ? { text, usage: { promptTokens: input, completionTokens: output } }
-        : { text }
+        ? { ...result, usage: { promptTokens: input, completionTokens: output } }
+        : result
     },
 
     async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
@@ -95,6 +198,8 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
       let inputTokens: unknown
       let outputTokens: unknown
       let isFinished = false
+      // Content block index → the tool call's own index among the answer's tool calls.
+      const toolIndexOfBlock = new Map<unknown, number>()
       for await (const event of readEvents(response.chunks(), LABEL)) {
         if (event.event === 'ping') continue
         const data = parseAnswer(LABEL, event.data) as WireEvent
@@ -102,15 +207,32 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
           case 'message_start':
             inputTokens = data.message?.usage?.input_tokens
             break
+          case 'content_block_start': {
+            const block = data.content_block
+            if (block?.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+              const index = toolIndexOfBlock.size
+              toolIndexOfBlock.set(data.index, index)
+              yield { type: 'tool_call', delta: { index, id: block.id, name: block.name, arguments: '' } }
+            }
+            break
+          }
           case 'content_block_delta':
             if (data.delta?.type === 'text_delta' && typeof data.delta.text === 'string' && data.delta.text.length > 0) {
               yield { type: 'delta', text: data.delta.text }
+            } else if (data.delta?.type === 'input_json_delta' && typeof data.delta.partial_json === 'string') {
+              const index = toolIndexOfBlock.get(data.index)
+              if (index !== undefined && data.delta.partial_json.length > 0) {
+                yield { type: 'tool_call', delta: { index, arguments: data.delta.partial_json } }
+              }
             }
             break
-          case 'message_delta':
+          case 'message_delta': {
             // output_tokens here is the running total for the whole message.
             outputTokens = data.usage?.output_tokens
+            const reason = finishReasonOf(data.delta?.stop_reason)
+            if (reason !== undefined) yield { type: 'finish', reason }
             break
+          }
           case 'message_stop':
             isFinished = true
             break

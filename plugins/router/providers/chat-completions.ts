@@ -1,11 +1,11 @@
 // The Chat Completions wire format, spoken by OpenAI and by Mistral: POST /v1/chat/completions,
 // a JSON answer or SSE chunks ending in `data: [DONE]`.
-import type { Message } from '../../../proxy/ai-request.ts'
-import type { ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
+import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
+import type { FinishReason, ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
 import type { Upstream } from '../../../proxy/upstream.ts'
 import { JSON_MODE_INSTRUCTION, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
-import { endpointOf, postJson } from './endpoint.ts'
+import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
 import { readEvents } from './sse.ts'
 
@@ -27,13 +27,25 @@ interface WireUsage {
   readonly completion_tokens?: unknown
 }
 
+interface WireToolCall {
+  readonly index?: unknown
+  readonly id?: unknown
+  readonly function?: { readonly name?: unknown; readonly arguments?: unknown }
+}
+
 interface WireCompletion {
-  readonly choices?: readonly { readonly message?: { readonly content?: unknown } }[]
+  readonly choices?: readonly {
+    readonly message?: { readonly content?: unknown; readonly tool_calls?: readonly WireToolCall[] | null }
+    readonly finish_reason?: unknown
+  }[]
   readonly usage?: WireUsage | null
 }
 
 interface WireChunk {
-  readonly choices?: readonly { readonly delta?: { readonly content?: unknown } }[]
+  readonly choices?: readonly {
+    readonly delta?: { readonly content?: unknown; readonly tool_calls?: readonly WireToolCall[] | null }
+    readonly finish_reason?: unknown
+  }[]
   readonly usage?: WireUsage | null
   readonly error?: unknown
 }
@@ -47,32 +59,110 @@ function usageOf(usage: WireUsage | null | undefined): TokenUsage | undefined {
   return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
 }
 
+/** OpenAI's reasons, and Mistral's (`model_length` is its context window running out). */
+export function finishReasonOf(reason: unknown): FinishReason | undefined {
+  switch (reason) {
+    case 'stop': return 'stop'
+    case 'length': case 'model_length': return 'length'
+    case 'tool_calls': case 'function_call': return 'tool_calls'
+    case 'content_filter': return 'content_filter'
+    default: return undefined
+  }
+}
+
+function wirePart(part: ContentPart): unknown {
+  return part.type === 'text'
+    ? { type: 'text', text: part.text }
+    : { type: 'image_url', image_url: part.detail === undefined ? { url: part.url } : { url: part.url, detail: part.detail } }
+}
+
+/** A message as Chat Completions takes it; the plain `{role, content}` object itself when it has nothing more. */
+function wireMessage(message: Message): unknown {
+  if (message.parts === undefined && message.toolCalls === undefined && message.toolCallId === undefined) return message
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
+  if (message.toolCalls !== undefined) {
+    return {
+      role: 'assistant',
+      content: message.content === '' ? null : message.content,
+      tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+    }
+  }
+  return { role: message.role, content: message.parts?.map(wirePart) ?? message.content }
+}
+
+function wireToolChoice(choice: ToolChoice | undefined, label: ChatCompletionsOptions['label']): unknown {
+  if (choice === undefined) return undefined
+  if (typeof choice === 'object') return { type: 'function', function: { name: choice.name } }
+  // Mistral's word for "some tool must be called".
+  return choice === 'required' && label === 'mistral' ? 'any' : choice
+}
+
+function responseFormatOf(request: ProviderRequest): unknown {
+  if (request.mode !== 'json') return undefined
+  const schema = request.jsonSchema
+  if (schema === undefined) return JSON_OBJECT
+  return { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: schema.strict } }
+}
+
+function toolCallsOf(wire: readonly WireToolCall[] | null | undefined): ToolCall[] | undefined {
+  if (!Array.isArray(wire) || wire.length === 0) return undefined
+  const calls: ToolCall[] = []
+  for (const call of wire) {
+    const name = call.function?.name
+    const args = call.function?.arguments
+    if (typeof call.id !== 'string' || typeof name !== 'string') continue
+    calls.push({ id: call.id, name, arguments: typeof args === 'string' ? args : '' })
+  }
+  return calls.length === 0 ? undefined : calls
+}
+
 export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCompletionsOptions): ProviderAdapter {
   const { label, apiKey } = options
   const endpoint = endpointOf(label, options.baseUrl, '/v1/chat/completions', apiKey, { authorization: `Bearer ${apiKey}` })
+  const isMistral = label === 'mistral'
 
   // Fields left undefined are dropped by JSON.stringify, which spares a copy per optional field.
   const bodyOf = (request: ProviderRequest, isStream: boolean): string => {
     const isJson = request.mode === 'json'
+    const messages = request.messages.map(wireMessage)
     return JSON.stringify({
       model: request.model,
-      messages: isJson ? [JSON_MODE_MESSAGE, ...request.messages] : request.messages,
+      messages: isJson ? [JSON_MODE_MESSAGE, ...messages] : messages,
       temperature: Math.min(request.temperature, options.maxTemperature),
+      top_p: request.topP,
       max_tokens: request.maxTokens,
+      stop: request.stop,
+      [isMistral ? 'random_seed' : 'seed']: request.seed,
+      tools: request.tools?.map((tool) => ({ type: 'function', function: tool })),
+      tool_choice: wireToolChoice(request.toolChoice, label),
+      user: isMistral ? undefined : request.user,
       stream: isStream,
       stream_options: isStream && options.asksForStreamUsage ? STREAM_USAGE : undefined,
-      response_format: isJson ? JSON_OBJECT : undefined,
+      response_format: responseFormatOf(request),
     })
   }
 
   return {
+    target: urlOf(endpoint),
+
     async complete(request, signal): Promise<ProviderResult> {
       const response = await postJson(upstream, endpoint, bodyOf(request, false), signal)
       const answer = parseAnswer(label, await response.text()) as WireCompletion
-      const text = answer.choices?.[0]?.message?.content
-      if (typeof text !== 'string') throw new UpstreamError(`${label} sent an answer without text.`, false)
+      const choice = answer.choices?.[0]
+      const content = choice?.message?.content
+      const toolCalls = toolCallsOf(choice?.message?.tool_calls)
+      // A message that only calls tools has `content: null`.
+      const isToolCallOnly = toolCalls !== undefined && (content === null || content === undefined)
+      if (typeof content !== 'string' && !isToolCallOnly) throw new UpstreamError(`${label} sent an answer without text.`, false)
+      const text = typeof content === 'string' ? content : ''
       const usage = usageOf(answer.usage)
-      return usage === undefined ? { text } : { text, usage }
+      const finishReason = finishReasonOf(choice?.finish_reason)
+      return {
+        text,
+        ...(usage !== undefined && { usage }),
+        ...(toolCalls !== undefined && { toolCalls }),
+        ...(finishReason !== undefined && { finishReason }),
+      }
     },
 
     async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
@@ -85,8 +175,28 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
         }
         const chunk = parseAnswer(label, event.data) as WireChunk
         if (chunk.error !== undefined && chunk.error !== null) throw streamError(label, chunk, apiKey)
-        const text = chunk.choices?.[0]?.delta?.content
+        const choice = chunk.choices?.[0]
+        const text = choice?.delta?.content
         if (typeof text === 'string' && text.length > 0) yield { type: 'delta', text }
+        const calls = choice?.delta?.tool_calls
+        if (Array.isArray(calls)) {
+          for (const call of calls) {
+            const index = typeof call.index === 'number' ? call.index : 0
+            const name = call.function?.name
+            const args = call.function?.arguments
+            yield {
+              type: 'tool_call',
+              delta: {
+                index,
+                ...(typeof call.id === 'string' && { id: call.id }),
+                ...(typeof name === 'string' && { name }),
+                arguments: typeof args === 'string' ? args : '',
+              },
+            }
+          }
+        }
+        const reason = finishReasonOf(choice?.finish_reason)
+        if (reason !== undefined) yield { type: 'finish', reason }
         const usage = usageOf(chunk.usage)
         if (usage !== undefined) yield { type: 'usage', usage }
       }

@@ -7,9 +7,16 @@ export interface Endpoint extends UpstreamTarget {
   readonly apiKey: string
 }
 
+/**
+ * `apiPath` appended to the base URL's path. A base URL that already ends in the API's version
+ * segment (`https://api.openai.com/v1`, the form the providers' own SDKs document) names the same
+ * API as one without it, so the segment is not repeated.
+ */
 export function endpointOf(label: string, baseUrl: string, apiPath: string, apiKey: string, headers: Record<string, string>): Endpoint {
   const url = new URL(baseUrl)
-  const prefix = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname
+  let prefix = url.pathname.replace(/\/+$/, '')
+  const version = /^\/v\d+\//.exec(apiPath)?.[0].slice(0, -1)
+  if (version !== undefined && prefix.endsWith(version)) prefix = prefix.slice(0, -version.length)
   return {
     label,
     origin: url.origin,
@@ -17,6 +24,11 @@ export function endpointOf(label: string, baseUrl: string, apiPath: string, apiK
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     apiKey,
   }
+}
+
+/** The full URL an endpoint posts to, for the log at start. */
+export function urlOf(endpoint: Endpoint): string {
+  return `${endpoint.origin}${endpoint.path}`
 }
 
 /** POSTs the JSON body; a non-2xx answer is read to the end and thrown as UpstreamError. */

@@ -1,7 +1,11 @@
 // The local provider's answers: plausible English picked by a seeded generator, so the same
-// request always gets the same answer. Pure; the streaming and pacing live in local.ts.
+// request always gets the same answer, and tool calls with arguments that fit the tool's schema.
+// Pure; the streaming and pacing live in local.ts.
+import type { ToolCall, ToolDefinition } from '../../../proxy/ai-request.ts'
+import type { FinishReason } from '../../../proxy/completion.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 import type { ProviderRequest } from './adapter.ts'
+import { sampleOf } from './schema-sample.ts'
 
 const SENTENCES = [
   'That is a fair question, and the short answer depends on what you need most.',
@@ -65,6 +69,7 @@ function seedOf(request: ProviderRequest): number {
   hash = hashInto(hash, request.model)
   hash = hashInto(hash, request.mode)
   hash = hashInto(hash, String(request.temperature))
+  if (request.seed !== undefined) hash = hashInto(hash, String(request.seed))
   for (const message of request.messages) {
     hash = hashInto(hash, message.role)
     hash = hashInto(hash, message.content)
@@ -99,31 +104,83 @@ function pickWords(target: number, random: () => number): string[] {
   }
 }
 
-function render(words: readonly string[], mode: ProviderRequest['mode']): string {
+function render(words: readonly string[], request: ProviderRequest): string {
   const text = words.join(' ')
-  return mode === 'json' ? JSON.stringify({ answer: text }) : text
+  if (request.mode !== 'json') return text
+  const schema = request.jsonSchema?.schema
+  return JSON.stringify(schema === undefined ? { answer: text } : sampleOf(schema, text))
+}
+
+/** The text before the first stop sequence, as a provider ends its answer there. */
+function cutAtStop(text: string, stop: readonly string[] | undefined): string {
+  let end = text.length
+  for (const sequence of stop ?? []) {
+    const at = sequence === '' ? -1 : text.indexOf(sequence)
+    if (at !== -1 && at < end) end = at
+  }
+  return end === text.length ? text : text.slice(0, end)
+}
+
+/**
+ * The tool the model "decides" to call: the one tool_choice names, else the first; with `auto`,
+ * only while the last message is not a tool's result, so a tool round trip ends in a text answer.
+ */
+function toolToCall(request: ProviderRequest): ToolDefinition | undefined {
+  const { tools, toolChoice } = request
+  if (tools === undefined || tools.length === 0 || toolChoice === 'none') return undefined
+  if (typeof toolChoice === 'object') return tools.find((tool) => tool.name === toolChoice.name) ?? tools[0]
+  if (toolChoice !== 'required' && request.messages.at(-1)?.role === 'tool') return undefined
+  return tools[0]
+}
+
+/** The last user message, cut short: the value a local tool call fills its string arguments with. */
+function argumentText(request: ProviderRequest): string {
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const message = request.messages[i]!
+    if (message.role === 'user') return message.content.slice(0, 100)
+  }
+  return ''
 }
 
 export interface LocalAnswer {
   readonly text: string
   readonly completionTokens: number
+  readonly finishReason: FinishReason
+  readonly toolCalls?: readonly ToolCall[]
 }
 
-/** A deterministic function of model, messages, temperature and mode, never over maxTokens. */
+function toolAnswer(request: ProviderRequest, tool: ToolDefinition): LocalAnswer {
+  const call: ToolCall = {
+    id: `call_${seedOf(request).toString(16).padStart(8, '0')}`,
+    name: tool.name,
+    arguments: JSON.stringify(sampleOf(tool.parameters, argumentText(request))),
+  }
+  return { text: '', completionTokens: countTokens(call.name) + countTokens(call.arguments), finishReason: 'tool_calls', toolCalls: [call] }
+}
+
+/**
+ * A deterministic function of model, messages, temperature, seed, mode and tools; text answers
+ * are never over maxTokens.
+ */
 export function simulateAnswer(request: ProviderRequest): LocalAnswer {
+  const tool = toolToCall(request)
+  if (tool !== undefined) return toolAnswer(request, tool)
   const random = seededRandom(seedOf(request))
-  const words = pickWords(Math.min(targetTokens(request, random), request.maxTokens), random)
-  let text = render(words, request.mode)
+  const target = targetTokens(request, random)
+  const words = pickWords(Math.min(target, request.maxTokens), random)
+  let text = render(words, request)
   let tokens = countTokens(text)
   while (tokens > request.maxTokens && words.length > 0) {
     // Dropping as many words as tokens are in excess converges in one or two rounds.
     words.length = Math.max(0, words.length - Math.max(1, tokens - request.maxTokens))
-    text = render(words, request.mode)
+    text = render(words, request)
     tokens = countTokens(text)
   }
   if (tokens > request.maxTokens) {
     text = request.mode === 'json' ? '{}' : ''
     tokens = countTokens(text)
   }
-  return { text, completionTokens: tokens }
+  const stopped = request.mode === 'json' ? text : cutAtStop(text, request.stop)
+  if (stopped !== text) return { text: stopped, completionTokens: countTokens(stopped), finishReason: 'stop' }
+  return { text, completionTokens: tokens, finishReason: target > request.maxTokens ? 'length' : 'stop' }
 }

@@ -1,5 +1,6 @@
-// The built-in local provider: serves any model with simulated answers, reports usage the way a
-// real provider does, and streams in paced chunks. It never makes a network call.
+// The built-in local provider: serves any model with simulated answers (tool calls included),
+// reports usage the way a real provider does, and streams in paced chunks. It never makes a
+// network call.
 import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
 import { pause } from '../pause.ts'
 import type { ProviderAdapter } from './adapter.ts'
@@ -29,10 +30,17 @@ export function splitIntoChunks(text: string): string[] {
 
 export function createLocalAdapter(options: LocalOptions): ProviderAdapter {
   return {
+    target: 'built-in',
+
     async complete(request, signal): Promise<ProviderResult> {
       signal.throwIfAborted()
       const answer = simulateAnswer(request)
-      return { text: answer.text, usage: { promptTokens: request.promptTokens, completionTokens: answer.completionTokens } }
+      return {
+        text: answer.text,
+        usage: { promptTokens: request.promptTokens, completionTokens: answer.completionTokens },
+        ...(answer.toolCalls !== undefined && { toolCalls: answer.toolCalls }),
+        finishReason: answer.finishReason,
+      }
     },
 
     async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
@@ -43,6 +51,14 @@ export function createLocalAdapter(options: LocalOptions): ProviderAdapter {
         if (i > 0) await pause(options.chunkDelayMs, signal)
         yield { type: 'delta', text: chunks[i] as string }
       }
+      const calls = answer.toolCalls ?? []
+      for (let index = 0; index < calls.length; index++) {
+        const call = calls[index]!
+        // Like the providers: the call's id and name first, then its arguments.
+        yield { type: 'tool_call', delta: { index, id: call.id, name: call.name, arguments: '' } }
+        yield { type: 'tool_call', delta: { index, arguments: call.arguments } }
+      }
+      yield { type: 'finish', reason: answer.finishReason }
       yield { type: 'usage', usage: { promptTokens: request.promptTokens, completionTokens: answer.completionTokens } }
     },
   }

@@ -72,3 +72,26 @@ t.test('two different requests never share an encoding', async (t) => {
     return (encodeCacheKey(a) === encodeCacheKey(b)) === same
   }))
 })
+
+t.test('tools, sampling options and tool turns change the key; the end user\'s id does not', async (t) => {
+  const tool = { name: 'lookup', parameters: { type: 'object' } }
+  const variants: ReadonlyArray<readonly [string, Partial<CacheKeyFields>]> = [
+    ['tools', { options: { tools: [tool] } }],
+    ['a tool choice', { options: { tools: [tool], toolChoice: 'required' } }],
+    ['top_p', { options: { topP: 0.5 } }],
+    ['stop sequences', { options: { stop: ['END'] } }],
+    ['a seed', { options: { seed: 1 } }],
+    ['a json schema', { mode: 'json', options: { jsonSchema: { name: 's', schema: { type: 'object' } } } }],
+    ['a tool call', { messages: [...base.messages, { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{}' }] }] }],
+    ['a tool result', { messages: [...base.messages, { role: 'tool', content: '', toolCallId: 'c1' }] }],
+    ['an image', { messages: [base.messages[0]!, { role: 'user', content: 'Hello there.', parts: [{ type: 'image', url: 'https://img.example/a.png' }] }] }],
+  ]
+  const keys = new Set([cacheKeyOf(base), cacheKeyOf({ ...base, mode: 'json' })])
+  for (const [what, change] of variants) {
+    const key = cacheKeyOf({ ...base, ...change })
+    t.notOk(keys.has(key), what)
+    keys.add(key)
+  }
+  t.equal(cacheKeyOf({ ...base, options: { user: 'someone' } }), cacheKeyOf(base), 'user')
+  t.equal(encodeCacheKey({ ...base, options: {} }), encodeCacheKey(base), 'a request without options keeps the plain encoding')
+})

@@ -132,9 +132,10 @@ t.test('bad governorMetadata gets 400 naming the problem', async (t) => {
 
 t.test('a full worker pool queue answers 503 with retry-after, and the gateway recovers', async (t) => {
   const gw = await governedGateway(t, { overrides: { pool: { maxThreads: 1, maxQueue: 1, idleTimeoutMs: 60_000 } } })
-  // Long texts go to the pool; one thread and one queue slot take two, the third finds the queue full.
-  const long = (n: number) => ({ role: 'user', content: `${'Our shipment is late. '.repeat(100)} ${n}` })
-  const res = await call(`${gw.url}/api/ai/complete`, { key: gw.sk, body: { messages: [1, 2, 3, 4, 5, 6].map(long), governorMetadata: metadata } })
+  // Long texts go to the pool in up to four batches of 32 KB or more; one thread and one queue
+  // slot take two, the third finds the queue full.
+  const long = (n: number) => ({ role: 'user', content: `${'Our shipment is late. '.repeat(1600)} ${n}` })
+  const res = await call(`${gw.url}/api/ai/complete`, { key: gw.sk, body: { messages: [1, 2, 3, 4].map(long), governorMetadata: metadata } })
   t.equal(res.status, 503)
   t.equal(res.headers['retry-after'], '1')
   t.match(res.body, { error: 'Service overloaded', code: 'overloaded' })

@@ -2,27 +2,30 @@
 import t from 'tap'
 import { OverloadedError } from '../../../proxy/errors.ts'
 import type { WorkerPool } from '../../../proxy/pool.ts'
-import { scanTexts } from '../../../plugins/governor/scan-texts.ts'
-import { scanContent } from '../../../workers/scan-content.ts'
+import { MAX_BATCHES_PER_CALL, scanTexts } from '../../../plugins/governor/scan-texts.ts'
+import { scanContentBatch } from '../../../workers/scan-content.ts'
 
 /** A pool that runs the scan itself and records what it was given; `fail` makes a call reject. */
 function recordingPool(fail?: (call: number) => Error | undefined) {
   const texts: string[] = []
+  const batches: string[][] = []
   const signals: AbortSignal[] = []
   const pool = {
-    async run(_task: string, input: { text: string }, signal?: AbortSignal) {
-      texts.push(input.text)
+    async run(task: string, input: { texts: string[] }, signal?: AbortSignal) {
+      if (task !== 'scanContentBatch') throw new Error(`unexpected task ${task}`)
+      texts.push(...input.texts)
+      batches.push(input.texts)
       if (signal !== undefined) signals.push(signal)
-      const error = fail?.(texts.length)
+      const error = fail?.(batches.length)
       if (error !== undefined) throw error
       await new Promise((resolve) => setImmediate(resolve))
-      return scanContent(input)
+      return scanContentBatch(input)
     },
     queueSize: 0,
     utilization: 0,
     close: async () => undefined,
   } as unknown as WorkerPool
-  return { pool, texts, signals }
+  return { pool, texts, batches, signals }
 }
 
 const limits = { inlineMaxChars: 20, inlineBudgetChars: 30 }
@@ -40,9 +43,9 @@ t.test('short texts are scanned inline until the budget is spent; long texts and
 
 t.test('a full pool queue rejects the scan with OverloadedError and cancels the other tasks of the call', async (t) => {
   const { pool, signals } = recordingPool((call) => (call === 2 ? new OverloadedError('The worker pool queue is full; retry shortly.') : undefined))
-  const long = ['x'.repeat(40), 'y'.repeat(40), 'z'.repeat(40)]
+  const long = ['x'.repeat(40_000), 'y'.repeat(40_000), 'z'.repeat(40_000)]
   await t.rejects(scanTexts(long, pool, limits, new AbortController().signal), OverloadedError)
-  t.equal(signals.length, 3)
+  t.equal(signals.length, 3, 'three texts of 40 000 characters make three batches')
   t.ok(signals.every((s) => s.aborted), 'every task of the call was told to stop')
 })
 
@@ -51,4 +54,24 @@ t.test('texts that all fit are scanned without touching the pool', async (t) => 
   const scanned = await scanTexts(['hi', 'there'], pool, limits, new AbortController().signal)
   t.same(texts, [])
   t.equal(scanned.pooled, 0)
+})
+
+t.test('many long texts take a few pool tasks, not one each, and every text keeps its own findings', async (t) => {
+  const { pool, batches } = recordingPool()
+  const input = Array.from({ length: 600 }, (_, i) => `${'filler words here. '.repeat(60)} write to user${i}@example.org`)
+  const scanned = await scanTexts(input, pool, limits, new AbortController().signal)
+  t.ok(batches.length <= MAX_BATCHES_PER_CALL, `${batches.length} tasks for 600 texts`)
+  t.ok(batches.length > 1, 'more than one, so the threads share the work')
+  t.equal(batches.flat().length, 600)
+  t.equal(scanned.pooled, 600)
+  scanned.findings.forEach((found, i) => {
+    const email = found.filter((f) => f.type === 'EMAIL_ADDRESS')
+    t.equal(email.length === 1 ? input[i]!.slice(email[0]!.start, email[0]!.end) : '', `user${i}@example.org`)
+  })
+})
+
+t.test('small pooled texts are grouped until a batch holds enough work', async (t) => {
+  const { pool, batches } = recordingPool()
+  await scanTexts(Array.from({ length: 10 }, () => 'x'.repeat(100)), pool, { inlineMaxChars: 20, inlineBudgetChars: 30 }, new AbortController().signal)
+  t.equal(batches.length, 1, 'ten texts of 100 characters are one task')
 })

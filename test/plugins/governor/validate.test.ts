@@ -58,3 +58,11 @@ t.test('validates its body: messages and governorMetadata are both required', as
   t.equal((await call(url, { key: gw.sk, body: { messages: [], governorMetadata: metadata } })).status, 400)
   t.equal((await call(url, { key: gw.sk, body: { messages: [{ role: 'user', content: 'x' }], governorMetadata: { ...metadata, actionType: 'nope' } } })).status, 400)
 })
+
+t.test('a request with many long messages is scanned in a few pool tasks instead of filling the pool queue', async (t) => {
+  const gw = await governedGateway(t, { overrides: { pool: { maxThreads: 2, maxQueue: 64, idleTimeoutMs: 60_000 } } })
+  const messages = Array.from({ length: 700 }, (_, i) => ({ role: 'user', content: `${'Notes from the weekly call, nothing sensitive. '.repeat(24)}Reach me at person${i}@example.org.` }))
+  const res = await call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages, governorMetadata: metadata } })
+  t.equal(res.status, 200, '700 messages of about 1.2 KB each, on a queue of 64')
+  t.equal(res.body.findings.filter((f: { type: string }) => f.type === 'EMAIL_ADDRESS').length, 700)
+})

@@ -59,7 +59,7 @@ t.test('sends the Chat Completions request shape with a bearer key', async (t) =
   })
 })
 
-t.test('streams OpenAI deltas in order, then the usage it asked for with stream_options', async (t) => {
+t.test('streams OpenAI deltas in order, the finish reason, then the usage it asked for with stream_options', async (t) => {
   const { mock, adapter } = await setup(t, 'openai')
   const events = await collect(adapter.stream(request('gpt-4o-mini'), signal))
   t.same(events, [
@@ -67,6 +67,7 @@ t.test('streams OpenAI deltas in order, then the usage it asked for with stream_
     { type: 'delta', text: 't is the ' },
     { type: 'delta', text: 'capital o' },
     { type: 'delta', text: 'f France?' },
+    { type: 'finish', reason: 'stop' },
     { type: 'usage', usage: { promptTokens: 16, completionTokens: 9 } },
   ])
   t.same(lastBody(mock).stream_options, { include_usage: true })
@@ -136,4 +137,62 @@ t.test('throws a retryable UpstreamError when the provider reports an error insi
   const err = await caught(collect(adapter.stream(request('gpt-4o-mini'), signal)))
   t.ok(err instanceof UpstreamError)
   t.match(err, { retryable: true, message: /reported an error in its stream: The server had an error/ })
+})
+
+const tool = { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }
+const toolTurn = [
+  user('Weather in Oslo?'),
+  { role: 'assistant' as const, content: '', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
+  { role: 'tool' as const, content: 'Sunny', toolCallId: 'call_1' },
+]
+
+t.test('sends tools, tool calls, tool results, images and sampling options in the Chat Completions shape', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  await adapter.complete(request('gpt-4o', {
+    messages: [...toolTurn, { role: 'user', content: 'And this?', parts: [{ type: 'text', text: 'And this?' }, { type: 'image', url: 'https://img.example/a.png', detail: 'low' }] }],
+    tools: [tool], toolChoice: { name: 'get_weather' }, topP: 0.5, stop: ['END'], seed: 3, user: 'u-1',
+  }), signal)
+  t.match(lastBody(mock), {
+    messages: [
+      { role: 'user', content: 'Weather in Oslo?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' },
+      { role: 'user', content: [{ type: 'text', text: 'And this?' }, { type: 'image_url', image_url: { url: 'https://img.example/a.png', detail: 'low' } }] },
+    ],
+    tools: [{ type: 'function', function: tool }],
+    tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    top_p: 0.5, stop: ['END'], seed: 3, user: 'u-1',
+  })
+})
+
+t.test('speaks Mistral\'s words for a required tool and a seed, and sends no user', async (t) => {
+  const { mock, adapter } = await setup(t, 'mistral')
+  await adapter.complete(request('mistral-large-latest', { tools: [tool], toolChoice: 'required', seed: 3, user: 'u-1' }), signal)
+  const body = lastBody(mock)
+  t.equal(body.tool_choice, 'any')
+  t.equal(body.random_seed, 3)
+  t.notOk('seed' in body || 'user' in body)
+})
+
+t.test('asks for a json_schema answer with the schema', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  const schema = { type: 'object', properties: { a: { type: 'string' } } }
+  await adapter.complete(request('gpt-4o', { mode: 'json', jsonSchema: { name: 'answer', schema, strict: true } }), signal)
+  t.same(lastBody(mock).response_format, { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } })
+})
+
+t.test('returns the tool calls of an answer, whole or streamed', async (t) => {
+  const { adapter } = await setup(t, 'openai')
+  const result = await adapter.complete(request('gpt-4o', { tools: [tool], messages: [user('Oslo')] }), signal)
+  t.same(result, {
+    text: '',
+    usage: { promptTokens: 4, completionTokens: 4 },
+    toolCalls: [{ id: 'call_mock', name: 'get_weather', arguments: '{"echo":"Oslo"}' }],
+    finishReason: 'tool_calls',
+  })
+  const events = await collect(adapter.stream(request('gpt-4o', { tools: [tool], messages: [user('Oslo')] }), signal))
+  const pieces = events.flatMap((e) => (e.type === 'tool_call' ? [e.delta] : []))
+  t.same(pieces[0], { index: 0, id: 'call_mock', name: 'get_weather', arguments: '' })
+  t.equal(pieces.map((p) => p.arguments).join(''), '{"echo":"Oslo"}')
+  t.same(events.find((e) => e.type === 'finish'), { type: 'finish', reason: 'tool_calls' })
 })

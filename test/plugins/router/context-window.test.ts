@@ -59,3 +59,24 @@ t.test('never keeps a prompt over budget, never drops system messages or the las
   ))
   t.pass('property held')
 })
+
+t.test('drops a tool call together with its results, and never a result alone', async (t) => {
+  const call: Message = { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{}' }] }
+  const result = (id: string): Message => ({ role: 'tool', content: 'found', toolCallId: id })
+  const messages = [user('q1'), call, result('c1'), user('q2')]
+  const fit = fitContextWindow(messages, [10, 100, 100, 10], 0, 10 + 10 + 2 * O + 1)
+  t.same(fit.fits && fit.messages, [user('q2')], 'the question, the call and its result go')
+  t.equal(fit.fits && fit.dropped, 3)
+
+  const answering = [user('q1'), call, result('c1')]
+  const kept = fitContextWindow(answering, [10, 100, 100], 0, 200 + 2 * O + 1)
+  t.same(kept.fits && kept.messages, [call, result('c1')], 'a call whose result is the last message stays with it')
+  t.same(fitContextWindow(answering, [10, 100, 100], 0, 150).fits, false)
+})
+
+t.test('counts fixed tokens (tool definitions) against the window without dropping them', async (t) => {
+  const messages = [user('q1'), user('q2')]
+  t.same(fitContextWindow(messages, [10, 10], 100, 1000, 500), { fits: true, messages, dropped: 0, promptTokens: 520 + 2 * O })
+  const trimmed = fitContextWindow(messages, [10, 10], 100, 100 + 500 + 10 + O, 500)
+  t.same(trimmed, { fits: true, messages: [user('q2')], dropped: 1, promptTokens: 510 + O })
+})

@@ -88,9 +88,9 @@ export function authState(testMode: boolean): AuthState {
   }
 }
 
-export const user = (content: string): Message => ({ role: 'user', content })
-export const assistant = (content: string): Message => ({ role: 'assistant', content })
-export const system = (content: string): Message => ({ role: 'system', content })
+export const user = (content: string) => ({ role: 'user', content }) satisfies Message
+export const assistant = (content: string) => ({ role: 'assistant', content }) satisfies Message
+export const system = (content: string) => ({ role: 'system', content }) satisfies Message
 
 export async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = []

@@ -114,11 +114,11 @@ t.test('counts long messages in the worker pool only once the request is admitte
   t.equal(ctx.responseHeaders['x-gateway-prompt-tokens'], String(counted))
 })
 
-t.test('calls the decided provider with the request\'s messages, temperature and maxTokens, and returns its answer and usage', async (t) => {
+t.test('calls the decided provider with the request\'s messages, temperature and maxTokens, and returns its answer, usage and finish reason', async (t) => {
   const mock = await withMock(t)
   const { ctx } = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], maxTokens: 50, temperature: 0.3 } })
   const result = await decisionOf(ctx).call.complete(ctx.signal)
-  t.same(result, { text: 'Echo: Hello', usage: { promptTokens: 5, completionTokens: 3 } })
+  t.same(result, { text: 'Echo: Hello', usage: { promptTokens: 5, completionTokens: 3 }, finishReason: 'stop' })
   t.match(mock.requests[0]?.body, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50, temperature: 0.3 })
 })
 

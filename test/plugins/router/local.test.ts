@@ -113,3 +113,67 @@ t.test('does not answer when the signal is already aborted', async (t) => {
   t.equal(await caught(adapter.complete(request(), controller.signal)), reason)
   t.equal(await caught(collect(adapter.stream(request(), controller.signal))), reason)
 })
+
+const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 2 } }, required: ['city'] } }
+const lookup = { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } }
+
+t.test('calls the first tool with arguments that fit its schema, the same call every time', async (t) => {
+  const adapter = createLocalAdapter({ chunkDelayMs: 0 })
+  const result = await adapter.complete(request({ tools: [weather, lookup], messages: [user('Weather in Oslo?')] }), signal)
+  t.equal(result.text, '')
+  t.equal(result.finishReason, 'tool_calls')
+  t.equal(result.toolCalls?.length, 1)
+  t.match(result.toolCalls?.[0], { id: /^call_[0-9a-f]{8}$/, name: 'get_weather' })
+  t.same(JSON.parse(result.toolCalls![0]!.arguments), { city: 'Weather in Oslo?', days: 2 })
+  t.same(await adapter.complete(request({ tools: [weather, lookup], messages: [user('Weather in Oslo?')] }), signal), result)
+})
+
+t.test('follows tool_choice: a named tool, none, and required even after a result', async (t) => {
+  const adapter = createLocalAdapter({ chunkDelayMs: 0 })
+  const named = await adapter.complete(request({ tools: [weather, lookup], toolChoice: { name: 'lookup' } }), signal)
+  t.same(JSON.parse(named.toolCalls![0]!.arguments), { id: '00000000-0000-4000-8000-000000000000' })
+  const none = await adapter.complete(request({ tools: [weather], toolChoice: 'none' }), signal)
+  t.equal(none.toolCalls, undefined)
+  t.ok(none.text.length > 0)
+  const afterResult = [user('Weather?'), { role: 'assistant' as const, content: '', toolCalls: named.toolCalls! }, { role: 'tool' as const, content: 'Sunny', toolCallId: named.toolCalls![0]!.id }]
+  const auto = await adapter.complete(request({ tools: [weather], messages: afterResult }), signal)
+  t.equal(auto.finishReason, 'stop', 'with auto, a tool result is answered with text')
+  const required = await adapter.complete(request({ tools: [weather], toolChoice: 'required', messages: afterResult }), signal)
+  t.equal(required.finishReason, 'tool_calls')
+})
+
+t.test('streams a tool call as its id and name, then its arguments, then the finish reason', async (t) => {
+  const events = await collect(createLocalAdapter({ chunkDelayMs: 0 }).stream(request({ tools: [weather] }), signal))
+  const complete = await createLocalAdapter({ chunkDelayMs: 0 }).complete(request({ tools: [weather] }), signal)
+  const call = complete.toolCalls![0]!
+  t.same(events.slice(0, 3), [
+    { type: 'tool_call', delta: { index: 0, id: call.id, name: call.name, arguments: '' } },
+    { type: 'tool_call', delta: { index: 0, arguments: call.arguments } },
+    { type: 'finish', reason: 'tool_calls' },
+  ])
+  t.equal(events[3]?.type, 'usage')
+})
+
+t.test('ends the text at a stop sequence, and reports length when maxTokens cut it', async (t) => {
+  const full = simulateAnswer(request())
+  const word = full.text.split(' ')[3]!
+  const stopped = simulateAnswer(request({ stop: [` ${word}`] }))
+  t.equal(stopped.text, full.text.slice(0, full.text.indexOf(` ${word}`)))
+  t.equal(stopped.finishReason, 'stop')
+  t.equal(full.finishReason, 'stop')
+  t.equal(simulateAnswer(request({ maxTokens: 5 })).finishReason, 'length')
+})
+
+t.test('a seed is part of what the answer depends on', async (t) => {
+  t.not(simulateAnswer(request({ seed: 1 })).text, simulateAnswer(request({ seed: 2 })).text)
+  t.equal(simulateAnswer(request({ seed: 1 })).text, simulateAnswer(request({ seed: 1 })).text)
+})
+
+t.test('a json_schema answer is a value of the schema', async (t) => {
+  const schema = { type: 'object', properties: { title: { type: 'string', maxLength: 12 }, score: { type: 'number', minimum: 0.5 }, tags: { type: 'array', items: { type: 'string' } } } }
+  const answer = JSON.parse(simulateAnswer(request({ mode: 'json', jsonSchema: { name: 's', schema } })).text)
+  t.same(Object.keys(answer), ['title', 'score', 'tags'])
+  t.ok(answer.title.length <= 12)
+  t.equal(answer.score, 0.5)
+  t.equal(answer.tags.length, 1)
+})

@@ -56,3 +56,13 @@ t.test('rejects Bitcoin look-alikes with a broken checksum or extra characters',
   t.same(found('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2x', 'CRYPTO'), [])
   t.same(found('sha 8f953371d3e85eddb89b05ed6b9e680791055315c73e1025ab5dba7bb2aee189', 'CRYPTO'), [])
 })
+
+t.test('a card followed by a CVV, an expiry year or another card is still found, each card on its own', async (t) => {
+  t.same(found('card 4539 1488 0343 6467 123 exp 2027', 'CREDIT_CARD'), ['4539 1488 0343 6467'])
+  t.same(found('4539148803436467 2027', 'CREDIT_CARD'), ['4539148803436467'])
+  t.same(found('cards 4539 1488 0343 6467 5555 5555 5555 4444 on file', 'CREDIT_CARD'), ['4539 1488 0343 6467', '5555 5555 5555 4444'])
+  t.same(found('amex 3782 822463 10005 1234', 'CREDIT_CARD'), ['3782 822463 10005'])
+  t.same(found('pay 4539-1488-0343-6467-99', 'CREDIT_CARD'), ['4539-1488-0343-6467'])
+  t.same(found('order 1234 5678 9012 3456 7890', 'CREDIT_CARD'), [], 'no stretch of the run is a card')
+  t.same(found('4539 1488-0343 6467 123', 'CREDIT_CARD'), [], 'mixed separators inside a card still do not count')
+})

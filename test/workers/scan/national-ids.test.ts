@@ -128,3 +128,19 @@ t.test('digits glued to letters are not read as identifiers', async (t) => {
   t.same(found('order A536221234B', 'US_SSN'), [])
   t.same(found('x12345678950', 'TR_NATIONAL_ID'), [])
 })
+
+t.test('identifiers whose letters may be written in lower case', async (t) => {
+  t.same(found('hetu 131052-308t', 'FI_PERSONAL_IDENTITY_CODE'), ['131052-308t'])
+  t.same(found('KVNR t528371648', 'DE_HEALTH_INSURANCE'), ['t528371648'])
+  t.same(found('KVNR t528371647', 'DE_HEALTH_INSURANCE'), [], 'and the check digit still decides')
+  t.same(found('MBI 1eg4-te5-mk73', 'US_MBI'), ['1eg4-te5-mk73'])
+  t.same(found('MBI 1eg4-ts5-mk73', 'US_MBI'), [], 'the excluded letters stay excluded in lower case')
+})
+
+t.test('an identifier glued to the word before it: its own label, or any word for strongly structured codes', async (t) => {
+  t.same(found('SSN536-22-1234', 'US_SSN'), ['536-22-1234'])
+  t.same(found('ref536-22-1234', 'US_SSN'), [], 'glued to a word that is not its label')
+  t.same(found('TCKN10000000146', 'TR_NATIONAL_ID'), ['10000000146'])
+  t.same(found('order10000000146', 'TR_NATIONAL_ID'), [])
+  t.same(found('my code is131052-308T.', 'FI_PERSONAL_IDENTITY_CODE'), ['131052-308T'])
+})

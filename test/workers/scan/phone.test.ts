@@ -55,3 +55,9 @@ t.test('finds Philippine mobile numbers only with the trunk prefix or country co
   t.same(found('Globe 0917 555 1234 or +63 918 555 1234', 'PH_MOBILE_NUMBER'), ['0917 555 1234', '+63 918 555 1234'])
   t.same(found('Numero: 9175551234', 'PH_MOBILE_NUMBER'), [])
 })
+
+t.test('a phone number followed by another short digit group is found without it', async (t) => {
+  t.same(found('call +44 20 7946 0958 2024 please', 'PHONE_NUMBER'), ['+44 20 7946 0958'])
+  t.same(found('tel 020 7946 0958 3', 'PHONE_NUMBER'), ['020 7946 0958'])
+  t.same(found('ref 4567-8901-2345-6789', 'PHONE_NUMBER'), [], 'hyphenated groups are one number and are not split')
+})

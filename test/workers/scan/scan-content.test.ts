@@ -1,13 +1,15 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { scanContent } from '../../../workers/scan-content.ts'
+import { scanContent, scanContentBatch } from '../../../workers/scan-content.ts'
 import * as tasks from '../../../workers/tasks.ts'
 import { ENTITY_TYPES } from '../../../workers/scan/types.ts'
 
 const MIXED = 'Mail ana@example.org or call +44 20 7946 0958. Card 4242 4242 4242 4242, IBAN GB82WEST12345698765432, host 203.0.113.7.'
 
-t.test('is exported as a worker task', async (t) => {
-  t.equal(tasks.scanContent, scanContent)
+t.test('is exported as a worker task that scans a batch of texts, each on its own', async (t) => {
+  t.equal(tasks.scanContentBatch, scanContentBatch)
+  const texts = ['mail ana@example.org', 'nothing here', MIXED]
+  t.same(scanContentBatch({ texts }), texts.map((text) => scanContent({ text })))
 })
 
 t.test('returns findings sorted by start with offsets into the text', async (t) => {

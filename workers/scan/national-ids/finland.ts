@@ -4,7 +4,7 @@
 import { isCalendarDate } from './calendar.ts'
 import { group, type IdRule } from './rule.ts'
 
-const CODE = /(?<![\d])(\d{2})(\d{2})(\d{2})([-+A-FU-Y])(\d{3})([0-9A-Y])(?![\w])/g
+const CODE = /(?<![\d])(\d{2})(\d{2})(\d{2})([-+A-FU-Y])(\d{3})([0-9A-Y])(?![\w])/gi
 const CHECK_CHARACTERS = '0123456789ABCDEFHJKLMNPRSTUVWXY'
 
 function centuryOf(sign: string): number {
@@ -13,7 +13,7 @@ function centuryOf(sign: string): number {
 }
 
 function isIdentityCode(m: RegExpExecArray): boolean {
-  const [dd, mm, yy, sign, individual, check] = [1, 2, 3, 4, 5, 6].map((i) => group(m, i)) as [string, string, string, string, string, string]
+  const [dd, mm, yy, sign, individual, check] = [1, 2, 3, 4, 5, 6].map((i) => group(m, i).toUpperCase()) as [string, string, string, string, string, string]
   if (!isCalendarDate(centuryOf(sign) + Number(yy), Number(mm), Number(dd))) return false
   return CHECK_CHARACTERS[Number(dd + mm + yy + individual) % 31] === check
 }
@@ -25,5 +25,6 @@ export const finlandRules: readonly IdRule[] = [
     isValid: isIdentityCode,
     score: 0.85,
     context: /henkilötunnus|hetu|identity code|personal id/i,
+    gluedToAnyWord: true,
   },
 ]

@@ -4,14 +4,14 @@ import { crossSum, digitAt, icaoCheckDigit, iso7064Mod11Check, onlyDigits, weigh
 import { isDateInEitherCentury } from './calendar.ts'
 import { group, type IdRule } from './rule.ts'
 
-const TAX_ID = /(?<![\w])[1-9]\d{10}(?![\w])/g
+const TAX_ID = /(?<![\d])[1-9]\d{10}(?![\w])/g
 const VAT_ID = /(?<![\w])DE[ \-.]?\d{3}[ \-.]?\d{3}[ \-.]?\d{3}(?![\w])/gi
 // Passport serials use digits and the letters C F G H J K L M N P R T V W X Y Z (no vowels, no
 // look-alikes); the ninth character is the ICAO 9303 check digit of the first eight.
-const PASSPORT = /(?<![\w])[CFGHJK][CFGHJKLMNPRTVWXYZ\d]{7}\d(?![\w])/g
-const HEALTH_INSURANCE = /(?<![\w])[A-Z]\d{9}(?![\w])/g
-const SOCIAL_SECURITY = /(?<![\w])(\d{2})(\d{2})(\d{2})(\d{2})([A-Z])(\d{2})(\d)(?![\w])/g
-const LANR = /(?<![\w])\d{9}(?![\w])/g
+const PASSPORT = /(?<![\w])[CFGHJK][CFGHJKLMNPRTVWXYZ\d]{7}\d(?![\w])/gi
+const HEALTH_INSURANCE = /(?<![\w])[A-Z]\d{9}(?![\w])/gi
+const SOCIAL_SECURITY = /(?<![\d])(\d{2})(\d{2})(\d{2})(\d{2})([A-Z])(\d{2})(\d)(?![\w])/gi
+const LANR = /(?<![\d])\d{9}(?![\w])/g
 
 function letterAsTwoDigits(letter: string): string {
   return String(letter.charCodeAt(0) - 64).padStart(2, '0')
@@ -35,7 +35,7 @@ function isSocialSecurityNumber(m: RegExpExecArray): boolean {
   const [area, dd, mm, yy, initial, serial, check] = [1, 2, 3, 4, 5, 6, 7].map((i) => group(m, i)) as [string, string, string, string, string, string, string]
   const day = Number(dd) > 50 ? Number(dd) - 50 : Number(dd)
   if (!isDateInEitherCentury(Number(yy), Number(mm), day)) return false
-  const digits = area + dd + mm + yy + letterAsTwoDigits(initial) + serial
+  const digits = area + dd + mm + yy + letterAsTwoDigits(initial.toUpperCase()) + serial
   let sum = 0
   for (let i = 0; i < digits.length; i++) sum += crossSum(digitAt(digits, i) * (SOCIAL_SECURITY_WEIGHTS[i] as number))
   return sum % 10 === Number(check)
@@ -70,14 +70,14 @@ export const germanyRules: readonly IdRule[] = [
   {
     type: 'DE_PASSPORT',
     pattern: PASSPORT,
-    isValid: (m) => icaoCheckDigit(m[0].slice(0, 8)) === digitAt(m[0], 8),
+    isValid: (m) => icaoCheckDigit(m[0].slice(0, 8).toUpperCase()) === digitAt(m[0], 8),
     score: 0.6,
     context: /reisepass|pass(?:port)?nummer|passport/i,
   },
   {
     type: 'DE_HEALTH_INSURANCE',
     pattern: HEALTH_INSURANCE,
-    isValid: (m) => isHealthInsuranceNumber(m[0]),
+    isValid: (m) => isHealthInsuranceNumber(m[0].toUpperCase()),
     score: 0.6,
     context: /kvnr|krankenversicherung|krankenkasse|versicherten/i,
   },
@@ -87,6 +87,7 @@ export const germanyRules: readonly IdRule[] = [
     isValid: isSocialSecurityNumber,
     score: 0.8,
     context: /rvnr|rentenversicherung|sozialversicherung/i,
+    gluedToAnyWord: true,
   },
   { type: 'DE_LANR', pattern: LANR, isValid: (m) => isLanr(m[0]), score: 0.3, context: /lanr|arzt|ärzt/i },
 ]

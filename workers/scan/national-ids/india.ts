@@ -4,8 +4,8 @@
 import { isVerhoeffValid, onlyDigits } from '../checksums.ts'
 import type { IdRule } from './rule.ts'
 
-const AADHAAR = /(?<![\w])[2-9]\d{3}([ \-:]?)\d{4}\1\d{4}(?![\w])/g
-const GSTIN = /(?<![\w])(?:0[1-9]|[1-3]\d)[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z](?![\w])/g
+const AADHAAR = /(?<![\d])[2-9]\d{3}([ \-:]?)\d{4}\1\d{4}(?![\w])/g
+const GSTIN = /(?<![\w])(?:0[1-9]|[1-3]\d)[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z](?![\w])/gi
 const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
 // GSTN check character: values in base 36, factors 1 and 2 alternating, each product split
@@ -26,7 +26,7 @@ export const indiaRules: readonly IdRule[] = [
     pattern: GSTIN,
     isValid: () => true,
     score: 0.4,
-    confirm: (m) => hasGstinCheckCharacter(m[0]),
+    confirm: (m) => hasGstinCheckCharacter(m[0].toUpperCase()),
     confirmedScore: 0.9,
     context: /gstin|gst/i,
   },

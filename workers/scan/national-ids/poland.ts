@@ -4,7 +4,7 @@ import { digitAt, weightedSum } from '../checksums.ts'
 import { isCalendarDate } from './calendar.ts'
 import type { IdRule } from './rule.ts'
 
-const PESEL = /(?<![\w])\d{11}(?![\w])/g
+const PESEL = /(?<![\d])\d{11}(?![\w])/g
 const WEIGHTS = [1, 3, 7, 9, 1, 3, 7, 9, 1, 3] as const
 const CENTURY_BY_MONTH_OFFSET: Readonly<Record<number, number>> = { 0: 1900, 20: 2000, 40: 2100, 60: 2200, 80: 1800 }
 

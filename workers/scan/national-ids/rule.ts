@@ -18,6 +18,11 @@ export interface IdRule {
   readonly confirmedScore?: number
   /** Words that, near the match, make it much more likely to be this identifier. */
   readonly context: RegExp
+  /**
+   * The format has structure digits alone lack (a century sign, a letter inside) and a strong
+   * check, so it may be glued to any word before it ("is030594…"), not only to its label.
+   */
+  readonly gluedToAnyWord?: true
 }
 
 /** Presidio's context enhancement: a context word adds 0.35, and lifts the score to at least 0.4. */
@@ -34,7 +39,7 @@ export function idRulesDetector(rules: readonly IdRule[]): Detector {
       for (const rule of rules) {
         if (!wanted.has(rule.type)) continue
         for (const m of text.matchAll(rule.pattern)) {
-          if (!rule.isValid(m)) continue
+          if (!rule.isValid(m) || (rule.gluedToAnyWord !== true && !labelFits(text, m.index, rule.context))) continue
           const start = m.index
           const end = start + m[0].length
           const base = rule.confirm?.(m) === true ? (rule.confirmedScore ?? rule.score) : rule.score
@@ -45,6 +50,19 @@ export function idRulesDetector(rules: readonly IdRule[]): Detector {
       return findings
     },
   }
+}
+
+const GLUED_WORD = /[A-Za-z_]{1,24}$/
+
+/**
+ * Identifiers that start with a digit may be written glued to the word before them ("SSN078…",
+ * "tckn1000…"); then that word must be the identifier's own label (a context word), otherwise the
+ * digits are part of some other token (an order code, a hash) and not an identifier. Letters of
+ * other scripts before the digits were never taken as part of a word and still are not.
+ */
+function labelFits(text: string, start: number, context: RegExp): boolean {
+  const glued = GLUED_WORD.exec(text.slice(Math.max(0, start - 24), start))
+  return glued === null || context.test(glued[0])
 }
 
 /** A capture group's text, or '' when the group did not take part in the match. */

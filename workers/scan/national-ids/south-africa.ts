@@ -4,7 +4,7 @@ import { isLuhnValid } from '../checksums.ts'
 import { isDateInEitherCentury } from './calendar.ts'
 import type { IdRule } from './rule.ts'
 
-const ZA_ID = /(?<![\w])\d{13}(?![\w])/g
+const ZA_ID = /(?<![\d])\d{13}(?![\w])/g
 
 function isZaId(d: string): boolean {
   if (!isDateInEitherCentury(Number(d.slice(0, 2)), Number(d.slice(2, 4)), Number(d.slice(4, 6)))) return false

@@ -3,7 +3,7 @@
 import type { IdRule } from './rule.ts'
 
 const CONTROL_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE'
-const NIF = /(?<![\w])(\d{7,8})-?([A-Za-z])(?![\w])/g
+const NIF = /(?<![\d])(\d{7,8})-?([A-Za-z])(?![\w])/g
 const NIE = /(?<![\w])([XYZxyz])(\d{7})-?([A-Za-z])(?![\w])/g
 const CONTEXT = /nif|\bdni\b|\bnie\b|documento|identificaci[oó]n|extranjero/i
 

@@ -3,7 +3,7 @@
 import { digitAt } from '../checksums.ts'
 import type { IdRule } from './rule.ts'
 
-const TNIN = /(?<![\w])[1-8]\d{12}(?![\w])/g
+const TNIN = /(?<![\d])[1-8]\d{12}(?![\w])/g
 
 // Province codes of the Department of Provincial Administration (also ISO 3166-2:TH): 10–27,
 // 30–49, 50–58, 60–67, 70–77, 80–86, 90–96.

@@ -2,7 +2,7 @@
 import { digitAt } from '../checksums.ts'
 import type { IdRule } from './rule.ts'
 
-const KIMLIK = /(?<![\w])[1-9]\d{10}(?![\w])/g
+const KIMLIK = /(?<![\d])[1-9]\d{10}(?![\w])/g
 
 function isKimlikNo(d: string): boolean {
   const odd = digitAt(d, 0) + digitAt(d, 2) + digitAt(d, 4) + digitAt(d, 6) + digitAt(d, 8)

@@ -1,11 +1,13 @@
-// The Governor rows: a support message full of personal data at two sizes, sent without
-// governorMetadata to the default gateway (no scan) and with it to a gateway that scans on the
-// event loop and one that scans in the worker pool. Neither keeps verdicts, so every request is
-// scanned. The probes check each row takes the path its name says.
+// The Governor placement rows, run only when asked for (`--only governor`): a support message full
+// of personal data at two sizes, sent without governorMetadata to the plain gateway (no scan) and
+// with it to a gateway that scans on the event loop and one that scans in the worker pool.
+// Neither keeps verdicts, so every request is scanned. The probes check each row takes the path
+// its name says; placement.ts compares the two places.
 import { governorCompleteBody } from './governor-payload.ts'
 import { completeHeaders } from './payload.ts'
 import { send, type LoadRequest } from './probe.ts'
-import type { GatewayServer, ProbeResult, Scenario, Targets } from './scenarios.ts'
+import { autocannonRow, roundRobinStep, type LoadMember, type ProbeResult, type Step } from './rows.ts'
+import type { GatewayServer } from './servers.ts'
 import { governorScans } from './server-metrics.ts'
 
 export const GOVERNOR_SIZES = [
@@ -20,33 +22,31 @@ export const governorRowName = (size: GovernorSize, variant: GovernorVariant) =>
 
 interface Placement {
   readonly variant: 'scan inline' | 'scan in pool'
-  readonly server: 'gatewayInline' | 'gatewayPool'
   /** Where the gateway must scan; the other place must stay idle. */
   readonly scansIn: 'inline' | 'pool'
 }
 
 const PLACEMENTS: readonly Placement[] = [
-  { variant: 'scan inline', server: 'gatewayInline', scansIn: 'inline' },
-  { variant: 'scan in pool', server: 'gatewayPool', scansIn: 'pool' },
+  { variant: 'scan inline', scansIn: 'inline' },
+  { variant: 'scan in pool', scansIn: 'pool' },
 ]
 
 function governedComplete(gateway: GatewayServer, bytes: number, withMetadata: boolean): LoadRequest {
   return {
     url: `${gateway.url}/api/ai/complete`,
     method: 'POST',
-    headers: completeHeaders(gateway.key, { noStore: true }),
+    headers: completeHeaders(gateway.key, { cacheControl: 'no-store' }),
     body: governorCompleteBody(bytes, { withMetadata }),
   }
 }
 
 const governorHeaderNames = (headers: Readonly<Record<string, string>>) => Object.keys(headers).filter((name) => name.startsWith('x-governor-'))
 
-function unscannedRow(size: GovernorSize, bytes: number): Scenario {
+function unscannedRow(size: GovernorSize, bytes: number): LoadMember {
   const name = governorRowName(size, 'no metadata')
-  return {
-    name,
-    server: 'gateway',
-    request: (targets) => governedComplete(targets.gateway, bytes, false),
+  return autocannonRow({
+    name, optional: true, measuresLoopLag: true,
+    target: async (s) => { const g = await s.gateway(); return { server: g, load: governedComplete(g, bytes, false) } },
     async probe(load): Promise<ProbeResult> {
       const answer = await send(load)
       const governed = governorHeaderNames(answer.headers)
@@ -55,17 +55,15 @@ function unscannedRow(size: GovernorSize, bytes: number): Scenario {
       if (governed.length > 0) return { isAsNamed: false, label: `${name} (NOT ungoverned)`, note }
       return { isAsNamed: true, note }
     },
-    measuresEventLoopLag: true,
-  }
+  })
 }
 
-function scannedRow(size: GovernorSize, bytes: number, placement: Placement): Scenario {
+function scannedRow(size: GovernorSize, bytes: number, placement: Placement): LoadMember {
   const name = governorRowName(size, placement.variant)
   const other = placement.scansIn === 'inline' ? 'pool' : 'inline'
-  return {
-    name,
-    server: placement.server,
-    request: (targets) => governedComplete(targets[placement.server], bytes, true),
+  return autocannonRow({
+    name, optional: true, measuresLoopLag: true, baseline: governorRowName(size, 'no metadata'),
+    target: async (s) => { const g = await s.gateway(placement.variant); return { server: g, load: governedComplete(g, bytes, true) } },
     async probe(load): Promise<ProbeResult> {
       const origin = new URL(load.url).origin
       const before = await governorScans(origin)
@@ -79,16 +77,14 @@ function scannedRow(size: GovernorSize, bytes: number, placement: Placement): Sc
       if (scanned[placement.scansIn] === 0 || scanned[other] > 0) return { isAsNamed: false, label: `${name} (NOT only ${placement.scansIn})`, note }
       return { isAsNamed: true, note }
     },
-    baseline: governorRowName(size, 'no metadata'),
-    async audit(targets: Targets) {
-      const scans = await governorScans(targets[placement.server].url)
+    async audit(s) {
+      const scans = await governorScans((await s.gateway(placement.variant)).url)
       return { 'scans inline': scans.inline, 'scans in pool': scans.pool }
     },
-    measuresEventLoopLag: true,
-  }
+  })
 }
 
-export const governorScenarios: readonly Scenario[] = GOVERNOR_SIZES.flatMap(({ label, bytes }) => [
+export const placementSteps: readonly Step[] = [roundRobinStep(GOVERNOR_SIZES.flatMap(({ label, bytes }) => [
   unscannedRow(label, bytes),
   ...PLACEMENTS.map((placement) => scannedRow(label, bytes, placement)),
-])
+]))]

@@ -1,0 +1,233 @@
+// The rows of `npm run bench`, lane by lane, in the order they run. A lane is one set of servers
+// in front of one mock: the 0 ms mock (throughput, cache, governed, unloaded latency), the 20 ms
+// mock (sustained throughput), the slowly streaming mock (concurrent streams), and, on request,
+// the Governor placement rows.
+import { governorCompleteBody } from './governor-payload.ts'
+import { COMPLETE_BODY, OPENAI_BODY, OPENAI_HEADERS, OPENAI_STREAM_BODY, completeHeaders, uniqueCompleteBody, MODEL, type CacheControl } from './payload.ts'
+import { placementSteps } from './placement-rows.ts'
+import { send, type LoadRequest } from './probe.ts'
+import { autocannonRow, interleavedStep, openStreamsStep, roundRobinStep, streamRow, type Lane, type ProbeResult, type Settings } from './rows.ts'
+import { ENTERPRISE_LIMIT, type GatewayServer, type LaneServers, type Server } from './servers.ts'
+import type { StreamTarget } from './stream-client.ts'
+import { routerSchema } from '../plugins/router/schema.ts'
+
+export const ROW = {
+  jsonDirect: 'json: direct mock',
+  jsonForwarder: 'json: lean forwarder',
+  missNoCache: 'json: complete miss (no-cache)',
+  missNoStore: 'json: complete miss (no-store)',
+  staticFloor: 'json: static floor',
+  hit: 'json: complete cache hit',
+  governed: 'json: governed (auth, rate limit, budget, Governor 1 KB)',
+  streamDirect: 'stream: direct mock',
+  streamForwarder: 'stream: lean forwarder',
+  chatMiss: 'stream: chat miss (no-cache)',
+  oneDirect: '1 conn json: direct mock',
+  oneForwarder: '1 conn json: lean forwarder',
+  oneMiss: '1 conn json: complete miss (no-cache)',
+  ttfbDirect: '1 conn stream: direct mock',
+  ttfbForwarder: '1 conn stream: lean forwarder',
+  ttfbChat: '1 conn stream: chat miss (no-cache)',
+  sustainedDirect: '20 ms mock: direct',
+  sustainedForwarder: '20 ms mock: lean forwarder',
+  sustainedMiss: '20 ms mock: complete miss (no-cache)',
+  streamsForwarder: (open: number) => `${open} streams: lean forwarder`,
+  streamsChat: (open: number) => `${open} streams: chat miss (no-cache)`,
+} as const
+
+/** The open-stream steps every full run takes; --stretch adds the next one. */
+export const STREAM_STEPS = [32, 128, 512] as const
+export const STRETCH_STEP = 2048
+
+const EXPECTED_MODEL = `openai/${MODEL}`
+const GATEWAY_DONE = 'event: done'
+const OPENAI_DONE = '[DONE]'
+const SLOW_STREAM = { latencyMs: 0, chunks: 20, chunkDelayMs: 50 }
+export const SUSTAINED_LATENCY_MS = 20
+// Above the largest step, so no pool queues a stream: the rows measure the proxies, not a pool size.
+const STREAM_LANE_CONNECTIONS = 4096
+
+const openai = (server: Server, body: string): LoadRequest => ({ url: `${server.url}/v1/chat/completions`, method: 'POST', headers: OPENAI_HEADERS, body })
+const complete = (gateway: GatewayServer, cacheControl?: CacheControl, body = COMPLETE_BODY): LoadRequest =>
+  ({ url: `${gateway.url}/api/ai/complete`, method: 'POST', headers: completeHeaders(gateway.key, cacheControl === undefined ? {} : { cacheControl }), body })
+const chat = (gateway: GatewayServer): LoadRequest =>
+  ({ url: `${gateway.url}/api/ai/chat`, method: 'POST', headers: completeHeaders(gateway.key, { cacheControl: 'no-cache' }), body: COMPLETE_BODY })
+
+/** The project's cache hits and misses as the gateway's own usage endpoint counts them. */
+async function meteredRequests(servers: LaneServers): Promise<Record<string, number>> {
+  const { url, projectId, key } = await servers.gateway()
+  const answer = await send({ url: `${url}/api/usage?projectId=${projectId}&period=month`, method: 'GET', headers: { 'x-api-key': key } })
+  if (answer.status !== 200) throw new Error(`GET /api/usage answered ${answer.status}: ${answer.body}`)
+  const usage = JSON.parse(answer.body) as { cache: { hits: number; misses: number } }
+  return { 'metered misses': usage.cache.misses, 'metered hits': usage.cache.hits }
+}
+
+function notAsNamed(name: string, why: string, note: string): ProbeResult {
+  return { isAsNamed: false, label: `${name} (${why})`, note }
+}
+
+/** Whether an answer to `body` was stored: asked again without cache-control, is it a hit? */
+async function isStored(gateway: GatewayServer, body: string): Promise<boolean> {
+  // The store commits in the background; give it a moment. Asking twice would store it ourselves.
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const again = await send(complete(gateway, undefined, body))
+  return again.headers['x-cache-status'] === 'HIT'
+}
+
+/** A miss row's probe: 200 from the mock's model, a MISS, and the answer stored (no-cache) or not (no-store). */
+function missProbe(name: string, cacheControl: CacheControl) {
+  return async (load: LoadRequest, servers: LaneServers): Promise<ProbeResult> => {
+    const answer = await send(load)
+    const model = answer.headers['x-gateway-model'] ?? 'none'
+    const cache = answer.headers['x-cache-status'] ?? 'none'
+    const gateway = await servers.gateway()
+    const fresh = uniqueCompleteBody()
+    await send(complete(gateway, cacheControl, fresh))
+    const stored = await isStored(gateway, fresh)
+    const note = `probe: ${answer.status}, x-gateway-model ${model}, x-cache-status ${cache}, a new question's answer ${stored ? 'was' : 'was not'} stored`
+    if (answer.status !== 200) return notAsNamed(name, `probe answered ${answer.status}`, note)
+    if (model !== EXPECTED_MODEL) return notAsNamed(name, `NOT via mock: ${model}`, note)
+    if (cache !== 'MISS') return notAsNamed(name, `NOT MISS: ${cache}`, note)
+    if (stored !== (cacheControl === 'no-cache')) return notAsNamed(name, stored ? 'NOT no-store: the answer was stored' : 'NOT a real miss: the answer was not stored', note)
+    return { isAsNamed: true, note }
+  }
+}
+
+async function hitProbe(load: LoadRequest): Promise<ProbeResult> {
+  await send(load)
+  const answer = await send(load)
+  const cache = answer.headers['x-cache-status'] ?? 'none'
+  const note = `probe: ${answer.status}, second answer's x-cache-status ${cache}`
+  if (answer.status !== 200) return notAsNamed(ROW.hit, `probe answered ${answer.status}`, note)
+  if (cache !== 'HIT') return notAsNamed(ROW.hit, `NOT HIT: ${cache}`, note)
+  return { isAsNamed: true, note }
+}
+
+function chatProbe(name: string) {
+  return async (load: LoadRequest): Promise<ProbeResult> => {
+    const answer = await send(load)
+    const type = answer.headers['content-type'] ?? 'none'
+    const cache = answer.headers['x-cache-status'] ?? 'none'
+    const note = `probe: ${answer.status}, ${type}, x-cache-status ${cache}, ${answer.body.includes(GATEWAY_DONE) ? 'ends with a done event' : 'NO done event'}`
+    if (answer.status !== 200) return notAsNamed(name, `probe answered ${answer.status}`, note)
+    if (!type.startsWith('text/event-stream')) return notAsNamed(name, `NOT a stream: ${type}`, note)
+    if (cache !== 'MISS') return notAsNamed(name, `NOT MISS: ${cache}`, note)
+    if (!answer.body.includes(GATEWAY_DONE)) return notAsNamed(name, 'stream not finished', note)
+    return { isAsNamed: true, note }
+  }
+}
+
+async function governedProbe(load: LoadRequest): Promise<ProbeResult> {
+  const answer = await send(load)
+  const validated = answer.headers['x-governor-validated'] ?? 'none'
+  const limit = answer.headers['x-ratelimit-limit'] ?? 'none'
+  const cache = answer.headers['x-cache-status'] ?? 'none'
+  const note = `probe: ${answer.status}, x-governor-validated ${validated}, x-ratelimit-limit ${limit}, x-cache-status ${cache}`
+  if (answer.status !== 200) return notAsNamed(ROW.governed, `probe answered ${answer.status}`, note)
+  if (validated !== 'true') return notAsNamed(ROW.governed, `NOT governed: ${validated}`, note)
+  if (limit !== String(ENTERPRISE_LIMIT.burst)) return notAsNamed(ROW.governed, `NOT rate limited: ${limit}`, note)
+  if (cache !== 'MISS') return notAsNamed(ROW.governed, `NOT MISS: ${cache}`, note)
+  return { isAsNamed: true, note }
+}
+
+const openaiStream = (server: Server): StreamTarget => ({ load: openai(server, OPENAI_STREAM_BODY), endMarker: OPENAI_DONE })
+const chatStream = (gateway: GatewayServer): StreamTarget => ({ load: chat(gateway), endMarker: GATEWAY_DONE })
+const json = (load: LoadRequest): StreamTarget => ({ load })
+
+const zeroMsLane: Lane = {
+  name: '0 ms mock',
+  description: 'mock answers at once; streams are 8 events written back to back',
+  setup: { mock: { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
+  steps: [
+    roundRobinStep([
+      autocannonRow({ name: ROW.jsonDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
+      autocannonRow({ name: ROW.jsonForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
+      autocannonRow({
+        name: ROW.missNoCache, baseline: ROW.jsonForwarder,
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
+        probe: missProbe(ROW.missNoCache, 'no-cache'), audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.missNoStore, baseline: ROW.jsonForwarder,
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-store') } },
+        probe: missProbe(ROW.missNoStore, 'no-store'), audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.staticFloor,
+        target: async (s) => { const [floor, g] = await Promise.all([s.staticFloor(), s.gateway()]); return { server: floor, load: { ...complete(g), url: `${floor.url}/api/ai/complete` } } },
+      }),
+      autocannonRow({
+        name: ROW.hit, baseline: ROW.staticFloor,
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g) } },
+        probe: hitProbe, audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.governed, baseline: ROW.jsonForwarder,
+        target: async (s) => {
+          const g = await s.gateway('governed')
+          return { server: g, load: complete(g, 'no-cache', governorCompleteBody(1024, { withMetadata: true })) }
+        },
+        probe: governedProbe,
+      }),
+    ]),
+    roundRobinStep([
+      streamRow({ name: ROW.streamDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, stream: openaiStream(mock) } } }),
+      streamRow({ name: ROW.streamForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } }),
+      streamRow({
+        name: ROW.chatMiss, baseline: ROW.streamForwarder,
+        target: async (s) => { const g = await s.gateway(); return { server: g, stream: chatStream(g) } },
+        probe: chatProbe(ROW.chatMiss),
+      }),
+    ]),
+    interleavedStep([
+      { name: ROW.oneDirect, target: async (s) => json(openai(await s.mock(), OPENAI_BODY)) },
+      { name: ROW.oneForwarder, target: async (s) => json(openai(await s.forwarder(), OPENAI_BODY)) },
+      { name: ROW.oneMiss, target: async (s) => json(complete(await s.gateway(), 'no-cache')) },
+    ]),
+    interleavedStep([
+      { name: ROW.ttfbDirect, target: async (s) => openaiStream(await s.mock()) },
+      { name: ROW.ttfbForwarder, target: async (s) => openaiStream(await s.forwarder()) },
+      { name: ROW.ttfbChat, target: async (s) => chatStream(await s.gateway()) },
+    ]),
+  ],
+}
+
+const sustainedLane: Lane = {
+  name: '20 ms mock',
+  description: `mock waits ${SUSTAINED_LATENCY_MS} ms before every answer`,
+  setup: { mock: { latencyMs: SUSTAINED_LATENCY_MS, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
+  steps: [
+    roundRobinStep([
+      autocannonRow({ name: ROW.sustainedDirect, connections: 'sustained', target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
+      autocannonRow({ name: ROW.sustainedForwarder, connections: 'sustained', target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
+      autocannonRow({
+        name: ROW.sustainedMiss, baseline: ROW.sustainedForwarder, connections: 'sustained',
+        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
+        probe: missProbe(ROW.sustainedMiss, 'no-cache'),
+      }),
+    ]),
+  ],
+}
+
+function streamsLane(steps: readonly number[]): Lane {
+  return {
+    name: 'slow streams',
+    description: `mock streams ${SLOW_STREAM.chunks} events ${SLOW_STREAM.chunkDelayMs} ms apart (about ${(SLOW_STREAM.chunks * SLOW_STREAM.chunkDelayMs) / 1000} s a stream); proxies get ${STREAM_LANE_CONNECTIONS} sockets to it`,
+    setup: { mock: SLOW_STREAM, upstreamConnections: STREAM_LANE_CONNECTIONS },
+    steps: steps.map((open) => openStreamsStep(open, [
+      { name: ROW.streamsForwarder(open), target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } },
+      { name: ROW.streamsChat(open), target: async (s) => { const g = await s.gateway(); return { server: g, stream: chatStream(g) } } },
+    ])),
+  }
+}
+
+const placementLane: Lane = {
+  name: 'Governor placement',
+  description: 'mock answers at once; gateways that scan every text on the event loop or in the worker pool',
+  setup: { mock: { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
+  steps: placementSteps,
+}
+
+export function lanes(settings: Pick<Settings, 'streamSteps'>): Lane[] {
+  return [zeroMsLane, sustainedLane, streamsLane(settings.streamSteps), placementLane]
+}

@@ -1,0 +1,135 @@
+// The servers of one lane, each started in its own (pinned) process the first time a row asks for
+// it: the mock upstream with the lane's pace, the lean forwarder and the gateways in front of it,
+// and the static floor replaying a recorded cache hit. A lane's forwarder and gateways use the
+// same number of sockets to the mock, so they differ only in the work they do.
+import type { Child, Fleet } from './processes.ts'
+import { replayable, send } from './probe.ts'
+import { completeHeaders, COMPLETE_BODY } from './payload.ts'
+import type { GatewayInfo, GatewaySpec } from './targets/gateway.ts'
+import type { LeanForwarderSpec } from './targets/lean-forwarder.ts'
+import type { MockSpec } from './targets/mock-upstream.ts'
+import { rateLimitSchema } from '../plugins/rate-limit/schema.ts'
+
+/** A running child process serving HTTP. */
+export interface Server {
+  readonly name: string
+  readonly url: string
+  readonly pid: number
+  /** CPU time (all threads) the process has used so far. */
+  cpuMicros(): Promise<number>
+  rssBytes(): number | undefined
+}
+
+export interface GatewayServer extends Server {
+  readonly projectId: string
+  /** The seeded project's `sk_prod_` key. */
+  readonly key: string
+}
+
+/**
+ * plain: the default configuration. governed: the enterprise plan with a real rate limit, and a
+ * Governor that remembers no verdicts, so every request is scanned (a load generator repeats one
+ * body; real traffic rarely does). scan inline / scan in pool: the Governor placement rows.
+ */
+export type GatewayKind = 'plain' | 'governed' | 'scan inline' | 'scan in pool'
+
+export interface LaneSetup {
+  readonly mock: MockSpec
+  /** Sockets per upstream origin, for the gateways' provider pool and the forwarder's alike. */
+  readonly upstreamConnections: number
+}
+
+// Far above what a run can send (100k requests a second sustained), but a limit: the bucket and
+// the daily quota are checked and written on every request, as for any limited plan.
+export const ENTERPRISE_LIMIT = { perMinute: 6_000_000, burst: 100_000, perDay: 1_000_000_000 }
+const NO_MEMO = 0
+// Far above the 16 KB placement rows' message, so all of it is scanned on the event loop.
+const WHOLE_REQUEST_CHARS = 1 << 20
+
+function gatewaySpec(kind: GatewayKind, upstreamUrl: string, upstreamConnections: number): GatewaySpec {
+  const base = { upstreamUrl, upstreamConnections }
+  switch (kind) {
+    case 'plain': return base
+    case 'governed': return {
+      ...base,
+      rateLimit: { plans: { ...rateLimitSchema.parse({}).plans, enterprise: ENTERPRISE_LIMIT } },
+      governor: { memoEntries: NO_MEMO },
+    }
+    case 'scan inline': return { ...base, governor: { inlineScanChars: WHOLE_REQUEST_CHARS, inlineBudgetChars: WHOLE_REQUEST_CHARS, memoEntries: NO_MEMO } }
+    case 'scan in pool': return { ...base, governor: { inlineScanChars: 0, memoEntries: NO_MEMO } }
+  }
+}
+
+const serverOf = (child: Child<{ readonly url: string }>): Server => ({
+  name: child.name, url: child.info.url, pid: child.pid, cpuMicros: () => child.cpuMicros(), rssBytes: () => child.rssBytes(),
+})
+
+export class LaneServers {
+  readonly #fleet: Fleet
+  readonly #lane: string
+  readonly #setup: LaneSetup
+  readonly #gatewayNodeFlags: readonly string[]
+  readonly #started = new Map<string, Promise<Server>>()
+  readonly #gatewayDataDirs: string[] = []
+
+  /** `gatewayNodeFlags` go to every gateway's Node (the profiler's `--cpu-prof`). */
+  constructor(fleet: Fleet, lane: string, setup: LaneSetup, gatewayNodeFlags: readonly string[] = []) {
+    this.#fleet = fleet
+    this.#lane = lane
+    this.#setup = setup
+    this.#gatewayNodeFlags = gatewayNodeFlags
+  }
+
+  #once<S extends Server>(what: string, boot: (name: string) => Promise<S>): Promise<S> {
+    const name = `${this.#lane}: ${what}`
+    let started = this.#started.get(name)
+    if (started === undefined) {
+      started = boot(name)
+      this.#started.set(name, started)
+    }
+    return started as Promise<S>
+  }
+
+  mock(): Promise<Server> {
+    return this.#once('mock upstream', async (name) => serverOf(await this.#fleet.start(name, 'mock-upstream', this.#setup.mock)))
+  }
+
+  forwarder(): Promise<Server> {
+    return this.#once('lean forwarder', async (name) => {
+      const spec: LeanForwarderSpec = { upstreamUrl: (await this.mock()).url, connections: this.#setup.upstreamConnections }
+      return serverOf(await this.#fleet.start(name, 'lean-forwarder', spec))
+    })
+  }
+
+  gateway(kind: GatewayKind = 'plain'): Promise<GatewayServer> {
+    return this.#once(`gateway (${kind})`, async (name) => {
+      const spec = gatewaySpec(kind, (await this.mock()).url, this.#setup.upstreamConnections)
+      const child = await this.#fleet.start<GatewayInfo>(name, 'gateway', spec, { nodeFlags: this.#gatewayNodeFlags })
+      this.#gatewayDataDirs.push(child.info.dataDir)
+      return { ...serverOf(child), projectId: child.info.projectId, key: child.info.key }
+    })
+  }
+
+  /** Answers every request with the bytes of the plain gateway's cache hit for the benchmark's request. */
+  staticFloor(): Promise<Server> {
+    return this.#once('static floor', async (name) => {
+      const gateway = await this.gateway('plain')
+      const repeated = { url: `${gateway.url}/api/ai/complete`, method: 'POST' as const, headers: completeHeaders(gateway.key, {}), body: COMPLETE_BODY }
+      await send(repeated)
+      const recorded = replayable(await send(repeated))
+      return serverOf(await this.#fleet.start(name, 'static-floor', recorded))
+    })
+  }
+
+  /** The gateways' temporary stores (each gateway removes its own when it stops). */
+  get gatewayDataDirs(): readonly string[] {
+    return this.#gatewayDataDirs
+  }
+
+  /** Stops every server of this lane. */
+  async stop(): Promise<void> {
+    const names = [...this.#started.keys()]
+    this.#started.clear()
+    await Promise.all(names.map((name) => this.#fleet.stopOne(name)))
+  }
+}

@@ -1,0 +1,64 @@
+// Child entry: the lean forwarder, the baseline every proxy row is divided by. The least a Node
+// proxy can do: node:http in, one keep-alive undici Pool out, the request body read once into one
+// Buffer (a gateway must read it to parse it, and one Buffer lets undici send head and body in
+// one write), hop-by-hop headers stripped both ways, nothing parsed, and the upstream's answer,
+// JSON or SSE, written by Pool.stream straight into the client's response. Whatever a gateway
+// spends above this is its own work. The peer benchmark's bare-forwarder.mjs, in TypeScript.
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { Pool } from 'undici'
+import { listenLoopback, runChild, specOf } from './lifecycle.ts'
+
+export interface LeanForwarderSpec {
+  readonly upstreamUrl: string
+  /** Sockets to the upstream: the gateway's own provider pool size in the same lane. */
+  readonly connections: number
+}
+
+// RFC 9110 §7.6.1, plus host, which undici sets from the origin.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host'])
+
+function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const kept: Record<string, string | string[]> = {}
+  for (const name in headers) {
+    const value = headers[name]
+    if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value
+  }
+  return kept
+}
+
+const BAD_GATEWAY = JSON.stringify({ error: { message: 'lean forwarder: the upstream failed' } })
+
+await runChild(async () => {
+  const spec = specOf<LeanForwarderSpec>()
+  const pool = new Pool(spec.upstreamUrl, { connections: spec.connections, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 })
+
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/health') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"ok":true}')
+      return
+    }
+    const parts: Buffer[] = []
+    req.on('data', (part: Buffer) => parts.push(part))
+    req.on('end', () => {
+      const body = parts.length === 0 ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts)
+      pool.stream(
+        { path: req.url ?? '/', method: req.method as 'POST', headers: endToEnd(req.headers), body },
+        ({ statusCode, headers }) => {
+          res.writeHead(statusCode, endToEnd(headers))
+          return res
+        },
+      ).catch(() => {
+        if (res.headersSent) {
+          res.destroy()
+          return
+        }
+        res.writeHead(502, { 'content-type': 'application/json' })
+        res.end(BAD_GATEWAY)
+      })
+    })
+  })
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
+  return listenLoopback(server, () => pool.destroy())
+})

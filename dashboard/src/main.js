@@ -1,0 +1,4 @@
+import { App } from './app.js'
+import { html, render } from './ui.js'
+
+render(html`<${App} />`, document.getElementById('app'))

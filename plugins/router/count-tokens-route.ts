@@ -1,0 +1,29 @@
+// POST /v1/messages/count_tokens (the Anthropic dialect): the prompt's size as the router counts
+// it for routing and budgets, for the model the body names, without calling any model.
+import { countTokensRequestSchema, toAiRequest, type CountTokensRequest } from '../../proxy/dialects/anthropic/request.ts'
+import { InvalidRequestError } from '../../proxy/errors.ts'
+import type { RouteSpec } from '../../proxy/plugin.ts'
+import type { WorkerPool } from '../../proxy/pool.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { promptTokensOf } from './context-window.ts'
+import { countContentTokens } from './count-content-tokens.ts'
+import { promptTexts, sizePrompt } from './prompt-size.ts'
+import type { RouteTable } from './route-table.ts'
+
+export function countTokensRoute(routes: RouteTable, pool: WorkerPool): RouteSpec {
+  return {
+    method: 'POST',
+    path: '/v1/messages/count_tokens',
+    name: 'anthropic_count_tokens',
+    kind: 'keyed',
+    keyTypes: ['sk'],
+    body: countTokensRequestSchema,
+    async handle(ctx) {
+      const ai = toAiRequest(ctx.body as CountTokensRequest, ctx.headers)
+      const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
+      const size = sizePrompt(ai, plan, await countContentTokens(promptTexts(ai), pool, ctx.signal))
+      if (size instanceof InvalidRequestError) return Reply.error(size)
+      return Reply.json({ input_tokens: promptTokensOf(size.messageTokens) + size.fixedTokens })
+    },
+  }
+}

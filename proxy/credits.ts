@@ -1,0 +1,27 @@
+// The credits a request cost and what is left of its project's budget, as the answer reports them
+// (headers, the spec's done event). Credits are dollars (DESIGN.md).
+import type { CompletionResult } from './completion.ts'
+import type { RequestContext } from './context.ts'
+
+export interface Credits {
+  readonly charged: number
+  /** Undefined when no budget was metered for the request. */
+  readonly remaining: number | undefined
+}
+
+export function creditsOf(ctx: RequestContext, result: CompletionResult): Credits {
+  const metering = ctx.state.metering
+  return {
+    charged: metering?.chargedDollars ?? (result.cacheHit ? 0 : result.usage.costCents / 100),
+    remaining: metering?.remainingDollars,
+  }
+}
+
+/** Dollars with six decimal places, as the x-credits-* headers carry them. */
+export function dollars(value: number): string {
+  return value.toFixed(6)
+}
+
+export function roundDollars(value: number): number {
+  return Math.round(value * 1e6) / 1e6
+}

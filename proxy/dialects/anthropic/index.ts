@@ -1,0 +1,20 @@
+// The Anthropic dialect: POST /v1/messages on the gateway's chain. A Claude model goes to
+// Anthropic; any other model of the catalog is translated like any other request.
+import type { ClientDialect } from '../../dialect.ts'
+import type { Route } from '../../routes.ts'
+import { anthropicFormat } from './format.ts'
+import { messagesRequestSchema, parseMessages } from './request.ts'
+
+export const anthropicDialect: ClientDialect = {
+  name: 'anthropic',
+  schema: messagesRequestSchema,
+  parse: parseMessages,
+  format: anthropicFormat,
+}
+
+export const anthropicRoutes: readonly Route[] = [
+  {
+    method: 'POST', path: '/v1/messages', name: 'anthropic_messages', kind: 'ai', keyTypes: ['sk'], stream: false,
+    dialect: anthropicDialect,
+  },
+]

@@ -1,0 +1,64 @@
+// What both client dialects read the same way: the model or tier name, governorMetadata from the
+// body or the x-governor-metadata header, the fields a body sent that no one reads, and the
+// retry hints on errors.
+import type { IncomingHttpHeaders } from 'node:http'
+import { z } from 'zod'
+import { governorMetadataSchema, type GovernorMetadata } from '../ai-request.ts'
+import { InvalidRequestError, type GatewayError } from '../errors.ts'
+import { MODEL_NAMES, TIER_MODELS, type ModelName, type Quality } from '../models.ts'
+import { validate } from '../validate.ts'
+
+export const IGNORED_FIELDS_HEADER = 'x-gateway-ignored-fields'
+export const GOVERNOR_METADATA_HEADER = 'x-governor-metadata'
+
+const TIERS = Object.keys(TIER_MODELS) as Quality[]
+const isModelName = (name: string): name is ModelName => (MODEL_NAMES as readonly string[]).includes(name)
+const isTier = (name: string): name is Quality => (TIERS as readonly string[]).includes(name)
+
+/** A configured model or a tier name, as the dialects' `model` field takes it. */
+export const modelOrTierSchema = z.string({ error: 'model must be a string' }).refine(
+  (name) => isModelName(name) || isTier(name),
+  { error: `model must be one of ${[...MODEL_NAMES, ...TIERS].join(', ')}` },
+)
+
+export function modelChoiceOf(name: string): { readonly model?: ModelName; readonly quality: Quality } {
+  if (isModelName(name)) return { model: name, quality: 'balanced' }
+  return { quality: isTier(name) ? name : 'balanced' }
+}
+
+/** governorMetadata from the body, or else from the header as JSON (SDKs add headers more easily than fields). */
+export function governorMetadataOf(fromBody: GovernorMetadata | undefined, headers: IncomingHttpHeaders): GovernorMetadata | undefined {
+  if (fromBody !== undefined) return fromBody
+  const header = headers[GOVERNOR_METADATA_HEADER]
+  if (typeof header !== 'string') return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(header)
+  } catch {
+    throw new InvalidRequestError(`Invalid request: ${GOVERNOR_METADATA_HEADER} is not JSON`, `The ${GOVERNOR_METADATA_HEADER} header must hold governorMetadata as a JSON object.`)
+  }
+  return validate(governorMetadataSchema, parsed, `${GOVERNOR_METADATA_HEADER} header`)
+}
+
+/** Top-level fields of the body that the dialect does not read, for the ignored-fields header. */
+export function ignoredFieldsHeader(body: unknown, known: ReadonlySet<string>): Record<string, string> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {}
+  const ignored = Object.keys(body).filter((key) => !known.has(key))
+  return ignored.length === 0 ? {} : { [IGNORED_FIELDS_HEADER]: ignored.join(', ') }
+}
+
+/** A request's text parts as one text, the way a model reads consecutive parts. */
+export function joinTexts(texts: readonly string[]): string {
+  return texts.length === 1 ? texts[0]! : texts.join('\n')
+}
+
+/**
+ * The SDKs' retry hints: `x-should-retry: false` on a refusal a retry cannot cure (a 4xx other than
+ * a timeout, a conflict or a rate limit), and `retry-after-ms` beside `retry-after`.
+ */
+export function retryHints(error: GatewayError): Record<string, string> {
+  const status = error.status
+  if (status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) return { 'x-should-retry': 'false' }
+  const seconds = Number(error.headers()['retry-after'])
+  return Number.isFinite(seconds) ? { 'retry-after-ms': String(seconds * 1000) } : {}
+}

@@ -1,0 +1,35 @@
+import t from 'tap'
+import { lanes, ROW } from '../../bench/lanes.ts'
+import { selectSteps } from '../../bench/select.ts'
+
+const all = lanes({ streamSteps: [32, 128, 512] })
+const rowsOf = (only: string | undefined) => {
+  const { rows } = selectSteps(all, only)
+  return all.flatMap((lane) => lane.steps.flatMap((s) => s.rows.map((r) => r.name))).filter((name) => rows.has(name))
+}
+
+t.test('a full run takes every row but the optional Governor placement rows', async (t) => {
+  const names = rowsOf(undefined)
+  t.ok(names.includes(ROW.missNoCache))
+  t.ok(names.includes(ROW.streamsChat(512)))
+  t.notOk(names.some((n) => n.startsWith('governor ')))
+})
+
+t.test('--only picks matching rows plus their baselines, and optional rows when named', async (t) => {
+  t.same(rowsOf('cache hit'), [ROW.staticFloor, ROW.hit])
+  t.same(rowsOf(ROW.governed), [ROW.jsonForwarder, ROW.governed])
+  t.ok(rowsOf('governor').includes('governor 4 KB, scan in pool'))
+  t.same(rowsOf('no such row'), [])
+})
+
+t.test('every baseline names a row of the same lane', async (t) => {
+  for (const lane of all) {
+    const names = new Set(lane.steps.flatMap((s) => s.rows.map((r) => r.name)))
+    for (const r of lane.steps.flatMap((s) => s.rows)) if (r.baseline !== undefined) t.ok(names.has(r.baseline), `${r.name} -> ${r.baseline}`)
+  }
+})
+
+t.test('=NAME picks exactly that row', async (t) => {
+  t.same(rowsOf(`=${ROW.missNoCache}`), [ROW.jsonForwarder, ROW.missNoCache])
+  t.ok(rowsOf(ROW.missNoCache).includes(ROW.oneMiss), 'a plain text also matches longer names')
+})
