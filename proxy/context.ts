@@ -143,8 +143,9 @@ export interface RequestContext {
   /** The full answer once known (set by the core before onResult hooks run). */
   result?: CompletionResult
   /**
-   * Text the model has streamed so far, as it came (before any plugin held back or replaced part
-   * of it): what it generated, and so what metering counts for a stream that was cut or stopped.
+   * Text the model has streamed so far (its tool calls' names and arguments included), as it came
+   * (before any plugin held back or replaced part of it): what it generated, and so what metering
+   * counts for a stream that was cut or stopped.
    */
   streamedText: string
   /** The model call's duration and its time to the first byte (or event), set by the core. */
