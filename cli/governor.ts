@@ -13,7 +13,7 @@ import { createRegistry, loadSecret, type AuthRegistry } from '../plugins/auth/r
 import { createPolicies, newRuleSchema } from '../plugins/governor/policies.ts'
 import { printJson, printTable, UsageError } from './output.ts'
 
-const USAGE = `usage: tollgate governor settings --project ID [--enabled on|off] [--strict on|off] [--auto-approve N]
+const USAGE = `usage: tollgate governor settings --project ID [--enabled on|off] [--strict on|off] [--redact on|off] [--auto-approve N]
        tollgate governor rules add --project ID --name NAME --pattern TEXT [--regex] [--weight N] [--severity LOW|MEDIUM|HIGH|CRITICAL]
        tollgate governor rules list --project ID
        tollgate governor rules remove --project ID RULE_ID`
@@ -50,7 +50,7 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 
 function settingsView(projectId: string, settings: GovernorSettings) {
   return {
-    project: projectId, enabled: settings.enabled, strictMode: settings.strictMode,
+    project: projectId, enabled: settings.enabled, strictMode: settings.strictMode, redactOutput: settings.redactOutput,
     autoApproveThreshold: settings.autoApproveThreshold, rules: settings.customRules.length, version: settings.version,
   }
 }
@@ -58,7 +58,7 @@ function settingsView(projectId: string, settings: GovernorSettings) {
 export async function runGovernor(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseCliArgs(argv, {
     data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, project: { type: 'string' },
-    enabled: { type: 'string' }, strict: { type: 'string' }, 'auto-approve': { type: 'string' },
+    enabled: { type: 'string' }, strict: { type: 'string' }, redact: { type: 'string' }, 'auto-approve': { type: 'string' },
     name: { type: 'string' }, pattern: { type: 'string' }, regex: { type: 'boolean' }, weight: { type: 'string' }, severity: { type: 'string' },
   })
   const [command, sub, ...rest] = positionals
@@ -88,16 +88,17 @@ export async function runGovernor(argv: readonly string[]): Promise<void> {
 type Flags = Readonly<Record<string, string | boolean | undefined>>
 
 async function settings(registry: AuthRegistry, projectId: string, flags: Flags, json: boolean): Promise<void> {
-  const changes: { -readonly [K in 'enabled' | 'strictMode' | 'autoApproveThreshold']?: GovernorSettings[K] } = {}
+  const changes: { -readonly [K in 'enabled' | 'strictMode' | 'redactOutput' | 'autoApproveThreshold']?: GovernorSettings[K] } = {}
   if (flags.enabled !== undefined) changes.enabled = parse(onOff('enabled'), flags.enabled)
   if (flags.strict !== undefined) changes.strictMode = parse(onOff('strict'), flags.strict)
+  if (flags.redact !== undefined) changes.redactOutput = parse(onOff('redact'), flags.redact)
   if (flags['auto-approve'] !== undefined) changes.autoApproveThreshold = parse(threshold, flags['auto-approve'])
   const current = registry.getProject(projectId)
   if (current === undefined) throw new UsageError(`no project with id ${projectId}`)
   const project = Object.keys(changes).length === 0 ? current : await createPolicies(registry).updateSettings(projectId, changes)
   const view = settingsView(project.id, project.governor)
   if (json) printJson(view)
-  else printTable([view], ['project', 'enabled', 'strictMode', 'autoApproveThreshold', 'rules', 'version'])
+  else printTable([view], ['project', 'enabled', 'strictMode', 'redactOutput', 'autoApproveThreshold', 'rules', 'version'])
 }
 
 async function rules(registry: AuthRegistry, projectId: string, sub: string | undefined, rest: readonly string[], flags: Flags, json: boolean): Promise<void> {

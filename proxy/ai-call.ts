@@ -2,6 +2,7 @@
 // the route's answer format (the spec's own, or a client dialect's). Cache hits are delivered
 // here too, so both paths produce the same bytes and headers.
 import type { ServerResponse } from 'node:http'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ToolCall } from './ai-request.ts'
 import type { AnswerFormat } from './answer-format.ts'
 import type { Chain } from './chain.ts'
@@ -15,6 +16,7 @@ import { nativeFormat } from './native-format.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
 import { SseWriter } from './sse.ts'
+import { StreamStop } from './stream-stop.ts'
 import { countTokens } from '../workers/count-tokens.ts'
 
 export interface Finish {
@@ -32,6 +34,12 @@ export interface AiDeps {
 
 /** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
 const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-credits-remaining'] as const
+
+/**
+ * Longest piece of a provider's delta handed to the stream hooks at once, with a turn of the event
+ * loop between pieces: hooks that scan the text stay short however much a provider sends at once.
+ */
+const MAX_PIECE_CHARS = 2048
 
 function formatOf(ctx: RequestContext): AnswerFormat {
   return ctx.route.dialect?.format ?? nativeFormat
@@ -91,7 +99,9 @@ export function buildResult(decision: RouteDecision, answer: ProviderResult, pri
 }
 
 /** Renders a complete answer (fresh or from the cache) after the onResult hooks have run. */
-export async function deliverCompletion(ctx: RequestContext, res: ServerResponse, result: CompletionResult, deps: AiDeps): Promise<Finish> {
+export async function deliverCompletion(ctx: RequestContext, res: ServerResponse, given: CompletionResult, deps: AiDeps): Promise<Finish> {
+  // Its own copy: onResult hooks may replace the text, and a replayed answer may be shared.
+  const result = { ...given }
   ctx.result = result
   const replaced = await deps.chain.runResult(ctx, result)
   if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)
@@ -136,18 +146,28 @@ async function streamAnswer(
   ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps,
   firstByte: () => void, observe: (outcome: 'ok' | 'error') => void,
 ): Promise<Finish> {
-  const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
+  // The call's own signal as well as the request's: a plugin that stops the stream stops the call.
+  const upstream = new AbortController()
+  const events = decision.call.stream(AbortSignal.any([ctx.signal, upstream.signal]))[Symbol.asyncIterator]()
   // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
   let step = await events.next()
   firstByte()
   const sse = new SseWriter(res, ctx.signal)
   // Read after the first event: a fallback that serves has set the model by then.
   const frames = formatOf(ctx).stream(ctx, { model: decision.model, promptTokens: decision.promptTokens })
-  sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, LATE_HEADERS)
+  sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, [...LATE_HEADERS, ...ctx.trailerNames])
   await sse.write(frames.open())
   let usage: TokenUsage | undefined
   let finishReason: FinishReason | undefined
-  let text = ''
+  // The text the model generated (ctx.streamedText also counts tool calls), and what the client
+  // got of it: stream hooks may hold text back, replace it or stop the stream.
+  let generated = ''
+  let sent = ''
+  const send = async (text: string) => {
+    if (text === '') return
+    sent += text
+    await sse.write(frames.text(text))
+  }
   const toolCallPieces: ToolCallDelta[] = []
   try {
     for (; step.done !== true; step = await events.next()) {
@@ -165,17 +185,33 @@ async function streamAnswer(
           ctx.streamedText += (event.delta.name ?? '') + event.delta.arguments
           await sse.write(frames.toolCall(event.delta))
           break
-        case 'delta': {
-          const chunk = deps.chain.runStreamChunk(ctx, event)
-          if (chunk.text === '') break
-          text += chunk.text
-          ctx.streamedText += chunk.text
-          await sse.write(frames.text(chunk.text))
+        case 'delta':
+          for (let from = 0; from < event.text.length;) {
+            if (from > 0) await nextTurn()
+            const to = pieceEnd(event.text, from)
+            const piece = event.text.slice(from, to)
+            from = to
+            generated += piece
+            ctx.streamedText += piece
+            await send(deps.chain.runStreamChunk(ctx, { text: piece }).text)
+          }
           break
-        }
       }
     }
+    await send(deps.chain.runStreamEnd(ctx).text)
   } catch (err) {
+    if (err instanceof StreamStop) {
+      observe('ok')
+      upstream.abort(err)
+      // Closes the provider's response now rather than when it would have ended.
+      events.return?.().catch(() => undefined)
+      const error = await err.error.catch((cause: unknown) => {
+        ctx.log.error({ err: cause }, 'stopping the stream failed')
+        return toGatewayError(cause)
+      })
+      sse.end(frames.error(error))
+      return { status: 200, reason: 'stream_stopped' }
+    }
     observe('error')
     // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
     // client leaving means nobody is there to read an error event.
@@ -188,19 +224,38 @@ async function streamAnswer(
   }
   observe('ok')
   const toolCalls = assembleToolCalls(toolCallPieces)
+  // Usage counts what the model generated; the text is what the client got.
   const answer: ProviderResult = {
-    text,
+    text: generated,
     ...(usage !== undefined && { usage }),
     ...(toolCalls !== undefined && { toolCalls }),
     ...(finishReason !== undefined && { finishReason }),
   }
-  const result = buildResult(decision, answer, deps.pricing)
+  const result: CompletionResult = { ...buildResult(decision, answer, deps.pricing), text: sent }
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
   await sse.write(frames.close(result))
-  sse.close(lateHeaders(ctx, result))
+  sse.close({ ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
+}
+
+/** Where the piece of `text` that starts at `from` ends; never between the halves of a surrogate pair. */
+function pieceEnd(text: string, from: number): number {
+  const end = from + MAX_PIECE_CHARS
+  if (end >= text.length) return text.length
+  const code = text.charCodeAt(end - 1)
+  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end
+}
+
+/** The headers plugins declared as trailers (ctx.trailerNames) and set by the end of the answer. */
+function trailersOf(ctx: RequestContext): Record<string, string> {
+  const trailers: Record<string, string> = {}
+  for (const name of ctx.trailerNames) {
+    const value = ctx.responseHeaders[name]
+    if (value !== undefined) trailers[name] = value
+  }
+  return trailers
 }
 
 function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {

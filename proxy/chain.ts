@@ -5,7 +5,8 @@
 //                   → cache(400) → metering(450)
 //           │ any returns a Reply ─────────────────────────────────────────────┐
 //     ─▶ model call (the router's decision; ctx.signal; 502/504 on failure)    │
-//     ─▶ onStreamChunk per chunk (sync), or nothing for a JSON answer          │
+//     ─▶ onStreamChunk per chunk (sync; may hold text back or stop the stream), │
+//        then onStreamEnd once the model is done, or nothing for a JSON answer  │
 //     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
 //     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
 //     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
@@ -17,6 +18,7 @@ import { GatewayError, InternalError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
 import type { GatewayPlugin, PluginHooks } from './plugin.ts'
 import { Reply } from './reply.ts'
+import { StreamStop } from './stream-stop.ts'
 
 interface Bound<H> {
   readonly plugin: GatewayPlugin
@@ -34,7 +36,10 @@ export interface Chain {
   /** Runs onRequest hooks for the route's kind; the first Reply stops the chain. */
   runRequest(ctx: RequestContext): Promise<ChainStop | undefined>
   runResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined>
+  /** The chunk as the client gets it; throws a StreamStop when a hook ends the stream. */
   runStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk
+  /** The text hooks still held when the model finished; throws a StreamStop like runStreamChunk. */
+  runStreamEnd(ctx: RequestContext): StreamChunk
   runComplete(ctx: CompletedContext): void
 }
 
@@ -53,8 +58,8 @@ export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
 export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks: PluginHooks }>, metrics: CoreMetrics): Chain {
   const sorted = [...entries].sort((a, b) => a.plugin.order - b.plugin.order)
   for (const { plugin, hooks } of sorted) {
-    if (hooks.onStreamChunk?.constructor.name === 'AsyncFunction') {
-      throw new Error(`plugin "${plugin.name}": onStreamChunk must be synchronous`)
+    for (const hook of ['onStreamChunk', 'onStreamEnd'] as const) {
+      if (hooks[hook]?.constructor.name === 'AsyncFunction') throw new Error(`plugin "${plugin.name}": ${hook} must be synchronous`)
     }
   }
   const collect = <K extends keyof PluginHooks>(key: K, kind?: RouteKind): Bound<Hook<K>>[] =>
@@ -69,6 +74,10 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
   }
   const onResult = collect('onResult', 'ai')
   const onStreamChunk = collect('onStreamChunk', 'ai')
+  // For the end of a stream: what an earlier plugin releases still passes the later ones' chunk hooks.
+  const onStreamPass = sorted
+    .filter(({ plugin, hooks }) => (hooks.onStreamChunk !== undefined || hooks.onStreamEnd !== undefined) && plugin.gates.includes('ai'))
+    .map(({ plugin, hooks }) => ({ plugin, chunk: hooks.onStreamChunk?.bind(hooks), end: hooks.onStreamEnd?.bind(hooks) }))
   const onComplete = collect('onComplete')
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
@@ -80,6 +89,18 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
     ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
     if (plugin.failOpen === true) return undefined
     return Reply.error(err instanceof GatewayError ? err : new InternalError(undefined, { cause: err }))
+  }
+
+  /**
+   * A stream hook that threw: a StreamStop ends the stream as its plugin asked. Any other failure
+   * of a fail-closed plugin ends it too, since that plugin could not check what would go out; a
+   * fail-open plugin is skipped and the text passes unchanged.
+   */
+  function streamFailure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): void {
+    if (err instanceof StreamStop) throw err
+    metrics.pluginFailures.inc({ plugin: plugin.name })
+    ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
+    if (plugin.failOpen !== true) throw new StreamStop(err instanceof GatewayError ? err : new InternalError(undefined, { cause: err }))
   }
 
   return {
@@ -116,10 +137,22 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
         try {
           current = hook(ctx, current) ?? current
         } catch (err) {
-          failure(ctx, plugin, 'onStreamChunk', err)
+          streamFailure(ctx, plugin, 'onStreamChunk', err)
         }
       }
       return current
+    },
+    runStreamEnd(ctx) {
+      let pending = ''
+      for (const { plugin, chunk, end } of onStreamPass) {
+        try {
+          if (pending !== '' && chunk !== undefined) pending = (chunk(ctx, { text: pending }) ?? { text: pending }).text
+          if (end !== undefined) pending += end(ctx)?.text ?? ''
+        } catch (err) {
+          streamFailure(ctx, plugin, 'onStreamEnd', err)
+        }
+      }
+      return { text: pending }
     },
     runComplete(ctx) {
       for (const { plugin, hook } of onComplete) {

@@ -81,6 +81,16 @@ export interface GovernorState {
   /** Strict mode stopped the request. */
   readonly blocked: boolean
   readonly violations: number
+  /** The scan of the answer, once onResult has run. */
+  readonly output?: {
+    readonly riskLevel: 'low' | 'medium' | 'high' | 'critical'
+    readonly violations: number
+    /**
+     * The text as sent holds no finding of HIGH or CRITICAL severity (none was found, or each was
+     * redacted): it may be stored and replayed.
+     */
+    readonly storable: boolean
+  }
 }
 
 /** Set on a request that replays a stored answer instead of running. */
@@ -123,9 +133,20 @@ export interface RequestContext {
   readonly state: PluginState
   /** Headers for the answer. A plugin writes only the header names it owns. */
   readonly responseHeaders: Record<string, string>
+  /**
+   * Names of headers a plugin sets only in onResult (in responseHeaders): a stream, whose head is
+   * sent before that, declares them in `Trailer` and sends them as trailers. Added in onRequest.
+   */
+  readonly trailerNames: string[]
+  /** Fields plugins add to a stream's `done` event, each under its plugin's name; set in onResult. */
+  readonly doneFields: Record<string, unknown>
   /** The full answer once known (set by the core before onResult hooks run). */
   result?: CompletionResult
-  /** Text streamed so far, for metering a stream that was cut. */
+  /**
+   * Text the model has streamed so far (its tool calls' names and arguments included), as it came
+   * (before any plugin held back or replaced part of it): what it generated, and so what metering
+   * counts for a stream that was cut or stopped.
+   */
   streamedText: string
   /** The model call's duration and its time to the first byte (or event), set by the core. */
   upstreamMs?: number
@@ -134,7 +155,7 @@ export interface RequestContext {
 
 export type Outcome =
   | 'ok' | 'cache_hit' | 'short_circuit' | 'client_error' | 'rate_limited' | 'budget_exceeded'
-  | 'upstream_error' | 'stream_aborted' | 'client_aborted' | 'internal_error'
+  | 'upstream_error' | 'stream_aborted' | 'stream_stopped' | 'client_aborted' | 'internal_error'
 
 export interface CompletedContext extends RequestContext {
   readonly outcome: {

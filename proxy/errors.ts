@@ -232,8 +232,8 @@ export interface BlockedViolation {
 /** Strict mode with a high or critical risk; the body carries the verdict's summary. */
 export class GovernorBlockedError extends GatewayError {
   readonly status = 403
-  readonly error = 'Request blocked by Governor'
-  readonly code = 'governor_blocked'
+  readonly error: string = 'Request blocked by Governor'
+  readonly code: string = 'governor_blocked'
   readonly auditId: string
   readonly riskLevel: string
   readonly violations: readonly BlockedViolation[]
@@ -245,6 +245,24 @@ export class GovernorBlockedError extends GatewayError {
   }
   override extra() {
     return { auditId: this.auditId, riskLevel: this.riskLevel, violations: this.violations }
+  }
+}
+
+/**
+ * Strict mode stopped a streamed answer: what had been checked was sent, the rest (with the
+ * finding) was not. Sent as the stream's `error` event; `found` names the entity types (or custom
+ * rule ids) that stopped it, never their values.
+ */
+export class GovernorResponseBlockedError extends GovernorBlockedError {
+  override readonly error = 'Response blocked by Governor'
+  override readonly code = 'governor_response_blocked'
+  readonly found: readonly string[]
+  constructor(message: string, auditId: string, riskLevel: string, violations: readonly BlockedViolation[], found: readonly string[]) {
+    super(message, auditId, riskLevel, violations)
+    this.found = found
+  }
+  override extra() {
+    return { ...super.extra(), found: this.found }
   }
 }
 

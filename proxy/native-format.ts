@@ -20,6 +20,7 @@ function doneEvent(ctx: RequestContext, result: CompletionResult) {
     usage: result.usage,
     creditsCharged: roundDollars(charged),
     creditsRemaining: remaining === undefined ? null : roundDollars(remaining),
+    ...ctx.doneFields,
   }
 }
 
@@ -32,7 +33,8 @@ export const nativeFormat: AnswerFormat = {
       // The spec's endpoints take no tools, so no answer of theirs calls one.
       toolCall: () => '',
       close: (result) => sseFrame(doneEvent(ctx, result), 'done'),
-      error: (error) => sseFrame({ error: error.error, message: error.message }, 'error'),
+      // The error's whole body: a Governor stop names its code, audit record and what it found.
+      error: (error) => sseFrame(error.toBody(), 'error'),
     }
   },
 }

@@ -127,11 +127,24 @@ export interface PluginHooks {
   /**
    * The whole answer is known and nothing final has been written: before the JSON body, or before
    * the stream's done event. Awaited, so what it commits is durable before the response completes.
-   * A returned Reply replaces a non-streamed answer; on a stream it is ignored.
+   * A returned Reply replaces a non-streamed answer; on a stream it is ignored. The result is this
+   * request's own object: a hook may replace its text before it is sent (a non-streamed answer) or
+   * stored, and the hooks after it see the replacement.
    */
   onResult?(ctx: RequestContext, result: CompletionResult): Reply | void | Promise<Reply | void>
-  /** Per streamed chunk. Must be synchronous: return a replacement chunk or nothing. */
+  /**
+   * Per streamed chunk, before it is sent. Must be synchronous: return a replacement chunk or
+   * nothing. A replacement may carry less text than it was given: the plugin holds the rest and
+   * lets it out later, from a later chunk or from onStreamEnd. Throwing a StreamStop
+   * (proxy/stream-stop.ts) ends the stream with an `error` event and stops the model call.
+   */
   onStreamChunk?(ctx: RequestContext, chunk: StreamChunk): StreamChunk | void
+  /**
+   * Once the model's stream has ended, before onResult: the text the plugin still holds (it then
+   * passes through the onStreamChunk hooks of the plugins after it), or nothing. Synchronous; may
+   * throw a StreamStop like onStreamChunk.
+   */
+  onStreamEnd?(ctx: RequestContext): StreamChunk | void
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
   /**

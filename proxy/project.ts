@@ -17,6 +17,8 @@ export interface CustomRule {
 export interface GovernorSettings {
   readonly enabled: boolean
   readonly strictMode: boolean
+  /** Detected values in the model's answers are replaced by [REDACTED:TYPE] before they leave. */
+  readonly redactOutput: boolean
   readonly autoApproveThreshold: number
   readonly customRules: readonly CustomRule[]
   /** Bumped on every change, so verdicts and cache entries can be keyed by it. */
@@ -39,6 +41,7 @@ export interface Project {
 export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
   enabled: true,
   strictMode: false,
+  redactOutput: false,
   autoApproveThreshold: 50,
   customRules: [],
   version: 1,

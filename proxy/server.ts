@@ -210,6 +210,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       },
       state,
       responseHeaders: {},
+      trailerNames: [],
+      doneFields: {},
       streamedText: '',
     }
   }

@@ -3,7 +3,7 @@
 
 export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']
 export const VIOLATION_TYPES = ['PRIVACY', 'SECURITY', 'POLICY']
-export const ALERT_TYPES = ['high_risk_request', 'blocked_request', 'sensitive_output', 'withheld_output']
+export const ALERT_TYPES = ['high_risk_request', 'blocked_request', 'sensitive_output', 'withheld_output', 'blocked_output']
 export const EVENT_KINDS = [
   'alert.created', 'alert.acknowledged', 'alert.resolved',
   'case.created', 'case.updated', 'case.resolved',

@@ -9,7 +9,7 @@ export function describeProject(registry: AuthRegistry, project: Project): strin
   const active = keys.filter((k) => k.status === 'active').length
   const { governor } = project
   const governorText = governor.enabled
-    ? `Governor on (${governor.strictMode ? 'strict mode' : 'not strict'}, auto-approve up to risk ${governor.autoApproveThreshold}, ${governor.customRules.length} custom rules)`
+    ? `Governor on (${governor.strictMode ? 'strict mode' : 'not strict'}${governor.redactOutput ? ', answers redacted' : ''}, auto-approve up to risk ${governor.autoApproveThreshold}, ${governor.customRules.length} custom rules)`
     : 'Governor off'
   return `- ${project.name} (${project.id}): plan ${project.plan}, monthly budget $${project.budgetDollars}, ` +
     `cache ${project.cacheEnabled ? `on for ${project.cacheTtlSeconds}s` : 'off'}, ${governorText}, ` +

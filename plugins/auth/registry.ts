@@ -84,6 +84,15 @@ export async function loadSecret(store: PluginStore, configured: string | undefi
   }), 'base64')
 }
 
+/**
+ * A project stored before a Governor setting existed reads with that setting's default, so the
+ * request path never sees it undefined. Allocates only for such records.
+ */
+function withCurrentFields<P extends Project | undefined>(project: P): P {
+  if (project === undefined || project.governor.redactOutput !== undefined) return project
+  return { ...project, governor: { ...DEFAULT_GOVERNOR_SETTINGS, ...project.governor } }
+}
+
 export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: Clock): AuthRegistry {
   const secret = hmacKey(secretBytes)
   const projects = store.open<Project>('projects', { records: true })
@@ -128,11 +137,11 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
       await projects.put(project.id, project)
       return project
     },
-    getProject: projectById,
-    listProjects: () => [...projects.getRange().map(({ value }) => value)],
+    getProject: (id) => withCurrentFields(projectById(id)),
+    listProjects: () => [...projects.getRange().map(({ value }) => withCurrentFields(value))],
     async updateProject(id, changes) {
       return store.transaction(() => {
-        const current = projectOf(id)
+        const current = withCurrentFields(projectOf(id))
         const { governor, ...rest } = changes
         const next: Project = {
           ...current,

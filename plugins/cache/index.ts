@@ -1,6 +1,6 @@
 // The response cache: identical requests of a project get the stored answer at no charge (spec:
 // chat rule 1). Concurrent identical misses in one process make one model call; the answer is
-// stored once the model has finished it.
+// stored once the model has finished it, unless the Governor found what must not be replayed.
 import type { CompletionResult } from '../../proxy/completion.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
@@ -103,11 +103,16 @@ export default {
         if (Buffer.byteLength(canonical) <= config.poolThresholdBytes) return lookup(ctx, hashCacheKey(canonical), policy, project)
         return pool.run('hashCacheKey', canonical, ctx.signal).then((key) => lookup(ctx, key, policy, project))
       },
-      // The core calls onResult only for a complete, successful answer; a failed or cut stream never
-      // reaches it, so whatever arrives here may be stored.
+      // The core calls onResult only for a complete, successful answer: a failed, cut or stopped
+      // stream never reaches it, nor does an answer the Governor withheld (its onResult runs
+      // first and ends the chain). A governed answer is stored only when the Governor found it
+      // storable: no finding of HIGH or CRITICAL severity left in it as sent. One that is not goes
+      // to no waiting follower either: they ask the model themselves.
       onResult(ctx, result) {
         const slot = ctx.state.cache
         if (slot === undefined || result.cacheHit) return
+        const governed = ctx.state.governor
+        if (governed !== undefined && governed.output?.storable !== true) return
         flights.answer(slot.key, ctx, result)
         const { text, provider, model, usage, toolCalls, finishReason } = result
         const stored: StoredAnswer = { text, provider, model, usage, storedAt: clock.now() }

@@ -1,11 +1,14 @@
 // The Governor: a compliance verdict, an audit record and the x-governor-* headers for every AI
-// request that carries governorMetadata; strict-mode blocking; the scan of the model's answer;
+// request that carries governorMetadata; strict-mode blocking; the checks of the model's answer
+// (streams too, as they arrive), its redaction;
 // and the compliance records a compliance team works from (/api/compliance/*, /api/governor/validate).
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import { createAnswerHooks } from './answer-hooks.ts'
 import { createAssessor } from './assess.ts'
 import { createAuditTrail } from './audit/audit-trail.ts'
 import { createGovernorMetrics } from './metrics.ts'
 import { createPolicies } from './policies.ts'
+import { createProjectRules } from './project-rules.ts'
 import { createAlerts } from './records/alerts.ts'
 import { createCases } from './records/cases.ts'
 import { openGovernorDatabases } from './records/databases.ts'
@@ -36,15 +39,17 @@ export default {
     const trail = createAuditTrail(store, dbs, events)
     const newId = createIds(clock)
     const metrics = createGovernorMetrics(registry)
+    const rules = createProjectRules(log)
     const assess = createAssessor({
       pool,
       limits: { inlineMaxChars: config.inlineScanChars, inlineBudgetChars: config.inlineBudgetChars },
       memoEntries: config.memoEntries,
       scanSeconds: metrics.scanSeconds,
-      log,
+      rules,
     })
     const violations = createViolations(store, dbs, clock, events)
     const hooks = createRequestHooks({ assess, trail, dbs, newId, clock, metrics })
+    const answers = createAnswerHooks({ assess, trail, dbs, newId, clock, metrics, rules })
     // Settings and policies are fields of the project record, written through the auth plugin's
     // registry by the policies service only; later plugins (the management API) are given it too.
     const projects = services.registry
@@ -64,7 +69,9 @@ export default {
         ruleTestRoute(),
       ],
       onRequest: hooks.onRequest,
-      onResult: hooks.onResult,
+      onStreamChunk: answers.onStreamChunk,
+      onStreamEnd: answers.onStreamEnd,
+      onResult: answers.onResult,
     }
   },
 } satisfies GatewayPlugin<typeof governorSchema>

@@ -50,6 +50,7 @@ const threshold = z.number({ error: 'autoApproveThreshold must be a number' }).m
 export const settingsChangesSchema = z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
   strictMode: z.boolean({ error: 'strictMode must be true or false' }).optional(),
+  redactOutput: z.boolean({ error: 'redactOutput must be true or false' }).optional(),
   autoApproveThreshold: threshold.optional(),
   customRules: z.array(newRuleSchema.extend({ id: z.string().min(1).max(64).optional() }), { error: 'customRules must be a list of rules' })
     .max(MAX_RULES_PER_PROJECT, `a project holds at most ${MAX_RULES_PER_PROJECT} custom rules`)

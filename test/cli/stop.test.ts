@@ -119,7 +119,7 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
 
   t.equal(await streamEnded, 'ended', 'the open stream is ended by the gateway, not cut off')
   const events = parseSse(streamed)
-  t.same(events.at(-1), { event: 'error', data: { error: 'Service unavailable', message: 'The gateway shut down before this request finished; retry it.' } }, 'with an error event last')
+  t.same(events.at(-1), { event: 'error', data: { error: 'Service unavailable', message: 'The gateway shut down before this request finished; retry it.', code: 'shutting_down' } }, 'with an error event last')
   t.ok(events.filter((e) => e.event === 'delta').length >= 2)
   const { code, ms } = await exited
   t.equal(code, 0, 'the process exits 0')

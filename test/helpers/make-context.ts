@@ -37,6 +37,8 @@ export function makeContext(overrides: ContextOverrides = {}): RequestContext {
     log: silentLog,
     state: {},
     responseHeaders: {},
+    trailerNames: [],
+    doneFields: {},
     streamedText: '',
     ...rest,
   }

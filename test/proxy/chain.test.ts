@@ -6,6 +6,7 @@ import type { CompletedContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
 import type { GatewayPlugin, PluginHooks, PluginName } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
+import { StreamStop } from '../../proxy/stream-stop.ts'
 import { makeContext } from '../helpers/make-context.ts'
 
 function plugin(name: string, order: number, extra: Partial<GatewayPlugin> = {}): GatewayPlugin {
@@ -72,10 +73,62 @@ t.test('onStreamChunk hooks replace chunks in order', async (t) => {
   t.same(chain.runStreamChunk(makeContext(), { text: 'hi' }), { text: 'HI!' })
 })
 
-t.test('boot refuses duplicate names or orders and asynchronous onStreamChunk hooks', async (t) => {
+t.test('a hook may hold text back; what it releases at the end passes the later plugins\' chunk hooks', async (t) => {
+  let held = ''
+  const chain = buildChain([
+    {
+      plugin: plugin('holder', 100),
+      hooks: {
+        onStreamChunk: (_ctx, c) => {
+          held += c.text
+          const cut = held.lastIndexOf(' ') + 1
+          const out = held.slice(0, cut)
+          held = held.slice(cut)
+          return { text: out }
+        },
+        onStreamEnd: () => ({ text: held }),
+      },
+    },
+    { plugin: plugin('upper', 200), hooks: { onStreamChunk: (_ctx, c) => ({ text: c.text.toUpperCase() }) } },
+    { plugin: plugin('tail', 300), hooks: { onStreamEnd: () => ({ text: '.' }) } },
+  ], createMetrics())
+  const ctx = makeContext()
+  t.same(chain.runStreamChunk(ctx, { text: 'hello wo' }), { text: 'HELLO ' })
+  t.same(chain.runStreamChunk(ctx, { text: 'rld' }), { text: '' })
+  t.same(chain.runStreamEnd(ctx), { text: 'WORLD.' })
+})
+
+t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too, a fail-open one is skipped', async (t) => {
+  const metrics = createMetrics()
+  const stop = new StreamStop(new InvalidRequestError('Stopped', 'stopped'))
+  const stopping = buildChain([
+    { plugin: plugin('a', 100), hooks: { onStreamChunk: () => { throw stop } } },
+  ], metrics)
+  t.throws(() => stopping.runStreamChunk(makeContext(), { text: 'x' }), stop)
+  const boom = () => {
+    throw new Error('boom')
+  }
+  const closed = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
+  for (const run of [() => closed.runStreamChunk(makeContext(), { text: 'x' }), () => closed.runStreamEnd(makeContext())]) {
+    let thrown: unknown
+    try {
+      run()
+    } catch (err) {
+      thrown = err
+    }
+    t.ok(thrown instanceof StreamStop)
+    t.match(await (thrown as StreamStop).error, { status: 500, error: 'Internal server error' })
+  }
+  const open = buildChain([{ plugin: plugin('a', 100, { failOpen: true }), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
+  t.same(open.runStreamChunk(makeContext(), { text: 'x' }), { text: 'x' })
+  t.same(open.runStreamEnd(makeContext()), { text: '' })
+})
+
+t.test('boot refuses duplicate names or orders and asynchronous stream hooks', async (t) => {
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('a', 200)]), /used twice/)
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('b', 100)]), /share order 100/)
-  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /must be synchronous/)
+  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /onStreamChunk must be synchronous/)
+  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamEnd: (async () => undefined) as never } }], createMetrics()), /onStreamEnd must be synchronous/)
 })
 
 t.test('a hook that throws because its client left stops the chain without counting a plugin failure', async (t) => {

@@ -136,11 +136,11 @@ function requestAlert(verdict: Verdict, decision: Decision, who: string, found: 
 function answerAlert(violations: readonly Violation[], decision: Decision, who: string, found: string): AlertContent | undefined {
   const severity = highestSeverity(violations.map((v) => v.severity))
   if (severity === undefined) return undefined
-  const withheld = decision === 'withheld'
-  return {
-    type: withheld ? 'withheld_output' : 'sensitive_output',
-    severity,
-    title: withheld ? 'Model answer withheld by Governor' : 'Sensitive data in a model answer',
-    message: `The answer to ${who} ${withheld ? 'was withheld in strict mode; it held' : 'held'}: ${found}.`,
+  if (decision === 'withheld') {
+    return { type: 'withheld_output', severity, title: 'Model answer withheld by Governor', message: `The answer to ${who} was withheld in strict mode; it held: ${found}.` }
   }
+  if (decision === 'blocked') {
+    return { type: 'blocked_output', severity, title: 'Model answer blocked by Governor', message: `The streamed answer to ${who} was stopped in strict mode before its findings were sent; it held: ${found}.` }
+  }
+  return { type: 'sensitive_output', severity, title: 'Sensitive data in a model answer', message: `The answer to ${who} held: ${found}.` }
 }

@@ -79,7 +79,7 @@ export interface Violation {
 }
 
 export type AlertStatus = 'open' | 'acknowledged' | 'resolved'
-export type AlertType = 'high_risk_request' | 'blocked_request' | 'sensitive_output' | 'withheld_output'
+export type AlertType = 'high_risk_request' | 'blocked_request' | 'sensitive_output' | 'withheld_output' | 'blocked_output'
 
 export interface Alert {
   readonly id: string

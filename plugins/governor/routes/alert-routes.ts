@@ -6,7 +6,7 @@ import type { Alerts } from '../records/alerts.ts'
 import { SEVERITIES } from '../verdict/types.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
-const ALERT_TYPES = ['high_risk_request', 'blocked_request', 'sensitive_output', 'withheld_output'] as const
+const ALERT_TYPES = ['high_risk_request', 'blocked_request', 'sensitive_output', 'withheld_output', 'blocked_output'] as const
 const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const
 
 const listQuery = z.strictObject({

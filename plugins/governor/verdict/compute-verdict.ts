@@ -4,7 +4,8 @@
 // README.md, "Governor risk scoring".
 import { ACTION_RISK, RISK_CLASS_POINTS } from './action-risk.ts'
 import { isProtectedJurisdiction, JURISDICTION_POINTS } from './jurisdiction.ts'
-import { LEVEL_FLOORS, levelOf, lowerSeverity, MAX_SCORE, severityRank } from './levels.ts'
+import { findingSeverity } from './finding-severity.ts'
+import { LEVEL_FLOORS, levelOf, MAX_SCORE, severityRank } from './levels.ts'
 import { findRoleMismatch, ROLE_MISMATCH_POINTS } from './role-mismatch.ts'
 import { CONFIDENT_SCORE, ENTITY_TIERS, EXTRA_FINDING_SHARE, EXTRA_FINDINGS_COUNTED } from './sensitivity.ts'
 import type { Reason, ScoredFinding, Verdict, VerdictInput, VerdictViolation } from './types.ts'
@@ -33,7 +34,7 @@ export function computeVerdict(input: VerdictInput): Verdict {
     const found = `${tally.count} × ${type}${confident ? '' : ' (format only, low confidence)'}`
     reasons.push({ code: tier.name, points, detail: found })
     personalData ||= tier.personal
-    const severity = confident ? tier.severity : lowerSeverity(tier.severity)
+    const severity = findingSeverity(type, tally.bestScore)
     if (severityRank(severity) >= severityRank('MEDIUM')) {
       violations.push({ category: type, type: tier.violationType, severity, count: tally.count, description: found })
     }

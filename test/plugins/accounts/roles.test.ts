@@ -32,6 +32,11 @@ t.test('a member cannot create keys or change anything, and gets 403 Forbidden; 
   t.match(created.body, { name: 'ci', projectId, status: 'active', type: 'sk', env: 'prod', key: /^sk_prod_/ })
   t.equal((await post(`${gw.url}/api/keys/${created.body.id}/deactivate`, {}, member.headers)).status, 403)
   t.equal((await call(`${gw.url}/api/keys/${created.body.id}`, { method: 'DELETE', headers: member.headers })).status, 403)
+
+  const redacting = await call(`${gw.url}/api/projects/${projectId}`, { method: 'PATCH', body: { governor: { redactOutput: true } }, headers: admin.headers })
+  t.match(redacting.body, { governor: { redactOutput: true, strictMode: false } }, 'an admin turns redaction on')
+  const bad = await call(`${gw.url}/api/projects/${projectId}`, { method: 'PATCH', body: { governor: { redactOutput: 'yes' } }, headers: admin.headers })
+  t.match(bad, { status: 400, body: { error: /redactOutput must be true or false/ } })
 })
 
 t.test('role changes: admins cannot touch owners, the last owner stays, and a new role applies at once', async (t) => {

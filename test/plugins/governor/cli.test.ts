@@ -1,6 +1,12 @@
 // `tollgate governor …` changes the settings and rules the running gateway applies on its next
 // request, through the same registry and policies service.
 import t from 'tap'
+import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'
+import { systemClock } from '../../../proxy/clock.ts'
+import { DEFAULT_GOVERNOR_SETTINGS } from '../../../proxy/project.ts'
+import { openStore } from '../../../proxy/store.ts'
+import { TEST_SECRET } from '../../helpers/start-gateway.ts'
+import { startAnswerUpstream } from './answer-upstream.ts'
 import { governedGateway, SENSITIVE, tollgate } from './fixtures.ts'
 
 t.test('governor settings turns strict mode on for the running gateway and shows the settings', async (t) => {
@@ -8,12 +14,37 @@ t.test('governor settings turns strict mode on for the running gateway and shows
   t.equal((await gw.ask('complete', `Key ${SENSITIVE.secret}`)).status, 200)
   const set = await tollgate(gw.dataDir, 'governor', 'settings', '--project', gw.projectId, '--strict', 'on', '--auto-approve', '20', '--json')
   t.equal(set.code, 0, set.stderr)
-  t.same(JSON.parse(set.stdout), { project: gw.projectId, enabled: true, strictMode: true, autoApproveThreshold: 20, rules: 0, version: 2 })
+  t.same(JSON.parse(set.stdout), { project: gw.projectId, enabled: true, strictMode: true, redactOutput: false, autoApproveThreshold: 20, rules: 0, version: 2 })
   t.equal((await gw.ask('complete', `Key ${SENSITIVE.secret}`)).status, 403, 'the next request sees strict mode')
   const shown = await tollgate(gw.dataDir, 'governor', 'settings', '--project', gw.projectId)
-  t.match(shown.stdout, /strictMode\s+autoApproveThreshold[\s\S]*true\s+20/)
+  t.match(shown.stdout, /strictMode\s+redactOutput\s+autoApproveThreshold[\s\S]*true\s+false\s+20/)
   await tollgate(gw.dataDir, 'governor', 'settings', '--project', gw.projectId, '--enabled', 'off')
   t.equal((await gw.ask('complete', 'hello')).status, 403, 'a project with the Governor off refuses governed requests')
+})
+
+t.test('governor settings --redact on makes the running gateway redact the next answer', async (t) => {
+  const upstream = await startAnswerUpstream(`Write to ${SENSITIVE.email}.`)
+  t.teardown(() => upstream.close())
+  const gw = await governedGateway(t, { env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
+  t.equal((await gw.ask('complete', 'Who?')).body.text, `Write to ${SENSITIVE.email}.`)
+  const set = await tollgate(gw.dataDir, 'governor', 'settings', '--project', gw.projectId, '--redact', 'on', '--json')
+  t.equal(set.code, 0, set.stderr)
+  t.match(JSON.parse(set.stdout), { redactOutput: true, version: 2 })
+  t.equal((await gw.ask('complete', 'Who?')).body.text, 'Write to [REDACTED:EMAIL_ADDRESS].')
+  t.match(await tollgate(gw.dataDir, 'governor', 'settings', '--project', gw.projectId, '--redact', 'maybe'), { code: 2, stderr: /--redact must be on or off/ })
+})
+
+t.test('a project stored before redactOutput existed reads with redaction off', async (t) => {
+  const gw = await governedGateway(t)
+  const store = openStore(gw.dataDir)
+  t.teardown(() => store.close())
+  const auth = store.forPlugin('auth')
+  const projects = auth.open<{ governor: Record<string, unknown> }>('projects', { records: true })
+  const { redactOutput: _, ...older } = DEFAULT_GOVERNOR_SETTINGS
+  await projects.put(gw.projectId, { ...projects.get(gw.projectId)!, governor: older })
+  const registry = createRegistry(auth, await loadSecret(auth, TEST_SECRET), systemClock)
+  t.equal(registry.getProject(gw.projectId)!.governor.redactOutput, false)
+  t.equal((await registry.updateProject(gw.projectId, { governor: { strictMode: true } })).governor.redactOutput, false)
 })
 
 t.test('governor rules add, list and remove go through the same checks as the API', async (t) => {

@@ -1,5 +1,5 @@
 // The scan of the model's answer: its findings become violations and alerts; in strict mode a
-// JSON answer with a critical finding is withheld, while a stream (already sent) is only recorded.
+// JSON answer with a high or critical finding is withheld (streams: stream-enforcement.test.ts).
 import t, { type Test } from 'tap'
 import { openStore } from '../../../proxy/store.ts'
 import { verifyAuditChain } from '../../../plugins/governor/index.ts'
@@ -33,14 +33,14 @@ t.test('findings in an answer are recorded as output violations with an alert, a
   t.match(output.body, { kind: 'output', decision: 'review', requestAuditId: res.headers['x-governor-audit-id'], findingCounts: { SECRET: 1, EMAIL_ADDRESS: 1 } })
 })
 
-t.test('strict mode withholds a JSON answer with a critical finding: 403, and the answer is neither sent nor cached', async (t) => {
+t.test('strict mode withholds a JSON answer with a high or critical finding: 403, and the answer is neither sent nor cached', async (t) => {
   const { gw, upstream } = await gatewayAnswering(t, LEAKY_ANSWER, { changes: { governor: { strictMode: true } } })
   const res = await gw.ask('complete', 'How do I deploy?')
   t.equal(res.status, 403)
   const auditId = res.body.auditId
   t.strictSame(res.body, {
     error: 'Request blocked by Governor',
-    message: `The model's answer was withheld: strict mode does not let out an answer with critical findings (SECRET). The audit record ${auditId} lists the reasons.`,
+    message: `The model's answer was withheld: strict mode does not let out an answer with high or critical findings (SECRET). The audit record ${auditId} lists the reasons.`,
     code: 'governor_blocked',
     auditId,
     riskLevel: 'high',
@@ -62,8 +62,17 @@ t.test('strict mode withholds a JSON answer with a critical finding: 403, and th
   t.equal(upstream.requests(), 2, 'the withheld answer was not stored, so the model was asked again')
 })
 
-t.test('strict mode cannot withhold a stream that was already sent, but records its findings', async (t) => {
-  const { gw } = await gatewayAnswering(t, LEAKY_ANSWER, { changes: { governor: { strictMode: true } } })
+t.test('strict mode withholds a JSON answer with a card number (a high finding) too', async (t) => {
+  const { gw } = await gatewayAnswering(t, `Your card is ${SENSITIVE.card}.`, { changes: { governor: { strictMode: true } } })
+  const res = await gw.ask('complete', 'Which card is on file?')
+  t.equal(res.status, 403)
+  t.match(res.body, { error: 'Request blocked by Governor', violations: [{ type: 'PRIVACY', severity: 'HIGH' }] })
+  t.match(res.body.message, /\(CREDIT_CARD\)/)
+  t.notMatch(JSON.stringify(res), '4111')
+})
+
+t.test('outside strict mode a stream is delivered as generated and its findings recorded', async (t) => {
+  const { gw } = await gatewayAnswering(t, LEAKY_ANSWER)
   const res = await gw.ask('chat', 'How do I deploy?')
   t.equal(res.status, 200)
   const events = parseSse(res.body)
@@ -76,7 +85,7 @@ t.test('strict mode cannot withhold a stream that was already sent, but records 
 })
 
 t.test('a cached answer is scanned again when served, so each hit is recorded', async (t) => {
-  const { gw, upstream } = await gatewayAnswering(t, LEAKY_ANSWER)
+  const { gw, upstream } = await gatewayAnswering(t, `Noted, I will write to ${SENSITIVE.email}.`)
   await gw.ask('complete', 'How do I deploy?')
   const hit = await gw.ask('complete', 'How do I deploy?')
   t.equal(hit.headers['x-cache-status'], 'HIT')

@@ -83,7 +83,7 @@ export function authState(testMode: boolean): AuthState {
       budgetDollars: 100,
       cacheTtlSeconds: 60,
       cacheEnabled: true,
-      governor: { enabled: false, strictMode: false, autoApproveThreshold: 50, customRules: [], version: 1 },
+      governor: { enabled: false, strictMode: false, redactOutput: false, autoApproveThreshold: 50, customRules: [], version: 1 },
       createdAt: '2025-01-01T00:00:00.000Z',
     },
   }

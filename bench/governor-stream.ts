@@ -1,0 +1,221 @@
+// What strict mode adds to a governed stream's first byte: the same gateway with strict mode off and
+// on, in front of one mock provider, each loaded with 50 concurrent streams. The mock streams a
+// prose answer (no sensitive data) one word per chunk, back to back and paced like a fast model.
+// It prints p50/p99 of the time to the first delta (the first text the client gets) for both, the
+// difference, and, from the strict gateway's metrics, how long each scan of streamed text held the
+// event loop. Every process runs on its own, the load generator in this one.
+//
+//   npm run bench:governor-stream                 (BENCH_DURATION=S seconds per round, default 8)
+//
+// Rounds alternate off, on, off, on so that a drift of the machine weighs on both alike.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Agent, request } from 'undici'
+import { createRegistry, loadSecret } from '../plugins/auth/registry.ts'
+import { systemClock } from '../proxy/clock.ts'
+import { start } from '../proxy/index.ts'
+import { openStore } from '../proxy/store.ts'
+
+const CONCURRENCY = 50
+const WARMUP_S = 2
+const ROUND_S = Number(process.env.BENCH_DURATION ?? 8)
+const SECRET = 'bench-secret-of-at-least-thirty-two-characters'
+const UPSTREAM_KEY = 'sk-bench-upstream'
+/** Pacing of the mock's chunks: back to back, and one word every 10 ms (a fast model). */
+const PACINGS = [0, 10] as const
+const ANSWER_WORDS = ('Thank you for your message. The replacement copy will be shipped today by standard post, and it ' +
+  'usually arrives within three to five working days. You do not need to return the damaged book; ' +
+  'please keep it or pass it on. If the new copy is not with you by next Friday, reply to this message and we will look into it.').split(' ')
+const PIECES = ANSWER_WORDS.map((word, i) => (i === 0 ? word : ` ${word}`))
+
+interface ChildInfo {
+  readonly url: string
+  readonly key?: string
+}
+
+// ── children ───────────────────────────────────────────────────────────────────────────────────
+
+async function runMock(gapMs: number): Promise<ChildInfo> {
+  const usage = { prompt_tokens: 60, completion_tokens: PIECES.length, total_tokens: 60 + PIECES.length }
+  const chunk = (body: object) => `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini', ...body })}\n\n`
+  async function stream(res: ServerResponse): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    for (const [i, piece] of PIECES.entries()) {
+      if (i > 0 && gapMs > 0) await sleep(gapMs)
+      if (res.destroyed) return
+      res.write(chunk({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }], usage: null }))
+    }
+    res.write(chunk({ choices: [], usage }))
+    res.end('data: [DONE]\n\n')
+  }
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => void stream(res))
+  })
+  server.keepAliveTimeout = 60_000
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+async function runGateway(upstreamUrl: string, strictMode: boolean): Promise<ChildInfo> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-stream-'))
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }))
+  const store = openStore(dataDir)
+  let key: string
+  try {
+    const auth = store.forPlugin('auth')
+    const registry = createRegistry(auth, await loadSecret(auth, SECRET), systemClock)
+    const project = await registry.createProject({ name: 'bench', plan: 'enterprise', budgetDollars: 1e9 })
+    await registry.updateProject(project.id, { governor: { strictMode } })
+    key = (await registry.createKey({ projectId: project.id, type: 'sk', env: 'prod', name: 'bench' })).key
+  } finally {
+    await store.close()
+  }
+  const gateway = await start({
+    env: { OPENAI_BASE_URL: upstreamUrl, OPENAI_API_KEY: UPSTREAM_KEY, LOG_LEVEL: 'warn' },
+    overrides: { host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000, plugins: { auth: { secret: SECRET, demoOnFirstStart: false } } },
+  })
+  process.on('SIGTERM', () => void gateway.close().then(() => process.exit(0)))
+  return { url: gateway.url, key }
+}
+
+// ── parent ─────────────────────────────────────────────────────────────────────────────────────
+
+const SELF = fileURLToPath(import.meta.url)
+/** How a child's line announcing its address begins; the gateway's own log lines go to stdout too. */
+const READY = 'ready '
+
+async function child(args: readonly string[]): Promise<{ process: ChildProcess; info: ChildInfo }> {
+  const proc = spawn(process.execPath, [SELF, '--child', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  proc.stdout!.setEncoding('utf8')
+  let output = ''
+  const info = await new Promise<ChildInfo>((resolve, reject) => {
+    proc.stdout!.on('data', (text: string) => {
+      output += text
+      const line = output.split('\n').find((l) => l.startsWith(READY))
+      if (line !== undefined) resolve(JSON.parse(line.slice(READY.length)) as ChildInfo)
+    })
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it was ready`)))
+  })
+  return { process: proc, info }
+}
+
+async function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return
+  proc.kill('SIGTERM')
+  await once(proc, 'exit')
+}
+
+const BODY = JSON.stringify({
+  messages: [{ role: 'user', content: 'My order arrived with one cover torn. Can I get a replacement, and how long would it take to ship?' }],
+  model: 'gpt-4o-mini',
+  governorMetadata: { actionType: 'customer_support', senderId: 'agent-7' },
+})
+
+/** Milliseconds from sending the request to the first delta event, for every stream finished in `seconds`. */
+async function load(gateway: ChildInfo, seconds: number): Promise<number[]> {
+  const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 })
+  const headers = { 'x-api-key': gateway.key!, 'content-type': 'application/json', 'cache-control': 'no-store' }
+  const firstDelta: number[] = []
+  const until = performance.now() + seconds * 1000
+  async function worker(): Promise<void> {
+    while (performance.now() < until) {
+      const sent = performance.now()
+      const res = await request(`${gateway.url}/api/ai/chat`, { method: 'POST', headers, body: BODY, dispatcher })
+      let seen = ''
+      let at: number | undefined
+      for await (const part of res.body) {
+        seen = (seen + (part as Buffer).toString('utf8')).slice(-1000)
+        if (at === undefined && seen.includes('event: delta')) at = performance.now() - sent
+      }
+      if (res.statusCode !== 200 || at === undefined || !seen.includes('event: done')) throw new Error(`a stream failed (${res.statusCode}): ${seen.slice(-300)}`)
+      firstDelta.push(at)
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+  await dispatcher.close()
+  return firstDelta
+}
+
+/** CPU seconds a process has used so far (Linux: /proc; 0 elsewhere). */
+function cpuSeconds(proc: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+/** The strict gateway's histogram of stream scans: how many, and how many held the loop beyond 1 and 2 ms. */
+async function streamScans(gateway: ChildInfo): Promise<{ count: number; over1ms: number; over2ms: number; meanUs: number }> {
+  const text = await (await request(`${gateway.url}/metrics`)).body.text()
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0)
+  const count = value(/^tollgate_governor_scan_seconds_count\{where="stream"\} (\S+)$/m)
+  const sum = value(/^tollgate_governor_scan_seconds_sum\{where="stream"\} (\S+)$/m)
+  return {
+    count,
+    over1ms: count - value(/^tollgate_governor_scan_seconds_bucket\{le="0.001",where="stream"\} (\S+)$/m),
+    over2ms: count - value(/^tollgate_governor_scan_seconds_bucket\{le="0.002",where="stream"\} (\S+)$/m),
+    meanUs: count === 0 ? 0 : (sum / count) * 1e6,
+  }
+}
+
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`
+
+async function main(): Promise<void> {
+  console.log(`governed chat streams, ${CONCURRENCY} concurrent, ${PIECES.length} chunks per answer, ${ROUND_S} s per round (off, on, off, on)`)
+  console.log('pacing             strict  streams  first delta p50  p99        gateway CPU per stream')
+  for (const gapMs of PACINGS) {
+    const mock = await child(['mock', String(gapMs)])
+    const off = await child(['gateway', mock.info.url, 'off'])
+    const on = await child(['gateway', mock.info.url, 'on'])
+    try {
+      const results = { off: [] as number[], on: [] as number[] }
+      const cpu = { off: 0, on: 0 }
+      for (const gw of [off, on]) await load(gw.info, WARMUP_S)
+      for (let round = 0; round < 2; round++) {
+        for (const [name, gw] of [['off', off], ['on', on]] as const) {
+          const before = cpuSeconds(gw.process)
+          results[name].push(...await load(gw.info, ROUND_S))
+          cpu[name] += cpuSeconds(gw.process) - before
+        }
+      }
+      const pacing = gapMs === 0 ? 'back to back' : `${gapMs} ms per chunk`
+      const summary: Record<string, { p50: number; p99: number }> = {}
+      for (const name of ['off', 'on'] as const) {
+        const sorted = results[name].sort((a, b) => a - b)
+        summary[name] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
+        const perStream = `${((cpu[name] / sorted.length) * 1e6).toFixed(0)} µs`
+        console.log(`${pacing.padEnd(18)} ${name.padEnd(7)} ${String(sorted.length).padStart(7)}  ${fmt(summary[name]!.p50).padStart(15)}  ${fmt(summary[name]!.p99).padEnd(10)} ${perStream}`)
+      }
+      console.log(`${''.padEnd(18)} added   ${''.padStart(7)}  ${fmt(summary.on!.p50 - summary.off!.p50).padStart(15)}  ${fmt(summary.on!.p99 - summary.off!.p99)}`)
+      const scans = await streamScans(on.info)
+      console.log(`${''.padEnd(18)} stream scans on the event loop: ${scans.count}, mean ${scans.meanUs.toFixed(0)} µs, over 1 ms: ${scans.over1ms}, over 2 ms: ${scans.over2ms}`)
+    } finally {
+      await Promise.all([stop(on.process), stop(off.process)])
+      await stop(mock.process)
+    }
+  }
+}
+
+const args = process.argv.slice(2)
+if (args[0] === '--child') {
+  const info = args[1] === 'mock' ? await runMock(Number(args[2])) : await runGateway(args[2]!, args[3] === 'on')
+  if (args[1] === 'mock') process.on('SIGTERM', () => process.exit(0))
+  process.stdout.write(`${READY}${JSON.stringify(info)}\n`)
+} else {
+  await main()
+}

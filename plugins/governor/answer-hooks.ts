@@ -1,0 +1,129 @@
+// The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
+// StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
+// leaves, redaction replaces values on the way. Once the whole answer is known it is scanned for
+// the record: a JSON answer (or a cache hit, not sent yet) is then withheld or redacted, and the
+// findings are reported in x-governor-output-* headers (trailers on a stream) and the done event.
+// Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
+import { answerTexts, type CompletionResult, type StreamChunk } from '../../proxy/completion.ts'
+import type { RequestContext } from '../../proxy/context.ts'
+import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError } from '../../proxy/errors.ts'
+import { Reply } from '../../proxy/reply.ts'
+import { StreamStop } from '../../proxy/stream-stop.ts'
+import { scanContent } from '../../workers/scan-content.ts'
+import { governorHeaders, outputHeaders } from './headers.ts'
+import type { ProjectRules } from './project-rules.ts'
+import { answerDecision, buildAuditEntry } from './records/audit-entry.ts'
+import { blockedSummary, governedCall, type RequestHooksDeps } from './request-hooks.ts'
+import { isCovered, redact } from './stream/redact.ts'
+import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
+import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
+
+export interface AnswerHooksDeps extends RequestHooksDeps {
+  readonly rules: ProjectRules
+}
+
+/** What plain prose can hold (stream/hold.ts, isPlainProse). */
+const PHRASE_TYPES = ['PROMPT_INJECTION'] as const
+
+// The record of a stopped stream is written even when its client has gone meanwhile.
+const NEVER_ABORTED = new AbortController().signal
+
+export function createAnswerHooks(deps: AnswerHooksDeps) {
+  /** Streams under strict mode or redaction; a request has one from its first chunk on. */
+  const guards = new WeakMap<RequestContext, StreamGuard>()
+  // Bound once: a stream observes it for every chunk it releases.
+  const streamScanSeconds = deps.metrics.scanSeconds.labels({ where: 'stream' })
+
+  function scanReleased(text: string, phrasesOnly: boolean) {
+    const started = performance.now()
+    const findings = scanContent(phrasesOnly ? { text, types: PHRASE_TYPES } : { text })
+    streamScanSeconds.observe((performance.now() - started) / 1000)
+    return findings
+  }
+
+  function guardOf(ctx: RequestContext): StreamGuard | undefined {
+    const known = guards.get(ctx)
+    if (known !== undefined) return known
+    const auth = ctx.state.auth
+    if (ctx.state.governor === undefined || auth === undefined) return undefined
+    const { strictMode, redactOutput } = auth.project.governor
+    if (!strictMode && !redactOutput) return undefined
+    const stoppingRules = strictMode ? deps.rules(auth.project).filter((r) => isBlockingSeverity(r.rule.severity)) : []
+    const guard = new StreamGuard({ stop: strictMode, redact: redactOutput, stoppingRules }, scanReleased)
+    guards.set(ctx, guard)
+    return guard
+  }
+
+  function passOn(ctx: RequestContext, guard: StreamGuard, output: GuardOutput): StreamChunk {
+    if (output.kind === 'send') return { text: output.text }
+    throw new StreamStop(recordStop(ctx, guard.text, output.found))
+  }
+
+  /** The output record of a stopped stream, over everything the model generated up to the stop. */
+  async function recordStop(ctx: RequestContext, generated: string, found: readonly string[]): Promise<GatewayError> {
+    const auth = ctx.state.auth!
+    const state = ctx.state.governor!
+    const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, [generated], NEVER_ABORTED)
+    const { verdict } = assessment
+    const call = governedCall(ctx, auth, 'output', state.auditId, deps.clock)
+    const record = await deps.trail.append(buildAuditEntry(call, assessment, 'blocked', deps.newId, undefined))
+    return new GovernorResponseBlockedError(
+      `Strict mode stopped the answer before it sent ${found.join(', ')}: an answer's high and critical findings are not let out, and what was sent before had been checked. The audit record ${record.id} lists the reasons.`,
+      record.id, verdict.level, blockedSummary(verdict), found,
+    )
+  }
+
+  return {
+    onStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | undefined {
+      const guard = guardOf(ctx)
+      return guard === undefined ? undefined : passOn(ctx, guard, guard.push(chunk.text))
+    },
+
+    onStreamEnd(ctx: RequestContext): StreamChunk | undefined {
+      const guard = guards.get(ctx)
+      return guard === undefined ? undefined : passOn(ctx, guard, guard.end())
+    },
+
+    async onResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {
+      const state = ctx.state.governor
+      const auth = ctx.state.auth
+      if (state === undefined || auth === undefined) return undefined
+      const { governor } = auth.project
+      // A guarded stream is already sent, each part checked on its way; it is scanned whole for
+      // the record, as the model generated it. Any other answer (JSON, a cache hit) is not sent
+      // yet and can still be withheld or redacted. (A stream with neither strict mode nor
+      // redaction has no guard, and there is nothing to withhold or redact in it.)
+      // Tool calls' arguments are scanned too; they are neither held back nor redacted.
+      const guard = guards.get(ctx)
+      const texts = answerTexts(guard === undefined ? result : { text: guard.text, toolCalls: result.toolCalls })
+      const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, texts, ctx.signal)
+      const { verdict } = assessment
+      const findings = assessment.findings[0] ?? []
+      const inToolCalls = assessment.findings.slice(1).flat()
+      const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))
+      const withheld = guard === undefined && governor.strictMode && stopping.length > 0
+      let redacted = guard?.redacted ?? []
+      if (guard === undefined && governor.redactOutput && !withheld) {
+        const out = redact(result.text, 0, result.text.length, findings)
+        result.text = out.text
+        redacted = out.spans
+      }
+      const exposed = findings.some((f) => isBlockingSeverity(findingSeverity(f.type, f.score)) && !isCovered(redacted, f.start, f.end))
+        || inToolCalls.some((f) => isBlockingSeverity(findingSeverity(f.type, f.score)))
+        || assessment.ruleMatches.some((m) => isBlockingSeverity(m.rule.severity))
+      ctx.state.governor = { ...state, output: { riskLevel: verdict.level, violations: verdict.violations.length, storable: !withheld && !exposed } }
+      Object.assign(ctx.responseHeaders, outputHeaders(verdict))
+      // An answer that opens no violation (nothing, or only dates and links) adds nothing to the
+      // trail: the request's record already stands for it.
+      const record = verdict.violations.length === 0 ? undefined
+        : await deps.trail.append(buildAuditEntry(governedCall(ctx, auth, 'output', state.auditId, deps.clock), assessment, answerDecision(verdict, withheld), deps.newId, undefined))
+      ctx.doneFields.governor = { outputViolations: verdict.violations.length, outputRiskLevel: verdict.level, outputAuditId: record?.id ?? null }
+      if (!withheld || record === undefined) return undefined
+      Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
+      return Reply.error(new GovernorBlockedError(
+        `The model's answer was withheld: strict mode does not let out an answer with high or critical findings (${stopping.map((v) => v.category).join(', ')}). The audit record ${record.id} lists the reasons.`,
+        record.id, verdict.level, blockedSummary(verdict),
+      ))
+    },
+  }
+}

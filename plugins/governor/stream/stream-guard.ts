@@ -1,0 +1,129 @@
+// One streamed answer on its way out under strict mode or redaction: text is sent only once it
+// has been scanned, and what may still be part of a value is held back (hold.ts) until the value
+// is whole. Each release scans the new text with a short look back, so detectors see the context
+// words and assignment names before a value. Synchronous, so no chunk waits for a promise.
+import type { Finding } from '../../../workers/scan-content.ts'
+import type { CompiledRule } from '../verdict/custom-rules.ts'
+import { findingSeverity, isBlockingSeverity, isRedactedType } from '../verdict/finding-severity.ts'
+import { holdStart, isPlainProse } from './hold.ts'
+import { redact, type Span } from './redact.ts'
+
+/** Already released text scanned again with each release: the detectors' context windows (48 characters) and a secret's name (up to 64). */
+export const LOOK_BACK_CHARS = 128
+/**
+ * Prose can hold no value, only phrases (prompt injection), which are no secret in themselves: it
+ * is scanned for them once this much of it has gone out unscanned, not with every chunk.
+ */
+export const PHRASE_STRIDE_CHARS = 64
+
+export interface GuardSettings {
+  /** Strict mode: a finding of HIGH or CRITICAL severity stops the stream. */
+  readonly stop: boolean
+  readonly redact: boolean
+  /** Custom rules of HIGH or CRITICAL severity; a match stops the stream when `stop` is on. */
+  readonly stoppingRules: readonly CompiledRule[]
+}
+
+export type GuardOutput =
+  | { readonly kind: 'send'; readonly text: string }
+  /** `found`: the entity types and custom rule ids that stopped it. */
+  | { readonly kind: 'stop'; readonly found: readonly string[] }
+
+/** Scans a window; with `phrasesOnly` only for the types that plain prose can hold (prompt injection). */
+export type Scan = (text: string, phrasesOnly: boolean) => readonly Finding[]
+
+export class StreamGuard {
+  readonly #settings: GuardSettings
+  readonly #scan: Scan
+  #text = ''
+  #released = 0
+  /** Findings ending before this index have been dealt with; only prose lies between it and #released. */
+  #checked = 0
+  readonly #redacted: Span[] = []
+
+  constructor(settings: GuardSettings, scan: Scan) {
+    this.#settings = settings
+    this.#scan = scan
+  }
+
+  /** What the model generated so far. */
+  get text(): string {
+    return this.#text
+  }
+
+  /** Spans of the generated text that went out as [REDACTED:TYPE]. */
+  get redacted(): readonly Span[] {
+    return this.#redacted
+  }
+
+  push(piece: string): GuardOutput {
+    this.#text += piece
+    const cut = holdStart(this.#text, this.#released, { releasePlainWords: !this.#settings.redact })
+    if (cut <= this.#released) return { kind: 'send', text: '' }
+    return this.#release(cut, false)
+  }
+
+  /** The model is done: everything left is scanned and sent. */
+  end(): GuardOutput {
+    if (this.#released === this.#text.length) return { kind: 'send', text: '' }
+    return this.#release(this.#text.length, true)
+  }
+
+  #release(wanted: number, final: boolean): GuardOutput {
+    const released = this.#released
+    // Most releases are prose, which needs only the phrase detectors, and those not every time.
+    const prose = isPlainProse(this.#text.slice(released))
+    const scan = !prose || final || wanted - this.#checked >= PHRASE_STRIDE_CHARS
+    const checked = scan ? this.#checked : released
+    let from = Math.max(0, Math.min(checked, released) - LOOK_BACK_CHARS)
+    if (from > 0 && isLowSurrogate(this.#text.charCodeAt(from))) from--
+    // Scanned up to the end, held text included: a value that runs past the cut is seen whole.
+    const window = this.#text.slice(from)
+    const found = new Set<string>()
+    const redacted: Finding[] = []
+    for (const finding of scan ? this.#scan(window, prose) : []) {
+      const start = finding.start + from
+      const end = finding.end + from
+      if (end <= checked) continue
+      if (this.#settings.stop && isBlockingSeverity(findingSeverity(finding.type, finding.score))) found.add(finding.type)
+      else if (this.#settings.redact && isRedactedType(finding.type)) redacted.push({ ...finding, start, end })
+    }
+    if (this.#settings.stop && this.#settings.stoppingRules.length > 0) {
+      const lower = window.toLowerCase()
+      for (const rule of this.#settings.stoppingRules) if (matchesPast(rule, window, lower, released - from)) found.add(rule.rule.id)
+    }
+    if (found.size > 0) return { kind: 'stop', found: [...found] }
+    const cut = final ? wanted : wholeValuesCut(wanted, released, redacted)
+    if (cut <= released) return { kind: 'send', text: '' }
+    const out = redact(this.#text, released, cut, redacted)
+    this.#redacted.push(...out.spans)
+    this.#released = cut
+    if (scan) this.#checked = cut
+    return { kind: 'send', text: out.text }
+  }
+}
+
+/** The cut moved back before any value to redact that it would split, so the value goes out as one replacement. */
+function wholeValuesCut(wanted: number, released: number, findings: readonly Finding[]): number {
+  let cut = wanted
+  for (let moved = true; moved;) {
+    moved = false
+    for (const finding of findings) {
+      if (finding.start >= released && finding.start < cut && finding.end > cut) {
+        cut = finding.start
+        moved = true
+      }
+    }
+  }
+  return cut
+}
+
+/** The rule matches text that was not released yet: more matches in the window than in its released part. */
+function matchesPast(rule: CompiledRule, window: string, lower: string, releasedAt: number): boolean {
+  const all = rule.count(window, lower)
+  return all > 0 && all > rule.count(window.slice(0, releasedAt), lower.slice(0, releasedAt))
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}

@@ -1,0 +1,117 @@
+// The Governor on the client dialects' streams: strict mode stops a card number or a key with the
+// dialect's own error frame, which its SDK raises, before any character of the value is sent; and
+// redaction replaces values in the dialects' streams and JSON answers.
+import Anthropic from '@anthropic-ai/sdk'
+import OpenAI from 'openai'
+import t, { type Test } from 'tap'
+import { call } from '../../helpers/http.ts'
+import { startAnswerUpstream } from './answer-upstream.ts'
+import { governedGateway, metadata, SENSITIVE, type GovernedGatewayOptions } from './fixtures.ts'
+
+const STRICT = { changes: { governor: { strictMode: true } } }
+const REDACT = { changes: { governor: { redactOutput: true } } }
+const FILLER = Array.from({ length: 12 }, (_, i) => ` More text, part ${i}.`)
+const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
+const question = { role: 'user' as const, content: 'What is on file?' }
+
+async function gatewayStreaming(t: Test, pieces: readonly string[], options: GovernedGatewayOptions) {
+  const upstream = await startAnswerUpstream(pieces, { gapMs: 20 })
+  t.teardown(() => upstream.close())
+  const gw = await governedGateway(t, { ...options, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
+  return { gw, upstream }
+}
+
+/** A fetch that keeps every response body's raw text as the client received it. */
+function recordingFetch(): { readonly fetch: typeof fetch; readonly bodies: () => Promise<string[]> } {
+  const bodies: Promise<string>[] = []
+  return {
+    fetch: (async (input, init) => {
+      const response = await fetch(input, init)
+      bodies.push(response.clone().text().catch(() => ''))
+      return response
+    }) as typeof fetch,
+    bodies: () => Promise.all(bodies),
+  }
+}
+
+for (const [name, pieces, type, leak] of [
+  ['a card number', ['Your card is ', '4111 1111', ' 1111 1111', ', keep it safe.', ...FILLER], 'CREDIT_CARD', /4111|1111/],
+  ['an AWS key id', ['The deploy key is ', 'AKIA', 'IOSFODNN7EXAMPLF', ' for now.', ...FILLER], 'SECRET', /AKIA|IOSF|EXAMPLF/],
+] as const) {
+  t.test(`strict mode stops ${name} on an OpenAI-dialect stream: the SDK raises the error chunk`, async (t) => {
+    const { gw, upstream } = await gatewayStreaming(t, pieces, STRICT)
+    const recorder = recordingFetch()
+    const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
+    const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], stream: true }, { headers })
+    let text = ''
+    let raised: unknown
+    try {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? ''
+    } catch (err) {
+      raised = err
+    }
+    t.ok(raised instanceof OpenAI.APIError, 'the SDK raises an APIError')
+    t.match((raised as InstanceType<typeof OpenAI.APIError>).error, {
+      message: /Response blocked by Governor/, type: 'permission_error', code: 'governor_response_blocked', auditId: /^aud_/, found: [type],
+    })
+    t.equal(text, pieces[0], 'only the text before the value went out')
+    const [body] = await recorder.bodies()
+    t.notMatch(body, leak, 'no character of the value reached the client')
+    t.match(body, /\ndata: \{"error":\{[^\n]*"code":"governor_response_blocked"/)
+    t.notMatch(body, /\[DONE\]/, 'the stream ends at the error chunk')
+    await upstream.whenAborted()
+    t.ok(upstream.aborted() >= 1, 'the model call was aborted')
+    const audit = await call(`${gw.url}/api/compliance/audit/${(raised as { error: { auditId: string } }).error.auditId}`, { key: gw.pk })
+    t.match(audit.body, { kind: 'output', decision: 'blocked', findingCounts: { [type]: 1 } })
+  })
+
+  t.test(`strict mode stops ${name} on an Anthropic-dialect stream: the SDK raises the error event`, async (t) => {
+    const { gw, upstream } = await gatewayStreaming(t, pieces, STRICT)
+    const recorder = recordingFetch()
+    const anthropic = new Anthropic({ apiKey: gw.sk, baseURL: gw.url, fetch: recorder.fetch, maxRetries: 0 })
+    const stream = anthropic.messages.stream({ model: 'gpt-4o-mini', max_tokens: 200, messages: [question] }, { headers })
+    let text = ''
+    stream.on('text', (piece) => {
+      text += piece
+    })
+    let raised: unknown
+    try {
+      await stream.finalMessage()
+    } catch (err) {
+      raised = err
+    }
+    t.ok(raised instanceof Anthropic.APIError, 'the SDK raises an APIError')
+    t.match((raised as InstanceType<typeof Anthropic.APIError>).error, {
+      type: 'error', error: { type: 'permission_error', message: /Response blocked by Governor/, code: 'governor_response_blocked', found: [type] },
+    })
+    t.equal(text, pieces[0], 'only the text before the value went out')
+    const [body] = await recorder.bodies()
+    t.notMatch(body, leak, 'no character of the value reached the client')
+    t.match(body, /event: error\ndata: \{"type":"error","error":\{"type":"permission_error"/)
+    t.notMatch(body, /message_stop/, 'the stream ends at the error event')
+    await upstream.whenAborted()
+    t.ok(upstream.aborted() >= 1, 'the model call was aborted')
+  })
+}
+
+t.test('redactOutput replaces values in the dialects\' streams and JSON answers', async (t) => {
+  const pieces = ['Mail ', SENSITIVE.email, ' or call; card ', SENSITIVE.card, '.']
+  const { gw } = await gatewayStreaming(t, pieces, REDACT)
+  const expected = 'Mail [REDACTED:EMAIL_ADDRESS] or call; card [REDACTED:CREDIT_CARD].'
+  // Each request differs, so none is a cache hit of another.
+  const asked = (n: number) => ({ role: 'user' as const, content: `What is on file? (${n})` })
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  let streamed = ''
+  for await (const chunk of await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [asked(1)], stream: true }, { headers })) {
+    streamed += chunk.choices[0]?.delta.content ?? ''
+  }
+  t.equal(streamed, expected, 'OpenAI stream')
+  const json = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [asked(2)] }, { headers })
+  t.equal(json.choices[0]!.message.content, expected, 'OpenAI JSON')
+
+  const anthropic = new Anthropic({ apiKey: gw.sk, baseURL: gw.url, maxRetries: 0 })
+  const final = await anthropic.messages.stream({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(3)] }, { headers }).finalMessage()
+  t.match(final.content, [{ type: 'text', text: expected }], 'Anthropic stream')
+  const message = await anthropic.messages.create({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(4)] }, { headers })
+  t.match(message.content, [{ type: 'text', text: expected }], 'Anthropic JSON')
+})
