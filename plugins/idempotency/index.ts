@@ -6,7 +6,7 @@
 // this commit and the ledger's.
 import { Counter } from 'prom-client'
 import type { CompletionResult } from '../../proxy/completion.ts'
-import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
+import { aiRequestOf, isStreamed, type RequestContext } from '../../proxy/context.ts'
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
@@ -133,7 +133,7 @@ export default {
      * answer is stored only once it was sent, so that a retry can never replay a withheld answer.
      */
     function mayBeWithheld(ctx: RequestContext): boolean {
-      return ctx.state.governor !== undefined && !ctx.route.stream
+      return ctx.state.governor !== undefined && !isStreamed(ctx)
     }
 
     return {

@@ -5,7 +5,7 @@
 // Cache hits are recorded at no charge.
 import { Counter } from 'prom-client'
 import type { CompletionResult } from '../../proxy/completion.ts'
-import type { CompletedContext, IdempotencyState, RequestContext } from '../../proxy/context.ts'
+import { isStreamed, type CompletedContext, type IdempotencyState, type RequestContext } from '../../proxy/context.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import { costDollars } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
@@ -172,7 +172,7 @@ export default {
         const auth = ctx.state.auth
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
-        if (ctx.route.stream) streams.set(ctx, { countedChars: 0, completionTokens: 0, checkpointed: false })
+        if (isStreamed(ctx)) streams.set(ctx, { countedChars: 0, completionTokens: 0, checkpointed: false })
         if (!config.enforceBudgets) {
           metered.set(ctx, undefined)
           return
