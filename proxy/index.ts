@@ -10,7 +10,7 @@ import { drainListeners } from './drain.ts'
 import { createOutbox } from './events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
-import { buildOpenApi } from './openapi.ts'
+import { buildOpenApi, openApiDocumentSchema } from './openapi.ts'
 import { Reply } from './reply.ts'
 import { VERSION } from './version.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -105,11 +105,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
-  let openApi: unknown
   listeners[0]!.routes.push({
     method: 'GET', path: '/openapi.json', name: 'openapi', kind: 'open', keyTypes: [], stream: false,
-    handle: () => Reply.json(openApi ??= buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)),
+    docs: { response: openApiDocumentSchema },
+    handle: () => Reply.json(openApi),
   })
+  // Built once, now that every listener's routes are known; each request sends the same object.
+  const openApi = buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)
   const running: Listening[] = []
   try {
     for (const listener of listeners) {

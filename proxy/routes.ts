@@ -3,6 +3,7 @@
 import type { z } from 'zod'
 import type { KeyType, RequestContext, RouteInfo } from './context.ts'
 import type { Reply } from './reply.ts'
+import type { RouteDocs } from './route-docs.ts'
 
 export interface Route extends RouteInfo {
   readonly method: string
@@ -11,6 +12,7 @@ export interface Route extends RouteInfo {
   readonly listener?: 'main' | 'auth'
   /** False leaves it out of /openapi.json. */
   readonly documented?: boolean
+  readonly docs?: RouteDocs
   /** Absent on ai routes, whose answer is the model call. */
   readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
 }

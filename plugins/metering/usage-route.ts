@@ -18,6 +18,21 @@ const usageQuery = z.object({
 })
 const memberUsageQuery = z.object({ period })
 
+const figures = z.object({ requests: z.number().int(), tokens: z.number().int(), cost: z.number().describe('Dollars.') })
+
+/** usageReport's answer, for /openapi.json: the spec's Usage statistics and the totals by day. */
+const usageAnswer = z.object({
+  budget: z.object({
+    limit: z.number().describe('Monthly credit limit, in dollars.'), used: z.number(), remaining: z.number(),
+    overage: z.number().describe('Dollars providers counted beyond the holds this month, recorded and not charged.'),
+  }),
+  cache: z.object({ hits: z.number().int(), misses: z.number().int(), hitRate: z.number().min(0).max(100).describe('Percent.') }),
+  models: z.record(z.string(), figures),
+  period: z.object({ start: z.iso.date(), end: z.iso.date() }),
+  totals: figures,
+  daily: z.array(figures.extend({ date: z.iso.date(), cacheHits: z.number().int() })),
+})
+
 const dollars = (micros: number) => Math.round(micros) / 1e6
 
 interface Figures {
@@ -78,6 +93,7 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
 export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
   return {
     method: 'GET', path: '/api/usage', name: 'usage', kind: 'keyed', keyTypes: ['sk', 'pk'],
+    docs: { query: usageQuery, response: usageAnswer },
     handle(ctx) {
       const query = validate(usageQuery, Object.fromEntries(ctx.query), 'query')
       const project = ctx.state.auth!.project
@@ -91,6 +107,7 @@ export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
 export function memberUsageRoute(ledger: Ledger, clock: Clock): ProjectRouteSpec {
   return {
     method: 'GET', path: '/usage', name: 'usage', keyTypes: [], writes: false,
+    docs: { query: memberUsageQuery, response: usageAnswer },
     handle(ctx, project) {
       const query = validate(memberUsageQuery, Object.fromEntries(ctx.query), 'query')
       return Reply.json(usageReport(ledger, project, query.period, clock.now()))
