@@ -22,9 +22,16 @@ export const openApiDocumentSchema = z.looseObject({
   components: z.record(z.string(), z.unknown()),
 })
 
+// A route's two ways in (API key, member) share their schemas: each is converted once.
+const converted = { input: new WeakMap<z.ZodType, JsonSchema>(), output: new WeakMap<z.ZodType, JsonSchema>() }
+
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema
-  return rest
+  let json = converted[io].get(schema)
+  if (json === undefined) {
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema
+    converted[io].set(schema, (json = rest))
+  }
+  return json
 }
 
 const errorBody: JsonSchema = {
@@ -67,6 +74,7 @@ const HEADERS = {
   GovernorAuditId: header('The Governor\'s audit record for this request.'),
   IdempotentReplay: header('`true` when this is the stored answer to an earlier request with the same Idempotency-Key.'),
   OriginalRequestId: header('On a replay: the request id of the request first answered.'),
+  Location: header('Where the browser continues: the dashboard\'s page for the link.'),
   IgnoredFields: header('Top-level body fields the gateway accepted but does not act on, comma-separated.'),
 } as const
 
@@ -120,14 +128,27 @@ function errorStatuses(route: Route, secured: boolean): number[] {
   return [...statuses].sort((a, b) => a - b)
 }
 
-function errorResponse(route: Route, status: number) {
+/** The error answers, shared as components: one per shape, status and set of headers. */
+type ErrorResponses = Map<string, unknown>
+
+function errorResponse(route: Route, status: number, shared: ErrorResponses) {
   const shape = errorShapeFor(route.path)
-  const schemaRef = shape === undefined ? 'Error' : shape === anthropicErrorShape ? 'AnthropicError' : 'OpenAiError'
-  const headers: Array<readonly [string, HeaderName]> = [['x-request-id', 'RequestId']]
-  if (status === 429 || status === 503 || status === 409) headers.push(['retry-after', 'RetryAfter'])
-  if (shape !== undefined) headers.push(['x-should-retry', 'ShouldRetry'], ['retry-after-ms', 'RetryAfterMs'])
-  if (status === 429 && route.kind !== 'open') headers.push(...RATE_LIMIT_HEADERS)
-  return { description: ERROR_TEXTS[status]!, headers: headersOf(headers), content: { [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${schemaRef}` } } } }
+  const schemaName = shape === undefined ? 'Error' : shape === anthropicErrorShape ? 'AnthropicError' : 'OpenAiError'
+  const rateLimited = status === 429 && route.kind !== 'open'
+  const name = `${schemaName}${status}${rateLimited ? 'RateLimited' : ''}`
+  if (!shared.has(name)) {
+    const headers: Array<readonly [string, HeaderName]> = [['x-request-id', 'RequestId']]
+    if (status === 429 || status === 503 || status === 409) headers.push(['retry-after', 'RetryAfter'])
+    if (shape !== undefined) headers.push(['x-should-retry', 'ShouldRetry'], ['retry-after-ms', 'RetryAfterMs'])
+    if (rateLimited) headers.push(...RATE_LIMIT_HEADERS)
+    shared.set(name, { description: ERROR_TEXTS[status]!, headers: headersOf(headers), content: { [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${schemaName}` } } } })
+  }
+  return { $ref: `#/components/responses/${name}` }
+}
+
+/** The route declares what a success answers: a schema, or the stream of the spec's chat. */
+export function isDescribed(route: Route): boolean {
+  return route.docs?.response !== undefined || (route.kind === 'ai' && route.stream)
 }
 
 const SSE_SCHEMA = { type: 'string', description: 'Server-Sent Events: one `data:` line of JSON per chunk, then a final event.' }
@@ -147,6 +168,14 @@ function successResponse(route: Route) {
     description: route.dialect === undefined ? 'Success.' : 'Success: JSON, or a stream when the body asks for one.',
     headers: headersOf(headers),
     ...(docs.status === 204 ? {} : { content }),
+  }
+}
+
+function redirectResponse() {
+  return {
+    description: 'A browser is sent on to the dashboard\'s page, which finishes what the mailed link starts.',
+    headers: headersOf([['x-request-id', 'RequestId'], ['location', 'Location']]),
+    content: { [JSON_TYPE]: { schema: { type: 'object', required: ['success', 'message', 'location'], properties: { success: { const: true }, message: { type: 'string' }, location: { type: 'string' } } } } },
   }
 }
 
@@ -184,7 +213,7 @@ function securityOf(route: Route): ReadonlyArray<Record<string, never[]>> {
   return route.docs?.auth === undefined ? [] : SECURITY[route.docs.auth]
 }
 
-function operation(route: Route) {
+function operation(route: Route, shared: ErrorResponses) {
   const body = route.kind === 'ai' ? route.dialect?.schema ?? aiRequestSchemaFor(route) : route.body
   const parameters = parametersOf(route)
   const security = securityOf(route)
@@ -197,17 +226,19 @@ function operation(route: Route) {
     ...(body === undefined ? {} : { requestBody: { required: true, content: { [JSON_TYPE]: { schema: jsonSchemaOf(body, 'input') } } } }),
     responses: {
       [route.docs?.status ?? 200]: successResponse(route),
-      ...Object.fromEntries(errorStatuses(route, security.length > 0).map((status) => [status, errorResponse(route, status)])),
+      ...(route.docs?.redirects === true ? { 303: redirectResponse() } : {}),
+      ...Object.fromEntries(errorStatuses(route, security.length > 0).map((status) => [status, errorResponse(route, status, shared)])),
     },
   }
 }
 
 export function buildOpenApi(routes: readonly Route[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {}
+  const responses: ErrorResponses = new Map()
   for (const route of routes) {
     if (route.documented === false) continue
     const path = route.path.replace(/:(\w+)/g, '{$1}')
-    ;(paths[path] ??= {})[route.method.toLowerCase()] = operation(route)
+    ;(paths[path] ??= {})[route.method.toLowerCase()] = operation(route, responses)
   }
   return {
     openapi: '3.1.0',
@@ -216,6 +247,7 @@ export function buildOpenApi(routes: readonly Route[], version: string) {
     paths,
     components: {
       schemas: { Error: errorBody, OpenAiError: openAiErrorShape.schema, AnthropicError: anthropicErrorShape.schema },
+      responses: Object.fromEntries([...responses].sort(([a], [b]) => a.localeCompare(b))),
       headers: HEADERS,
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key: sk_ (gateway) or pk_ (project), as each route\'s x-key-types lists.' },

@@ -18,4 +18,6 @@ export interface RouteDocs {
   /** The query's schema: the one the handler validates ctx.query with. */
   readonly query?: z.ZodObject
   readonly auth?: RouteAuth
+  /** A mailed link: a browser that opens it is sent on with 303 and Location; other clients get the answer. */
+  readonly redirects?: boolean
 }

@@ -14,6 +14,7 @@ interface AccountRoute<S extends z.ZodType> {
   /** Every accepted body has a schema, so it is validated before the handler and documented. */
   readonly body?: S
   readonly docs?: RouteDocs
+  readonly documented?: boolean
   handle(ctx: RequestContext, body: z.output<S>): Promise<Reply>
 }
 

@@ -41,12 +41,13 @@ export const ruleAnswer = z.looseObject({
 
 export const deletedAnswer = z.object({ id: z.string(), deleted: z.literal(true) })
 
-const openBySeverity = z.record(severity, z.number().int())
+const bySeverity = (value: z.ZodNumber) => z.object({ LOW: value, MEDIUM: value, HIGH: value, CRITICAL: value })
+const openBySeverity = bySeverity(z.number().int())
 
 export const scoreAnswer = z.object({
   score: z.number().min(0).max(100), openViolations: openBySeverity, totalViolations: z.number().int(),
   period: z.object({ name: z.enum(['day', 'week', 'month']), start: instant, end: instant }),
-  weights: z.record(severity, z.number()),
+  weights: bySeverity(z.number()),
 })
 
 export const scoreHistoryAnswer = z.object({
