@@ -46,6 +46,9 @@ const errorBody: JsonSchema = {
       items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
     },
     retry_after: { type: 'number', description: 'On an account route\'s 429: seconds to wait.' },
+    auditId: { type: 'string', description: 'When the Governor blocked the request (403 governor_blocked): its audit record.' },
+    riskLevel: { type: 'string', enum: ['low', 'medium', 'high', 'critical'], description: 'When the Governor blocked the request.' },
+    violations: { type: 'array', items: { type: 'object' }, description: 'When the Governor blocked the request: what it found.' },
   },
 }
 
@@ -118,13 +121,14 @@ const ERROR_TEXTS: Record<number, string> = {
 
 function errorStatuses(route: Route, secured: boolean): number[] {
   const statuses = new Set<number>([500, 503])
-  const hasInput = route.body !== undefined || route.kind === 'ai' || route.docs?.query !== undefined || route.path.includes('/:')
+  const hasInput = route.body !== undefined || route.kind === 'ai' || route.docs?.query !== undefined
   if (hasInput) statuses.add(400)
   if (route.body !== undefined || route.kind === 'ai') [413, 415].forEach((s) => statuses.add(s))
   if (secured) [401, 403].forEach((s) => statuses.add(s))
   if (route.kind !== 'open') statuses.add(429)
   if (route.path.includes('/:')) statuses.add(404)
   if (route.kind === 'ai') [402, 403, 409, 502, 504].forEach((s) => statuses.add(s))
+  for (const status of route.docs?.errors ?? []) statuses.add(status)
   return [...statuses].sort((a, b) => a - b)
 }
 

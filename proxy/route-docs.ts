@@ -18,6 +18,8 @@ export interface RouteDocs {
   /** The query's schema: the one the handler validates ctx.query with. */
   readonly query?: z.ZodObject
   readonly auth?: RouteAuth
+  /** Error statuses the handler answers beyond those every route of its kind may (e.g. 409 on a conflict). */
+  readonly errors?: readonly number[]
   /** A mailed link: a browser that opens it is sent on with 303 and Location; other clients get the answer. */
   readonly redirects?: boolean
 }

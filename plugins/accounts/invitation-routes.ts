@@ -61,7 +61,7 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     accountRoute({
-      method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody, docs: { response: loginAnswerSchema },
+      method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody, docs: { response: loginAnswerSchema, errors: [401, 409] },
       async handle(_ctx, body) {
         const now = services.now()
         if (oneTimeTokens.peek('invite', body.token, now) === undefined) throw invalid()

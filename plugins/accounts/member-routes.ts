@@ -38,7 +38,7 @@ export function memberRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     memberRoute(services, {
-      method: 'PATCH', path: '/api/orgs/me/members/:userId', name: 'org_member_update', body: roleBody, docs: { response: memberAnswer },
+      method: 'PATCH', path: '/api/orgs/me/members/:userId', name: 'org_member_update', body: roleBody, docs: { response: memberAnswer, errors: [409] },
       async handle(ctx, member, body) {
         const userId = ctx.params.userId!
         const { before, after } = await store.transaction(() => {
@@ -54,7 +54,7 @@ export function memberRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     memberRoute(services, {
-      method: 'DELETE', path: '/api/orgs/me/members/:userId', name: 'org_member_remove', docs: { response: z.object({ userId: z.string(), removed: z.literal(true) }) },
+      method: 'DELETE', path: '/api/orgs/me/members/:userId', name: 'org_member_remove', docs: { response: z.object({ userId: z.string(), removed: z.literal(true) }), errors: [409] },
       async handle(ctx, member) {
         const userId = ctx.params.userId!
         const removed = await store.transaction(() => {

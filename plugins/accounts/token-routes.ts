@@ -23,7 +23,7 @@ export function tokenRoutes(services: AccountServices): RouteSpec[] {
   return [
     accountRoute({
       method: 'POST', path: '/api/auth/refresh', name: 'auth_refresh', body: refreshBody,
-      docs: { response: tokenAnswerSchema },
+      docs: { response: tokenAnswerSchema, errors: [401] },
       async handle(ctx, body) {
         const rotation = await refreshTokens.rotate(body.refresh_token, services.now(), isMember)
         if (!rotation.ok) {

@@ -21,7 +21,7 @@ const memberUsageQuery = z.object({ period })
 const figures = z.object({ requests: z.number().int(), tokens: z.number().int(), cost: z.number().describe('Dollars.') })
 
 /** usageReport's answer, for /openapi.json: the spec's Usage statistics and the totals by day. */
-const usageAnswer = z.object({
+export const usageAnswer = z.object({
   budget: z.object({
     limit: z.number().describe('Monthly credit limit, in dollars.'), used: z.number(), remaining: z.number(),
     overage: z.number().describe('Dollars providers counted beyond the holds this month, recorded and not charged.'),

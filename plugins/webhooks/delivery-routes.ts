@@ -26,7 +26,7 @@ export function deliveryRoutes(deps: RouteDeps): ProjectRouteSpec[] {
     },
     {
       keyTypes, writes: true, method: 'POST', path: '/webhooks/:id/deliveries/:delivery_id/redeliver', name: 'webhooks_redeliver',
-      docs: { status: 202, response: deliveryAnswer },
+      docs: { status: 202, response: deliveryAnswer, errors: [409] },
       async handle(ctx, project) {
         const hookId = ownWebhook(hooks, project.id, ctx.params.id!).id
         const deliveryId = ctx.params.delivery_id!

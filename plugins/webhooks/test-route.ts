@@ -14,7 +14,7 @@ export function testRoute(deps: RouteDeps): ProjectRouteSpec {
   const { store, hooks, deliveries, clock } = deps
   return {
     keyTypes: ['sk', 'pk'], writes: true, method: 'POST', path: '/webhooks/test', name: 'webhooks_test', body: testWebhookBody,
-    docs: { response: z.object({ success: z.boolean(), duration_ms: z.number().int(), delivery: deliveryAnswer }) },
+    docs: { response: z.object({ success: z.boolean(), duration_ms: z.number().int(), delivery: deliveryAnswer }), errors: [404] },
     async handle(ctx, project) {
       const body = ctx.body as TestWebhookBody
       ownWebhook(hooks, project.id, body.webhook_id)

@@ -5,6 +5,9 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
+import { completionResultSchema, healthSchema } from '../../proxy/core-answers.ts'
+import { modelAnswer } from '../../plugins/governor/routes/answers.ts'
+import { usageAnswer } from '../../plugins/metering/usage-route.ts'
 import { call } from '../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
 
@@ -117,6 +120,8 @@ t.test('a generated client can pass the usage query and reads the real statuses 
     t.notOk(doc.paths[path!][method!.toLowerCase()].responses[200], `${route} does not answer 200`)
   }
   t.ok(doc.paths['/api/webhooks/{id}/deliveries/{delivery_id}/redeliver'].post.responses[202], 'a redelivery is accepted, 202')
+  t.ok(doc.paths['/api/webhooks/{id}/deliveries/{delivery_id}/redeliver'].post.responses[409], 'or refused while pending, 409')
+  t.match(resolve(doc, doc.paths['/api/auth/login'].post.responses[429]).headers, { 'retry-after': {} }, 'login attempts are limited')
   const complete = doc.paths['/api/ai/complete'].post
   t.match(resolve(doc, complete.responses[200]).content['application/json'].schema, { required: ['text', 'provider', 'model', 'cacheHit', 'usage'] })
   const answerHeaders = Object.keys(complete.responses[200].headers)
@@ -147,17 +152,30 @@ t.test('the dialect routes declare their own answers and error shapes', async (t
   t.match(doc.paths['/v1/models/{id}'].get.parameters, [{ name: 'id', in: 'path', required: true }])
 })
 
-t.test('the statuses the document declares are the ones the handlers answer', async (t) => {
+t.test('the handlers answer the statuses and bodies the document declares', async (t) => {
   const dataDir = freshDataDir(t)
-  const seeded = await seedProject(dataDir, {}, [{ type: 'pk', env: 'prod' }])
+  const seeded = await seedProject(dataDir, {}, [{ type: 'pk', env: 'prod' }, { type: 'sk', env: 'prod' }])
   const own = await startTestGateway(t, { dataDir })
-  const key = seeded.keys[0]!.key
-  const model = await call(`${own.url}/api/compliance/models`, { key, body: { provider: 'openai', model: 'gpt-4o' } })
+  const pk = seeded.keys[0]!.key
+  const sk = seeded.keys[1]!.key
+  const model = await call(`${own.url}/api/compliance/models`, { key: pk, body: { provider: 'openai', model: 'gpt-4o' } })
   t.equal(model.status, 201)
   t.ok(doc.paths['/api/compliance/models'].post.responses[String(model.status)])
-  const usage = await call(`${own.url}/api/usage?projectId=${seeded.projectId}&period=week`, { key })
+  t.ok(modelAnswer.safeParse(model.body).success, 'the created model matches its schema')
+  const again = await call(`${own.url}/api/compliance/models`, { key: pk, body: { provider: 'openai', model: 'gpt-4o' } })
+  t.equal(again.status, 409)
+  t.ok(doc.paths['/api/compliance/models'].post.responses[String(again.status)], 'the conflict is declared')
+  const usage = await call(`${own.url}/api/usage?projectId=${seeded.projectId}&period=week`, { key: pk })
   t.equal(usage.status, 200)
-  const missing = await call(`${own.url}/api/usage`, { key })
+  t.ok(usageAnswer.safeParse(usage.body).success, 'usage matches its schema')
+  const missing = await call(`${own.url}/api/usage`, { key: pk })
   t.equal(missing.status, 400, 'projectId is required, as the document says')
   t.ok(doc.paths['/api/usage'].get.responses[400])
+  const health = await call(`${own.url}/api/health`, { key: sk })
+  t.ok(healthSchema.safeParse(health.body).success, 'health matches its schema')
+  const complete = await call(`${own.url}/api/ai/complete`, { key: sk, body: { messages: [{ role: 'user', content: 'Say hello' }], maxTokens: 8 } })
+  t.equal(complete.status, 200)
+  t.ok(completionResultSchema.safeParse(complete.body).success, 'the completion matches its schema')
+  const declared = Object.keys(doc.paths['/api/ai/complete'].post.responses[200].headers)
+  t.same(Object.keys(complete.headers).filter((name) => /^x-(gateway|credits|cache|ratelimit|governor)/.test(name) && !declared.includes(name)), [], 'every x- header it sent is declared')
 })

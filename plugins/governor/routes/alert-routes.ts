@@ -33,11 +33,11 @@ export function alertRoutes(alerts: Alerts): ProjectRouteSpec[] {
       handle: (ctx, project) => Reply.json(alerts.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge', docs: { response: alertAnswer },
+      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge', docs: { response: alertAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await alerts.acknowledge(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/resolve', name: 'compliance_alert_resolve', docs: { response: alertAnswer },
+      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/resolve', name: 'compliance_alert_resolve', docs: { response: alertAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await alerts.resolve(project.id, ctx.params.id!)),
     },
   ]

@@ -49,11 +49,11 @@ export function caseRoutes(cases: Cases): ProjectRouteSpec[] {
       handle: (ctx, project) => Reply.json(cases.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'PATCH', path: '/compliance/cases/:id', name: 'compliance_case_update', body: caseChangesBody, docs: { response: caseAnswer },
+      keyTypes, writes: true, method: 'PATCH', path: '/compliance/cases/:id', name: 'compliance_case_update', body: caseChangesBody, docs: { response: caseAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await cases.update(project.id, ctx.params.id!, ctx.body as CaseChanges)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/cases/:id/resolve', name: 'compliance_case_resolve', docs: { response: caseAnswer },
+      keyTypes, writes: true, method: 'POST', path: '/compliance/cases/:id/resolve', name: 'compliance_case_resolve', docs: { response: caseAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await cases.resolve(project.id, ctx.params.id!)),
     },
   ]

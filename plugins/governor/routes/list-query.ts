@@ -43,13 +43,13 @@ export interface EditableRecords<New, Changes, Item extends { readonly id: strin
 
 /** POST `path`, and GET, PATCH, DELETE `path/:id`, named after `name` (singular) for metrics. */
 export function editableRoutes<New, Changes, Item extends { readonly id: string }>(
-  path: string, name: string, records: EditableRecords<New, Changes, Item>, bodies: { readonly create: z.ZodType; readonly update: z.ZodType; readonly item: z.ZodType },
+  path: string, name: string, records: EditableRecords<New, Changes, Item>, bodies: { readonly create: z.ZodType; readonly update: z.ZodType; readonly item: z.ZodType; readonly createErrors?: readonly number[] },
 ): ProjectRouteSpec[] {
   const keyTypes = PROJECT_KEYS
   return [
     {
       keyTypes, writes: true, method: 'POST', path, name: `${name}_create`, body: bodies.create,
-      docs: { status: 201, response: bodies.item },
+      docs: { status: 201, response: bodies.item, errors: bodies.createErrors ?? [] },
       handle: async (ctx, project) => Reply.json(await records.create(project.id, ctx.body as New), 201),
     },
     { keyTypes, writes: false, method: 'GET', path: `${path}/:id`, name, docs: { response: bodies.item }, handle: (ctx, project) => Reply.json(records.get(project.id, ctx.params.id!)) },

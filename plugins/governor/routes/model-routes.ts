@@ -40,6 +40,6 @@ export function modelRoutes(models: ModelsRegistry): ProjectRouteSpec[] {
         return Reply.json(models.list(project.id, pageQueryOf(query, 'model'), query))
       },
     },
-    ...editableRoutes('/compliance/models', 'compliance_model', models, { create: newModelBody, update: modelChangesBody, item: modelAnswer }),
+    ...editableRoutes('/compliance/models', 'compliance_model', models, { create: newModelBody, update: modelChangesBody, item: modelAnswer, createErrors: [409] }),
   ]
 }

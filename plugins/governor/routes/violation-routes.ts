@@ -30,7 +30,7 @@ export function violationRoutes(violations: Violations): ProjectRouteSpec[] {
       handle: (ctx, project) => Reply.json(violations.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/violations/:id/resolve', name: 'compliance_violation_resolve', docs: { response: violationAnswer },
+      keyTypes, writes: true, method: 'POST', path: '/compliance/violations/:id/resolve', name: 'compliance_violation_resolve', docs: { response: violationAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await violations.resolve(project.id, ctx.params.id!)),
     },
   ]
