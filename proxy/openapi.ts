@@ -25,32 +25,34 @@ export const openApiDocumentSchema = z.looseObject({
 // A route's two ways in (API key, member) share their schemas: each is converted once.
 const converted = { input: new WeakMap<z.ZodType, JsonSchema>(), output: new WeakMap<z.ZodType, JsonSchema>() }
 
+/** An answer may gain fields: a client generated from the document must not reject them. */
+function openAnswer(ctx: { jsonSchema: JsonSchema }): void {
+  if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties
+}
+
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   let json = converted[io].get(schema)
   if (json === undefined) {
-    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', ...(io === 'output' ? { override: openAnswer } : {}) }) as JsonSchema
     converted[io].set(schema, (json = rest))
   }
   return json
 }
 
-const errorBody: JsonSchema = {
-  type: 'object',
-  required: ['error', 'message', 'code'],
-  properties: {
-    error: { type: 'string', description: 'The spec\'s error text, e.g. "Rate limit exceeded".' },
-    message: { type: 'string', description: 'What went wrong and what to do about it.' },
-    code: { type: 'string', description: 'A stable machine-readable code.' },
-    issues: {
-      type: 'array', description: 'On a 400: every field that failed validation.',
-      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
-    },
-    retry_after: { type: 'number', description: 'On an account route\'s 429: seconds to wait.' },
-    auditId: { type: 'string', description: 'When the Governor blocked the request (403 governor_blocked): its audit record.' },
-    riskLevel: { type: 'string', enum: ['low', 'medium', 'high', 'critical'], description: 'When the Governor blocked the request.' },
-    violations: { type: 'array', items: { type: 'object' }, description: 'When the Governor blocked the request: what it found.' },
-  },
-}
+/** The gateway's error body on its own routes (errors.ts ErrorBody). */
+const errorBodySchema = z.object({
+  error: z.string().describe('The spec\'s error text, e.g. "Rate limit exceeded".'),
+  message: z.string().describe('What went wrong and what to do about it.'),
+  code: z.string().describe('A stable machine-readable code.'),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('On a 400: every field that failed validation.'),
+  retry_after: z.number().optional().describe('On an account route\'s 429: seconds to wait.'),
+  auditId: z.string().optional().describe('When the Governor blocked the request (403 governor_blocked): its audit record.'),
+  riskLevel: z.enum(['low', 'medium', 'high', 'critical']).optional().describe('When the Governor blocked the request.'),
+  violations: z.array(z.looseObject({})).optional().describe('When the Governor blocked the request: what it found.'),
+})
+
+/** A mailed link's answer to a browser (the accounts plugin's toPage). */
+const redirectBodySchema = z.object({ success: z.literal(true), message: z.string(), location: z.string() })
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema })
 
@@ -179,7 +181,7 @@ function redirectResponse() {
   return {
     description: 'A browser is sent on to the dashboard\'s page, which finishes what the mailed link starts.',
     headers: headersOf([['x-request-id', 'RequestId'], ['location', 'Location']]),
-    content: { [JSON_TYPE]: { schema: { type: 'object', required: ['success', 'message', 'location'], properties: { success: { const: true }, message: { type: 'string' }, location: { type: 'string' } } } } },
+    content: { [JSON_TYPE]: { schema: jsonSchemaOf(redirectBodySchema, 'output') } },
   }
 }
 
@@ -250,7 +252,7 @@ export function buildOpenApi(routes: readonly Route[], version: string) {
     servers: [{ url: '/', description: 'This gateway; account routes are on the auth listener when one is configured.' }],
     paths,
     components: {
-      schemas: { Error: errorBody, OpenAiError: openAiErrorShape.schema, AnthropicError: anthropicErrorShape.schema },
+      schemas: { Error: jsonSchemaOf(errorBodySchema, 'output'), OpenAiError: openAiErrorShape.schema, AnthropicError: anthropicErrorShape.schema },
       responses: Object.fromEntries([...responses].sort(([a], [b]) => a.localeCompare(b))),
       headers: HEADERS,
       securitySchemes: {
