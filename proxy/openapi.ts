@@ -157,7 +157,15 @@ export function isDescribed(route: Route): boolean {
   return route.docs?.response !== undefined || (route.kind === 'ai' && route.stream)
 }
 
-const SSE_SCHEMA = { type: 'string', description: 'Server-Sent Events: one `data:` line of JSON per chunk, then a final event.' }
+const SSE_SCHEMAS = {
+  native: {
+    type: 'string',
+    description: 'Server-Sent Events: `event: delta` with `{text}` per piece of the answer, then `event: done` with ' +
+      '`{provider, model, cacheHit, usage, creditsCharged, creditsRemaining}`, or `event: error` with `{error, message}`.',
+  },
+  openai: { type: 'string', description: 'Server-Sent Events: `chat.completion.chunk` objects as OpenAI streams them, ending with `data: [DONE]`.' },
+  anthropic: { type: 'string', description: 'Server-Sent Events: Anthropic\'s typed events, from `message_start` to `message_stop`.' },
+} as const
 
 function successResponse(route: Route) {
   const docs = route.docs ?? {}
@@ -166,10 +174,10 @@ function successResponse(route: Route) {
   if (route.kind === 'ai') headers.push(...AI_HEADERS)
   if (route.dialect !== undefined) headers.push(['x-gateway-ignored-fields', 'IgnoredFields'])
   const content: Record<string, { schema: JsonSchema }> = {}
-  if (route.kind === 'ai' && route.stream) content[SSE_TYPE] = { schema: SSE_SCHEMA }
+  if (route.kind === 'ai' && route.stream) content[SSE_TYPE] = { schema: SSE_SCHEMAS.native }
   else if (docs.response !== undefined) content[docs.contentType ?? JSON_TYPE] = { schema: jsonSchemaOf(docs.response, 'output') }
   // A dialect answers JSON, or a stream when the body's `stream` is true.
-  if (route.dialect !== undefined) content[SSE_TYPE] = { schema: SSE_SCHEMA }
+  if (route.dialect !== undefined) content[SSE_TYPE] = { schema: SSE_SCHEMAS[route.dialect.name] }
   return {
     description: route.dialect === undefined ? 'Success.' : 'Success: JSON, or a stream when the body asks for one.',
     headers: headersOf(headers),
