@@ -9,10 +9,11 @@ export interface Route extends RouteInfo {
   readonly method: string
   readonly path: string
   readonly body?: z.ZodType
+  /** Its answer, query and credentials, for /openapi.json. */
+  readonly docs?: RouteDocs
   readonly listener?: 'main' | 'auth'
   /** False leaves it out of /openapi.json. */
   readonly documented?: boolean
-  readonly docs?: RouteDocs
   /** Absent on ai routes, whose answer is the model call. */
   readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
 }
