@@ -18,7 +18,10 @@ const usageQuery = z.object({
 })
 const memberUsageQuery = z.object({ period })
 
-const figures = z.object({ requests: z.number().int(), tokens: z.number().int(), cost: z.number().describe('Dollars.') })
+const figures = z.object({
+  requests: z.number().int(), tokens: z.number().int(), cost: z.number().describe('Dollars.'),
+  unpriced: z.number().int().optional().describe('Requests whose cost is unknown; absent when none.'),
+})
 
 /** usageReport's answer, for /openapi.json: the spec's Usage statistics and the totals by day. */
 export const usageAnswer = z.object({
@@ -93,13 +96,13 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
 export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
   return {
     method: 'GET', path: '/api/usage', name: 'usage', kind: 'keyed', keyTypes: ['sk', 'pk'],
-    docs: { query: usageQuery, response: usageAnswer },
     handle(ctx) {
       const query = validate(usageQuery, Object.fromEntries(ctx.query), 'query')
       const project = ctx.state.auth!.project
       if (query.projectId !== project.id) throw new PermissionError('This key belongs to another project.')
       return Reply.json(usageReport(ledger, project, query.period, clock.now()))
     },
+    docs: { query: usageQuery, response: usageAnswer },
   }
 }
 
@@ -107,10 +110,10 @@ export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
 export function memberUsageRoute(ledger: Ledger, clock: Clock): ProjectRouteSpec {
   return {
     method: 'GET', path: '/usage', name: 'usage', keyTypes: [], writes: false,
-    docs: { query: memberUsageQuery, response: usageAnswer },
     handle(ctx, project) {
       const query = validate(memberUsageQuery, Object.fromEntries(ctx.query), 'query')
       return Reply.json(usageReport(ledger, project, query.period, clock.now()))
     },
+    docs: { query: memberUsageQuery, response: usageAnswer },
   }
 }
