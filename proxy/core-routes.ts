@@ -4,11 +4,12 @@
 import { chatRequestSchema, completeRequestSchema } from './ai-request.ts'
 import { anthropicRoutes } from './dialects/anthropic/index.ts'
 import { openAiRoutes } from './dialects/openai/index.ts'
+import { completionResultSchema, healthSchema, livenessSchema, metricsSchema, readinessSchema } from './core-answers.ts'
 import { Reply } from './reply.ts'
 import { ANY_KEY, type Route } from './routes.ts'
 
 export const CHAT_ROUTE: Route = { method: 'POST', path: '/api/ai/chat', name: 'ai_chat', kind: 'ai', keyTypes: ['sk'], stream: true }
-export const COMPLETE_ROUTE: Route = { method: 'POST', path: '/api/ai/complete', name: 'ai_complete', kind: 'ai', keyTypes: ['sk'], stream: false }
+export const COMPLETE_ROUTE: Route = { method: 'POST', path: '/api/ai/complete', name: 'ai_complete', kind: 'ai', keyTypes: ['sk'], stream: false, docs: { response: completionResultSchema } }
 
 export function aiRequestSchemaFor(route: Route) {
   return route.stream ? chatRequestSchema : completeRequestSchema
@@ -36,12 +37,12 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining
     ...openAiRoutes,
     ...anthropicRoutes,
     {
-      method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false,
+      method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false, docs: { response: healthSchema },
       handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.state.auth?.project.id }),
     },
-    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, probe: true, handle: () => Reply.json({ status: 'ok' }) },
+    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, probe: true, docs: { response: livenessSchema }, handle: () => Reply.json({ status: 'ok' }) },
     {
-      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false, probe: true,
+      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false, probe: true, docs: { response: readinessSchema },
       handle: () => {
         if (draining()) return Reply.json({ status: 'draining' }, 503)
         const parts = notReady()
@@ -56,6 +57,7 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining
 export function metricsRoute(metrics: MetricsSource): Route {
   return {
     method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false, probe: true,
+    docs: { response: metricsSchema, contentType: 'text/plain' },
     handle: async () => Reply.text(await metrics.text(), metrics.contentType),
   }
 }

@@ -10,7 +10,7 @@ import { drainListeners } from './drain.ts'
 import { createOutbox } from './events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
-import { buildOpenApi } from './openapi.ts'
+import { buildOpenApi, isDescribed, openApiDocumentSchema } from './openapi.ts'
 import { Reply } from './reply.ts'
 import { VERSION } from './version.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -42,8 +42,11 @@ export interface Gateway {
   readonly config: GatewayConfig
   readonly log: Logger
   readonly metrics: CoreMetrics
-  /** Every route registered, on every listener; `documented` ones are in /openapi.json. */
-  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string; readonly documented: boolean }>
+  /**
+   * Every route registered, on every listener; `documented` ones are in /openapi.json, and
+   * `described` ones declare their answer's schema there.
+   */
+  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string; readonly documented: boolean; readonly described: boolean }>
   /** Operator notices from plugins (e.g. the first-start demo key). */
   readonly notices: readonly string[]
   /**
@@ -105,11 +108,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
-  let openApi: unknown
   listeners[0]!.routes.push({
     method: 'GET', path: '/openapi.json', name: 'openapi', kind: 'open', keyTypes: [], stream: false,
-    handle: () => Reply.json(openApi ??= buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)),
+    docs: { response: openApiDocumentSchema },
+    handle: () => Reply.bytes(openApi, { 'content-type': 'application/json' }),
   })
+  // Built and serialized once, now that every listener's routes are known; each request sends the same bytes.
+  const openApi = Buffer.from(JSON.stringify(buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)))
   const running: Listening[] = []
   try {
     for (const listener of listeners) {
@@ -133,7 +138,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let closing: Promise<void> | undefined
   return {
     url, port, metricsUrl, authUrl, config, log, metrics, notices,
-    routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path, documented: r.documented !== false }))),
+    routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path, documented: r.documented !== false, described: isDescribed(r) }))),
     close() {
       closing ??= (async () => {
         draining = true

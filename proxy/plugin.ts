@@ -11,6 +11,7 @@ import type { Pricing } from './models.ts'
 import type { WorkerPool } from './pool.ts'
 import type { Project } from './project.ts'
 import type { Reply } from './reply.ts'
+import type { RouteDocs } from './route-docs.ts'
 import type { PluginStore } from './store.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
 import type { Policies } from '../plugins/governor/policies.ts'
@@ -52,6 +53,8 @@ export interface RouteSpec {
   readonly rawBody?: boolean
   /** False leaves it out of /openapi.json: a page or a file for browsers, not an API. */
   readonly documented?: boolean
+  /** Its answer, query and credentials, for /openapi.json. */
+  readonly docs?: RouteDocs
   /** Answers the request; ctx.body holds the parsed body, query params are in ctx.query (validate them with proxy/validate.ts). */
   handle(ctx: RequestContext): Reply | Promise<Reply>
 }
@@ -72,6 +75,8 @@ export interface ProjectRouteSpec {
   /** It changes something: a member needs a role that may make changes. */
   readonly writes: boolean
   readonly body?: z.ZodType
+  /** Its answer and query, for /openapi.json; both ways in share them. */
+  readonly docs?: RouteDocs
   /** Answers for `project`, which the caller may use; ctx.params also holds the path's parameters. */
   handle(ctx: RequestContext, project: Project): Reply | Promise<Reply>
 }

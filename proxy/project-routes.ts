@@ -11,15 +11,17 @@ export function projectRoutes(specs: readonly ProjectRouteSpec[], access: Projec
   const routes: Route[] = []
   for (const spec of specs) {
     const common = { method: spec.method, stream: false, ...(spec.body === undefined ? {} : { body: spec.body }) }
+    const docs = spec.docs ?? {}
     if (spec.keyTypes.length > 0) {
       routes.push({
-        ...common, path: `/api${spec.path}`, name: spec.name, kind: 'keyed', keyTypes: spec.keyTypes,
+        ...common, path: `/api${spec.path}`, name: spec.name, kind: 'keyed', keyTypes: spec.keyTypes, docs,
         handle: (ctx) => spec.handle(ctx, ctx.state.auth!.project),
       })
     }
     if (access !== undefined) {
       routes.push({
         ...common, path: `${MEMBER_PREFIX}${spec.path}`, name: `members_${spec.name}`, kind: 'open', keyTypes: [], listener: 'auth',
+        docs: { ...docs, auth: 'accessToken' },
         async handle(ctx) {
           const grant = await access.authorize(ctx, ctx.params.projectId!, spec)
           const reply = await spec.handle(ctx, grant.project)

@@ -4,11 +4,14 @@
 import type { z } from 'zod'
 import type { KeyType, RequestContext, RouteInfo } from './context.ts'
 import type { Reply } from './reply.ts'
+import type { RouteDocs } from './route-docs.ts'
 
 export interface Route extends RouteInfo {
   readonly method: string
   readonly path: string
   readonly body?: z.ZodType
+  /** Its answer, query and credentials, for /openapi.json. */
+  readonly docs?: RouteDocs
   readonly listener?: 'main' | 'auth'
   /** False leaves it out of /openapi.json. */
   readonly documented?: boolean

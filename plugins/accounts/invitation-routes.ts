@@ -14,6 +14,7 @@ import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
 import { startSession } from './session.ts'
 import { normalizeEmail } from './users.ts'
+import { invitationAnswer, loginAnswerSchema } from './answers.ts'
 
 const ACCEPT_PATH = '/api/orgs/invitations/accept'
 
@@ -32,7 +33,7 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
   const invalid = () => new UnauthorizedError('The invitation is invalid, expired or already used.')
   return [
     memberRoute(services, {
-      method: 'POST', path: '/api/orgs/me/invitations', name: 'org_invite', body: inviteBody,
+      method: 'POST', path: '/api/orgs/me/invitations', name: 'org_invite', body: inviteBody, docs: { status: 201, response: invitationAnswer },
       async handle(ctx, member, body) {
         requireRole(member.role, 'admin')
         const email = normalizeEmail(body.email)
@@ -48,9 +49,10 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
         return Reply.json({ success: true, invitation: { email, role: body.role, expiresAt: new Date(expiresAt).toISOString() } }, 201)
       },
     }),
-    // The mailed link: the dashboard's page that asks for a password and posts the token.
+    // The mailed link: the dashboard's page that asks for a password and posts the token. Only a
+    // browser opens it (an API client posts the token), so it is not in /openapi.json.
     accountRoute({
-      method: 'GET', path: ACCEPT_PATH, name: 'org_invitation_open',
+      method: 'GET', path: ACCEPT_PATH, name: 'org_invitation_open', documented: false,
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
         const page = toPage(services.pages, 'acceptInvitation', token)
@@ -59,7 +61,7 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     accountRoute({
-      method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody,
+      method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody, docs: { response: loginAnswerSchema, errors: [401, 409] },
       async handle(_ctx, body) {
         const now = services.now()
         if (oneTimeTokens.peek('invite', body.token, now) === undefined) throw invalid()

@@ -11,6 +11,7 @@ import { actorOf, memberRoute } from './member-route.ts'
 import { ownProject } from './project-routes.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
+import { createdKeyAnswer, deletedAnswer, keyAnswer } from './answers.ts'
 
 const createBody = z.strictObject({
   name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name must hold at most 200 characters'),
@@ -38,7 +39,7 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
   }
 
   const statusRoute = (action: 'deactivate' | 'reactivate') => memberRoute(services, {
-    method: 'POST', path: `/api/keys/:id/${action}`, name: `key_${action}`,
+    method: 'POST', path: `/api/keys/:id/${action}`, name: `key_${action}`, docs: { response: keyAnswer },
     async handle(ctx, member) {
       const key = ownKey(member, ctx.params.id!)
       requireRole(member.role, 'admin')
@@ -52,7 +53,7 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
 
   return [
     memberRoute(services, {
-      method: 'POST', path: '/api/projects/:id/keys', name: 'keys_create', body: createBody,
+      method: 'POST', path: '/api/projects/:id/keys', name: 'keys_create', body: createBody, docs: { status: 201, response: createdKeyAnswer },
       async handle(ctx, member, body) {
         const project = ownProject(services, member, ctx.params.id!)
         requireRole(member.role, 'admin')
@@ -65,7 +66,7 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     memberRoute(services, {
-      method: 'GET', path: '/api/projects/:id/keys', name: 'keys_list',
+      method: 'GET', path: '/api/projects/:id/keys', name: 'keys_list', docs: { response: z.object({ keys: z.array(keyAnswer) }) },
       async handle(ctx, member) {
         return Reply.json({ keys: registry.listKeys(ownProject(services, member, ctx.params.id!).id) })
       },
@@ -73,7 +74,7 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
     statusRoute('deactivate'),
     statusRoute('reactivate'),
     memberRoute(services, {
-      method: 'DELETE', path: '/api/keys/:id', name: 'key_delete',
+      method: 'DELETE', path: '/api/keys/:id', name: 'key_delete', docs: { response: deletedAnswer },
       async handle(ctx, member) {
         const key = ownKey(member, ctx.params.id!)
         requireRole(member.role, 'admin')

@@ -11,6 +11,7 @@ import { isNavigation, toPage } from './pages.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
 import { startSession } from './session.ts'
+import { loginAnswerSchema, messageAnswer } from './answers.ts'
 
 const MAGIC_LINK_TTL_MS = 3600_000
 
@@ -39,6 +40,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
   return [
     accountRoute({
       method: 'POST', path: '/api/auth/login', name: 'auth_login', body: loginBody,
+      docs: { response: loginAnswerSchema, errors: [401, 403, 429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'login', body.email)
         const user = users.byEmail(body.email)
@@ -51,6 +53,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
     }),
     accountRoute({
       method: 'POST', path: '/api/auth/magic-link', name: 'auth_magic_link', body: magicLinkBody,
+      docs: { response: messageAnswer, errors: [429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'magic-link', body.email)
         const user = users.byEmail(body.email)
@@ -67,12 +70,14 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
     }),
     accountRoute({
       method: 'POST', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_verify', body: magicLinkVerifyBody,
+      docs: { response: loginAnswerSchema, errors: [401] },
       handle: (_ctx, body) => signInWithMagicLink(body.token),
     }),
     // The link in the e-mail opens this form: in a browser, the dashboard's sign-in page, which
     // posts the token above; the tokens are the page's, not a JSON document's.
     accountRoute({
       method: 'GET', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_open',
+      docs: { query: tokenQuery, response: loginAnswerSchema, redirects: true, errors: [401] },
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
         return (isNavigation(ctx.headers) ? toPage(services.pages, 'signIn', token) : undefined) ?? signInWithMagicLink(token)

@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type { RequestContext } from '../../proxy/context.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
 import type { Reply } from '../../proxy/reply.ts'
+import type { RouteDocs } from '../../proxy/route-docs.ts'
 import { authenticateMember, type Member } from './bearer.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
@@ -13,13 +14,15 @@ interface MemberRoute<S extends z.ZodType> {
   readonly path: string
   readonly name: string
   readonly body?: S
+  readonly docs?: RouteDocs
   handle(ctx: RequestContext, member: Member, body: z.output<S>): Promise<Reply>
 }
 
 export function memberRoute<S extends z.ZodType>(services: AccountServices, route: MemberRoute<S>): RouteSpec {
-  const { handle, ...rest } = route
+  const { handle, docs, ...rest } = route
   return accountRoute({
     ...rest,
+    docs: { ...docs, auth: 'accessToken' },
     handle: async (ctx, body) => handle(ctx, await authenticateMember(services, ctx.headers), body),
   })
 }

@@ -9,6 +9,7 @@ import { actorOf, memberRoute } from './member-route.ts'
 import type { Membership } from './organizations.ts'
 import { requireRole, ROLES } from './roles.ts'
 import type { AccountServices } from './services.ts'
+import { memberAnswer } from './answers.ts'
 
 const roleBody = z.strictObject({ role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` }) })
 
@@ -31,13 +32,13 @@ export function memberRoutes(services: AccountServices): RouteSpec[] {
 
   return [
     memberRoute(services, {
-      method: 'GET', path: '/api/orgs/me/members', name: 'org_members',
+      method: 'GET', path: '/api/orgs/me/members', name: 'org_members', docs: { response: z.object({ members: z.array(memberAnswer) }) },
       async handle(_ctx, member) {
         return Reply.json({ members: organizations.members(member.organization.id).map(view) })
       },
     }),
     memberRoute(services, {
-      method: 'PATCH', path: '/api/orgs/me/members/:userId', name: 'org_member_update', body: roleBody,
+      method: 'PATCH', path: '/api/orgs/me/members/:userId', name: 'org_member_update', body: roleBody, docs: { response: memberAnswer, errors: [409] },
       async handle(ctx, member, body) {
         const userId = ctx.params.userId!
         const { before, after } = await store.transaction(() => {
@@ -53,7 +54,7 @@ export function memberRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     memberRoute(services, {
-      method: 'DELETE', path: '/api/orgs/me/members/:userId', name: 'org_member_remove',
+      method: 'DELETE', path: '/api/orgs/me/members/:userId', name: 'org_member_remove', docs: { response: z.object({ userId: z.string(), removed: z.literal(true) }), errors: [409] },
       async handle(ctx, member) {
         const userId = ctx.params.userId!
         const removed = await store.transaction(() => {

@@ -6,6 +6,7 @@ import { validate } from '../../proxy/validate.ts'
 import { actorOf, memberRoute } from './member-route.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
+import { auditLogAnswer, organizationAnswer } from './answers.ts'
 
 const organizationBody = z.strictObject({
   name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name must hold at most 200 characters'),
@@ -18,13 +19,13 @@ export function organizationRoutes(services: AccountServices): RouteSpec[] {
   const { store, organizations, audit } = services
   return [
     memberRoute(services, {
-      method: 'GET', path: '/api/orgs/me', name: 'org_get',
+      method: 'GET', path: '/api/orgs/me', name: 'org_get', docs: { response: organizationAnswer },
       async handle(_ctx, member) {
         return Reply.json({ ...member.organization, role: member.role })
       },
     }),
     memberRoute(services, {
-      method: 'PATCH', path: '/api/orgs/me', name: 'org_update', body: organizationBody,
+      method: 'PATCH', path: '/api/orgs/me', name: 'org_update', body: organizationBody, docs: { response: organizationAnswer },
       async handle(_ctx, member, body) {
         requireRole(member.role, 'admin')
         const renamed = await store.transaction(() => organizations.rename(member.organization.id, body.name))
@@ -36,7 +37,7 @@ export function organizationRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     memberRoute(services, {
-      method: 'GET', path: '/api/orgs/me/audit-log', name: 'org_audit_log',
+      method: 'GET', path: '/api/orgs/me/audit-log', name: 'org_audit_log', docs: { query: auditQuery, response: auditLogAnswer },
       async handle(ctx, member) {
         requireRole(member.role, 'owner')
         const { limit } = validate(auditQuery, Object.fromEntries(ctx.query), 'query')

@@ -11,6 +11,7 @@ import type { Member } from './bearer.ts'
 import { actorOf, memberRoute } from './member-route.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
+import { projectAnswer } from './answers.ts'
 
 const MAX_BUDGET_DOLLARS = 1_000_000_000
 const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600
@@ -51,7 +52,7 @@ export function projectRoutes(services: AccountServices): RouteSpec[] {
   const { registry, audit, policies } = services
   return [
     memberRoute(services, {
-      method: 'POST', path: '/api/projects', name: 'projects_create', body: createBody,
+      method: 'POST', path: '/api/projects', name: 'projects_create', body: createBody, docs: { status: 201, response: projectAnswer },
       async handle(_ctx, member, body) {
         requireRole(member.role, 'admin')
         const project = await registry.createProject({ organizationId: member.organization.id, ...body })
@@ -63,19 +64,19 @@ export function projectRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     memberRoute(services, {
-      method: 'GET', path: '/api/projects', name: 'projects_list',
+      method: 'GET', path: '/api/projects', name: 'projects_list', docs: { response: z.object({ projects: z.array(projectAnswer) }) },
       async handle(_ctx, member) {
         return Reply.json({ projects: registry.listProjects().filter((p) => p.organizationId === member.organization.id) })
       },
     }),
     memberRoute(services, {
-      method: 'GET', path: '/api/projects/:id', name: 'project_get',
+      method: 'GET', path: '/api/projects/:id', name: 'project_get', docs: { response: projectAnswer },
       async handle(ctx, member) {
         return Reply.json(ownProject(services, member, ctx.params.id!))
       },
     }),
     memberRoute(services, {
-      method: 'PATCH', path: '/api/projects/:id', name: 'project_update', body: updateBody,
+      method: 'PATCH', path: '/api/projects/:id', name: 'project_update', body: updateBody, docs: { response: projectAnswer },
       async handle(ctx, member, body) {
         const id = ownProject(services, member, ctx.params.id!).id
         requireRole(member.role, 'admin')

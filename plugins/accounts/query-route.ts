@@ -18,6 +18,7 @@ import { accountSummary } from './account-summary.ts'
 import { bearerToken, memberOfToken } from './bearer.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
+import { queryAnswer } from './answers.ts'
 
 const MODEL = 'gpt-4o-mini'
 const MAX_ANSWER_TOKENS = 500
@@ -57,6 +58,7 @@ export function queryRoute(services: AccountServices): RouteSpec {
 
   return accountRoute({
     method: 'POST', path: '/api/ai/query', name: 'ai_query', listener: 'main', body: queryBody,
+    docs: { response: queryAnswer, auth: 'accessTokenOrKey' },
     async handle(ctx, body) {
       const scope = await scopeOf(ctx.headers)
       const system = 'You answer questions about one Tollgate account, using only the facts below. ' +

@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type { RequestContext } from '../../proxy/context.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
 import type { Reply } from '../../proxy/reply.ts'
+import type { RouteDocs } from '../../proxy/route-docs.ts'
 
 interface AccountRoute<S extends z.ZodType> {
   readonly method: RouteSpec['method']
@@ -12,6 +13,8 @@ interface AccountRoute<S extends z.ZodType> {
   readonly listener?: 'main' | 'auth'
   /** Every accepted body has a schema, so it is validated before the handler and documented. */
   readonly body?: S
+  readonly docs?: RouteDocs
+  readonly documented?: boolean
   handle(ctx: RequestContext, body: z.output<S>): Promise<Reply>
 }
 

@@ -11,6 +11,7 @@ import { accountExistsMail, verificationMail } from './mail.ts'
 import { isNavigation, toPage } from './pages.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
+import { messageAnswer, signupAnswer } from './answers.ts'
 
 const VERIFY_TTL_MS = 24 * 3600_000
 
@@ -28,6 +29,7 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
   return [
     accountRoute({
       method: 'POST', path: '/api/auth/signup', name: 'auth_signup', body: signupBody,
+      docs: { response: signupAnswer, errors: [429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'signup', body.email)
         // Hashed whether or not the address is new, so both answers take the same time.
@@ -60,6 +62,7 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
     }),
     accountRoute({
       method: 'GET', path: '/api/auth/verify', name: 'auth_verify',
+      docs: { query: tokenQuery, response: messageAnswer, redirects: true, errors: [401] },
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
         const page = isNavigation(ctx.headers) ? toPage(services.pages, 'verifyEmail', token) : undefined

@@ -8,6 +8,7 @@ import { tokenField } from './fields.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
 import { tokenAnswer } from './session.ts'
+import { messageAnswer, tokenAnswerSchema } from './answers.ts'
 
 const refreshBody = z.strictObject({ refresh_token: tokenField })
 /** Without a refresh token, the bearer access token's session is ended. */
@@ -22,6 +23,7 @@ export function tokenRoutes(services: AccountServices): RouteSpec[] {
   return [
     accountRoute({
       method: 'POST', path: '/api/auth/refresh', name: 'auth_refresh', body: refreshBody,
+      docs: { response: tokenAnswerSchema, errors: [401] },
       async handle(ctx, body) {
         const rotation = await refreshTokens.rotate(body.refresh_token, services.now(), isMember)
         if (!rotation.ok) {
@@ -36,6 +38,7 @@ export function tokenRoutes(services: AccountServices): RouteSpec[] {
     }),
     accountRoute({
       method: 'POST', path: '/api/auth/logout', name: 'auth_logout', body: logoutBody,
+      docs: { response: messageAnswer, auth: 'optionalAccessToken' },
       async handle(ctx, body) {
         if (body.refresh_token !== undefined) {
           if (!(await refreshTokens.revokeByToken(body.refresh_token))) throw new UnauthorizedError('The refresh token is invalid.')

@@ -18,6 +18,24 @@ const usageQuery = z.object({
 })
 const memberUsageQuery = z.object({ period })
 
+const figures = z.object({
+  requests: z.number().int(), tokens: z.number().int(), cost: z.number().describe('Dollars.'),
+  unpriced: z.number().int().optional().describe('Requests whose cost is unknown; absent when none.'),
+})
+
+/** usageReport's answer, for /openapi.json: the spec's Usage statistics and the totals by day. */
+export const usageAnswer = z.object({
+  budget: z.object({
+    limit: z.number().describe('Monthly credit limit, in dollars.'), used: z.number(), remaining: z.number(),
+    overage: z.number().describe('Dollars providers counted beyond the holds this month, recorded and not charged.'),
+  }),
+  cache: z.object({ hits: z.number().int(), misses: z.number().int(), hitRate: z.number().min(0).max(100).describe('Percent.') }),
+  models: z.record(z.string(), figures),
+  period: z.object({ start: z.iso.date(), end: z.iso.date() }),
+  totals: figures,
+  daily: z.array(figures.extend({ date: z.iso.date(), cacheHits: z.number().int() })),
+})
+
 const dollars = (micros: number) => Math.round(micros) / 1e6
 
 interface Figures {
@@ -91,6 +109,7 @@ export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
       await ledger.idle()
       return Reply.json(usageReport(ledger, project, query.period, clock.now()))
     },
+    docs: { query: usageQuery, response: usageAnswer },
   }
 }
 
@@ -103,5 +122,6 @@ export function memberUsageRoute(ledger: Ledger, clock: Clock): ProjectRouteSpec
       await ledger.idle()
       return Reply.json(usageReport(ledger, project, query.period, clock.now()))
     },
+    docs: { query: memberUsageQuery, response: usageAnswer },
   }
 }

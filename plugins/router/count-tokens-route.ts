@@ -1,5 +1,6 @@
 // POST /v1/messages/count_tokens (the Anthropic dialect): the prompt's size as the router counts
 // it for routing and budgets, for the model the body names, without calling any model.
+import { countTokensAnswerSchema } from '../../proxy/dialects/anthropic/answers.ts'
 import { countTokensRequestSchema, toAiRequest, type CountTokensRequest } from '../../proxy/dialects/anthropic/request.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
@@ -18,6 +19,7 @@ export function countTokensRoute(routes: RouteTable, pool: WorkerPool): RouteSpe
     kind: 'keyed',
     keyTypes: ['sk'],
     body: countTokensRequestSchema,
+    docs: { response: countTokensAnswerSchema },
     async handle(ctx) {
       const ai = toAiRequest(ctx.body as CountTokensRequest, ctx.headers)
       const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)

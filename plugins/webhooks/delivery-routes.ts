@@ -1,13 +1,14 @@
 // A webhook's deliveries: GET /api/webhooks/{id}/deliveries lists the recent ones, and
 // POST …/deliveries/{delivery_id}/redeliver queues a finished one again as a new delivery of the
 // same event (same event id, so receivers that deduplicate by id see it once).
+import { z } from 'zod'
 import { ConflictError, NotFoundError } from '../../proxy/errors.ts'
 import type { ProjectRouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
 import { deliveriesQuery } from './bodies.ts'
 import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
-import { deliveryView } from './views.ts'
+import { deliveryAnswer, deliveryView } from './views.ts'
 
 const keyTypes = ['sk', 'pk'] as const
 
@@ -16,6 +17,7 @@ export function deliveryRoutes(deps: RouteDeps): ProjectRouteSpec[] {
   return [
     {
       keyTypes, writes: false, method: 'GET', path: '/webhooks/:id/deliveries', name: 'webhooks_deliveries',
+      docs: { query: deliveriesQuery, response: z.object({ deliveries: z.array(deliveryAnswer) }) },
       handle(ctx, project) {
         const { limit } = validate(deliveriesQuery, Object.fromEntries(ctx.query), 'query')
         const hook = ownWebhook(hooks, project.id, ctx.params.id!)
@@ -24,6 +26,7 @@ export function deliveryRoutes(deps: RouteDeps): ProjectRouteSpec[] {
     },
     {
       keyTypes, writes: true, method: 'POST', path: '/webhooks/:id/deliveries/:delivery_id/redeliver', name: 'webhooks_redeliver',
+      docs: { status: 202, response: deliveryAnswer, errors: [409] },
       async handle(ctx, project) {
         const hookId = ownWebhook(hooks, project.id, ctx.params.id!).id
         const deliveryId = ctx.params.delivery_id!

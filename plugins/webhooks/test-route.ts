@@ -1,18 +1,20 @@
 // POST /api/webhooks/test: sends a test event of the asked kind (data {test: true}) to one webhook
 // now, inside the request, and answers with the attempt's outcome. A test delivery is attempted
 // once, is listed with the webhook's deliveries, and never counts toward disabling the webhook.
+import { z } from 'zod'
 import { OverloadedError } from '../../proxy/errors.ts'
 import type { GatewayEvent } from '../../proxy/events.ts'
 import type { ProjectRouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { testWebhookBody, type TestWebhookBody } from './bodies.ts'
 import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
-import { deliveryView } from './views.ts'
+import { deliveryAnswer, deliveryView } from './views.ts'
 
 export function testRoute(deps: RouteDeps): ProjectRouteSpec {
   const { store, hooks, deliveries, clock } = deps
   return {
     keyTypes: ['sk', 'pk'], writes: true, method: 'POST', path: '/webhooks/test', name: 'webhooks_test', body: testWebhookBody,
+    docs: { response: z.object({ success: z.boolean(), duration_ms: z.number().int(), delivery: deliveryAnswer }), errors: [404] },
     async handle(ctx, project) {
       const body = ctx.body as TestWebhookBody
       ownWebhook(hooks, project.id, body.webhook_id)

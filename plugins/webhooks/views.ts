@@ -1,7 +1,21 @@
 // What the endpoints show of the records. A webhook's secret is never shown.
+import { z } from 'zod'
 import type { DeliveryRecord, WebhookRecord } from './records.ts'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+const instant = z.iso.datetime()
+
+/** webhookView's answer, for /openapi.json. */
+export const webhookAnswer = z.object({ id: z.string(), url: z.string(), events: z.array(z.string()), active: z.boolean(), created: instant })
+
+/** deliveryView's answer, for /openapi.json. */
+export const deliveryAnswer = z.object({
+  id: z.string(), webhook_id: z.string(), event_id: z.string(), event_type: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']), attempts: z.number().int(),
+  response_code: z.number().int().nullable(), error: z.string().nullable(),
+  next_attempt: instant.nullable(), last_attempt: instant.nullable(), created: instant.nullable(), test: z.boolean(),
+})
 
 export function webhookView(record: WebhookRecord) {
   return { id: record.id, url: record.url, events: record.events, active: record.active, created: record.created }

@@ -1,11 +1,12 @@
 // Registration: POST/GET /api/webhooks, PATCH/DELETE /api/webhooks/{id}, for sk_ and pk_ keys
 // of the webhook's own project and its organization's members (project routes).
+import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { createWebhookBody, updateWebhookBody, type CreateWebhookBody, type UpdateWebhookBody } from './bodies.ts'
 import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { checkTargetUrl } from './target-check.ts'
-import { webhookView } from './views.ts'
+import { webhookAnswer, webhookView } from './views.ts'
 
 const keyTypes = ['sk', 'pk'] as const
 
@@ -14,6 +15,7 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
   return [
     {
       keyTypes, writes: true, method: 'POST', path: '/webhooks', name: 'webhooks_create', body: createWebhookBody,
+      docs: { status: 201, response: webhookAnswer },
       async handle(ctx, project) {
         const body = ctx.body as CreateWebhookBody
         const url = await checkTargetUrl(body.url, deps.targetPolicy)
@@ -23,10 +25,12 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
     },
     {
       keyTypes, writes: false, method: 'GET', path: '/webhooks', name: 'webhooks_list',
+      docs: { response: z.object({ webhooks: z.array(webhookAnswer) }) },
       handle: (_ctx, project) => Reply.json({ webhooks: hooks.list(project.id).map(webhookView) }),
     },
     {
       keyTypes, writes: true, method: 'PATCH', path: '/webhooks/:id', name: 'webhooks_update', body: updateWebhookBody,
+      docs: { response: webhookAnswer },
       async handle(ctx, project) {
         const id = ctx.params.id!
         ownWebhook(hooks, project.id, id)
@@ -42,6 +46,7 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
     },
     {
       keyTypes, writes: true, method: 'DELETE', path: '/webhooks/:id', name: 'webhooks_delete',
+      docs: { response: z.object({ id: z.string(), deleted: z.literal(true) }) },
       async handle(ctx, project) {
         const id = ctx.params.id!
         const removed = await store.transaction(() => {

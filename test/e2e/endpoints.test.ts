@@ -128,7 +128,10 @@ t.test('/openapi.json documents every registered route with its body schema', as
   const chatCompletions = doc.paths['/v1/chat/completions'].post
   t.match(chatCompletions.requestBody.content['application/json'].schema, { type: 'object', properties: { model: { type: 'string' }, messages: { type: 'array' }, tools: {} } })
   t.same(Object.keys(chatCompletions.responses[200].content), ['application/json', 'text/event-stream'], 'a dialect answers JSON or a stream')
-  t.match(chatCompletions.responses.default.content['application/json'].schema, { required: ['error'], properties: { error: { required: ['message', 'type', 'code', 'param'] } } })
-  t.match(doc.paths['/v1/messages'].post.responses.default.content['application/json'].schema, { properties: { type: { const: 'error' } } })
+  t.same(doc.components.responses.OpenAiError400.content['application/json'].schema, { $ref: '#/components/schemas/OpenAiError' })
+  t.same(chatCompletions.responses[400], { $ref: '#/components/responses/OpenAiError400' }, 'a dialect\'s errors take its own shape')
+  t.match(doc.components.schemas.OpenAiError, { required: ['error'], properties: { error: { required: ['message', 'type', 'code', 'param'] } } })
+  t.same(doc.paths['/v1/messages'].post.responses[400], { $ref: '#/components/responses/AnthropicError400' })
+  t.match(doc.components.schemas.AnthropicError, { properties: { type: { const: 'error' } } })
   t.ok(doc.paths['/v1/messages/count_tokens'].post && doc.paths['/v1/models'].get && doc.paths['/v1/models/{id}'].get)
 })

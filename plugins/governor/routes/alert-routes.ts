@@ -4,6 +4,7 @@ import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { Alerts } from '../records/alerts.ts'
 import { SEVERITIES } from '../verdict/types.ts'
+import { alertAnswer, pageOf } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const ALERT_TYPES = ['high_risk_request', 'blocked_request', 'sensitive_output', 'withheld_output', 'blocked_output'] as const
@@ -21,21 +22,22 @@ export function alertRoutes(alerts: Alerts): ProjectRouteSpec[] {
   return [
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/alerts', name: 'compliance_alerts',
+      docs: { query: listQuery, response: pageOf(alertAnswer) },
       handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
         return Reply.json(alerts.list(project.id, pageQueryOf(query, 'alert'), query))
       },
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/alerts/:id', name: 'compliance_alert',
+      keyTypes, writes: false, method: 'GET', path: '/compliance/alerts/:id', name: 'compliance_alert', docs: { response: alertAnswer },
       handle: (ctx, project) => Reply.json(alerts.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge',
+      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge', docs: { response: alertAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await alerts.acknowledge(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/resolve', name: 'compliance_alert_resolve',
+      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/resolve', name: 'compliance_alert_resolve', docs: { response: alertAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await alerts.resolve(project.id, ctx.params.id!)),
     },
   ]

@@ -10,6 +10,7 @@ import { Reply } from '../../../proxy/reply.ts'
 import type { AuditTrail } from '../audit/audit-trail.ts'
 import { verifyAuditChain } from '../audit/verify-chain.ts'
 import type { AuditRecord } from '../records/types.ts'
+import { auditAnswer, auditCheckAnswer } from './answers.ts'
 import { PROJECT_KEYS } from './list-query.ts'
 
 export function auditRoutes(trail: AuditTrail, store: PluginStore): ProjectRouteSpec[] {
@@ -21,11 +22,11 @@ export function auditRoutes(trail: AuditTrail, store: PluginStore): ProjectRoute
   }
   return [
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId', name: 'compliance_audit',
+      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId', name: 'compliance_audit', docs: { response: auditAnswer },
       handle: (ctx, project) => Reply.json(recordOf(ctx, project)),
     },
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId/verify', name: 'compliance_audit_verify',
+      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId/verify', name: 'compliance_audit_verify', docs: { response: auditCheckAnswer },
       handle(ctx, project) {
         const record = recordOf(ctx, project)
         return Reply.json({ auditId: record.id, seq: record.seq, hash: record.hash, ...verifyAuditChain(store, project.id, record.seq) })

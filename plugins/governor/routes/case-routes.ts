@@ -5,6 +5,7 @@ import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { CaseChanges, Cases, NewCase } from '../records/cases.ts'
 import { SEVERITIES } from '../verdict/types.ts'
+import { caseAnswer, pageOf } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const CASE_STATUSES = ['open', 'investigating', 'resolved'] as const
@@ -32,25 +33,27 @@ export function caseRoutes(cases: Cases): ProjectRouteSpec[] {
   return [
     {
       keyTypes, writes: true, method: 'POST', path: '/compliance/cases', name: 'compliance_case_create', body: newCaseBody,
+      docs: { status: 201, response: caseAnswer },
       handle: async (ctx, project) => Reply.json(await cases.create(project.id, ctx.body as NewCase), 201),
     },
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/cases', name: 'compliance_cases',
+      docs: { query: listQuery, response: pageOf(caseAnswer) },
       handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
         return Reply.json(cases.list(project.id, pageQueryOf(query, 'case'), query))
       },
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/cases/:id', name: 'compliance_case',
+      keyTypes, writes: false, method: 'GET', path: '/compliance/cases/:id', name: 'compliance_case', docs: { response: caseAnswer },
       handle: (ctx, project) => Reply.json(cases.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'PATCH', path: '/compliance/cases/:id', name: 'compliance_case_update', body: caseChangesBody,
+      keyTypes, writes: true, method: 'PATCH', path: '/compliance/cases/:id', name: 'compliance_case_update', body: caseChangesBody, docs: { response: caseAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await cases.update(project.id, ctx.params.id!, ctx.body as CaseChanges)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/cases/:id/resolve', name: 'compliance_case_resolve',
+      keyTypes, writes: true, method: 'POST', path: '/compliance/cases/:id/resolve', name: 'compliance_case_resolve', docs: { response: caseAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await cases.resolve(project.id, ctx.params.id!)),
     },
   ]

@@ -6,6 +6,7 @@ import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import { validate } from '../../../proxy/validate.ts'
 import type { RecordKind } from '../records/ids.ts'
+import { deletedAnswer } from './answers.ts'
 import { decodeCursor, type PageQuery } from '../records/page.ts'
 
 const MAX_PAGE_SIZE = 200
@@ -42,21 +43,22 @@ export interface EditableRecords<New, Changes, Item extends { readonly id: strin
 
 /** POST `path`, and GET, PATCH, DELETE `path/:id`, named after `name` (singular) for metrics. */
 export function editableRoutes<New, Changes, Item extends { readonly id: string }>(
-  path: string, name: string, records: EditableRecords<New, Changes, Item>, bodies: { readonly create: z.ZodType; readonly update: z.ZodType },
+  path: string, name: string, records: EditableRecords<New, Changes, Item>, bodies: { readonly create: z.ZodType; readonly update: z.ZodType; readonly item: z.ZodType; readonly createErrors?: readonly number[] },
 ): ProjectRouteSpec[] {
   const keyTypes = PROJECT_KEYS
   return [
     {
       keyTypes, writes: true, method: 'POST', path, name: `${name}_create`, body: bodies.create,
+      docs: { status: 201, response: bodies.item, errors: bodies.createErrors ?? [] },
       handle: async (ctx, project) => Reply.json(await records.create(project.id, ctx.body as New), 201),
     },
-    { keyTypes, writes: false, method: 'GET', path: `${path}/:id`, name, handle: (ctx, project) => Reply.json(records.get(project.id, ctx.params.id!)) },
+    { keyTypes, writes: false, method: 'GET', path: `${path}/:id`, name, docs: { response: bodies.item }, handle: (ctx, project) => Reply.json(records.get(project.id, ctx.params.id!)) },
     {
-      keyTypes, writes: true, method: 'PATCH', path: `${path}/:id`, name: `${name}_update`, body: bodies.update,
+      keyTypes, writes: true, method: 'PATCH', path: `${path}/:id`, name: `${name}_update`, body: bodies.update, docs: { response: bodies.item },
       handle: async (ctx, project) => Reply.json(await records.update(project.id, ctx.params.id!, ctx.body as Changes)),
     },
     {
-      keyTypes, writes: true, method: 'DELETE', path: `${path}/:id`, name: `${name}_delete`,
+      keyTypes, writes: true, method: 'DELETE', path: `${path}/:id`, name: `${name}_delete`, docs: { response: deletedAnswer },
       handle: async (ctx, project) => Reply.json({ id: (await records.remove(project.id, ctx.params.id!)).id, deleted: true }),
     },
   ]

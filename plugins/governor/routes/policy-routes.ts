@@ -6,6 +6,7 @@ import type { Policies } from '../policies.ts'
 import { newRuleSchema, ruleChangesSchema } from '../policies.ts'
 import { decodeCursor, encodeCursor } from '../records/page.ts'
 import { SEVERITIES } from '../verdict/types.ts'
+import { pageOf, ruleAnswer } from './answers.ts'
 import { editableRoutes, pageFields, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const listQuery = z.strictObject({
@@ -21,6 +22,7 @@ export function policyRoutes(policies: Policies): ProjectRouteSpec[] {
   return [
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/policies', name: 'compliance_policies',
+      docs: { query: listQuery, response: pageOf(ruleAnswer) },
       handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'rule')
@@ -33,6 +35,6 @@ export function policyRoutes(policies: Policies): ProjectRouteSpec[] {
         return Reply.json({ data, nextCursor: matching.length > query.limit ? encodeCursor(data.at(-1)!.id) : null })
       },
     },
-    ...editableRoutes('/compliance/policies', 'compliance_policy', policies, { create: newRuleSchema, update: changesBody }),
+    ...editableRoutes('/compliance/policies', 'compliance_policy', policies, { create: newRuleSchema, update: changesBody, item: ruleAnswer }),
   ]
 }

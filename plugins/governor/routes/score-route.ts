@@ -6,6 +6,7 @@ import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import { computeComplianceScore, scoreAt, SEVERITY_WEIGHTS } from '../records/compliance-score.ts'
 import type { Violations } from '../records/violations.ts'
+import { scoreAnswer, scoreHistoryAnswer } from './answers.ts'
 import { parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const PERIOD_DAYS = { day: 1, week: 7, month: 30 } as const
@@ -24,6 +25,7 @@ export function scoreRoutes(violations: Violations, clock: Clock): ProjectRouteS
   return [
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/score', name: 'compliance_score',
+      docs: { query: scoreQuery, response: scoreAnswer },
       handle(ctx, project) {
         const query = parseQuery(scoreQuery, ctx)
         const end = clock.now()
@@ -38,6 +40,7 @@ export function scoreRoutes(violations: Violations, clock: Clock): ProjectRouteS
     },
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/score/history', name: 'compliance_score_history',
+      docs: { query: historyQuery, response: scoreHistoryAnswer },
       handle(ctx, project) {
         const query = parseQuery(historyQuery, ctx)
         const now = clock.now()

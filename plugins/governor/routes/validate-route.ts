@@ -10,6 +10,7 @@ import type { Assess } from '../assess.ts'
 import type { AuditTrail } from '../audit/audit-trail.ts'
 import { governorUnavailable } from '../availability.ts'
 import { governorHeaders } from '../headers.ts'
+import { validateAnswer } from './answers.ts'
 import type { GovernorMetrics } from '../metrics.ts'
 import { buildAuditEntry, requestDecision } from '../records/audit-entry.ts'
 import type { NewId } from '../records/ids.ts'
@@ -34,6 +35,7 @@ export interface ValidateDeps {
 export function validateRoute(deps: ValidateDeps): RouteSpec {
   return {
     method: 'POST', path: '/api/governor/validate', name: 'governor_validate', kind: 'keyed', keyTypes: ['sk', 'pk'], body: validateBody,
+    docs: { response: validateAnswer },
     async handle(ctx) {
       const auth = ctx.state.auth!
       const refusal = governorUnavailable(auth.project)

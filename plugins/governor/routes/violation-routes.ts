@@ -4,6 +4,7 @@ import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { Violations } from '../records/violations.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../verdict/types.ts'
+import { pageOf, violationAnswer } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
 const listQuery = z.strictObject({
@@ -18,17 +19,18 @@ export function violationRoutes(violations: Violations): ProjectRouteSpec[] {
   return [
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/violations', name: 'compliance_violations',
+      docs: { query: listQuery, response: pageOf(violationAnswer) },
       handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
         return Reply.json(violations.list(project.id, pageQueryOf(query, 'violation'), query))
       },
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/violations/:id', name: 'compliance_violation',
+      keyTypes, writes: false, method: 'GET', path: '/compliance/violations/:id', name: 'compliance_violation', docs: { response: violationAnswer },
       handle: (ctx, project) => Reply.json(violations.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/violations/:id/resolve', name: 'compliance_violation_resolve',
+      keyTypes, writes: true, method: 'POST', path: '/compliance/violations/:id/resolve', name: 'compliance_violation_resolve', docs: { response: violationAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await violations.resolve(project.id, ctx.params.id!)),
     },
   ]

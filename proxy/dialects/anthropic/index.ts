@@ -2,6 +2,7 @@
 // Anthropic; any other model of the catalog is translated like any other request.
 import type { ClientDialect } from '../../dialect.ts'
 import type { Route } from '../../routes.ts'
+import { messageAnswerSchema } from './answers.ts'
 import { anthropicFormat } from './format.ts'
 import { messagesRequestSchema, parseMessages } from './request.ts'
 
@@ -15,6 +16,6 @@ export const anthropicDialect: ClientDialect = {
 export const anthropicRoutes: readonly Route[] = [
   {
     method: 'POST', path: '/v1/messages', name: 'anthropic_messages', kind: 'ai', keyTypes: ['sk'], stream: false,
-    dialect: anthropicDialect,
+    dialect: anthropicDialect, docs: { response: messageAnswerSchema },
   },
 ]

@@ -1,6 +1,7 @@
 // The OpenAI dialect: POST /v1/chat/completions on the gateway's chain, and the model list.
 import type { ClientDialect } from '../../dialect.ts'
 import type { Route } from '../../routes.ts'
+import { chatCompletionSchema } from './answers.ts'
 import { openAiFormat } from './format.ts'
 import { openAiModelRoutes } from './models.ts'
 import { chatCompletionsRequestSchema, parseChatCompletions } from './request.ts'
@@ -15,7 +16,7 @@ export const openAiDialect: ClientDialect = {
 export const openAiRoutes: readonly Route[] = [
   {
     method: 'POST', path: '/v1/chat/completions', name: 'openai_chat_completions', kind: 'ai', keyTypes: ['sk'], stream: false,
-    dialect: openAiDialect,
+    dialect: openAiDialect, docs: { response: chatCompletionSchema },
   },
   ...openAiModelRoutes,
 ]

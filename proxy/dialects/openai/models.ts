@@ -1,6 +1,7 @@
 // GET /v1/models and /v1/models/{id} in OpenAI's shape: the catalog's models and the tier names,
 // every one of which a gateway key may ask for.
 import { NotFoundError } from '../../errors.ts'
+import { modelListSchema, modelObjectSchema } from './answers.ts'
 import { MODEL_NAMES, MODELS, TIER_MODELS, type ModelName, type Quality } from '../../models.ts'
 import { Reply } from '../../reply.ts'
 import type { Route } from '../../routes.ts'
@@ -34,11 +35,11 @@ const LIST = { object: 'list', data: MODEL_OBJECTS }
 
 export const openAiModelRoutes: readonly Route[] = [
   {
-    method: 'GET', path: '/v1/models', name: 'openai_models', kind: 'keyed', keyTypes: ['sk'], stream: false,
+    method: 'GET', path: '/v1/models', name: 'openai_models', kind: 'keyed', keyTypes: ['sk'], stream: false, docs: { response: modelListSchema },
     handle: () => Reply.json(LIST),
   },
   {
-    method: 'GET', path: '/v1/models/:id', name: 'openai_model', kind: 'keyed', keyTypes: ['sk'], stream: false,
+    method: 'GET', path: '/v1/models/:id', name: 'openai_model', kind: 'keyed', keyTypes: ['sk'], stream: false, docs: { response: modelObjectSchema },
     handle: (ctx) => {
       const model = MODEL_OBJECTS.find((candidate) => candidate.id === ctx.params.id)
       return model === undefined

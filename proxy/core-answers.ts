@@ -1,0 +1,25 @@
+// The core routes' answers, as /openapi.json describes them: the spec's Completion result and
+// Health result, and the probes' bodies.
+import { z } from 'zod'
+
+export const completionResultSchema = z.object({
+  text: z.string().describe('The generated answer; in json mode a JSON document as a string.'),
+  provider: z.string(),
+  model: z.string(),
+  cacheHit: z.boolean(),
+  usage: z.object({
+    promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int(),
+    costCents: z.number().describe('Cost in cents.'),
+  }),
+})
+
+export const healthSchema = z.object({ status: z.literal('ok'), authenticated: z.literal(true), project_id: z.string() })
+
+export const livenessSchema = z.object({ status: z.literal('ok') })
+
+export const readinessSchema = z.looseObject({
+  status: z.enum(['ready', 'not ready', 'draining']).describe('Answered with 503 unless ready.'),
+  notReady: z.array(z.string()).optional().describe('The parts that are not ready.'),
+}).describe('Also the plugins\' facts, e.g. which providers are simulated.')
+
+export const metricsSchema = z.string().describe('Prometheus text exposition format.')
