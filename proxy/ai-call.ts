@@ -2,6 +2,7 @@
 // the route's answer format (the spec's own, or a client dialect's). Cache hits are delivered
 // here too, so both paths produce the same bytes and headers.
 import type { ServerResponse } from 'node:http'
+import type { Span } from '@opentelemetry/api'
 import type { ToolCall } from './ai-request.ts'
 import type { AnswerFormat } from './answer-format.ts'
 import type { Chain } from './chain.ts'
@@ -15,6 +16,8 @@ import { nativeFormat } from './native-format.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
 import { SseWriter } from './sse.ts'
+import { newSpanId, traceHeadersOf, type TraceParent } from './trace-context.ts'
+import { endProviderCall, failSpan, type Tracing } from './tracing.ts'
 import { countTokens } from '../workers/count-tokens.ts'
 
 export interface Finish {
@@ -26,6 +29,8 @@ export interface AiDeps {
   readonly chain: Chain
   readonly pricing: Pricing
   readonly metrics: CoreMetrics
+  /** Present only when tracing is on. */
+  readonly tracing?: Tracing | undefined
   /** Renders a Reply that an onResult hook put in place of the answer. */
   readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
@@ -51,16 +56,27 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
     ctx.firstByteMs = performance.now() - started
     deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, ctx.firstByteMs / 1000)
   }
+  const span = deps.tracing === undefined || ctx.span === undefined ? undefined : deps.tracing.startProviderCall(ctx.span, decision, ctx.ai?.maxTokens)
+  if (span !== undefined) ctx.upstreamTraceHeaders = deps.tracing!.headersFor(span, ctx.traceParent?.tracestate)
+  else if (ctx.traceParent !== undefined) ctx.upstreamTraceHeaders = continuedTrace(ctx.traceParent)
   try {
-    if (isStreamed(ctx)) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
+    if (isStreamed(ctx)) return await streamAnswer(ctx, res, decision, deps, firstByte, observe, span)
     const answer = await decision.call.complete(ctx.signal)
     firstByte()
     observe('ok')
-    return await deliverCompletion(ctx, res, buildResult(decision, answer, deps.pricing), deps)
+    const result = buildResult(decision, answer, deps.pricing)
+    if (span !== undefined) endProviderCall(span, decision, result.usage)
+    return await deliverCompletion(ctx, res, result, deps)
   } catch (err) {
     observe('error')
+    if (span !== undefined) failSpan(deps.tracing!, span, err)
     throw err
   }
+}
+
+/** The caller's trace, continued from a span of the gateway's own (a new id, as no SDK names one). */
+function continuedTrace(parent: TraceParent): Record<string, string> {
+  return traceHeadersOf(parent.traceId, newSpanId(), parent.flags, parent.tracestate)
 }
 
 /** Tokens the model generated, counted here when the provider reported none. */
@@ -134,7 +150,7 @@ function assembleToolCalls(pieces: readonly ToolCallDelta[]): ToolCall[] | undef
 
 async function streamAnswer(
   ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps,
-  firstByte: () => void, observe: (outcome: 'ok' | 'error') => void,
+  firstByte: () => void, observe: (outcome: 'ok' | 'error') => void, span: Span | undefined,
 ): Promise<Finish> {
   const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
   // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
@@ -177,6 +193,7 @@ async function streamAnswer(
     }
   } catch (err) {
     observe('error')
+    if (span !== undefined) failSpan(deps.tracing!, span, err)
     // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
     // client leaving means nobody is there to read an error event.
     const cut = ctx.signal.reason instanceof ShuttingDownError ? ctx.signal.reason : undefined
@@ -195,6 +212,7 @@ async function streamAnswer(
     ...(finishReason !== undefined && { finishReason }),
   }
   const result = buildResult(decision, answer, deps.pricing)
+  if (span !== undefined) endProviderCall(span, decision, result.usage)
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
