@@ -33,7 +33,7 @@ export const coreSchema = z.strictObject({
   pricing: z.partialRecord(z.enum(MODEL_NAMES), priceSchema).default({}),
   /** OpenTelemetry traces: off unless an endpoint is set (see proxy/tracing.ts). */
   tracing: z.strictObject({
-    endpoint: z.url({ protocol: /^https?$/ }).optional(),
+    endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).optional(),
     serviceName: z.string().min(1).default('tollgate'),
   }).default({ serviceName: 'tollgate' }),
   plugins: z.record(z.string(), z.unknown()).default({}),

@@ -1,12 +1,16 @@
 // The gateway's OpenTelemetry spans, as an OTLP/HTTP collector receives them: an in-process
 // receiver takes the exporter's JSON, and the tests read the span tree out of it.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import t, { type Test } from 'tap'
 import { call, hello } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
-import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
+import { TEST_SECRET, freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
 
 interface ExportedSpan {
   readonly traceId: string
@@ -94,6 +98,42 @@ async function setup(t: Test, env: Record<string, string> = {}) {
   })
   return { receiver, mock, url, gateway, key: seeded.keys[0]!.key }
 }
+
+/**
+ * Starts and stops a gateway in a fresh Node, answering one /healthz; returns the OpenTelemetry SDK
+ * modules it resolved. The API package is not among them: prom-client loads it in any case.
+ */
+async function modulesResolvedBy(t: Test, env: Record<string, string>): Promise<string[]> {
+  const dir = freshDataDir(t)
+  const script = `
+    import { registerHooks } from 'node:module'
+    const resolved = []
+    registerHooks({ resolve(specifier, context, next) {
+      if (['sdk-trace', 'exporter-trace', 'opentelemetry/resources', 'tracing/otel'].some((name) => specifier.includes(name))) resolved.push(specifier)
+      return next(specifier, context)
+    } })
+    const { start } = await import(${JSON.stringify(new URL('../../proxy/index.ts', import.meta.url).href)})
+    const gateway = await start({ env: ${JSON.stringify(env)}, overrides: { port: 0, dataDir: ${JSON.stringify(join(dir, 'data'))}, logLevel: 'silent', plugins: { auth: { secret: ${JSON.stringify(TEST_SECRET)}, demoOnFirstStart: false } } } })
+    await fetch(gateway.url + '/healthz')
+    await gateway.close()
+    console.log(JSON.stringify(resolved))`
+  const file = join(dir, 'start.mjs')
+  writeFileSync(file, script)
+  // A Node of its own, without the test runner's loaders: only the gateway's imports are seen.
+  const child = spawn(process.execPath, [file], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (part: Buffer) => { out += part.toString() })
+  const [code] = await once(child, 'exit')
+  t.equal(code, 0, 'the gateway started and stopped')
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as string[]
+}
+
+t.test('off, the SDK is never loaded; on, it is', async (t) => {
+  t.same(await modulesResolvedBy(t, {}), [], 'tracing off: no SDK module was even resolved')
+  const receiver = await startReceiver(t)
+  const on = await modulesResolvedBy(t, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url })
+  t.ok(on.includes('./tracing/otel.ts') && on.includes('@opentelemetry/sdk-trace-base'), 'tracing on: the SDK is loaded')
+})
 
 t.test('a request is a SERVER span with a child per plugin hook and a CLIENT span for the provider call', async (t) => {
   const { receiver, mock, url, gateway, key } = await setup(t, { OTEL_SERVICE_NAME: 'tollgate-under-test' })
