@@ -127,6 +127,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   } catch (err) {
     for (const { server } of running) server.close()
     await closeAll(entries, pool, store)
+    if (tracing !== undefined) await flushTraces(tracing, log)
     throw err
   }
   const urlOf = (name: ListenerSpec['name']) => running.find((l) => l.name === name)?.url
