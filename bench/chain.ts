@@ -27,7 +27,7 @@ function noopPlugins(count: number): Array<{ plugin: GatewayPlugin; hooks: Plugi
 
 function context(): CompletedContext {
   return {
-    id: 'req_bench', receivedAt: 0, method: 'POST', path: '/api/ai/complete', route: ROUTE, params: {},
+    id: 'req_bench', requestId: 'req_bench', receivedAt: 0, method: 'POST', path: '/api/ai/complete', route: ROUTE, params: {},
     query: new URLSearchParams(), headers: {}, clientIp: '127.0.0.1', body: undefined, ai: undefined,
     signal: new AbortController().signal, log: pino({ level: 'silent' }), state: {}, responseHeaders: {},
     trailerNames: [], doneFields: {}, streamedText: '', outcome: { status: 200, reason: 'ok', durationMs: 1 },

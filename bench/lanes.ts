@@ -9,12 +9,14 @@ import { send, type LoadRequest } from './probe.ts'
 import { autocannonRow, interleavedStep, openStreamsStep, roundRobinStep, streamRow, type Lane, type ProbeResult, type Settings } from './rows.ts'
 import { ENTERPRISE_LIMIT, type GatewayServer, type LaneServers, type Server } from './servers.ts'
 import type { StreamTarget } from './stream-client.ts'
+import type { OtlpSinkStats } from './targets/otlp-sink.ts'
 import { routerSchema } from '../plugins/router/schema.ts'
 
 export const ROW = {
   jsonDirect: 'json: direct mock',
   jsonForwarder: 'json: lean forwarder',
   missNoCache: 'json: complete miss (no-cache)',
+  missTraced: 'json: complete miss (no-cache), OTel on',
   missNoStore: 'json: complete miss (no-store)',
   staticFloor: 'json: static floor',
   hit: 'json: complete cache hit',
@@ -93,6 +95,24 @@ function missProbe(name: string, cacheControl: CacheControl) {
   }
 }
 
+/** The traced miss row's probe: a MISS from the mock's model, and its spans at the OTLP sink (exported within 5 s). */
+async function tracedProbe(load: LoadRequest, servers: LaneServers): Promise<ProbeResult> {
+  const answer = await send(load)
+  const model = answer.headers['x-gateway-model'] ?? 'none'
+  const cache = answer.headers['x-cache-status'] ?? 'none'
+  const sink = await servers.otlpSink()
+  let exports = 0
+  for (let waited = 0; exports === 0 && waited < 8000; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    exports = (JSON.parse((await send({ url: `${sink.url}/stats`, method: 'GET', headers: {} })).body) as OtlpSinkStats).exports
+  }
+  const note = `probe: ${answer.status}, x-gateway-model ${model}, x-cache-status ${cache}, ${exports} trace exports at the sink`
+  if (answer.status !== 200) return notAsNamed(ROW.missTraced, `probe answered ${answer.status}`, note)
+  if (model !== EXPECTED_MODEL || cache !== 'MISS') return notAsNamed(ROW.missTraced, `NOT a miss via mock: ${model} ${cache}`, note)
+  if (exports === 0) return notAsNamed(ROW.missTraced, 'NOT traced: no export reached the sink', note)
+  return { isAsNamed: true, note }
+}
+
 async function hitProbe(load: LoadRequest): Promise<ProbeResult> {
   await send(load)
   const answer = await send(load)
@@ -146,6 +166,11 @@ const zeroMsLane: Lane = {
         name: ROW.missNoCache, baseline: ROW.jsonForwarder,
         target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
         probe: missProbe(ROW.missNoCache, 'no-cache'), audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.missTraced, baseline: ROW.missNoCache,
+        target: async (s) => { const g = await s.gateway('traced'); return { server: g, load: complete(g, 'no-cache') } },
+        probe: tracedProbe,
       }),
       autocannonRow({
         name: ROW.missNoStore, baseline: ROW.jsonForwarder,

@@ -30,8 +30,9 @@ export interface GatewayServer extends Server {
  * plain: the default configuration. governed: the enterprise plan with a real rate limit, and a
  * Governor that remembers no verdicts, so every request is scanned (a load generator repeats one
  * body; real traffic rarely does). scan inline / scan in pool: the Governor placement rows.
+ * traced: plain, with OpenTelemetry traces exported to the lane's no-op OTLP sink.
  */
-export type GatewayKind = 'plain' | 'governed' | 'scan inline' | 'scan in pool'
+export type GatewayKind = 'plain' | 'governed' | 'scan inline' | 'scan in pool' | 'traced'
 
 export interface LaneSetup {
   readonly mock: MockSpec
@@ -49,7 +50,7 @@ const WHOLE_REQUEST_CHARS = 1 << 20
 function gatewaySpec(kind: GatewayKind, upstreamUrl: string, upstreamConnections: number): GatewaySpec {
   const base = { upstreamUrl, upstreamConnections }
   switch (kind) {
-    case 'plain': return base
+    case 'plain': case 'traced': return base
     case 'governed': return {
       ...base,
       rateLimit: { plans: { ...rateLimitSchema.parse({}).plans, enterprise: ENTERPRISE_LIMIT } },
@@ -103,11 +104,17 @@ export class LaneServers {
 
   gateway(kind: GatewayKind = 'plain'): Promise<GatewayServer> {
     return this.#once(`gateway (${kind})`, async (name) => {
-      const spec = gatewaySpec(kind, (await this.mock()).url, this.#setup.upstreamConnections)
+      const base = gatewaySpec(kind, (await this.mock()).url, this.#setup.upstreamConnections)
+      const spec = kind === 'traced' ? { ...base, otlpEndpoint: (await this.otlpSink()).url } : base
       const child = await this.#fleet.start<GatewayInfo>(name, 'gateway', spec, { nodeFlags: this.#gatewayNodeFlags })
       this.#gatewayDataDirs.push(child.info.dataDir)
       return { ...serverOf(child), projectId: child.info.projectId, key: child.info.key }
     })
+  }
+
+  /** A no-op OpenTelemetry collector for the traced gateway. */
+  otlpSink(): Promise<Server> {
+    return this.#once('otlp sink', async (name) => serverOf(await this.#fleet.start(name, 'otlp-sink', {})))
   }
 
   /** Answers every request with the bytes of the plain gateway's cache hit for the benchmark's request. */

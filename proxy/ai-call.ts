@@ -3,6 +3,7 @@
 // here too, so both paths produce the same bytes and headers.
 import type { ServerResponse } from 'node:http'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { Span } from '@opentelemetry/api'
 import type { ToolCall } from './ai-request.ts'
 import type { AnswerFormat } from './answer-format.ts'
 import type { Chain } from './chain.ts'
@@ -17,6 +18,8 @@ import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
 import { SseWriter } from './sse.ts'
 import { StreamStop } from './stream-stop.ts'
+import { newSpanId, traceHeadersOf, type TraceParent } from './trace-context.ts'
+import { endProviderCall, failSpan, type Tracing } from './tracing.ts'
 import { countTokens } from '../workers/count-tokens.ts'
 
 export interface Finish {
@@ -28,6 +31,8 @@ export interface AiDeps {
   readonly chain: Chain
   readonly pricing: Pricing
   readonly metrics: CoreMetrics
+  /** Present only when tracing is on. */
+  readonly tracing?: Tracing | undefined
   /** Renders a Reply that an onResult hook put in place of the answer. */
   readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
@@ -59,16 +64,27 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
     ctx.firstByteMs = performance.now() - started
     deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, ctx.firstByteMs / 1000)
   }
+  const span = deps.tracing === undefined || ctx.span === undefined ? undefined : deps.tracing.startProviderCall(ctx.span, decision, ctx.ai?.maxTokens)
+  if (span !== undefined) ctx.upstreamTraceHeaders = deps.tracing!.headersFor(span, ctx.traceParent?.tracestate)
+  else if (ctx.traceParent !== undefined) ctx.upstreamTraceHeaders = continuedTrace(ctx.traceParent)
   try {
-    if (isStreamed(ctx)) return await streamAnswer(ctx, res, decision, deps, firstByte, observe)
+    if (isStreamed(ctx)) return await streamAnswer(ctx, res, decision, deps, firstByte, observe, span)
     const answer = await decision.call.complete(ctx.signal)
     firstByte()
     observe('ok')
-    return await deliverCompletion(ctx, res, buildResult(decision, answer, deps.pricing), deps)
+    const result = buildResult(decision, answer, deps.pricing)
+    if (span !== undefined) endProviderCall(span, decision, result.usage)
+    return await deliverCompletion(ctx, res, result, deps)
   } catch (err) {
     observe('error')
+    if (span !== undefined) failSpan(deps.tracing!, span, err)
     throw err
   }
+}
+
+/** The caller's trace, continued from a span of the gateway's own (a new id, as no SDK names one). */
+function continuedTrace(parent: TraceParent): Record<string, string> {
+  return traceHeadersOf(parent.traceId, newSpanId(), parent.flags, parent.tracestate)
 }
 
 /** Tokens the model generated, counted here when the provider reported none. */
@@ -144,7 +160,7 @@ function assembleToolCalls(pieces: readonly ToolCallDelta[]): ToolCall[] | undef
 
 async function streamAnswer(
   ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps,
-  firstByte: () => void, observe: (outcome: 'ok' | 'error') => void,
+  firstByte: () => void, observe: (outcome: 'ok' | 'error') => void, span: Span | undefined,
 ): Promise<Finish> {
   // The call's own signal as well as the request's: a plugin that stops the stream stops the call.
   const upstream = new AbortController()
@@ -202,6 +218,7 @@ async function streamAnswer(
   } catch (err) {
     if (err instanceof StreamStop) {
       observe('ok')
+      if (span !== undefined) failSpan(deps.tracing!, span, err)
       upstream.abort(err)
       // Closes the provider's response now rather than when it would have ended.
       events.return?.().catch(() => undefined)
@@ -213,6 +230,7 @@ async function streamAnswer(
       return { status: 200, reason: 'stream_stopped' }
     }
     observe('error')
+    if (span !== undefined) failSpan(deps.tracing!, span, err)
     // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
     // client leaving means nobody is there to read an error event.
     const cut = ctx.signal.reason instanceof ShuttingDownError ? ctx.signal.reason : undefined
@@ -232,6 +250,7 @@ async function streamAnswer(
     ...(finishReason !== undefined && { finishReason }),
   }
   const result: CompletionResult = { ...buildResult(decision, answer, deps.pricing), text: sent }
+  if (span !== undefined) endProviderCall(span, decision, result.usage)
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)

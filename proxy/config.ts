@@ -31,6 +31,11 @@ export const coreSchema = z.strictObject({
   }).default({ maxThreads: 2, maxQueue: 512, idleTimeoutMs: 60_000 }),
   /** List prices per model, replacing the defaults of proxy/models.ts model by model. */
   pricing: z.partialRecord(z.enum(MODEL_NAMES), priceSchema).default({}),
+  /** OpenTelemetry traces: off unless an endpoint is set (see proxy/tracing.ts). */
+  tracing: z.strictObject({
+    endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).optional(),
+    serviceName: z.string().min(1).default('tollgate'),
+  }).default({ serviceName: 'tollgate' }),
   plugins: z.record(z.string(), z.unknown()).default({}),
 })
 
@@ -46,6 +51,8 @@ export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly stri
   ['TOLLGATE_DATA', ['dataDir'], 'string'],
   ['LOG_LEVEL', ['logLevel'], 'string'],
   ['BODY_LIMIT_BYTES', ['bodyLimitBytes'], 'int'],
+  ['OTEL_EXPORTER_OTLP_ENDPOINT', ['tracing', 'endpoint'], 'string'],
+  ['OTEL_SERVICE_NAME', ['tracing', 'serviceName'], 'string'],
   ['TOLLGATE_SECRET', ['plugins', 'auth', 'secret'], 'string'],
   ['OPENAI_BASE_URL', ['plugins', 'router', 'providers', 'openai', 'baseUrl'], 'string'],
   ['OPENAI_API_KEY', ['plugins', 'router', 'providers', 'openai', 'apiKey'], 'string'],

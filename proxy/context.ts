@@ -1,12 +1,14 @@
 // The one typed request context that flows down the plugin chain. Each state slot has exactly
 // one writer, the plugin of the same name; others only read it.
 import type { IncomingHttpHeaders } from 'node:http'
+import type { Span } from '@opentelemetry/api'
 import type { Logger } from 'pino'
 import type { AiRequest, Message } from './ai-request.ts'
 import type { CompletionResult, ServingProvider, UpstreamCall } from './completion.ts'
 import type { ClientDialect } from './dialect.ts'
 import type { ModelName } from './models.ts'
 import type { Project } from './project.ts'
+import type { TraceParent } from './trace-context.ts'
 
 /** ai: the full chain and a model call. keyed: auth and rate limit, then the route's handler. open: no chain. */
 export type RouteKind = 'ai' | 'keyed' | 'open'
@@ -114,7 +116,10 @@ export interface PluginState {
 }
 
 export interface RequestContext {
+  /** The gateway's own unique id (UUIDv7): the key of the request's records (ledger, holds, idempotency). */
   readonly id: string
+  /** What the client and the logs call the request (`x-request-id`): the client's valid id, else `id`. */
+  readonly requestId: string
   readonly receivedAt: number
   readonly method: string
   readonly path: string
@@ -148,6 +153,12 @@ export interface RequestContext {
    * counts for a stream that was cut or stopped.
    */
   streamedText: string
+  /** The incoming W3C trace context, when the request carried a valid one. */
+  readonly traceParent?: TraceParent | undefined
+  /** The request's span, when tracing is on. */
+  readonly span?: Span | undefined
+  /** `traceparent` (and `tracestate`) for the provider call, set by the core before it; absent when there is no trace to carry. */
+  upstreamTraceHeaders?: Readonly<Record<string, string>>
   /** The model call's duration and its time to the first byte (or event), set by the core. */
   upstreamMs?: number
   firstByteMs?: number

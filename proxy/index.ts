@@ -22,6 +22,7 @@ import { projectRoutes } from './project-routes.ts'
 import { buildRouteTable, type Route } from './routes.ts'
 import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
 import { openStore, type Store } from './store.ts'
+import { startTracing, type Tracing } from './tracing.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 
 export interface StartOptions {
@@ -89,7 +90,14 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     throw err
   }
 
-  const chain = buildChain(entries, metrics)
+  let tracing: Tracing | undefined
+  try {
+    tracing = await startTracing(core.tracing, VERSION, log)
+  } catch (err) {
+    await closeAll(entries, pool, store)
+    throw err
+  }
+  const chain = buildChain(entries, metrics, tracing)
   const pluginRoutes: Route[] = [
     ...entries.flatMap(({ hooks }) => (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false }))),
     ...projectRoutes(entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []), services.projectAccess),
@@ -118,12 +126,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const running: Listening[] = []
   try {
     for (const listener of listeners) {
-      const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing })
+      const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing, tracing })
       running.push(await listen(createHttpServer(core, handler), handler, listener, core.host))
     }
   } catch (err) {
     for (const { server } of running) server.close()
     await closeAll(entries, pool, store)
+    if (tracing !== undefined) await flushTraces(tracing, log)
     throw err
   }
   const urlOf = (name: ListenerSpec['name']) => running.find((l) => l.name === name)?.url
@@ -145,6 +154,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
         await drainListeners(running, core.shutdownGraceMs, log)
         await Promise.allSettled([...background])
         await closeAll(entries, pool, store)
+        if (tracing !== undefined) await flushTraces(tracing, log)
         log.info('tollgate stopped')
       })()
       return closing
@@ -187,6 +197,21 @@ function listenError(err: unknown, spec: ListenerSpec, host: string): unknown {
   if (code === 'EADDRNOTAVAIL') return new ConfigError(`${host} is not an address of this machine (HOST)`)
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`${host} does not resolve to an address (HOST)`)
   return err
+}
+
+/** The spans still buffered go out, within a second: a collector that is down must not hold up the stop. */
+async function flushTraces(tracing: Tracing, log: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), 1000)
+  })
+  try {
+    if (await Promise.race([tracing.shutdown(), deadline]) === 'late') log.warn('traces not all exported before the stop')
+  } catch (err) {
+    log.warn({ err }, 'traces could not be exported before the stop')
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store): Promise<void> {

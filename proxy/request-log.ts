@@ -21,8 +21,12 @@ interface EnvPolicy {
 }
 
 export interface RequestLogPolicy {
-  /** The request's logger, made when first used; a production key's writes errors only. */
-  loggerFor(reqId: string, env: KeyEnv | null): Logger
+  /**
+   * The request's logger, made when first used; a production key's writes errors only. Its lines
+   * carry `reqId` (the `x-request-id` answered) and, when the client chose that id, the gateway's
+   * own as `gatewayReqId`, the id its ledger entry and other records are kept under.
+   */
+  loggerFor(reqId: string, gatewayReqId: string, env: KeyEnv | null): Logger
   /** The `request` line's detail for the key's environment; undefined when it is not written. */
   requestLine(env: KeyEnv | null): RequestLine | undefined
 }
@@ -43,9 +47,10 @@ export function createRequestLogPolicy(log: Logger): RequestLogPolicy {
     none: policy(undefined, 'minimal'),
   }
   return {
-    loggerFor(reqId, env) {
+    loggerFor(reqId, gatewayReqId, env) {
       const { level } = byEnv[env ?? 'none']
-      return level === undefined ? log.child({ reqId }) : log.child({ reqId }, { level })
+      const bindings = reqId === gatewayReqId ? { reqId } : { reqId, gatewayReqId }
+      return level === undefined ? log.child(bindings) : log.child(bindings, { level })
     },
     requestLine: (env) => byEnv[env ?? 'none'].line,
   }

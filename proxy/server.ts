@@ -16,11 +16,13 @@ import { GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeErro
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
-import { requestId } from './request-id.ts'
+import { clientRequestIdOf, requestId } from './request-id.ts'
 import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from './request-log.ts'
 import { requestTarget } from './request-target.ts'
 import { sendBytes, sendError, sendJson, sendText } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
+import { traceParentOf, type TraceParent } from './trace-context.ts'
+import type { Tracing } from './tracing.ts'
 import { validate } from './validate.ts'
 
 export interface ServerDeps {
@@ -31,6 +33,8 @@ export interface ServerDeps {
   readonly log: Logger
   readonly clock: Clock
   readonly pricing: Pricing
+  /** Present only when tracing is on. */
+  readonly tracing?: Tracing | undefined
 }
 
 export interface RequestHandler {
@@ -51,14 +55,14 @@ export interface RequestHandler {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
 export function createHandler(deps: ServerDeps): RequestHandler {
-  const { config, routes, chain, metrics, log, clock } = deps
+  const { config, routes, chain, metrics, log, clock, tracing } = deps
   const logPolicy = createRequestLogPolicy(log)
   let active = 0
   let waiters: Array<() => void> = []
   let draining = false
   /** The requests in flight, to close their connections when draining begins and to end them at the deadline. */
   const open = new Map<ServerResponse, AbortController>()
-  const ai: AiDeps = { chain, pricing: deps.pricing, metrics, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
+  const ai: AiDeps = { chain, pricing: deps.pricing, metrics, tracing, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
 
   /** `success` names a 2xx/3xx answer: 'ok' from a route's handler, 'short_circuit' from a plugin. */
   async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply, success: Outcome = 'short_circuit'): Promise<Finish> {
@@ -92,7 +96,17 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     const routeName = found !== undefined && 'route' in found ? found.route.name : 'unmatched'
     metrics.inFlight.inc({ route: routeName })
     const id = requestId(receivedAt)
-    res.setHeader('x-request-id', id)
+    const clientId = clientRequestIdOf(req.headers['x-request-id'])
+    if (clientId === undefined && req.headers['x-request-id'] !== undefined) {
+      log.debug({ reqId: id }, 'x-request-id replaced: not 1 to 128 of [A-Za-z0-9._:-]')
+    }
+    res.setHeader('x-request-id', clientId ?? id)
+    const traceParent = req.headers.traceparent === undefined ? undefined : traceParentOf(req.headers)
+    const span = tracing?.startRequest(method, target.path, traceParent)
+    if (span !== undefined && found !== undefined && 'route' in found) {
+      span.updateName(`${method} ${found.route.path}`)
+      span.setAttribute('http.route', found.route.path)
+    }
     let finish: Finish = { status: 500, reason: 'internal_error' }
     let ctx: RequestContext | undefined
     let stoppedBy: string | undefined
@@ -110,7 +124,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
       const { route, params } = found
       const body = await readValidBody(req, route)
-      ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt)
+      ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt, clientId ?? id, traceParent, span)
       if (route.dialect !== undefined) Object.assign(ctx.responseHeaders, (body as ParsedAiBody).headers)
       if (route.kind !== 'open') {
         const stop = await chain.runRequest(ctx)
@@ -136,6 +150,11 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         chain.runComplete(completed)
         const line = logPolicy.requestLine(ctx.state.auth?.env ?? null)
         if (line !== undefined) ctx.log.info(line === 'verbose' ? verboseRequestFields(completed) : minimalRequestFields(completed), 'request')
+      }
+      if (span !== undefined) {
+        span.setAttribute('http.response.status_code', finish.status)
+        if (finish.status >= 500) tracing!.fail(span, finish.reason)
+        span.end()
       }
     }
   }
@@ -181,12 +200,14 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   function makeContext(
     req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams,
     body: unknown, signal: AbortSignal, id: string, receivedAt: number,
+    exposedId: string, traceParent: TraceParent | undefined, span: RequestContext['span'],
   ): RequestContext {
     const state: PluginState = {}
     let child: Logger | undefined
     let childEnv: KeyEnv | null | undefined
     return {
       id,
+      requestId: exposedId,
       receivedAt,
       method: req.method ?? 'GET',
       path: route.path,
@@ -198,12 +219,14 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       body: bodyOf(route, body),
       ai: aiOf(route, body),
       signal,
+      traceParent,
+      span,
       // Made on first use (most requests log nothing below the configured level), and again once
       // the key's environment is known, which sets its level.
       get log() {
         const env = state.auth?.env ?? null
         if (child === undefined || childEnv !== env) {
-          child = logPolicy.loggerFor(id, env)
+          child = logPolicy.loggerFor(exposedId, id, env)
           childEnv = env
         }
         return child

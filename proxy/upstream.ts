@@ -34,8 +34,11 @@ export interface UpstreamResponse {
 }
 
 export interface Upstream {
-  /** Rejects with UpstreamError, UpstreamTimeoutError, or the signal's reason after an abort. */
-  post(target: UpstreamTarget, body: string, signal: AbortSignal): Promise<UpstreamResponse>
+  /**
+   * Rejects with UpstreamError, UpstreamTimeoutError, or the signal's reason after an abort.
+   * `extraHeaders` (this request's trace context) go beside the target's own.
+   */
+  post(target: UpstreamTarget, body: string, signal: AbortSignal, extraHeaders?: Readonly<Record<string, string>>): Promise<UpstreamResponse>
   close(): Promise<void>
 }
 
@@ -118,12 +121,12 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     return pool
   }
   return {
-    async post(target, body, signal) {
+    async post(target, body, signal, extraHeaders) {
       try {
         const data = await poolFor(target.origin).request({
           method: 'POST',
           path: target.path,
-          headers: target.headers,
+          headers: extraHeaders === undefined ? target.headers : { ...target.headers, ...extraHeaders },
           body,
           signal,
         })

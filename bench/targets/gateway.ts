@@ -22,6 +22,8 @@ export interface GatewaySpec {
   readonly rateLimit?: z.input<typeof rateLimitSchema>
   /** Sockets per provider origin (the router's `connections`); its default otherwise. */
   readonly upstreamConnections?: number
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: tracing on, exporting there; off otherwise. */
+  readonly otlpEndpoint?: string
 }
 
 export interface GatewayInfo {
@@ -39,7 +41,10 @@ await runChild<GatewayInfo>(async () => {
     const { projectId, key } = await seedBenchProject(dataDir)
     // Only these variables: settings from the caller's shell must not change what is measured.
     const gateway = await start({
-      env: { OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn' },
+      env: {
+        OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn',
+        ...(spec.otlpEndpoint === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spec.otlpEndpoint }),
+      },
       overrides: {
         host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000,
         plugins: {

@@ -63,7 +63,8 @@ export class RoutedCall implements UpstreamCall, CallObserver {
       if (decision !== undefined) decision.promptTokens = counted
       this.#ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(counted)
     }
-    return { ...this.#shape, promptTokens: this.#promptTokens }
+    const traceHeaders = this.#ctx.upstreamTraceHeaders
+    return traceHeaders === undefined ? { ...this.#shape, promptTokens: this.#promptTokens } : { ...this.#shape, promptTokens: this.#promptTokens, traceHeaders }
   }
 
   onServed(candidate: Candidate): void {

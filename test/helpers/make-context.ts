@@ -21,6 +21,7 @@ export function makeContext(overrides: ContextOverrides = {}): RequestContext {
   const route = rest.route ?? COMPLETE_ROUTE
   return {
     id: 'req_test',
+    requestId: 'req_test',
     receivedAt: 0,
     method: 'POST',
     path: route.stream ? '/api/ai/chat' : '/api/ai/complete',

@@ -24,6 +24,8 @@ t.test('values from the environment are named by their variable', async (t) => {
   t.equal(failure({ LOG_LEVEL: 'loud' }), 'invalid configuration: LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"')
   t.equal(failure({ TOLLGATE_SECRET: 'short' }), 'invalid configuration: TOLLGATE_SECRET: secret must hold at least 32 characters', 'in a plugin\'s section too')
   t.equal(failure({ OPENAI_BASE_URL: 'not a url' }), 'invalid configuration: OPENAI_BASE_URL: baseUrl must be an http(s) URL')
+  t.equal(failure({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }), 'invalid configuration: OTEL_EXPORTER_OTLP_ENDPOINT: endpoint must be an http(s) URL')
+  t.equal(failure({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }), 'no error', 'empty: tracing off')
 })
 
 t.test('values from the config file, or replaced by an override, are named by their path', async (t) => {

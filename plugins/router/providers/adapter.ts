@@ -13,6 +13,8 @@ export interface ProviderRequest extends GenerationOptions {
   readonly mode: 'text' | 'json'
   /** The gateway's own count of the prompt, for a provider that has none of its own. */
   readonly promptTokens: number
+  /** `traceparent` (and `tracestate`) that continue the request's trace; an HTTP adapter sends them as they are. */
+  readonly traceHeaders?: Readonly<Record<string, string>>
 }
 
 /**

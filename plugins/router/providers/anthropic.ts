@@ -182,7 +182,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
     target: urlOf(endpoint),
 
     async complete(request, signal): Promise<ProviderResult> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, false), signal)
+      const response = await postJson(upstream, endpoint, bodyOf(request, false), signal, request.traceHeaders)
       const answer = parseAnswer(LABEL, await response.text()) as WireMessage
       const result = answerOf(answer)
       if (result === undefined) throw new UpstreamError(`${LABEL} sent an answer without content.`, false)
@@ -194,7 +194,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
     },
 
     async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, true), signal)
+      const response = await postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders)
       let inputTokens: unknown
       let outputTokens: unknown
       let isFinished = false

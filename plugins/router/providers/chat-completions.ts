@@ -146,7 +146,7 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
     target: urlOf(endpoint),
 
     async complete(request, signal): Promise<ProviderResult> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, false), signal)
+      const response = await postJson(upstream, endpoint, bodyOf(request, false), signal, request.traceHeaders)
       const answer = parseAnswer(label, await response.text()) as WireCompletion
       const choice = answer.choices?.[0]
       const content = choice?.message?.content
@@ -166,7 +166,7 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
     },
 
     async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, true), signal)
+      const response = await postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders)
       let isFinished = false
       for await (const event of readEvents(response.chunks(), label)) {
         if (event.data === '[DONE]') {
