@@ -2,6 +2,7 @@
 // whole or as a stream of events. Adapters translate wire formats; they never retry.
 import type { GenerationOptions, Message } from '../../../proxy/ai-request.ts'
 import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
+import { modelCatalog } from '../../../proxy/catalog.ts'
 import type { ModelName } from '../../../proxy/models.ts'
 
 /** The request's generation options travel as they are; an adapter sends what its API can express. */
@@ -13,6 +14,11 @@ export interface ProviderRequest extends GenerationOptions {
   readonly mode: 'text' | 'json'
   /** The gateway's own count of the prompt, for a provider that has none of its own. */
   readonly promptTokens: number
+}
+
+/** The id the provider knows the model by, which the model table may set apart from its name. */
+export function upstreamIdOf(model: ModelName): string {
+  return modelCatalog().info(model).upstreamId
 }
 
 /**
