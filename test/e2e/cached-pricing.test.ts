@@ -1,0 +1,72 @@
+// Cached input reported by the providers is metered at its own prices, and a request's cost is one
+// figure: the answer's costCents, x-credits-charged and the ledger's entry agree.
+import t, { type Test } from 'tap'
+import { call, hello, parseSse } from '../helpers/http.ts'
+import { startMockUpstream } from '../helpers/mock-upstream.ts'
+import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
+import { openStore } from '../../proxy/store.ts'
+import { createLedger } from '../../plugins/metering/ledger.ts'
+import { builtinPlugins } from '../../plugins/index.ts'
+import type { StartOptions } from '../../proxy/index.ts'
+
+async function setup(t: Test, promptCache: { read: number; write?: number }, overrides: Record<string, unknown> = {}, plugins?: StartOptions['plugins']) {
+  const mock = await startMockUpstream({ promptCache })
+  t.teardown(() => mock.close())
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai', ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-anthropic' }
+  const { url } = await startTestGateway(t, { dataDir, env, overrides, ...(plugins !== undefined && { plugins }) })
+  const ledgerEntry = (id: string) => {
+    const store = openStore(dataDir)
+    t.teardown(() => store.close())
+    return createLedger(store.forPlugin('metering')).entry(id)
+  }
+  return { url, key: seeded.keys[0]!.key, ledgerEntry }
+}
+
+/** Cents as the answer carries them: whole micro-dollars. */
+const cents = (perMillion: number) => Math.round(perMillion / 1e4 * 1e4) / 1e4
+
+t.test('OpenAI: cached tokens are part of prompt_tokens and are charged at the cached price (half the input price for gpt-4o-mini)', async (t) => {
+  const { url, key, ledgerEntry } = await setup(t, { read: 6 })
+  const res = await call(`${url}/api/ai/complete`, { key, body: { ...hello, model: 'gpt-4o-mini' } })
+  t.equal(res.status, 200)
+  const { promptTokens, completionTokens, costCents } = res.body.usage
+  t.ok(promptTokens > 6)
+  t.equal(costCents, cents((promptTokens - 6) * 0.15 + 6 * 0.075 + completionTokens * 0.6))
+  t.equal(Number(res.headers['x-credits-charged']), costCents / 100, 'the header says the answer\'s cost')
+  const entry = ledgerEntry(res.headers['x-request-id']!)
+  t.match(entry, { promptTokens, completionTokens, cachedInputTokens: 6, costMicros: Math.round(costCents * 1e4) }, 'the ledger holds the same figure')
+  t.notOk(entry && 'cacheWriteTokens' in entry)
+})
+
+t.test('Anthropic: cache reads and writes come beside input_tokens and are charged at a tenth and 1.25 times the input price', async (t) => {
+  const { url, key, ledgerEntry } = await setup(t, { read: 5, write: 3 })
+  const res = await call(`${url}/api/ai/chat`, { key, body: { ...hello, model: 'claude-3-haiku-20240307' } })
+  t.equal(res.status, 200)
+  const done = parseSse(res.body).at(-1)!
+  t.equal(done.event, 'done')
+  const { promptTokens, completionTokens, costCents } = done.data.usage
+  t.equal(costCents, cents((promptTokens - 8) * 0.25 + 5 * 0.025 + 3 * 0.3125 + completionTokens * 1.25))
+  t.equal(Number(res.trailers['x-credits-charged']), costCents / 100)
+  t.match(ledgerEntry(res.headers['x-request-id']!), {
+    promptTokens, completionTokens, cachedInputTokens: 5, cacheWriteTokens: 3, costMicros: Math.round(costCents * 1e4),
+  })
+})
+
+t.test('configured cached prices replace the defaults', async (t) => {
+  const pricing = { 'gpt-4o-mini': { inputPerMillion: 1, outputPerMillion: 2, cachedInputPerMillion: 0 } }
+  const { url, key, ledgerEntry } = await setup(t, { read: 6 }, { pricing })
+  const res = await call(`${url}/api/ai/complete`, { key, body: { ...hello, model: 'gpt-4o-mini' } })
+  const { promptTokens, completionTokens, costCents } = res.body.usage
+  t.equal(costCents, cents((promptTokens - 6) * 1 + completionTokens * 2))
+  t.match(ledgerEntry(res.headers['x-request-id']!), { costMicros: Math.round(costCents * 1e4) })
+})
+
+t.test('without metering the answer still reports its list price, and the header the same figure', async (t) => {
+  const { url, key } = await setup(t, { read: 6 }, {}, builtinPlugins.filter((plugin) => plugin.name !== 'metering'))
+  const res = await call(`${url}/api/ai/complete`, { key, body: { ...hello, model: 'gpt-4o-mini' } })
+  const { promptTokens, completionTokens, costCents } = res.body.usage
+  t.equal(costCents, cents((promptTokens - 6) * 0.15 + 6 * 0.075 + completionTokens * 0.6))
+  t.equal(Number(res.headers['x-credits-charged']), costCents / 100)
+})
