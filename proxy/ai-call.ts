@@ -152,9 +152,10 @@ async function streamAnswer(
   // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
   let step = await events.next()
   firstByte()
+  // A fallback that serves is announced first.
   let servedBy: ServedBy | undefined
   if (step.done !== true && step.value.type === 'served') {
-    servedBy = ctx.servedBy = { provider: step.value.provider, model: step.value.model }
+    servedBy = ctx.servedBy = step.value
     step = await events.next()
   }
   const sse = new SseWriter(res, ctx.signal)
@@ -174,8 +175,6 @@ async function streamAnswer(
           break
         case 'finish':
           finishReason = event.reason
-          break
-        case 'served':
           break
         case 'tool_call':
           toolCallPieces.push(event.delta)

@@ -16,42 +16,56 @@ async function setup(t: Test, promptCache: { read: number; write?: number }, ove
   const seeded = await seedProject(dataDir)
   const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai', ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-anthropic' }
   const { url } = await startTestGateway(t, { dataDir, env, overrides, ...(plugins !== undefined && { plugins }) })
+  let ledger: ReturnType<typeof createLedger> | undefined
   const ledgerEntry = (id: string) => {
-    const store = openStore(dataDir)
-    t.teardown(() => store.close())
-    return createLedger(store.forPlugin('metering')).entry(id)
+    if (ledger === undefined) {
+      const store = openStore(dataDir)
+      t.teardown(() => store.close())
+      ledger = createLedger(store.forPlugin('metering'))
+    }
+    return ledger.entry(id)
   }
-  return { url, key: seeded.keys[0]!.key, ledgerEntry }
+  return { url, key: seeded.keys[0]!.key, ledgerEntry, mock }
 }
 
 /** Cents as the answer carries them: whole micro-dollars. */
 const cents = (perMillion: number) => Math.round(perMillion / 1e4 * 1e4) / 1e4
 
+/** The answer of a complete (JSON) or chat (SSE, its done event) request, with its charge header. */
+async function ask(url: string, key: string, route: 'complete' | 'chat', model: string) {
+  const res = await call(`${url}/api/ai/${route}`, { key, body: { ...hello, model } })
+  const answer = route === 'complete' ? res.body : parseSse(res.body).at(-1)!.data
+  const charged = route === 'complete' ? res.headers['x-credits-charged'] : res.trailers['x-credits-charged']
+  return { status: res.status, id: res.headers['x-request-id']!, usage: answer.usage, charged: Number(charged) }
+}
+
 t.test('OpenAI: cached tokens are part of prompt_tokens and are charged at the cached price (half the input price for gpt-4o-mini)', async (t) => {
   const { url, key, ledgerEntry } = await setup(t, { read: 6 })
-  const res = await call(`${url}/api/ai/complete`, { key, body: { ...hello, model: 'gpt-4o-mini' } })
-  t.equal(res.status, 200)
-  const { promptTokens, completionTokens, costCents } = res.body.usage
-  t.ok(promptTokens > 6)
-  t.equal(costCents, cents((promptTokens - 6) * 0.15 + 6 * 0.075 + completionTokens * 0.6))
-  t.equal(Number(res.headers['x-credits-charged']), costCents / 100, 'the header says the answer\'s cost')
-  const entry = ledgerEntry(res.headers['x-request-id']!)
-  t.match(entry, { promptTokens, completionTokens, cachedInputTokens: 6, costMicros: Math.round(costCents * 1e4) }, 'the ledger holds the same figure')
-  t.notOk(entry && 'cacheWriteTokens' in entry)
+  for (const route of ['complete', 'chat'] as const) {
+    const res = await ask(url, key, route, 'gpt-4o-mini')
+    t.equal(res.status, 200)
+    const { promptTokens, completionTokens, costCents } = res.usage
+    t.ok(promptTokens > 6)
+    t.equal(costCents, cents((promptTokens - 6) * 0.15 + 6 * 0.075 + completionTokens * 0.6), route)
+    t.equal(res.charged, costCents / 100, `${route}: the header says the answer's cost`)
+    const entry = ledgerEntry(res.id)
+    t.match(entry, { promptTokens, completionTokens, cachedInputTokens: 6, costMicros: Math.round(costCents * 1e4) }, `${route}: the ledger holds the same figure`)
+    t.notOk(entry && 'cacheWriteTokens' in entry)
+  }
 })
 
 t.test('Anthropic: cache reads and writes come beside input_tokens and are charged at a tenth and 1.25 times the input price', async (t) => {
   const { url, key, ledgerEntry } = await setup(t, { read: 5, write: 3 })
-  const res = await call(`${url}/api/ai/chat`, { key, body: { ...hello, model: 'claude-3-haiku-20240307' } })
-  t.equal(res.status, 200)
-  const done = parseSse(res.body).at(-1)!
-  t.equal(done.event, 'done')
-  const { promptTokens, completionTokens, costCents } = done.data.usage
-  t.equal(costCents, cents((promptTokens - 8) * 0.25 + 5 * 0.025 + 3 * 0.3125 + completionTokens * 1.25))
-  t.equal(Number(res.trailers['x-credits-charged']), costCents / 100)
-  t.match(ledgerEntry(res.headers['x-request-id']!), {
-    promptTokens, completionTokens, cachedInputTokens: 5, cacheWriteTokens: 3, costMicros: Math.round(costCents * 1e4),
-  })
+  for (const route of ['complete', 'chat'] as const) {
+    const res = await ask(url, key, route, 'claude-3-haiku-20240307')
+    t.equal(res.status, 200)
+    const { promptTokens, completionTokens, costCents } = res.usage
+    t.equal(costCents, cents((promptTokens - 8) * 0.25 + 5 * 0.025 + 3 * 0.3125 + completionTokens * 1.25), route)
+    t.equal(res.charged, costCents / 100, route)
+    t.match(ledgerEntry(res.id), {
+      promptTokens, completionTokens, cachedInputTokens: 5, cacheWriteTokens: 3, costMicros: Math.round(costCents * 1e4),
+    }, route)
+  }
 })
 
 t.test('configured cached prices replace the defaults', async (t) => {
@@ -69,4 +83,19 @@ t.test('without metering the answer still reports its list price, and the header
   const { promptTokens, completionTokens, costCents } = res.body.usage
   t.equal(costCents, cents((promptTokens - 6) * 0.15 + 6 * 0.075 + completionTokens * 0.6))
   t.equal(Number(res.headers['x-credits-charged']), costCents / 100)
+})
+
+t.test('a fallback that serves is the model the answer, its price and the ledger name', async (t) => {
+  const { url, key, ledgerEntry, mock } = await setup(t, { read: 0 }, { plugins: { router: { retry: { attempts: 0, baseDelayMs: 0, maxDelayMs: 0 }, fallback: { balanced: 'claude-3-haiku-20240307' } } } })
+  for (const route of ['complete', 'chat'] as const) {
+    mock.fail('server-error', 1)
+    const res = await call(`${url}/api/ai/${route}`, { key, body: hello })
+    t.equal(res.status, 200)
+    t.equal(res.headers['x-gateway-model'], 'anthropic/claude-3-haiku-20240307', route)
+    const answer = route === 'complete' ? res.body : parseSse(res.body).at(-1)!.data
+    t.match(answer, { provider: 'anthropic', model: 'claude-3-haiku-20240307' }, route)
+    const { promptTokens, completionTokens, costCents } = answer.usage
+    t.equal(costCents, cents(promptTokens * 0.25 + completionTokens * 1.25), `${route}: priced as the fallback`)
+    t.match(ledgerEntry(res.headers['x-request-id']!), { provider: 'anthropic', model: 'claude-3-haiku-20240307', costMicros: Math.round(costCents * 1e4) })
+  }
 })
