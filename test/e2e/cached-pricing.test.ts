@@ -29,12 +29,15 @@ async function setup(t: Test, promptCache: { read: number; write?: number }, ove
   return { url, key: seeded.keys[0]!.key, inLedger, checkLedger, mock }
 }
 
+const NO_STORE = { 'cache-control': 'no-store' }
+
 /** Cents as the answer carries them: whole micro-dollars. */
 const cents = (perMillion: number) => Math.round(perMillion / 1e4 * 1e4) / 1e4
 
 /** The answer of a complete (JSON) or chat (SSE, its done event) request, with its charge header. */
 async function ask(url: string, key: string, route: 'complete' | 'chat', model: string) {
-  const res = await call(`${url}/api/ai/${route}`, { key, body: { ...hello, model } })
+  // Identical requests: without no-store the gateway's own cache would answer the second.
+  const res = await call(`${url}/api/ai/${route}`, { key, body: { ...hello, model }, headers: NO_STORE })
   const answer = route === 'complete' ? res.body : parseSse(res.body).at(-1)!.data
   const charged = route === 'complete' ? res.headers['x-credits-charged'] : res.trailers['x-credits-charged']
   return { status: res.status, id: res.headers['x-request-id']!, usage: answer.usage, charged: Number(charged) }
@@ -89,7 +92,7 @@ t.test('a fallback that serves is the model the answer, its price and the ledger
   const { url, key, inLedger, checkLedger, mock } = await setup(t, { read: 0 }, { plugins: { router: { retry: { attempts: 0, baseDelayMs: 0, maxDelayMs: 0 }, fallback: { balanced: 'claude-3-haiku-20240307' } } } })
   for (const route of ['complete', 'chat'] as const) {
     mock.fail('server-error', 1)
-    const res = await call(`${url}/api/ai/${route}`, { key, body: hello })
+    const res = await call(`${url}/api/ai/${route}`, { key, body: hello, headers: NO_STORE })
     t.equal(res.status, 200)
     t.equal(res.headers['x-gateway-model'], 'anthropic/claude-3-haiku-20240307', route)
     const answer = route === 'complete' ? res.body : parseSse(res.body).at(-1)!.data
