@@ -7,12 +7,13 @@ import type { Span } from '@opentelemetry/api'
 import type { ToolCall } from './ai-request.ts'
 import type { AnswerFormat } from './answer-format.ts'
 import type { Chain } from './chain.ts'
-import type { CompletionResult, FinishReason, ProviderResult, TokenUsage, ToolCallDelta } from './completion.ts'
+import { modelCatalog } from './catalog.ts'
+import type { CompletionResult, FinishReason, ProviderResult, ServedBy, TokenUsage, ToolCallDelta } from './completion.ts'
 import { isStreamed, type Outcome, type RequestContext, type RouteDecision } from './context.ts'
 import { creditsOf, dollars } from './credits.ts'
 import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
-import { costDollars, type Pricing } from './models.ts'
+import { costDollars } from './models.ts'
 import { nativeFormat } from './native-format.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
@@ -25,11 +26,12 @@ import { countTokens } from '../workers/count-tokens.ts'
 export interface Finish {
   readonly status: number
   readonly reason: Outcome
+  /** The error's code, when the request ended in one. */
+  readonly errorCode?: string
 }
 
 export interface AiDeps {
   readonly chain: Chain
-  readonly pricing: Pricing
   readonly metrics: CoreMetrics
   /** Present only when tracing is on. */
   readonly tracing?: Tracing | undefined
@@ -56,13 +58,15 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
   const started = performance.now()
   const observe = (outcome: 'ok' | 'error') => {
     ctx.upstreamMs = performance.now() - started
-    // Read at the end: a fallback may have changed the provider and model on the way.
-    const labels = { provider: decision.provider, model: decision.model }
+    // Read at the end: a fallback may have served instead of the route's first choice.
+    const served = ctx.servedBy ?? decision
+    const labels = { provider: served.provider, model: served.model }
     deps.metrics.upstreamDuration.observe({ ...labels, outcome }, ctx.upstreamMs / 1000)
   }
   const firstByte = () => {
     ctx.firstByteMs = performance.now() - started
-    deps.metrics.upstreamFirstByte.observe({ provider: decision.provider, model: decision.model }, ctx.firstByteMs / 1000)
+    const served = ctx.servedBy ?? decision
+    deps.metrics.upstreamFirstByte.observe({ provider: served.provider, model: served.model }, ctx.firstByteMs / 1000)
   }
   const span = deps.tracing === undefined || ctx.span === undefined ? undefined : deps.tracing.startProviderCall(ctx.span, decision, ctx.ai?.maxTokens)
   if (span !== undefined) ctx.upstreamTraceHeaders = deps.tracing!.headersFor(span, ctx.traceParent?.tracestate)
@@ -70,10 +74,11 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
   try {
     if (isStreamed(ctx)) return await streamAnswer(ctx, res, decision, deps, firstByte, observe, span)
     const answer = await decision.call.complete(ctx.signal)
+    if (answer.servedBy !== undefined) ctx.servedBy = answer.servedBy
     firstByte()
     observe('ok')
-    const result = buildResult(decision, answer, deps.pricing)
-    if (span !== undefined) endProviderCall(span, decision, result.usage)
+    const result = buildResult(decision, answer)
+    if (span !== undefined) endProviderCall(span, result.model, result.usage)
     return await deliverCompletion(ctx, res, result, deps)
   } catch (err) {
     observe('error')
@@ -94,13 +99,18 @@ function generatedTokens(answer: ProviderResult): number {
   return tokens
 }
 
-export function buildResult(decision: RouteDecision, answer: ProviderResult, pricing: Pricing): CompletionResult {
+/**
+ * The answer as the client gets it, priced here once at the serving model's list prices: metering
+ * charges this figure, the idempotency record keeps it, and the answer formats render it.
+ */
+export function buildResult(decision: RouteDecision, answer: ProviderResult): CompletionResult {
   const usage: TokenUsage = answer.usage ?? { promptTokens: decision.promptTokens, completionTokens: generatedTokens(answer) }
-  const cost = costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens)
+  const served: ServedBy = answer.servedBy ?? decision
+  const cost = costDollars(modelCatalog().info(served.model), usage)
   const result: CompletionResult = {
     text: answer.text,
-    provider: decision.provider,
-    model: decision.model,
+    provider: served.provider,
+    model: served.model,
     cacheHit: false,
     usage: {
       promptTokens: usage.promptTokens,
@@ -111,6 +121,8 @@ export function buildResult(decision: RouteDecision, answer: ProviderResult, pri
     finishReason: answer.finishReason ?? (answer.toolCalls === undefined ? 'stop' : 'tool_calls'),
   }
   if (answer.toolCalls !== undefined) result.toolCalls = answer.toolCalls
+  if (usage.cachedInputTokens !== undefined) result.cachedInputTokens = usage.cachedInputTokens
+  if (usage.cacheWriteTokens !== undefined) result.cacheWriteTokens = usage.cacheWriteTokens
   return result
 }
 
@@ -168,9 +180,14 @@ async function streamAnswer(
   // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
   let step = await events.next()
   firstByte()
+  // A fallback that serves is announced first.
+  let servedBy: ServedBy | undefined
+  if (step.done !== true && step.value.type === 'served') {
+    servedBy = ctx.servedBy = step.value
+    step = await events.next()
+  }
   const sse = new SseWriter(res, ctx.signal)
-  // Read after the first event: a fallback that serves has set the model by then.
-  const frames = formatOf(ctx).stream(ctx, { model: decision.model, promptTokens: decision.promptTokens })
+  const frames = formatOf(ctx).stream(ctx, { model: (servedBy ?? decision).model, promptTokens: decision.promptTokens })
   sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, [...LATE_HEADERS, ...ctx.trailerNames])
   await sse.write(frames.open())
   let usage: TokenUsage | undefined
@@ -238,7 +255,7 @@ async function streamAnswer(
     const error = cut ?? toGatewayError(err)
     ctx.log.error({ err }, 'stream failed after it began')
     sse.end(frames.error(error))
-    return { status: 200, reason: 'stream_aborted' }
+    return { status: 200, reason: 'stream_aborted', errorCode: error.code }
   }
   observe('ok')
   const toolCalls = assembleToolCalls(toolCallPieces)
@@ -248,9 +265,10 @@ async function streamAnswer(
     ...(usage !== undefined && { usage }),
     ...(toolCalls !== undefined && { toolCalls }),
     ...(finishReason !== undefined && { finishReason }),
+    ...(servedBy !== undefined && { servedBy }),
   }
-  const result: CompletionResult = { ...buildResult(decision, answer, deps.pricing), text: sent }
-  if (span !== undefined) endProviderCall(span, decision, result.usage)
+  const result: CompletionResult = { ...buildResult(decision, answer), text: sent }
+  if (span !== undefined) endProviderCall(span, result.model, result.usage)
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)

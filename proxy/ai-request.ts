@@ -2,7 +2,8 @@
 // field tables define them. Parsed once by the core before any plugin runs (client dialects map
 // their own bodies to the same type); plugins read the typed result.
 import { z } from 'zod'
-import { MODEL_NAMES, type ModelName, type Quality } from './models.ts'
+import { modelNameSchema } from './catalog.ts'
+import type { ModelName, Quality } from './models.ts'
 
 const MAX_MESSAGES = 1000
 const MAX_TOKENS_CEILING = 32_768
@@ -36,7 +37,7 @@ const baseFields = {
   quality: z.enum(['cheap', 'balanced', 'frontier'], { error: 'quality must be one of cheap, balanced, frontier' }).default('balanced'),
   temperature: z.number({ error: 'temperature must be a number' })
     .min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').default(0.7),
-  model: z.enum(MODEL_NAMES, { error: `model must be one of ${MODEL_NAMES.join(', ')}` }).optional(),
+  model: modelNameSchema(false).optional(),
   maxTokens: z.number({ error: 'maxTokens must be a number' })
     .int('maxTokens must be a whole number')
     .min(1, 'maxTokens must be at least 1')

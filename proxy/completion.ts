@@ -5,9 +5,20 @@ import type { ModelName } from './models.ts'
 
 export type ServingProvider = 'openai' | 'anthropic' | 'mistral' | 'local'
 
+/** A provider's count. `promptTokens` is every input token, the cached ones included. */
 export interface TokenUsage {
   promptTokens: number
   completionTokens: number
+  /** Of promptTokens, read from the provider's prompt cache (priced at its cached-input rate). */
+  cachedInputTokens?: number | undefined
+  /** Of promptTokens, written to the provider's prompt cache (Anthropic; priced at its cache-write rate). */
+  cacheWriteTokens?: number | undefined
+}
+
+/** The provider and model that served a call: the route's first choice or its fallback. */
+export interface ServedBy {
+  readonly provider: ServingProvider
+  readonly model: ModelName
 }
 
 /** Why the model stopped: its own end, maxTokens, a tool call, or the provider's content filter. */
@@ -30,6 +41,8 @@ export type ProviderEvent =
   | { readonly type: 'tool_call'; readonly delta: ToolCallDelta }
   | { readonly type: 'finish'; readonly reason: FinishReason }
   | { readonly type: 'usage'; readonly usage: TokenUsage }
+  /** First, and only when a fallback serves the stream instead of the route's first choice. */
+  | ({ readonly type: 'served' } & ServedBy)
 
 export interface ProviderResult {
   readonly text: string
@@ -39,6 +52,8 @@ export interface ProviderResult {
   readonly toolCalls?: readonly ToolCall[] | undefined
   /** Absent when the provider did not say; read as `stop` (or `tool_calls` with tool calls). */
   readonly finishReason?: FinishReason | undefined
+  /** Set when a fallback served the call instead of the route's first choice. */
+  readonly servedBy?: ServedBy | undefined
 }
 
 /**
@@ -67,6 +82,9 @@ export interface CompletionResult {
   }
   toolCalls?: readonly ToolCall[] | undefined
   finishReason?: FinishReason | undefined
+  /** Input tokens the provider read from or wrote to its prompt cache, when it reported any. */
+  cachedInputTokens?: number | undefined
+  cacheWriteTokens?: number | undefined
 }
 
 /** The texts of an answer the Governor scans: its text and its tool calls' input. */

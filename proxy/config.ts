@@ -3,11 +3,10 @@
 // process with a message naming the variable or path; nothing reads process.env after this.
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { MODEL_NAMES } from './models.ts'
+import { buildCatalog, modelEntrySchema, priceOverrideSchema, tiersSchema, useCatalog } from './catalog.ts'
 import type { GatewayPlugin } from './plugin.ts'
 
 const port = z.number().int().min(0).max(65_535)
-const priceSchema = z.strictObject({ inputPerMillion: z.number().nonnegative(), outputPerMillion: z.number().nonnegative() })
 
 export const coreSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
@@ -29,13 +28,17 @@ export const coreSchema = z.strictObject({
     maxQueue: z.number().int().min(1).default(512),
     idleTimeoutMs: z.number().int().nonnegative().default(60_000),
   }).default({ maxThreads: 2, maxQueue: 512, idleTimeoutMs: 60_000 }),
-  /** List prices per model, replacing the defaults of proxy/models.ts model by model. */
-  pricing: z.partialRecord(z.enum(MODEL_NAMES), priceSchema).default({}),
   /** OpenTelemetry traces: off unless an endpoint is set (see proxy/tracing.ts). */
   tracing: z.strictObject({
     endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).optional(),
     serviceName: z.string().min(1).default('tollgate'),
   }).default({ serviceName: 'tollgate' }),
+  /** Models added to the built-in table, or replacing a built-in of the same name (catalog.ts). */
+  models: z.record(z.string().min(1), modelEntrySchema).default({}),
+  /** List prices per model, replacing the table's model by model. */
+  pricing: z.record(z.string().min(1), priceOverrideSchema).default({}),
+  /** The model each quality tier routes to; absent tiers keep the spec's. */
+  tiers: tiersSchema.default({}),
   plugins: z.record(z.string(), z.unknown()).default({}),
 })
 
@@ -162,6 +165,10 @@ export function loadConfig(plugins: readonly GatewayPlugin[], env: NodeJS.Proces
   const sources = environmentSources(env, overrides)
   const core = coreSchema.safeParse(tree)
   if (!core.success) throw new ConfigError(`invalid configuration: ${describe(core.error, '', sources)}`)
+  // The model table is in force before the plugins' schemas read model names.
+  const catalog = buildCatalog(core.data)
+  if ('path' in catalog) throw new ConfigError(`invalid configuration: ${catalog.path}: ${catalog.message}`)
+  useCatalog(catalog)
   const known = new Set<string>(plugins.map((p) => p.name))
   for (const name of Object.keys(core.data.plugins)) {
     if (!known.has(name)) throw new ConfigError(`invalid configuration: plugins.${name}: no such plugin (known: ${[...known].join(', ')})`)

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Span } from '@opentelemetry/api'
 import type { Logger } from 'pino'
 import type { AiRequest, Message } from './ai-request.ts'
-import type { CompletionResult, ServingProvider, UpstreamCall } from './completion.ts'
+import type { CompletionResult, ServedBy, ServingProvider, UpstreamCall } from './completion.ts'
 import type { ClientDialect } from './dialect.ts'
 import type { ModelName } from './models.ts'
 import type { Project } from './project.ts'
@@ -38,9 +38,10 @@ export interface AuthState {
   readonly project: Project
 }
 
+/** The router's choice; when a fallback serves instead, the core notes it in ctx.servedBy. */
 export interface RouteDecision {
-  provider: ServingProvider
-  model: ModelName
+  readonly provider: ServingProvider
+  readonly model: ModelName
   /** Every model that may serve the request, the chosen one first, then any fallback. */
   readonly models: readonly ModelName[]
   /** The messages sent upstream, after context-window trimming. */
@@ -147,6 +148,8 @@ export interface RequestContext {
   readonly doneFields: Record<string, unknown>
   /** The full answer once known (set by the core before onResult hooks run). */
   result?: CompletionResult
+  /** Set by the core when a fallback served the call instead of the route's first choice. */
+  servedBy?: ServedBy
   /**
    * Text the model has streamed so far (its tool calls' names and arguments included), as it came
    * (before any plugin held back or replaced part of it): what it generated, and so what metering
@@ -173,6 +176,8 @@ export interface CompletedContext extends RequestContext {
     readonly status: number
     readonly reason: Outcome
     readonly stoppedBy?: string
+    /** The error's code, when the request ended in one. */
+    readonly errorCode?: string
     readonly durationMs: number
   }
 }

@@ -9,10 +9,11 @@ export interface Credits {
   readonly remaining: number | undefined
 }
 
+/** Metering's charge when it settled one; otherwise the answer's own cost (nothing on a cache hit). */
 export function creditsOf(ctx: RequestContext, result: CompletionResult): Credits {
   const metering = ctx.state.metering
   return {
-    charged: metering?.chargedDollars ?? (result.cacheHit ? 0 : result.usage.costCents / 100),
+    charged: metering?.chargedDollars ?? result.usage.costCents / 100,
     remaining: metering?.remainingDollars,
   }
 }

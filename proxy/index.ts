@@ -15,7 +15,6 @@ import { Reply } from './reply.ts'
 import { VERSION } from './version.ts'
 import { createLogger, type Logger } from './log.ts'
 import { createMetrics, type CoreMetrics } from './metrics.ts'
-import { DEFAULT_PRICING, type Pricing } from './models.ts'
 import type { GatewayPlugin, PluginHooks, PluginServices } from './plugin.ts'
 import { createPool, type WorkerPool } from './pool.ts'
 import { projectRoutes } from './project-routes.ts'
@@ -64,7 +63,6 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const core = config.core
   const log = createLogger(core.logLevel, options.logDestination)
   const clock = options.clock ?? systemClock
-  const pricing: Pricing = { ...DEFAULT_PRICING, ...core.pricing }
   const store = openStore(core.dataDir)
   const metrics = createMetrics()
   const pool = createPool(core.pool, metrics.registry)
@@ -80,7 +78,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   try {
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, pricing, track, events, services,
+        store: store.forPlugin(plugin.name), pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, track, events, services,
       })
       if (hooks.provides !== undefined) services = { ...services, ...hooks.provides }
       entries.push({ plugin, hooks })
@@ -126,7 +124,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const running: Listening[] = []
   try {
     for (const listener of listeners) {
-      const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, pricing, tracing })
+      const handler = createHandler({ config: core, routes: buildRouteTable(listener.routes), chain, metrics, log, clock, tracing })
       running.push(await listen(createHttpServer(core, handler), handler, listener, core.host))
     }
   } catch (err) {

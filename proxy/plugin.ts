@@ -7,7 +7,6 @@ import type { Clock } from './clock.ts'
 import type { EventOutbox } from './events.ts'
 import type { CompletionResult, StreamChunk } from './completion.ts'
 import type { CompletedContext, KeyType, RequestContext } from './context.ts'
-import type { Pricing } from './models.ts'
 import type { WorkerPool } from './pool.ts'
 import type { Project } from './project.ts'
 import type { Reply } from './reply.ts'
@@ -169,7 +168,6 @@ export interface PluginDeps {
   readonly metrics: Registry
   readonly log: Logger
   readonly clock: Clock
-  readonly pricing: Pricing
   /** What the plugins set up before this one provide. */
   readonly services: PluginServices
   /** Events for webhooks; emit them inside the transaction of the change that causes them. */

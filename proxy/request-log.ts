@@ -3,7 +3,7 @@
 //
 //   key            request's logger level          `request` line (at info)
 //   sk_dev_        LOG_LEVEL                       verbose: metadata, timings, routing decisions
-//   sk_stg_        LOG_LEVEL, at least info        minimal: route, status, outcome, ms
+//   sk_stg_        LOG_LEVEL, at least info        minimal: what an SRE looks for (below)
 //   sk_prod_       LOG_LEVEL, at least error       none
 //   none/unmarked  LOG_LEVEL                       minimal
 //
@@ -58,9 +58,34 @@ export function createRequestLogPolicy(log: Logger): RequestLogPolicy {
 
 const round = (ms: number) => Math.round(ms * 10) / 10
 
+/**
+ * The access line: route, status, outcome and time; then, as far as the request got, its project,
+ * the plugin that stopped the chain and the error's code, the model that served (or was chosen),
+ * the cache's result, the tokens and what was charged. All of it is already in the context.
+ */
 export function minimalRequestFields(ctx: CompletedContext): Record<string, unknown> {
-  const { status, reason, durationMs } = ctx.outcome
-  return { route: ctx.route.name, status, outcome: reason, ms: round(durationMs) }
+  const { status, reason, durationMs, stoppedBy, errorCode } = ctx.outcome
+  const fields: Record<string, unknown> = { route: ctx.route.name, status, outcome: reason, ms: round(durationMs) }
+  const { auth, router, cache, metering } = ctx.state
+  if (auth !== undefined) fields['projectId'] = auth.project.id
+  if (stoppedBy !== undefined) fields['stoppedBy'] = stoppedBy
+  if (errorCode !== undefined) fields['errorCode'] = errorCode
+  const result = ctx.result
+  if (router !== undefined) {
+    const served = result ?? ctx.servedBy ?? router
+    fields['provider'] = served.provider
+    fields['model'] = served.model
+  }
+  if (cache !== undefined) fields['cache'] = cache.coalesced ? 'coalesced' : cache.hit ? 'hit' : 'miss'
+  if (result !== undefined) {
+    fields['promptTokens'] = result.usage.promptTokens
+    fields['completionTokens'] = result.usage.completionTokens
+    if (result.cachedInputTokens !== undefined) fields['cachedInputTokens'] = result.cachedInputTokens
+    if (result.cacheWriteTokens !== undefined) fields['cacheWriteTokens'] = result.cacheWriteTokens
+  }
+  const charged = metering?.chargedDollars ?? (result === undefined ? undefined : result.usage.costCents / 100)
+  if (charged !== undefined) fields['chargedDollars'] = charged
+  return fields
 }
 
 /** The minimal fields, and what a developer wants to see of a request: never its text. */
@@ -68,9 +93,8 @@ export function verboseRequestFields(ctx: CompletedContext): Record<string, unkn
   const fields = minimalRequestFields(ctx)
   fields['method'] = ctx.method
   fields['path'] = ctx.path
-  if (ctx.outcome.stoppedBy !== undefined) fields['stoppedBy'] = ctx.outcome.stoppedBy
-  const { auth, rateLimit, router, cache, governor, metering } = ctx.state
-  if (auth !== undefined) Object.assign(fields, { keyId: auth.keyId, projectId: auth.project.id, env: auth.env, testMode: auth.testMode })
+  const { auth, rateLimit, router, governor } = ctx.state
+  if (auth !== undefined) Object.assign(fields, { keyId: auth.keyId, env: auth.env, testMode: auth.testMode })
   if (rateLimit !== undefined) fields['rateLimitRemaining'] = rateLimit.remaining
   const ai = ctx.ai
   if (ai !== undefined) {
@@ -80,12 +104,11 @@ export function verboseRequestFields(ctx: CompletedContext): Record<string, unkn
     })
   }
   if (router !== undefined) {
-    Object.assign(fields, { provider: router.provider, model: router.model, promptTokens: router.promptTokens, trimmedMessages: router.trimmedMessages })
+    fields['trimmedMessages'] = router.trimmedMessages
+    // Without an answer, the gateway's own count of the prompt.
+    fields['promptTokens'] ??= router.promptTokens
   }
-  if (ctx.result !== undefined) fields['completionTokens'] = ctx.result.usage.completionTokens
-  if (cache !== undefined) fields['cache'] = cache.coalesced ? 'coalesced' : cache.hit ? 'hit' : 'miss'
   if (governor !== undefined) Object.assign(fields, { riskLevel: governor.riskLevel, blocked: governor.blocked })
-  if (metering?.chargedDollars !== undefined) fields['chargedDollars'] = metering.chargedDollars
   if (ctx.upstreamMs !== undefined) fields['upstreamMs'] = round(ctx.upstreamMs)
   if (ctx.firstByteMs !== undefined) fields['firstByteMs'] = round(ctx.firstByteMs)
   return fields

@@ -14,7 +14,6 @@ import type { ParsedAiBody } from './dialect.ts'
 import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
 import { GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
-import type { Pricing } from './models.ts'
 import type { Reply } from './reply.ts'
 import { clientRequestIdOf, requestId } from './request-id.ts'
 import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from './request-log.ts'
@@ -32,7 +31,6 @@ export interface ServerDeps {
   readonly metrics: CoreMetrics
   readonly log: Logger
   readonly clock: Clock
-  readonly pricing: Pricing
   /** Present only when tracing is on. */
   readonly tracing?: Tracing | undefined
 }
@@ -62,7 +60,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   let draining = false
   /** The requests in flight, to close their connections when draining begins and to end them at the deadline. */
   const open = new Map<ServerResponse, AbortController>()
-  const ai: AiDeps = { chain, pricing: deps.pricing, metrics, tracing, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
+  const ai: AiDeps = { chain, metrics, tracing, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
 
   /** `success` names a 2xx/3xx answer: 'ok' from a route's handler, 'short_circuit' from a plugin. */
   async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply, success: Outcome = 'short_circuit'): Promise<Finish> {
@@ -78,7 +76,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         return { status: reply.status, reason: success }
       case 'error':
         sendError(res, reply.error, ctx.responseHeaders, errorShapeFor(ctx.path))
-        return { status: reply.error.status, reason: outcomeOf(reply.error) }
+        return { status: reply.error.status, reason: outcomeOf(reply.error), errorCode: reply.error.code }
       case 'completion':
         return deliverCompletion(ctx, res, reply.result, ai)
       case 'exchange':
@@ -170,7 +168,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
     if (error.status === 413) res.setHeader('connection', 'close')
     sendError(res, error, ctx?.responseHeaders, errorShapeFor(path))
-    return { status: error.status, reason: outcomeOf(error) }
+    return { status: error.status, reason: outcomeOf(error), errorCode: error.code }
   }
 
   async function readValidBody(req: IncomingMessage, route: Route): Promise<unknown> {

@@ -40,11 +40,11 @@ export async function startTracing(settings: TracingSettings, version: string, l
   return tracing
 }
 
-/** Ends the provider call's span with the response-side GenAI attributes. */
-export function endProviderCall(span: Span, decision: RouteDecision, usage: { readonly promptTokens: number; readonly completionTokens: number }): void {
+/** Ends the provider call's span with the model that served and its tokens. */
+export function endProviderCall(span: Span, servedModel: string, usage: { readonly promptTokens: number; readonly completionTokens: number }): void {
   if (!span.isRecording()) return
   span.setAttributes({
-    'gen_ai.response.model': decision.model,
+    'gen_ai.response.model': servedModel,
     'gen_ai.usage.input_tokens': usage.promptTokens,
     'gen_ai.usage.output_tokens': usage.completionTokens,
   })

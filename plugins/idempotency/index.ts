@@ -111,8 +111,8 @@ export default {
         headers: Object.entries(ctx.responseHeaders).filter(([name]) => !name.startsWith('x-ratelimit-')),
         keyId: ctx.state.auth!.keyId,
         answeredAt: clock.now(),
-        // What metering charges for this answer: its cost, nothing for a cache hit.
-        chargedMicros: result.cacheHit ? 0 : Math.round(result.usage.costCents * 1e4),
+        // What metering charges for this answer: its cost (a cache hit's is nothing).
+        chargedMicros: Math.round(result.usage.costCents * 1e4),
       }
     }
 

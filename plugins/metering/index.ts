@@ -2,12 +2,14 @@
 // once the answer is known (committed before the response completes, never above the hold), and
 // meter a stream cut short for what it generated, through a crash too: a running stream's
 // progress is checkpointed, and a restart settles what a dead process left to its last checkpoint.
-// Cache hits are recorded at no charge.
+// An answer is charged what it cost as the core priced it (a cache hit's cost is nothing);
+// what has no answer (an error, a cut stream) is priced here from the model table.
 import { Counter } from 'prom-client'
-import type { CompletionResult } from '../../proxy/completion.ts'
+import { modelCatalog } from '../../proxy/catalog.ts'
+import type { CompletionResult, ServedBy } from '../../proxy/completion.ts'
 import { isStreamed, type CompletedContext, type IdempotencyState, type RequestContext } from '../../proxy/context.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
-import { costDollars } from '../../proxy/models.ts'
+import type { ModelPrices } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
@@ -19,9 +21,19 @@ import { meteringSchema } from './schema.ts'
 import { createUsageMeter } from './usage-service.ts'
 import { memberUsageRoute, usageRoute } from './usage-route.ts'
 
-interface Usage {
+/** What one request is recorded with: who served it, its tokens and what it cost at list price. */
+interface Metered extends ServedBy {
   readonly promptTokens: number
   readonly completionTokens: number
+  readonly cachedInputTokens?: number | undefined
+  readonly cacheWriteTokens?: number | undefined
+  readonly costMicros: number
+  readonly cacheHit: boolean
+}
+
+/** Input and output at the model's plain rates: what a hold reserves and what a partial answer costs. */
+function plainCost(model: ModelPrices, promptTokens: number, completionTokens: number): number {
+  return (promptTokens * model.inputPerMillion + completionTokens * model.outputPerMillion) / 1_000_000
 }
 
 /** A running stream's progress: how much of its text has been counted so far. */
@@ -36,7 +48,7 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, clock, pricing, log, track, metrics, events }) {
+  async setup(config, { store, clock, log, track, metrics, events }) {
     const ledger = createLedger(store, events)
     const tokensMetered = new Counter({
       name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
@@ -62,20 +74,37 @@ export default {
     const metered = new WeakMap<RequestContext, Hold | undefined>()
     const streams = new Map<RequestContext, StreamProgress>()
 
-    function entryOf(ctx: RequestContext, usage: Usage, cacheHit: boolean, outcome: string): LedgerEntry {
+    /** An answer as the core priced it; its cost in cents carries whole micros. */
+    function answered(result: CompletionResult): Metered {
+      return {
+        provider: result.provider, model: result.model, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
+        cachedInputTokens: result.cachedInputTokens, cacheWriteTokens: result.cacheWriteTokens,
+        costMicros: Math.round(result.usage.costCents * 1e4), cacheHit: result.cacheHit,
+      }
+    }
+
+    /** What was generated without a complete answer, priced at the serving model's plain rates. */
+    function generated(ctx: RequestContext, promptTokens: number, completionTokens: number): Metered {
+      const { provider, model }: ServedBy = ctx.servedBy ?? ctx.state.router!
+      const costMicros = toMicros(plainCost(modelCatalog().info(model), promptTokens, completionTokens))
+      return { provider, model, promptTokens, completionTokens, costMicros, cacheHit: false }
+    }
+
+    function entryOf(ctx: RequestContext, figures: Metered, outcome: string): LedgerEntry {
       const auth = ctx.state.auth!
-      const decision = ctx.state.router!
       const now = clock.now()
-      const costMicros = cacheHit ? 0 : toMicros(costDollars(pricing, decision.model, usage.promptTokens, usage.completionTokens))
+      const { costMicros } = figures
       // A provider may count more than the hold allowed for (another tokenizer, framing it adds):
       // the charge stops at the hold, so concurrent requests can never overspend the budget.
       const heldMicros = metered.get(ctx)?.micros
       const charged = heldMicros === undefined ? costMicros : Math.min(costMicros, heldMicros)
       return {
         id: ctx.id, projectId: auth.project.id, keyId: auth.keyId, at: new Date(now).toISOString(),
-        month: monthKey(now), day: dayKey(now), provider: decision.provider, model: decision.model,
-        promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-        costMicros: charged, ...(charged < costMicros ? { overageMicros: costMicros - charged } : {}), cacheHit, outcome,
+        month: monthKey(now), day: dayKey(now), provider: figures.provider, model: figures.model,
+        promptTokens: figures.promptTokens, completionTokens: figures.completionTokens,
+        ...(figures.cachedInputTokens !== undefined && { cachedInputTokens: figures.cachedInputTokens }),
+        ...(figures.cacheWriteTokens !== undefined && { cacheWriteTokens: figures.cacheWriteTokens }),
+        costMicros: charged, ...(charged < costMicros ? { overageMicros: costMicros - charged } : {}), cacheHit: figures.cacheHit, outcome,
       }
     }
 
@@ -130,7 +159,7 @@ export default {
         stream.completionTokens += countTokens(ctx.streamedText.slice(stream.countedChars))
         stream.countedChars = ctx.streamedText.length
         stream.checkpointed = true
-        const entry = entryOf(ctx, { promptTokens: ctx.state.router!.promptTokens, completionTokens: stream.completionTokens }, false, 'recovered')
+        const entry = entryOf(ctx, generated(ctx, ctx.state.router!.promptTokens, stream.completionTokens), 'recovered')
         progress.push({ entry, owner: SELF_OWNER, limitMicros: toMicros(ctx.state.auth!.project.budgetDollars) })
       }
       if (progress.length > 0) track(ledger.checkpoint(progress))
@@ -179,7 +208,7 @@ export default {
         }
         // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
         let worst = 0
-        for (const model of decision.models) worst = Math.max(worst, costDollars(pricing, model, decision.promptTokensBound, ctx.ai!.maxTokens))
+        for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
         const hold: Hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: Math.ceil(worst * 1e6) }
         const result = await holds.reserve(hold, toMicros(auth.project.budgetDollars))
         if (!result.ok) {
@@ -196,7 +225,7 @@ export default {
         if (replay !== undefined && ctx.state.auth !== undefined) return settleReplay(ctx, replay, result)
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return
         // Hits are recorded too (at no charge), before the answer completes like misses.
-        return settle(ctx, entryOf(ctx, result.usage, result.cacheHit, result.cacheHit ? 'cache_hit' : 'ok'))
+        return settle(ctx, entryOf(ctx, answered(result), result.cacheHit ? 'cache_hit' : 'ok'))
       },
       onComplete(ctx: CompletedContext) {
         if (!metered.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) {
@@ -206,10 +235,11 @@ export default {
         }
         // No settled answer: an error, a stream cut short, or a complete answer that an earlier
         // hook withheld (the Governor's strict mode). What the model generated is still paid for.
-        const answered = ctx.result?.cacheHit === false ? ctx.result.usage : undefined
-        const completionTokens = answered?.completionTokens ?? countTokens(ctx.streamedText)
-        const promptTokens = answered?.promptTokens ?? (completionTokens > 0 ? ctx.state.router!.promptTokens : 0)
-        const settling = settle(ctx, entryOf(ctx, { promptTokens, completionTokens }, false, ctx.outcome.reason))
+        const completionTokens = ctx.result?.cacheHit === false ? 0 : countTokens(ctx.streamedText)
+        const usage = ctx.result?.cacheHit === false
+          ? answered(ctx.result)
+          : generated(ctx, completionTokens > 0 ? ctx.state.router!.promptTokens : 0, completionTokens)
+        const settling = settle(ctx, entryOf(ctx, usage, ctx.outcome.reason))
         if (settling !== undefined) track(settling)
       },
       async close() {

@@ -37,6 +37,10 @@ export interface LedgerEntry {
   readonly model: string
   readonly promptTokens: number
   readonly completionTokens: number
+  /** Of promptTokens, read from the provider's prompt cache; absent when it reported none. */
+  readonly cachedInputTokens?: number
+  /** Of promptTokens, written to the provider's prompt cache; absent when it reported none. */
+  readonly cacheWriteTokens?: number
   /** What was charged: the provider's count at list price, never more than the request's hold. */
   readonly costMicros: number
   /** The provider's count beyond the hold, when there was any. */

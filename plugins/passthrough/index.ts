@@ -3,6 +3,7 @@
 // The key is checked and rate-limited like any keyed route; the client's credentials are replaced
 // by the gateway's; the project's budget is checked before, and whatever usage the answer reports
 // is charged after. A request whose cost cannot be known is recorded as such, never as free.
+import { modelCatalog } from '../../proxy/catalog.ts'
 import { InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/errors.ts'
 import type { ProviderName } from '../../proxy/models.ts'
 import type { GatewayPlugin, RouteSpec } from '../../proxy/plugin.ts'
@@ -23,7 +24,7 @@ export default {
   order: 470,
   gates: [],
   schema: passthroughSchema,
-  setup(config, { services, pricing, track }) {
+  setup(config, { services, track }) {
     const { providers, usageMeter } = services
     if (providers === undefined || usageMeter === undefined) throw new Error('the passthrough plugin needs the router and metering plugins')
     const forwarder = createForwarder(config)
@@ -51,7 +52,7 @@ export default {
         const recorded = usageMeter!.record({
           requestId: ctx.id, project: auth.project, keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
           promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
-          cost: costOf(seen, pricing, config.prices), outcome: end.reason,
+          cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason,
         })
         track(recorded.catch((err: unknown) => ctx.log.error({ err }, 'pass-through usage not recorded')))
         return end

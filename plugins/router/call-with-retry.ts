@@ -38,7 +38,7 @@ export function backoffMs(retry: number, policy: RetryPolicy): number {
   return ceiling / 2 + Math.random() * (ceiling / 2)
 }
 
-type Attempt<T> = (adapter: ProviderAdapter, request: ProviderRequest, signal: AbortSignal) => Promise<T>
+type Attempt<T> = (candidate: Candidate, request: ProviderRequest, signal: AbortSignal) => Promise<T>
 
 async function withRetry<T>(
   attemptOnce: Attempt<T>,
@@ -54,7 +54,7 @@ async function withRetry<T>(
     for (let attempt = 0; attempt <= policy.attempts; attempt++) {
       if (attempt > 0) await pause(backoffMs(attempt - 1, policy), signal)
       try {
-        const outcome = await attemptOnce(candidate.adapter, request, signal)
+        const outcome = await attemptOnce(candidate, request, signal)
         observer.onServed(candidate)
         return outcome
       } catch (err) {
@@ -68,17 +68,18 @@ async function withRetry<T>(
   throw lastError
 }
 
-const completeOnce: Attempt<ProviderResult> = (adapter, request, signal) => adapter.complete(request, signal)
+const completeOnce: Attempt<ProviderResult> = (candidate, request, signal) => candidate.adapter.complete(request, signal)
 
 interface OpenedStream {
   readonly events: AsyncIterator<ProviderEvent>
   readonly first: IteratorResult<ProviderEvent>
+  readonly candidate: Candidate
 }
 
 // A stream counts as open once its first event (or its end) has arrived.
-const openOnce: Attempt<OpenedStream> = async (adapter, request, signal) => {
-  const events = adapter.stream(request, signal)[Symbol.asyncIterator]()
-  return { events, first: await events.next() }
+const openOnce: Attempt<OpenedStream> = async (candidate, request, signal) => {
+  const events = candidate.adapter.stream(request, signal)[Symbol.asyncIterator]()
+  return { events, first: await events.next(), candidate }
 }
 
 export function completeWithRetry(
@@ -91,7 +92,10 @@ export function completeWithRetry(
   return withRetry(completeOnce, candidates, shape, policy, signal, observer)
 }
 
-/** Once the first event is out, failures reach the caller as they are: a stream is never replayed. */
+/**
+ * Once the first event is out, failures reach the caller as they are: a stream is never replayed.
+ * A fallback that serves is announced first, with a `served` event.
+ */
 export async function* streamWithRetry(
   candidates: readonly Candidate[],
   shape: RequestShape,
@@ -99,8 +103,9 @@ export async function* streamWithRetry(
   signal: AbortSignal,
   observer: CallObserver,
 ): AsyncGenerator<ProviderEvent, void, undefined> {
-  const { events, first } = await withRetry(openOnce, candidates, shape, policy, signal, observer)
+  const { events, first, candidate } = await withRetry(openOnce, candidates, shape, policy, signal, observer)
   try {
+    if (candidate !== candidates[0]) yield { type: 'served', provider: candidate.provider, model: candidate.model }
     if (first.done === true) return
     yield first.value
     for (;;) {

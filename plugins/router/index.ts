@@ -9,6 +9,7 @@ import { Reply } from '../../proxy/reply.ts'
 import { createUpstream, type Upstream } from '../../proxy/upstream.ts'
 import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
+import { missingCapability } from './capabilities.ts'
 import { countTokensRoute } from './count-tokens-route.ts'
 import { byteBound, promptTokensBound, textBytes } from './prompt-bound.ts'
 import { promptTexts, sizePrompt, type PromptSize } from './prompt-size.ts'
@@ -149,6 +150,8 @@ export default {
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
+        const lacking = missingCapability(ai, plan.primary.model)
+        if (lacking !== undefined) return Reply.error(lacking)
         const texts = promptTexts(ai)
         const bytes = sizePrompt(ai, plan, textBytes(texts))
         if (bytes instanceof InvalidRequestError) return Reply.error(bytes)

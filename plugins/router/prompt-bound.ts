@@ -8,6 +8,7 @@
 // exact only where the counter did not cut a long run into pieces (a cut can let the pieces merge
 // into fewer tokens).
 import { Buffer } from 'node:buffer'
+import { modelCatalog } from '../../proxy/catalog.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import { MESSAGE_OVERHEAD_TOKENS, promptTokensOf } from './context-window.ts'
 import type { PromptSize } from './prompt-size.ts'
@@ -22,8 +23,14 @@ const FRAMING_PER_REQUEST = 16
 const OPENAI_REPLY_PRIMING = 3
 const JSON_INSTRUCTION_BYTES = Buffer.byteLength(`\n\n${JSON_MODE_INSTRUCTION}`, 'utf8')
 
-/** Models whose tokenizer is the o200k encoding the gateway counts with. */
-const O200K_MODELS: ReadonlySet<ModelName> = new Set(['gpt-4o', 'gpt-4o-mini'])
+/** OpenAI's ids of the models whose tokenizer is the o200k encoding the gateway counts with. */
+const O200K_MODELS: ReadonlySet<string> = new Set(['gpt-4o', 'gpt-4o-mini'])
+
+/** By what the provider is sent: a table entry may give a built-in's name to another upstream model. */
+function countsWithO200k(model: ModelName): boolean {
+  const info = modelCatalog().info(model)
+  return info.provider === 'openai' && O200K_MODELS.has(info.upstreamId)
+}
 /** A run the counter cuts: more than RUN_LIMIT characters without a space, tab or line break. */
 const LONG_RUN = new RegExp(`[^ \\t\\n\\r]{${RUN_LIMIT + 1}}`)
 
@@ -48,7 +55,7 @@ export function promptTokensBound(
   jsonInstructionTokens: number, mode: 'text' | 'json',
 ): number {
   const fromBytes = byteBound(bytes, mode)
-  if (exact === undefined || !models.every((model) => O200K_MODELS.has(model))) return fromBytes
+  if (exact === undefined || !models.every(countsWithO200k)) return fromBytes
   if (texts.some((text) => LONG_RUN.test(text))) return fromBytes
   const json = mode === 'json' ? jsonInstructionTokens + MESSAGE_OVERHEAD_TOKENS : 0
   return Math.min(promptTokensOf(exact.messageTokens) + exact.fixedTokens + OPENAI_REPLY_PRIMING + json, fromBytes)

@@ -1,6 +1,7 @@
 // Which model serves a request and which provider serves that model. Pure: no context, no I/O.
 import type { ServingProvider } from '../../proxy/completion.ts'
-import { MODELS, TIER_MODELS, type ModelName, type ProviderName, type Quality } from '../../proxy/models.ts'
+import { modelCatalog } from '../../proxy/catalog.ts'
+import type { ModelName, ProviderName, Quality } from '../../proxy/models.ts'
 
 export interface Target {
   readonly provider: ServingProvider
@@ -23,7 +24,7 @@ export interface RoutingRules {
  * otherwise the built-in local provider, reported honestly as such.
  */
 export function servingProvider(model: ModelName, isTestMode: boolean, configured: ReadonlySet<ProviderName>): ServingProvider {
-  const provider = MODELS[model].provider
+  const provider = modelCatalog().info(model).provider
   return !isTestMode && configured.has(provider) ? provider : 'local'
 }
 
@@ -32,7 +33,7 @@ export function servingProvider(model: ModelName, isTestMode: boolean, configure
  * An explicit model gets no fallback: the client asked for that model and no other.
  */
 export function resolveTargets(choice: ModelChoice, isTestMode: boolean, rules: RoutingRules): readonly [Target, ...Target[]] {
-  const model = choice.model ?? TIER_MODELS[choice.quality]
+  const model = choice.model ?? modelCatalog().tiers[choice.quality]
   const primary: Target = { provider: servingProvider(model, isTestMode, rules.configured), model }
   const fallbackModel = choice.model === undefined ? rules.fallback[choice.quality] : undefined
   if (fallbackModel === undefined) return [primary]

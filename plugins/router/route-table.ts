@@ -1,7 +1,8 @@
 // The candidates for every possible choice of model or tier, with and without test mode, built
 // once at setup so that routing a request costs two lookups and no allocation.
 import type { ServingProvider } from '../../proxy/completion.ts'
-import { MODEL_NAMES, MODELS, type ModelName, type ProviderName, type Quality } from '../../proxy/models.ts'
+import { modelCatalog } from '../../proxy/catalog.ts'
+import { QUALITIES, type ModelName, type ProviderName, type Quality } from '../../proxy/models.ts'
 import type { Candidate } from './call-with-retry.ts'
 import type { ProviderAdapter } from './providers/adapter.ts'
 import { resolveTargets, type ModelChoice, type Target } from './resolve-model.ts'
@@ -22,10 +23,8 @@ export interface RouteTable {
 /** `local` always; a real provider only when it has an API key. */
 export type Adapters = { readonly local: ProviderAdapter } & Readonly<Partial<Record<ProviderName, ProviderAdapter>>>
 
-const QUALITIES: readonly Quality[] = ['cheap', 'balanced', 'frontier']
-
 interface Plans {
-  readonly byModel: Readonly<Record<ModelName, RoutePlan>>
+  readonly byModel: ReadonlyMap<ModelName, RoutePlan>
   readonly byTier: Readonly<Record<Quality, RoutePlan>>
 }
 
@@ -35,6 +34,7 @@ export function buildRouteTable(adapters: Adapters, fallback: Readonly<Partial<R
     if (adapters[provider] !== undefined) configured.add(provider)
   }
   const rules = { configured, fallback }
+  const catalog = modelCatalog()
 
   const adapterOf = (provider: ServingProvider): ProviderAdapter => {
     const adapter = adapters[provider]
@@ -44,11 +44,11 @@ export function buildRouteTable(adapters: Adapters, fallback: Readonly<Partial<R
   const planOf = ([first, ...rest]: readonly [Target, ...Target[]]): RoutePlan => {
     const primary: Candidate = { ...first, adapter: adapterOf(first.provider) }
     const candidates = [primary, ...rest.map((target) => ({ ...target, adapter: adapterOf(target.provider) }))]
-    return { primary, candidates, contextWindow: Math.min(...candidates.map((c) => MODELS[c.model].contextWindow)) }
+    return { primary, candidates, contextWindow: Math.min(...candidates.map((c) => catalog.info(c.model).contextWindow)) }
   }
   const plansFor = (isTestMode: boolean): Plans => {
-    const byModel = {} as Record<ModelName, RoutePlan>
-    for (const model of MODEL_NAMES) byModel[model] = planOf(resolveTargets({ model, quality: 'balanced' }, isTestMode, rules))
+    const byModel = new Map<ModelName, RoutePlan>()
+    for (const model of catalog.names) byModel.set(model, planOf(resolveTargets({ model, quality: 'balanced' }, isTestMode, rules)))
     const byTier = {} as Record<Quality, RoutePlan>
     for (const quality of QUALITIES) byTier[quality] = planOf(resolveTargets({ quality }, isTestMode, rules))
     return { byModel, byTier }
@@ -59,7 +59,7 @@ export function buildRouteTable(adapters: Adapters, fallback: Readonly<Partial<R
   return {
     planFor(choice, isTestMode) {
       const plans = isTestMode ? test : live
-      return choice.model === undefined ? plans.byTier[choice.quality] : plans.byModel[choice.model]
+      return choice.model === undefined ? plans.byTier[choice.quality] : plans.byModel.get(choice.model)!
     },
   }
 }

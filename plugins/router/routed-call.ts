@@ -1,5 +1,6 @@
 // The UpstreamCall the router hands to the core for one request: runs the attempt loop, checks
-// json-mode answers, and keeps the route decision and x-gateway-model true when a fallback serves.
+// json-mode answers, and keeps x-gateway-model true when a fallback serves (the answer itself
+// says which model served it).
 import type { ProviderEvent, ProviderResult, UpstreamCall } from '../../proxy/completion.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { UpstreamInvalidJsonError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/errors.ts'
@@ -31,6 +32,8 @@ export class RoutedCall implements UpstreamCall, CallObserver {
   readonly #policy: RetryPolicy
   readonly #ctx: RequestContext
   #promptTokens: PromptCount
+  /** The candidate that served, when it was not the first. */
+  #fallback: Candidate | undefined
 
   constructor(candidates: readonly Candidate[], shape: Omit<RequestShape, 'promptTokens'>, promptTokens: PromptCount, policy: RetryPolicy, ctx: RequestContext) {
     this.#candidates = candidates
@@ -42,7 +45,9 @@ export class RoutedCall implements UpstreamCall, CallObserver {
 
   async complete(signal: AbortSignal): Promise<ProviderResult> {
     const shape = await this.#shapeFor(signal)
-    const result = await completeWithRetry(this.#candidates, shape, this.#policy, signal, this)
+    const answer = await completeWithRetry(this.#candidates, shape, this.#policy, signal, this)
+    const fallback = this.#fallback
+    const result = fallback === undefined ? answer : { ...answer, servedBy: { provider: fallback.provider, model: fallback.model } }
     // An answer that calls tools has no text to check; the tools' input is the client's to parse.
     if (shape.mode !== 'json' || result.toolCalls !== undefined) return result
     const json = toJsonText(result.text)
@@ -69,11 +74,7 @@ export class RoutedCall implements UpstreamCall, CallObserver {
 
   onServed(candidate: Candidate): void {
     if (candidate === this.#candidates[0]) return
-    const decision = this.#ctx.state.router
-    if (decision !== undefined) {
-      decision.provider = candidate.provider
-      decision.model = candidate.model
-    }
+    this.#fallback = candidate
     this.#ctx.responseHeaders[MODEL_HEADER] = modelHeaderOf(candidate)
   }
 

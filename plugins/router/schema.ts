@@ -1,7 +1,7 @@
 // The router's configuration. Every object is strict and defaulted, so `routerSchema.parse({})`
 // gives a working gateway that serves every model with the built-in local provider.
 import { z } from 'zod'
-import { MODEL_NAMES } from '../../proxy/models.ts'
+import { modelNameSchema } from '../../proxy/catalog.ts'
 
 const millis = z.int().positive()
 
@@ -14,7 +14,7 @@ function providerSchema(defaultBaseUrl: string) {
   })
 }
 
-const fallbackModel = z.enum(MODEL_NAMES).optional()
+const fallbackModel = modelNameSchema(false).optional()
 
 export const routerSchema = z.strictObject({
   providers: z.strictObject({

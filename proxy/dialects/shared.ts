@@ -5,24 +5,20 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
 import { governorMetadataSchema, type GovernorMetadata } from '../ai-request.ts'
 import { InvalidRequestError, type GatewayError } from '../errors.ts'
-import { MODEL_NAMES, TIER_MODELS, type ModelName, type Quality } from '../models.ts'
+import { modelCatalog, modelNameSchema } from '../catalog.ts'
+import { QUALITIES, type ModelName, type Quality } from '../models.ts'
 import { validate } from '../validate.ts'
 
 export const IGNORED_FIELDS_HEADER = 'x-gateway-ignored-fields'
 export const GOVERNOR_METADATA_HEADER = 'x-governor-metadata'
 
-const TIERS = Object.keys(TIER_MODELS) as Quality[]
-const isModelName = (name: string): name is ModelName => (MODEL_NAMES as readonly string[]).includes(name)
-const isTier = (name: string): name is Quality => (TIERS as readonly string[]).includes(name)
+const isTier = (name: string): name is Quality => (QUALITIES as readonly string[]).includes(name)
 
 /** A configured model or a tier name, as the dialects' `model` field takes it. */
-export const modelOrTierSchema = z.string({ error: 'model must be a string' }).refine(
-  (name) => isModelName(name) || isTier(name),
-  { error: `model must be one of ${[...MODEL_NAMES, ...TIERS].join(', ')}` },
-)
+export const modelOrTierSchema = modelNameSchema(true)
 
 export function modelChoiceOf(name: string): { readonly model?: ModelName; readonly quality: Quality } {
-  if (isModelName(name)) return { model: name, quality: 'balanced' }
+  if (modelCatalog().has(name)) return { model: name, quality: 'balanced' }
   return { quality: isTier(name) ? name : 'balanced' }
 }
 

@@ -62,9 +62,33 @@ t.test('a staging key\'s request line is minimal, and unmarked keys log as befor
     const { status, lines } = await linesOf(s, key, name)
     t.equal(status, 200)
     t.equal(lines.length, 1, name)
-    t.same(Object.keys(lines[0]!).sort(), [...BASE_FIELDS, 'route', 'status', 'outcome', 'ms'].sort(), name)
-    t.match(lines[0], { level: 30, msg: 'request', route: 'ai_complete', status: 200, outcome: 'ok' })
+    const accessFields = ['route', 'status', 'outcome', 'ms', 'projectId', 'provider', 'model', 'cache', 'promptTokens', 'completionTokens', 'chargedDollars']
+    t.same(Object.keys(lines[0]!).sort(), [...BASE_FIELDS, ...accessFields].sort(), name)
+    t.match(lines[0], {
+      level: 30, msg: 'request', route: 'ai_complete', status: 200, outcome: 'ok', projectId: String, provider: 'openai', model: 'gpt-4o-mini',
+      cache: 'miss', promptTokens: Number, completionTokens: Number, chargedDollars: Number,
+    })
   }
+  t.notOk(s.log.text().includes('lighthouse'), 'no prompt text')
+})
+
+t.test('the access line says which plugin stopped the chain and with which error, and what an upstream failure was', async (t) => {
+  const s = await setup(t)
+  const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }
+  const stopped = await call(`${s.url}/v1/chat/completions`, {
+    key: s.keys.stg, body: { model: 'mistral-large-latest', messages: [{ role: 'user', content: [{ type: 'text', text: `${PROMPT} image` }, image] }] },
+  })
+  t.equal(stopped.status, 400)
+  const [stopLine] = s.log.lines().filter((line) => line.reqId === stopped.headers['x-request-id'])
+  t.match(stopLine, { msg: 'request', status: 400, outcome: 'client_error', stoppedBy: 'router', errorCode: 'invalid_request', projectId: String })
+  t.notOk('chargedDollars' in stopLine!, 'nothing was charged')
+
+  s.mock.fail('server-error', 2)
+  const failed = await linesOf(s, s.keys.stg, 'fails')
+  t.equal(failed.status, 502)
+  t.match(failed.lines.at(-1), { msg: 'request', status: 502, outcome: 'upstream_error', errorCode: String, projectId: String, provider: 'openai', model: 'gpt-4o-mini' })
+  t.notOk('stoppedBy' in failed.lines.at(-1)!)
+  t.notOk(s.log.text().includes('lighthouse'), 'no prompt text')
 })
 
 t.test('a production key logs errors only: no request line, no retry warnings, the failure itself', async (t) => {

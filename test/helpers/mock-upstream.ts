@@ -41,6 +41,11 @@ export interface MockUpstreamOptions {
    * the gateway's bound: the completion count may then exceed max_tokens. Default 1.
    */
   readonly usageFactor?: number
+  /**
+   * Prompt tokens the mock reports as read from (and, on Anthropic, written to) its prompt cache:
+   * OpenAI and Mistral count them within prompt_tokens, Anthropic beside input_tokens.
+   */
+  readonly promptCache?: { readonly read: number; readonly write?: number }
 }
 
 export interface RecordedRequest {
@@ -118,6 +123,22 @@ interface Answer {
   readonly promptTokens: number
   readonly completionTokens: number
   readonly toolUse?: ToolUse
+  readonly cacheRead?: number
+  readonly cacheWrite?: number
+}
+
+function anthropicUsage(answer: Answer, outputTokens: number): Record<string, number> {
+  const read = answer.cacheRead ?? 0
+  const write = answer.cacheWrite ?? 0
+  const usage: Record<string, number> = { input_tokens: answer.promptTokens - read - write, output_tokens: outputTokens }
+  if (answer.cacheRead !== undefined) Object.assign(usage, { cache_read_input_tokens: read, cache_creation_input_tokens: write })
+  return usage
+}
+
+function openAiUsage(answer: Answer): Record<string, unknown> {
+  const usage: Record<string, unknown> = { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens }
+  if (answer.cacheRead !== undefined) usage['prompt_tokens_details'] = { cached_tokens: answer.cacheRead }
+  return usage
 }
 
 interface Exchange {
@@ -266,7 +287,7 @@ function completionBody(dialect: Dialect, model: string, answer: Answer): unknow
         ? [{ type: 'text', text: answer.text }]
         : [{ type: 'tool_use', id: toolUse.id, name: toolUse.name, input: JSON.parse(toolUse.arguments) }],
       stop_reason: toolUse === undefined ? 'end_turn' : 'tool_use', stop_sequence: null,
-      usage: { input_tokens: answer.promptTokens, output_tokens: answer.completionTokens },
+      usage: anthropicUsage(answer, answer.completionTokens),
     }
   }
   const message = toolUse === undefined
@@ -275,7 +296,7 @@ function completionBody(dialect: Dialect, model: string, answer: Answer): unknow
   return {
     id: 'chatcmpl-mock', object: 'chat.completion', created: 1_700_000_000, model,
     choices: [{ index: 0, message, finish_reason: toolUse === undefined ? 'stop' : 'tool_calls' }],
-    usage: { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens },
+    usage: openAiUsage(answer),
   }
 }
 
@@ -313,7 +334,7 @@ function streamEvents(exchange: Exchange, answer: Answer, pieces: readonly strin
   if (dialect === 'anthropic') {
     events.push(anthropicEvent({
       type: 'message_start',
-      message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: answer.promptTokens, output_tokens: 1 } },
+      message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: anthropicUsage(answer, 1) },
     }))
     if (toolUse === undefined) {
       events.push(anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
@@ -328,7 +349,7 @@ function streamEvents(exchange: Exchange, answer: Answer, pieces: readonly strin
     events.push(anthropicEvent({ type: 'message_stop' }))
     return events
   }
-  const usage = { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens }
+  const usage = openAiUsage(answer)
   const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1_700_000_000, model }
   events.push(dataLine({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], usage: null }))
   if (toolUse === undefined) for (const piece of pieces) events.push(deltaEvent(dialect, model, piece))
@@ -394,7 +415,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       sendJson(res, 400, errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.'))
       return
     }
-    const result = answerOf(exchange, fault === 'invalid-json', usageFactor)
+    const counted = answerOf(exchange, fault === 'invalid-json', usageFactor)
+    const cache = options.promptCache
+    const result: Answer = cache === undefined ? counted : {
+      ...counted, cacheRead: Math.min(cache.read, counted.promptTokens), cacheWrite: Math.min(cache.write ?? 0, Math.max(0, counted.promptTokens - cache.read)),
+    }
     if (wire.stream !== true) {
       const body = JSON.stringify(completionBody(dialect, model, result))
       if (fault === 'stream-cut') {

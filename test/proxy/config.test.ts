@@ -34,3 +34,18 @@ t.test('values from the config file, or replaced by an override, are named by th
   t.equal(failure({ TOLLGATE_CONFIG: file }), 'invalid configuration: bodyLimitBytes: Too small: expected number to be >=1024')
   t.equal(failure({ PORT: '8080' }, { port: -1 }), 'invalid configuration: port: Too small: expected number to be >=0')
 })
+
+t.test('the model table\'s problems stop the start, named by their config path', async (t) => {
+  const model = { provider: 'openai', contextWindow: 8000, inputPerMillion: 1, outputPerMillion: 2 }
+  t.equal(failure({}, { models: { 'house-mini': model } }), 'no error')
+  t.equal(failure({}, { models: { 'house-mini': { ...model, provider: 'acme' } } }), 'invalid configuration: models.house-mini.provider: provider must be one of openai, anthropic, mistral')
+  t.match(failure({}, { models: { 'house-mini': { ...model, contextWindow: -1 } } }), /^invalid configuration: models\.house-mini\.contextWindow: /)
+  t.match(failure({}, { models: { 'house-mini': { ...model, cost: 3 } } }), /^invalid configuration: models\.house-mini: Unrecognized key: "cost"/)
+  t.equal(failure({}, { models: { cheap: model } }), 'invalid configuration: models.cheap: a model may not take a tier\'s name')
+  t.match(failure({}, { tiers: { cheap: 'house-maxi' } }), /^invalid configuration: tiers\.cheap: no such model "house-maxi"/)
+  t.match(failure({}, { pricing: { 'house-maxi': { inputPerMillion: 1, outputPerMillion: 1 } } }), /^invalid configuration: pricing\.house-maxi: no such model/)
+  t.match(failure({}, { models: { 'house-mini': model }, plugins: { router: { fallback: { cheap: 'house-maxi' } } } }), /^invalid configuration: plugins\.router\.fallback\.cheap: model must be one of .*house-mini/)
+  t.equal(failure({}, { models: { 'house-mini': model }, tiers: { cheap: 'house-mini' }, plugins: { router: { fallback: { cheap: 'gpt-4o' } } } }), 'no error')
+  // The table in force again: the built-ins.
+  failure({})
+})

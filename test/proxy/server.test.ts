@@ -4,7 +4,6 @@ import { buildChain } from '../../proxy/chain.ts'
 import { loadConfig } from '../../proxy/config.ts'
 import { createLogger } from '../../proxy/log.ts'
 import { createMetrics } from '../../proxy/metrics.ts'
-import { DEFAULT_PRICING } from '../../proxy/models.ts'
 import type { RouteTable } from '../../proxy/routes.ts'
 import { createHandler, createHttpServer } from '../../proxy/server.ts'
 
@@ -21,7 +20,7 @@ t.test('a failure that escapes the request handler ends that request, not the pr
   }
   const handler = createHandler({
     config: core, routes, chain: buildChain([], metrics), metrics, log: createLogger('silent'),
-    clock: { now: () => Date.now() }, pricing: DEFAULT_PRICING,
+    clock: { now: () => Date.now() },
   })
   const server = createHttpServer(core, handler)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

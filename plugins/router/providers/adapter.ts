@@ -2,6 +2,7 @@
 // whole or as a stream of events. Adapters translate wire formats; they never retry.
 import type { GenerationOptions, Message } from '../../../proxy/ai-request.ts'
 import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
+import { modelCatalog } from '../../../proxy/catalog.ts'
 import type { ModelName } from '../../../proxy/models.ts'
 
 /** The request's generation options travel as they are; an adapter sends what its API can express. */
@@ -15,6 +16,11 @@ export interface ProviderRequest extends GenerationOptions {
   readonly promptTokens: number
   /** `traceparent` (and `tracestate`) that continue the request's trace; an HTTP adapter sends them as they are. */
   readonly traceHeaders?: Readonly<Record<string, string>>
+}
+
+/** The id the provider knows the model by, which the model table may set apart from its name. */
+export function upstreamIdOf(model: ModelName): string {
+  return modelCatalog().info(model).upstreamId
 }
 
 /**

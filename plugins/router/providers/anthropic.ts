@@ -1,10 +1,10 @@
 // Anthropic's Messages wire format: POST /v1/messages with system text at the top level, a JSON
 // answer of content blocks, or a stream of typed events from message_start to message_stop.
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
-import type { FinishReason, ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
+import type { FinishReason, ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
 import type { Upstream } from '../../../proxy/upstream.ts'
-import { jsonInstructionOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
+import { jsonInstructionOf, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
 import { readEvents } from './sse.ts'
@@ -20,8 +20,28 @@ export const ANTHROPIC_API_VERSION = '2023-06-01'
 const MAX_TEMPERATURE = 1
 
 interface WireUsage {
+  /** The input not read from or written to the prompt cache. */
   readonly input_tokens?: unknown
   readonly output_tokens?: unknown
+  readonly cache_read_input_tokens?: unknown
+  readonly cache_creation_input_tokens?: unknown
+}
+
+const countOf = (value: unknown): number => (typeof value === 'number' && value > 0 ? value : 0)
+
+/**
+ * The gateway's usage from Anthropic's: its cache reads and writes come on top of input_tokens,
+ * so they are added to the prompt's count and noted as its cached parts.
+ */
+function usageOf(input: number, output: number, wire: WireUsage | undefined): TokenUsage {
+  const read = countOf(wire?.cache_read_input_tokens)
+  const written = countOf(wire?.cache_creation_input_tokens)
+  if (read === 0 && written === 0) return { promptTokens: input, completionTokens: output }
+  return {
+    promptTokens: input + read + written, completionTokens: output,
+    ...(read > 0 && { cachedInputTokens: read }),
+    ...(written > 0 && { cacheWriteTokens: written }),
+  }
 }
 
 interface WireBlock {
@@ -139,7 +159,7 @@ function wireToolChoice(choice: ToolChoice | undefined): unknown {
 function bodyOf(request: ProviderRequest, isStream: boolean): string {
   const { system, messages } = toWire(request)
   return JSON.stringify({
-    model: request.model,
+    model: upstreamIdOf(request.model),
     system,
     messages,
     max_tokens: request.maxTokens,
@@ -189,13 +209,14 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
       const input = answer.usage?.input_tokens
       const output = answer.usage?.output_tokens
       return typeof input === 'number' && typeof output === 'number'
-        ? { ...result, usage: { promptTokens: input, completionTokens: output } }
+        ? { ...result, usage: usageOf(input, output, answer.usage) }
         : result
     },
 
     async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
       const response = await postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders)
       let inputTokens: unknown
+      let startUsage: WireUsage | undefined
       let outputTokens: unknown
       let isFinished = false
       // Content block index → the tool call's own index among the answer's tool calls.
@@ -205,7 +226,8 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
         const data = parseAnswer(LABEL, event.data) as WireEvent
         switch (data.type) {
           case 'message_start':
-            inputTokens = data.message?.usage?.input_tokens
+            startUsage = data.message?.usage
+            inputTokens = startUsage?.input_tokens
             break
           case 'content_block_start': {
             const block = data.content_block
@@ -242,7 +264,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
       }
       if (!isFinished) throw new UpstreamError(`${LABEL} ended its stream before it was complete.`, true)
       if (typeof inputTokens === 'number' && typeof outputTokens === 'number') {
-        yield { type: 'usage', usage: { promptTokens: inputTokens, completionTokens: outputTokens } }
+        yield { type: 'usage', usage: usageOf(inputTokens, outputTokens, startUsage) }
       }
     },
   }

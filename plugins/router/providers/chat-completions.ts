@@ -4,7 +4,7 @@ import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/
 import type { FinishReason, ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
 import type { Upstream } from '../../../proxy/upstream.ts'
-import { JSON_MODE_INSTRUCTION, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
+import { JSON_MODE_INSTRUCTION, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
 import { readEvents } from './sse.ts'
@@ -25,6 +25,8 @@ export interface ChatCompletionsOptions {
 interface WireUsage {
   readonly prompt_tokens?: unknown
   readonly completion_tokens?: unknown
+  /** OpenAI: the part of prompt_tokens read from its prompt cache. */
+  readonly prompt_tokens_details?: { readonly cached_tokens?: unknown } | null
 }
 
 interface WireToolCall {
@@ -56,7 +58,10 @@ const JSON_MODE_MESSAGE: Message = { role: 'system', content: JSON_MODE_INSTRUCT
 
 function usageOf(usage: WireUsage | null | undefined): TokenUsage | undefined {
   if (typeof usage?.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number') return undefined
-  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+  const cached = usage.prompt_tokens_details?.cached_tokens
+  return typeof cached === 'number' && cached > 0
+    ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, cachedInputTokens: Math.min(cached, usage.prompt_tokens) }
+    : { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
 }
 
 /** OpenAI's reasons, and Mistral's (`model_length` is its context window running out). */
@@ -126,7 +131,7 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
     const isJson = request.mode === 'json'
     const messages = request.messages.map(wireMessage)
     return JSON.stringify({
-      model: request.model,
+      model: upstreamIdOf(request.model),
       messages: isJson ? [JSON_MODE_MESSAGE, ...messages] : messages,
       temperature: Math.min(request.temperature, options.maxTemperature),
       top_p: request.topP,

@@ -7,7 +7,6 @@ import type { z } from 'zod'
 import type { completeRequestSchema } from '../../../proxy/ai-request.ts'
 import type { CompletionResult } from '../../../proxy/completion.ts'
 import type { CompletedContext, Outcome, RequestContext, RouteInfo } from '../../../proxy/context.ts'
-import { DEFAULT_PRICING } from '../../../proxy/models.ts'
 import type { PluginHooks } from '../../../proxy/plugin.ts'
 import type { WorkerPool } from '../../../proxy/pool.ts'
 import { DEFAULT_GOVERNOR_SETTINGS, type Project } from '../../../proxy/project.ts'
@@ -52,7 +51,7 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
     await store.close()
   })
   const hooks = await cache.setup(cacheSchema.parse(config), {
-    store: store.forPlugin('cache'), pool, metrics: registry, log: pino({ level: 'silent' }), clock, pricing: DEFAULT_PRICING,
+    store: store.forPlugin('cache'), pool, metrics: registry, log: pino({ level: 'silent' }), clock,
     track: (work) => { pending.push(work) }, events: createOutbox(store.root, clock), services: {},
   })
   const value = async (name: string, result?: string) => {

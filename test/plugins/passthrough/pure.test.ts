@@ -1,5 +1,5 @@
 import t from 'tap'
-import { DEFAULT_PRICING } from '../../../proxy/models.ts'
+import { modelCatalog } from '../../../proxy/catalog.ts'
 import { apiPathOf } from '../../../plugins/passthrough/api-path.ts'
 import { answerHeaders, outgoingHeaders } from '../../../plugins/passthrough/forward-headers.ts'
 import { costOf } from '../../../plugins/passthrough/price.ts'
@@ -65,10 +65,10 @@ t.test('usage from SSE: the events carrying usage, field by field, split anywher
 
 t.test('cost: priced from the catalog (dated snapshots too) or the extra list, else unknown', async (t) => {
   const extra = { 'text-embedding-3-small': { inputPerMillion: 0.02, outputPerMillion: 0 } }
-  t.same(costOf({ model: 'gpt-4o-2024-08-06', promptTokens: 1000, completionTokens: 100 }, DEFAULT_PRICING, extra), { micros: 3500 })
-  t.same(costOf({ model: 'text-embedding-3-small', promptTokens: 1_000_000 }, DEFAULT_PRICING, extra), { micros: 20_000 })
-  t.same(costOf({ model: 'mystery', promptTokens: 1 }, DEFAULT_PRICING, extra), { unknown: 'no_price' })
-  t.same(costOf({ promptTokens: 1 }, DEFAULT_PRICING, extra), { unknown: 'no_price' })
-  t.same(costOf({ model: 'gpt-4o' }, DEFAULT_PRICING, extra), { unknown: 'no_usage' })
-  t.same(costOf({ model: 'toString', promptTokens: 1 }, DEFAULT_PRICING, extra), { unknown: 'no_price' }, 'no prototype key is a price')
+  t.same(costOf({ model: 'gpt-4o-2024-08-06', promptTokens: 1000, completionTokens: 100 }, modelCatalog(), extra), { micros: 3500 })
+  t.same(costOf({ model: 'text-embedding-3-small', promptTokens: 1_000_000 }, modelCatalog(), extra), { micros: 20_000 })
+  t.same(costOf({ model: 'mystery', promptTokens: 1 }, modelCatalog(), extra), { unknown: 'no_price' })
+  t.same(costOf({ promptTokens: 1 }, modelCatalog(), extra), { unknown: 'no_price' })
+  t.same(costOf({ model: 'gpt-4o' }, modelCatalog(), extra), { unknown: 'no_usage' })
+  t.same(costOf({ model: 'toString', promptTokens: 1 }, modelCatalog(), extra), { unknown: 'no_price' }, 'no prototype key is a price')
 })

@@ -7,7 +7,6 @@ import type { z } from 'zod'
 import type { Message } from '../../../proxy/ai-request.ts'
 import { systemClock } from '../../../proxy/clock.ts'
 import type { AuthState } from '../../../proxy/context.ts'
-import { DEFAULT_PRICING } from '../../../proxy/models.ts'
 import type { PluginDeps, PluginHooks } from '../../../proxy/plugin.ts'
 import type { WorkerPool } from '../../../proxy/pool.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
@@ -41,7 +40,6 @@ export function pluginDeps(pool: WorkerPool = inlinePool()): PluginDeps {
     metrics: new Registry(),
     log: pino({ level: 'silent' }),
     clock: systemClock,
-    pricing: DEFAULT_PRICING,
     track: () => {},
     events: { emit: () => { throw new Error('the router emits no events') }, pending: () => [], remove: () => {}, onEmit: () => {} },
     services: {},

@@ -122,17 +122,18 @@ t.test('calls the decided provider with the request\'s messages, temperature and
   t.match(mock.requests[0]?.body, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50, temperature: 0.3 })
 })
 
-t.test('reports the fallback model in the decision and x-gateway-model when it serves a completion', async (t) => {
+t.test('reports the fallback model in the answer and x-gateway-model when it serves a completion', async (t) => {
   const mock = await withMock(t)
   const { ctx } = await decide(t, { providers: providersAt(mock), fallback: { balanced: 'claude-3-haiku-20240307' } })
   mock.fail('server-error', 3)
   const result = await decisionOf(ctx).call.complete(ctx.signal)
   t.equal(result.text, 'Echo: Hello there.')
-  t.match(decisionOf(ctx), { provider: 'anthropic', model: 'claude-3-haiku-20240307' })
+  t.same(result.servedBy, { provider: 'anthropic', model: 'claude-3-haiku-20240307' })
+  t.match(decisionOf(ctx), { provider: 'openai', model: 'gpt-4o-mini' }, 'the decision stays the router\'s choice')
   t.equal(ctx.responseHeaders['x-gateway-model'], 'anthropic/claude-3-haiku-20240307')
 })
 
-t.test('switches x-gateway-model to the fallback before the first streamed event', async (t) => {
+t.test('announces the fallback with a served event and switches x-gateway-model before the first streamed event', async (t) => {
   const mock = await withMock(t)
   const { ctx } = await decide(t, { providers: providersAt(mock), fallback: { balanced: 'mistral-large-latest' } }, { route: CHAT_ROUTE })
   mock.fail('server-error', 3)
@@ -140,7 +141,8 @@ t.test('switches x-gateway-model to the fallback before the first streamed event
   const first = await events.next()
   t.equal(first.done, false)
   t.equal(ctx.responseHeaders['x-gateway-model'], 'mistral/mistral-large-latest', 'already set when the first event arrives')
-  t.equal(decisionOf(ctx).model, 'mistral-large-latest')
+  t.same(first.value, { type: 'served', provider: 'mistral', model: 'mistral-large-latest' })
+  t.equal(decisionOf(ctx).model, 'gpt-4o-mini', 'the decision stays the router\'s choice')
   const rest: ProviderEvent[] = []
   for (let step = await events.next(); step.done !== true; step = await events.next()) rest.push(step.value)
   t.same(rest.at(-1), { type: 'usage', usage: { promptTokens: 6, completionTokens: 5 } })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { TIER_MODELS, type ProviderName } from '../../../proxy/models.ts'
+import { BUILTIN_TIERS as TIER_MODELS, type ProviderName } from '../../../proxy/models.ts'
 import { resolveTargets, servingProvider, type RoutingRules } from '../../../plugins/router/resolve-model.ts'
 import { buildRouteTable } from '../../../plugins/router/route-table.ts'
 import { createLocalAdapter } from '../../../plugins/router/providers/local.ts'

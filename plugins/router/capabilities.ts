@@ -1,0 +1,21 @@
+// What a request asks of the model beyond text (tools, the json mode) against what the model
+// table says the chosen model can do. Images are checked where the prompt is sized (prompt-size.ts).
+import type { AiRequest } from '../../proxy/ai-request.ts'
+import { modelCatalog } from '../../proxy/catalog.ts'
+import { InvalidRequestError } from '../../proxy/errors.ts'
+import type { ModelName } from '../../proxy/models.ts'
+
+/** The 400 for the first capability the request needs and the model lacks; undefined when it has them all. */
+export function missingCapability(ai: AiRequest, model: ModelName): InvalidRequestError | undefined {
+  const usesTools = ai.tools !== undefined && ai.tools.length > 0
+  const usesJson = ai.mode === 'json'
+  if (!usesTools && !usesJson) return undefined
+  const { capabilities } = modelCatalog().info(model)
+  if (usesTools && !capabilities.tools) {
+    return new InvalidRequestError('Tools not supported', `${model} does not support tools. Send the request without tools, or choose a model that supports them.`)
+  }
+  if (usesJson && !capabilities.json) {
+    return new InvalidRequestError('JSON mode not supported', `${model} does not support the json mode. Ask for text, or choose a model that supports json.`)
+  }
+  return undefined
+}
