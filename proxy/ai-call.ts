@@ -154,8 +154,13 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   return { status: 200, reason }
 }
 
+/** A tool call put together from its streamed pieces, with the index its pieces share. */
+interface AssembledCall extends ToolCall {
+  readonly index: number
+}
+
 /** Tool calls put together from their streamed pieces; a call without id or name is dropped. */
-function assembleToolCalls(pieces: readonly ToolCallDelta[]): ToolCall[] | undefined {
+function assembleToolCalls(pieces: readonly ToolCallDelta[]): AssembledCall[] {
   const calls: { id?: string; name?: string; arguments: string }[] = []
   for (const piece of pieces) {
     const call = (calls[piece.index] ??= { arguments: '' })
@@ -163,11 +168,17 @@ function assembleToolCalls(pieces: readonly ToolCallDelta[]): ToolCall[] | undef
     if (piece.name !== undefined) call.name = piece.name
     call.arguments += piece.arguments
   }
-  const complete: ToolCall[] = []
-  for (const call of calls) {
-    if (call?.id !== undefined && call.name !== undefined) complete.push({ id: call.id, name: call.name, arguments: call.arguments })
+  const complete: AssembledCall[] = []
+  for (const [index, call] of calls.entries()) {
+    if (call?.id !== undefined && call.name !== undefined) complete.push({ index, id: call.id, name: call.name, arguments: call.arguments })
   }
-  return complete.length === 0 ? undefined : complete
+  return complete
+}
+
+/** The pieces, in the order they came, of the calls put together: only what the end hooks saw goes out. */
+function piecesOfCalls(pieces: readonly ToolCallDelta[], calls: readonly AssembledCall[]): ToolCallDelta[] {
+  const indexes = new Set(calls.map((call) => call.index))
+  return pieces.filter((piece) => indexes.has(piece.index))
 }
 
 async function streamAnswer(
@@ -202,7 +213,10 @@ async function streamAnswer(
     await sse.write(frames.text(text))
   }
   const toolCallPieces: ToolCallDelta[] = []
+  let toolCalls: AssembledCall[] = []
   try {
+    // Held tool-call pieces go out only once the end hooks have seen the whole calls.
+    const holdToolCalls = deps.chain.holdsStreamToolCalls(ctx)
     for (; step.done !== true; step = await events.next()) {
       const event = step.value
       switch (event.type) {
@@ -216,7 +230,7 @@ async function streamAnswer(
           toolCallPieces.push(event.delta)
           // Metering counts what was generated, should the stream be cut.
           ctx.streamedText += (event.delta.name ?? '') + event.delta.arguments
-          await sse.write(frames.toolCall(event.delta))
+          if (!holdToolCalls) await sse.write(frames.toolCall(event.delta))
           break
         case 'delta':
           for (let from = 0; from < event.text.length;) {
@@ -231,7 +245,10 @@ async function streamAnswer(
           break
       }
     }
-    await send(deps.chain.runStreamEnd(ctx).text)
+    toolCalls = assembleToolCalls(toolCallPieces)
+    // The held text came before the tool calls, and goes out before them.
+    await send(deps.chain.runStreamEnd(ctx, toolCalls).text)
+    if (holdToolCalls) for (const piece of piecesOfCalls(toolCallPieces, toolCalls)) await sse.write(frames.toolCall(piece))
   } catch (err) {
     if (err instanceof StreamStop) {
       observe('ok')
@@ -258,12 +275,11 @@ async function streamAnswer(
     return { status: 200, reason: 'stream_aborted', errorCode: error.code }
   }
   observe('ok')
-  const toolCalls = assembleToolCalls(toolCallPieces)
   // Usage counts what the model generated; the text is what the client got.
   const answer: ProviderResult = {
     text: generated,
     ...(usage !== undefined && { usage }),
-    ...(toolCalls !== undefined && { toolCalls }),
+    ...(toolCalls.length > 0 && { toolCalls: toolCalls.map(({ id, name, arguments: input }) => ({ id, name, arguments: input })) }),
     ...(finishReason !== undefined && { finishReason }),
     ...(servedBy !== undefined && { servedBy }),
   }

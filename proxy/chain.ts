@@ -7,12 +7,14 @@
 //     ─▶ model call (the router's decision; ctx.signal; 502/504 on failure)    │
 //     ─▶ onStreamChunk per chunk (sync; may hold text back or stop the stream), │
 //        then onStreamEnd once the model is done, or nothing for a JSON answer  │
+//        (tool calls held back when holdsStreamToolCalls asked go out after it) │
 //     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
 //     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
 //     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
 //
 // There is no next() and no reverse pass: the order read here is the order things run.
 // With tracing on, each hook is wrapped once here in a span of its own; off, hooks run bare.
+import type { ToolCall } from './ai-request.ts'
 import type { StreamChunk, CompletionResult } from './completion.ts'
 import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
 import { GatewayError, InternalError, toGatewayError } from './errors.ts'
@@ -40,8 +42,10 @@ export interface Chain {
   runResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined>
   /** The chunk as the client gets it; throws a StreamStop when a hook ends the stream. */
   runStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk
+  /** Whether a hook asks to hold this stream's tool-call pieces until its end checks passed. */
+  holdsStreamToolCalls(ctx: RequestContext): boolean
   /** The text hooks still held when the model finished; throws a StreamStop like runStreamChunk. */
-  runStreamEnd(ctx: RequestContext): StreamChunk
+  runStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamChunk
   runComplete(ctx: CompletedContext): void
 }
 
@@ -60,7 +64,7 @@ export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
 export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks: PluginHooks }>, metrics: CoreMetrics, tracing?: Tracing): Chain {
   const sorted = [...entries].sort((a, b) => a.plugin.order - b.plugin.order)
   for (const { plugin, hooks } of sorted) {
-    for (const hook of ['onStreamChunk', 'onStreamEnd'] as const) {
+    for (const hook of ['onStreamChunk', 'onStreamEnd', 'holdsStreamToolCalls'] as const) {
       if (hooks[hook]?.constructor.name === 'AsyncFunction') throw new Error(`plugin "${plugin.name}": ${hook} must be synchronous`)
     }
   }
@@ -70,7 +74,7 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       .map(({ plugin, hooks }) => {
         const bound = (hooks[key] as unknown as (...args: unknown[]) => unknown).bind(hooks)
         // A span per stream chunk would outnumber everything else; chunks run inside the provider call's span.
-        const hook = tracing === undefined || key === 'onStreamChunk' || key === 'onStreamEnd' ? bound : tracedHook(tracing, plugin.name, key, bound)
+        const hook = tracing === undefined || key === 'onStreamChunk' || key === 'onStreamEnd' || key === 'holdsStreamToolCalls' ? bound : tracedHook(tracing, plugin.name, key, bound)
         return { plugin, hook: hook as Hook<K> }
       })
 
@@ -85,6 +89,7 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
   const onStreamPass = sorted
     .filter(({ plugin, hooks }) => (hooks.onStreamChunk !== undefined || hooks.onStreamEnd !== undefined) && plugin.gates.includes('ai'))
     .map(({ plugin, hooks }) => ({ plugin, chunk: hooks.onStreamChunk?.bind(hooks), end: hooks.onStreamEnd?.bind(hooks) }))
+  const holdsStreamToolCalls = collect('holdsStreamToolCalls', 'ai')
   const onComplete = collect('onComplete')
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
@@ -149,12 +154,22 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       }
       return current
     },
-    runStreamEnd(ctx) {
+    holdsStreamToolCalls(ctx) {
+      for (const { plugin, hook } of holdsStreamToolCalls) {
+        try {
+          if (hook(ctx)) return true
+        } catch (err) {
+          streamFailure(ctx, plugin, 'holdsStreamToolCalls', err)
+        }
+      }
+      return false
+    },
+    runStreamEnd(ctx, toolCalls) {
       let pending = ''
       for (const { plugin, chunk, end } of onStreamPass) {
         try {
           if (pending !== '' && chunk !== undefined) pending = (chunk(ctx, { text: pending }) ?? { text: pending }).text
-          if (end !== undefined) pending += end(ctx)?.text ?? ''
+          if (end !== undefined) pending += end(ctx, toolCalls)?.text ?? ''
         } catch (err) {
           streamFailure(ctx, plugin, 'onStreamEnd', err)
         }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Clock } from './clock.ts'
 import type { EventOutbox } from './events.ts'
+import type { ToolCall } from './ai-request.ts'
 import type { CompletionResult, StreamChunk } from './completion.ts'
 import type { CompletedContext, KeyType, RequestContext } from './context.ts'
 import type { WorkerPool } from './pool.ts'
@@ -144,11 +145,19 @@ export interface PluginHooks {
    */
   onStreamChunk?(ctx: RequestContext, chunk: StreamChunk): StreamChunk | void
   /**
-   * Once the model's stream has ended, before onResult: the text the plugin still holds (it then
-   * passes through the onStreamChunk hooks of the plugins after it), or nothing. Synchronous; may
-   * throw a StreamStop like onStreamChunk.
+   * Asked once as a stream begins: true has the core hold the stream's tool-call pieces until its
+   * end, so onStreamEnd can check the whole calls before any of them is sent. When no plugin asks,
+   * tool-call pieces go out as they arrive. Synchronous.
    */
-  onStreamEnd?(ctx: RequestContext): StreamChunk | void
+  holdsStreamToolCalls?(ctx: RequestContext): boolean
+  /**
+   * Once the model's stream has ended, before onResult: the text the plugin still holds (it then
+   * passes through the onStreamChunk hooks of the plugins after it), or nothing. `toolCalls` are
+   * the stream's tool calls put together; when a plugin asked to hold them (holdsStreamToolCalls)
+   * none was sent yet, and they go out after the held text once every onStreamEnd passed.
+   * Synchronous; may throw a StreamStop like onStreamChunk.
+   */
+  onStreamEnd?(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamChunk | void
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
   /**

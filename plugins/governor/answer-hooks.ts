@@ -1,9 +1,11 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
-// leaves, redaction replaces values on the way. Once the whole answer is known it is scanned for
+// leaves, redaction replaces values on the way; strict mode also has the core hold the stream's
+// tool calls, whose inputs are checked whole at its end (not redacted). Once the whole answer is known it is scanned for
 // the record: a JSON answer (or a cache hit, not sent yet) is then withheld or redacted, and the
 // findings are reported in x-governor-output-* headers (trailers on a stream) and the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
+import type { ToolCall } from '../../proxy/ai-request.ts'
 import { answerTexts, type CompletionResult, type StreamChunk } from '../../proxy/completion.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError } from '../../proxy/errors.ts'
@@ -54,16 +56,16 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     return guard
   }
 
-  function passOn(ctx: RequestContext, guard: StreamGuard, output: GuardOutput): StreamChunk {
+  function passOn(ctx: RequestContext, guard: StreamGuard, output: GuardOutput, toolCalls: readonly ToolCall[] = []): StreamChunk {
     if (output.kind === 'send') return { text: output.text }
-    throw new StreamStop(recordStop(ctx, guard.text, output.found))
+    throw new StreamStop(recordStop(ctx, answerTexts({ text: guard.text, toolCalls }), output.found))
   }
 
   /** The output record of a stopped stream, over everything the model generated up to the stop. */
-  async function recordStop(ctx: RequestContext, generated: string, found: readonly string[]): Promise<GatewayError> {
+  async function recordStop(ctx: RequestContext, generated: string[], found: readonly string[]): Promise<GatewayError> {
     const auth = ctx.state.auth!
     const state = ctx.state.governor!
-    const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, [generated], NEVER_ABORTED)
+    const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, generated, NEVER_ABORTED)
     const { verdict } = assessment
     const call = governedCall(ctx, auth, 'output', state.auditId, deps.clock)
     const record = await deps.trail.append(buildAuditEntry(call, assessment, 'blocked', deps.newId, undefined))
@@ -79,9 +81,16 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       return guard === undefined ? undefined : passOn(ctx, guard, guard.push(chunk.text))
     },
 
-    onStreamEnd(ctx: RequestContext): StreamChunk | undefined {
+    holdsStreamToolCalls(ctx: RequestContext): boolean {
+      return guardOf(ctx)?.holdsToolCalls === true
+    },
+
+    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamChunk | undefined {
       const guard = guards.get(ctx)
-      return guard === undefined ? undefined : passOn(ctx, guard, guard.end())
+      if (guard === undefined) return undefined
+      const held = passOn(ctx, guard, guard.end())
+      if (toolCalls.length > 0) passOn(ctx, guard, guard.checkToolCalls(toolCalls.map((call) => call.arguments)), toolCalls)
+      return held
     },
 
     async onResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {
@@ -93,7 +102,8 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       // the record, as the model generated it. Any other answer (JSON, a cache hit) is not sent
       // yet and can still be withheld or redacted. (A stream with neither strict mode nor
       // redaction has no guard, and there is nothing to withhold or redact in it.)
-      // Tool calls' arguments are scanned too; they are neither held back nor redacted.
+      // Tool calls' arguments are scanned too; under strict mode a stream's were held and checked
+      // at its end, and they are never redacted.
       const guard = guards.get(ctx)
       const texts = answerTexts(guard === undefined ? result : { text: guard.text, toolCalls: result.toolCalls })
       const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, texts, ctx.signal)

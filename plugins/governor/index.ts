@@ -70,6 +70,7 @@ export default {
       ],
       onRequest: hooks.onRequest,
       onStreamChunk: answers.onStreamChunk,
+      holdsStreamToolCalls: answers.holdsStreamToolCalls,
       onStreamEnd: answers.onStreamEnd,
       onResult: answers.onResult,
     }

@@ -95,7 +95,21 @@ t.test('a hook may hold text back; what it releases at the end passes the later 
   const ctx = makeContext()
   t.same(chain.runStreamChunk(ctx, { text: 'hello wo' }), { text: 'HELLO ' })
   t.same(chain.runStreamChunk(ctx, { text: 'rld' }), { text: '' })
-  t.same(chain.runStreamEnd(ctx), { text: 'WORLD.' })
+  t.same(chain.runStreamEnd(ctx, []), { text: 'WORLD.' })
+})
+
+t.test('tool calls are held when one hook asks, and onStreamEnd hooks see the whole calls', async (t) => {
+  const seen: unknown[] = []
+  const chain = buildChain([
+    { plugin: plugin('quiet', 100), hooks: { holdsStreamToolCalls: () => false } },
+    { plugin: plugin('holder', 200), hooks: { holdsStreamToolCalls: (ctx) => ctx.requestId !== 'free', onStreamEnd: (_ctx, calls) => void seen.push(calls) } },
+  ], createMetrics())
+  t.equal(chain.holdsStreamToolCalls(makeContext()), true)
+  t.equal(chain.holdsStreamToolCalls(makeContext({ requestId: 'free' })), false)
+  t.equal(buildChain([], createMetrics()).holdsStreamToolCalls(makeContext()), false)
+  const calls = [{ id: 'call_1', name: 'lookup', arguments: '{"q":1}' }]
+  t.same(chain.runStreamEnd(makeContext(), calls), { text: '' })
+  t.same(seen, [calls])
 })
 
 t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too, a fail-open one is skipped', async (t) => {
@@ -109,7 +123,7 @@ t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too
     throw new Error('boom')
   }
   const closed = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
-  for (const run of [() => closed.runStreamChunk(makeContext(), { text: 'x' }), () => closed.runStreamEnd(makeContext())]) {
+  for (const run of [() => closed.runStreamChunk(makeContext(), { text: 'x' }), () => closed.runStreamEnd(makeContext(), [])]) {
     let thrown: unknown
     try {
       run()
@@ -121,7 +135,7 @@ t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too
   }
   const open = buildChain([{ plugin: plugin('a', 100, { failOpen: true }), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
   t.same(open.runStreamChunk(makeContext(), { text: 'x' }), { text: 'x' })
-  t.same(open.runStreamEnd(makeContext()), { text: '' })
+  t.same(open.runStreamEnd(makeContext(), []), { text: '' })
 })
 
 t.test('boot refuses duplicate names or orders and asynchronous stream hooks', async (t) => {

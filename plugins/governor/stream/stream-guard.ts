@@ -1,7 +1,8 @@
 // One streamed answer on its way out under strict mode or redaction: text is sent only once it
 // has been scanned, and what may still be part of a value is held back (hold.ts) until the value
 // is whole. Each release scans the new text with a short look back, so detectors see the context
-// words and assignment names before a value. Synchronous, so no chunk waits for a promise.
+// words and assignment names before a value. Synchronous, so no chunk waits for a promise. Under
+// strict mode the stream's tool calls are held by the core and checked whole at its end.
 import type { Finding } from '../../../workers/scan-content.ts'
 import type { CompiledRule } from '../verdict/custom-rules.ts'
 import { findingSeverity, isBlockingSeverity, isRedactedType } from '../verdict/finding-severity.ts'
@@ -61,6 +62,27 @@ export class StreamGuard {
     const cut = holdStart(this.#text, this.#released, { releasePlainWords: !this.#settings.redact })
     if (cut <= this.#released) return { kind: 'send', text: '' }
     return this.#release(cut, false)
+  }
+
+  /** Strict mode: tool calls are held whole until the stream's end and checked there (checkToolCalls). */
+  get holdsToolCalls(): boolean {
+    return this.#settings.stop
+  }
+
+  /**
+   * The stream's tool calls, held whole until its end: their inputs stop it on the same findings
+   * and rules as text. They are not redacted, so there is nothing to send from here.
+   */
+  checkToolCalls(inputs: readonly string[]): GuardOutput {
+    const found = new Set<string>()
+    if (this.#settings.stop) {
+      for (const input of inputs) {
+        for (const finding of this.#scan(input, false)) if (isBlockingSeverity(findingSeverity(finding.type, finding.score))) found.add(finding.type)
+        const lower = input.toLowerCase()
+        for (const rule of this.#settings.stoppingRules) if (rule.count(input, lower) > 0) found.add(rule.rule.id)
+      }
+    }
+    return found.size > 0 ? { kind: 'stop', found: [...found] } : { kind: 'send', text: '' }
   }
 
   /** The model is done: everything left is scanned and sent. */
