@@ -1,6 +1,7 @@
 // A provider on 127.0.0.1 (port 0) that speaks the Chat Completions wire format and answers every
 // request with the same text, so a test can control what the model "says" independently of the
-// prompt. A stream sends the text in two halves, or in the pieces given, `gapMs` apart. It counts
+// prompt. A stream sends the text in two halves, or in the pieces given, `gapMs` apart, then the
+// tool call given, if any. It counts
 // the requests it answered and the streams whose client went away before the end.
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -20,6 +21,10 @@ export interface AnswerUpstream {
 export interface AnswerOptions {
   /** Pause before every streamed piece after the first. Default 0. */
   readonly gapMs?: number
+  /** A tool call streamed after the text: its start, then its arguments in `pieces`, `gapMs` apart. */
+  readonly toolCall?: { readonly id: string; readonly name: string; readonly pieces: readonly string[] }
+  /** Awaited before a stream's finish, so a test can see what the client got before the model was done. */
+  readonly beforeEnd?: () => Promise<void>
 }
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 12, total_tokens: 22 }
@@ -39,6 +44,19 @@ export async function startAnswerUpstream(answer: string | readonly string[], op
       if (res.destroyed) return
       res.write(chunk({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }], usage: null }))
     }
+    const { toolCall } = options
+    if (toolCall !== undefined) {
+      const call = (delta: object) => chunk({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...delta }] }, finish_reason: null }], usage: null })
+      res.write(call({ id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: '' } }))
+      for (const piece of toolCall.pieces) {
+        if (options.gapMs !== undefined) await sleep(options.gapMs)
+        if (res.destroyed) return
+        res.write(call({ function: { arguments: piece } }))
+      }
+    }
+    await options.beforeEnd?.()
+    if (res.destroyed) return
+    if (toolCall !== undefined) res.write(chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }], usage: null }))
     res.write(chunk({ choices: [], usage: USAGE }))
     res.end('data: [DONE]\n\n')
   }

@@ -1,11 +1,12 @@
 // The Governor on the client dialects' streams: strict mode stops a card number or a key with the
 // dialect's own error frame, which its SDK raises, before any character of the value is sent; and
-// redaction replaces values in the dialects' streams and JSON answers.
+// redaction replaces values in the dialects' streams and JSON answers. Strict mode holds a stream's
+// tool calls and checks them whole at its end; outside it they go out as they arrive.
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
 import { call } from '../../helpers/http.ts'
-import { startAnswerUpstream } from './answer-upstream.ts'
+import { startAnswerUpstream, type AnswerOptions } from './answer-upstream.ts'
 import { governedGateway, metadata, SENSITIVE, type GovernedGatewayOptions } from './fixtures.ts'
 
 const STRICT = { changes: { governor: { strictMode: true } } }
@@ -14,8 +15,8 @@ const FILLER = Array.from({ length: 12 }, (_, i) => ` More text, part ${i}.`)
 const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
 const question = { role: 'user' as const, content: 'What is on file?' }
 
-async function gatewayStreaming(t: Test, pieces: readonly string[], options: GovernedGatewayOptions) {
-  const upstream = await startAnswerUpstream(pieces, { gapMs: 20 })
+async function gatewayStreaming(t: Test, pieces: readonly string[], options: GovernedGatewayOptions, answer: AnswerOptions = {}) {
+  const upstream = await startAnswerUpstream(pieces, { gapMs: 20, ...answer })
   t.teardown(() => upstream.close())
   const gw = await governedGateway(t, { ...options, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
   return { gw, upstream }
@@ -93,6 +94,89 @@ for (const [name, pieces, type, leak] of [
     t.ok(upstream.aborted() >= 1, 'the model call was aborted')
   })
 }
+
+const tools = [{ type: 'function' as const, function: { name: 'file_payment', parameters: { type: 'object', properties: {} } } }]
+
+for (const [name, argumentPieces, type, leak] of [
+  ['a card number', ['{"card":"4111 1111', ' 1111 1111","note":"', 'keep it safe"}'], 'CREDIT_CARD', /4111|1111/],
+  ['an AWS key id', ['{"key":"AKIA', 'IOSFODNN7EXAMPLF","note":"', 'for now"}'], 'SECRET', /AKIA|IOSF|EXAMPLF/],
+] as const) {
+  t.test(`strict mode stops ${name} in a tool call's arguments on an OpenAI-dialect stream: no tool-call frame goes out`, async (t) => {
+    const toolCall = { id: 'call_pay', name: 'file_payment', pieces: argumentPieces }
+    const { gw, upstream } = await gatewayStreaming(t, ['Filing it now.'], STRICT, { toolCall })
+    const recorder = recordingFetch()
+    const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
+    const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], tools, stream: true }, { headers })
+    let raised: unknown
+    try {
+      for await (const chunk of stream) t.notOk(chunk.choices[0]?.delta.tool_calls, 'no tool-call chunk reaches the SDK')
+    } catch (err) {
+      raised = err
+    }
+    t.ok(raised instanceof OpenAI.APIError, 'the SDK raises an APIError')
+    t.match((raised as InstanceType<typeof OpenAI.APIError>).error, {
+      message: /Response blocked by Governor/, type: 'permission_error', code: 'governor_response_blocked', auditId: /^aud_/, found: [type],
+    })
+    const [body] = await recorder.bodies()
+    t.notMatch(body, leak, 'no character of the value reached the client')
+    t.notMatch(body, /tool_calls|call_pay|file_payment/, 'no tool-call frame went out')
+    t.match(body, /\ndata: \{"error":\{[^\n]*"code":"governor_response_blocked"/)
+    t.notMatch(body, /\[DONE\]/, 'the stream ends at the error chunk')
+    t.equal(upstream.requests(), 1)
+    const audit = await call(`${gw.url}/api/compliance/audit/${(raised as { error: { auditId: string } }).error.auditId}`, { key: gw.pk })
+    t.match(audit.body, { kind: 'output', decision: 'blocked', findingCounts: { [type]: 1 } })
+  })
+}
+
+t.test('strict mode releases a clean tool call whole after the text, with its id, name and index', async (t) => {
+  const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"amount":', '42,"currency"', ':"EUR"}'] }
+  const { gw } = await gatewayStreaming(t, ['Filing ', 'it now.'], STRICT, { toolCall })
+  const recorder = recordingFetch()
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
+  const completion = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).finalChatCompletion()
+  const message = completion.choices[0]!.message
+  t.equal(message.content, 'Filing it now.')
+  t.match(message.tool_calls, [{ id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: '{"amount":42,"currency":"EUR"}' } }])
+  t.equal(message.tool_calls?.length, 1)
+  t.equal(completion.choices[0]!.finish_reason, 'tool_calls')
+  const [body] = await recorder.bodies()
+  const frames = body!.split('\n\n').filter((frame) => frame.startsWith('data: {'))
+  const firstCall = frames.findIndex((frame) => frame.includes('"tool_calls"'))
+  const lastText = frames.findLastIndex((frame) => /"content":"[^"]/.test(frame))
+  t.ok(lastText >= 0 && firstCall > lastText, 'the held text goes out before the tool call')
+  t.ok(frames.filter((frame) => frame.includes('"tool_calls"')).every((frame) => frame.includes('"index":0')), 'the call keeps its index')
+})
+
+t.test('outside strict mode tool-call pieces are written as they arrive, before the model is done', async (t) => {
+  let release = () => {}
+  const modelDone = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  // Should the gateway hold the call, the model ends after this and the test fails rather than hangs.
+  const timer = setTimeout(() => release(), 3000)
+  t.teardown(() => clearTimeout(timer))
+  let ended = false
+  const beforeEnd = async () => {
+    await modelDone
+    ended = true
+  }
+  const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"amount":', '42}'] }
+  const { gw } = await gatewayStreaming(t, ['Filing it now.'], {}, { toolCall, beforeEnd })
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], tools, stream: true }, { headers })
+  let before: boolean | undefined
+  let input = ''
+  for await (const chunk of stream) {
+    const calls = chunk.choices[0]?.delta.tool_calls
+    if (calls === undefined) continue
+    input += calls.map((c) => c.function?.arguments ?? '').join('')
+    if (input === '{"amount":42}' && before === undefined) {
+      before = !ended
+      release()
+    }
+  }
+  t.equal(before, true, 'the whole call reached the client while the model was still streaming')
+})
 
 t.test('redactOutput replaces values in the dialects\' streams and JSON answers', async (t) => {
   const pieces = ['Mail ', SENSITIVE.email, ' or call; card ', SENSITIVE.card, '.']
