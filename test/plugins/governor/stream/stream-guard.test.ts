@@ -132,3 +132,16 @@ t.test('strict mode with redaction redacts what it lets out and stops on the res
   t.same(stream(both, [`Mail ${SENSITIVE.email} now.`]), { sent: 'Mail [REDACTED:EMAIL_ADDRESS] now.', stopped: undefined })
   t.same(stream(both, [`Mail ${SENSITIVE.email}, key `, SENSITIVE.secret, '.']).stopped, ['SECRET'])
 })
+
+t.test('tool calls are checked whole with the stopping rules of text, and only in strict mode', async (t) => {
+  const { compiled } = compileRules([{ id: 'rule_falcon', name: 'Project Falcon', pattern: 'project falcon', regex: false, weight: 40, severity: 'HIGH' }])
+  const strict = new StreamGuard({ ...STRICT, stoppingRules: compiled }, scan)
+  t.equal(strict.holdsToolCalls, true)
+  t.same(strict.checkToolCalls(['{"city":"Paris"}', '{"amount":42}']), { kind: 'send', text: '' })
+  t.same(strict.checkToolCalls(['{"city":"Paris"}', JSON.stringify({ card: SENSITIVE.card })]), { kind: 'stop', found: ['CREDIT_CARD'] })
+  t.same(strict.checkToolCalls(['{"topic":"Project Falcon"}']), { kind: 'stop', found: ['rule_falcon'] })
+  t.same(strict.checkToolCalls(['{"contact":"ana.lopez@example.com"}']), { kind: 'send', text: '' }, 'MEDIUM findings go out')
+  const redacting = new StreamGuard(REDACT, scan)
+  t.equal(redacting.holdsToolCalls, false)
+  t.same(redacting.checkToolCalls([JSON.stringify({ card: SENSITIVE.card })]), { kind: 'send', text: '' })
+})
