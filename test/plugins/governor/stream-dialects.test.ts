@@ -128,6 +128,27 @@ for (const [name, argumentPieces, type, leak] of [
   })
 }
 
+t.test('strict mode stops a card number in a tool call on an Anthropic-dialect stream: no tool_use block goes out', async (t) => {
+  const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"card":"4111 1111', ' 1111 1111"}'] }
+  const { gw } = await gatewayStreaming(t, ['Filing it now.'], STRICT, { toolCall })
+  const recorder = recordingFetch()
+  const anthropic = new Anthropic({ apiKey: gw.sk, baseURL: gw.url, fetch: recorder.fetch, maxRetries: 0 })
+  const anthropicTools = [{ name: 'file_payment', input_schema: { type: 'object' as const, properties: {} } }]
+  let raised: unknown
+  try {
+    await anthropic.messages.stream({ model: 'gpt-4o-mini', max_tokens: 200, messages: [question], tools: anthropicTools }, { headers }).finalMessage()
+  } catch (err) {
+    raised = err
+  }
+  t.ok(raised instanceof Anthropic.APIError, 'the SDK raises an APIError')
+  t.match((raised as InstanceType<typeof Anthropic.APIError>).error, {
+    type: 'error', error: { type: 'permission_error', message: /Response blocked by Governor/, code: 'governor_response_blocked', found: ['CREDIT_CARD'] },
+  })
+  const [body] = await recorder.bodies()
+  t.notMatch(body, /4111|1111/, 'no character of the number reached the client')
+  t.notMatch(body, /tool_use|input_json_delta|file_payment/, 'no tool_use block went out')
+})
+
 t.test('strict mode releases a clean tool call whole after the text, with its id, name and index', async (t) => {
   const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"amount":', '42,"currency"', ':"EUR"}'] }
   const { gw } = await gatewayStreaming(t, ['Filing ', 'it now.'], STRICT, { toolCall })
