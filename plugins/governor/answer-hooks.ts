@@ -1,9 +1,10 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
 // leaves, redaction replaces values on the way; strict mode also has the core hold the stream's
-// tool calls, whose inputs are checked whole at its end (not redacted). Once the whole answer is known it is scanned for
-// the record: a JSON answer (or a cache hit, not sent yet) is then withheld or redacted, and the
-// findings are reported in x-governor-output-* headers (trailers on a stream) and the done event.
+// tool calls, whose inputs are checked whole at its end (not redacted). Once the whole answer is
+// known it is scanned for the record: a JSON answer (or a cache hit, not sent yet) is then
+// withheld or redacted, and the findings are reported in x-governor-output-* headers (trailers
+// on a stream) and the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
 import type { ToolCall } from '../../proxy/ai-request.ts'
 import { answerTexts, type CompletionResult, type StreamChunk } from '../../proxy/completion.ts'
