@@ -1,7 +1,7 @@
 // The one LMDB environment of a gateway process. Plugins get a handle whose databases are
 // namespaced by the plugin's name, so no plugin can open another's records.
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { open, type Database, type Key, type RootDatabase } from 'lmdb'
 import { ConfigError } from './config.ts'
 
@@ -35,16 +35,39 @@ export interface Store {
 
 const STRUCTURES = Symbol.for('structures')
 
-export function openStore(path: string): Store {
-  let root: RootDatabase
+interface SharedRoot {
+  readonly root: RootDatabase
+  handles: number
+}
+
+// One environment per path in a process. LMDB forbids opening an environment twice in one
+// process, and two handles deadlock: a database opened on the second (a synchronous write
+// transaction on the main thread) waits for the write lock, which the first handle's writer holds
+// while it waits for the main thread to run its transaction's callbacks.
+const roots = new Map<string, SharedRoot>()
+
+function openRoot(path: string): SharedRoot {
+  const known = roots.get(path)
+  if (known !== undefined) {
+    known.handles++
+    return known
+  }
   try {
     mkdirSync(path, { recursive: true })
     // Several processes may share this environment; LMDB's own locks make that safe. The path is
     // always a directory: lmdb would otherwise take a name with a dot (`/var/lib/tollgate.d`) for a file.
-    root = open({ path, maxDbs: 64, compression: false, noSubdir: false })
+    const shared = { root: open({ path, maxDbs: 64, compression: false, noSubdir: false }), handles: 1 }
+    roots.set(path, shared)
+    return shared
   } catch (err) {
     throw dataDirError(err, path)
   }
+}
+
+export function openStore(dataDir: string): Store {
+  const path = resolve(dataDir)
+  const shared = openRoot(path)
+  const root = shared.root
   let closed = false
   return {
     root,
@@ -67,6 +90,8 @@ export function openStore(path: string): Store {
     async close() {
       if (closed) return
       closed = true
+      if (--shared.handles > 0) return
+      roots.delete(path)
       await root.close()
     },
   }

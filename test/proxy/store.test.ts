@@ -26,3 +26,23 @@ t.test('a data path that cannot be a directory stops with a line naming TOLLGATE
   t.throws(() => openStore(file), new ConfigError(`the data directory ${file} is a file, not a directory (TOLLGATE_DATA)`))
   t.throws(() => openStore(join(file, 'below')), new ConfigError(`the data directory ${join(file, 'below')} cannot be made: part of that path is a file (TOLLGATE_DATA)`))
 })
+
+t.test('one process opens a path once: a second handle shares the environment and closes only itself', async (t) => {
+  const dir = freshDataDir(t)
+  const first = openStore(dir)
+  const second = openStore(join(dir, '.'))
+  t.equal(second.root, first.root, 'the same environment')
+  const db = first.forPlugin('p').open<number>('n')
+  await db.put('k', 1)
+  // A database opened on the second handle while the first one's write is in flight: with two
+  // environments this was a deadlock.
+  const pending = db.put('k', 2)
+  t.equal(second.forPlugin('p').open<number>('other').get('x'), undefined)
+  await pending
+  await second.close()
+  t.equal(db.get('k'), 2, 'the first handle still works after the second closed')
+  await first.close()
+  const third = openStore(dir)
+  t.not(third.root, first.root, 'a fresh environment once every handle closed')
+  await third.close()
+})
