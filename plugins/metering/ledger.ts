@@ -104,6 +104,12 @@ interface QueuedSettlement extends JournalLine {
   readonly reject: (error: unknown) => void
 }
 
+interface InFlightBatch {
+  /** An entry the transaction wrote: readable once its commit is. */
+  marker: string | undefined
+  readonly micros: Map<string, number>
+}
+
 export interface Settled {
   /**
    * The month's row as this entry leaves it, known at once when the settlement was journaled;
@@ -162,23 +168,28 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   let lastCommit: Promise<unknown> = Promise.resolve()
   const journal = openJournal(store.directory, owner)
   // Settled here and not yet committed: what this process counts on top of the stored rows.
+  // Charges not yet in a transaction are counted as they are; those of a transaction that ran
+  // only until its commit is visible (its marker entry readable), which comes a moment before the
+  // commit's promise settles: counting them until then would count them twice.
   const pendingEntries = new Map<string, LedgerEntry>()
-  const pendingMicros = new Map<string, number>()
+  const unbatchedMicros = new Map<string, number>()
+  const inFlight = new Set<InFlightBatch>()
 
-  function addPending(entry: LedgerEntry, sign: 1 | -1): void {
-    const key = rowKey(entry.projectId, entry.month)
-    const micros = (pendingMicros.get(key) ?? 0) + sign * entry.costMicros
-    if (micros === 0) pendingMicros.delete(key)
-    else pendingMicros.set(key, micros)
-    if (sign === 1) pendingEntries.set(entry.id, entry)
-    else pendingEntries.delete(entry.id)
+  function addMicros(micros: Map<string, number>, key: string, delta: number): void {
+    const sum = (micros.get(key) ?? 0) + delta
+    if (sum === 0) micros.delete(key)
+    else micros.set(key, sum)
   }
 
   function budget(projectId: string, month: string): BudgetRow {
     const key = rowKey(projectId, month)
     const row = budgets.get(key) ?? EMPTY_ROW
-    const pending = pendingMicros.get(key)
-    return pending === undefined ? row : { ...row, usedMicros: row.usedMicros + pending }
+    let pending = unbatchedMicros.get(key) ?? 0
+    for (const batch of inFlight) {
+      const micros = batch.micros.get(key)
+      if (micros !== undefined && !entries.doesExist(batch.marker!)) pending += micros
+    }
+    return pending === 0 ? row : { ...row, usedMicros: row.usedMicros + pending }
   }
 
   /** The row as a journaled entry leaves it; undefined when the store cannot be read (closing). */
@@ -228,7 +239,10 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       } catch {
         mark = undefined
       }
-      if (mark !== undefined && !repeated) addPending(entry, 1)
+      if (mark !== undefined && !repeated) {
+        pendingEntries.set(entry.id, entry)
+        addMicros(unbatchedMicros, rowKey(entry.projectId, entry.month), entry.costMicros)
+      }
       const committed = new Promise<BudgetRow>((resolve, reject) => {
         queued.push({ ...line, mark, resolve, reject })
         if (queued.length === 1) commitQueued()
@@ -334,25 +348,44 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   function commitQueued(): void {
     let batch: QueuedSettlement[] | undefined
     // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
+    const flight: InFlightBatch = { marker: undefined, micros: new Map() }
     const commit = new Promise<BudgetRow[]>((resolve) => resolve(store.transaction(() => {
       batch = queued
       queued = []
       const rows = new RowCache(budgets)
       const stats = new Map<string, ModelDayStats>()
-      const settled = batch.map((item) => applySettlement(item, rows, stats))
+      const settled = batch.map((item) => {
+        const counted = pendingEntries.get(item.entry.id) === item.entry
+        const isNew = !entries.doesExist(item.entry.id)
+        const row = applySettlement(item, rows, stats)
+        if (counted) {
+          const key = rowKey(item.entry.projectId, item.entry.month)
+          addMicros(unbatchedMicros, key, -item.entry.costMicros)
+          // A repeated id charges nothing: it leaves the count here.
+          if (isNew) {
+            addMicros(flight.micros, key, item.entry.costMicros)
+            flight.marker ??= item.entry.id
+          }
+        }
+        return row
+      })
       rows.writeAll()
       writeStats(stats)
+      if (flight.micros.size > 0) inFlight.add(flight)
       return settled
     })))
     lastCommit = commit
     commit.then(
-      (settled) => batch!.forEach((item, i) => {
-        if (item.mark !== undefined) {
-          journal.committed(item.mark)
-          if (pendingEntries.get(item.entry.id) === item.entry) addPending(item.entry, -1)
-        }
-        item.resolve(settled[i]!)
-      }),
+      (settled) => {
+        inFlight.delete(flight)
+        batch!.forEach((item, i) => {
+          if (item.mark !== undefined) {
+            journal.committed(item.mark)
+            if (pendingEntries.get(item.entry.id) === item.entry) pendingEntries.delete(item.entry.id)
+          }
+          item.resolve(settled[i]!)
+        })
+      },
       (error: unknown) => {
         // A transaction refused before it ran leaves its items queued. Their journal lines stay,
         // counted here as settled, for the next start to replay.
