@@ -1,6 +1,6 @@
 // Redaction: detected values replaced by [REDACTED:TYPE] before an answer leaves. Overlapping
 // findings are replaced as one span, named after the most sensitive type among them.
-import type { Finding } from '../../../workers/scan-content.ts'
+import type { EntityType, Finding } from '../../../workers/scan-content.ts'
 import { severityRank } from '../verdict/levels.ts'
 import { ENTITY_TIERS } from '../verdict/sensitivity.ts'
 import { isRedactedType } from '../verdict/finding-severity.ts'
@@ -24,23 +24,30 @@ export function redact(text: string, from: number, to: number, findings: readonl
   const spans: Span[] = []
   let out = ''
   let at = from
-  for (const group of overlapping(findings.filter((f) => isRedactedType(f.type) && f.end > from && f.start < to))) {
+  for (const group of redactionGroups(findings.filter((f) => f.end > from && f.start < to))) {
     const start = Math.max(group.start, at)
     const end = Math.min(group.end, to)
     if (end <= start) continue
-    out += `${text.slice(at, start)}[REDACTED:${group.type}]`
+    out += `${text.slice(at, start)}${placeholder(group.type)}`
     spans.push({ start, end })
     at = end
   }
   return { text: out + text.slice(at, to), spans }
 }
 
-interface Group extends Span {
-  readonly type: Finding['type']
+/** What a redacted value is replaced by. */
+export function placeholder(type: EntityType): string {
+  return `[REDACTED:${type}]`
 }
 
-function overlapping(findings: readonly Finding[]): Group[] {
-  const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end)
+/** A span to replace as one, named after its most sensitive finding. */
+export interface Group extends Span {
+  readonly type: EntityType
+}
+
+/** The findings of redacted types, overlapping ones merged, in the order of the text. */
+export function redactionGroups(findings: readonly Finding[]): Group[] {
+  const sorted = findings.filter((f) => isRedactedType(f.type)).sort((a, b) => a.start - b.start || b.end - a.end)
   const groups: Group[] = []
   for (const finding of sorted) {
     const last = groups.at(-1)
@@ -48,13 +55,17 @@ function overlapping(findings: readonly Finding[]): Group[] {
       groups.push({ start: finding.start, end: finding.end, type: finding.type })
       continue
     }
-    const type = rank(finding.type) > rank(last.type) ? finding.type : last.type
-    groups[groups.length - 1] = { start: last.start, end: Math.max(last.end, finding.end), type }
+    groups[groups.length - 1] = { start: last.start, end: Math.max(last.end, finding.end), type: moreSensitive(last.type, finding.type) }
   }
   return groups
 }
 
-function rank(type: Finding['type']): number {
+/** Of two types, the one a replacement is named after: the first unless the second is more sensitive. */
+export function moreSensitive(a: EntityType, b: EntityType): EntityType {
+  return rank(b) > rank(a) ? b : a
+}
+
+function rank(type: EntityType): number {
   return severityRank(ENTITY_TIERS[type].severity)
 }
 
