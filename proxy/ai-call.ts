@@ -175,10 +175,31 @@ function assembleToolCalls(pieces: readonly ToolCallDelta[]): AssembledCall[] {
   return complete
 }
 
-/** The pieces, in the order they came, of the calls put together: only what the end hooks saw goes out. */
-function piecesOfCalls(pieces: readonly ToolCallDelta[], calls: readonly AssembledCall[]): ToolCallDelta[] {
-  const indexes = new Set(calls.map((call) => call.index))
-  return pieces.filter((piece) => indexes.has(piece.index))
+/**
+ * The held pieces to send, in the order they came, of the calls put together: only what the end
+ * hooks saw goes out. A call whose arguments a hook rewrote goes out whole where its first piece
+ * came; `released` are the `assembled` calls as the hooks let them out, in the same order.
+ */
+function heldPieces(pieces: readonly ToolCallDelta[], assembled: readonly AssembledCall[], released: readonly AssembledCall[]): ToolCallDelta[] {
+  const kept = new Set<number>()
+  const rewritten = new Map<number, AssembledCall>()
+  released.forEach((call, i) => {
+    if (call.arguments === assembled[i]!.arguments) kept.add(call.index)
+    else rewritten.set(call.index, call)
+  })
+  const out: ToolCallDelta[] = []
+  for (const piece of pieces) {
+    if (kept.has(piece.index)) out.push(piece)
+    const call = rewritten.get(piece.index)
+    if (call === undefined) continue
+    out.push({ index: call.index, id: call.id, name: call.name, arguments: call.arguments })
+    rewritten.delete(piece.index)
+  }
+  return out
+}
+
+function withoutIndex({ id, name, arguments: input }: AssembledCall): ToolCall {
+  return { id, name, arguments: input }
 }
 
 async function streamAnswer(
@@ -214,6 +235,8 @@ async function streamAnswer(
   }
   const toolCallPieces: ToolCallDelta[] = []
   let toolCalls: AssembledCall[] = []
+  // The tool calls as the client got them: held ones as the end hooks let them out.
+  let sentCalls: readonly AssembledCall[] = []
   try {
     // Held tool-call pieces go out only once the end hooks have seen the whole calls.
     const holdToolCalls = deps.chain.holdsStreamToolCalls(ctx)
@@ -246,9 +269,11 @@ async function streamAnswer(
       }
     }
     toolCalls = assembleToolCalls(toolCallPieces)
+    const ended = deps.chain.runStreamEnd(ctx, toolCalls)
     // The held text came before the tool calls, and goes out before them.
-    await send(deps.chain.runStreamEnd(ctx, toolCalls).text)
-    if (holdToolCalls) for (const piece of piecesOfCalls(toolCallPieces, toolCalls)) await sse.write(frames.toolCall(piece))
+    await send(ended.text)
+    sentCalls = holdToolCalls ? ended.toolCalls : toolCalls
+    if (holdToolCalls) for (const piece of heldPieces(toolCallPieces, toolCalls, sentCalls)) await sse.write(frames.toolCall(piece))
   } catch (err) {
     if (err instanceof StreamStop) {
       observe('ok')
@@ -275,15 +300,16 @@ async function streamAnswer(
     return { status: 200, reason: 'stream_aborted', errorCode: error.code }
   }
   observe('ok')
-  // Usage counts what the model generated; the text is what the client got.
+  // Usage counts what the model generated; the text and the tool calls are what the client got.
   const answer: ProviderResult = {
     text: generated,
     ...(usage !== undefined && { usage }),
-    ...(toolCalls.length > 0 && { toolCalls: toolCalls.map(({ id, name, arguments: input }) => ({ id, name, arguments: input })) }),
+    ...(toolCalls.length > 0 && { toolCalls: toolCalls.map(withoutIndex) }),
     ...(finishReason !== undefined && { finishReason }),
     ...(servedBy !== undefined && { servedBy }),
   }
   const result: CompletionResult = { ...buildResult(decision, answer), text: sent }
+  if (sentCalls.length > 0) result.toolCalls = sentCalls.map(withoutIndex)
   if (span !== undefined) endProviderCall(span, result.model, result.usage)
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.

@@ -7,7 +7,8 @@
 //     ─▶ model call (the router's decision; ctx.signal; 502/504 on failure)    │
 //     ─▶ onStreamChunk per chunk (sync; may hold text back or stop the stream), │
 //        then onStreamEnd once the model is done, or nothing for a JSON answer  │
-//        (tool calls held back when holdsStreamToolCalls asked go out after it) │
+//        (tool calls held back when holdsStreamToolCalls asked go out after it, │
+//        with the arguments onStreamEnd may have rewritten)                     │
 //     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
 //     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
 //     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
@@ -31,6 +32,10 @@ interface Bound<H> {
 
 type Hook<K extends keyof PluginHooks> = NonNullable<PluginHooks[K]>
 
+export interface StreamEnded<C extends ToolCall> extends StreamChunk {
+  readonly toolCalls: readonly C[]
+}
+
 export interface ChainStop {
   readonly reply: Reply
   readonly stoppedBy: string
@@ -44,8 +49,11 @@ export interface Chain {
   runStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk
   /** Whether a hook asks to hold this stream's tool-call pieces until its end checks passed. */
   holdsStreamToolCalls(ctx: RequestContext): boolean
-  /** The text hooks still held when the model finished; throws a StreamStop like runStreamChunk. */
-  runStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamChunk
+  /**
+   * The text hooks still held when the model finished, and the tool calls as the hooks let them
+   * out (their arguments possibly rewritten); throws a StreamStop like runStreamChunk.
+   */
+  runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): StreamEnded<C>
   runComplete(ctx: CompletedContext): void
 }
 
@@ -166,15 +174,21 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
     },
     runStreamEnd(ctx, toolCalls) {
       let pending = ''
+      let calls = toolCalls
       for (const { plugin, chunk, end } of onStreamPass) {
         try {
           if (pending !== '' && chunk !== undefined) pending = (chunk(ctx, { text: pending }) ?? { text: pending }).text
-          if (end !== undefined) pending += end(ctx, toolCalls)?.text ?? ''
+          if (end === undefined) continue
+          const ended = end(ctx, calls)
+          if (ended === undefined) continue
+          pending += ended.text
+          const rewritten = ended.arguments
+          if (rewritten !== undefined) calls = calls.map((call, i) => ({ ...call, arguments: rewritten[i] ?? call.arguments }))
         } catch (err) {
           streamFailure(ctx, plugin, 'onStreamEnd', err)
         }
       }
-      return { text: pending }
+      return { text: pending, toolCalls: calls }
     },
     runComplete(ctx) {
       for (const { plugin, hook } of onComplete) {

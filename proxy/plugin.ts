@@ -119,6 +119,12 @@ export interface PluginServices {
   readonly usageMeter?: UsageMeter
 }
 
+/** What an onStreamEnd hook lets out at the end of a stream. */
+export interface StreamEnd extends StreamChunk {
+  /** The held tool calls' arguments as they are to be sent, one per call in the order given. */
+  readonly arguments?: readonly string[]
+}
+
 /** Per-process hooks returned by setup(). Every hook is optional. */
 export interface PluginHooks {
   /** Services for the plugins set up after this one. */
@@ -154,10 +160,13 @@ export interface PluginHooks {
    * Once the model's stream has ended, before onResult: the text the plugin still holds (it then
    * passes through the onStreamChunk hooks of the plugins after it), or nothing. `toolCalls` are
    * the stream's tool calls put together; when a plugin asked to hold them (holdsStreamToolCalls)
-   * none was sent yet, and they go out after the held text once every onStreamEnd passed.
+   * none was sent yet, and they go out after the held text once every onStreamEnd passed. A
+   * plugin may then rewrite their arguments (StreamEnd); the plugins after it see the rewritten
+   * calls, and those are what is sent and what the result holds. Calls that were not held went
+   * out as they came, and rewriting them changes nothing.
    * Synchronous; may throw a StreamStop like onStreamChunk.
    */
-  onStreamEnd?(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamChunk | void
+  onStreamEnd?(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | void
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
   /**

@@ -1,23 +1,26 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
-// leaves, redaction replaces values on the way; strict mode also has the core hold the stream's
-// tool calls, whose inputs are checked whole at its end (not redacted). Once the whole answer is
-// known it is scanned for the record: a JSON answer (or a cache hit, not sent yet) is then
-// withheld or redacted, and the findings are reported in x-governor-output-* headers (trailers
-// on a stream) and the done event.
+// leaves, redaction replaces values on the way. Both have the core hold the stream's tool calls,
+// whose arguments are checked whole at its end: strict mode stops on them, redaction replaces
+// values in them (still valid JSON). Once the whole answer is known it is scanned, as the model
+// generated it, for the record: a JSON answer (or a cache hit, not sent yet) is then withheld or
+// redacted, text and tool calls' arguments alike, and the findings are reported in
+// x-governor-output-* headers (trailers on a stream) and the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
 import type { ToolCall } from '../../proxy/ai-request.ts'
 import { answerTexts, type CompletionResult, type StreamChunk } from '../../proxy/completion.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError } from '../../proxy/errors.ts'
+import type { StreamEnd } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { StreamStop } from '../../proxy/stream-stop.ts'
-import { scanContent } from '../../workers/scan-content.ts'
+import { scanContent, type Finding } from '../../workers/scan-content.ts'
 import { governorHeaders, outputHeaders } from './headers.ts'
 import type { ProjectRules } from './project-rules.ts'
 import { answerDecision, buildAuditEntry } from './records/audit-entry.ts'
 import { blockedSummary, governedCall, type RequestHooksDeps } from './request-hooks.ts'
-import { isCovered, redact } from './stream/redact.ts'
+import { isCovered, redact, type Span } from './stream/redact.ts'
+import { redactJson } from './stream/redact-json.ts'
 import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
 import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
 
@@ -30,6 +33,11 @@ const PHRASE_TYPES = ['PROMPT_INJECTION'] as const
 
 // The record of a stopped stream is written even when its client has gone meanwhile.
 const NEVER_ABORTED = new AbortController().signal
+
+/** A finding of HIGH or CRITICAL severity went out as generated: no redacted span covers it. */
+function isExposed(findings: readonly Finding[], redacted: readonly Span[]): boolean {
+  return findings.some((f) => isBlockingSeverity(findingSeverity(f.type, f.score)) && !isCovered(redacted, f.start, f.end))
+}
 
 export function createAnswerHooks(deps: AnswerHooksDeps) {
   /** Streams under strict mode or redaction; a request has one from its first chunk on. */
@@ -57,9 +65,13 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     return guard
   }
 
-  function passOn(ctx: RequestContext, guard: StreamGuard, output: GuardOutput, toolCalls: readonly ToolCall[] = []): StreamChunk {
+  function passOn(ctx: RequestContext, guard: StreamGuard, output: GuardOutput): StreamChunk {
     if (output.kind === 'send') return { text: output.text }
-    throw new StreamStop(recordStop(ctx, answerTexts({ text: guard.text, toolCalls }), output.found))
+    throw stopped(ctx, guard, [], output.found)
+  }
+
+  function stopped(ctx: RequestContext, guard: StreamGuard, toolCalls: readonly ToolCall[], found: readonly string[]): StreamStop {
+    return new StreamStop(recordStop(ctx, answerTexts({ text: guard.text, toolCalls }), found))
   }
 
   /** The output record of a stopped stream, over everything the model generated up to the stop. */
@@ -86,12 +98,14 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       return guardOf(ctx)?.holdsToolCalls === true
     },
 
-    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamChunk | undefined {
+    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | undefined {
       const guard = guards.get(ctx)
       if (guard === undefined) return undefined
       const held = passOn(ctx, guard, guard.end())
-      if (toolCalls.length > 0) passOn(ctx, guard, guard.checkToolCalls(toolCalls.map((call) => call.arguments)), toolCalls)
-      return held
+      if (toolCalls.length === 0) return held
+      const calls = guard.toolCalls(toolCalls.map((call) => call.arguments))
+      if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
+      return { text: held.text, arguments: calls.arguments }
     },
 
     async onResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {
@@ -100,27 +114,32 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       if (state === undefined || auth === undefined) return undefined
       const { governor } = auth.project
       // A guarded stream is already sent, each part checked on its way; it is scanned whole for
-      // the record, as the model generated it. Any other answer (JSON, a cache hit) is not sent
-      // yet and can still be withheld or redacted. (A stream with neither strict mode nor
-      // redaction has no guard, and there is nothing to withhold or redact in it.)
-      // Tool calls' arguments are scanned too; under strict mode a stream's were held and checked
-      // at its end, and they are never redacted.
+      // the record, as the model generated it (the result holds what was sent). Any other answer
+      // (JSON, a cache hit) is not sent yet and can still be withheld or redacted. (A stream with
+      // neither strict mode nor redaction has no guard, and there is nothing to withhold or redact
+      // in it.) Tool calls' arguments are scanned too, each a text of its own after the answer's
+      // (answerTexts); a guarded stream's were held, checked and redacted at its end.
       const guard = guards.get(ctx)
-      const texts = answerTexts(guard === undefined ? result : { text: guard.text, toolCalls: result.toolCalls })
+      const texts = guard === undefined ? answerTexts(result) : [guard.text, ...guard.toolCallInputs]
       const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, texts, ctx.signal)
       const { verdict } = assessment
-      const findings = assessment.findings[0] ?? []
-      const inToolCalls = assessment.findings.slice(1).flat()
+      const [findings = [], ...inToolCalls] = assessment.findings
       const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))
       const withheld = guard === undefined && governor.strictMode && stopping.length > 0
       let redacted = guard?.redacted ?? []
+      let redactedInToolCalls = guard?.toolCallsRedacted ?? []
       if (guard === undefined && governor.redactOutput && !withheld) {
         const out = redact(result.text, 0, result.text.length, findings)
         result.text = out.text
         redacted = out.spans
+        if (result.toolCalls !== undefined) {
+          const calls = result.toolCalls.map((call, i) => ({ call, out: redactJson(call.arguments, inToolCalls[i] ?? []) }))
+          result.toolCalls = calls.map(({ call, out }) => ({ ...call, arguments: out.text }))
+          redactedInToolCalls = calls.map(({ out }) => out.spans)
+        }
       }
-      const exposed = findings.some((f) => isBlockingSeverity(findingSeverity(f.type, f.score)) && !isCovered(redacted, f.start, f.end))
-        || inToolCalls.some((f) => isBlockingSeverity(findingSeverity(f.type, f.score)))
+      const exposed = isExposed(findings, redacted)
+        || inToolCalls.some((found, i) => isExposed(found, redactedInToolCalls[i] ?? []))
         || assessment.ruleMatches.some((m) => isBlockingSeverity(m.rule.severity))
       ctx.state.governor = { ...state, output: { riskLevel: verdict.level, violations: verdict.violations.length, storable: !withheld && !exposed } }
       Object.assign(ctx.responseHeaders, outputHeaders(verdict))

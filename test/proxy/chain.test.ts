@@ -95,7 +95,7 @@ t.test('a hook may hold text back; what it releases at the end passes the later 
   const ctx = makeContext()
   t.same(chain.runStreamChunk(ctx, { text: 'hello wo' }), { text: 'HELLO ' })
   t.same(chain.runStreamChunk(ctx, { text: 'rld' }), { text: '' })
-  t.same(chain.runStreamEnd(ctx, []), { text: 'WORLD.' })
+  t.same(chain.runStreamEnd(ctx, []), { text: 'WORLD.', toolCalls: [] })
 })
 
 t.test('tool calls are held when one hook asks, and onStreamEnd hooks see the whole calls', async (t) => {
@@ -108,8 +108,23 @@ t.test('tool calls are held when one hook asks, and onStreamEnd hooks see the wh
   t.equal(chain.holdsStreamToolCalls(makeContext({ requestId: 'free' })), false)
   t.equal(buildChain([], createMetrics()).holdsStreamToolCalls(makeContext()), false)
   const calls = [{ id: 'call_1', name: 'lookup', arguments: '{"q":1}' }]
-  t.same(chain.runStreamEnd(makeContext(), calls), { text: '' })
+  t.same(chain.runStreamEnd(makeContext(), calls), { text: '', toolCalls: calls })
   t.same(seen, [calls])
+})
+
+t.test('an onStreamEnd hook may rewrite the held calls\' arguments; the hooks after it see the rewritten calls', async (t) => {
+  const seen: unknown[] = []
+  const chain = buildChain([
+    { plugin: plugin('masker', 100), hooks: { onStreamEnd: (_ctx, calls) => ({ text: 'held', arguments: calls.map((call) => call.arguments.replace('secret', '***')) }) } },
+    { plugin: plugin('after', 200), hooks: { onStreamEnd: (_ctx, calls) => void seen.push(calls.map((call) => call.arguments)) } },
+  ], createMetrics())
+  const calls = [{ index: 0, id: 'call_1', name: 'lookup', arguments: '{"q":"secret"}' }, { index: 2, id: 'call_2', name: 'lookup', arguments: '{"q":1}' }]
+  t.same(chain.runStreamEnd(makeContext(), calls), {
+    text: 'held',
+    toolCalls: [{ index: 0, id: 'call_1', name: 'lookup', arguments: '{"q":"***"}' }, { index: 2, id: 'call_2', name: 'lookup', arguments: '{"q":1}' }],
+  })
+  t.same(seen, [['{"q":"***"}', '{"q":1}']])
+  t.equal(calls[0]!.arguments, '{"q":"secret"}', 'the calls given are left as they were')
 })
 
 t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too, a fail-open one is skipped', async (t) => {
@@ -135,7 +150,7 @@ t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too
   }
   const open = buildChain([{ plugin: plugin('a', 100, { failOpen: true }), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
   t.same(open.runStreamChunk(makeContext(), { text: 'x' }), { text: 'x' })
-  t.same(open.runStreamEnd(makeContext(), []), { text: '' })
+  t.same(open.runStreamEnd(makeContext(), []), { text: '', toolCalls: [] })
 })
 
 t.test('boot refuses duplicate names or orders and asynchronous stream hooks', async (t) => {

@@ -1,13 +1,15 @@
 // One streamed answer on its way out under strict mode or redaction: text is sent only once it
 // has been scanned, and what may still be part of a value is held back (hold.ts) until the value
 // is whole. Each release scans the new text with a short look back, so detectors see the context
-// words and assignment names before a value. Synchronous, so no chunk waits for a promise. Under
-// strict mode the stream's tool calls are held by the core and checked whole at its end.
+// words and assignment names before a value. Synchronous, so no chunk waits for a promise. The
+// stream's tool calls are held by the core and checked whole at its end: strict mode stops on
+// them as on text, redaction replaces values in their arguments (kept valid JSON, redact-json.ts).
 import type { Finding } from '../../../workers/scan-content.ts'
 import type { CompiledRule } from '../verdict/custom-rules.ts'
 import { findingSeverity, isBlockingSeverity, isRedactedType } from '../verdict/finding-severity.ts'
 import { holdStart, isPlainProse } from './hold.ts'
 import { redact, type Span } from './redact.ts'
+import { redactJson } from './redact-json.ts'
 
 /** Already released text scanned again with each release: the detectors' context windows (48 characters) and a secret's name (up to 64). */
 export const LOOK_BACK_CHARS = 128
@@ -30,6 +32,11 @@ export type GuardOutput =
   /** `found`: the entity types and custom rule ids that stopped it. */
   | { readonly kind: 'stop'; readonly found: readonly string[] }
 
+export type ToolCallsOutput =
+  /** `arguments`: each call's arguments as they are to be sent, in the order given. */
+  | { readonly kind: 'send'; readonly arguments: readonly string[] }
+  | { readonly kind: 'stop'; readonly found: readonly string[] }
+
 /** Scans a window; with `phrasesOnly` only for the types that plain prose can hold (prompt injection). */
 export type Scan = (text: string, phrasesOnly: boolean) => readonly Finding[]
 
@@ -41,6 +48,8 @@ export class StreamGuard {
   /** Findings ending before this index have been dealt with; only prose lies between it and #released. */
   #checked = 0
   readonly #redacted: Span[] = []
+  #toolCallInputs: readonly string[] = []
+  #toolCallsRedacted: readonly (readonly Span[])[] = []
 
   constructor(settings: GuardSettings, scan: Scan) {
     this.#settings = settings
@@ -64,25 +73,44 @@ export class StreamGuard {
     return this.#release(cut, false)
   }
 
-  /** Strict mode: tool calls are held whole until the stream's end and checked there (checkToolCalls). */
+  /** Tool calls are held whole until the stream's end, and checked and redacted there (toolCalls). */
   get holdsToolCalls(): boolean {
-    return this.#settings.stop
+    return this.#settings.stop || this.#settings.redact
+  }
+
+  /** The arguments of the stream's tool calls as the model generated them. */
+  get toolCallInputs(): readonly string[] {
+    return this.#toolCallInputs
+  }
+
+  /** Per tool call, the spans of its generated arguments that went out as [REDACTED:TYPE]. */
+  get toolCallsRedacted(): readonly (readonly Span[])[] {
+    return this.#toolCallsRedacted
   }
 
   /**
    * The stream's tool calls, held whole until its end: their inputs stop it on the same findings
-   * and rules as text. They are not redacted, so there is nothing to send from here.
+   * and rules as text, and what does not stop it is redacted.
    */
-  checkToolCalls(inputs: readonly string[]): GuardOutput {
+  toolCalls(inputs: readonly string[]): ToolCallsOutput {
+    const { stop, redact: redacting, stoppingRules } = this.#settings
+    this.#toolCallInputs = inputs
     const found = new Set<string>()
-    if (this.#settings.stop) {
-      for (const input of inputs) {
-        for (const finding of this.#scan(input, false)) if (isBlockingSeverity(findingSeverity(finding.type, finding.score))) found.add(finding.type)
-        const lower = input.toLowerCase()
-        for (const rule of this.#settings.stoppingRules) if (rule.count(input, lower) > 0) found.add(rule.rule.id)
+    const redacted = inputs.map((input) => {
+      const replaced: Finding[] = []
+      for (const finding of this.#scan(input, false)) {
+        if (stop && isBlockingSeverity(findingSeverity(finding.type, finding.score))) found.add(finding.type)
+        else if (redacting) replaced.push(finding)
       }
-    }
-    return found.size > 0 ? { kind: 'stop', found: [...found] } : { kind: 'send', text: '' }
+      if (stop && stoppingRules.length > 0) {
+        const lower = input.toLowerCase()
+        for (const rule of stoppingRules) if (rule.count(input, lower) > 0) found.add(rule.rule.id)
+      }
+      return redactJson(input, replaced)
+    })
+    if (found.size > 0) return { kind: 'stop', found: [...found] }
+    this.#toolCallsRedacted = redacted.map((out) => out.spans)
+    return { kind: 'send', arguments: redacted.map((out) => out.text) }
   }
 
   /** The model is done: everything left is scanned and sent. */

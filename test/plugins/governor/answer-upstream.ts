@@ -1,8 +1,8 @@
 // A provider on 127.0.0.1 (port 0) that speaks the Chat Completions wire format and answers every
 // request with the same text, so a test can control what the model "says" independently of the
 // prompt. A stream sends the text in two halves, or in the pieces given, `gapMs` apart, then the
-// tool call given, if any. It counts
-// the requests it answered and the streams whose client went away before the end.
+// tool call given, if any; a JSON answer carries the same call whole. It counts the requests it
+// answered and the streams whose client went away before the end.
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { once } from 'node:events'
@@ -21,7 +21,7 @@ export interface AnswerUpstream {
 export interface AnswerOptions {
   /** Pause before every streamed piece after the first. Default 0. */
   readonly gapMs?: number
-  /** A tool call streamed after the text: its start, then its arguments in `pieces`, `gapMs` apart. */
+  /** A tool call streamed after the text: its start, then its arguments in `pieces`, `gapMs` apart (whole in a JSON answer). */
   readonly toolCall?: { readonly id: string; readonly name: string; readonly pieces: readonly string[] }
   /** Awaited before a stream's finish, so a test can see what the client got before the model was done. */
   readonly beforeEnd?: () => Promise<void>
@@ -70,8 +70,14 @@ export async function startAnswerUpstream(answer: string | readonly string[], op
       requests++
       const wire = JSON.parse(raw) as { model: string; stream?: boolean }
       if (wire.stream !== true) {
+        const { toolCall } = options
+        const message = toolCall === undefined ? { role: 'assistant', content: text } : {
+          role: 'assistant', content: text,
+          tool_calls: [{ id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: toolCall.pieces.join('') } }],
+        }
+        const choice = { index: 0, message, finish_reason: toolCall === undefined ? 'stop' : 'tool_calls' }
         res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ id: 'chatcmpl-fixed', object: 'chat.completion', created: 1_700_000_000, model: wire.model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: USAGE }))
+        res.end(JSON.stringify({ id: 'chatcmpl-fixed', object: 'chat.completion', created: 1_700_000_000, model: wire.model, choices: [choice], usage: USAGE }))
         return
       }
       res.on('close', () => {

@@ -133,15 +133,26 @@ t.test('strict mode with redaction redacts what it lets out and stops on the res
   t.same(stream(both, [`Mail ${SENSITIVE.email}, key `, SENSITIVE.secret, '.']).stopped, ['SECRET'])
 })
 
-t.test('tool calls are checked whole with the stopping rules of text, and only in strict mode', async (t) => {
+t.test('tool calls are checked whole with the stopping rules of text in strict mode', async (t) => {
   const { compiled } = compileRules([{ id: 'rule_falcon', name: 'Project Falcon', pattern: 'project falcon', regex: false, weight: 40, severity: 'HIGH' }])
   const strict = new StreamGuard({ ...STRICT, stoppingRules: compiled }, scan)
   t.equal(strict.holdsToolCalls, true)
-  t.same(strict.checkToolCalls(['{"city":"Paris"}', '{"amount":42}']), { kind: 'send', text: '' })
-  t.same(strict.checkToolCalls(['{"city":"Paris"}', JSON.stringify({ card: SENSITIVE.card })]), { kind: 'stop', found: ['CREDIT_CARD'] })
-  t.same(strict.checkToolCalls(['{"topic":"Project Falcon"}']), { kind: 'stop', found: ['rule_falcon'] })
-  t.same(strict.checkToolCalls(['{"contact":"ana.lopez@example.com"}']), { kind: 'send', text: '' }, 'MEDIUM findings go out')
+  t.same(strict.toolCalls(['{"city":"Paris"}', '{"amount":42}']), { kind: 'send', arguments: ['{"city":"Paris"}', '{"amount":42}'] })
+  t.same(strict.toolCalls(['{"city":"Paris"}', JSON.stringify({ card: SENSITIVE.card })]), { kind: 'stop', found: ['CREDIT_CARD'] })
+  t.same(strict.toolCalls(['{"topic":"Project Falcon"}']), { kind: 'stop', found: ['rule_falcon'] })
+  t.same(strict.toolCalls(['{"contact":"ana.lopez@example.com"}']), { kind: 'send', arguments: ['{"contact":"ana.lopez@example.com"}'] }, 'MEDIUM findings go out')
+})
+
+t.test('with redaction tool calls are held and their arguments redacted as JSON; strict mode still stops on the rest', async (t) => {
   const redacting = new StreamGuard(REDACT, scan)
-  t.equal(redacting.holdsToolCalls, false)
-  t.same(redacting.checkToolCalls([JSON.stringify({ card: SENSITIVE.card })]), { kind: 'send', text: '' })
+  t.equal(redacting.holdsToolCalls, true)
+  const inputs = [JSON.stringify({ card: SENSITIVE.card, note: 'keep it safe' }), '{"amount":42}', `{"contact":"${SENSITIVE.email}"}`]
+  t.same(redacting.toolCalls(inputs), {
+    kind: 'send', arguments: ['{"card":"[REDACTED:CREDIT_CARD]","note":"keep it safe"}', '{"amount":42}', '{"contact":"[REDACTED:EMAIL_ADDRESS]"}'],
+  })
+  t.same(redacting.toolCallInputs, inputs, 'what the model generated is kept for the record')
+  t.same(redacting.toolCallsRedacted.map((spans, i) => spans.map((s) => inputs[i]!.slice(s.start, s.end))), [[SENSITIVE.card], [], [SENSITIVE.email]])
+  const both = new StreamGuard({ stop: true, redact: true, stoppingRules: [] }, scan)
+  t.same(both.toolCalls([`{"contact":"${SENSITIVE.email}"}`]), { kind: 'send', arguments: ['{"contact":"[REDACTED:EMAIL_ADDRESS]"}'] })
+  t.same(both.toolCalls([`{"contact":"${SENSITIVE.email}","card":"${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
 })
