@@ -103,7 +103,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       if (guard === undefined) return undefined
       const held = passOn(ctx, guard, guard.end())
       if (toolCalls.length === 0) return held
-      const calls = guard.toolCalls(toolCalls.map((call) => call.arguments))
+      const calls = guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
       if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
       return { text: held.text, arguments: calls.arguments }
     },

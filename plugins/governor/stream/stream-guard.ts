@@ -73,7 +73,7 @@ export class StreamGuard {
     return this.#release(cut, false)
   }
 
-  /** Tool calls are held whole until the stream's end, and checked and redacted there (toolCalls). */
+  /** Tool calls are held whole until the stream's end, and checked and redacted there (releaseToolCalls). */
   get holdsToolCalls(): boolean {
     return this.#settings.stop || this.#settings.redact
   }
@@ -92,7 +92,7 @@ export class StreamGuard {
    * The stream's tool calls, held whole until its end: their inputs stop it on the same findings
    * and rules as text, and what does not stop it is redacted.
    */
-  toolCalls(inputs: readonly string[]): ToolCallsOutput {
+  releaseToolCalls(inputs: readonly string[]): ToolCallsOutput {
     const { stop, redact: redacting, stoppingRules } = this.#settings
     this.#toolCallInputs = inputs
     const found = new Set<string>()

@@ -1,16 +1,17 @@
 // What the cache may keep of a governed answer: never one that strict mode withheld or stopped,
-// never one still holding a finding of high or critical severity, the redacted text when
-// redaction is on; and a strict-mode cache hit is checked before its first byte.
+// never one still holding a finding of high or critical severity, the redacted text and tool-call
+// arguments when redaction is on; and a strict-mode cache hit is checked before its first byte.
+import OpenAI from 'openai'
 import t, { type Test } from 'tap'
 import { createAnswerStore } from '../../../plugins/cache/answer-store.ts'
 import { cacheKeyOf } from '../../../plugins/cache/cache-key.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { call, parseSse } from '../../helpers/http.ts'
-import { startAnswerUpstream } from './answer-upstream.ts'
-import { governedGateway, SENSITIVE, type GovernedGatewayOptions } from './fixtures.ts'
+import { startAnswerUpstream, type AnswerOptions } from './answer-upstream.ts'
+import { governedGateway, metadata, SENSITIVE, type GovernedGatewayOptions } from './fixtures.ts'
 
-async function gatewayAnswering(t: Test, answer: string | readonly string[], options: GovernedGatewayOptions = {}) {
-  const upstream = await startAnswerUpstream(answer)
+async function gatewayAnswering(t: Test, answer: string | readonly string[], options: GovernedGatewayOptions = {}, answerOptions: AnswerOptions = {}) {
+  const upstream = await startAnswerUpstream(answer, answerOptions)
   t.teardown(() => upstream.close())
   const gw = await governedGateway(t, { ...options, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
   return { gw, upstream }
@@ -107,4 +108,32 @@ t.test('a strict-mode cache hit with a finding is blocked before its first byte'
   t.match(hit.body, { error: 'Request blocked by Governor', violations: [{ severity: 'HIGH' }] })
   t.notMatch(JSON.stringify(hit), '4111')
   t.equal(upstream.requests(), 1)
+})
+
+t.test('a tool call with a card number is cached only redacted: with redactOutput the hit holds the redacted arguments, without it nothing is stored', async (t) => {
+  const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"card":"4111 1111', ' 1111 1111"}'] }
+  const tools = [{ type: 'function' as const, function: { name: 'file_payment', parameters: { type: 'object', properties: {} } } }]
+  const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
+  const redactedCall = { id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: '{"card":"[REDACTED:CREDIT_CARD]"}' } }
+  const ask = (openai: OpenAI, content: string, stream: boolean) => stream
+    ? openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers }).finalChatCompletion()
+    : openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers })
+
+  const { gw, upstream } = await gatewayAnswering(t, 'Filing it now.', REDACTING, { toolCall })
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  for (const stream of [false, true]) {
+    const content = stream ? 'File the payment, as a stream.' : 'File the payment.'
+    for (const attempt of ['miss', 'hit']) {
+      const answer = await ask(openai, content, stream)
+      t.match(answer.choices[0]!.message.tool_calls, [redactedCall], `${stream ? 'stream' : 'JSON'} ${attempt}`)
+    }
+  }
+  t.equal(upstream.requests(), 2, 'each redacted answer was stored and replayed')
+
+  const plain = await gatewayAnswering(t, 'Filing it now.', {}, { toolCall })
+  const client = new OpenAI({ apiKey: plain.gw.sk, baseURL: `${plain.gw.url}/v1`, maxRetries: 0 })
+  for (const stream of [false, true]) {
+    for (const _ of [1, 2]) t.match((await ask(client, stream ? 'Pay, streamed.' : 'Pay.', stream)).choices[0]!.message.tool_calls, [{ function: { arguments: '{"card":"4111 1111 1111 1111"}' } }])
+  }
+  t.equal(plain.upstream.requests(), 4, 'an unredacted card in a tool call is not stored')
 })

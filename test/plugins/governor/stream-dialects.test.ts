@@ -1,11 +1,13 @@
 // The Governor on the client dialects' streams: strict mode stops a card number or a key with the
 // dialect's own error frame, which its SDK raises, before any character of the value is sent; and
-// redaction replaces values in the dialects' streams and JSON answers. Strict mode holds a stream's
-// tool calls and checks them whole at its end; outside it they go out as they arrive.
+// redaction replaces values in the dialects' streams and JSON answers. Strict mode and redaction
+// hold a stream's tool calls and check them whole at its end: strict mode stops on them,
+// redaction replaces values in their arguments, which still parse. With neither, they go out as
+// they arrive.
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
-import { call } from '../../helpers/http.ts'
+import { call, parseSse } from '../../helpers/http.ts'
 import { startAnswerUpstream, type AnswerOptions } from './answer-upstream.ts'
 import { governedGateway, metadata, SENSITIVE, type GovernedGatewayOptions } from './fixtures.ts'
 
@@ -168,7 +170,7 @@ t.test('strict mode releases a clean tool call whole after the text, with its id
   t.ok(frames.filter((frame) => frame.includes('"tool_calls"')).every((frame) => frame.includes('"index":0')), 'the call keeps its index')
 })
 
-t.test('outside strict mode tool-call pieces are written as they arrive, before the model is done', async (t) => {
+t.test('with neither strict mode nor redaction tool-call pieces are written as they arrive, before the model is done', async (t) => {
   let release = () => {}
   const modelDone = new Promise<void>((resolve) => {
     release = resolve
@@ -219,4 +221,83 @@ t.test('redactOutput replaces values in the dialects\' streams and JSON answers'
   t.match(final.content, [{ type: 'text', text: expected }], 'Anthropic stream')
   const message = await anthropic.messages.create({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(4)] }, { headers })
   t.match(message.content, [{ type: 'text', text: expected }], 'Anthropic JSON')
+})
+
+const CARD_CALL = { id: 'call_pay', name: 'file_payment', pieces: ['{"card":"4111 1111', ' 1111 1111","note":"', 'keep it safe"}'] }
+const REDACTED_ARGUMENTS = '{"card":"[REDACTED:CREDIT_CARD]","note":"keep it safe"}'
+
+t.test('redactOutput replaces values in tool calls\' arguments in the dialects\' streams and JSON answers, and they still parse', async (t) => {
+  const { gw } = await gatewayStreaming(t, ['Filing ', 'it now.'], REDACT, { toolCall: CARD_CALL })
+  const asked = (n: number) => ({ role: 'user' as const, content: `What is on file? (${n})` })
+  const recorder = recordingFetch()
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
+  const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [asked(1)], tools }, { headers }).finalChatCompletion()
+  t.equal(streamed.choices[0]!.message.content, 'Filing it now.')
+  t.match(streamed.choices[0]!.message.tool_calls, [{ id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: REDACTED_ARGUMENTS } }], 'OpenAI stream')
+  t.equal(streamed.choices[0]!.message.tool_calls?.length, 1)
+  t.equal(streamed.choices[0]!.finish_reason, 'tool_calls')
+  const json = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [asked(2)], tools }, { headers })
+  const [call] = json.choices[0]!.message.tool_calls ?? []
+  t.match(call, { id: 'call_pay', function: { name: 'file_payment', arguments: REDACTED_ARGUMENTS } }, 'OpenAI JSON')
+  t.same(JSON.parse((call as { function: { arguments: string } }).function.arguments), { card: '[REDACTED:CREDIT_CARD]', note: 'keep it safe' })
+  const [streamBody, jsonBody] = await recorder.bodies()
+  for (const body of [streamBody, jsonBody]) t.notMatch(body, /4111|1111/, 'no digit of the number reached the client')
+  const frames = streamBody!.split('\n\n').filter((frame) => frame.startsWith('data: {'))
+  const callFrames = frames.filter((frame) => frame.includes('"tool_calls":['))
+  t.equal(callFrames.length, 1, 'the redacted call goes out as one piece')
+  t.ok(frames.indexOf(callFrames[0]!) > frames.findLastIndex((frame) => /"content":"[^"]/.test(frame)), 'after the text')
+  t.match(callFrames[0], /"index":0,"id":"call_pay","type":"function","function":\{"arguments":"\{\\"card\\":\\"\[REDACTED:CREDIT_CARD\]\\"/)
+
+  const anthropicRecorder = recordingFetch()
+  const anthropic = new Anthropic({ apiKey: gw.sk, baseURL: gw.url, fetch: anthropicRecorder.fetch, maxRetries: 0 })
+  const anthropicTools = [{ name: 'file_payment', input_schema: { type: 'object' as const, properties: {} } }]
+  const input = { card: '[REDACTED:CREDIT_CARD]', note: 'keep it safe' }
+  const final = await anthropic.messages.stream({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(3)], tools: anthropicTools }, { headers }).finalMessage()
+  t.match(final.content, [{ type: 'text', text: 'Filing it now.' }, { type: 'tool_use', id: 'call_pay', name: 'file_payment', input }], 'Anthropic stream')
+  t.equal(final.stop_reason, 'tool_use')
+  const message = await anthropic.messages.create({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(4)], tools: anthropicTools }, { headers })
+  t.match(message.content, [{ type: 'text', text: 'Filing it now.' }, { type: 'tool_use', id: 'call_pay', name: 'file_payment', input }], 'Anthropic JSON')
+  for (const body of await anthropicRecorder.bodies()) t.notMatch(body, /4111|1111/)
+})
+
+t.test('a card number written as a JSON number in the arguments becomes the string "[REDACTED:CREDIT_CARD]"', async (t) => {
+  const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"card":4111', '111111111111,"amount":42}'] }
+  const { gw } = await gatewayStreaming(t, ['Filing it now.'], REDACT, { toolCall })
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).finalChatCompletion()
+  t.equal(streamed.choices[0]!.message.tool_calls?.[0]?.function.arguments, '{"card":"[REDACTED:CREDIT_CARD]","amount":42}')
+})
+
+t.test('on the spec\'s chat stream a redacting Governor holds the tool calls, and the record still lists what the model generated', async (t) => {
+  const { gw } = await gatewayStreaming(t, ['Filing ', 'it now.'], REDACT, { toolCall: CARD_CALL })
+  const res = await gw.ask('chat', 'What is on file?')
+  t.notMatch(res.body, /4111|1111|file_payment/)
+  const done = parseSse(res.body).at(-1)!
+  t.equal(done.event, 'done')
+  t.match(done.data.governor, { outputViolations: 1 })
+  const record = await call(`${gw.url}/api/compliance/audit/${done.data.governor.outputAuditId}`, { key: gw.pk })
+  t.match(record.body, { kind: 'output', findingCounts: { CREDIT_CARD: 1 } })
+})
+
+t.test('strict mode with redaction redacts a medium finding in a tool call and still stops on a card', async (t) => {
+  const both = { changes: { governor: { strictMode: true, redactOutput: true } } }
+  const contact = await gatewayStreaming(t, ['Filing it now.'], both, { toolCall: { id: 'call_mail', name: 'send_mail', pieces: [`{"to":"${SENSITIVE.email}"}`] } })
+  const openai = new OpenAI({ apiKey: contact.gw.sk, baseURL: `${contact.gw.url}/v1`, maxRetries: 0 })
+  const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).finalChatCompletion()
+  t.equal(streamed.choices[0]!.message.tool_calls?.[0]?.function.arguments, '{"to":"[REDACTED:EMAIL_ADDRESS]"}')
+
+  const card = await gatewayStreaming(t, ['Filing it now.'], both, { toolCall: CARD_CALL })
+  const recorder = recordingFetch()
+  const cardClient = new OpenAI({ apiKey: card.gw.sk, baseURL: `${card.gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
+  let raised: unknown
+  try {
+    await cardClient.chat.completions.stream({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).finalChatCompletion()
+  } catch (err) {
+    raised = err
+  }
+  t.match((raised as InstanceType<typeof OpenAI.APIError>).error, { code: 'governor_response_blocked', found: ['CREDIT_CARD'] })
+  const [body] = await recorder.bodies()
+  t.notMatch(body, /tool_calls|4111|1111/)
+  const json = await cardClient.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).catch((err: unknown) => err)
+  t.match(json, { status: 403, error: { code: 'governor_blocked' } }, 'a JSON answer with the card is withheld')
 })

@@ -137,22 +137,22 @@ t.test('tool calls are checked whole with the stopping rules of text in strict m
   const { compiled } = compileRules([{ id: 'rule_falcon', name: 'Project Falcon', pattern: 'project falcon', regex: false, weight: 40, severity: 'HIGH' }])
   const strict = new StreamGuard({ ...STRICT, stoppingRules: compiled }, scan)
   t.equal(strict.holdsToolCalls, true)
-  t.same(strict.toolCalls(['{"city":"Paris"}', '{"amount":42}']), { kind: 'send', arguments: ['{"city":"Paris"}', '{"amount":42}'] })
-  t.same(strict.toolCalls(['{"city":"Paris"}', JSON.stringify({ card: SENSITIVE.card })]), { kind: 'stop', found: ['CREDIT_CARD'] })
-  t.same(strict.toolCalls(['{"topic":"Project Falcon"}']), { kind: 'stop', found: ['rule_falcon'] })
-  t.same(strict.toolCalls(['{"contact":"ana.lopez@example.com"}']), { kind: 'send', arguments: ['{"contact":"ana.lopez@example.com"}'] }, 'MEDIUM findings go out')
+  t.same(strict.releaseToolCalls(['{"city":"Paris"}', '{"amount":42}']), { kind: 'send', arguments: ['{"city":"Paris"}', '{"amount":42}'] })
+  t.same(strict.releaseToolCalls(['{"city":"Paris"}', JSON.stringify({ card: SENSITIVE.card })]), { kind: 'stop', found: ['CREDIT_CARD'] })
+  t.same(strict.releaseToolCalls(['{"topic":"Project Falcon"}']), { kind: 'stop', found: ['rule_falcon'] })
+  t.same(strict.releaseToolCalls(['{"contact":"ana.lopez@example.com"}']), { kind: 'send', arguments: ['{"contact":"ana.lopez@example.com"}'] }, 'MEDIUM findings go out')
 })
 
 t.test('with redaction tool calls are held and their arguments redacted as JSON; strict mode still stops on the rest', async (t) => {
   const redacting = new StreamGuard(REDACT, scan)
   t.equal(redacting.holdsToolCalls, true)
   const inputs = [JSON.stringify({ card: SENSITIVE.card, note: 'keep it safe' }), '{"amount":42}', `{"contact":"${SENSITIVE.email}"}`]
-  t.same(redacting.toolCalls(inputs), {
+  t.same(redacting.releaseToolCalls(inputs), {
     kind: 'send', arguments: ['{"card":"[REDACTED:CREDIT_CARD]","note":"keep it safe"}', '{"amount":42}', '{"contact":"[REDACTED:EMAIL_ADDRESS]"}'],
   })
   t.same(redacting.toolCallInputs, inputs, 'what the model generated is kept for the record')
   t.same(redacting.toolCallsRedacted.map((spans, i) => spans.map((s) => inputs[i]!.slice(s.start, s.end))), [[SENSITIVE.card], [], [SENSITIVE.email]])
   const both = new StreamGuard({ stop: true, redact: true, stoppingRules: [] }, scan)
-  t.same(both.toolCalls([`{"contact":"${SENSITIVE.email}"}`]), { kind: 'send', arguments: ['{"contact":"[REDACTED:EMAIL_ADDRESS]"}'] })
-  t.same(both.toolCalls([`{"contact":"${SENSITIVE.email}","card":"${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
+  t.same(both.releaseToolCalls([`{"contact":"${SENSITIVE.email}"}`]), { kind: 'send', arguments: ['{"contact":"[REDACTED:EMAIL_ADDRESS]"}'] })
+  t.same(both.releaseToolCalls([`{"contact":"${SENSITIVE.email}","card":"${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
 })
