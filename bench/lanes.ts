@@ -150,8 +150,12 @@ async function governedProbe(load: LoadRequest): Promise<ProbeResult> {
   return { isAsNamed: true, note }
 }
 
-const openaiStream = (server: Server): StreamTarget => ({ load: openai(server, OPENAI_STREAM_BODY), endMarker: OPENAI_DONE })
-const chatStream = (gateway: GatewayServer): StreamTarget => ({ load: chat(gateway), endMarker: GATEWAY_DONE })
+// The first chunk with some of the answer's text: an OpenAI delta whose content is not empty (the
+// opening one carries only the role), the gateway's first delta event.
+const OPENAI_TEXT = /"content":"[^"]/
+const GATEWAY_TEXT = /event: delta/
+const openaiStream = (server: Server): StreamTarget => ({ load: openai(server, OPENAI_STREAM_BODY), endMarker: OPENAI_DONE, textMarker: OPENAI_TEXT })
+const chatStream = (gateway: GatewayServer): StreamTarget => ({ load: chat(gateway), endMarker: GATEWAY_DONE, textMarker: GATEWAY_TEXT })
 const json = (load: LoadRequest): StreamTarget => ({ load })
 
 const zeroMsLane: Lane = {

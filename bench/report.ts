@@ -68,11 +68,11 @@ function latencyTable(rows: readonly SummaryRow[]): string {
 
 function streamsTable(rows: readonly SummaryRow[]): string {
   return table(
-    ['row', 'streams/s', 'x fwd', 'TTFB p99', 'p99 ms', 'failed', 'stalled', 'RSS MB before/peak/¼/end', 'cpu µs/stream', 'other CPU%'],
+    ['row', 'streams/s', 'x fwd', 'TTFB p99', 'first text p99', 'p99 ms', 'failed', 'stalled', 'RSS MB before/peak/¼/end', 'cpu µs/stream', 'other CPU%'],
     rows.map((r) => {
       const f = r.figures
       const rss = [f.rssBeforeMb, f.rssPeakMb, f.rssQuarterMb, f.rssEndMb].map((v) => num(v, 0) || '-').join('/')
-      return [r.label, num(f.rps, 0), withSpread(r, 'ratio', 2), num(f.ttfbP99Ms, 1), num(f.p99Ms, 0), String(f.failed), String(f.stalls ?? 0), rss, num(f.cpuMicrosPerAnswer, 0), num(f.otherCpuPct, 0)]
+      return [r.label, num(f.rps, 0), withSpread(r, 'ratio', 2), num(f.ttfbP99Ms, 1), num(f.ttftP99Ms, 1), num(f.p99Ms, 0), String(f.failed), String(f.stalls ?? 0), rss, num(f.cpuMicrosPerAnswer, 0), num(f.otherCpuPct, 0)]
     }),
   )
 }
@@ -90,7 +90,10 @@ export function formatReport(summary: Summary): string {
   ]
   if (of('throughput').length > 0) out.push('', 'Throughput (closed loop, rows taking turns in slices; json rows by autocannon, stream rows by an undici client):', throughputTable(of('throughput')))
   if (of('latency').length > 0) out.push('', 'Unloaded latency (1 connection per target, requests interleaved; + = over the direct mock):', latencyTable(of('latency')))
-  if (of('streams').length > 0) out.push('', 'Concurrent streams (that many open at once, each replaced when it ends):', streamsTable(of('streams')))
+  if (of('streams').length > 0) {
+    out.push('', 'Concurrent streams (that many open at once, each replaced when it ends):', streamsTable(of('streams')),
+      'first text: time to the first chunk with some of the answer\'s text. The forwarder relays the provider\'s empty opening event at once; the gateway sends nothing before the first text (until then a failure is still a plain error answer, and a fallback can still serve), so on a slow stream only this column compares what a client waits for.')
+  }
   const placement = placementVerdicts(rows)
   if (placement.length > 0) out.push('', 'Governor scan placement:', ...placement.map((v) => `  ${v.size}: ${v.text}`))
   if (board.length > 0) {

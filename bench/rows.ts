@@ -33,6 +33,8 @@ export interface Figures {
   /** Time to the first byte of the body. */
   readonly ttfbP50Ms?: number
   readonly ttfbP99Ms?: number
+  /** Time to the first chunk with the answer's text (streams held open). */
+  readonly ttftP99Ms?: number
   readonly ok: number
   /** Non-2xx, errors, timeouts, cut streams. */
   readonly failed: number
@@ -381,7 +383,7 @@ export function openStreamsStep(open: number, targets: readonly OpenStreamsTarge
         results.push({
           ...def, ...labelled(def, probe),
           figures: {
-            rps: m.streamsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, ttfbP50Ms: m.ttfbP50Ms, ttfbP99Ms: m.ttfbP99Ms, ok: m.ok, failed: m.failed, stalls: m.stalls,
+            rps: m.streamsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, ttfbP50Ms: m.ttfbP50Ms, ttfbP99Ms: m.ttfbP99Ms, ttftP99Ms: m.ttftP99Ms, ok: m.ok, failed: m.failed, stalls: m.stalls,
             cpuMicrosPerAnswer: (cpuAfter - cpuBefore) / sent,
             ...(otherCpuPct === undefined ? {} : { otherCpuPct }),
             ...(rssBefore === undefined ? {} : { rssBeforeMb: rssBefore / MB }),

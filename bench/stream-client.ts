@@ -1,5 +1,5 @@
 // A small undici client for what autocannon cannot measure: the time to the first byte of a
-// streamed answer, the longest silence inside it, and whether it ended as a finished stream
+// streamed answer and to its first text (the first token), the longest silence inside it, and whether it ended as a finished stream
 // (its last event arrived) rather than a cut one. One request at a time per connection; the
 // request is the same bytes every time.
 import { performance } from 'node:perf_hooks'
@@ -9,6 +9,12 @@ import type { LoadRequest } from './probe.ts'
 export interface StreamSample {
   /** From sending the request to the first byte of the body. */
   readonly ttfbMs: number
+  /**
+   * From sending the request to the first chunk with the answer's text in it (the first token);
+   * NaN without a text marker. A proxy may relay a provider's empty opening event at once, or
+   * send nothing before the first text, so only this time compares what a client waits for.
+   */
+  readonly ttftMs: number
   /** From sending the request to the last byte. */
   readonly totalMs: number
   /** Longest wait for anything (headers, a chunk, the end) after the request was sent. */
@@ -25,6 +31,8 @@ export interface StreamTarget {
   readonly load: LoadRequest
   /** Text the last bytes of a finished answer contain (`event: done`, `[DONE]`); none for JSON. */
   readonly endMarker?: string
+  /** What the first chunk carrying some of the answer's text matches (read as latin1). */
+  readonly textMarker?: RegExp
 }
 
 const TAIL_BYTES = 512
@@ -50,6 +58,7 @@ export function sendOnce(dispatcher: Dispatcher, target: StreamTarget): Promise<
     let last = startedAt
     let maxGapMs = 0
     let firstByteAt = Number.NaN
+    let firstTextAt = Number.NaN
     let status = 0
     // The last two chunks: enough to find an end marker that straddles a chunk boundary.
     let previousChunk: Buffer | undefined
@@ -62,7 +71,7 @@ export function sendOnce(dispatcher: Dispatcher, target: StreamTarget): Promise<
     }
     const finish = (isComplete: boolean, problem?: string) => {
       const now = tick()
-      const sample = { ttfbMs: firstByteAt - startedAt, totalMs: now - startedAt, maxGapMs, isComplete, startedAt }
+      const sample = { ttfbMs: firstByteAt - startedAt, ttftMs: firstTextAt - startedAt, totalMs: now - startedAt, maxGapMs, isComplete, startedAt }
       resolve(problem === undefined ? sample : { ...sample, problem })
     }
     dispatcher.dispatch(
@@ -76,6 +85,7 @@ export function sendOnce(dispatcher: Dispatcher, target: StreamTarget): Promise<
         onResponseData(_controller, chunk) {
           const now = tick()
           if (Number.isNaN(firstByteAt)) firstByteAt = now
+          if (Number.isNaN(firstTextAt) && target.textMarker?.test(chunk.toString('latin1')) === true) firstTextAt = now
           previousChunk = lastChunk
           lastChunk = chunk
         },

@@ -21,6 +21,8 @@ export interface StreamMeasurement {
   readonly streamsPerSecond: number
   readonly ttfbP50Ms: number
   readonly ttfbP99Ms: number
+  /** Time to the first text (NaN when the target has no text marker). */
+  readonly ttftP99Ms: number
   /** Time to the last byte. */
   readonly p50Ms: number
   readonly p99Ms: number
@@ -82,6 +84,7 @@ export async function runStreamLoad(target: StreamTarget, settings: StreamLoadSe
     streamsPerSecond: completed.length / settings.durationSeconds,
     ttfbP50Ms: percentile(ttfb, 50),
     ttfbP99Ms: percentile(ttfb, 99),
+    ttftP99Ms: percentile(ascending(completed.map((s) => s.ttftMs)), 99),
     p50Ms: percentile(total, 50),
     p99Ms: percentile(total, 99),
     ok: completed.length,
