@@ -6,7 +6,8 @@
 // and functions by self time and by inclusive time. The profile stays on disk for a closer look
 // (Chrome DevTools, speedscope).
 //
-// --row        json-miss (default), json-no-store, json-hit, chat-miss, governed
+// --row        json-miss (default), json-no-store, json-hit, chat-miss, chat-paced (a chunk every
+//              10 ms, as a fast model streams: the cost of each chunk), governed
 // --seconds    measured load (default 20), after a 3 s warm-up that is profiled too
 // --top        lines per table (default 15)
 // --interval   sampling interval in µs (default 250)
@@ -26,6 +27,7 @@ import type { LoadRequest } from './probe.ts'
 import { Fleet } from './processes.ts'
 import { LaneServers, type GatewayKind, type GatewayServer } from './servers.ts'
 import { runStreamLoad } from './stream-load.ts'
+import type { MockSpec } from './targets/mock-upstream.ts'
 import { routerSchema } from '../plugins/router/schema.ts'
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
@@ -35,17 +37,22 @@ const CONNECTIONS = 50
 interface ProfiledRow {
   readonly gateway: GatewayKind
   readonly stream: boolean
+  /** The mock's pace; answers at once, 8 events back to back, when not given. */
+  readonly mock?: MockSpec
   request(gateway: GatewayServer): LoadRequest
 }
 
 const complete = (cacheControl?: CacheControl, body = COMPLETE_BODY) => (g: GatewayServer): LoadRequest =>
   ({ url: `${g.url}/api/ai/complete`, method: 'POST', headers: completeHeaders(g.key, cacheControl === undefined ? {} : { cacheControl }), body })
 
+const chat = (g: GatewayServer): LoadRequest => ({ ...complete('no-cache')(g), url: `${g.url}/api/ai/chat` })
+
 const ROWS: Readonly<Record<string, ProfiledRow>> = {
   'json-miss': { gateway: 'plain', stream: false, request: complete('no-cache') },
   'json-no-store': { gateway: 'plain', stream: false, request: complete('no-store') },
   'json-hit': { gateway: 'plain', stream: false, request: complete() },
-  'chat-miss': { gateway: 'plain', stream: true, request: (g) => ({ ...complete('no-cache')(g), url: `${g.url}/api/ai/chat` }) },
+  'chat-miss': { gateway: 'plain', stream: true, request: chat },
+  'chat-paced': { gateway: 'plain', stream: true, mock: { latencyMs: 0, chunks: 40, chunkDelayMs: 10 }, request: chat },
   governed: { gateway: 'governed', stream: false, request: complete('no-cache', governorCompleteBody(1024, { withMetadata: true })) },
 }
 
@@ -81,7 +88,7 @@ async function main(): Promise<void> {
   const pinning = pinLoadGenerator(values.pin)
   const fleet = new Fleet(pinning.serverCpu)
   process.once('exit', () => fleet.killAllNow())
-  const servers = new LaneServers(fleet, 'profile', { mock: { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections }, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${interval}`])
+  const servers = new LaneServers(fleet, 'profile', { mock: row.mock ?? { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections }, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${interval}`])
   let achieved: string
   let window: TimeWindow
   const nowUs = () => Number(process.hrtime.bigint() / 1000n)
