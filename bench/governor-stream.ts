@@ -3,9 +3,12 @@
 // prose answer (no sensitive data) one word per chunk, back to back and paced like a fast model.
 // It prints p50/p99 of the time to the first delta (the first text the client gets) for both, the
 // difference, and, from the strict gateway's metrics, how long each scan of streamed text held the
-// event loop. Every process runs on its own, the load generator in this one.
+// event loop. Every process runs on its own, the load generator in this one. Where taskset exists,
+// the gateways run on the last CPU and the load generator and the mock on CPU 0, so the gateway
+// under load has a core to itself and its p99 is not another process's time slice.
 //
-//   npm run bench:governor-stream                 (BENCH_DURATION=S seconds per round, default 8)
+//   npm run bench:governor-stream   (BENCH_DURATION=S seconds per round, default 8; BENCH_ROUNDS=N
+//                                    rounds of each, default 2: a p99 needs many streams to settle)
 //
 // Rounds alternate off, on, off, on so that a drift of the machine weighs on both alike.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -18,6 +21,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, request } from 'undici'
+import { pinLoadGenerator, pinnedCommand } from './pinning.ts'
 import { createRegistry, loadSecret } from '../plugins/auth/registry.ts'
 import { systemClock } from '../proxy/clock.ts'
 import { start } from '../proxy/index.ts'
@@ -26,6 +30,7 @@ import { openStore } from '../proxy/store.ts'
 const CONCURRENCY = 50
 const WARMUP_S = 2
 const ROUND_S = Number(process.env.BENCH_DURATION ?? 8)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const SECRET = 'bench-secret-of-at-least-thirty-two-characters'
 const UPSTREAM_KEY = 'sk-bench-upstream'
 /** Pacing of the mock's chunks: back to back, and one word every 10 ms (a fast model). */
@@ -93,8 +98,9 @@ const SELF = fileURLToPath(import.meta.url)
 /** How a child's line announcing its address begins; the gateway's own log lines go to stdout too. */
 const READY = 'ready '
 
-async function child(args: readonly string[]): Promise<{ process: ChildProcess; info: ChildInfo }> {
-  const proc = spawn(process.execPath, [SELF, '--child', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+async function child(args: readonly string[], cpu: number | undefined): Promise<{ process: ChildProcess; info: ChildInfo }> {
+  const [command, ...rest] = pinnedCommand([process.execPath, SELF, '--child', ...args], cpu)
+  const proc = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] })
   proc.stdout!.setEncoding('utf8')
   let output = ''
   const info = await new Promise<ChildInfo>((resolve, reject) => {
@@ -176,17 +182,21 @@ async function streamScans(gateway: ChildInfo): Promise<{ count: number; over1ms
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`
 
 async function main(): Promise<void> {
-  console.log(`governed chat streams, ${CONCURRENCY} concurrent, ${PIECES.length} chunks per answer, ${ROUND_S} s per round (off, on, off, on)`)
+  const pinning = pinLoadGenerator('auto')
+  // The mock shares the load generator's CPU: it is the gateways' cost that is compared.
+  const mockCpu = pinning.serverCpu === undefined ? undefined : 0
+  console.log(`governed chat streams, ${CONCURRENCY} concurrent, ${PIECES.length} chunks per answer, ${ROUNDS} rounds of ${ROUND_S} s each (off, on, off, on…)`)
+  console.log(`pinning: ${pinning.serverCpu === undefined ? pinning.description : `gateways on CPU ${pinning.serverCpu}, the load generator and the mock on CPU 0`}`)
   console.log('pacing             strict  streams  first delta p50  p99        gateway CPU per stream')
   for (const gapMs of PACINGS) {
-    const mock = await child(['mock', String(gapMs)])
-    const off = await child(['gateway', mock.info.url, 'off'])
-    const on = await child(['gateway', mock.info.url, 'on'])
+    const mock = await child(['mock', String(gapMs)], mockCpu)
+    const off = await child(['gateway', mock.info.url, 'off'], pinning.serverCpu)
+    const on = await child(['gateway', mock.info.url, 'on'], pinning.serverCpu)
     try {
       const results = { off: [] as number[], on: [] as number[] }
       const cpu = { off: 0, on: 0 }
       for (const gw of [off, on]) await load(gw.info, WARMUP_S)
-      for (let round = 0; round < 2; round++) {
+      for (let round = 0; round < ROUNDS; round++) {
         for (const [name, gw] of [['off', off], ['on', on]] as const) {
           const before = cpuSeconds(gw.process)
           results[name].push(...await load(gw.info, ROUND_S))
