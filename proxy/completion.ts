@@ -87,11 +87,6 @@ export interface CompletionResult {
   cacheWriteTokens?: number | undefined
 }
 
-/** The texts of an answer the Governor scans: its text and its tool calls' input. */
-export function answerTexts(result: Pick<CompletionResult, 'text' | 'toolCalls'>): string[] {
-  return result.toolCalls === undefined ? [result.text] : [result.text, ...result.toolCalls.map((call) => call.arguments)]
-}
-
 /** A piece of streamed text on its way to the client; onStreamChunk hooks may replace it. */
 export interface StreamChunk {
   readonly text: string

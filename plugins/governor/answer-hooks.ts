@@ -2,23 +2,27 @@
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
 // leaves, redaction replaces values on the way. Both have the core hold the stream's tool calls,
 // whose arguments are checked whole at its end: strict mode stops on them, redaction replaces
-// values in them (still valid JSON). Once the whole answer is known it is scanned, as the model
-// generated it, for the record: a JSON answer (or a cache hit, not sent yet) is then withheld or
-// redacted, text and tool calls' arguments alike, and the findings are reported in
-// x-governor-output-* headers (trailers on a stream) and the done event.
+// values in them (still valid JSON). Arguments are read by their decoded string values
+// (json-scan-view.ts), their findings kept at offsets into the arguments as generated. Once the
+// whole answer is known it is scanned, as the model generated it, for the record: a JSON answer
+// (or a cache hit, not sent yet) is then withheld or redacted, text and tool calls' arguments
+// alike, and the findings are reported in x-governor-output-* headers (trailers on a stream) and
+// the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
 import type { ToolCall } from '../../proxy/ai-request.ts'
-import { answerTexts, type CompletionResult, type StreamChunk } from '../../proxy/completion.ts'
+import type { CompletionResult, StreamChunk } from '../../proxy/completion.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError } from '../../proxy/errors.ts'
 import type { StreamEnd } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { StreamStop } from '../../proxy/stream-stop.ts'
 import { scanContent, type Finding } from '../../workers/scan-content.ts'
+import type { Assessment } from './assess.ts'
 import { governorHeaders, outputHeaders } from './headers.ts'
 import type { ProjectRules } from './project-rules.ts'
 import { answerDecision, buildAuditEntry } from './records/audit-entry.ts'
 import { blockedSummary, governedCall, type RequestHooksDeps } from './request-hooks.ts'
+import { findingsInRaw, scanViewOf } from './stream/json-scan-view.ts'
 import { isCovered, redact, type Span } from './stream/redact.ts'
 import { redactJson } from './stream/redact-json.ts'
 import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
@@ -71,14 +75,25 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   }
 
   function stopped(ctx: RequestContext, guard: StreamGuard, toolCalls: readonly ToolCall[], found: readonly string[]): StreamStop {
-    return new StreamStop(recordStop(ctx, answerTexts({ text: guard.text, toolCalls }), found))
+    return new StreamStop(recordStop(ctx, guard.text, toolCalls.map((call) => call.arguments), found))
+  }
+
+  /**
+   * The assessment of an answer's text and of its tool calls' arguments, each a text of its own
+   * after the answer's, read by their decoded string values.
+   */
+  async function assessAnswer(ctx: RequestContext, text: string, toolCallArguments: readonly string[], signal: AbortSignal): Promise<Assessment> {
+    const views = toolCallArguments.map(scanViewOf)
+    const assessment = await deps.assess(ctx.state.auth!.project, ctx.ai!.governorMetadata!, [text, ...views.map((view) => view.text)], signal)
+    const [inText = [], ...inToolCalls] = assessment.findings
+    return { ...assessment, findings: [inText, ...inToolCalls.map((found, i) => findingsInRaw(found, views[i]!))] }
   }
 
   /** The output record of a stopped stream, over everything the model generated up to the stop. */
-  async function recordStop(ctx: RequestContext, generated: string[], found: readonly string[]): Promise<GatewayError> {
+  async function recordStop(ctx: RequestContext, text: string, toolCallArguments: readonly string[], found: readonly string[]): Promise<GatewayError> {
     const auth = ctx.state.auth!
     const state = ctx.state.governor!
-    const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, generated, NEVER_ABORTED)
+    const assessment = await assessAnswer(ctx, text, toolCallArguments, NEVER_ABORTED)
     const { verdict } = assessment
     const call = governedCall(ctx, auth, 'output', state.auditId, deps.clock)
     const record = await deps.trail.append(buildAuditEntry(call, assessment, 'blocked', deps.newId, undefined))
@@ -117,11 +132,12 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       // the record, as the model generated it (the result holds what was sent). Any other answer
       // (JSON, a cache hit) is not sent yet and can still be withheld or redacted. (A stream with
       // neither strict mode nor redaction has no guard, and there is nothing to withhold or redact
-      // in it.) Tool calls' arguments are scanned too, each a text of its own after the answer's
-      // (answerTexts); a guarded stream's were held, checked and redacted at its end.
+      // in it.) Tool calls' arguments are scanned too (assessAnswer); a guarded stream's were held,
+      // checked and redacted at its end.
       const guard = guards.get(ctx)
-      const texts = guard === undefined ? answerTexts(result) : [guard.text, ...guard.toolCallInputs]
-      const assessment = await deps.assess(auth.project, ctx.ai!.governorMetadata!, texts, ctx.signal)
+      const assessment = guard === undefined
+        ? await assessAnswer(ctx, result.text, result.toolCalls?.map((call) => call.arguments) ?? [], ctx.signal)
+        : await assessAnswer(ctx, guard.text, guard.toolCallInputs, ctx.signal)
       const { verdict } = assessment
       const [findings = [], ...inToolCalls] = assessment.findings
       const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))

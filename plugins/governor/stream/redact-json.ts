@@ -5,6 +5,7 @@
 // number, true, false or null it touches replaced by the string "[REDACTED:TYPE]": the arguments
 // still parse whatever the findings' spans. Arguments that are not JSON are redacted as text.
 import type { EntityType, Finding } from '../../../workers/scan-content.ts'
+import { isJson } from './json-scan-view.ts'
 import { moreSensitive, placeholder, redact, redactionGroups, type Group, type Redacted, type Span } from './redact.ts'
 
 /** A string (quotes included) or another value written without quotes, in a JSON text. */
@@ -59,15 +60,6 @@ export function redactJson(text: string, findings: readonly Finding[]): Redacted
     at = replacement.end
   }
   return { text: out + text.slice(at), spans: replacements.map(({ start, end }) => ({ start, end })) }
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** The group lies within the string's characters and leaves its escape sequences whole. */

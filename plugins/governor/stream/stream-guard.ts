@@ -8,6 +8,7 @@ import type { Finding } from '../../../workers/scan-content.ts'
 import type { CompiledRule } from '../verdict/custom-rules.ts'
 import { findingSeverity, isBlockingSeverity, isRedactedType } from '../verdict/finding-severity.ts'
 import { holdStart, isPlainProse } from './hold.ts'
+import { findingsInRaw, scanViewOf } from './json-scan-view.ts'
 import { redact, type Span } from './redact.ts'
 import { redactJson } from './redact-json.ts'
 
@@ -89,22 +90,24 @@ export class StreamGuard {
   }
 
   /**
-   * The stream's tool calls, held whole until its end: their inputs stop it on the same findings
-   * and rules as text, and what does not stop it is redacted.
+   * The stream's tool calls, held whole until its end: their inputs, read by their decoded string
+   * values (json-scan-view.ts), stop it on the same findings and rules as text, and what does not
+   * stop it is redacted.
    */
   releaseToolCalls(inputs: readonly string[]): ToolCallsOutput {
     const { stop, redact: redacting, stoppingRules } = this.#settings
     this.#toolCallInputs = inputs
     const found = new Set<string>()
     const redacted = inputs.map((input) => {
+      const view = scanViewOf(input)
       const replaced: Finding[] = []
-      for (const finding of this.#scan(input, false)) {
+      for (const finding of findingsInRaw(this.#scan(view.text, false), view)) {
         if (stop && isBlockingSeverity(findingSeverity(finding.type, finding.score))) found.add(finding.type)
         else if (redacting) replaced.push(finding)
       }
       if (stop && stoppingRules.length > 0) {
-        const lower = input.toLowerCase()
-        for (const rule of stoppingRules) if (rule.count(input, lower) > 0) found.add(rule.rule.id)
+        const lower = view.text.toLowerCase()
+        for (const rule of stoppingRules) if (rule.count(view.text, lower) > 0) found.add(rule.rule.id)
       }
       return redactJson(input, replaced)
     })

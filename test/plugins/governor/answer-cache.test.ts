@@ -110,30 +110,35 @@ t.test('a strict-mode cache hit with a finding is blocked before its first byte'
   t.equal(upstream.requests(), 1)
 })
 
-t.test('a tool call with a card number is cached only redacted: with redactOutput the hit holds the redacted arguments, without it nothing is stored', async (t) => {
-  const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"card":"4111 1111', ' 1111 1111"}'] }
-  const tools = [{ type: 'function' as const, function: { name: 'file_payment', parameters: { type: 'object', properties: {} } } }]
-  const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
-  const redactedCall = { id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: '{"card":"[REDACTED:CREDIT_CARD]"}' } }
-  const ask = (openai: OpenAI, content: string, stream: boolean) => stream
-    ? openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers }).finalChatCompletion()
-    : openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers })
+for (const [name, pieces, redactedArguments] of [
+  ['a card number', ['{"card":"4111 1111', ' 1111 1111"}'], '{"card":"[REDACTED:CREDIT_CARD]"}'],
+  ['a card number right after an escape sequence', ['{"note":"call me\\n4111 1111', ' 1111 1111"}'], '{"note":"call me\\n[REDACTED:CREDIT_CARD]"}'],
+] as const) {
+  t.test(`a tool call with ${name} is cached only redacted: with redactOutput the hit holds the redacted arguments, without it nothing is stored`, async (t) => {
+    const toolCall = { id: 'call_pay', name: 'file_payment', pieces }
+    const tools = [{ type: 'function' as const, function: { name: 'file_payment', parameters: { type: 'object', properties: {} } } }]
+    const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
+    const redactedCall = { id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: redactedArguments } }
+    const ask = (openai: OpenAI, content: string, stream: boolean) => stream
+      ? openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers }).finalChatCompletion()
+      : openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers })
 
-  const { gw, upstream } = await gatewayAnswering(t, 'Filing it now.', REDACTING, { toolCall })
-  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
-  for (const stream of [false, true]) {
-    const content = stream ? 'File the payment, as a stream.' : 'File the payment.'
-    for (const attempt of ['miss', 'hit']) {
-      const answer = await ask(openai, content, stream)
-      t.match(answer.choices[0]!.message.tool_calls, [redactedCall], `${stream ? 'stream' : 'JSON'} ${attempt}`)
+    const { gw, upstream } = await gatewayAnswering(t, 'Filing it now.', REDACTING, { toolCall })
+    const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+    for (const stream of [false, true]) {
+      const content = stream ? 'File the payment, as a stream.' : 'File the payment.'
+      for (const attempt of ['miss', 'hit']) {
+        const answer = await ask(openai, content, stream)
+        t.match(answer.choices[0]!.message.tool_calls, [redactedCall], `${stream ? 'stream' : 'JSON'} ${attempt}`)
+      }
     }
-  }
-  t.equal(upstream.requests(), 2, 'each redacted answer was stored and replayed')
+    t.equal(upstream.requests(), 2, 'each redacted answer was stored and replayed')
 
-  const plain = await gatewayAnswering(t, 'Filing it now.', {}, { toolCall })
-  const client = new OpenAI({ apiKey: plain.gw.sk, baseURL: `${plain.gw.url}/v1`, maxRetries: 0 })
-  for (const stream of [false, true]) {
-    for (const _ of [1, 2]) t.match((await ask(client, stream ? 'Pay, streamed.' : 'Pay.', stream)).choices[0]!.message.tool_calls, [{ function: { arguments: '{"card":"4111 1111 1111 1111"}' } }])
-  }
-  t.equal(plain.upstream.requests(), 4, 'an unredacted card in a tool call is not stored')
-})
+    const plain = await gatewayAnswering(t, 'Filing it now.', {}, { toolCall })
+    const client = new OpenAI({ apiKey: plain.gw.sk, baseURL: `${plain.gw.url}/v1`, maxRetries: 0 })
+    for (const stream of [false, true]) {
+      for (const _ of [1, 2]) t.match((await ask(client, stream ? 'Pay, streamed.' : 'Pay.', stream)).choices[0]!.message.tool_calls, [{ function: { arguments: pieces.join('') } }])
+    }
+    t.equal(plain.upstream.requests(), 4, 'an unredacted card in a tool call is not stored')
+  })
+}

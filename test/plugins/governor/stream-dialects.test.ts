@@ -102,6 +102,7 @@ const tools = [{ type: 'function' as const, function: { name: 'file_payment', pa
 for (const [name, argumentPieces, type, leak] of [
   ['a card number', ['{"card":"4111 1111', ' 1111 1111","note":"', 'keep it safe"}'], 'CREDIT_CARD', /4111|1111/],
   ['an AWS key id', ['{"key":"AKIA', 'IOSFODNN7EXAMPLF","note":"', 'for now"}'], 'SECRET', /AKIA|IOSF|EXAMPLF/],
+  ['a card number right after an escape sequence', ['{"note":"call me\\n4111 1111', ' 1111 1111"}'], 'CREDIT_CARD', /4111|1111/],
 ] as const) {
   t.test(`strict mode stops ${name} in a tool call's arguments on an OpenAI-dialect stream: no tool-call frame goes out`, async (t) => {
     const toolCall = { id: 'call_pay', name: 'file_payment', pieces: argumentPieces }
@@ -266,6 +267,26 @@ t.test('a card number written as a JSON number in the arguments becomes the stri
   const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
   const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).finalChatCompletion()
   t.equal(streamed.choices[0]!.message.tool_calls?.[0]?.function.arguments, '{"card":"[REDACTED:CREDIT_CARD]","amount":42}')
+})
+
+t.test('a card number right after an escape sequence in a tool call\'s arguments is withheld in strict mode and redacted with redactOutput', async (t) => {
+  const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"note":"call me\\n4111 1111', ' 1111 1111"}'] }
+  const strict = await gatewayStreaming(t, ['Filing it now.'], STRICT, { toolCall })
+  const strictClient = new OpenAI({ apiKey: strict.gw.sk, baseURL: `${strict.gw.url}/v1`, maxRetries: 0 })
+  const withheld = await strictClient.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).catch((err: unknown) => err)
+  t.match(withheld, { status: 403, error: { code: 'governor_blocked' } }, 'the JSON answer is withheld')
+
+  const { gw } = await gatewayStreaming(t, ['Filing it now.'], REDACT, { toolCall })
+  const asked = (n: number) => ({ role: 'user' as const, content: `What is on file? (${n})` })
+  const recorder = recordingFetch()
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
+  const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [asked(1)], tools }, { headers }).finalChatCompletion()
+  const json = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [asked(2)], tools }, { headers })
+  for (const [name, calls] of [['stream', streamed.choices[0]!.message.tool_calls], ['JSON', json.choices[0]!.message.tool_calls]] as const) {
+    const [call] = (calls ?? []) as readonly { function: { arguments: string } }[]
+    t.same(JSON.parse(call!.function.arguments), { note: 'call me\n[REDACTED:CREDIT_CARD]' }, name)
+  }
+  for (const body of await recorder.bodies()) t.notMatch(body, /4111|1111/, 'no digit group of the number reached the client')
 })
 
 t.test('on the spec\'s chat stream a redacting Governor holds the tool calls, and the record still lists what the model generated', async (t) => {

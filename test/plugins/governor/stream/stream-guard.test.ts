@@ -156,3 +156,16 @@ t.test('with redaction tool calls are held and their arguments redacted as JSON;
   t.same(both.releaseToolCalls([`{"contact":"${SENSITIVE.email}"}`]), { kind: 'send', arguments: ['{"contact":"[REDACTED:EMAIL_ADDRESS]"}'] })
   t.same(both.releaseToolCalls([`{"contact":"${SENSITIVE.email}","card":"${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
 })
+
+t.test('tool calls\' arguments are read by their decoded string values: a value right after an escape sequence stops or is redacted', async (t) => {
+  const { compiled } = compileRules([{ id: 'rule_falcon', name: 'Project Falcon', pattern: 'project falcon', regex: false, weight: 40, severity: 'HIGH' }])
+  const strict = new StreamGuard({ ...STRICT, stoppingRules: compiled }, scan)
+  t.same(strict.releaseToolCalls([`{"note":"call me\\n${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
+  t.same(strict.releaseToolCalls([`{"note":"card\\u0020${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
+  t.same(strict.releaseToolCalls(['{"topic":"Project\\u0020Falcon"}']), { kind: 'stop', found: ['rule_falcon'] })
+  const redacting = new StreamGuard(REDACT, scan)
+  const inputs = [`{"note":"call me\\n${SENSITIVE.card}","mail":"\\"${SENSITIVE.email}\\""}`]
+  const out = redacting.releaseToolCalls(inputs)
+  t.same(out, { kind: 'send', arguments: ['{"note":"call me\\n[REDACTED:CREDIT_CARD]","mail":"\\"[REDACTED:EMAIL_ADDRESS]\\""}'] })
+  t.same(redacting.toolCallsRedacted[0]!.map((s) => inputs[0]!.slice(s.start, s.end)), [SENSITIVE.card, SENSITIVE.email], 'spans of the arguments as generated')
+})
