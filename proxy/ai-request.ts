@@ -137,12 +137,18 @@ export interface AiRequest extends GenerationOptions {
   readonly stream?: boolean | undefined
 }
 
-/** The texts of a request the Governor scans: every message's text and its tool calls' input. */
-export function requestTexts(request: AiRequest): string[] {
-  const texts: string[] = []
+/** One text of a request: a message's text, or a tool call's arguments (JSON text). */
+export interface RequestText {
+  readonly kind: 'text' | 'arguments'
+  readonly text: string
+}
+
+/** The texts of a request, in order: every message's text, then its tool calls' arguments. */
+export function requestTexts(request: AiRequest): RequestText[] {
+  const texts: RequestText[] = []
   for (const message of request.messages) {
-    texts.push(message.content)
-    if (message.toolCalls !== undefined) for (const call of message.toolCalls) texts.push(call.arguments)
+    texts.push({ kind: 'text', text: message.content })
+    if (message.toolCalls !== undefined) for (const call of message.toolCalls) texts.push({ kind: 'arguments', text: call.arguments })
   }
   return texts
 }

@@ -2,7 +2,6 @@
 // governorMetadata (before the cache, so hits are governed too), strict-mode blocking, and the
 // checks of the model's answer (answer-hooks.ts).
 import type { Clock } from '../../proxy/clock.ts'
-import { requestTexts } from '../../proxy/ai-request.ts'
 import { isStreamed, type AuthState, type RequestContext } from '../../proxy/context.ts'
 import { GovernorBlockedError } from '../../proxy/errors.ts'
 import { Reply } from '../../proxy/reply.ts'
@@ -15,6 +14,8 @@ import { buildAuditEntry, requestDecision, type GovernedCall } from './records/a
 import type { GovernorDatabases } from './records/databases.ts'
 import type { NewId } from './records/ids.ts'
 import type { AuditKind, ModelEntry } from './records/types.ts'
+import { requestScanViews } from './request-views.ts'
+import { findingsInRaw } from './stream/json-scan-view.ts'
 import { isBlockingLevel } from './verdict/levels.ts'
 import type { Verdict } from './verdict/types.ts'
 
@@ -77,7 +78,10 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const refusal = governorUnavailable(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       const { governor } = auth.project
-      const assessment = await deps.assess(auth.project, metadata, requestTexts(ctx.ai!), ctx.signal)
+      const views = requestScanViews(ctx.ai!)
+      const scanned = await deps.assess(auth.project, metadata, views.map((view) => view.text), ctx.signal)
+      // The record places findings in the texts as the client sent them.
+      const assessment = { ...scanned, findings: scanned.findings.map((found, i) => findingsInRaw(found, views[i]!)) }
       const { verdict } = assessment
       const call = governedCall(ctx, auth, 'request', null, deps.clock)
       // A model the compliance officer rejected in the registry is refused whatever the score.

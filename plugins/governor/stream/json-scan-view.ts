@@ -2,8 +2,8 @@
 // sequences resolved, so a value written right after one ("x\n4111…", "\u0020") is a token of
 // its own, as the client that parses the arguments will see it; quotes, keys, numbers and
 // punctuation are kept, so tokens stay apart. Findings in this view map back to the arguments as
-// generated, which redaction (redact-json.ts) and the records use. Text that is no JSON is
-// scanned as it is.
+// generated (or as a client sent them in its history), which redaction (redact-json.ts) and the
+// records use. Text that is no JSON is scanned as it is.
 import type { Finding } from '../../../workers/scan-content.ts'
 import type { Span } from './redact.ts'
 
@@ -18,7 +18,7 @@ const UNICODE_ESCAPE_LENGTH = 6
 const SHORT_ESCAPE_LENGTH = 2
 
 export function scanViewOf(json: string): ScanView {
-  if (!json.includes('\\') || !isJson(json)) return { text: json, toRaw: (start, end) => ({ start, end }) }
+  if (!json.includes('\\') || !isJson(json)) return plainView(json)
   // Each view code unit comes from one raw character or one escape sequence, in order, so the raw
   // text is cut into consecutive pieces: view unit i stands for raw [rawAt[i], rawAt[i + 1]).
   const rawAt = new Int32Array(json.length + 1)
@@ -48,6 +48,11 @@ export function scanViewOf(json: string): ScanView {
       return { start: rawAt[from]!, end: rawAt[to]! }
     },
   }
+}
+
+/** A text read as it is: the view of text that is no JSON, or has no escape sequence. */
+export function plainView(text: string): ScanView {
+  return { text, toRaw: (start, end) => ({ start, end }) }
 }
 
 /** Findings in a view, with their offsets moved into the text it was made of. */

@@ -57,7 +57,10 @@ t.test('maps roles, tool calls and tool results, and images only where there are
     { role: 'tool', content: 'done', toolCallId: 'c1' },
     { role: 'user', content: 'see', parts: [{ type: 'text', text: 'see' }, { type: 'image', url: 'https://img.example/a.png', detail: 'high' }] },
   ])
-  t.same(requestTexts(request), ['Be brief.', 'a\nb', '', '{"x":1}', 'done', 'see'], 'the Governor scans tool call arguments too')
+  t.same(requestTexts(request), [
+    { kind: 'text', text: 'Be brief.' }, { kind: 'text', text: 'a\nb' }, { kind: 'text', text: '' },
+    { kind: 'arguments', text: '{"x":1}' }, { kind: 'text', text: 'done' }, { kind: 'text', text: 'see' },
+  ], 'the tool calls\' arguments are texts of the request too, tagged as such')
 })
 
 t.test('maps tools, tool_choice, response formats and sampling options', async (t) => {
