@@ -16,6 +16,10 @@ export const coreSchema = z.strictObject({
   /** /metrics on its own listener; absent: the main listener serves it. */
   metricsPort: port.optional(),
   dataDir: z.string().min(1).default('./data'),
+  /** PostgreSQL for the durable records several gateways share; absent: LMDB in dataDir. */
+  databaseUrl: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+  /** Redis (or Valkey) for the hot state several gateways share: limits and the answer cache. */
+  redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   bodyLimitBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   maxJsonDepth: z.number().int().min(4).max(1000).default(64),
@@ -52,6 +56,8 @@ export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly stri
   ['AUTH_PORT', ['authPort'], 'int'],
   ['METRICS_PORT', ['metricsPort'], 'int'],
   ['TOLLGATE_DATA', ['dataDir'], 'string'],
+  ['DATABASE_URL', ['databaseUrl'], 'string'],
+  ['REDIS_URL', ['redisUrl'], 'string'],
   ['LOG_LEVEL', ['logLevel'], 'string'],
   ['BODY_LIMIT_BYTES', ['bodyLimitBytes'], 'int'],
   ['OTEL_EXPORTER_OTLP_ENDPOINT', ['tracing', 'endpoint'], 'string'],

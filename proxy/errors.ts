@@ -127,8 +127,8 @@ export class UnsupportedMediaTypeError extends GatewayError {
 /** An error the client may retry after `retryAfterS` seconds, said in the retry-after header. */
 abstract class RetryLaterError extends GatewayError {
   readonly retryAfterS: number
-  constructor(retryAfterS: number, message: string) {
-    super(message)
+  constructor(retryAfterS: number, message: string, options?: ErrorOptions) {
+    super(message, options)
     this.retryAfterS = retryAfterS
   }
   override headers() {
@@ -204,6 +204,27 @@ export class ShuttingDownError extends RetryLaterError {
   readonly code = 'shutting_down'
   constructor(message = 'The gateway is shutting down; retry shortly, another instance will answer.', retryAfterS = 1) {
     super(retryAfterS, message)
+  }
+}
+
+/** Which shared store a request needed and could not reach. */
+export type SharedDependency = 'postgres' | 'redis'
+
+/**
+ * A shared store (PostgreSQL, Redis) the request needs cannot be reached. The request fails at
+ * once instead of waiting, and never goes on without the limit or budget that store keeps.
+ */
+export class DependencyUnavailableError extends RetryLaterError {
+  readonly status = 503
+  readonly error = 'Service unavailable'
+  readonly code = 'dependency_unavailable'
+  readonly dependency: SharedDependency
+  constructor(dependency: SharedDependency, retryAfterS = 1, options?: ErrorOptions) {
+    super(retryAfterS, `The gateway cannot reach ${dependency === 'postgres' ? 'its PostgreSQL database' : 'its Redis server'}; retry shortly.`, options)
+    this.dependency = dependency
+  }
+  override extra() {
+    return { dependency: this.dependency }
   }
 }
 

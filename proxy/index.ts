@@ -21,6 +21,8 @@ import { projectRoutes } from './project-routes.ts'
 import { buildRouteTable, type Route } from './routes.ts'
 import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
 import { openStore, type Store } from './store.ts'
+import { openDatabase, type Database } from './database.ts'
+import { openRedis, type SharedRedis } from './redis.ts'
 import { startTracing, type Tracing } from './tracing.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 
@@ -64,6 +66,11 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const log = createLogger(core.logLevel, options.logDestination)
   const clock = options.clock ?? systemClock
   const store = openStore(core.dataDir)
+  const shared: SharedStores = {
+    database: core.databaseUrl === undefined ? undefined : openDatabase(core.databaseUrl, log.child({ dependency: 'postgres' })),
+    redis: core.redisUrl === undefined ? undefined : openRedis(core.redisUrl, log.child({ dependency: 'redis' })),
+  }
+  await shared.redis?.connected()
   const metrics = createMetrics()
   const pool = createPool(core.pool, metrics.registry)
   const events = createOutbox(store.root, clock)
@@ -78,13 +85,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   try {
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, track, events, services,
+        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, track, events, services,
       })
       if (hooks.provides !== undefined) services = { ...services, ...hooks.provides }
       entries.push({ plugin, hooks })
     }
   } catch (err) {
-    await closeAll(entries, pool, store)
+    await closeAll(entries, pool, store, shared)
     throw err
   }
 
@@ -92,7 +99,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   try {
     tracing = await startTracing(core.tracing, VERSION, log)
   } catch (err) {
-    await closeAll(entries, pool, store)
+    await closeAll(entries, pool, store, shared)
     throw err
   }
   const chain = buildChain(entries, metrics, tracing)
@@ -100,8 +107,12 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     ...entries.flatMap(({ hooks }) => (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false }))),
     ...projectRoutes(entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []), services.projectAccess),
   ]
-  const notReady = () => (store.isOpen() ? [] : ['store'])
-  const readiness = () => Object.assign({}, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
+  const notReady = () => [
+    ...(store.isOpen() ? [] : ['store']),
+    ...(shared.database?.isUp() === false ? ['postgres'] : []),
+    ...(shared.redis?.isUp() === false ? ['redis'] : []),
+  ]
+  const readiness = () => Object.assign({ ...dependencies(shared) }, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
   let draining = false
   const metricsSource: MetricsSource = {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
@@ -129,7 +140,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     }
   } catch (err) {
     for (const { server } of running) server.close()
-    await closeAll(entries, pool, store)
+    await closeAll(entries, pool, store, shared)
     if (tracing !== undefined) await flushTraces(tracing, log)
     throw err
   }
@@ -151,7 +162,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
         draining = true
         await drainListeners(running, core.shutdownGraceMs, log)
         await Promise.allSettled([...background])
-        await closeAll(entries, pool, store)
+        await closeAll(entries, pool, store, shared)
         if (tracing !== undefined) await flushTraces(tracing, log)
         log.info('tollgate stopped')
       })()
@@ -212,9 +223,24 @@ async function flushTraces(tracing: Tracing, log: Logger): Promise<void> {
   }
 }
 
-async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store): Promise<void> {
+interface SharedStores {
+  readonly database: Database | undefined
+  readonly redis: SharedRedis | undefined
+}
+
+/** For /readyz: each shared store configured, up or down. */
+function dependencies(shared: SharedStores): { dependencies?: Record<string, 'up' | 'down'> } {
+  const found: Record<string, 'up' | 'down'> = {}
+  if (shared.database !== undefined) found.postgres = shared.database.isUp() ? 'up' : 'down'
+  if (shared.redis !== undefined) found.redis = shared.redis.isUp() ? 'up' : 'down'
+  return Object.keys(found).length === 0 ? {} : { dependencies: found }
+}
+
+async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store, shared: SharedStores): Promise<void> {
   for (const { hooks } of [...entries].reverse()) await hooks.close?.()
   await pool.close()
   await store.flushed()
   await store.close()
+  await shared.database?.close()
+  await shared.redis?.close()
 }

@@ -13,6 +13,8 @@ import type { Project } from './project.ts'
 import type { Reply } from './reply.ts'
 import type { RouteDocs } from './route-docs.ts'
 import type { PluginStore } from './store.ts'
+import type { PluginDatabase } from './database.ts'
+import type { SharedRedis } from './redis.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
 import type { Policies } from '../plugins/governor/policies.ts'
 import type { UsageMeter } from '../plugins/metering/usage-service.ts'
@@ -182,6 +184,13 @@ export interface PluginHooks {
 export interface PluginDeps {
   /** Databases namespaced to this plugin. */
   readonly store: PluginStore
+  /**
+   * This plugin's own PostgreSQL tables, when DATABASE_URL is set: its durable records live
+   * there instead of in `store`, so every gateway on that database sees them.
+   */
+  readonly database?: PluginDatabase | undefined
+  /** Redis, when REDIS_URL is set, for hot state every gateway must see at once; keys under redis.prefix(name). */
+  readonly redis?: SharedRedis | undefined
   readonly pool: WorkerPool
   readonly metrics: Registry
   readonly log: Logger

@@ -1,0 +1,127 @@
+// PostgreSQL for the records several gateways share (DATABASE_URL). One pool per process; each
+// plugin gets a handle that runs its own migrations and reaches only the tables it made. A
+// database that cannot be reached fails a query within seconds, never hangs it.
+import pg from 'pg'
+import type { Logger } from 'pino'
+import { DependencyUnavailableError } from './errors.ts'
+
+export interface Migration {
+  /** 1, 2, 3…: applied in order, each once per database, whichever gateway starts first. */
+  readonly version: number
+  readonly sql: string
+}
+
+/** Runs a query; a client inside transaction(), or the pool outside one. */
+export interface Sql {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: readonly unknown[]): Promise<pg.QueryResult<R>>
+}
+
+export interface PluginDatabase extends Sql {
+  /** Brings this plugin's tables to its latest version: once, in order, serialized across gateways. */
+  migrate(migrations: readonly Migration[]): Promise<void>
+  /** Runs fn in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>
+}
+
+export interface Database {
+  forPlugin(namespace: string): PluginDatabase
+  /** False since a query or the heartbeat failed to reach the server, until one reaches it again. */
+  isUp(): boolean
+  close(): Promise<void>
+}
+
+const CONNECT_TIMEOUT_MS = 2_000
+const QUERY_TIMEOUT_MS = 10_000
+const HEARTBEAT_MS = 2_000
+
+export function openDatabase(url: string, log: Logger, options: { readonly maxConnections?: number } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 20,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    application_name: 'tollgate',
+  })
+  let up = true
+  // An idle connection the server dropped emits here; without a listener it would end the process.
+  pool.on('error', (err) => {
+    up = false
+    log.warn({ err: { message: err.message } }, 'a PostgreSQL connection failed')
+  })
+  const observe = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await work()
+      up = true
+      return result
+    } catch (err) {
+      if (!isUnreachable(err)) throw err
+      up = false
+      throw new DependencyUnavailableError('postgres', 1, { cause: err })
+    }
+  }
+  const heartbeat = setInterval(() => {
+    observe(() => pool.query('SELECT 1')).catch(() => undefined)
+  }, HEARTBEAT_MS)
+  heartbeat.unref()
+
+  return {
+    forPlugin(namespace) {
+      const sql: Sql = { query: (text, values) => observe(() => pool.query(text, values as unknown[])) }
+      return {
+        ...sql,
+        migrate: (migrations) => observe(() => migrate(pool, namespace, migrations)),
+        transaction: (fn) => observe(() => inTransaction(pool, fn)),
+      }
+    },
+    isUp: () => up,
+    async close() {
+      clearInterval(heartbeat)
+      await pool.end()
+    },
+  }
+}
+
+async function inTransaction<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  let broken: Error | undefined
+  try {
+    await client.query('BEGIN')
+    const result = await fn({ query: (text, values) => client.query(text, values as unknown[]) })
+    await client.query('COMMIT')
+    return result
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      broken = rollback as Error
+    })
+    throw err
+  } finally {
+    client.release(broken)
+  }
+}
+
+// Every gateway runs the migrations as it starts; the advisory lock makes those that start
+// together take turns, and the version table makes the later ones find the work done.
+async function migrate(pool: pg.Pool, namespace: string, migrations: readonly Migration[]): Promise<void> {
+  await inTransaction(pool, async (sql) => {
+    await sql.query(`SELECT pg_advisory_xact_lock(hashtext('tollgate migrations'))`)
+    await sql.query('CREATE TABLE IF NOT EXISTS tollgate_migrations (plugin text NOT NULL, version integer NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (plugin, version))')
+    const done = await sql.query<{ version: number }>('SELECT version FROM tollgate_migrations WHERE plugin = $1', [namespace])
+    const applied = new Set(done.rows.map((row) => row.version))
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue
+      await sql.query(migration.sql)
+      await sql.query('INSERT INTO tollgate_migrations (plugin, version) VALUES ($1, $2)', [namespace, migration.version])
+    }
+  })
+}
+
+// Connection failures and timeouts say the server is away; anything else (a constraint, a
+// syntax error) is the caller's to handle.
+function isUnreachable(err: unknown): boolean {
+  if (err instanceof DependencyUnavailableError) return true
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|57P0[1-3]|08\d{3})$/.test(code)) return true
+  const message = err instanceof Error ? err.message : ''
+  return /timeout|Connection terminated|connection is closed|Client has encountered a connection error/i.test(message)
+}

@@ -1,0 +1,96 @@
+// The shared stores' connections: migrations once across gateways starting together, queries that
+// fail fast while the server is away, and /readyz naming the dependency that is down.
+import t from 'tap'
+import pino from 'pino'
+import { openDatabase } from '../../proxy/database.ts'
+import { openRedis } from '../../proxy/redis.ts'
+import { DependencyUnavailableError } from '../../proxy/errors.ts'
+import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
+import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'
+import { startTestGateway } from '../helpers/start-gateway.ts'
+import { call } from '../helpers/http.ts'
+
+const log = pino({ level: 'silent' })
+
+t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
+  const server = await startPostgres(t)
+
+  t.test('migrations run once, in order, when several gateways start at once', async (t) => {
+    const url = await server.freshDatabase(t)
+    const databases = Array.from({ length: 4 }, () => openDatabase(url, log))
+    t.teardown(() => Promise.all(databases.map((d) => d.close())))
+    const migrations = [
+      { version: 2, sql: 'ALTER TABLE things ADD COLUMN size integer NOT NULL DEFAULT 0' },
+      { version: 1, sql: 'CREATE TABLE things (id text PRIMARY KEY)' },
+    ]
+    await Promise.all(databases.map((d) => d.forPlugin('demo').migrate(migrations)))
+    const plugin = databases[0]!.forPlugin('demo')
+    const applied = await plugin.query<{ version: number }>(`SELECT version FROM tollgate_migrations WHERE plugin = 'demo' ORDER BY version`)
+    t.same(applied.rows.map((r) => r.version), [1, 2])
+    await plugin.query(`INSERT INTO things (id, size) VALUES ('a', 3)`)
+    await databases[1]!.forPlugin('demo').migrate([...migrations, { version: 3, sql: `UPDATE things SET size = size + 1` }])
+    t.same((await plugin.query('SELECT size FROM things')).rows, [{ size: 4 }], 'a later version runs once on the rows already there')
+  })
+
+  t.test('a transaction commits together or not at all', async (t) => {
+    const url = await server.freshDatabase(t)
+    const database = openDatabase(url, log)
+    t.teardown(() => database.close())
+    const plugin = database.forPlugin('demo')
+    await plugin.migrate([{ version: 1, sql: 'CREATE TABLE things (id text PRIMARY KEY)' }])
+    await t.rejects(plugin.transaction(async (sql) => {
+      await sql.query(`INSERT INTO things VALUES ('a')`)
+      await sql.query(`INSERT INTO things VALUES ('a')`)
+    }))
+    t.same((await plugin.query('SELECT count(*)::int AS n FROM things')).rows, [{ n: 0 }])
+  })
+
+  t.test('a server that is away fails a query within seconds, with a 503 error, and is found again', async (t) => {
+    const url = await server.freshDatabase(t)
+    const database = openDatabase(url, log)
+    t.teardown(() => database.close())
+    const plugin = database.forPlugin('demo')
+    await plugin.query('SELECT 1')
+    await server.stop()
+    const started = performance.now()
+    const err = await plugin.query('SELECT 1').catch((e: unknown) => e)
+    t.ok(err instanceof DependencyUnavailableError, 'DependencyUnavailableError')
+    t.equal((err as DependencyUnavailableError).status, 503)
+    t.ok(performance.now() - started < 5_000, 'within the connect timeout')
+    t.equal(database.isUp(), false)
+    await server.start()
+    await plugin.query('SELECT 1')
+    t.equal(database.isUp(), true)
+  })
+})
+
+t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
+  t.test('a command while the server is away fails at once, and the connection comes back by itself', async (t) => {
+    const server = await startRedis(t)
+    const redis = openRedis(server.url, log)
+    t.teardown(() => redis.close())
+    await redis.connected()
+    await redis.run((c) => c.ping())
+    await server.stop()
+    const err = await redis.run((c) => c.get('x')).catch((e: unknown) => e)
+    t.ok(err instanceof DependencyUnavailableError, 'DependencyUnavailableError')
+    await server.start()
+    while (!redis.isUp()) await new Promise((resolve) => setTimeout(resolve, 20))
+    t.equal(await redis.run((c) => c.set('x', '1')), 'OK')
+  })
+
+  t.test('/readyz names the dependency that is down, and is ready again when it is back', async (t) => {
+    const server = await startRedis(t)
+    const gateway = await startTestGateway(t, { env: { REDIS_URL: server.url } })
+    t.match(await call(`${gateway.url}/readyz`), { status: 200, body: { status: 'ready', dependencies: { redis: 'up' } } })
+    await server.stop()
+    t.match(await call(`${gateway.url}/readyz`), { status: 503, body: { status: 'not ready', notReady: ['redis'], dependencies: { redis: 'down' } } })
+    await server.start()
+    let ready = await call(`${gateway.url}/readyz`)
+    while (ready.status !== 200) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      ready = await call(`${gateway.url}/readyz`)
+    }
+    t.match(ready.body, { dependencies: { redis: 'up' } })
+  })
+})
