@@ -6,7 +6,7 @@ import t from 'tap'
 import pg from 'pg'
 import { call } from '../../helpers/http.ts'
 import { startMockUpstream } from '../../helpers/mock-upstream.ts'
-import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
+import { freshDataDir, seedProject, startTestGateway, type GatewayUnderTest } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 import { BUILTIN_MODELS as MODELS } from '../../../proxy/models.ts'
 
@@ -32,7 +32,7 @@ t.test('three gateways on one database', { skip: POSTGRES_MISSING }, async (t) =
   const worstMicros = Math.round(promptTokens * price.inputPerMillion + 1000 * price.outputPerMillion)
   const seeded = await seedProject(seedDir, { budgetDollars: (worstMicros * 10.5) / 1e6 })
   const key = seeded.keys[0]!.key
-  const gateways = []
+  const gateways: GatewayUnderTest[] = []
   for (let i = 0; i < 3; i++) {
     const dataDir = freshDataDir(t)
     cpSync(seedDir, dataDir, { recursive: true })
