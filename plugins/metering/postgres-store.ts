@@ -338,6 +338,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     async close() {
       await Promise.allSettled([...inFlight])
+      // Stopped on purpose: what it still holds (a settlement that could not be committed) is
+      // given back by the next sweep of any gateway, without waiting for the lease.
+      await database.query('UPDATE metering_owners SET expires_at = 0 WHERE owner = $1', [owner]).catch(() => undefined)
     },
   }
 }
