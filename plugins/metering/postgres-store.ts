@@ -5,6 +5,7 @@
 // once the commit returns, the charge is in the database every gateway reads.
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
+import { DependencyUnavailableError } from '../../proxy/errors.ts'
 import type { EventOutbox } from '../../proxy/events.ts'
 import type { Hold } from './budget-holds.ts'
 import type { BudgetRow, DayStats, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
@@ -282,9 +283,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     settle(entry, limitMicros): Settled {
       const committed = tracked(settleNow(entry, limitMicros).catch((err: unknown) => {
-        // The provider was paid: the charge is kept and retried, and its hold with it, so the
-        // budget stays held until it is recorded.
-        if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { entry, limitMicros })
+        // The provider was paid: a charge the database was away for is kept and retried, and its
+        // hold with it, so the budget stays held until it is recorded.
+        if (err instanceof DependencyUnavailableError && unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { entry, limitMicros })
         throw err
       }))
       return { row: undefined, committed }
