@@ -84,8 +84,11 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     for (const event of emitted) events?.emit(event.type, event.projectId, event.data)
   }
 
-  /** Removes the request's hold and checkpoint, and charges the entry once; inside a transaction. */
-  async function applySettlement(sql: Sql, entry: LedgerEntry, limitMicros: number, emitted: Emitted[]): Promise<BudgetRow> {
+  /**
+   * Removes the request's hold and checkpoint, and charges the entry once; inside a transaction.
+   * `alone`: the transaction holds this settlement only, so it may choose how it commits.
+   */
+  async function applySettlement(sql: Sql, entry: LedgerEntry, limitMicros: number, emitted: Emitted[], alone = false): Promise<BudgetRow> {
     const first = await sql.query<{ inserted: number; project_id: string | null; month: string | null; micros: string | null }>(
       `WITH inserted AS (
          INSERT INTO metering_ledger (id, project_id, month, entry) VALUES ($1, $2, $3, $4)
@@ -101,6 +104,12 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     )
     const { inserted, project_id: heldProject, month: heldMonth, micros } = first.rows[0]!
     const heldMicros = micros === null ? 0 : Number(micros)
+    // A record that moves no money (a cache hit, an error before any token) takes no lock on the
+    // month's row, and need not wait for the WAL to reach the disk: a crash of the database server
+    // may lose the last fraction of a second of them, which only the hit and request counts would
+    // miss. Budgets never depend on it.
+    const movesMoney = heldMicros > 0 || entry.costMicros > 0 || (entry.overageMicros ?? 0) > 0
+    if (alone && !movesMoney) await sql.query('SET LOCAL synchronous_commit = off')
     // From the month it was taken in: a request that began last month releases last month's hold.
     const sameRow = heldProject === entry.projectId && heldMonth === entry.month
     if (heldMicros > 0 && (!sameRow || inserted === 0)) {
@@ -113,25 +122,28 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       const found = await sql.query<BudgetRecord>('SELECT * FROM metering_budgets WHERE project_id = $1 AND month = $2', [entry.projectId, entry.month])
       return rowOf(found.rows[0])
     }
-    const charged = await sql.query<BudgetRecord>(
-      `WITH stats AS (
-         INSERT INTO metering_model_days AS d (project_id, day, model, requests, tokens, cost_micros, hits, misses, unpriced)
-         VALUES ($1, $5, $6, 1, $7, $3, $8, $9, $10)
-         ON CONFLICT (project_id, day, model) DO UPDATE SET
-           requests = d.requests + 1, tokens = d.tokens + excluded.tokens, cost_micros = d.cost_micros + excluded.cost_micros,
-           hits = d.hits + excluded.hits, misses = d.misses + excluded.misses, unpriced = d.unpriced + excluded.unpriced
-       )
-       INSERT INTO metering_budgets AS b (project_id, month, used_micros, overage_micros) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (project_id, month) DO UPDATE SET
-         used_micros = b.used_micros + excluded.used_micros, overage_micros = b.overage_micros + excluded.overage_micros,
-         reserved_micros = greatest(0, b.reserved_micros - $11)
-       RETURNING *`,
-      [
-        entry.projectId, entry.month, entry.costMicros, entry.overageMicros ?? 0, entry.day, entry.model,
-        entry.promptTokens + entry.completionTokens, entry.cacheHit ? 1 : 0, entry.cacheHit || entry.passthrough === true ? 0 : 1,
-        entry.unpriced === undefined ? 0 : 1, sameRow ? heldMicros : 0,
-      ],
-    )
+    const stats = [
+      entry.projectId, entry.day, entry.model, entry.promptTokens + entry.completionTokens, entry.costMicros,
+      entry.cacheHit ? 1 : 0, entry.cacheHit || entry.passthrough === true ? 0 : 1, entry.unpriced === undefined ? 0 : 1,
+    ]
+    const addStats = `WITH stats AS (
+      INSERT INTO metering_model_days AS d (project_id, day, model, requests, tokens, cost_micros, hits, misses, unpriced)
+      VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8)
+      ON CONFLICT (project_id, day, model) DO UPDATE SET
+        requests = d.requests + 1, tokens = d.tokens + excluded.tokens, cost_micros = d.cost_micros + excluded.cost_micros,
+        hits = d.hits + excluded.hits, misses = d.misses + excluded.misses, unpriced = d.unpriced + excluded.unpriced
+    )`
+    const charged = movesMoney
+      ? await sql.query<BudgetRecord>(
+        `${addStats}
+         INSERT INTO metering_budgets AS b (project_id, month, used_micros, overage_micros) VALUES ($1, $9, $5, $10)
+         ON CONFLICT (project_id, month) DO UPDATE SET
+           used_micros = b.used_micros + excluded.used_micros, overage_micros = b.overage_micros + excluded.overage_micros,
+           reserved_micros = greatest(0, b.reserved_micros - $11)
+         RETURNING *`,
+        [...stats, entry.month, entry.overageMicros ?? 0, sameRow ? heldMicros : 0],
+      )
+      : await sql.query<BudgetRecord>(`${addStats} SELECT * FROM metering_budgets WHERE project_id = $1 AND month = $9`, [...stats, entry.month])
     const row = rowOf(charged.rows[0])
     const notified = row.notified ?? []
     const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && row.usedMicros * 100 >= limitMicros * t && !notified.includes(t))
@@ -150,7 +162,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   // Usage events follow the commit that decided them: a crash between the two loses the event, never the charge.
   async function settleNow(entry: LedgerEntry, limitMicros: number): Promise<BudgetRow> {
     const emitted: Emitted[] = []
-    const row = await database.transaction((sql) => applySettlement(sql, entry, limitMicros, emitted))
+    const row = await database.transaction((sql) => applySettlement(sql, entry, limitMicros, emitted, true))
     emit(emitted)
     return row
   }
