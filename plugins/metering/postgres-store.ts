@@ -45,7 +45,7 @@ const LIMIT = 100
 // A sweep's work per run is bounded; what is left waits for the next run.
 const SWEEP_CHECKPOINTS = 100
 const SWEEP_HOLDS = 1_000
-// Settlements whose commit failed (the database away), kept to be retried, up to this many.
+// Settlements whose commit failed (the database away, a deadlock), kept to be retried, up to this many.
 const MAX_UNSETTLED = 10_000
 
 const dollars = (micros: number) => micros / 1e6
@@ -199,46 +199,60 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     return rowOf(found.rows[0])
   }
 
-  async function settleCheckpoints(now: number): Promise<number> {
+  /** Settles the streams and releases the holds of gateways whose lease ran out. */
+  async function sweep(now: number): Promise<{ recovered: number; released: number }> {
     const emitted: Emitted[] = []
-    const recovered = await database.transaction(async (sql) => {
+    const swept = await database.transaction(async (sql) => {
+      // Gateways sweeping at once could lock the month rows in different orders: one sweeps, the
+      // others skip this round.
+      const turn = await sql.query<{ mine: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('tollgate metering sweep')) AS mine`)
+      if (!turn.rows[0]!.mine) return { recovered: 0, released: 0 }
       const gone = await sql.query<{ entry: LedgerEntry; limit_micros: string }>(
         `DELETE FROM metering_checkpoints WHERE request_id IN (
            SELECT request_id FROM metering_checkpoints WHERE ${LEASE_RUN_OUT('metering_checkpoints')}
-           ORDER BY request_id LIMIT ${SWEEP_CHECKPOINTS} FOR UPDATE SKIP LOCKED
+           LIMIT ${SWEEP_CHECKPOINTS} FOR UPDATE SKIP LOCKED
          ) RETURNING entry, limit_micros`,
         [now],
       )
-      for (const { entry, limit_micros } of gone.rows) await applySettlement(sql, entry, Number(limit_micros), emitted)
-      return gone.rows.length
+      const streams = gone.rows.sort((a, b) => `${a.entry.projectId}/${a.entry.month}`.localeCompare(`${b.entry.projectId}/${b.entry.month}`))
+      // Streams first: a stream settled to its checkpoint releases its own hold with its charge.
+      for (const { entry, limit_micros } of streams) await applySettlement(sql, entry, Number(limit_micros), emitted)
+      const released = await sql.query<{ released: number }>(
+        `WITH gone AS (
+           DELETE FROM metering_holds WHERE request_id IN (
+             SELECT request_id FROM metering_holds WHERE ${LEASE_RUN_OUT('metering_holds')}
+             LIMIT ${SWEEP_HOLDS} FOR UPDATE SKIP LOCKED
+           ) RETURNING project_id, month, micros
+         ), sums AS (
+           SELECT project_id, month, sum(micros) AS micros FROM gone GROUP BY project_id, month
+         ), given AS (
+           UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
+           FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
+         )
+         SELECT count(*)::int AS released FROM gone`,
+        [now],
+      )
+      await sql.query(
+        `DELETE FROM metering_owners AS o WHERE o.expires_at < $1
+         AND NOT EXISTS (SELECT 1 FROM metering_holds h WHERE h.owner = o.owner)
+         AND NOT EXISTS (SELECT 1 FROM metering_checkpoints c WHERE c.owner = o.owner)`,
+        [now],
+      )
+      return { recovered: streams.length, released: released.rows[0]!.released }
     })
     emit(emitted)
-    return recovered
+    return swept
   }
 
-  async function releaseHolds(now: number): Promise<number> {
-    const released = await database.query<{ released: number }>(
-      `WITH gone AS (
-         DELETE FROM metering_holds WHERE request_id IN (
-           SELECT request_id FROM metering_holds WHERE ${LEASE_RUN_OUT('metering_holds')}
-           LIMIT ${SWEEP_HOLDS} FOR UPDATE SKIP LOCKED
-         ) RETURNING project_id, month, micros
-       ), sums AS (
-         SELECT project_id, month, sum(micros) AS micros FROM gone GROUP BY project_id, month
-       ), given AS (
-         UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
-         FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
-       )
-       SELECT count(*)::int AS released FROM gone`,
-      [now],
-    )
-    return released.rows[0]!.released
-  }
-
+  /** Commits the settlements that failed before; stops at the first the database is away for. */
   async function retryUnsettled(): Promise<void> {
     for (const [id, { entry, limitMicros }] of unsettled) {
-      await settleNow(entry, limitMicros)
-      unsettled.delete(id)
+      try {
+        await settleNow(entry, limitMicros)
+        unsettled.delete(id)
+      } catch (err) {
+        if (err instanceof DependencyUnavailableError) throw err
+      }
     }
   }
 
@@ -246,16 +260,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     async recover(): Promise<Recovered> {
       await renewLease()
       await retryUnsettled()
-      const now = clock.now()
-      // Streams first: a stream settled to its checkpoint releases its own hold with its charge.
-      const recovered = await settleCheckpoints(now)
-      const released = await releaseHolds(now)
-      await database.query(
-        `DELETE FROM metering_owners AS o WHERE o.expires_at < $1
-         AND NOT EXISTS (SELECT 1 FROM metering_holds h WHERE h.owner = o.owner)
-         AND NOT EXISTS (SELECT 1 FROM metering_checkpoints c WHERE c.owner = o.owner)`,
-        [now],
-      )
+      const { recovered, released } = await sweep(clock.now())
       return { released, recovered, replayed: 0, unreadable: 0 }
     },
 
@@ -295,9 +300,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     settle(entry, limitMicros): Settled {
       const committed = tracked(settleNow(entry, limitMicros).catch((err: unknown) => {
-        // The provider was paid: a charge the database was away for is kept and retried, and its
-        // hold with it, so the budget stays held until it is recorded.
-        if (err instanceof DependencyUnavailableError && unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { entry, limitMicros })
+        // The provider was paid: the charge is kept and retried, and its hold with it, so the
+        // budget stays held until it is recorded.
+        if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { entry, limitMicros })
         throw err
       }))
       return { row: undefined, committed }
