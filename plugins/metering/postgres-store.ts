@@ -28,12 +28,6 @@ interface BudgetRecord {
   notified: number[]
 }
 
-interface Released {
-  project_id: string
-  month: string
-  micros: string
-}
-
 interface Emitted {
   readonly type: 'usage.threshold_reached' | 'usage.limit_exceeded'
   readonly projectId: string
@@ -61,7 +55,7 @@ function rowOf(record: BudgetRecord | undefined): BudgetRow {
   }
 }
 
-// The owner's lease is current: a hold or checkpoint of any other owner is left by a gateway that is gone.
+// The row's owner has no current lease: it was left by a gateway that is gone.
 const LEASE_RUN_OUT = (table: string) =>
   `NOT EXISTS (SELECT 1 FROM metering_owners o WHERE o.owner = ${table}.owner AND o.expires_at >= $1)`
 
@@ -71,12 +65,15 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   const inFlight = new Set<Promise<unknown>>()
   const unsettled = new Map<string, { entry: LedgerEntry; limitMicros: number }>()
 
+  let leaseUntil = 0
   async function renewLease(): Promise<void> {
+    const until = clock.now() + leaseMs
     await database.query(
       `INSERT INTO metering_owners (owner, expires_at) VALUES ($1, $2)
        ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at`,
-      [owner, clock.now() + leaseMs],
+      [owner, until],
     )
+    leaseUntil = until
   }
   await renewLease()
 
@@ -267,6 +264,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     recoverEveryMs: Math.max(1, Math.floor(leaseMs / 3)),
 
     async reserve(hold: Hold, limitMicros: number) {
+      // A renewal was missed (the database was away): a hold taken under a lapsed lease could be
+      // released at once by another gateway's sweep.
+      if (leaseUntil - clock.now() < leaseMs / 3) await renewLease()
       const admitted = await database.query<{ admitted: number }>(
         `WITH admitted AS (
            INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)

@@ -184,6 +184,16 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.same(await survivor.recover(), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'nothing is given back twice')
   })
 
+  t.test('a gateway that missed its renewals renews its lease before it holds again, so its new hold is not swept', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const late = await stores.open()
+    const other = await stores.open()
+    stores.clock.advance(LEASE_MS + 1)
+    await late.reserve(hold('fresh', 700), 10_000)
+    t.match(await other.recover(), { released: 0 })
+    t.match(await other.budget('p', '2026-11'), { reservedMicros: 700 })
+  })
+
   t.test('with the database away, a reserve fails at once with a 503 error, and a settlement is kept until it returns', async (t) => {
     const stores = await storesOn(t, 'postgres', server)
     const ledger = await stores.open()
