@@ -29,7 +29,7 @@ export default {
     if (providers === undefined || usageMeter === undefined) throw new Error('the passthrough plugin needs the router and metering plugins')
     const forwarder = createForwarder(config)
 
-    function handle(ctx: RequestContext, provider: ProviderName): Reply {
+    async function handle(ctx: RequestContext, provider: ProviderName): Promise<Reply> {
       const auth = ctx.state.auth!
       if (auth.testMode) {
         return Reply.error(new PermissionError('Development keys are answered by the local simulator only, which has no pass-through; use a stg_ or prod_ key.'))
@@ -40,7 +40,7 @@ export default {
       if (target === undefined) {
         return Reply.error(new ProviderNotConfiguredError(`The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`))
       }
-      const refusal = usageMeter!.admit(auth.project)
+      const refusal = await usageMeter!.admit(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       return Reply.exchange(async (exchange) => {
         const url = new URL(`${target.origin}${target.path}`)
