@@ -14,6 +14,7 @@ import { REDIS_MISSING, startRedis, type RedisServer } from '../../helpers/redis
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 
 const DAY_MS = 86_400_000
+const RUNS = 150
 
 const limitsArbitrary: fc.Arbitrary<PlanLimits> = fc.record({
   perMinute: fc.option(fc.integer({ min: 1, max: 1_000 })),
@@ -75,8 +76,8 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
           state = expected.next
         }
       },
-    ), { numRuns: 150 })
-    t.pass('150 random sequences agree')
+    ), { numRuns: RUNS })
+    t.pass(`${RUNS} random sequences agree`)
   })
 
   t.test('a key idle until its bucket is full and its day is over expires', async (t) => {
