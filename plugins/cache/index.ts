@@ -2,9 +2,9 @@
 // chat rule 1). Concurrent identical misses in one process make one model call; the answer is
 // stored once the model has finished it, unless the Governor found what must not be replayed.
 // With REDIS_URL the answers live in Redis, shared by every gateway on it, and concurrent
-// identical misses on different gateways make one model call too (shared-flights.ts). A cache store that
-// cannot answer costs a model call, never the request: a failed lookup is a miss, a failed write
-// is dropped, and both are counted.
+// identical misses on different gateways make one model call too (shared-flights.ts). A cache
+// store that cannot answer costs a model call, never the request: a failed lookup is a miss, a
+// failed write is dropped, and both are counted.
 import type { CompletionResult } from '../../proxy/completion.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
