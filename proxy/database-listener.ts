@@ -13,8 +13,6 @@ export interface ListenHandlers {
 }
 
 export interface Listener {
-  /** False from the loss of the connection until it is made again. */
-  isConnected(): boolean
   close(): Promise<void>
 }
 
@@ -72,7 +70,6 @@ export async function listen(config: pg.ClientConfig, channel: string, handlers:
   await connect()
   started = true
   return {
-    isConnected: () => client !== undefined,
     async close() {
       closed = true
       clearTimeout(retry)

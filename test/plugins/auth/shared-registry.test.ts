@@ -42,6 +42,7 @@ t.test('on PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.equal((await call(`${two!.url}/api/ai/complete`, { key: created.key, body: hello })).status, 200, 'the next request on one gateway')
     t.equal((await call(`${one!.url}/api/ai/complete`, { key: created.key, body: hello })).status, 200, 'and on the other')
     t.match(await tollgate(t, databaseUrl, 'keys', 'list', '--project', project.id), [{ id: created.id, status: 'active', lastUsed: /^20/ }])
+    t.match(await tollgate(t, databaseUrl, 'governor', 'settings', '--project', project.id, '--strict', 'on'), { project: project.id, strictMode: true, version: 2 })
 
     await tollgate(t, databaseUrl, 'keys', 'deactivate', created.id)
     const refused = [await until(one!.url, created.key, 401), await until(two!.url, created.key, 401)]
