@@ -10,6 +10,7 @@ import { presentedKey } from './api-key-header.ts'
 import { createDemoProject, demoNotice } from './demo-project.ts'
 import { parseKey } from './key-format.ts'
 import { openRegistry } from './open-registry.ts'
+import { whileEmpty } from './postgres-registry.ts'
 import type { KeyRecord } from './registry.ts'
 import { authSchema } from './schema.ts'
 
@@ -21,7 +22,9 @@ export default {
   async setup(config, { store, database, log, clock, track }) {
     const home = database === undefined ? { store } : { database, log }
     const registry = await openRegistry(home, config.secret, clock, true)
-    const demo = config.demoOnFirstStart ? await createDemoProject(registry) : undefined
+    const demo = !config.demoOnFirstStart ? undefined
+      : database === undefined ? await createDemoProject(registry)
+      : await whileEmpty(database, () => createDemoProject(registry))
     const touched = new Map<string, number>()
 
     const projectOf = (record: KeyRecord | undefined) => (record?.status === 'active' ? registry.getProject(record.projectId) : undefined)

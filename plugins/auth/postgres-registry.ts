@@ -17,6 +17,7 @@ import { changedProject, keyView, newKey, newProject, RegistryError, type AuthRe
 const SECRET_ENTRY = 'hmac-secret'
 /** Hashes of keys already matched, remembered so a known key costs a plain SHA-256 (key-hash.ts). */
 const KNOWN_HASHES = 10_000
+const RELOAD_RETRY_MS = 1_000
 
 /** The server secret: from config when given, otherwise generated once and shared by every gateway. */
 export async function loadSharedSecret(database: PluginDatabase, configured: string | undefined): Promise<Buffer> {
@@ -25,6 +26,15 @@ export async function loadSharedSecret(database: PluginDatabase, configured: str
   await database.query('INSERT INTO auth_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [SECRET_ENTRY, randomBytes(32).toString('base64')])
   const { rows } = await database.query<{ value: string }>('SELECT value FROM auth_meta WHERE name = $1', [SECRET_ENTRY])
   return Buffer.from(rows[0]!.value, 'base64')
+}
+
+/** Runs `work` only while no project exists, once however many gateways start on an empty database together. */
+export function whileEmpty<T>(database: PluginDatabase, work: () => Promise<T>): Promise<T | undefined> {
+  return database.transaction(async (sql) => {
+    await sql.query(`SELECT pg_advisory_xact_lock(hashtext('tollgate auth first start'))`)
+    const { rows } = await sql.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM auth_projects) AS found')
+    return rows[0]!.found ? undefined : work()
+  })
 }
 
 export interface PostgresRegistryOptions {
@@ -69,6 +79,22 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
     replica.putProject(rows[0].project)
     replica.putKey(rows[0].record)
   })
+  // A change that could not be read (the database was away for a moment, the pool was full) is
+  // made good by reading everything again, retried until it succeeds.
+  let recovering: NodeJS.Timeout | undefined
+  let closed = false
+  const recover = () => {
+    if (recovering !== undefined || closed) return
+    recovering = setTimeout(() => {
+      reloadAll().then(() => {
+        recovering = undefined
+      }, () => {
+        recovering = undefined
+        recover()
+      })
+    }, RELOAD_RETRY_MS)
+    recovering.unref()
+  }
   const notify = (sql: Sql, change: Change) => sql.query('SELECT pg_notify($1, $2)', [database.channel, change])
 
   const onChange = (change: string) => {
@@ -78,7 +104,10 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
       return replica.used(id, at)
     }
     const refresh = kind === 'project' ? refreshProject(rest) : kind === 'key' ? refreshKey(rest) : Promise.resolve()
-    refresh.catch((err: unknown) => options.log.warn({ err: { message: (err as Error).message } }, 'a change to projects or keys could not be read; it is read with the next reconnection'))
+    refresh.catch((err: unknown) => {
+      options.log.warn({ err: { message: (err as Error).message } }, 'a change to projects or keys could not be read; reading them all again')
+      recover()
+    })
   }
 
   let listener: Listener | undefined
@@ -94,6 +123,10 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
     confirm()
     return record
   }
+  // After a write has committed: its own gateway reads it back at once, so the caller sees it on
+  // return. That read failing must not make a done write look failed; a full read makes it good.
+  const readBack = (refresh: Promise<void>) => refresh.catch(recover)
+
   return {
     async createProject(input) {
       const project = newProject(input, iso())
@@ -101,7 +134,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
         await sql.query('INSERT INTO auth_projects (id, record) VALUES ($1, $2)', [project.id, project])
         await notify(sql, `project:${project.id}`)
       })
-      await refreshProject(project.id)
+      await readBack(refreshProject(project.id))
       return project
     },
     getProject: (id) => replica.project(id),
@@ -116,7 +149,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
         await notify(sql, `project:${id}`)
         return changed
       })
-      await refreshProject(id)
+      await readBack(refreshProject(id))
       return next
     },
     async createKey(input) {
@@ -128,7 +161,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
         if (rowCount === 0) throw new RegistryError(`no project with id ${input.projectId}`)
         await notify(sql, `key:${record.id}`)
       })
-      await refreshKey(record.id)
+      await readBack(refreshKey(record.id))
       return { record: keyView(record, null), key }
     },
     listKeys: (projectId) => replica.keysOf(projectId).map((record) => keyView(record, replica.lastUsed(record.id))),
@@ -144,7 +177,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
         await notify(sql, `key:${id}`)
         return rows[0].record
       })
-      await refreshKey(id)
+      await readBack(refreshKey(id))
       return keyView(record, replica.lastUsed(id))
     },
     async deleteKey(id) {
@@ -153,7 +186,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
         if (rowCount === 0) throw new RegistryError(`no key with id ${id}`)
         await notify(sql, `key:${id}`)
       })
-      await refreshKey(id)
+      await readBack(refreshKey(id))
     },
     findByKey,
     async lookupKey(key) {
@@ -178,6 +211,8 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
         SELECT pg_notify($3, 'used:' || id || ' ' || $4) FROM touched`, [id, at, database.channel, at])
     },
     async close() {
+      closed = true
+      clearTimeout(recovering)
       await listener?.close()
       await queue
     },

@@ -54,6 +54,18 @@ t.test('on PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.equal((await call(`${two!.url}/api/ai/complete`, { key: seeded.keys[0]!.key, body: hello })).status, 200, 'a seeded key too')
   })
 
+  t.test('gateways starting together on an empty database make one demo project between them', async (t) => {
+    const databaseUrl = await server.freshDatabase(t)
+    const plugins = { auth: { secret: TEST_SECRET, demoOnFirstStart: true } }
+    const gateways = await Promise.all([1, 2, 3].map(() => startTestGateway(t, { env: { DATABASE_URL: databaseUrl }, overrides: { plugins } })))
+    const notices = gateways.flatMap(({ gateway }) => gateway.notices)
+    t.equal(notices.length, 1, 'one of them shows a demo key')
+    const projects = await tollgate(t, databaseUrl, 'projects', 'list')
+    t.same(projects.map((p: { name: string }) => p.name), ['Demo project'])
+    const key = /key: +(\S+)/.exec(notices[0]!)![1]!
+    for (const { url } of gateways) t.equal((await call(`${url}/api/health`, { key })).status, 200)
+  })
+
   t.test('PostgreSQL stopped: a key the gateway knows is still authenticated, an unknown one gets 503', async (t) => {
     const databaseUrl = await server.freshDatabase(t)
     const gateway = await startTestGateway(t, { env: { DATABASE_URL: databaseUrl } })
