@@ -9,6 +9,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
 import type { Listener } from '../../proxy/database-listener.ts'
+import { OverloadedError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
 import { KnownKeyHashes, hmacKey, sameHash } from './key-hash.ts'
 import { KeyReplica } from './key-replica.ts'
@@ -18,6 +19,11 @@ const SECRET_ENTRY = 'hmac-secret'
 /** Hashes of keys already matched, remembered so a known key costs a plain SHA-256 (key-hash.ts). */
 const KNOWN_HASHES = 10_000
 const RELOAD_RETRY_MS = 1_000
+/**
+ * Keys looked up in the database at once, per gateway: a flood of made-up keys (refused before any
+ * rate limit, which needs a known key) gets 503 beyond this instead of taking every connection.
+ */
+const MAX_LOOKUPS = 16
 
 /** The server secret: from config when given, otherwise generated once and shared by every gateway. */
 export async function loadSharedSecret(database: PluginDatabase, configured: string | undefined): Promise<Buffer> {
@@ -126,6 +132,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
   // After a write has committed: its own gateway reads it back at once, so the caller sees it on
   // return. That read failing must not make a done write look failed; a full read makes it good.
   const readBack = (refresh: Promise<void>) => refresh.catch(recover)
+  let lookups = 0
 
   return {
     async createProject(input) {
@@ -192,9 +199,13 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
     async lookupKey(key) {
       const known = findByKey(key)
       if (known?.status === 'active' && replica.project(known.projectId) !== undefined) return known
+      if (lookups >= MAX_LOOKUPS) throw new OverloadedError('Too many unknown API keys are being checked at once; retry shortly.')
       const { hash } = knownHashes.lookup(key)
+      lookups++
       // Not queued: a made-up key costs one indexed read and never waits behind other work.
-      const { rows } = await database.query<{ id: string }>('SELECT id FROM auth_keys WHERE hash = $1', [hash])
+      const { rows } = await database.query<{ id: string }>('SELECT id FROM auth_keys WHERE hash = $1', [hash]).finally(() => {
+        lookups--
+      })
       if (rows[0] === undefined) return undefined
       await refreshKey(rows[0].id)
       return findByKey(key)

@@ -67,7 +67,8 @@ export interface AuthRegistry {
   /**
    * findByKey, made sure where the records are shared: a key this process does not know, or knows
    * as inactive, may have been made or reactivated by another gateway a moment ago. Its project
-   * is then known too. Throws DependencyUnavailableError when the records cannot be reached.
+   * is then known too. Throws DependencyUnavailableError when the records cannot be reached, and
+   * OverloadedError when too many keys are being looked up at once.
    */
   lookupKey(key: string): Promise<KeyRecord | undefined>
   touchKey(id: string): Promise<void>

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap'
 import pino from 'pino'
 import type { Clock } from '../../../proxy/clock.ts'
 import { openDatabase } from '../../../proxy/database.ts'
-import { DependencyUnavailableError } from '../../../proxy/errors.ts'
+import { DependencyUnavailableError, OverloadedError } from '../../../proxy/errors.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { generateKey } from '../../../plugins/auth/key-format.ts'
 import { openRegistry } from '../../../plugins/auth/open-registry.ts'
@@ -154,6 +154,15 @@ function sharedSuite(t: Test, server: PostgresServer): void {
     await two.deleteKey(record.id)
     await eventually(t, 'the deletion reached the first gateway', () => one.findByKey(key) === undefined && one.getKey(record.id) === undefined)
     t.same(one.listKeys(project.id), [])
+  })
+
+  t.test('a flood of unknown keys takes a bounded number of connections; beyond it they get 503 at once', async (t) => {
+    const url = await server.freshDatabase(t)
+    const registry = await postgresRegistry(t, url, manualClock())
+    const answers = await Promise.all(Array.from({ length: 100 }, () => registry.lookupKey(generateKey('sk', null)).catch((e: unknown) => e)))
+    t.equal(answers.filter((a) => a === undefined).length, 16, 'looked up and refused')
+    t.equal(answers.filter((a) => a instanceof OverloadedError).length, 84, 'answered 503 without a query')
+    t.equal(await registry.lookupKey(generateKey('sk', null)), undefined, 'the bound is free again')
   })
 
   t.test('gateways without a configured secret share the one the first of them made', async (t) => {
