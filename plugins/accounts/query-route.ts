@@ -37,8 +37,8 @@ export function queryRoute(services: AccountServices): RouteSpec {
   const model = createLocalAdapter({ chunkDelayMs: 0 })
   const projectsOf = (organizationId: string) => registry.listProjects().filter((p) => p.organizationId === organizationId)
 
-  function scopeOfKey(key: string): Scope {
-    const record = parseKey(key) === undefined ? undefined : registry.findByKey(key)
+  async function scopeOfKey(key: string): Promise<Scope> {
+    const record = parseKey(key) === undefined ? undefined : await registry.lookupKey(key)
     const project = record?.status === 'active' ? registry.getProject(record.projectId) : undefined
     if (project === undefined) throw new UnauthorizedError('The API key is invalid or inactive.')
     const organization = project.organizationId === undefined ? undefined : services.organizations.get(project.organizationId)
