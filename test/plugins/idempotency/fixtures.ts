@@ -5,7 +5,7 @@ import type { Clock } from '../../../proxy/clock.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { createLedger, type BudgetRow, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
 import type { IdempotencyRecord } from '../../../plugins/idempotency/decide.ts'
-import { createRecords } from '../../../plugins/idempotency/records.ts'
+import { lmdbRecords } from '../../../plugins/idempotency/lmdb-records.ts'
 import { call, type JsonAnswer } from '../../helpers/http.ts'
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
@@ -68,17 +68,17 @@ export async function idempotencyGateway(t: Test, options: GatewayOptions = {}):
 export interface StoreView {
   readonly entries: ReadonlyArray<{ readonly id: string; readonly costMicros: number; readonly month: string }>
   budget(projectId: string, month: string): BudgetRow
-  record(projectId: string, key: string): IdempotencyRecord | undefined
+  record(projectId: string, key: string): Promise<IdempotencyRecord | undefined>
 }
 
 /** Looks into the ledger and the idempotency records of a data directory that no gateway has open. */
-export async function inspect<T>(dataDir: string, look: (view: StoreView) => T): Promise<T> {
+export async function inspect<T>(dataDir: string, look: (view: StoreView) => T | Promise<T>): Promise<T> {
   const store = openStore(dataDir)
   try {
     const ledger = createLedger(store.forPlugin('metering'))
-    const records = createRecords(store.forPlugin('idempotency'))
+    const records = lmdbRecords(store.forPlugin('idempotency'), { inFlightLeaseMs: 3_600_000 })
     const entries = [...store.forPlugin('metering').open<LedgerEntry>('ledger', { records: true }).getRange()].map((e) => e.value)
-    return look({ entries, budget: (projectId, month) => ledger.budget(projectId, month), record: (projectId, key) => records.get({ projectId, key }) })
+    return await look({ entries, budget: (projectId, month) => ledger.budget(projectId, month), record: (projectId, key) => records.get({ projectId, key }) })
   } finally {
     await store.close()
   }
