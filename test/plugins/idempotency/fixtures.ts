@@ -33,10 +33,12 @@ export interface GatewayOptions {
   readonly clock?: Clock
   readonly idempotency?: Record<string, unknown>
   readonly seeded?: { readonly projectId: string; readonly key: string }
+  /** DATABASE_URL: the gateway keeps its shared records there, and the project is seeded there. */
+  readonly databaseUrl?: string
 }
 
-async function seedOne(dataDir: string): Promise<{ projectId: string; key: string }> {
-  const made = await seedProject(dataDir)
+async function seedOne(dataDir: string, databaseUrl: string | undefined): Promise<{ projectId: string; key: string }> {
+  const made = await seedProject(dataDir, {}, undefined, databaseUrl === undefined ? {} : { databaseUrl })
   return { projectId: made.projectId, key: made.keys[0]!.key }
 }
 
@@ -44,10 +46,10 @@ export async function idempotencyGateway(t: Test, options: GatewayOptions = {}):
   const mock = options.mock ?? await startMockUpstream()
   if (options.mock === undefined) t.teardown(() => mock.close())
   const dataDir = options.dataDir ?? freshDataDir(t)
-  const seeded = options.seeded ?? await seedOne(dataDir)
+  const seeded = options.seeded ?? await seedOne(dataDir, options.databaseUrl)
   const { url, gateway } = await startTestGateway(t, {
     dataDir,
-    env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: mock.url },
+    env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: mock.url, ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }) },
     overrides: { plugins: { router: { retry: { attempts: 0 } }, idempotency: options.idempotency ?? {} } },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   })
