@@ -117,7 +117,7 @@ export async function postgresRecords(database: PluginDatabase, options: Postgre
     async claim(id, { hash, now }, requestId, onRun) {
       // A renewal was missed (the database was away): a run claimed under a lapsed lease could be
       // taken over at once by another gateway.
-      if (leaseUntil - clock.now() < (ownerLeaseMs * 2) / 3) await renewLease()
+      if (leaseUntil - clock.now() < ownerLeaseMs / 3) await renewLease()
       return database.transaction((sql) => claimIn(sql, id, hash, now, requestId, onRun))
     },
 
