@@ -9,7 +9,8 @@
 // --repeat N        run every row N times; the report gives medians of the per-repeat figures
 // --only TEXT,...   only the rows whose name contains one of the texts (case-insensitive; `=NAME`
 //                   for exactly that row), plus their baselines; the Governor placement rows run
-//                   only when named (`--only governor`)
+//                   only when named (`--only governor`); a comma followed by a space belongs to
+//                   the text (row names have them)
 // --stretch         add the 2048-stream step
 // --duration S      seconds measured per row (default 10; env BENCH_DURATION), after --warmup S (2)
 // --connections N   closed-loop connections (default 50; the 20 ms mock rows use twice as many)
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
         const base = rows.find((r) => r.name === row?.baseline)
         return row?.figures.rps === undefined || base?.figures.rps === undefined ? '-' : (row.figures.rps / base.figures.rps).toFixed(2)
       }
-      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.chatMiss, ROW.hit, ROW.governed].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
+      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.missShared, ROW.chatMiss, ROW.hit, ROW.governed].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
     }
   } finally {
     await fleet.stopAll()
