@@ -56,6 +56,7 @@ export interface LaneSetup {
 // the daily quota are checked and written on every request, as for any limited plan.
 export const ENTERPRISE_LIMIT = { perMinute: 6_000_000, burst: 100_000, perDay: 1_000_000_000 }
 const NO_MEMO = 0
+const SHARED_STORES = 'PostgreSQL + Redis'
 // Far above the 16 KB placement rows' message, so all of it is scanned on the event loop.
 const WHOLE_REQUEST_CHARS = 1 << 20
 
@@ -135,7 +136,7 @@ export class LaneServers {
 
   /** PostgreSQL and Redis for the gateways on shared stores (see targets/shared-stores.ts). */
   sharedStores(): Promise<SharedStoresServer> {
-    return this.#once('PostgreSQL + Redis', async (name) => {
+    return this.#once(SHARED_STORES, async (name) => {
       const child = await this.#fleet.start<SharedStoresInfo>(name, 'shared-stores', {})
       return { name: child.name, pid: child.pid, info: child.info, cpuMicros: () => child.cpuMicros() }
     })
@@ -162,10 +163,12 @@ export class LaneServers {
     return this.#gatewayDataDirs
   }
 
-  /** Stops every server of this lane. */
+  /** Stops every server of this lane; the shared stores last, so no gateway sees them go away as it stops. */
   async stop(): Promise<void> {
+    const stores = `${this.#lane}: ${SHARED_STORES}`
     const names = [...this.#started.keys()]
     this.#started.clear()
-    await Promise.all(names.map((name) => this.#fleet.stopOne(name)))
+    await Promise.all(names.filter((name) => name !== stores).map((name) => this.#fleet.stopOne(name)))
+    if (names.includes(stores)) await this.#fleet.stopOne(stores)
   }
 }
