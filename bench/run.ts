@@ -2,9 +2,10 @@
 //
 // Measures the gateway against baselines run in the same repeat: the lean forwarder
 // (targets/lean-forwarder.ts) for every proxied row, the direct mock for added latency, a static
-// node:http server answering the same bytes for cache hits. Rows and lanes are in lanes.ts. Every
-// server runs in its own process, pinned apart from the load generator where taskset exists; all
-// are stopped at the end, and the gateways' temporary stores with them.
+// node:http server answering the same bytes for cache hits, the gateway on LMDB for the same rows
+// on PostgreSQL + Redis. Rows and lanes are in lanes.ts. Every server runs in its own process,
+// pinned apart from the load generator where taskset exists; all are stopped at the end, and the
+// temporary stores (the gateways', PostgreSQL's and Redis's) with them.
 //
 // --repeat N        run every row N times; the report gives medians of the per-repeat figures
 // --only TEXT,...   only the rows whose name contains one of the texts (case-insensitive; `=NAME`
@@ -85,10 +86,11 @@ async function main(): Promise<void> {
   const cpuCount = availableParallelism()
   const pinning = pinLoadGenerator(values.pin)
   const fleet = new Fleet(pinning.serverCpu)
-  // A gateway removes its store when it stops; this covers a gateway that had to be killed.
-  const gatewayDataDirs = new Set<string>()
+  // A gateway removes its store when it stops, and the shared stores their data; this covers a
+  // server that had to be killed.
+  const dataDirs = new Set<string>()
   const removeDataDirs = () => {
-    for (const dir of gatewayDataDirs) rmSync(dir, { recursive: true, force: true })
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
   }
   // Last resort when the process ends some other way: nothing asynchronous runs in 'exit'.
   process.once('exit', () => {
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
         try {
           for (const step of steps) rows.push(...(await step.run(servers, ctx, plan.rows)))
         } finally {
-          for (const dir of servers.gatewayDataDirs) gatewayDataDirs.add(dir)
+          for (const dir of servers.dataDirs) dataDirs.add(dir)
           await servers.stop()
         }
       }

@@ -84,7 +84,7 @@ export class LaneServers {
   readonly #setup: LaneSetup
   readonly #gatewayNodeFlags: readonly string[]
   readonly #started = new Map<string, Promise<Server | SharedStoresServer>>()
-  readonly #gatewayDataDirs: string[] = []
+  readonly #dataDirs: string[] = []
 
   /** `gatewayNodeFlags` go to every gateway's Node (the profiler's `--cpu-prof`). */
   constructor(fleet: Fleet, lane: string, setup: LaneSetup, gatewayNodeFlags: readonly string[] = []) {
@@ -125,9 +125,9 @@ export class LaneServers {
       const base = gatewaySpec(kind, (await this.mock()).url, this.#setup.upstreamConnections)
       const traced = kind === 'traced' ? { ...base, otlpEndpoint: (await this.otlpSink()).url } : base
       const sharedStores = shared ? await this.sharedStores() : undefined
-      const spec: GatewaySpec = sharedStores === undefined ? traced : { ...traced, sharedStores: sharedStores.info }
+      const spec: GatewaySpec = sharedStores === undefined ? traced : { ...traced, sharedStores: { databaseUrl: sharedStores.info.databaseUrl, redisUrl: sharedStores.info.redisUrl } }
       const child = await this.#fleet.start<GatewayInfo>(name, 'gateway', spec, { nodeFlags: this.#gatewayNodeFlags })
-      this.#gatewayDataDirs.push(child.info.dataDir)
+      this.#dataDirs.push(child.info.dataDir)
       const server = { ...serverOf(child), projectId: child.info.projectId, key: child.info.key }
       if (sharedStores === undefined) return server
       return { ...server, cpuMicros: async () => (await child.cpuMicros()) + (await sharedStores.cpuMicros()) }
@@ -138,6 +138,7 @@ export class LaneServers {
   sharedStores(): Promise<SharedStoresServer> {
     return this.#once(SHARED_STORES, async (name) => {
       const child = await this.#fleet.start<SharedStoresInfo>(name, 'shared-stores', {})
+      this.#dataDirs.push(child.info.dataDir)
       return { name: child.name, pid: child.pid, info: child.info, cpuMicros: () => child.cpuMicros() }
     })
   }
@@ -158,9 +159,9 @@ export class LaneServers {
     })
   }
 
-  /** The gateways' temporary stores (each gateway removes its own when it stops). */
-  get gatewayDataDirs(): readonly string[] {
-    return this.#gatewayDataDirs
+  /** The temporary directories of the gateways' stores and of the shared stores (each server removes its own when it stops). */
+  get dataDirs(): readonly string[] {
+    return this.#dataDirs
   }
 
   /** Stops every server of this lane; the shared stores last, so no gateway sees them go away as it stops. */

@@ -19,6 +19,8 @@ import { runChild } from './lifecycle.ts'
 export interface SharedStoresInfo {
   readonly databaseUrl: string
   readonly redisUrl: string
+  /** Both servers' data, removed when they stop. */
+  readonly dataDir: string
 }
 
 const DATABASE = 'tollgate_bench'
@@ -80,10 +82,11 @@ await runChild<SharedStoresInfo>(async () => {
   const redisDir = join(dir, 'redis')
   mkdirSync(pgDir)
   mkdirSync(redisDir)
-  const started: ChildProcess[] = []
+  // Each with the signal that stops it: a fast shutdown for PostgreSQL (SIGINT cuts open
+  // connections), SIGTERM for Redis (it saves and exits).
+  const started: Array<{ readonly child: ChildProcess; readonly signal: NodeJS.Signals }> = []
   const stopAll = async () => {
-    // Fast shutdown for PostgreSQL (SIGINT cuts the gateway's connections); Redis saves and exits on SIGTERM.
-    await Promise.all(started.map((child, i) => stopped(child, i === 0 ? 'SIGINT' : 'SIGTERM')))
+    await Promise.all(started.map(({ child, signal }) => stopped(child, signal)))
     rmSync(dir, { recursive: true, force: true })
   }
   try {
@@ -99,10 +102,10 @@ await runChild<SharedStoresInfo>(async () => {
     const [pgPort, redisPort] = [await freePort(), await freePort()]
 
     const postgres = spawnTied(join(bin, 'postgres'), ['-D', data, '-p', String(pgPort), '-k', pgDir, '-c', 'listen_addresses=127.0.0.1'], 'INT', asStoreUser)
-    started.push(postgres)
+    started.push({ child: postgres, signal: 'SIGINT' })
     await readyWhen(postgres, 'stderr', 'ready to accept connections', 'postgres')
     const redis = spawnTied('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir], 'TERM')
-    started.push(redis)
+    started.push({ child: redis, signal: 'SIGTERM' })
     await readyWhen(redis, 'stdout', 'Ready to accept connections', 'redis-server')
 
     const admin = new pg.Client({ host: '127.0.0.1', port: pgPort, user: 'postgres', database: 'postgres' })
@@ -112,9 +115,9 @@ await runChild<SharedStoresInfo>(async () => {
     } finally {
       await admin.end()
     }
-    const pids = started.map((child) => child.pid!)
+    const pids = started.map(({ child }) => child.pid!)
     return {
-      info: { databaseUrl: `postgres://postgres@127.0.0.1:${pgPort}/${DATABASE}`, redisUrl: `redis://127.0.0.1:${redisPort}` },
+      info: { databaseUrl: `postgres://postgres@127.0.0.1:${pgPort}/${DATABASE}`, redisUrl: `redis://127.0.0.1:${redisPort}`, dataDir: dir },
       cpuMicros: () => treeCpuMicros(pids),
       stop: stopAll,
     }
