@@ -6,7 +6,7 @@
 export type ChildMessage<I> =
   | { readonly type: 'ready'; readonly info: I }
   | { readonly type: 'failed'; readonly message: string }
-  /** User plus system time of the whole process, all threads, since it started. */
+  /** User plus system time of the whole process, all threads, since it started (of the servers it runs, for one that runs others). */
   | { readonly type: 'cpu-usage'; readonly micros: number }
 
 export type ParentMessage = { readonly type: 'cpu-usage' }

@@ -1,16 +1,21 @@
 // The rows of `npm run bench`, lane by lane, in the order they run. A lane is one set of servers
-// in front of one mock: the 0 ms mock (throughput, cache, governed, unloaded latency), the 20 ms
-// mock (sustained throughput), the slowly streaming mock (concurrent streams), and, on request,
-// the Governor placement rows.
+// in front of one mock: the 0 ms mock (throughput, cache, governed, unloaded latency, and the miss
+// and governed rows again with the records in PostgreSQL and Redis), the 20 ms mock (sustained
+// throughput), the slowly streaming mock (concurrent streams), and, on request, the Governor
+// placement rows.
 import { governorCompleteBody } from './governor-payload.ts'
 import { COMPLETE_BODY, OPENAI_BODY, OPENAI_HEADERS, OPENAI_STREAM_BODY, completeHeaders, uniqueCompleteBody, MODEL, type CacheControl } from './payload.ts'
 import { placementSteps } from './placement-rows.ts'
 import { send, type LoadRequest } from './probe.ts'
 import { autocannonRow, interleavedStep, openStreamsStep, roundRobinStep, streamRow, type Lane, type ProbeResult, type Settings } from './rows.ts'
 import { ENTERPRISE_LIMIT, type GatewayServer, type LaneServers, type Server } from './servers.ts'
+import { sharedStoresMissing } from './shared-stores.ts'
 import type { StreamTarget } from './stream-client.ts'
 import type { OtlpSinkStats } from './targets/otlp-sink.ts'
 import { routerSchema } from '../plugins/router/schema.ts'
+
+/** The suffix of the rows whose gateway keeps its records in PostgreSQL and Redis instead of LMDB. */
+const ON_SHARED = 'PostgreSQL + Redis'
 
 export const ROW = {
   jsonDirect: 'json: direct mock',
@@ -21,12 +26,15 @@ export const ROW = {
   staticFloor: 'json: static floor',
   hit: 'json: complete cache hit',
   governed: 'json: governed (auth, rate limit, budget, Governor 1 KB)',
+  missShared: `json: complete miss (no-cache), ${ON_SHARED}`,
+  governedShared: `json: governed (auth, rate limit, budget, Governor 1 KB), ${ON_SHARED}`,
   streamDirect: 'stream: direct mock',
   streamForwarder: 'stream: lean forwarder',
   chatMiss: 'stream: chat miss (no-cache)',
   oneDirect: '1 conn json: direct mock',
   oneForwarder: '1 conn json: lean forwarder',
   oneMiss: '1 conn json: complete miss (no-cache)',
+  oneMissShared: `1 conn json: complete miss (no-cache), ${ON_SHARED}`,
   ttfbDirect: '1 conn stream: direct mock',
   ttfbForwarder: '1 conn stream: lean forwarder',
   ttfbChat: '1 conn stream: chat miss (no-cache)',
@@ -55,9 +63,14 @@ const complete = (gateway: GatewayServer, cacheControl?: CacheControl, body = CO
 const chat = (gateway: GatewayServer): LoadRequest =>
   ({ url: `${gateway.url}/api/ai/chat`, method: 'POST', headers: completeHeaders(gateway.key, { cacheControl: 'no-cache' }), body: COMPLETE_BODY })
 
+type GatewayOf = (servers: LaneServers) => Promise<GatewayServer>
+const plainGateway: GatewayOf = (s) => s.gateway()
+const sharedGateway: GatewayOf = (s) => s.gateway('plain', 'shared')
+const governedSharedGateway: GatewayOf = (s) => s.gateway('governed', 'shared')
+
 /** The project's cache hits and misses as the gateway's own usage endpoint counts them. */
-async function meteredRequests(servers: LaneServers): Promise<Record<string, number>> {
-  const { url, projectId, key } = await servers.gateway()
+async function meteredRequests(servers: LaneServers, gatewayOf: GatewayOf = plainGateway): Promise<Record<string, number>> {
+  const { url, projectId, key } = await gatewayOf(servers)
   const answer = await send({ url: `${url}/api/usage?projectId=${projectId}&period=month`, method: 'GET', headers: { 'x-api-key': key } })
   if (answer.status !== 200) throw new Error(`GET /api/usage answered ${answer.status}: ${answer.body}`)
   const usage = JSON.parse(answer.body) as { cache: { hits: number; misses: number } }
@@ -77,12 +90,12 @@ async function isStored(gateway: GatewayServer, body: string): Promise<boolean> 
 }
 
 /** A miss row's probe: 200 from the mock's model, a MISS, and the answer stored (no-cache) or not (no-store). */
-function missProbe(name: string, cacheControl: CacheControl) {
+function missProbe(name: string, cacheControl: CacheControl, gatewayOf: GatewayOf = plainGateway) {
   return async (load: LoadRequest, servers: LaneServers): Promise<ProbeResult> => {
     const answer = await send(load)
     const model = answer.headers['x-gateway-model'] ?? 'none'
     const cache = answer.headers['x-cache-status'] ?? 'none'
-    const gateway = await servers.gateway()
+    const gateway = await gatewayOf(servers)
     const fresh = uniqueCompleteBody()
     await send(complete(gateway, cacheControl, fresh))
     const stored = await isStored(gateway, fresh)
@@ -137,17 +150,48 @@ function chatProbe(name: string) {
   }
 }
 
-async function governedProbe(load: LoadRequest): Promise<ProbeResult> {
-  const answer = await send(load)
-  const validated = answer.headers['x-governor-validated'] ?? 'none'
-  const limit = answer.headers['x-ratelimit-limit'] ?? 'none'
-  const cache = answer.headers['x-cache-status'] ?? 'none'
-  const note = `probe: ${answer.status}, x-governor-validated ${validated}, x-ratelimit-limit ${limit}, x-cache-status ${cache}`
-  if (answer.status !== 200) return notAsNamed(ROW.governed, `probe answered ${answer.status}`, note)
-  if (validated !== 'true') return notAsNamed(ROW.governed, `NOT governed: ${validated}`, note)
-  if (limit !== String(ENTERPRISE_LIMIT.burst)) return notAsNamed(ROW.governed, `NOT rate limited: ${limit}`, note)
-  if (cache !== 'MISS') return notAsNamed(ROW.governed, `NOT MISS: ${cache}`, note)
-  return { isAsNamed: true, note }
+function governedProbe(name: string) {
+  return async (load: LoadRequest): Promise<ProbeResult> => {
+    const answer = await send(load)
+    const validated = answer.headers['x-governor-validated'] ?? 'none'
+    const limit = answer.headers['x-ratelimit-limit'] ?? 'none'
+    const cache = answer.headers['x-cache-status'] ?? 'none'
+    const note = `probe: ${answer.status}, x-governor-validated ${validated}, x-ratelimit-limit ${limit}, x-cache-status ${cache}`
+    if (answer.status !== 200) return notAsNamed(name, `probe answered ${answer.status}`, note)
+    if (validated !== 'true') return notAsNamed(name, `NOT governed: ${validated}`, note)
+    if (limit !== String(ENTERPRISE_LIMIT.burst)) return notAsNamed(name, `NOT rate limited: ${limit}`, note)
+    if (cache !== 'MISS') return notAsNamed(name, `NOT MISS: ${cache}`, note)
+    return { isAsNamed: true, note }
+  }
+}
+
+/** What a gateway's /readyz says of its shared stores: `postgres up, redis up` when both are in use and up. */
+export function sharedStoresReadiness(status: number, body: string): { readonly up: boolean; readonly said: string } {
+  let dependencies: Record<string, unknown> | undefined
+  try {
+    dependencies = (JSON.parse(body) as { dependencies?: Record<string, unknown> }).dependencies
+  } catch {
+    dependencies = undefined
+  }
+  const said = `/readyz ${status}, ${dependencies === undefined ? 'no dependencies' : Object.entries(dependencies).map(([name, state]) => `${name} ${String(state)}`).join(', ')}`
+  return { up: status === 200 && dependencies?.postgres === 'up' && dependencies.redis === 'up', said }
+}
+
+/** `probe`, then the gateway's /readyz: a row on the shared stores must run on PostgreSQL and Redis, both up. */
+function onSharedStores(name: string, gatewayOf: GatewayOf, probe: (load: LoadRequest, servers: LaneServers) => Promise<ProbeResult>) {
+  return async (load: LoadRequest, servers: LaneServers): Promise<ProbeResult> => {
+    const first = await probe(load, servers)
+    const ready = await send({ url: `${(await gatewayOf(servers)).url}/readyz`, method: 'GET', headers: {} })
+    const { up, said } = sharedStoresReadiness(ready.status, ready.body)
+    const note = `${first.note}, ${said}`
+    if (!first.isAsNamed) return { ...first, note }
+    return up ? { isAsNamed: true, note } : notAsNamed(name, 'NOT on PostgreSQL + Redis, both up', note)
+  }
+}
+
+/** The CPU PostgreSQL and Redis used, which a shared-store row's CPU per answer already includes. */
+async function sharedStoresCpu(servers: LaneServers): Promise<Record<string, number>> {
+  return { 'PostgreSQL + Redis CPU ms': Math.round((await (await servers.sharedStores()).cpuMicros()) / 1000) }
 }
 
 // The first chunk with some of the answer's text: an OpenAI delta whose content is not empty (the
@@ -196,7 +240,22 @@ const zeroMsLane: Lane = {
           const g = await s.gateway('governed')
           return { server: g, load: complete(g, 'no-cache', governorCompleteBody(1024, { withMetadata: true })) }
         },
-        probe: governedProbe,
+        probe: governedProbe(ROW.governed),
+      }),
+      autocannonRow({
+        name: ROW.missShared, baseline: ROW.missNoCache, unavailable: sharedStoresMissing,
+        target: async (s) => { const g = await sharedGateway(s); return { server: g, load: complete(g, 'no-cache') } },
+        probe: onSharedStores(ROW.missShared, sharedGateway, missProbe(ROW.missShared, 'no-cache', sharedGateway)),
+        audit: async (s) => ({ ...(await meteredRequests(s, sharedGateway)), ...(await sharedStoresCpu(s)) }),
+      }),
+      autocannonRow({
+        name: ROW.governedShared, baseline: ROW.governed, unavailable: sharedStoresMissing,
+        target: async (s) => {
+          const g = await governedSharedGateway(s)
+          return { server: g, load: complete(g, 'no-cache', governorCompleteBody(1024, { withMetadata: true })) }
+        },
+        probe: onSharedStores(ROW.governedShared, governedSharedGateway, governedProbe(ROW.governedShared)),
+        audit: sharedStoresCpu,
       }),
     ]),
     roundRobinStep([
@@ -212,6 +271,11 @@ const zeroMsLane: Lane = {
       { name: ROW.oneDirect, target: async (s) => json(openai(await s.mock(), OPENAI_BODY)) },
       { name: ROW.oneForwarder, target: async (s) => json(openai(await s.forwarder(), OPENAI_BODY)) },
       { name: ROW.oneMiss, target: async (s) => json(complete(await s.gateway(), 'no-cache')) },
+      {
+        name: ROW.oneMissShared, unavailable: sharedStoresMissing,
+        target: async (s) => json(complete(await sharedGateway(s), 'no-cache')),
+        probe: onSharedStores(ROW.oneMissShared, sharedGateway, missProbe(ROW.oneMissShared, 'no-cache', sharedGateway)),
+      },
     ]),
     interleavedStep([
       { name: ROW.ttfbDirect, target: async (s) => openaiStream(await s.mock()) },

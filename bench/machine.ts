@@ -2,17 +2,9 @@
 // minus the CPU of this benchmark's own processes, as a percentage of one core. Other work on a
 // shared machine shows up here; so does a few % of our own loopback traffic, which the kernel
 // charges to no process. Linux only (/proc); elsewhere the figure is missing.
-import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
-  } catch {
-    return 100
-  }
-})()
+import { processTicks, TICKS_PER_SECOND, withDescendants } from './process-tree.ts'
 
 /** user + nice + system + irq + softirq + steal over all CPUs, in ticks. */
 function busyTicks(): number {
@@ -20,25 +12,14 @@ function busyTicks(): number {
   return fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]! + fields[7]!
 }
 
-/** utime + stime of a process (all its threads), in ticks; 0 once it is gone. */
-function processTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return Number(fields[11]) + Number(fields[12])
-  } catch {
-    return 0
-  }
-}
-
 export interface CpuWindow {
   /** CPU used outside our processes since the window opened, in % of one core; undefined without /proc. */
   otherCpuPct(): number | undefined
 }
 
-/** Opens a window over the machine's CPU; `ours` are the benchmark's processes (this one included). */
+/** Opens a window over the machine's CPU; `ours` are the benchmark's processes (this one included), with the servers they started. */
 export function openCpuWindow(ours: readonly number[]): CpuWindow {
-  const pids = [...new Set([process.pid, ...ours])]
+  const pids = withDescendants([...new Set([process.pid, ...ours])])
   let before: { busy: number; ours: number; at: number } | undefined
   try {
     before = { busy: busyTicks(), ours: pids.reduce((sum, pid) => sum + processTicks(pid), 0), at: performance.now() }

@@ -7,7 +7,8 @@
 // (Chrome DevTools, speedscope).
 //
 // --row        json-miss (default), json-no-store, json-hit, chat-miss, chat-paced (a chunk every
-//              10 ms, as a fast model streams: the cost of each chunk), governed
+//              10 ms, as a fast model streams: the cost of each chunk), governed, json-miss-shared
+//              (json-miss with the records in PostgreSQL and Redis; their own CPU is not profiled)
 // --seconds    measured load (default 20), after a 3 s warm-up that is profiled too
 // --top        lines per table (default 15)
 // --interval   sampling interval in µs (default 250)
@@ -25,7 +26,7 @@ import { COMPLETE_BODY, completeHeaders, type CacheControl } from './payload.ts'
 import { pinLoadGenerator } from './pinning.ts'
 import type { LoadRequest } from './probe.ts'
 import { Fleet } from './processes.ts'
-import { LaneServers, type GatewayKind, type GatewayServer } from './servers.ts'
+import { LaneServers, type GatewayKind, type GatewayServer, type GatewayStores } from './servers.ts'
 import { runStreamLoad } from './stream-load.ts'
 import type { MockSpec } from './targets/mock-upstream.ts'
 import { routerSchema } from '../plugins/router/schema.ts'
@@ -36,6 +37,8 @@ const CONNECTIONS = 50
 
 interface ProfiledRow {
   readonly gateway: GatewayKind
+  /** The gateway's records: LMDB when not given. */
+  readonly stores?: GatewayStores
   readonly stream: boolean
   /** The mock's pace; answers at once, 8 events back to back, when not given. */
   readonly mock?: MockSpec
@@ -54,6 +57,7 @@ const ROWS: Readonly<Record<string, ProfiledRow>> = {
   'chat-miss': { gateway: 'plain', stream: true, request: chat },
   'chat-paced': { gateway: 'plain', stream: true, mock: { latencyMs: 0, chunks: 40, chunkDelayMs: 10 }, request: chat },
   governed: { gateway: 'governed', stream: false, request: complete('no-cache', governorCompleteBody(1024, { withMetadata: true })) },
+  'json-miss-shared': { gateway: 'plain', stores: 'shared', stream: false, request: complete('no-cache') },
 }
 
 function costTable(title: string, costs: readonly Cost[], busyMs: number): string {
@@ -93,7 +97,7 @@ async function main(): Promise<void> {
   let window: TimeWindow
   const nowUs = () => Number(process.hrtime.bigint() / 1000n)
   try {
-    const gateway = await servers.gateway(row.gateway)
+    const gateway = await servers.gateway(row.gateway, row.stores)
     const load = row.request(gateway)
     process.stderr.write(`profile: ${values.row} against ${load.url}, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${seconds} s; pinning: ${pinning.description}\n`)
     if (row.stream) {

@@ -137,6 +137,8 @@ export interface AutocannonRow extends Omit<RowDef, 'kind'> {
   /** Counters read before and after every slice; the report shows how far they moved. */
   audit?(servers: LaneServers): Promise<Readonly<Record<string, number>>>
   readonly measuresLoopLag?: boolean
+  /** Why the row cannot run on this machine (a server not installed), or undefined when it can. */
+  unavailable?(): string | undefined
 }
 
 export interface StreamRow extends Omit<RowDef, 'kind'> {
@@ -173,6 +175,12 @@ export interface LoadMember {
   readonly measuresLoopLag: boolean
   prepare(servers: LaneServers, settings: Settings): Promise<PreparedMember>
   audit?(servers: LaneServers): Promise<Readonly<Record<string, number>>>
+  unavailable?(): string | undefined
+}
+
+/** A row that could not run here: reported under its name with the reason, no figures, not judged. */
+export function skippedRow(def: RowDef, reason: string): RowResult {
+  return { ...def, label: `${def.name} (${reason})`, isAsNamed: false, figures: { ok: 0, failed: 0 }, notes: [reason] }
 }
 
 const defOf = (row: Omit<RowDef, 'kind'>): RowDef => ({
@@ -188,6 +196,7 @@ export function autocannonRow(row: AutocannonRow): LoadMember {
     isStream: false,
     measuresLoopLag: row.measuresLoopLag === true,
     ...(row.audit === undefined ? {} : { audit: row.audit }),
+    ...(row.unavailable === undefined ? {} : { unavailable: row.unavailable }),
     async prepare(servers, settings) {
       const { server, load } = await row.target(servers)
       const probe = await (row.probe ?? ((l: LoadRequest) => expectStatus200(row.name)(l)))(load, servers)
@@ -244,7 +253,12 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
     rows: members.map((m) => m.def),
     async run(servers, ctx, chosen) {
       const s = ctx.settings
-      const running = members.filter((m) => chosen.has(m.def.name))
+      const skipped: RowResult[] = []
+      const running = members.filter((m) => {
+        const reason = chosen.has(m.def.name) ? m.unavailable?.() : undefined
+        if (reason !== undefined) skipped.push(skippedRow(m.def, reason))
+        return chosen.has(m.def.name) && reason === undefined
+      })
       const prepared: PreparedMember[] = []
       for (const member of running) prepared.push(await member.prepare(servers, s))
       const slices = Math.max(1, Math.round(s.durationSeconds / SLICE_SECONDS))
@@ -274,7 +288,7 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
         }
       }
       const mockUrl = (await servers.mock()).url
-      return running.map((member, i) => {
+      const measured = running.map((member, i): RowResult => {
         const p = prepared[i]!
         const t = taken[i]!
         const sum = (pick: (slice: Slice) => number) => t.slices.reduce((total, slice) => total + pick(slice), 0)
@@ -298,6 +312,7 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
           notes: [p.probe.note, `${p.connections} connections`, ...(timeouts > 0 ? [`${timeouts} timeouts`] : []), ...new Set(t.slices.flatMap((x) => x.problems))],
         }
       })
+      return [...measured, ...skipped]
     },
   }
 }
@@ -305,30 +320,44 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
 export interface InterleavedTarget {
   readonly name: string
   target(servers: LaneServers): Promise<StreamTarget>
+  /** The row's probe; a 200 is enough otherwise. */
+  probe?(load: LoadRequest, servers: LaneServers): Promise<ProbeResult>
+  /** Why the row cannot run on this machine, or undefined when it can. */
+  unavailable?(): string | undefined
 }
 
-/** Unloaded latency rows, one request at a time, interleaved; every row but the first is compared with the first. */
+/**
+ * Unloaded latency rows, one request at a time, interleaved; every row but the first is compared
+ * with the first. The chosen rows run, and the first always, as their baseline.
+ */
 export function interleavedStep(targets: readonly InterleavedTarget[]): Step {
   const base = targets[0]!.name
   const defs: RowDef[] = targets.map((t, i) => ({ name: t.name, kind: 'latency', ...(i === 0 ? {} : { baseline: base }) }))
   return {
     rows: defs,
-    async run(servers, ctx) {
-      const streams = await Promise.all(targets.map((t) => t.target(servers)))
-      const probes = await Promise.all(targets.map((t, i) => expectStatus200(t.name)(streams[i]!.load)))
+    async run(servers, ctx, chosen) {
+      const skipped: RowResult[] = []
+      const running = targets.flatMap((t, i) => {
+        if (i > 0 && !chosen.has(t.name)) return []
+        const reason = t.unavailable?.()
+        if (reason !== undefined) skipped.push(skippedRow(defs[i]!, reason))
+        return reason === undefined ? [{ target: t, def: defs[i]! }] : []
+      })
+      const streams = await Promise.all(running.map(({ target }) => target.target(servers)))
+      const probes = await Promise.all(running.map(({ target }, i) => (target.probe ?? ((l: LoadRequest) => expectStatus200(target.name)(l)))(streams[i]!.load, servers)))
       const s = ctx.settings
-      ctx.progress(`${targets.map((t) => t.name).join(', ')}: one connection each, interleaved; ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured`)
+      ctx.progress(`${running.map(({ target }) => target.name).join(', ')}: one connection each, interleaved; ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured`)
       const window = openCpuWindow(ctx.pids())
       const measured = await runInterleaved(streams, { warmupSeconds: s.warmupSeconds, durationSeconds: s.durationSeconds })
       const otherCpuPct = window.otherCpuPct()
-      return measured.map((m, i) => ({
-        ...defs[i]!, ...labelled(defs[i]!, probes[i]!),
+      return [...measured.map((m, i): RowResult => ({
+        ...running[i]!.def, ...labelled(running[i]!.def, probes[i]!),
         figures: {
           p50Ms: m.p50Ms, p99Ms: m.p99Ms, ttfbP50Ms: m.ttfbP50Ms, ttfbP99Ms: m.ttfbP99Ms, ok: m.ok, failed: m.failed,
           ...(otherCpuPct === undefined ? {} : { otherCpuPct }),
         },
         notes: [probes[i]!.note, `${m.ok} requests`, ...m.problems],
-      }))
+      })), ...skipped]
     },
   }
 }

@@ -2,14 +2,16 @@
 //
 // Measures the gateway against baselines run in the same repeat: the lean forwarder
 // (targets/lean-forwarder.ts) for every proxied row, the direct mock for added latency, a static
-// node:http server answering the same bytes for cache hits. Rows and lanes are in lanes.ts. Every
-// server runs in its own process, pinned apart from the load generator where taskset exists; all
-// are stopped at the end, and the gateways' temporary stores with them.
+// node:http server answering the same bytes for cache hits, the gateway on LMDB for the same rows
+// on PostgreSQL + Redis. Rows and lanes are in lanes.ts. Every server runs in its own process,
+// pinned apart from the load generator where taskset exists; all are stopped at the end, and the
+// temporary stores (the gateways', PostgreSQL's and Redis's) with them.
 //
 // --repeat N        run every row N times; the report gives medians of the per-repeat figures
 // --only TEXT,...   only the rows whose name contains one of the texts (case-insensitive; `=NAME`
 //                   for exactly that row), plus their baselines; the Governor placement rows run
-//                   only when named (`--only governor`)
+//                   only when named (`--only governor`); a comma followed by a space belongs to
+//                   the text (row names have them)
 // --stretch         add the 2048-stream step
 // --duration S      seconds measured per row (default 10; env BENCH_DURATION), after --warmup S (2)
 // --connections N   closed-loop connections (default 50; the 20 ms mock rows use twice as many)
@@ -84,10 +86,11 @@ async function main(): Promise<void> {
   const cpuCount = availableParallelism()
   const pinning = pinLoadGenerator(values.pin)
   const fleet = new Fleet(pinning.serverCpu)
-  // A gateway removes its store when it stops; this covers a gateway that had to be killed.
-  const gatewayDataDirs = new Set<string>()
+  // A gateway removes its store when it stops, and the shared stores their data; this covers a
+  // server that had to be killed.
+  const dataDirs = new Set<string>()
   const removeDataDirs = () => {
-    for (const dir of gatewayDataDirs) rmSync(dir, { recursive: true, force: true })
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
   }
   // Last resort when the process ends some other way: nothing asynchronous runs in 'exit'.
   process.once('exit', () => {
@@ -121,7 +124,7 @@ async function main(): Promise<void> {
         try {
           for (const step of steps) rows.push(...(await step.run(servers, ctx, plan.rows)))
         } finally {
-          for (const dir of servers.gatewayDataDirs) gatewayDataDirs.add(dir)
+          for (const dir of servers.dataDirs) dataDirs.add(dir)
           await servers.stop()
         }
       }
@@ -131,7 +134,7 @@ async function main(): Promise<void> {
         const base = rows.find((r) => r.name === row?.baseline)
         return row?.figures.rps === undefined || base?.figures.rps === undefined ? '-' : (row.figures.rps / base.figures.rps).toFixed(2)
       }
-      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.chatMiss, ROW.hit, ROW.governed].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
+      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.missShared, ROW.chatMiss, ROW.hit, ROW.governed].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
     }
   } finally {
     await fleet.stopAll()

@@ -1,9 +1,8 @@
-// The benchmark's project and key, created through the auth registry (the code path the CLI uses)
-// before the gateway opens the store. Enterprise has no rate limit, and the budget is far beyond
-// what any run can spend, so every request is served and metered.
-import { createRegistry, loadSecret } from '../plugins/auth/registry.ts'
-import { systemClock } from '../proxy/clock.ts'
-import { openStore } from '../proxy/store.ts'
+// The benchmark's project and key, created through the registry the CLI uses, before the gateway
+// starts: in the gateway's LMDB store, or in PostgreSQL when the gateway is given DATABASE_URL.
+// Enterprise has no rate limit, and the budget is far beyond what any run can spend, so every
+// request is served and metered.
+import { withRegistry } from '../cli/registry.ts'
 
 export const BENCH_SECRET = 'bench-secret-of-at-least-thirty-two-characters'
 const BUDGET_DOLLARS = 1e9
@@ -14,15 +13,10 @@ export interface BenchProject {
   readonly key: string
 }
 
-export async function seedBenchProject(dataDir: string): Promise<BenchProject> {
-  const store = openStore(dataDir)
-  try {
-    const auth = store.forPlugin('auth')
-    const registry = createRegistry(auth, await loadSecret(auth, BENCH_SECRET), systemClock)
+export async function seedBenchProject(dataDir: string, databaseUrl?: string): Promise<BenchProject> {
+  return withRegistry({ dataDir, databaseUrl, secret: BENCH_SECRET }, async (registry) => {
     const project = await registry.createProject({ name: 'bench', plan: 'enterprise', budgetDollars: BUDGET_DOLLARS })
     const { key } = await registry.createKey({ projectId: project.id, type: 'sk', env: 'prod', name: 'bench key' })
     return { projectId: project.id, key }
-  } finally {
-    await store.close()
-  }
+  })
 }

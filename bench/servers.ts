@@ -8,6 +8,7 @@ import { completeHeaders, COMPLETE_BODY } from './payload.ts'
 import type { GatewayInfo, GatewaySpec } from './targets/gateway.ts'
 import type { LeanForwarderSpec } from './targets/lean-forwarder.ts'
 import type { MockSpec } from './targets/mock-upstream.ts'
+import type { SharedStoresInfo } from './targets/shared-stores.ts'
 import { rateLimitSchema } from '../plugins/rate-limit/schema.ts'
 
 /** A running child process serving HTTP. */
@@ -24,6 +25,17 @@ export interface GatewayServer extends Server {
   readonly projectId: string
   /** The seeded project's `sk_prod_` key. */
   readonly key: string
+}
+
+/** Where a gateway keeps its records: its own LMDB store, or the lane's PostgreSQL and Redis. */
+export type GatewayStores = 'lmdb' | 'shared'
+
+/** The PostgreSQL and Redis of a lane; CPU time is theirs (every process), not the child's. */
+export interface SharedStoresServer {
+  readonly name: string
+  readonly pid: number
+  readonly info: SharedStoresInfo
+  cpuMicros(): Promise<number>
 }
 
 /**
@@ -44,6 +56,7 @@ export interface LaneSetup {
 // the daily quota are checked and written on every request, as for any limited plan.
 export const ENTERPRISE_LIMIT = { perMinute: 6_000_000, burst: 100_000, perDay: 1_000_000_000 }
 const NO_MEMO = 0
+const SHARED_STORES = 'PostgreSQL + Redis'
 // Far above the 16 KB placement rows' message, so all of it is scanned on the event loop.
 const WHOLE_REQUEST_CHARS = 1 << 20
 
@@ -70,8 +83,8 @@ export class LaneServers {
   readonly #lane: string
   readonly #setup: LaneSetup
   readonly #gatewayNodeFlags: readonly string[]
-  readonly #started = new Map<string, Promise<Server>>()
-  readonly #gatewayDataDirs: string[] = []
+  readonly #started = new Map<string, Promise<Server | SharedStoresServer>>()
+  readonly #dataDirs: string[] = []
 
   /** `gatewayNodeFlags` go to every gateway's Node (the profiler's `--cpu-prof`). */
   constructor(fleet: Fleet, lane: string, setup: LaneSetup, gatewayNodeFlags: readonly string[] = []) {
@@ -81,7 +94,7 @@ export class LaneServers {
     this.#gatewayNodeFlags = gatewayNodeFlags
   }
 
-  #once<S extends Server>(what: string, boot: (name: string) => Promise<S>): Promise<S> {
+  #once<S extends Server | SharedStoresServer>(what: string, boot: (name: string) => Promise<S>): Promise<S> {
     const name = `${this.#lane}: ${what}`
     let started = this.#started.get(name)
     if (started === undefined) {
@@ -102,13 +115,31 @@ export class LaneServers {
     })
   }
 
-  gateway(kind: GatewayKind = 'plain'): Promise<GatewayServer> {
-    return this.#once(`gateway (${kind})`, async (name) => {
+  /**
+   * A gateway of `kind` on `stores`. One on the shared stores counts their CPU time as its own,
+   * since the work LMDB does inside a gateway's process is done there.
+   */
+  gateway(kind: GatewayKind = 'plain', stores: GatewayStores = 'lmdb'): Promise<GatewayServer> {
+    const shared = stores === 'shared'
+    return this.#once(`gateway (${kind}${shared ? ', PostgreSQL + Redis' : ''})`, async (name) => {
       const base = gatewaySpec(kind, (await this.mock()).url, this.#setup.upstreamConnections)
-      const spec = kind === 'traced' ? { ...base, otlpEndpoint: (await this.otlpSink()).url } : base
+      const traced = kind === 'traced' ? { ...base, otlpEndpoint: (await this.otlpSink()).url } : base
+      const sharedStores = shared ? await this.sharedStores() : undefined
+      const spec: GatewaySpec = sharedStores === undefined ? traced : { ...traced, sharedStores: { databaseUrl: sharedStores.info.databaseUrl, redisUrl: sharedStores.info.redisUrl } }
       const child = await this.#fleet.start<GatewayInfo>(name, 'gateway', spec, { nodeFlags: this.#gatewayNodeFlags })
-      this.#gatewayDataDirs.push(child.info.dataDir)
-      return { ...serverOf(child), projectId: child.info.projectId, key: child.info.key }
+      this.#dataDirs.push(child.info.dataDir)
+      const server = { ...serverOf(child), projectId: child.info.projectId, key: child.info.key }
+      if (sharedStores === undefined) return server
+      return { ...server, cpuMicros: async () => (await child.cpuMicros()) + (await sharedStores.cpuMicros()) }
+    })
+  }
+
+  /** PostgreSQL and Redis for the gateways on shared stores (see targets/shared-stores.ts). */
+  sharedStores(): Promise<SharedStoresServer> {
+    return this.#once(SHARED_STORES, async (name) => {
+      const child = await this.#fleet.start<SharedStoresInfo>(name, 'shared-stores', {})
+      this.#dataDirs.push(child.info.dataDir)
+      return { name: child.name, pid: child.pid, info: child.info, cpuMicros: () => child.cpuMicros() }
     })
   }
 
@@ -128,15 +159,17 @@ export class LaneServers {
     })
   }
 
-  /** The gateways' temporary stores (each gateway removes its own when it stops). */
-  get gatewayDataDirs(): readonly string[] {
-    return this.#gatewayDataDirs
+  /** The temporary directories of the gateways' stores and of the shared stores (each server removes its own when it stops). */
+  get dataDirs(): readonly string[] {
+    return this.#dataDirs
   }
 
-  /** Stops every server of this lane. */
+  /** Stops every server of this lane; the shared stores last, so no gateway sees them go away as it stops. */
   async stop(): Promise<void> {
+    const stores = `${this.#lane}: ${SHARED_STORES}`
     const names = [...this.#started.keys()]
     this.#started.clear()
-    await Promise.all(names.map((name) => this.#fleet.stopOne(name)))
+    await Promise.all(names.filter((name) => name !== stores).map((name) => this.#fleet.stopOne(name)))
+    if (names.includes(stores)) await this.#fleet.stopOne(stores)
   }
 }

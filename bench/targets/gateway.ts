@@ -1,8 +1,8 @@
-// Child entry: the real gateway on a fresh data directory, seeded with the benchmark's project,
-// every OpenAI model routed to the mock upstream, optionally with its own Governor settings, plan
-// limits and provider pool size. Logs at warn, so request lines cost what a production setting
-// costs. The directory lives and dies with this process, so it is removed even when the parent is
-// killed outright.
+// Child entry: the real gateway on a fresh data directory (and on the shared PostgreSQL and Redis
+// when it is given them), seeded with the benchmark's project, every OpenAI model routed to the
+// mock upstream, optionally with its own Governor settings, plan limits and provider pool size.
+// Logs at warn, so request lines cost what a production setting costs. The directory lives and
+// dies with this process, so it is removed even when the parent is killed outright.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +24,8 @@ export interface GatewaySpec {
   readonly upstreamConnections?: number
   /** OTEL_EXPORTER_OTLP_ENDPOINT: tracing on, exporting there; off otherwise. */
   readonly otlpEndpoint?: string
+  /** DATABASE_URL and REDIS_URL: the records on the shared stores instead of LMDB. */
+  readonly sharedStores?: { readonly databaseUrl: string; readonly redisUrl: string }
 }
 
 export interface GatewayInfo {
@@ -38,12 +40,13 @@ await runChild<GatewayInfo>(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'))
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true })
   try {
-    const { projectId, key } = await seedBenchProject(dataDir)
+    const { projectId, key } = await seedBenchProject(dataDir, spec.sharedStores?.databaseUrl)
     // Only these variables: settings from the caller's shell must not change what is measured.
     const gateway = await start({
       env: {
         OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn',
         ...(spec.otlpEndpoint === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spec.otlpEndpoint }),
+        ...(spec.sharedStores === undefined ? {} : { DATABASE_URL: spec.sharedStores.databaseUrl, REDIS_URL: spec.sharedStores.redisUrl }),
       },
       overrides: {
         host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000,

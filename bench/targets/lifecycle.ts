@@ -16,9 +16,16 @@ function send<I>(message: ChildMessage<I>): void {
   process.send?.(message)
 }
 
+export interface Booted<I> {
+  readonly info: I
+  stop(): Promise<void>
+  /** The CPU time to report, when it is not this process's own (servers this process runs). */
+  cpuMicros?(): number
+}
+
 /** Runs `boot`, reports its info as ready, and calls `stop` once on the first shutdown signal. */
-export async function runChild<I>(boot: () => Promise<{ info: I; stop: () => Promise<void> }>): Promise<void> {
-  let booted: { info: I; stop: () => Promise<void> }
+export async function runChild<I>(boot: () => Promise<Booted<I>>): Promise<void> {
+  let booted: Booted<I>
   try {
     booted = await boot()
   } catch (err) {
@@ -43,7 +50,7 @@ export async function runChild<I>(boot: () => Promise<{ info: I; stop: () => Pro
   process.on('message', (message: ParentMessage) => {
     if (message.type !== 'cpu-usage') return
     const { user, system } = process.cpuUsage()
-    send<I>({ type: 'cpu-usage', micros: user + system })
+    send<I>({ type: 'cpu-usage', micros: booted.cpuMicros?.() ?? user + system })
   })
   send({ type: 'ready', info: booted.info })
 }

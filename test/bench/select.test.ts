@@ -17,7 +17,8 @@ t.test('a full run takes every row but the optional Governor placement rows', as
 
 t.test('--only picks matching rows plus their baselines, and optional rows when named', async (t) => {
   t.same(rowsOf('cache hit'), [ROW.staticFloor, ROW.hit])
-  t.same(rowsOf(ROW.governed), [ROW.jsonForwarder, ROW.governed])
+  t.same(rowsOf(`=${ROW.governed}`), [ROW.jsonForwarder, ROW.governed])
+  t.same(rowsOf(ROW.governed), [ROW.jsonForwarder, ROW.governed, ROW.governedShared], 'a plain text also matches the row on PostgreSQL + Redis')
   t.ok(rowsOf('governor').includes('governor 4 KB, scan in pool'))
   t.same(rowsOf('no such row'), [])
 })
@@ -32,4 +33,13 @@ t.test('every baseline names a row of the same lane', async (t) => {
 t.test('=NAME picks exactly that row', async (t) => {
   t.same(rowsOf(`=${ROW.missNoCache}`), [ROW.jsonForwarder, ROW.missNoCache])
   t.ok(rowsOf(ROW.missNoCache).includes(ROW.oneMiss), 'a plain text also matches longer names')
+})
+
+t.test('the PostgreSQL + Redis rows run beside the LMDB rows they are compared with', async (t) => {
+  t.same(rowsOf(`=${ROW.missShared}`), [ROW.jsonForwarder, ROW.missNoCache, ROW.missShared])
+  t.same(rowsOf(`=${ROW.governedShared}`), [ROW.jsonForwarder, ROW.governed, ROW.governedShared])
+  t.same(rowsOf(`=${ROW.oneMissShared}`), [ROW.oneDirect, ROW.oneMissShared])
+  t.notOk(rowsOf(`=${ROW.missNoCache}`).includes(ROW.missShared), 'the LMDB row alone starts no PostgreSQL')
+  t.ok(rowsOf(undefined).includes(ROW.missShared), 'a full run takes them')
+  t.same(rowsOf(`=${ROW.missShared},=${ROW.oneMissShared}`), [ROW.jsonForwarder, ROW.missNoCache, ROW.missShared, ROW.oneDirect, ROW.oneMissShared], 'a comma with no space after it separates two texts')
 })
