@@ -3,7 +3,7 @@
 // database that cannot be reached fails a query within seconds, never hangs it.
 import pg from 'pg'
 import type { Logger } from 'pino'
-import { DependencyUnavailableError } from './errors.ts'
+import { DependencyUnavailableError, OverloadedError } from './errors.ts'
 import { listen, type ListenHandlers, type Listener } from './database-listener.ts'
 
 export interface Migration {
@@ -40,9 +40,10 @@ const QUERY_TIMEOUT_MS = 10_000
 const HEARTBEAT_MS = 2_000
 
 export function openDatabase(url: string, log: Logger, options: { readonly maxConnections?: number } = {}): Database {
+  const connections = options.maxConnections ?? 20
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.maxConnections ?? 20,
+    max: connections,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     query_timeout: QUERY_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
@@ -54,9 +55,13 @@ export function openDatabase(url: string, log: Logger, options: { readonly maxCo
     up = false
     log.warn({ err: { message: err.message } }, 'a PostgreSQL connection failed')
   })
+  // The pool's connect timeout also runs while a request waits for a free connection, so a burst
+  // would read as "the server is away". Requests wait for a connection here instead, and the
+  // pool's timeout covers only making one.
+  const inTurn = turns(connections, QUERY_TIMEOUT_MS)
   const observe = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
-      const result = await work()
+      const result = await inTurn(work)
       up = true
       return result
     } catch (err) {
@@ -88,6 +93,35 @@ export function openDatabase(url: string, log: Logger, options: { readonly maxCo
       clearInterval(heartbeat)
       await pool.end()
     },
+  }
+}
+
+/** At most `size` pieces of work at once; the others wait in order, for at most `waitMs`. */
+function turns(size: number, waitMs: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = size
+  const waiting: Array<() => void> = []
+  return async (work) => {
+    if (free > 0) free--
+    else {
+      await new Promise<void>((resolve, reject) => {
+        const start = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(start), 1)
+          reject(new OverloadedError('Every connection of this gateway to its database is busy; retry shortly.'))
+        }, waitMs)
+        waiting.push(start)
+      })
+    }
+    try {
+      return await work()
+    } finally {
+      const next = waiting.shift()
+      if (next === undefined) free++
+      else next()
+    }
   }
 }
 

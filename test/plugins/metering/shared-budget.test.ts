@@ -1,7 +1,6 @@
 // Gateways sharing one PostgreSQL database keep one budget: concurrent requests spread over three
 // of them never spend past the limit, every gateway reports the same usage, and a request that
 // needs a hold while the database is away is answered 503 at once.
-import { cpSync } from 'node:fs'
 import t from 'tap'
 import pg from 'pg'
 import { call } from '../../helpers/http.ts'
@@ -21,22 +20,19 @@ t.test('three gateways on one database', { skip: POSTGRES_MISSING }, async (t) =
   t.teardown(() => mock.close())
   const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', DATABASE_URL: databaseUrl }
 
-  // The projects and keys stay in each gateway's own store here: every gateway gets a copy of one
-  // seeded data directory, so all three know the same project.
+  // The projects and keys are in the same database, so all three know them.
   const seedDir = freshDataDir(t)
-  const probe = await seedProject(seedDir)
+  const probe = await seedProject(seedDir, {}, undefined, { databaseUrl })
   const first = await startTestGateway(t, { dataDir: seedDir, env })
   const promptTokens = Number((await call(`${first.url}/api/ai/complete`, { key: probe.keys[0]!.key, body, headers: noStore })).headers['x-gateway-prompt-tokens'])
   await first.gateway.close()
   const price = MODELS['gpt-4o']!
   const worstMicros = Math.round(promptTokens * price.inputPerMillion + 1000 * price.outputPerMillion)
-  const seeded = await seedProject(seedDir, { budgetDollars: (worstMicros * 10.5) / 1e6 })
+  const seeded = await seedProject(seedDir, { budgetDollars: (worstMicros * 10.5) / 1e6 }, undefined, { databaseUrl })
   const key = seeded.keys[0]!.key
   const gateways: GatewayUnderTest[] = []
   for (let i = 0; i < 3; i++) {
-    const dataDir = freshDataDir(t)
-    cpSync(seedDir, dataDir, { recursive: true })
-    gateways.push(await startTestGateway(t, { dataDir, env }))
+    gateways.push(await startTestGateway(t, { env }))
   }
 
   t.test('200 concurrent requests across the three against a budget that fits 10: 10 pass and used stays within the limit', async (t) => {

@@ -1,7 +1,7 @@
 // A gateway on the shared database killed with SIGKILL under load: every answer a client received
 // is in the ledger once, and another gateway gives back the budget the dead one held once its
 // lease has run out, with no restart of the dead one needed.
-import { cpSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,12 +22,11 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
   const mock = await startMockUpstream({ latencyMs: 40 })
   t.teardown(() => mock.close())
   const seedDir = freshDataDir(t)
-  const seeded = await seedProject(seedDir, { budgetDollars: 1000 })
+  const seeded = await seedProject(seedDir, { budgetDollars: 1000 }, undefined, { databaseUrl })
   const key = seeded.keys[0]!.key
   const plugins = { metering: { holdLeaseMs: LEASE_MS } }
-  // Both gateways know the project from a copy of one seeded data directory.
+  // Both gateways know the project from the database.
   const doomedDir = freshDataDir(t)
-  cpSync(seedDir, doomedDir, { recursive: true })
   const configFile = join(doomedDir, 'config.json')
   writeFileSync(configFile, JSON.stringify({ plugins }))
   const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', DATABASE_URL: databaseUrl }
