@@ -15,10 +15,6 @@ import type { RouteDocs } from './route-docs.ts'
 import type { PluginStore } from './store.ts'
 import type { PluginDatabase } from './database.ts'
 import type { SharedRedis } from './redis.ts'
-import type { AuthRegistry } from '../plugins/auth/registry.ts'
-import type { Policies } from '../plugins/governor/policies.ts'
-import type { UsageMeter } from '../plugins/metering/usage-service.ts'
-import type { ProviderDirectory } from '../plugins/router/provider-directory.ts'
 
 export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks' | 'dashboard' | 'passthrough'
 
@@ -95,30 +91,15 @@ export interface ProjectGrant {
   recordChange(): Promise<void>
 }
 
-/** Pages of a web front end where a person finishes what a mailed link starts; each takes the link's token. */
-export interface AccountPages {
-  verifyEmail(token: string): string
-  signIn(token: string): string
-  acceptInvitation(token: string): string
-}
-
 /**
  * Services a plugin offers the plugins set up after it (higher order), instead of their reaching
- * into its store: one implementation, one set of rules, however many callers.
+ * into its store: one implementation, one set of rules, however many callers. The core declares
+ * only the one it uses itself; each plugin adds what it provides by module augmentation, in its
+ * state.ts.
  */
 export interface PluginServices {
-  /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
-  readonly registry?: AuthRegistry
-  /** The Governor's settings and custom rules: their one writer, which checks every rule before it is saved. */
-  readonly policies?: Policies
   /** Members' access to project routes by bearer token: the accounts plugin's organizations and roles. */
   readonly projectAccess?: ProjectAccess
-  /** The dashboard's pages for mailed links, where a browser that opens one is sent. */
-  readonly accountPages?: AccountPages
-  /** Each provider's API address and the gateway's credential for it: the router's configuration. */
-  readonly providers?: ProviderDirectory
-  /** Budget checks and ledger entries for requests that skip the model call (the pass-through): metering's. */
-  readonly usageMeter?: UsageMeter
 }
 
 /** What an onStreamEnd hook lets out at the end of a stream. */

@@ -66,16 +66,17 @@ const round = (ms: number) => Math.round(ms * 10) / 10
 export function minimalRequestFields(ctx: CompletedContext): Record<string, unknown> {
   const { status, reason, durationMs, stoppedBy, errorCode } = ctx.outcome
   const fields: Record<string, unknown> = { route: ctx.route.name, status, outcome: reason, ms: round(durationMs) }
-  const { auth, router, cache, metering } = ctx.state
-  if (auth !== undefined) fields['projectId'] = auth.project.id
+  const { caller, modelCall, charge } = ctx
+  if (caller !== undefined) fields['projectId'] = caller.project.id
   if (stoppedBy !== undefined) fields['stoppedBy'] = stoppedBy
   if (errorCode !== undefined) fields['errorCode'] = errorCode
   const result = ctx.result
-  if (router !== undefined) {
-    const served = result ?? ctx.servedBy ?? router
+  if (modelCall !== undefined) {
+    const served = result ?? ctx.servedBy ?? modelCall
     fields['provider'] = served.provider
     fields['model'] = served.model
   }
+  const cache = ctx.state.cache
   if (cache !== undefined) fields['cache'] = cache.coalesced ? 'coalesced' : cache.hit ? 'hit' : 'miss'
   if (result !== undefined) {
     fields['promptTokens'] = result.usage.promptTokens
@@ -83,7 +84,7 @@ export function minimalRequestFields(ctx: CompletedContext): Record<string, unkn
     if (result.cachedInputTokens !== undefined) fields['cachedInputTokens'] = result.cachedInputTokens
     if (result.cacheWriteTokens !== undefined) fields['cacheWriteTokens'] = result.cacheWriteTokens
   }
-  const charged = metering?.chargedDollars ?? (result === undefined ? undefined : result.usage.costCents / 100)
+  const charged = charge?.chargedDollars ?? (result === undefined ? undefined : result.usage.costCents / 100)
   if (charged !== undefined) fields['chargedDollars'] = charged
   return fields
 }

@@ -8,6 +8,7 @@ import { createDemoProject, demoNotice } from './demo-project.ts'
 import { parseKey } from './key-format.ts'
 import { createRegistry, loadSecret } from './registry.ts'
 import { authSchema } from './schema.ts'
+import type { AuthState } from './state.ts'
 
 export default {
   name: 'auth',
@@ -32,7 +33,9 @@ export default {
         }
         const project = registry.getProject(record.projectId)
         if (project === undefined) return Reply.error(new InvalidKeyError())
-        ctx.state.auth = { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
+        const auth: AuthState = { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
+        ctx.state.auth = auth
+        ctx.caller = auth
         const now = clock.now()
         if (now - (touched.get(record.id) ?? -Infinity) >= config.lastUsedIntervalMs) {
           touched.set(record.id, now)

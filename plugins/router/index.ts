@@ -1,12 +1,14 @@
 // The router decides, it does not call: it picks the model and provider, fits the prompt into the
-// context window, and leaves an UpstreamCall in ctx.state.router for the core to run. It also
-// answers the Anthropic dialect's count_tokens, since it is the one that counts prompts.
+// context window, and leaves an UpstreamCall in ctx.modelCall for the core to run, the same
+// decision in ctx.state.router for the plugins after it. It also answers the Anthropic dialect's
+// count_tokens, since it is the one that counts prompts.
 import type { AiRequest, Message } from '../../proxy/ai-request.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
 import type { GatewayPlugin, PluginDeps } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { createUpstream, type Upstream } from '../../proxy/upstream.ts'
+import type { RouteDecision } from './state.ts'
 import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
 import { missingCapability } from './capabilities.ts'
@@ -106,7 +108,7 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, confi
     jsonSchema: ai.jsonSchema,
     user: ai.user,
   }
-  ctx.state.router = {
+  const decision: RouteDecision = {
     provider: primary.provider,
     model: primary.model,
     models,
@@ -116,6 +118,8 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, confi
     promptTokensBound: bound,
     call: new RoutedCall(candidates, shape, promptTokens ?? countLater, config.retry, ctx),
   }
+  ctx.state.router = decision
+  ctx.modelCall = decision
   ctx.responseHeaders[MODEL_HEADER] = modelHeaderOf(primary)
   if (promptTokens !== undefined) ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(promptTokens)
   if (prompt.dropped > 0) ctx.responseHeaders[TRIMMED_HEADER] = String(prompt.dropped)

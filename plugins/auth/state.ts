@@ -1,0 +1,23 @@
+// What the auth plugin adds to the core's types: its state slot and the services it provides.
+import type { Caller, KeyType } from '../../proxy/context.ts'
+import type { AuthRegistry } from './registry.ts'
+
+export interface AuthState extends Caller {
+  readonly keyId: string
+  readonly keyType: KeyType
+  /** dev keys: always the local provider, verbose logs, a tenth of the plan's limits. */
+  readonly testMode: boolean
+}
+
+declare module '../../proxy/context.ts' {
+  interface PluginState {
+    auth?: AuthState
+  }
+}
+
+declare module '../../proxy/plugin.ts' {
+  interface PluginServices {
+    /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
+    readonly registry?: AuthRegistry
+  }
+}
