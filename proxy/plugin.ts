@@ -30,6 +30,11 @@ export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
   readonly schema: S
   /** A failure of this plugin lets traffic through (logged and counted) instead of answering 500. */
   readonly failOpen?: boolean
+  /**
+   * Plugins whose services or state slots this one uses: the gateway refuses to start unless each
+   * is among its plugins with a lower order, so it is set up (and runs) before this one.
+   */
+  readonly requires?: readonly PluginName[]
   setup(config: z.output<S>, deps: PluginDeps): PluginHooks | Promise<PluginHooks>
 }
 

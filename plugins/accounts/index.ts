@@ -21,11 +21,10 @@ export default {
   name: 'accounts',
   order: 600,
   gates: [],
+  requires: ['auth'],
   schema: accountsSchema,
   async setup(config, deps) {
-    const registry = deps.services.registry
-    if (registry === undefined) throw new Error('the accounts plugin needs the auth plugin, set up before it')
-    const services = await createAccountServices(config, deps, registry)
+    const services = await createAccountServices(config, deps, deps.services.registry!)
     return {
       provides: { projectAccess: createProjectAccess(services) },
       routes: [

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { z } from 'zod'
 import { assertPluginRules, buildChain } from '../../proxy/chain.ts'
+import { ConfigError } from '../../proxy/config.ts'
 import { createMetrics } from '../../proxy/metrics.ts'
 import type { CompletedContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
@@ -158,6 +159,13 @@ t.test('boot refuses duplicate names or orders and asynchronous stream hooks', a
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('b', 100)]), /share order 100/)
   t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /onStreamChunk must be synchronous/)
   t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamEnd: (async () => undefined) as never } }], createMetrics()), /onStreamEnd must be synchronous/)
+})
+
+t.test('boot refuses a plugin whose required plugin is missing or set up after it, naming both', async (t) => {
+  const governed = plugin('governor', 300, { requires: ['auth' as PluginName] })
+  t.throws(() => assertPluginRules([plugin('cache', 400), governed]), new ConfigError('plugin "governor" requires plugin "auth", which is not among the gateway\'s plugins (cache, governor)'))
+  t.throws(() => assertPluginRules([plugin('auth', 500), governed]), new ConfigError('plugin "governor" (order 300) requires plugin "auth" to be set up before it, but "auth" has order 500'))
+  t.doesNotThrow(() => assertPluginRules([governed, plugin('auth', 100)]))
 })
 
 t.test('a hook that throws because its client left stops the chain without counting a plugin failure', async (t) => {
