@@ -21,7 +21,7 @@ export default {
   name: 'accounts',
   order: 600,
   gates: [],
-  requires: ['auth'],
+  requires: ['auth', 'router'],
   schema: accountsSchema,
   async setup(config, deps) {
     const services = await createAccountServices(config, deps, deps.services.registry!)

@@ -4,11 +4,10 @@ import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/e
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { presentedKey } from './api-key-header.ts'
+import { authenticateKey, createAuthenticate } from './authenticate.ts'
 import { createDemoProject, demoNotice } from './demo-project.ts'
-import { parseKey } from './key-format.ts'
 import { createRegistry, loadSecret } from './registry.ts'
 import { authSchema } from './schema.ts'
-import type { AuthState } from './state.ts'
 
 export default {
   name: 'auth',
@@ -20,26 +19,22 @@ export default {
     const demo = config.demoOnFirstStart ? await createDemoProject(registry) : undefined
     const touched = new Map<string, number>()
     return {
-      provides: { registry },
+      provides: { registry, authenticate: createAuthenticate(registry) },
       onRequest(ctx) {
         const key = presentedKey(ctx.headers)
         if (key === undefined) return Reply.error(new MissingKeyError())
-        if (parseKey(key) === undefined) return Reply.error(new InvalidKeyError())
-        const record = registry.findByKey(key)
-        if (record === undefined || record.status !== 'active') return Reply.error(new InvalidKeyError())
-        if (!ctx.route.keyTypes.includes(record.type)) {
+        const auth = authenticateKey(registry, key)
+        if (auth === undefined) return Reply.error(new InvalidKeyError())
+        if (!ctx.route.keyTypes.includes(auth.keyType)) {
           const allowed = ctx.route.keyTypes.map((t) => `${t}_`).join(' or ')
-          return Reply.error(new PermissionError(`This endpoint takes ${allowed} keys; this is a ${record.type}_ key.`))
+          return Reply.error(new PermissionError(`This endpoint takes ${allowed} keys; this is a ${auth.keyType}_ key.`))
         }
-        const project = registry.getProject(record.projectId)
-        if (project === undefined) return Reply.error(new InvalidKeyError())
-        const auth: AuthState = { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
         ctx.state.auth = auth
         ctx.caller = auth
         const now = clock.now()
-        if (now - (touched.get(record.id) ?? -Infinity) >= config.lastUsedIntervalMs) {
-          touched.set(record.id, now)
-          track(registry.touchKey(record.id))
+        if (now - (touched.get(auth.keyId) ?? -Infinity) >= config.lastUsedIntervalMs) {
+          touched.set(auth.keyId, now)
+          track(registry.touchKey(auth.keyId))
         }
       },
       notice: (baseUrl) => (demo === undefined ? undefined : demoNotice(demo, baseUrl)),

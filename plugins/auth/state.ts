@@ -9,6 +9,12 @@ export interface AuthState extends Caller {
   readonly testMode: boolean
 }
 
+/**
+ * The state a request carrying this API key has, when the key opens the gateway (well-formed,
+ * known, active, of a project that exists); undefined when it does not.
+ */
+export type Authenticate = (key: string) => Promise<AuthState | undefined>
+
 declare module '../../proxy/context.ts' {
   interface PluginState {
     auth?: AuthState
@@ -19,5 +25,7 @@ declare module '../../proxy/plugin.ts' {
   interface PluginServices {
     /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
     readonly registry?: AuthRegistry
+    /** The one check of an API key, for plugins that take keys outside the chain. */
+    readonly authenticate?: Authenticate
   }
 }

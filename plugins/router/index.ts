@@ -148,7 +148,7 @@ export default {
     reportSimulatedProviders(simulated, deps.log, deps.metrics)
     const readiness = { simulated }
     return {
-      provides: { providers: providerDirectory(config) },
+      provides: { providers: providerDirectory(config), localModel: adapters.local },
       readiness: () => readiness,
       routes: [countTokensRoute(routes, deps.pool)],
       onRequest(ctx) {

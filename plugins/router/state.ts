@@ -3,6 +3,7 @@ import type { Message } from '../../proxy/ai-request.ts'
 import type { ModelCall } from '../../proxy/context.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import type { ProviderDirectory } from './provider-directory.ts'
+import type { ProviderAdapter } from './providers/adapter.ts'
 
 /** The router's choice, also the core's model call; when a fallback serves instead, the core notes it in ctx.servedBy. */
 export interface RouteDecision extends ModelCall {
@@ -15,6 +16,9 @@ export interface RouteDecision extends ModelCall {
   readonly promptTokensBound: number
 }
 
+/** The router's built-in local provider: simulated answers, with no network call. */
+export type LocalModel = Pick<ProviderAdapter, 'complete'>
+
 declare module '../../proxy/context.ts' {
   interface PluginState {
     router?: RouteDecision
@@ -25,5 +29,7 @@ declare module '../../proxy/plugin.ts' {
   interface PluginServices {
     /** Each provider's API address and the gateway's credential for it: the router's configuration. */
     readonly providers?: ProviderDirectory
+    /** The local model, for plugins that want an answer outside a request's chain (the account query). */
+    readonly localModel?: LocalModel
   }
 }
