@@ -56,6 +56,8 @@ export interface Chain {
    */
   runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): StreamEnded<C>
   runComplete(ctx: CompletedContext): void
+  /** The plugins' fields on the request's log line. */
+  logFields(ctx: CompletedContext, verbose: boolean): Record<string, unknown>
 }
 
 export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
@@ -111,6 +113,7 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
     .map(({ plugin, hooks }) => ({ plugin, chunk: hooks.onStreamChunk?.bind(hooks), end: hooks.onStreamEnd?.bind(hooks) }))
   const holdsStreamToolCalls = collect('holdsStreamToolCalls', 'ai')
   const onComplete = collect('onComplete')
+  const logFields = sorted.filter(({ hooks }) => hooks.logFields !== undefined).map(({ plugin, hooks }) => ({ plugin, hook: hooks.logFields!.bind(hooks) }))
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
   function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
@@ -211,6 +214,18 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
           ctx.log.error({ err, plugin: plugin.name, hook: 'onComplete' }, 'plugin hook failed')
         }
       }
+    },
+    logFields(ctx, verbose) {
+      const fields: Record<string, unknown> = {}
+      for (const { plugin, hook } of logFields) {
+        try {
+          Object.assign(fields, hook(ctx, verbose))
+        } catch (err) {
+          metrics.pluginFailures.inc({ plugin: plugin.name })
+          ctx.log.error({ err, plugin: plugin.name, hook: 'logFields' }, 'plugin hook failed')
+        }
+      }
+      return fields
     },
   }
 }

@@ -158,6 +158,12 @@ export interface PluginHooks {
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
   /**
+   * This plugin's fields on the request's `request` log line, read from its state slot; `verbose`
+   * on a development key's line. Figures and names only, never a prompt's or an answer's text.
+   * Called after onComplete, only when the line is written.
+   */
+  logFields?(ctx: CompletedContext, verbose: boolean): Readonly<Record<string, unknown>> | undefined
+  /**
    * Facts this plugin adds to /readyz's JSON body (e.g. which providers are simulated). They
    * inform and never make the gateway unready. Called on every /readyz request.
    */

@@ -61,7 +61,8 @@ const round = (ms: number) => Math.round(ms * 10) / 10
 /**
  * The access line: route, status, outcome and time; then, as far as the request got, its project,
  * the plugin that stopped the chain and the error's code, the model that served (or was chosen),
- * the cache's result, the tokens and what was charged. All of it is already in the context.
+ * the tokens and what was charged. All of it is already in the context. Plugins add their own
+ * fields (the cache's result, on a development key's line the key and the Governor's verdict).
  */
 export function minimalRequestFields(ctx: CompletedContext): Record<string, unknown> {
   const { status, reason, durationMs, stoppedBy, errorCode } = ctx.outcome
@@ -76,8 +77,6 @@ export function minimalRequestFields(ctx: CompletedContext): Record<string, unkn
     fields['provider'] = served.provider
     fields['model'] = served.model
   }
-  const cache = ctx.state.cache
-  if (cache !== undefined) fields['cache'] = cache.coalesced ? 'coalesced' : cache.hit ? 'hit' : 'miss'
   if (result !== undefined) {
     fields['promptTokens'] = result.usage.promptTokens
     fields['completionTokens'] = result.usage.completionTokens
@@ -94,9 +93,6 @@ export function verboseRequestFields(ctx: CompletedContext): Record<string, unkn
   const fields = minimalRequestFields(ctx)
   fields['method'] = ctx.method
   fields['path'] = ctx.path
-  const { auth, rateLimit, router, governor } = ctx.state
-  if (auth !== undefined) Object.assign(fields, { keyId: auth.keyId, env: auth.env, testMode: auth.testMode })
-  if (rateLimit !== undefined) fields['rateLimitRemaining'] = rateLimit.remaining
   const ai = ctx.ai
   if (ai !== undefined) {
     Object.assign(fields, {
@@ -104,12 +100,8 @@ export function verboseRequestFields(ctx: CompletedContext): Record<string, unkn
       temperature: ai.temperature, mode: ai.mode, governed: ai.governorMetadata !== undefined,
     })
   }
-  if (router !== undefined) {
-    fields['trimmedMessages'] = router.trimmedMessages
-    // Without an answer, the gateway's own count of the prompt.
-    fields['promptTokens'] ??= router.promptTokens
-  }
-  if (governor !== undefined) Object.assign(fields, { riskLevel: governor.riskLevel, blocked: governor.blocked })
+  // Without an answer, the gateway's own count of the prompt.
+  if (ctx.modelCall !== undefined) fields['promptTokens'] ??= ctx.modelCall.promptTokens
   if (ctx.upstreamMs !== undefined) fields['upstreamMs'] = round(ctx.upstreamMs)
   if (ctx.firstByteMs !== undefined) fields['firstByteMs'] = round(ctx.firstByteMs)
   return fields

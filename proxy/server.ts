@@ -147,7 +147,11 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         const completed = Object.assign(ctx, { outcome }) as CompletedContext
         chain.runComplete(completed)
         const line = logPolicy.requestLine(ctx.caller?.env ?? null)
-        if (line !== undefined) ctx.log.info(line === 'verbose' ? verboseRequestFields(completed) : minimalRequestFields(completed), 'request')
+        if (line !== undefined) {
+          const verbose = line === 'verbose'
+          const fields = verbose ? verboseRequestFields(completed) : minimalRequestFields(completed)
+          ctx.log.info(Object.assign(fields, chain.logFields(completed, verbose)), 'request')
+        }
       }
       if (span !== undefined) {
         span.setAttribute('http.response.status_code', finish.status)

@@ -8,6 +8,7 @@ import { authenticateKey, createAuthenticate } from './authenticate.ts'
 import { createDemoProject, demoNotice } from './demo-project.ts'
 import { createRegistry, loadSecret } from './registry.ts'
 import { authSchema } from './schema.ts'
+import { authLogFields } from './state.ts'
 
 export default {
   name: 'auth',
@@ -20,6 +21,7 @@ export default {
     const touched = new Map<string, number>()
     return {
       provides: { registry, authenticate: createAuthenticate(registry) },
+      logFields: authLogFields,
       onRequest(ctx) {
         const key = presentedKey(ctx.headers)
         if (key === undefined) return Reply.error(new MissingKeyError())

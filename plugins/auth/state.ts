@@ -1,5 +1,6 @@
-// What the auth plugin adds to the core's types: its state slot and the services it provides.
-import type { Caller, KeyType } from '../../proxy/context.ts'
+// What the auth plugin adds to the core's types: its state slot, how the slot shows on the
+// request's log line, and the services it provides.
+import type { Caller, CompletedContext, KeyType } from '../../proxy/context.ts'
 import type { AuthRegistry } from './registry.ts'
 
 export interface AuthState extends Caller {
@@ -28,4 +29,10 @@ declare module '../../proxy/plugin.ts' {
     /** The one check of an API key, for plugins that take keys outside the chain. */
     readonly authenticate?: Authenticate
   }
+}
+
+/** The key on a development key's line; its project is on every line, from the core's caller. */
+export function authLogFields(ctx: CompletedContext, verbose: boolean): Readonly<Record<string, unknown>> | undefined {
+  const auth = ctx.state.auth
+  return verbose && auth !== undefined ? { keyId: auth.keyId, env: auth.env, testMode: auth.testMode } : undefined
 }

@@ -13,6 +13,7 @@ import { encodeCacheKey } from './cache-key.ts'
 import { InFlight, untilAborted } from './in-flight.ts'
 import { createCacheMetrics } from './metrics.ts'
 import { cacheSchema } from './schema.ts'
+import { cacheLogFields } from './state.ts'
 
 type Answer = Pick<CompletionResult, 'text' | 'provider' | 'model' | 'usage' | 'toolCalls' | 'finishReason'>
 
@@ -78,6 +79,7 @@ export default {
     }
 
     return {
+      logFields: cacheLogFields,
       onRequest(ctx) {
         const auth = ctx.state.auth
         const decision = ctx.state.router

@@ -26,6 +26,7 @@ import { scoreRoutes } from './routes/score-route.ts'
 import { validateRoute } from './routes/validate-route.ts'
 import { violationRoutes } from './routes/violation-routes.ts'
 import { governorSchema } from './schema.ts'
+import { governorLogFields } from './state.ts'
 
 export { verifyAuditChain, type ChainCheck } from './audit/verify-chain.ts'
 
@@ -56,6 +57,7 @@ export default {
     const policies = createPolicies(services.registry!)
     return {
       provides: { policies },
+      logFields: governorLogFields,
       routes: [validateRoute({ assess, trail, newId, clock, metrics })],
       projectRoutes: [
         ...violationRoutes(violations),

@@ -1,4 +1,6 @@
-// What the Governor adds to the core's types: its state slot and the services it provides.
+// What the Governor adds to the core's types: its state slot, how the slot shows on the request's
+// log line, and the services it provides.
+import type { CompletedContext } from '../../proxy/context.ts'
 import type { Policies } from './policies.ts'
 
 export interface GovernorState {
@@ -32,4 +34,10 @@ declare module '../../proxy/plugin.ts' {
     /** The Governor's settings and custom rules: their one writer, which checks every rule before it is saved. */
     readonly policies?: Policies
   }
+}
+
+/** The verdict on the request, on a development key's line. */
+export function governorLogFields(ctx: CompletedContext, verbose: boolean): Readonly<Record<string, unknown>> | undefined {
+  const governor = ctx.state.governor
+  return verbose && governor !== undefined ? { riskLevel: governor.riskLevel, blocked: governor.blocked } : undefined
 }

@@ -10,6 +10,7 @@ import type { Plan } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { checkLimits, type KeyLimitState, type LimitVerdict } from './check-limits.ts'
 import { rateLimitSchema, type PlanLimits, type RateLimitConfig } from './schema.ts'
+import { rateLimitLogFields } from './state.ts'
 
 export function effectiveLimits(config: RateLimitConfig, plan: Plan, env: KeyEnv | null): PlanLimits {
   const limits = config.plans[plan]
@@ -44,6 +45,7 @@ export default {
     }
 
     return {
+      logFields: rateLimitLogFields,
       onRequest(ctx) {
         const auth = ctx.state.auth
         if (auth === undefined) return

@@ -8,7 +8,7 @@ import { InvalidRequestError } from '../../proxy/errors.ts'
 import type { GatewayPlugin, PluginDeps } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { createUpstream, type Upstream } from '../../proxy/upstream.ts'
-import type { RouteDecision } from './state.ts'
+import { routerLogFields, type RouteDecision } from './state.ts'
 import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
 import { missingCapability } from './capabilities.ts'
@@ -150,6 +150,7 @@ export default {
     return {
       provides: { providers: providerDirectory(config), localModel: adapters.local },
       readiness: () => readiness,
+      logFields: routerLogFields,
       routes: [countTokensRoute(routes, deps.pool)],
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)

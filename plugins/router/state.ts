@@ -1,6 +1,7 @@
-// What the router adds to the core's types: its state slot and the services it provides.
+// What the router adds to the core's types: its state slot, how the slot shows on the request's
+// log line, and the services it provides.
 import type { Message } from '../../proxy/ai-request.ts'
-import type { ModelCall } from '../../proxy/context.ts'
+import type { CompletedContext, ModelCall } from '../../proxy/context.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import type { ProviderDirectory } from './provider-directory.ts'
 import type { ProviderAdapter } from './providers/adapter.ts'
@@ -32,4 +33,10 @@ declare module '../../proxy/plugin.ts' {
     /** The local model, for plugins that want an answer outside a request's chain (the account query). */
     readonly localModel?: LocalModel
   }
+}
+
+/** Messages dropped to fit the context window, on a development key's line; the model is the core's. */
+export function routerLogFields(ctx: CompletedContext, verbose: boolean): Readonly<Record<string, unknown>> | undefined {
+  const router = ctx.state.router
+  return verbose && router !== undefined ? { trimmedMessages: router.trimmedMessages } : undefined
 }

@@ -168,6 +168,18 @@ t.test('boot refuses a plugin whose required plugin is missing or set up after i
   t.doesNotThrow(() => assertPluginRules([governed, plugin('auth', 100)]))
 })
 
+t.test('the log line gets each plugin\'s fields; a logFields hook that throws is counted and left out', async (t) => {
+  const metrics = createMetrics()
+  const chain = buildChain([
+    { plugin: plugin('b', 200), hooks: { logFields: () => { throw new Error('broken') } } },
+    { plugin: plugin('a', 100), hooks: { logFields: (_ctx, verbose) => (verbose ? { keyId: 'key_1', cache: 'hit' } : { cache: 'hit' }) } },
+    { plugin: plugin('c', 300), hooks: {} },
+  ], metrics)
+  t.same(chain.logFields(completed(makeContext()), false), { cache: 'hit' })
+  t.same(chain.logFields(completed(makeContext()), true), { keyId: 'key_1', cache: 'hit' })
+  t.match(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="b"\} 2/)
+})
+
 t.test('a hook that throws because its client left stops the chain without counting a plugin failure', async (t) => {
   const metrics = createMetrics()
   const controller = new AbortController()
