@@ -35,8 +35,13 @@ export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
    * is among its plugins with a lower order, so it is set up (and runs) before this one.
    */
   readonly requires?: readonly PluginName[]
+  /** Environment variables that set this plugin's config, each at its path inside the plugin's section. */
+  readonly env?: readonly EnvVar[]
   setup(config: z.output<S>, deps: PluginDeps): PluginHooks | Promise<PluginHooks>
 }
+
+/** An environment variable, the config path it sets and how its text is read. */
+export type EnvVar = readonly [name: string, path: readonly string[], kind: 'string' | 'int' | 'bool']
 
 export interface RouteSpec {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'

@@ -22,6 +22,11 @@ export default {
   order: 600,
   gates: [],
   requires: ['auth', 'router'],
+  env: [
+    ['SMTP_URL', ['smtpUrl'], 'string'],
+    ['MAIL_FROM', ['mailFrom'], 'string'],
+    ['PUBLIC_AUTH_URL', ['publicUrl'], 'string'],
+  ],
   schema: accountsSchema,
   async setup(config, deps) {
     const services = await createAccountServices(config, deps, deps.services.registry!)

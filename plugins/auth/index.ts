@@ -15,6 +15,7 @@ export default {
   order: 100,
   gates: ['ai', 'keyed'],
   schema: authSchema,
+  env: [['TOLLGATE_SECRET', ['secret'], 'string']],
   async setup(config, { store, clock, track }) {
     const registry = createRegistry(store, await loadSecret(store, config.secret), clock)
     const demo = config.demoOnFirstStart ? await createDemoProject(registry) : undefined

@@ -36,6 +36,8 @@ export default {
   order: 220,
   gates: ['ai'],
   schema: idempotencySchema,
+  // Test only: see schema.ts.
+  env: [['TOLLGATE_TEST_CRASH_AFTER', ['testCrashAfter'], 'string']],
   setup(config, { store, clock, metrics, log, track }) {
     const records = createRecords(store)
     const flights = new LocalFlights()

@@ -131,6 +131,15 @@ export default {
   order: 250,
   gates: ['ai'],
   schema: routerSchema,
+  env: [
+    ['OPENAI_BASE_URL', ['providers', 'openai', 'baseUrl'], 'string'],
+    ['OPENAI_API_KEY', ['providers', 'openai', 'apiKey'], 'string'],
+    ['ANTHROPIC_BASE_URL', ['providers', 'anthropic', 'baseUrl'], 'string'],
+    ['ANTHROPIC_API_KEY', ['providers', 'anthropic', 'apiKey'], 'string'],
+    ['MISTRAL_BASE_URL', ['providers', 'mistral', 'baseUrl'], 'string'],
+    ['MISTRAL_API_KEY', ['providers', 'mistral', 'apiKey'], 'string'],
+    ['LOCAL_CHUNK_DELAY_MS', ['local', 'chunkDelayMs'], 'int'],
+  ],
   setup(config, deps) {
     const upstream = createUpstream({
       connections: config.connections,
