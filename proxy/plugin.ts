@@ -16,7 +16,8 @@ import type { PluginStore } from './store.ts'
 import type { PluginDatabase } from './database.ts'
 import type { SharedRedis } from './redis.ts'
 
-export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks' | 'dashboard' | 'passthrough'
+/** kebab-case. The core lists no plugin; names are checked at boot (unique, and each one `requires` present). */
+export type PluginName = string
 
 /** Static description of a plugin. */
 export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {

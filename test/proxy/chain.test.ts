@@ -5,13 +5,13 @@ import { ConfigError } from '../../proxy/config.ts'
 import { createMetrics } from '../../proxy/metrics.ts'
 import type { CompletedContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
-import type { GatewayPlugin, PluginHooks, PluginName } from '../../proxy/plugin.ts'
+import type { GatewayPlugin, PluginHooks } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { StreamStop } from '../../proxy/stream-stop.ts'
 import { makeContext } from '../helpers/make-context.ts'
 
 function plugin(name: string, order: number, extra: Partial<GatewayPlugin> = {}): GatewayPlugin {
-  return { name: name as PluginName, order, gates: ['ai', 'keyed'], schema: z.object({}), setup: () => ({}), ...extra }
+  return { name, order, gates: ['ai', 'keyed'], schema: z.object({}), setup: () => ({}), ...extra }
 }
 
 const completed = (ctx: ReturnType<typeof makeContext>) =>
@@ -162,7 +162,7 @@ t.test('boot refuses duplicate names or orders and asynchronous stream hooks', a
 })
 
 t.test('boot refuses a plugin whose required plugin is missing or set up after it, naming both', async (t) => {
-  const governed = plugin('governor', 300, { requires: ['auth' as PluginName] })
+  const governed = plugin('governor', 300, { requires: ['auth'] })
   t.throws(() => assertPluginRules([plugin('cache', 400), governed]), new ConfigError('plugin "governor" requires plugin "auth", which is not among the gateway\'s plugins (cache, governor)'))
   t.throws(() => assertPluginRules([plugin('auth', 500), governed]), new ConfigError('plugin "governor" (order 300) requires plugin "auth" to be set up before it, but "auth" has order 500'))
   t.doesNotThrow(() => assertPluginRules([governed, plugin('auth', 100)]))

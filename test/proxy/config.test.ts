@@ -4,7 +4,6 @@ import t from 'tap'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../../proxy/config.ts'
-import type { PluginName } from '../../proxy/plugin.ts'
 import { builtinPlugins } from '../../plugins/index.ts'
 import { freshDataDir } from '../helpers/start-gateway.ts'
 
@@ -34,7 +33,7 @@ t.test('each plugin declares its own environment variables, read only when it is
   const withRouter = loadConfig([router], { OPENAI_API_KEY: 'sk-provider', SMTP_URL: 'not a url' })
   t.match(withRouter.plugins.get('router'), { providers: { openai: { apiKey: 'sk-provider' } } })
   t.equal(withRouter.plugins.has('accounts'), false, 'the variable of a plugin the gateway lacks is not read')
-  const echo = { ...router, name: 'echo' as PluginName, order: 999 }
+  const echo = { ...router, name: 'echo', order: 999 }
   t.throws(() => loadConfig([router, echo], {}), /environment variable OPENAI_BASE_URL is declared for both plugins\.router\.providers\.openai\.baseUrl and plugins\.echo\.providers\.openai\.baseUrl/)
 })
 
