@@ -20,7 +20,7 @@ export const livenessSchema = z.object({ status: z.literal('ok') })
 export const readinessSchema = z.looseObject({
   status: z.enum(['ready', 'not ready', 'draining']).describe('Answered with 503 unless ready.'),
   notReady: z.array(z.string()).optional().describe('The parts that are not ready: `store`, `postgres`, `redis`.'),
-  dependencies: z.record(z.enum(['postgres', 'redis']), z.enum(['up', 'down'])).optional().describe('The shared stores this gateway is configured with, and whether each answers.'),
+  dependencies: z.strictObject({ postgres: z.enum(['up', 'down']).optional(), redis: z.enum(['up', 'down']).optional() }).optional().describe('The shared stores this gateway is configured with, and whether each answers.'),
 }).describe('Also the plugins\' facts, e.g. which providers are simulated.')
 
 export const metricsSchema = z.string().describe('Prometheus text exposition format.')

@@ -1,6 +1,8 @@
-// The stored answers and their age index. Every write is one LMDB transaction, so the answers and
-// the index never disagree, also when several processes share the environment. Reads in this
-// process see a write before it commits, so a request sent right after its twin's answer hits.
+// Where the answers are stored: in LMDB for the processes of one host (here), or in Redis for
+// every gateway on it (redis-answers.ts). In LMDB every write is one transaction over the answers
+// and their age index, so the two never disagree, also when several processes share the
+// environment; reads in this process see a write before it commits, so a request sent right after
+// its twin's answer hits.
 import type { CompletionResult, ServingProvider } from '../../proxy/completion.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import { decodedReads } from '../../proxy/decoded-reads.ts'
@@ -23,15 +25,22 @@ const HOT_ANSWERS = 512
 type AgeKey = [storedAt: number, key: string]
 
 export interface AnswerStore {
-  get(key: string): StoredAnswer | undefined
-  /** Stores an answer, then evicts the oldest entries beyond maxEntries. */
-  put(key: string, answer: StoredAnswer): Promise<void>
+  /**
+   * Other hosts read these answers: a write is awaited before the answer goes out, so that the
+   * next identical request hits whichever gateway takes it. A local store's writes are seen in
+   * this process at once and commit in the background.
+   */
+  readonly shared: boolean
+  get(key: string): StoredAnswer | undefined | Promise<StoredAnswer | undefined>
+  /** Stores an answer for ttlMs at least, then evicts entries beyond maxEntries. */
+  put(key: string, answer: StoredAnswer, ttlMs: number): Promise<void>
   /** Removes the entry stored at storedAt; an entry stored again since then stays. */
   removeIfStoredAt(key: string, storedAt: number): Promise<void>
-  count(): number
+  count(): number | Promise<number>
 }
 
-export function createAnswerStore(store: PluginStore, maxEntries: number): AnswerStore {
+// Entries expire when read: a hit needs storedAt within the project's TTL of the gateway's clock.
+export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerStore {
   const answers = store.open<StoredAnswer>('answers')
   // Keys [storedAt, key] sort oldest first, so eviction reads the head of a range, not every entry.
   const byAge = store.open<null>('by-age')
@@ -65,6 +74,7 @@ export function createAnswerStore(store: PluginStore, maxEntries: number): Answe
   }
 
   return {
+    shared: false,
     get: (key) => unsaved.get(key) ?? storedAnswer(key),
     put(key, answer) {
       unsaved.set(key, answer)

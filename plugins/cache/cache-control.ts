@@ -8,7 +8,7 @@ export interface CachePolicy {
   readonly store: boolean
 }
 
-const USE_CACHE: CachePolicy = { serve: true, store: true }
+export const USE_CACHE: CachePolicy = { serve: true, store: true }
 const REFRESH: CachePolicy = { serve: false, store: true }
 const NO_STORE: CachePolicy = { serve: false, store: false }
 

@@ -1,17 +1,23 @@
 // The response cache: identical requests of a project get the stored answer at no charge (spec:
 // chat rule 1). Concurrent identical misses in one process make one model call; the answer is
 // stored once the model has finished it, unless the Governor found what must not be replayed.
+// With REDIS_URL the answers live in Redis, shared by every gateway on it, and concurrent
+// identical misses on different gateways make one model call too (shared-flights.ts). A cache
+// store that cannot answer costs a model call, never the request: a failed lookup is a miss, a
+// failed write is dropped, and both are counted.
 import type { CompletionResult } from '../../proxy/completion.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import type { Project } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { hashCacheKey } from '../../workers/hash-cache-key.ts'
-import { createAnswerStore, type StoredAnswer } from './answer-store.ts'
-import { cachePolicyOf, type CachePolicy } from './cache-control.ts'
+import { lmdbAnswerStore, type AnswerStore, type StoredAnswer } from './answer-store.ts'
+import { cachePolicyOf, USE_CACHE, type CachePolicy } from './cache-control.ts'
 import { encodeCacheKey } from './cache-key.ts'
 import { InFlight, untilAborted } from './in-flight.ts'
 import { createCacheMetrics } from './metrics.ts'
+import { redisAnswerStore } from './redis-answers.ts'
+import { sharedFlights } from './shared-flights.ts'
 import { cacheSchema } from './schema.ts'
 import { cacheLogFields } from './state.ts'
 
@@ -39,30 +45,69 @@ export default {
   schema: cacheSchema,
   // A broken cache costs a model call, not the request.
   failOpen: true,
-  setup(config, { store, pool, metrics, clock, track }) {
+  setup(config, { store, redis, pool, metrics, clock, track }) {
     if (!config.enabled) return {}
-    const answers = createAnswerStore(store, config.maxEntries)
+    const answers: AnswerStore = redis === undefined ? lmdbAnswerStore(store, config.maxEntries) : redisAnswerStore(redis, config.maxEntries)
     const flights = new InFlight<Answer>()
+    const across = redis === undefined || config.sharedWaitMs === 0 ? undefined : sharedFlights(redis, answers, config.sharedWaitMs)
+    // The requests holding their key's lock across gateways, to give it up when they complete.
+    const lockHolders = new WeakSet<RequestContext>()
     const counters = createCacheMetrics(metrics, answers.count)
 
     function lookup(ctx: RequestContext, key: string, policy: CachePolicy, project: Project): Reply | undefined | Promise<Reply | undefined> {
-      if (policy.serve) {
-        const stored = answers.get(key)
-        if (stored !== undefined) {
-          if (clock.now() - stored.storedAt < project.cacheTtlSeconds * 1000) {
-            ctx.state.cache = { key, hit: true, coalesced: false }
-            counters.hit.inc()
-            return Reply.completion(hitOf(stored))
-          }
-          track(answers.removeIfStoredAt(key, stored.storedAt))
+      if (!policy.serve) return proceed(ctx, key, policy)
+      const stored = answers.get(key)
+      if (!(stored instanceof Promise)) return serve(ctx, key, policy, project, stored)
+      return stored.then((found) => serve(ctx, key, policy, project, found), () => {
+        counters.failed.lookup.inc()
+        return proceed(ctx, key, policy, false)
+      })
+    }
+
+    function serve(ctx: RequestContext, key: string, policy: CachePolicy, project: Project, stored: StoredAnswer | undefined): Reply | undefined | Promise<Reply | undefined> {
+      if (stored !== undefined) {
+        if (clock.now() - stored.storedAt < project.cacheTtlSeconds * 1000) {
+          ctx.state.cache = { key, hit: true, coalesced: false }
+          counters.hit.inc()
+          return Reply.completion(hitOf(stored))
         }
+        track(written(answers.removeIfStoredAt(key, stored.storedAt)))
       }
+      return proceed(ctx, key, policy)
+    }
+
+    /** A failed write to Redis is dropped and counted; a local store's failure is logged as any background work's. */
+    function written(work: Promise<void>): Promise<unknown> {
+      return answers.shared ? work.catch(() => counters.failed.store.inc()) : work
+    }
+
+    /** Not served from the store: follow a request in flight for the same key, or lead (this process's flight, and the gateways' if Redis answers). */
+    function proceed(ctx: RequestContext, key: string, policy: CachePolicy, storeUp = true): Reply | undefined | Promise<Reply | undefined> {
       const inFlight = flights.answerFor(key)
       if (inFlight !== undefined && policy.serve) return follow(ctx, key, inFlight)
       if (inFlight === undefined) flights.lead(key, ctx)
+      if (across !== undefined && storeUp && policy.serve && inFlight === undefined) return leadAcross(ctx, key, across)
+      return miss(ctx, key, policy)
+    }
+
+    function miss(ctx: RequestContext, key: string, policy: CachePolicy): undefined {
       ctx.state.cache = { key, hit: false, coalesced: false }
       counters[policy.serve ? 'miss' : 'bypass'].inc()
       return undefined
+    }
+
+    async function leadAcross(ctx: RequestContext, key: string, shared: NonNullable<typeof across>): Promise<Reply | undefined> {
+      if (await shared.tryLead(key)) {
+        lockHolders.add(ctx)
+        return miss(ctx, key, USE_CACHE)
+      }
+      const answer = await shared.awaitAnswer(key, ctx.signal)
+      if (answer === undefined) return miss(ctx, key, USE_CACHE)
+      // This process's followers of the key get it too.
+      flights.answer(key, ctx, answer)
+      ctx.state.cache = { key, hit: true, coalesced: true }
+      counters.coalesced.inc()
+      return Reply.completion(hitOf(answer))
     }
 
     async function follow(ctx: RequestContext, key: string, inFlight: Promise<Answer | undefined>): Promise<Reply | undefined> {
@@ -120,11 +165,18 @@ export default {
         const stored: StoredAnswer = { text, provider, model, usage, storedAt: clock.now() }
         if (toolCalls !== undefined) stored.toolCalls = toolCalls
         if (finishReason !== undefined) stored.finishReason = finishReason
-        track(answers.put(slot.key, stored))
+        const ttlMs = Math.max(1, ctx.state.auth!.project.cacheTtlSeconds * 1000)
+        if (!answers.shared) {
+          track(answers.put(slot.key, stored, ttlMs))
+          return
+        }
+        return written(answers.put(slot.key, stored, ttlMs)).then(() => undefined)
       },
       onComplete(ctx) {
         const slot = ctx.state.cache
-        if (slot !== undefined) flights.end(slot.key, ctx)
+        if (slot === undefined) return
+        flights.end(slot.key, ctx)
+        if (across !== undefined && lockHolders.delete(ctx)) track(across.release(slot.key).catch(() => counters.failed.store.inc()))
       },
     }
   },

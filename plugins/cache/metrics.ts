@@ -1,24 +1,40 @@
-// The cache's Prometheus metrics. The only label is the lookup result, a fixed set of four.
+// The cache's Prometheus metrics. The labels are fixed sets: the lookup result, and the store
+// operation that failed.
 import { Counter, Gauge, type Registry } from 'prom-client'
 
 export type LookupResult = 'hit' | 'miss' | 'coalesced' | 'bypass'
 
-export type CacheCounters = Readonly<Record<LookupResult, { inc(): void }>>
+type Inc = { inc(): void }
 
-/** Counters per result, bound to their label once so the request path does no label lookup. */
-export function createCacheMetrics(registry: Registry, countEntries: () => number): CacheCounters {
+export interface CacheCounters extends Readonly<Record<LookupResult, Inc>> {
+  /** A lookup the store could not answer (taken as a miss), and a write it dropped. */
+  readonly failed: Readonly<Record<'lookup' | 'store', Inc>>
+}
+
+/** Counters bound to their label once, so the request path does no label lookup. */
+export function createCacheMetrics(registry: Registry, countEntries: () => number | Promise<number>): CacheCounters {
   const requests = new Counter({
     name: 'tollgate_cache_requests_total',
     help: 'AI requests by cache result: hit (stored answer), coalesced (a concurrent identical request\'s answer), miss, bypass (cache not consulted).',
     labelNames: ['result'],
     registers: [registry],
   })
+  const failures = new Counter({
+    name: 'tollgate_cache_store_failures_total',
+    help: 'Cache store operations that failed (Redis away): a lookup is then a miss, and an answer that could not be stored is dropped.',
+    labelNames: ['operation'],
+    registers: [registry],
+  })
   new Gauge({
     name: 'tollgate_cache_entries',
-    help: 'Answers in the cache store (shared by every process on the store).',
+    help: 'Answers in the cache store, shared by every process (LMDB) or every gateway (Redis) on it; the last known count while Redis is away.',
     registers: [registry],
-    collect() {
-      this.set(countEntries())
+    async collect() {
+      try {
+        this.set(await countEntries())
+      } catch {
+        // Redis away: the gauge keeps its last count and the scrape still answers; /readyz says why.
+      }
     },
   })
   return {
@@ -26,5 +42,6 @@ export function createCacheMetrics(registry: Registry, countEntries: () => numbe
     miss: requests.labels({ result: 'miss' }),
     coalesced: requests.labels({ result: 'coalesced' }),
     bypass: requests.labels({ result: 'bypass' }),
+    failed: { lookup: failures.labels({ operation: 'lookup' }), store: failures.labels({ operation: 'store' }) },
   }
 }

@@ -16,6 +16,11 @@ export const cacheSchema = z.strictObject({
   maxEntries: z.number().int().positive().default(100_000),
   /** UTF-8 size of a key's canonical encoding above which it is hashed in the worker pool. */
   poolThresholdBytes: z.number().int().nonnegative().default(DEFAULT_POOL_THRESHOLD_BYTES),
+  /**
+   * With Redis: how long a miss waits for another gateway's answer to the identical request it is
+   * already asking the model, before asking the model itself; 0 turns that coalescing off.
+   */
+  sharedWaitMs: z.number().int().nonnegative().default(10_000),
 })
 
 export type CacheConfig = z.output<typeof cacheSchema>

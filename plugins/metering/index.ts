@@ -14,10 +14,13 @@ import type { ModelPrices } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
-import { createLedger, toMicros, type BudgetRow, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
+import { toMicros, type BudgetRow, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
-import { memoryHolds, storeHolds, type Hold } from './budget-holds.ts'
-import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
+import type { Hold } from './budget-holds.ts'
+import { lmdbMeteringStore } from './lmdb-store.ts'
+import type { MeteringStore, Recovered } from './metering-store.ts'
+import { postgresMeteringStore } from './postgres-store.ts'
+import { SELF_OWNER } from './process-owner.ts'
 import { meteringSchema } from './schema.ts'
 import { createUsageMeter } from './usage-service.ts'
 import { memberUsageRoute, usageRoute } from './usage-route.ts'
@@ -49,8 +52,10 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, clock, log, track, metrics, events }) {
-    const ledger = createLedger(store, events)
+  async setup(config, { store, database, clock, log, track, metrics, events }) {
+    const ledger: MeteringStore = database === undefined
+      ? lmdbMeteringStore(store, { shared: config.shared, track, events })
+      : await postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events })
     const tokensMetered = new Counter({
       name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
       labelNames: ['provider', 'model', 'direction'], registers: [metrics],
@@ -65,12 +70,16 @@ export default {
       labelNames: ['provider', 'model'], registers: [metrics],
     })
     const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
-    const { released, recovered, replayed, unreadable } = await ledger.recover(isLiveOwner)
-    if (released > 0 || recovered > 0 || replayed > 0) log.warn({ replayed, released, recovered }, 'settled what a stopped process left: journaled charges committed, streams to their last checkpoint, other holds released')
-    if (unreadable > 0) log.error({ unreadable }, 'journal lines of a stopped process could not be read (a line cut by a crash mid-write, or damage)')
-    const holds = config.shared
-      ? storeHolds(ledger)
-      : memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
+    const noteRecovered = ({ released, recovered, replayed, unreadable }: Recovered) => {
+      if (released > 0 || recovered > 0 || replayed > 0) log.warn({ replayed, released, recovered }, 'settled what a stopped process left: journaled charges committed, streams to their last checkpoint, other holds released')
+      if (unreadable > 0) log.error({ unreadable }, 'journal lines of a stopped process could not be read (a line cut by a crash mid-write, or damage)')
+    }
+    noteRecovered(await ledger.recover())
+    // Shared by several gateways: one that dies is cleaned up after by the others, while they run.
+    const sweeps = ledger.recoverEveryMs === undefined ? undefined : setInterval(() => {
+      ledger.recover().then(noteRecovered, (err: unknown) => log.warn({ err: { message: (err as Error).message } }, 'metering could not renew its lease or release the holds of stopped gateways'))
+    }, ledger.recoverEveryMs)
+    sweeps?.unref()
     /** Requests that passed metering on their way to the model, with their hold, and so must be settled. */
     const metered = new WeakMap<RequestContext, Hold | undefined>()
     const streams = new Map<RequestContext, StreamProgress>()
@@ -117,21 +126,20 @@ export default {
     }
 
     /**
-     * Charges the request. Synchronous when the settlement was journaled (the usual case): the
-     * answer need not wait for the ledger's commit, which follows in the background. A promise
-     * when it was not, so the answer waits for the commit as the only durable record.
+     * Charges the request. Synchronous when the settlement was journaled (LMDB, the usual case):
+     * the answer need not wait for the ledger's commit, which follows in the background. A promise
+     * when it was not (PostgreSQL, or a journal that could not be written), so the answer waits
+     * for the commit as the only durable record.
      */
     function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> | undefined {
       const hold = metered.get(ctx)
       const progress = streams.get(ctx)
       streams.delete(ctx)
-      // Only a hold taken in the store has a reservation record to remove; skipping the lookup
-      // otherwise saves a read per cache hit.
-      const settled = ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), config.shared && hold !== undefined, progress?.checkpointed === true)
+      const settled = ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), { held: hold !== undefined, checkpointed: progress?.checkpointed === true })
       track(settled.committed)
       const charged = (row: BudgetRow) => {
         // A journaled charge counts in the ledger's rows at once: the hold can go.
-        if (hold !== undefined) holds.release(hold)
+        if (hold !== undefined) ledger.release(hold)
         countCharge(ctx, entry)
         report(ctx, entry, row.usedMicros)
       }
@@ -174,12 +182,12 @@ export default {
      * the idempotency commit and the ledger's. The replay itself is never charged, and reports
      * what the ledger holds for the original.
      */
-    function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> | undefined {
+    async function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> {
       const project = ctx.state.auth!.project
-      const charged = ledger.entry(replay.replayOf)
+      const charged = await ledger.entry(replay.replayOf)
       if (charged !== undefined) {
-        report(ctx, charged, ledger.budget(project.id, charged.month).usedMicros)
-        return undefined
+        report(ctx, charged, (await ledger.budget(project.id, charged.month)).usedMicros)
+        return
       }
       const entry: LedgerEntry = {
         id: replay.replayOf, projectId: project.id, keyId: replay.keyId, at: new Date(replay.answeredAt).toISOString(),
@@ -187,15 +195,18 @@ export default {
         promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
         costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
       }
-      const settled = ledger.settle(entry, toMicros(project.budgetDollars), config.shared, true)
+      const settled = ledger.settle(entry, toMicros(project.budgetDollars), { held: true, checkpointed: true })
       track(settled.committed)
-      if (settled.row === undefined) return settled.committed.then((row) => report(ctx, ledger.entry(entry.id) ?? entry, row.usedMicros))
-      report(ctx, entry, settled.row.usedMicros)
-      return undefined
+      if (settled.row !== undefined) {
+        report(ctx, entry, settled.row.usedMicros)
+        return
+      }
+      const row = await settled.committed
+      report(ctx, await ledger.entry(entry.id) ?? entry, row.usedMicros)
     }
 
     return {
-      provides: { usageMeter: createUsageMeter({ ledger, holds, clock, metrics, enforceBudgets: config.enforceBudgets, track }) },
+      provides: { usageMeter: createUsageMeter({ ledger, clock, metrics, enforceBudgets: config.enforceBudgets, track }) },
       routes: [usageRoute(ledger, clock)],
       projectRoutes: [memberUsageRoute(ledger, clock)],
       async onRequest(ctx) {
@@ -211,7 +222,7 @@ export default {
         let worst = 0
         for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
         const hold: Hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: Math.ceil(worst * 1e6) }
-        const result = await holds.reserve(hold, toMicros(auth.project.budgetDollars))
+        const result = await ledger.reserve(hold, toMicros(auth.project.budgetDollars))
         if (!result.ok) {
           streams.delete(ctx)
           budgetRefusals.inc()
@@ -245,8 +256,8 @@ export default {
       },
       async close() {
         clearInterval(checkpoints)
-        await ledger.idle()
-        ledger.close()
+        clearInterval(sweeps)
+        await ledger.close()
       },
     }
   },

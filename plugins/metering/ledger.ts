@@ -1,8 +1,9 @@
-// The metering store. Money is kept in integer micro-dollars so sums are exact. Every write is
-// one LMDB transaction, which also serializes processes sharing the environment: a reservation
-// can never see a stale budget, and a settled request is written exactly once (its ledger entry
-// is keyed by request id and checked inside the same transaction). A settlement is journaled
-// first (settlement-journal.ts) and known to this process at once; its commit follows.
+// The metering store on LMDB (lmdb-store.ts wraps it). Money is kept in integer micro-dollars so
+// sums are exact. Every write is one LMDB transaction, which also serializes processes sharing the
+// environment: a reservation can never see a stale budget, and a settled request is written
+// exactly once (its ledger entry is keyed by request id and checked inside the same transaction).
+// A settlement is journaled first (settlement-journal.ts) and known to this process at once; its
+// commit follows.
 import type { EventOutbox } from '../../proxy/events.ts'
 import type { Database, Key } from 'lmdb'
 import type { PluginStore } from '../../proxy/store.ts'

@@ -5,6 +5,11 @@ export const meteringSchema = z.strictObject({
   enforceBudgets: z.boolean().default(true),
   /** Hold budgets in the store so that processes sharing it see each other's holds (set by --workers). */
   shared: z.boolean().default(false),
+  /**
+   * On PostgreSQL: how long a gateway that stopped renewing its lease (it died) keeps its budget
+   * holds, before any other gateway gives them back and settles its streams to their last checkpoint.
+   */
+  holdLeaseMs: z.number().int().min(300).max(600_000).default(30_000),
   /** How often a running stream's progress is written to the store, for settling it after a crash. */
   checkpointIntervalMs: z.number().int().min(100).max(60_000).default(1000),
   /**

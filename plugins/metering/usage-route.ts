@@ -8,7 +8,7 @@ import type { Clock } from '../../proxy/clock.ts'
 import type { Project } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
-import type { Ledger } from './ledger.ts'
+import type { MeteringStore } from './metering-store.ts'
 import { daysOf, monthKey, periodRange, type Period } from './periods.ts'
 
 const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month')
@@ -47,8 +47,9 @@ interface Figures {
 }
 
 /** Usage statistics of one project for the period that holds `now`. */
-export function usageReport(ledger: Ledger, project: Project, period: Period, now: number) {
+export async function usageReport(ledger: MeteringStore, project: Project, period: Period, now: number) {
   const range = periodRange(period, now)
+  const [days, row] = await Promise.all([ledger.dayStats(project.id, range), ledger.budget(project.id, monthKey(now))])
   let hits = 0
   let misses = 0
   const models: Record<string, Figures> = {}
@@ -56,7 +57,7 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
   const daily: Array<Figures & { date: string; cacheHits: number }> = []
   let totalMicros = 0
   for (const date of daysOf(range)) {
-    const stats = ledger.dayStats(project.id, date)
+    const stats = days.get(date)
     const day = { date, requests: 0, tokens: 0, cost: 0, cacheHits: stats?.hits ?? 0 }
     let dayMicros = 0
     for (const [model, figures] of Object.entries(stats?.models ?? {})) {
@@ -77,7 +78,6 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
   for (const [model, micros] of Object.entries(modelMicros)) models[model]!.cost = dollars(micros)
   const unpriced = Object.values(models).reduce((sum, figures) => sum + (figures.unpriced ?? 0), 0)
   const limitMicros = Math.round(project.budgetDollars * 1e6)
-  const row = ledger.budget(project.id, monthKey(now))
   const usedMicros = row.usedMicros
   return {
     budget: {
@@ -98,7 +98,7 @@ export function usageReport(ledger: Ledger, project: Project, period: Period, no
   }
 }
 
-export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
+export function usageRoute(ledger: MeteringStore, clock: Clock): RouteSpec {
   return {
     method: 'GET', path: '/api/usage', name: 'usage', kind: 'keyed', keyTypes: ['sk', 'pk'],
     async handle(ctx) {
@@ -107,20 +107,20 @@ export function usageRoute(ledger: Ledger, clock: Clock): RouteSpec {
       if (query.projectId !== project.id) throw new PermissionError('This key belongs to another project.')
       // Answers already sent are in the figures: their charges are journaled, wait for their commit.
       await ledger.idle()
-      return Reply.json(usageReport(ledger, project, query.period, clock.now()))
+      return Reply.json(await usageReport(ledger, project, query.period, clock.now()))
     },
     docs: { query: usageQuery, response: usageAnswer },
   }
 }
 
 /** The members' way to the same statistics: the project is in the path, so no key type is listed. */
-export function memberUsageRoute(ledger: Ledger, clock: Clock): ProjectRouteSpec {
+export function memberUsageRoute(ledger: MeteringStore, clock: Clock): ProjectRouteSpec {
   return {
     method: 'GET', path: '/usage', name: 'usage', keyTypes: [], writes: false,
     async handle(ctx, project) {
       const query = validate(memberUsageQuery, Object.fromEntries(ctx.query), 'query')
       await ledger.idle()
-      return Reply.json(usageReport(ledger, project, query.period, clock.now()))
+      return Reply.json(await usageReport(ledger, project, query.period, clock.now()))
     },
     docs: { query: memberUsageQuery, response: usageAnswer },
   }

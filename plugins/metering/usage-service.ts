@@ -6,8 +6,8 @@ import { Counter, type Registry } from 'prom-client'
 import type { Clock } from '../../proxy/clock.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
-import type { BudgetHolds } from './budget-holds.ts'
-import { toMicros, type Ledger } from './ledger.ts'
+import { toMicros } from './ledger.ts'
+import type { MeteringStore } from './metering-store.ts'
 import { dayKey, monthKey } from './periods.ts'
 
 /** A forwarded request's usage, as far as the answer told it. */
@@ -27,32 +27,31 @@ export interface ForwardedUsage {
 
 export interface UsageMeter {
   /** The 402 to answer when the project's month is spent or held up to its budget; undefined to go ahead. */
-  admit(project: Project): BudgetExceededError | undefined
+  admit(project: Project): Promise<BudgetExceededError | undefined>
   /** Writes the ledger entry (and charges the budget); resolves once committed. */
   record(usage: ForwardedUsage): Promise<void>
 }
 
 export interface UsageMeterDeps {
-  readonly ledger: Ledger
-  readonly holds: BudgetHolds
+  readonly ledger: MeteringStore
   readonly clock: Clock
   readonly metrics: Registry
   readonly enforceBudgets: boolean
   readonly track: (work: Promise<unknown>) => void
 }
 
-export function createUsageMeter({ ledger, holds, clock, metrics, enforceBudgets, track }: UsageMeterDeps): UsageMeter {
+export function createUsageMeter({ ledger, clock, metrics, enforceBudgets, track }: UsageMeterDeps): UsageMeter {
   const unpriced = new Counter({
     name: 'tollgate_passthrough_unpriced_total',
     help: 'Pass-through requests recorded with an unknown cost (no usage in the answer, or a model without a price), by provider and reason.',
     labelNames: ['provider', 'reason'], registers: [metrics],
   })
   return {
-    admit(project) {
+    async admit(project) {
       if (!enforceBudgets) return undefined
       const month = monthKey(clock.now())
       const limitMicros = toMicros(project.budgetDollars)
-      const claimed = holds.claimedMicros(project.id, month)
+      const claimed = await ledger.claimedMicros(project.id, month)
       if (claimed < limitMicros) return undefined
       track(ledger.limitExceeded(project.id, month, limitMicros, 0))
       return new BudgetExceededError(`The project has used its $${project.budgetDollars} monthly budget; this request is refused until the next month or a larger budget.`)
@@ -67,7 +66,7 @@ export function createUsageMeter({ ledger, holds, clock, metrics, enforceBudgets
         promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
         costMicros: 'micros' in usage.cost ? usage.cost.micros : 0, cacheHit: false, outcome: usage.outcome, passthrough: true,
         ...(unknown === undefined ? {} : { unpriced: unknown }),
-      }, toMicros(usage.project.budgetDollars), false).committed
+      }, toMicros(usage.project.budgetDollars), { held: false, checkpointed: false }).committed
     },
   }
 }

@@ -30,7 +30,7 @@ export default {
     const usageMeter = services.usageMeter!
     const forwarder = createForwarder(config)
 
-    function handle(ctx: RequestContext, provider: ProviderName): Reply {
+    async function handle(ctx: RequestContext, provider: ProviderName): Promise<Reply> {
       const auth = ctx.state.auth!
       if (auth.testMode) {
         return Reply.error(new PermissionError('Development keys are answered by the local simulator only, which has no pass-through; use a stg_ or prod_ key.'))
@@ -41,7 +41,7 @@ export default {
       if (target === undefined) {
         return Reply.error(new ProviderNotConfiguredError(`The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`))
       }
-      const refusal = usageMeter.admit(auth.project)
+      const refusal = await usageMeter.admit(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       return Reply.exchange(async (exchange) => {
         const url = new URL(`${target.origin}${target.path}`)

@@ -1,14 +1,18 @@
 // Per-key request limits: a token bucket per minute with the plan's burst, and the plan's daily
 // quota. Every gated answer carries X-RateLimit-Limit/-Remaining/-Reset; a refusal is a 429
-// with retry-after. With `shared`, the state lives in the store so that processes sharing it
-// (tollgate serve --workers N) enforce one limit between them instead of N.
+// with retry-after. With REDIS_URL the state lives in Redis, so that every gateway on it enforces
+// one limit between them instead of one each; else with `shared` it lives in the store, for the
+// processes sharing it (tollgate serve --workers N). A store that cannot answer refuses the request
+// (503) unless the operator set `failOpen`.
 import { Counter } from 'prom-client'
 import type { KeyEnv, RequestContext } from '../../proxy/context.ts'
-import { RateLimitedError } from '../../proxy/errors.ts'
+import { DependencyUnavailableError, RateLimitedError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import type { Plan } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
-import { checkLimits, type KeyLimitState, type LimitVerdict } from './check-limits.ts'
+import type { LimitVerdict } from './check-limits.ts'
+import { lmdbLimitStore, memoryLimitStore, type LimitStore } from './limit-store.ts'
+import { redisLimitStore } from './redis-limits.ts'
 import { rateLimitSchema, type PlanLimits, type RateLimitConfig } from './schema.ts'
 import { rateLimitLogFields } from './state.ts'
 
@@ -24,16 +28,21 @@ export default {
   order: 200,
   gates: ['ai', 'keyed'],
   schema: rateLimitSchema,
-  failOpen: true,
-  setup(config, { clock, metrics, store }) {
+  setup(config, { clock, metrics, store, redis, log }) {
     const refusals = new Counter({
       name: 'tollgate_rate_limited_total', help: 'Requests refused with 429, by the limit that refused them.',
       labelNames: ['limit'], registers: [metrics],
     })
-    const memory = new Map<string, KeyLimitState>()
-    const shared = config.shared ? store.open<KeyLimitState>('key-state') : undefined
+    const failedOpen = new Counter({
+      name: 'tollgate_rate_limit_fail_open_total', help: 'Requests let through unchecked because the rate-limit store could not answer (failOpen).',
+      registers: [metrics],
+    })
+    const limitStore: LimitStore = redis !== undefined ? redisLimitStore(redis) : config.shared ? lmdbLimitStore(store) : memoryLimitStore()
+    // Logged once per outage: the first failure after a success.
+    let outage = false
 
     function apply(ctx: RequestContext, verdict: LimitVerdict | undefined): Reply | undefined {
+      outage = false
       if (verdict === undefined) return undefined
       ctx.state.rateLimit = { limit: verdict.limit, remaining: verdict.remaining, resetSeconds: verdict.resetSeconds }
       ctx.responseHeaders['x-ratelimit-limit'] = String(verdict.limit)
@@ -44,23 +53,32 @@ export default {
       return Reply.error(new RateLimitedError(verdict.refusal.retryAfterSeconds, verdict.refusal.message))
     }
 
+    function unchecked(err: unknown): Reply | undefined {
+      if (config.failOpen) {
+        failedOpen.inc()
+        if (!outage) log.warn({ err }, 'rate limits cannot be checked; letting requests through unchecked (failOpen) until the store answers again')
+        outage = true
+        return undefined
+      }
+      // The connection has already said the dependency is away; each refused request need not.
+      if (err instanceof DependencyUnavailableError) return Reply.error(err)
+      throw err
+    }
+
     return {
       logFields: rateLimitLogFields,
       onRequest(ctx) {
         const auth = ctx.state.auth
         if (auth === undefined) return
         const limits = effectiveLimits(config, auth.project.plan, auth.env)
-        if (shared === undefined) {
-          const verdict = checkLimits(limits, memory.get(auth.keyId), clock.now())
-          if (verdict !== undefined) memory.set(auth.keyId, verdict.next)
-          return apply(ctx, verdict)
+        let verdict: ReturnType<LimitStore['check']>
+        try {
+          verdict = limitStore.check(auth.keyId, limits, clock.now())
+        } catch (err) {
+          return unchecked(err)
         }
-        // Read, decide and write in one transaction: LMDB serializes it against other processes.
-        return store.transaction(() => {
-          const verdict = checkLimits(limits, shared.get(auth.keyId), clock.now())
-          if (verdict !== undefined) shared.put(auth.keyId, verdict.next)
-          return verdict
-        }).then((verdict) => apply(ctx, verdict))
+        if (verdict instanceof Promise) return verdict.then((v) => apply(ctx, v), unchecked)
+        return apply(ctx, verdict)
       },
     }
   },

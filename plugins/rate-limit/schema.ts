@@ -26,6 +26,8 @@ export const rateLimitSchema = z.strictObject({
   devDivisor: z.number().int().min(1).default(10),
   /** Keep the counters in the store so that processes sharing it enforce one limit (set by --workers). */
   shared: z.boolean().default(false),
+  /** When the limits cannot be checked (Redis away), let requests through unchecked instead of answering 503. */
+  failOpen: z.boolean().default(false),
 })
 
 export type RateLimitConfig = z.output<typeof rateLimitSchema>

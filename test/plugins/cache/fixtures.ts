@@ -1,5 +1,6 @@
-// The cache plugin set up with real dependencies (a fresh LMDB store per test, a prom-client
-// registry, a manual clock), and requests that walk its hooks the way the core does.
+// The cache plugin set up with real dependencies (a fresh LMDB store per test, or an emptied
+// Redis when given its URL, a prom-client registry, a manual clock), and requests that walk its
+// hooks the way the core does.
 import { pino } from 'pino'
 import { Registry } from 'prom-client'
 import type { Test } from 'tap'
@@ -13,6 +14,7 @@ import { DEFAULT_GOVERNOR_SETTINGS, type Project } from '../../../proxy/project.
 import type { Reply } from '../../../proxy/reply.ts'
 import { createOutbox } from '../../../proxy/events.ts'
 import { openStore } from '../../../proxy/store.ts'
+import { openRedis } from '../../../proxy/redis.ts'
 import cache from '../../../plugins/cache/index.ts'
 import { cacheSchema } from '../../../plugins/cache/schema.ts'
 import { makeContext } from '../../helpers/make-context.ts'
@@ -41,8 +43,14 @@ const unusedPool: WorkerPool = {
   close: async () => {},
 }
 
-export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = {}, pool: WorkerPool = unusedPool): Promise<CacheUnderTest> {
+export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = {}, pool: WorkerPool = unusedPool, redisUrl?: string): Promise<CacheUnderTest> {
   const store = openStore(freshDataDir(t))
+  const redis = redisUrl === undefined ? undefined : openRedis(redisUrl, pino({ level: 'silent' }))
+  if (redis !== undefined) {
+    t.teardown(() => redis.close())
+    await redis.connected()
+    await redis.client.flushdb()
+  }
   const registry = new Registry()
   const clock: ManualClock = { ms: Date.UTC(2025, 0, 1), now() { return this.ms } }
   const pending: Promise<unknown>[] = []
@@ -51,7 +59,7 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
     await store.close()
   })
   const hooks = await cache.setup(cacheSchema.parse(config), {
-    store: store.forPlugin('cache'), pool, metrics: registry, log: pino({ level: 'silent' }), clock,
+    store: store.forPlugin('cache'), redis, pool, metrics: registry, log: pino({ level: 'silent' }), clock,
     track: (work) => { pending.push(work) }, events: createOutbox(store.root, clock), services: {},
   })
   const value = async (name: string, result?: string) => {

@@ -3,7 +3,7 @@
 // arguments when redaction is on; and a strict-mode cache hit is checked before its first byte.
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
-import { createAnswerStore } from '../../../plugins/cache/answer-store.ts'
+import { lmdbAnswerStore } from '../../../plugins/cache/answer-store.ts'
 import { cacheKeyOf } from '../../../plugins/cache/cache-key.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { call, parseSse } from '../../helpers/http.ts'
@@ -100,7 +100,7 @@ t.test('a strict-mode cache hit with a finding is blocked before its first byte'
     temperature: 0.7, maxTokens: 1000, mode: 'text', governorVersion: settingsVersion,
   })
   const usage = { promptTokens: 10, completionTokens: 12, totalTokens: 22, costCents: 0.01 }
-  await createAnswerStore(store.forPlugin('cache'), 100).put(key, { text: `Card ${SENSITIVE.card}.`, provider: 'openai', model: 'gpt-4o-mini', usage, storedAt: Date.now() })
+  await lmdbAnswerStore(store.forPlugin('cache'), 100).put(key, { text: `Card ${SENSITIVE.card}.`, provider: 'openai', model: 'gpt-4o-mini', usage, storedAt: Date.now() }, 3_600_000)
 
   const hit = await gw.ask('chat', content)
   t.equal(hit.status, 403)

@@ -1,17 +1,19 @@
 // The usage statistics add the period's totals and a row per day (for the dashboard's chart),
-// read from the same ledger as the spec's fields, so the rows add up to them.
-import t from 'tap'
+// read from the same ledger as the spec's fields, so the rows add up to them: on LMDB, and on
+// PostgreSQL when DATABASE_URL is set.
+import t, { type Test } from 'tap'
 import { call } from '../../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 import { manualClock } from '../accounts/helpers.ts'
+import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 
 const DAY_MS = 86_400_000
 
-t.test('a row per day of the period, adding up to the totals and the per-model figures', async (t) => {
+async function rowPerDay(t: Test, env: NodeJS.ProcessEnv = {}) {
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir, { budgetDollars: 5 })
   const clock = manualClock(Date.parse('2026-03-03T12:00:00Z'))
-  const { url } = await startTestGateway(t, { dataDir, clock })
+  const { url } = await startTestGateway(t, { dataDir, clock, env })
   const key = seeded.keys[0]!.key
   const ask = (content: string) => call(`${url}/api/ai/complete`, { key, body: { messages: [{ role: 'user', content }] } })
   await ask('Tuesday question')
@@ -33,4 +35,11 @@ t.test('a row per day of the period, adding up to the totals and the per-model f
   t.ok(Math.abs(daily.reduce((sum: number, d: { cost: number }) => sum + d.cost, 0) - totals.cost) < 1e-6)
   t.same(cache, { hits: 1, misses: 2, hitRate: 33.33 })
   t.equal((await call(`${url}/api/usage?projectId=${seeded.projectId}&period=day`, { key })).body.daily.length, 1)
+}
+
+t.test('a row per day of the period, adding up to the totals and the per-model figures', (t) => rowPerDay(t))
+
+t.test('the same, read from PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
+  const server = await startPostgres(t)
+  await rowPerDay(t, { DATABASE_URL: await server.freshDatabase(t) })
 })

@@ -1,0 +1,50 @@
+// Where metering keeps its records: the ledger, the month's aggregates that budgets are checked
+// against, the per-day figures /api/usage reads, budget holds and stream checkpoints. LMDB on one
+// host (lmdb-store.ts); PostgreSQL when several gateways share DATABASE_URL (postgres-store.ts).
+import type { Hold } from './budget-holds.ts'
+import type { BudgetRow, DayStats, LedgerEntry, ReserveResult, Settled, StreamCheckpoint } from './ledger.ts'
+import type { PeriodRange } from './periods.ts'
+
+export interface Recovered {
+  /** Holds of gateways that are gone, given back to their budgets. */
+  readonly released: number
+  /** Streams of gateways that are gone, settled to their last checkpoint as `recovered`. */
+  readonly recovered: number
+  /** Settlements a process journaled and did not commit, committed now. */
+  readonly replayed: number
+  /** Journal lines that could not be read. */
+  readonly unreadable: number
+}
+
+export interface SettleOptions {
+  /** The request reserved a hold, which the settlement removes. */
+  readonly held: boolean
+  /** The request is a stream whose progress was checkpointed, which the settlement removes. */
+  readonly checkpointed: boolean
+}
+
+export interface MeteringStore {
+  /** Cleans up after gateways that are gone: at start, and every `recoverEveryMs` where that is set. */
+  recover(): Promise<Recovered>
+  /** How often recover() runs again while the gateway runs; undefined when once at start is enough. */
+  readonly recoverEveryMs: number | undefined
+  /** Admits the hold only if the month's spend, the holds and it together fit the limit. */
+  reserve(hold: Hold, limitMicros: number): ReserveResult | Promise<ReserveResult>
+  /** Call once the request's settlement counts; a store that removes the hold as it settles ignores it. */
+  release(hold: Hold): void
+  /** Micro-dollars of the month spent and held by requests still running. */
+  claimedMicros(projectId: string, month: string): Promise<number>
+  /** Sends usage.limit_exceeded for a refusal decided outside reserve(), once a month. */
+  limitExceeded(projectId: string, month: string, limitMicros: number, requestedMicros: number): Promise<void>
+  /** Records a finished request once by its id, charging its month; a repeated id changes nothing. */
+  settle(entry: LedgerEntry, limitMicros: number, options: SettleOptions): Settled
+  /** Records running streams' progress; a stream already settled is skipped. */
+  checkpoint(progress: readonly StreamCheckpoint[]): Promise<void>
+  entry(id: string): Promise<LedgerEntry | undefined>
+  budget(projectId: string, month: string): Promise<BudgetRow>
+  /** The figures of each day of the range that had any request, by day. */
+  dayStats(projectId: string, range: PeriodRange): Promise<ReadonlyMap<string, DayStats>>
+  /** Resolves once every settlement made so far is committed (or refused). */
+  idle(): Promise<void>
+  close(): Promise<void>
+}

@@ -1,0 +1,212 @@
+// The metering store's promises, on LMDB and on PostgreSQL alike: holds within the limit, each
+// request charged once, the month's and the day's figures, usage events once. Then what only a
+// shared store must keep: several gateways' reserves never overspend, a gateway that vanished
+// leaves no hold behind its lease, and a database that is away fails fast.
+import t, { type Test } from 'tap'
+import pino from 'pino'
+import { openStore } from '../../../proxy/store.ts'
+import { createOutbox } from '../../../proxy/events.ts'
+import { openDatabase } from '../../../proxy/database.ts'
+import { DependencyUnavailableError } from '../../../proxy/errors.ts'
+import type { LedgerEntry } from '../../../plugins/metering/ledger.ts'
+import type { MeteringStore } from '../../../plugins/metering/metering-store.ts'
+import { lmdbMeteringStore } from '../../../plugins/metering/lmdb-store.ts'
+import { postgresMeteringStore } from '../../../plugins/metering/postgres-store.ts'
+import type { Hold } from '../../../plugins/metering/budget-holds.ts'
+import { freshDataDir } from '../../helpers/start-gateway.ts'
+import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
+import { manualClock } from '../accounts/helpers.ts'
+
+const log = pino({ level: 'silent' })
+const LEASE_MS = 30_000
+
+const entry = (id: string, costMicros: number): LedgerEntry => ({
+  id, projectId: 'p', keyId: 'k', at: '2026-11-21T00:00:00.000Z', month: '2026-11', day: '2026-11-21',
+  provider: 'openai', model: 'gpt-4o', promptTokens: 10, completionTokens: 10, costMicros, cacheHit: false, outcome: 'ok',
+})
+const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
+const settled = { held: true, checkpointed: false }
+const november = { start: '2026-11-01', end: '2026-11-30' }
+
+type Kind = 'lmdb' | 'postgres'
+
+/** Opens stores of one kind on one shared place (a data directory, or a database). */
+async function storesOn(t: Test, kind: Kind, server: PostgresServer | undefined) {
+  const clock = manualClock(Date.UTC(2026, 10, 21))
+  const outbox = openStore(freshDataDir(t))
+  t.teardown(() => outbox.close())
+  const events = createOutbox(outbox.root, clock)
+  /** The events emitted so far, once written (an event that follows a PostgreSQL commit is written on its own). */
+  const emitted = async () => {
+    await outbox.root.committed
+    return events.pending(10)
+  }
+  if (kind === 'lmdb') {
+    // One process on LMDB: its every "gateway" is the same store.
+    const store = openStore(freshDataDir(t))
+    const metering = lmdbMeteringStore(store.forPlugin('metering'), { shared: true, track: () => undefined, events })
+    t.teardown(async () => {
+      await metering.close()
+      await store.close()
+    })
+    return { clock, emitted, open: async () => metering }
+  }
+  const url = await server!.freshDatabase(t)
+  let owners = 0
+  return {
+    clock, emitted,
+    async open(): Promise<MeteringStore> {
+      // Few connections each: the test's gateways start cold on a machine of two cores.
+      const database = openDatabase(url, log, { maxConnections: 5 })
+      t.teardown(() => database.close())
+      const metering = await postgresMeteringStore(database.forPlugin('metering'), { clock, owner: `gateway-${++owners}`, leaseMs: LEASE_MS, events })
+      t.teardown(() => metering.close())
+      return metering
+    },
+  }
+}
+
+async function suite(t: Test, kind: Kind, server?: PostgresServer) {
+  t.test('a hold is admitted only while it fits, and settles to the real cost', async (t) => {
+    const ledger = await (await storesOn(t, kind, server)).open()
+    t.same(await ledger.reserve(hold('r1', 8_000), 10_000), { ok: true })
+    t.same(await ledger.reserve(hold('r2', 3_000), 10_000), { ok: false, availableMicros: 2_000 })
+    await ledger.settle(entry('r1', 1_000), 10_000, settled).committed
+    t.match(await ledger.budget('p', '2026-11'), { usedMicros: 1_000, reservedMicros: 0 })
+    t.same(await ledger.reserve(hold('r2', 3_000), 10_000), { ok: true })
+    t.equal(await ledger.claimedMicros('p', '2026-11'), 4_000)
+  })
+
+  t.test('a request settled twice, or replayed by another gateway, is counted once', async (t) => {
+    const stores = await storesOn(t, kind, server)
+    const [a, b] = [await stores.open(), await stores.open()]
+    await a.reserve(hold('r1', 2_000), 10_000)
+    const rows = await Promise.all([
+      a.settle(entry('r1', 500), 10_000, settled).committed,
+      a.settle(entry('r1', 500), 10_000, settled).committed,
+      b.settle(entry('r1', 500), 10_000, settled).committed,
+    ])
+    t.same(rows.map((row) => row.usedMicros), [500, 500, 500])
+    t.match(await b.budget('p', '2026-11'), { usedMicros: 500, reservedMicros: 0 })
+    t.match(await b.entry('r1'), { costMicros: 500, outcome: 'ok' })
+    t.same(await a.dayStats('p', november), new Map([['2026-11-21', { hits: 0, misses: 1, models: { 'gpt-4o': { requests: 1, tokens: 20, costMicros: 500 } } }]]))
+  })
+
+  t.test('the month\'s figures and the day\'s add up across requests, months apart', async (t) => {
+    const ledger = await (await storesOn(t, kind, server)).open()
+    await ledger.reserve({ ...hold('old', 900), month: '2026-10' }, 10_000)
+    await Promise.all([
+      ledger.settle(entry('a', 4_000), 10_000, settled).committed,
+      ledger.settle({ ...entry('hit', 0), cacheHit: true, outcome: 'cache_hit' }, 10_000, settled).committed,
+      ledger.settle({ ...entry('over', 1_000), overageMicros: 250, model: 'gpt-4o-mini' }, 10_000, settled).committed,
+      ledger.settle({ ...entry('free', 0), unpriced: 'no_usage', passthrough: true }, 10_000, { held: false, checkpointed: false }).committed,
+      // Began in October, answered in November: October's hold goes, November is charged.
+      ledger.settle(entry('old', 300), 10_000, settled).committed,
+    ])
+    t.match(await ledger.budget('p', '2026-11'), { usedMicros: 5_300, reservedMicros: 0, overageMicros: 250 })
+    t.match(await ledger.budget('p', '2026-10'), { usedMicros: 0, reservedMicros: 0 })
+    t.same(await ledger.dayStats('p', november), new Map([['2026-11-21', {
+      hits: 1, misses: 3,
+      models: {
+        'gpt-4o': { requests: 4, tokens: 80, costMicros: 4_300, unpriced: 1 },
+        'gpt-4o-mini': { requests: 1, tokens: 20, costMicros: 1_000 },
+      },
+    }]]))
+    t.same(await ledger.dayStats('p', { start: '2026-12-01', end: '2026-12-31' }), new Map())
+  })
+
+  t.test('usage events fire once each: 80% and 90% thresholds, then the limit on the first refusal', async (t) => {
+    const stores = await storesOn(t, kind, server)
+    const ledger = await stores.open()
+    await ledger.settle(entry('a', 7_000), 10_000, settled).committed
+    t.same(await stores.emitted(), [], 'below 80%')
+    await ledger.settle(entry('b', 1_500), 10_000, settled).committed
+    await ledger.settle(entry('c', 100), 10_000, settled).committed
+    const row = await ledger.settle(entry('d', 600), 10_000, settled).committed
+    t.same(row.notified, [80, 90])
+    t.match(await stores.emitted(), [
+      { type: 'usage.threshold_reached', project_id: 'p', data: { threshold_percent: 80, budget_limit: 0.01, budget_used: 0.0085, period: '2026-11' } },
+      { type: 'usage.threshold_reached', project_id: 'p', data: { threshold_percent: 90, budget_used: 0.0092 } },
+    ])
+    await ledger.reserve(hold('f', 5_000), 10_000)
+    await ledger.reserve(hold('g', 5_000), 10_000)
+    await ledger.limitExceeded('p', '2026-11', 10_000, 0)
+    const all = await stores.emitted()
+    t.equal(all.length, 3)
+    t.match(all[2], { type: 'usage.limit_exceeded', data: { budget_limit: 0.01, requested_cost: 0.005 } })
+  })
+
+  t.test('a stream\'s checkpoint goes with its settlement, and one that arrives after it is dropped', async (t) => {
+    const ledger = await (await storesOn(t, kind, server)).open()
+    await ledger.settle(entry('done', 400), 10_000, { held: false, checkpointed: true }).committed
+    await ledger.checkpoint([{ entry: { ...entry('done', 100), outcome: 'recovered' }, owner: 'gone', limitMicros: 10_000 }])
+    await ledger.checkpoint([{ entry: { ...entry('running', 100), outcome: 'recovered' }, owner: 'gone', limitMicros: 10_000 }])
+    await ledger.settle(entry('running', 250), 10_000, { held: false, checkpointed: true }).committed
+    t.match(await ledger.recover(), { recovered: 0 }, 'nothing is left to settle from a checkpoint')
+    t.match(await ledger.budget('p', '2026-11'), { usedMicros: 650 })
+  })
+}
+
+t.test('LMDB', (t) => suite(t, 'lmdb'))
+
+t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
+  const server = await startPostgres(t)
+  await suite(t, 'postgres', server)
+
+  t.test('200 concurrent reserves from four gateways against a budget that fits 10: exactly 10 are held, and used stays within the limit', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const gateways = await Promise.all([1, 2, 3, 4].map(() => stores.open()))
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => gateways[i % 4]!.reserve(hold(`r${i}`, 1_000), 10_000)))
+    const admitted = results.flatMap((result, i) => result.ok ? [i] : [])
+    t.equal(admitted.length, 10)
+    t.match(await gateways[0]!.budget('p', '2026-11'), { usedMicros: 0, reservedMicros: 10_000 })
+    await Promise.all(admitted.map((i) => gateways[(i + 1) % 4]!.settle(entry(`r${i}`, 900), 10_000, settled).committed))
+    const row = await gateways[3]!.budget('p', '2026-11')
+    t.same(row, { usedMicros: 9_000, reservedMicros: 0, notified: [100, 80, 90] }, 'the limit was noted at the first refusal')
+    t.ok(row.usedMicros <= 10_000)
+  })
+
+  t.test('a gateway that vanished leaves its holds until its lease runs out; then any other gives them back and settles its streams', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const vanished = await stores.open()
+    const survivor = await stores.open()
+    await vanished.reserve(hold('cut', 900), 10_000)
+    await vanished.reserve(hold('plain', 2_000), 10_000)
+    await vanished.checkpoint([{ entry: { ...entry('cut', 300), outcome: 'recovered' }, owner: 'ignored: the store names its own gateway', limitMicros: 10_000 }])
+    await survivor.reserve(hold('mine', 500), 10_000)
+    stores.clock.advance(LEASE_MS - 1)
+    await survivor.recover()
+    t.match(await survivor.budget('p', '2026-11'), { usedMicros: 0, reservedMicros: 3_400 }, 'within the lease, nothing is taken')
+    stores.clock.advance(2)
+    t.same(await survivor.recover(), { released: 1, recovered: 1, replayed: 0, unreadable: 0 })
+    t.match(await survivor.entry('cut'), { outcome: 'recovered', costMicros: 300 })
+    t.match(await survivor.budget('p', '2026-11'), { usedMicros: 300, reservedMicros: 500 }, 'the survivor\'s own hold stays: it renewed its lease')
+    t.same(await survivor.recover(), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'nothing is given back twice')
+  })
+
+  t.test('a gateway that missed its renewals renews its lease before it holds again, so its new hold is not swept', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const late = await stores.open()
+    const other = await stores.open()
+    stores.clock.advance(LEASE_MS + 1)
+    await late.reserve(hold('fresh', 700), 10_000)
+    t.match(await other.recover(), { released: 0 })
+    t.match(await other.budget('p', '2026-11'), { reservedMicros: 700 })
+  })
+
+  t.test('with the database away, a reserve fails at once with a 503 error, and a settlement is kept until it returns', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const ledger = await stores.open()
+    await ledger.reserve(hold('answered', 1_000), 10_000)
+    await server.stop()
+    const started = performance.now()
+    const refused = await Promise.resolve(ledger.reserve(hold('next', 1_000), 10_000)).catch((err: unknown) => err)
+    t.ok(refused instanceof DependencyUnavailableError, 'DependencyUnavailableError')
+    t.equal((refused as DependencyUnavailableError).status, 503)
+    t.ok(performance.now() - started < 3_000, 'fast, not a hang')
+    await t.rejects(ledger.settle(entry('answered', 700), 10_000, settled).committed, DependencyUnavailableError)
+    await server.start()
+    await ledger.recover()
+    t.match(await ledger.budget('p', '2026-11'), { usedMicros: 700, reservedMicros: 0 }, 'charged once it could be, its hold released')
+  })
+})

@@ -1,0 +1,88 @@
+// A gateway on the shared database killed with SIGKILL under load: every answer a client received
+// is in the ledger once, and another gateway gives back the budget the dead one held once its
+// lease has run out, with no restart of the dead one needed.
+import { cpSync, writeFileSync } from 'node:fs'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import pg from 'pg'
+import { request } from 'undici'
+import { startMockUpstream } from '../../helpers/mock-upstream.ts'
+import { spawnGateway } from '../../helpers/spawn-gateway.ts'
+import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
+import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
+
+const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))
+const LEASE_MS = 1_000
+
+t.test('after a SIGKILL under load every answered request is in the ledger once, and a survivor releases the holds', { skip: POSTGRES_MISSING }, async (t) => {
+  const server = await startPostgres(t)
+  const databaseUrl = await server.freshDatabase(t)
+  const mock = await startMockUpstream({ latencyMs: 40 })
+  t.teardown(() => mock.close())
+  const seedDir = freshDataDir(t)
+  const seeded = await seedProject(seedDir, { budgetDollars: 1000 })
+  const key = seeded.keys[0]!.key
+  const plugins = { metering: { holdLeaseMs: LEASE_MS } }
+  // Both gateways know the project from a copy of one seeded data directory.
+  const doomedDir = freshDataDir(t)
+  cpSync(seedDir, doomedDir, { recursive: true })
+  const configFile = join(doomedDir, 'config.json')
+  writeFileSync(configFile, JSON.stringify({ plugins }))
+  const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', DATABASE_URL: databaseUrl }
+  const doomed = await spawnGateway(t, [CLI, 'serve', '--data', doomedDir], {
+    ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile,
+  })
+  await startTestGateway(t, { dataDir: seedDir, env, overrides: { plugins } })
+
+  const answered = new Set<string>()
+  let stop = false
+  const worker = async () => {
+    while (!stop) {
+      try {
+        const res = await request(`${doomed.url}/api/ai/complete`, {
+          method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }] }),
+        })
+        await res.body.text()
+        if (res.statusCode === 200) answered.add(String(res.headers['x-request-id']))
+      } catch {
+        return
+      }
+    }
+  }
+  const load = Array.from({ length: 20 }, worker)
+  const wait = () => new Promise((resolve) => setTimeout(resolve, 20))
+  while (answered.size < 60) await wait()
+  // From here on the provider holds every call, so requests are surely in flight at the kill.
+  mock.fail('slow-first-byte', 1000)
+  const seen = mock.requests.length
+  while (mock.requests.length < seen + 10) await wait()
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  t.teardown(() => client.end())
+  const holds = async () => (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM metering_holds')).rows[0]!.n
+  t.ok(await holds() >= 10, 'requests in flight at the kill hold budget')
+  doomed.child.kill('SIGKILL')
+  await once(doomed.child, 'exit')
+  stop = true
+  await Promise.all(load)
+
+  // The survivor sweeps every third of a lease: the dead gateway's holds go within about a lease.
+  const deadline = performance.now() + 10 * LEASE_MS
+  while (await holds() > 0 && performance.now() < deadline) await wait()
+  t.equal(await holds(), 0, 'the survivor released every hold')
+
+  const ids = [...answered]
+  const found = await client.query<{ id: string }>('SELECT id FROM metering_ledger WHERE id = ANY($1)', [ids])
+  t.equal(found.rows.length, ids.length, `all ${ids.length} answered requests are in the ledger`)
+  const row = await client.query<{ used: string; reserved: string; sum: string }>(
+    `SELECT b.used_micros AS used, b.reserved_micros AS reserved,
+       (SELECT sum((entry->>'costMicros')::bigint) FROM metering_ledger WHERE project_id = $1) AS sum
+     FROM metering_budgets b WHERE b.project_id = $1`,
+    [seeded.projectId],
+  )
+  t.equal(row.rows[0]!.reserved, '0', 'no budget is held')
+  t.equal(row.rows[0]!.used, row.rows[0]!.sum, 'the budget used is exactly the ledger\'s sum')
+})
