@@ -1,16 +1,13 @@
 // `tollgate projects …` and `tollgate keys …`: the operator's view of the same registry the
-// gateway reads, opened on the same store (safe while a gateway runs: LMDB locks across processes).
+// gateway reads, opened on the same store (cli/registry.ts).
 import { z } from 'zod'
 import type { KeyEnv, KeyType } from '../proxy/context.ts'
 import { PLANS, type Plan } from '../proxy/project.ts'
-import { openStore } from '../proxy/store.ts'
-import { createRegistry, loadSecret, type AuthRegistry, type ProjectChanges } from '../plugins/auth/registry.ts'
-import { systemClock } from '../proxy/clock.ts'
+import type { ProjectChanges } from '../plugins/auth/registry.ts'
 import { printJson, printTable, UsageError } from './output.ts'
+import { withRegistry, type CliStore } from './registry.ts'
 
-export interface AdminOptions {
-  readonly dataDir: string
-  readonly secret: string | undefined
+export interface AdminOptions extends CliStore {
   readonly json: boolean
   readonly flags: Readonly<Record<string, string | undefined>>
   readonly args: readonly string[]
@@ -29,17 +26,6 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value)
   if (!result.success) throw new UsageError(result.error.issues[0]!.message)
   return result.data
-}
-
-async function withRegistry<T>(options: AdminOptions, work: (registry: AuthRegistry) => Promise<T>): Promise<T> {
-  const store = openStore(options.dataDir)
-  try {
-    const auth = store.forPlugin('auth')
-    return await work(createRegistry(auth, await loadSecret(auth, options.secret), systemClock))
-  } finally {
-    await store.flushed()
-    await store.close()
-  }
 }
 
 export function runProjects(sub: string | undefined, options: AdminOptions): Promise<void> {

@@ -1,32 +1,26 @@
 // `tollgate governor settings …` and `tollgate governor rules …`: a project's Governor settings
 // and custom rules, changed through the same registry and policies service the gateway uses, on
-// the same store (safe while a gateway runs: LMDB locks across processes).
+// the same store (cli/registry.ts).
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { z } from 'zod'
 import { loadConfig } from '../proxy/config.ts'
 import { GatewayError } from '../proxy/errors.ts'
 import type { GovernorSettings } from '../proxy/project.ts'
-import { openStore } from '../proxy/store.ts'
-import { systemClock } from '../proxy/clock.ts'
 import { builtinPlugins } from '../plugins/index.ts'
-import { createRegistry, loadSecret, type AuthRegistry } from '../plugins/auth/registry.ts'
+import type { AuthRegistry } from '../plugins/auth/registry.ts'
 import { createPolicies, newRuleSchema } from '../plugins/governor/policies.ts'
 import { printJson, printTable, UsageError } from './output.ts'
+import { withRegistry, type CliStore } from './registry.ts'
 
 const USAGE = `usage: tollgate governor settings --project ID [--enabled on|off] [--strict on|off] [--redact on|off] [--auto-approve N]
        tollgate governor rules add --project ID --name NAME --pattern TEXT [--regex] [--weight N] [--severity LOW|MEDIUM|HIGH|CRITICAL]
        tollgate governor rules list --project ID
        tollgate governor rules remove --project ID RULE_ID`
 
-export interface CliStore {
-  readonly dataDir: string
-  readonly secret: string | undefined
-}
-
-/** The store directory and server secret, from --data, the environment and the config file, as `tollgate` resolves them. */
+/** The store directory, database and server secret, from --data, the environment and the config file, as `tollgate` resolves them. */
 export function cliStoreOf(data: string | undefined): CliStore {
   const config = loadConfig(builtinPlugins, process.env, data === undefined ? {} : { dataDir: data })
-  return { dataDir: config.core.dataDir, secret: (config.plugins.get('auth') as { secret?: string }).secret }
+  return { dataDir: config.core.dataDir, databaseUrl: config.core.databaseUrl, secret: (config.plugins.get('auth') as { secret?: string }).secret }
 }
 
 /** node:util's parseArgs, with its mistakes reported as usage errors. */
@@ -68,20 +62,15 @@ export async function runGovernor(argv: readonly string[]): Promise<void> {
   }
   const projectId = values.project
   if (projectId === undefined || projectId === '') throw new UsageError('--project is required')
-  const { dataDir, secret } = cliStoreOf(values.data)
-  const store = openStore(dataDir)
   try {
-    const auth = store.forPlugin('auth')
-    const registry = createRegistry(auth, await loadSecret(auth, secret), systemClock)
-    if (command === 'settings') await settings(registry, projectId, values, values.json === true)
-    else if (command === 'rules') await rules(registry, projectId, sub, rest, values, values.json === true)
-    else throw new UsageError(USAGE)
+    await withRegistry(cliStoreOf(values.data), async (registry) => {
+      if (command === 'settings') await settings(registry, projectId, values, values.json === true)
+      else if (command === 'rules') await rules(registry, projectId, sub, rest, values, values.json === true)
+      else throw new UsageError(USAGE)
+    })
   } catch (err) {
     // The policies service answers like the API; here its message is the whole story.
     throw err instanceof GatewayError ? new UsageError(err.message) : err
-  } finally {
-    await store.flushed()
-    await store.close()
   }
 }
 

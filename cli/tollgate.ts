@@ -2,6 +2,7 @@
 // The operator's command line: `tollgate serve`, `tollgate projects …`, `tollgate keys …`.
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../proxy/config.ts'
+import { DependencyUnavailableError } from '../proxy/errors.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 import { runKeys, runProjects } from './admin.ts'
 import { runOutbox } from './outbox.ts'
@@ -29,7 +30,8 @@ Commands:
   audit verify --project ID               exit 0 when the audit chain is intact, 1 at its first broken record
 
 Options:
-  --data DIR   the store (default: TOLLGATE_DATA or ./data)
+  --data DIR   the store (default: TOLLGATE_DATA or ./data); with DATABASE_URL set, projects
+               and keys are in that PostgreSQL database, shared by every gateway on it
   --json       print JSON for scripts
   --help       this text
 
@@ -66,6 +68,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const authConfig = config.plugins.get('auth') as { secret?: string }
   const options = {
     dataDir: config.core.dataDir,
+    databaseUrl: config.core.databaseUrl,
     secret: authConfig.secret,
     json: values.json === true,
     flags: { name: values.name, plan: values.plan, budget: values.budget, project: values.project, type: values.type, env: values.env },
@@ -78,6 +81,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   const known = err instanceof UsageError || err instanceof ConfigError || err instanceof RegistryError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
-  process.stderr.write(`tollgate: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`)
+  const unreachable = err instanceof DependencyUnavailableError
+  process.stderr.write(`tollgate: ${known || unreachable ? (err as Error).message : (err as Error).stack ?? String(err)}\n`)
   process.exit(known ? 2 : 1)
 })

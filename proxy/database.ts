@@ -4,6 +4,7 @@
 import pg from 'pg'
 import type { Logger } from 'pino'
 import { DependencyUnavailableError } from './errors.ts'
+import { listen, type ListenHandlers, type Listener } from './database-listener.ts'
 
 export interface Migration {
   /** 1, 2, 3…: applied in order, each once per database, whichever gateway starts first. */
@@ -21,6 +22,10 @@ export interface PluginDatabase extends Sql {
   migrate(migrations: readonly Migration[]): Promise<void>
   /** Runs fn in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>
+  /** This plugin's notification channel: `SELECT pg_notify(channel, payload)` in a write's transaction reaches every gateway's listener at commit. */
+  readonly channel: string
+  /** Receives this plugin's notifications on a connection of its own, made again after a loss. */
+  listen(handlers: ListenHandlers): Promise<Listener>
 }
 
 export interface Database {
@@ -68,10 +73,14 @@ export function openDatabase(url: string, log: Logger, options: { readonly maxCo
   return {
     forPlugin(namespace) {
       const sql: Sql = { query: (text, values) => observe(() => pool.query(text, values as unknown[])) }
+      const channel = `tollgate_${namespace.replaceAll('-', '_')}`
       return {
         ...sql,
         migrate: (migrations) => observe(() => migrate(pool, namespace, migrations)),
         transaction: (fn) => observe(() => inTransaction(pool, fn)),
+        channel,
+        // Kept alive by TCP probes, so a server that vanished is noticed even with nothing to send.
+        listen: (handlers) => listen({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'tollgate', keepAlive: true }, channel, handlers, log),
       }
     },
     isUp: () => up,

@@ -1,14 +1,17 @@
 // Authenticates the API key of every keyed and AI request, checks that its type may use the
-// route, and puts the key and its project on the context.
+// route, and puts the key and its project on the context. A key this gateway knows as active is
+// answered from memory; any other is looked up where the keys are shared before it is refused.
 import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import type { RequestContext } from '../../proxy/context.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { presentedKey } from './api-key-header.ts'
 import { authenticateKey, createAuthenticate } from './authenticate.ts'
 import { createDemoProject, demoNotice } from './demo-project.ts'
-import { createRegistry, loadSecret } from './registry.ts'
+import { openRegistry } from './open-registry.ts'
+import { whileEmpty } from './postgres-registry.ts'
 import { authSchema } from './schema.ts'
-import { authLogFields } from './state.ts'
+import { authLogFields, type AuthState } from './state.ts'
 
 export default {
   name: 'auth',
@@ -16,10 +19,29 @@ export default {
   gates: ['ai', 'keyed'],
   schema: authSchema,
   env: [['TOLLGATE_SECRET', ['secret'], 'string']],
-  async setup(config, { store, clock, track }) {
-    const registry = createRegistry(store, await loadSecret(store, config.secret), clock)
-    const demo = config.demoOnFirstStart ? await createDemoProject(registry) : undefined
+  async setup(config, { store, database, log, clock, track }) {
+    const home = database === undefined ? { store } : { database, log }
+    const registry = await openRegistry(home, config.secret, clock, true)
+    const demo = !config.demoOnFirstStart ? undefined
+      : database === undefined ? await createDemoProject(registry)
+      : await whileEmpty(database, () => createDemoProject(registry))
     const touched = new Map<string, number>()
+
+    function admit(ctx: RequestContext, auth: AuthState | undefined): Reply | void {
+      if (auth === undefined) return Reply.error(new InvalidKeyError())
+      if (!ctx.route.keyTypes.includes(auth.keyType)) {
+        const allowed = ctx.route.keyTypes.map((t) => `${t}_`).join(' or ')
+        return Reply.error(new PermissionError(`This endpoint takes ${allowed} keys; this is a ${auth.keyType}_ key.`))
+      }
+      ctx.state.auth = auth
+      ctx.caller = auth
+      const now = clock.now()
+      if (now - (touched.get(auth.keyId) ?? -Infinity) >= config.lastUsedIntervalMs) {
+        touched.set(auth.keyId, now)
+        track(registry.touchKey(auth.keyId))
+      }
+    }
+
     return {
       provides: { registry, authenticate: createAuthenticate(registry) },
       logFields: authLogFields,
@@ -27,20 +49,10 @@ export default {
         const key = presentedKey(ctx.headers)
         if (key === undefined) return Reply.error(new MissingKeyError())
         const auth = authenticateKey(registry, key)
-        if (auth === undefined) return Reply.error(new InvalidKeyError())
-        if (!ctx.route.keyTypes.includes(auth.keyType)) {
-          const allowed = ctx.route.keyTypes.map((t) => `${t}_`).join(' or ')
-          return Reply.error(new PermissionError(`This endpoint takes ${allowed} keys; this is a ${auth.keyType}_ key.`))
-        }
-        ctx.state.auth = auth
-        ctx.caller = auth
-        const now = clock.now()
-        if (now - (touched.get(auth.keyId) ?? -Infinity) >= config.lastUsedIntervalMs) {
-          touched.set(auth.keyId, now)
-          track(registry.touchKey(auth.keyId))
-        }
+        return auth instanceof Promise ? auth.then((found) => admit(ctx, found)) : admit(ctx, auth)
       },
       notice: (baseUrl) => (demo === undefined ? undefined : demoNotice(demo, baseUrl)),
+      close: () => registry.close(),
     }
   },
 } satisfies GatewayPlugin<typeof authSchema>

@@ -1,7 +1,8 @@
-// Projects and API keys: the one implementation behind the request path, the CLI and (later)
-// the management API. Key records are stored under the key's hash, so authenticating a request
-// is a single read; a second database maps key ids to hashes for the lifecycle operations.
-import { randomBytes } from 'node:crypto'
+// Projects and API keys: the one interface behind the request path, the CLI and the management
+// API, stored in LMDB here or in PostgreSQL (postgres-registry.ts), both built from the records
+// below. In LMDB key records are stored under the key's hash, so authenticating a request is a
+// single read; a second database maps key ids to hashes for the lifecycle operations.
+import { randomBytes, type KeyObject } from 'node:crypto'
 import { ulid } from 'ulid'
 import type { Clock } from '../../proxy/clock.ts'
 import type { KeyEnv, KeyType } from '../../proxy/context.ts'
@@ -63,7 +64,15 @@ export interface AuthRegistry {
   deleteKey(id: string): Promise<void>
   /** The active-or-not record of a presented key, compared in constant time; undefined when unknown. */
   findByKey(key: string): KeyRecord | undefined
+  /**
+   * findByKey, made sure where the records are shared: a key this process does not know, or knows
+   * as inactive, may have been made or reactivated by another gateway a moment ago. Its project
+   * is then known too. Throws DependencyUnavailableError when the records cannot be reached, and
+   * OverloadedError when too many keys are being looked up at once.
+   */
+  lookupKey(key: string): Promise<KeyRecord | undefined>
   touchKey(id: string): Promise<void>
+  close(): Promise<void>
 }
 
 const SECRET_ENTRY = 'hmac-secret'
@@ -88,9 +97,55 @@ export async function loadSecret(store: PluginStore, configured: string | undefi
  * A project stored before a Governor setting existed reads with that setting's default, so the
  * request path never sees it undefined. Allocates only for such records.
  */
-function withCurrentFields<P extends Project | undefined>(project: P): P {
+export function withCurrentFields<P extends Project | undefined>(project: P): P {
   if (project === undefined || project.governor.redactOutput !== undefined) return project
   return { ...project, governor: { ...DEFAULT_GOVERNOR_SETTINGS, ...project.governor } }
+}
+
+export function newProject(input: NewProject, createdAt: string): Project {
+  return {
+    id: `proj_${ulid().toLowerCase()}`,
+    ...(input.organizationId === undefined ? {} : { organizationId: input.organizationId }),
+    name: input.name,
+    plan: input.plan,
+    budgetDollars: input.budgetDollars,
+    cacheTtlSeconds: 3600,
+    cacheEnabled: true,
+    governor: DEFAULT_GOVERNOR_SETTINGS,
+    createdAt,
+  }
+}
+
+/** The project with the changes made; a change of the Governor settings bumps their version. */
+export function changedProject(project: Project, changes: ProjectChanges): Project {
+  const current = withCurrentFields(project)
+  const { governor, ...rest } = changes
+  return {
+    ...current,
+    ...rest,
+    governor: governor === undefined ? current.governor : { ...current.governor, ...governor, version: current.governor.version + 1 },
+  }
+}
+
+export function newKey(secret: KeyObject, input: NewKey, createdAt: string): { record: KeyRecord; key: string } {
+  const key = generateKey(input.type, input.env)
+  const record: KeyRecord = {
+    id: `key_${ulid().toLowerCase()}`,
+    projectId: input.projectId,
+    type: input.type,
+    env: input.env,
+    name: input.name,
+    prefix: displayPrefix(key),
+    hash: hashKey(secret, key),
+    status: 'active',
+    createdAt,
+  }
+  return { record, key }
+}
+
+export function keyView(record: KeyRecord, lastUsedAt: string | null): KeyView {
+  const { hash: _hash, ...rest } = record
+  return { ...rest, lastUsedAt }
 }
 
 export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: Clock): AuthRegistry {
@@ -105,10 +160,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
   const projectById = decodedReads(projects, HOT_RECORDS)
   const knownHashes = new KnownKeyHashes(secret, HOT_RECORDS)
 
-  const view = (record: KeyRecord): KeyView => {
-    const { hash: _hash, ...rest } = record
-    return { ...rest, lastUsedAt: lastUsed.get(record.id) ?? null }
-  }
+  const view = (record: KeyRecord): KeyView => keyView(record, lastUsed.get(record.id) ?? null)
   const recordOf = (id: string): KeyRecord => {
     const hash = hashes.get(id)
     const record = hash === undefined ? undefined : records.get(hash)
@@ -121,19 +173,19 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
     return project
   }
 
+  const findByKey = (key: string): KeyRecord | undefined => {
+    const { hash, confirm } = knownHashes.lookup(key)
+    const record = recordByHash(hash)
+    // The lookup already selects by hash; the constant-time comparison keeps the final check
+    // independent of how many leading bytes matched.
+    if (record === undefined || !sameHash(record.hash, hash)) return undefined
+    confirm()
+    return record
+  }
+
   return {
     async createProject(input) {
-      const project: Project = {
-        id: `proj_${ulid().toLowerCase()}`,
-        ...(input.organizationId === undefined ? {} : { organizationId: input.organizationId }),
-        name: input.name,
-        plan: input.plan,
-        budgetDollars: input.budgetDollars,
-        cacheTtlSeconds: 3600,
-        cacheEnabled: true,
-        governor: DEFAULT_GOVERNOR_SETTINGS,
-        createdAt: iso(),
-      }
+      const project = newProject(input, iso())
       await projects.put(project.id, project)
       return project
     },
@@ -141,31 +193,14 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
     listProjects: () => [...projects.getRange().map(({ value }) => withCurrentFields(value))],
     async updateProject(id, changes) {
       return store.transaction(() => {
-        const current = withCurrentFields(projectOf(id))
-        const { governor, ...rest } = changes
-        const next: Project = {
-          ...current,
-          ...rest,
-          governor: governor === undefined ? current.governor : { ...current.governor, ...governor, version: current.governor.version + 1 },
-        }
+        const next = changedProject(projectOf(id), changes)
         projects.put(id, next)
         return next
       })
     },
     async createKey(input) {
       projectOf(input.projectId)
-      const key = generateKey(input.type, input.env)
-      const record: KeyRecord = {
-        id: `key_${ulid().toLowerCase()}`,
-        projectId: input.projectId,
-        type: input.type,
-        env: input.env,
-        name: input.name,
-        prefix: displayPrefix(key),
-        hash: hashKey(secret, key),
-        status: 'active',
-        createdAt: iso(),
-      }
+      const { record, key } = newKey(secret, input, iso())
       await store.transaction(() => {
         records.put(record.hash, record)
         hashes.put(record.id, record.hash)
@@ -194,17 +229,12 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
         lastUsed.remove(id)
       })
     },
-    findByKey(key) {
-      const { hash, confirm } = knownHashes.lookup(key)
-      const record = recordByHash(hash)
-      // The lookup already selects by hash; the constant-time comparison keeps the final check
-      // independent of how many leading bytes matched.
-      if (record === undefined || !sameHash(record.hash, hash)) return undefined
-      confirm()
-      return record
-    },
+    findByKey,
+    // LMDB is shared by every process on the host: what findByKey read is already the truth.
+    lookupKey: (key) => Promise.resolve(findByKey(key)),
     async touchKey(id) {
       await lastUsed.put(id, iso())
     },
+    close: () => Promise.resolve(),
   }
 }

@@ -1,5 +1,6 @@
 // Starts the real gateway on a free port with a fresh LMDB directory, and seeds projects and
-// keys through the same registry the CLI uses. Everything is torn down with the test.
+// keys through the same registry the CLI uses, in LMDB or in a PostgreSQL database. Everything is
+// torn down with the test.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,9 +9,8 @@ import type { KeyEnv, KeyType } from '../../proxy/context.ts'
 import { start, type Gateway, type StartOptions } from '../../proxy/index.ts'
 import type { Clock } from '../../proxy/clock.ts'
 import type { Plan } from '../../proxy/project.ts'
-import { openStore } from '../../proxy/store.ts'
-import { createRegistry, loadSecret, type ProjectChanges } from '../../plugins/auth/registry.ts'
-import { systemClock } from '../../proxy/clock.ts'
+import type { ProjectChanges } from '../../plugins/auth/registry.ts'
+import { withRegistry } from '../../cli/registry.ts'
 
 export const TEST_SECRET = 'test-secret-of-at-least-thirty-two-characters'
 
@@ -31,15 +31,14 @@ export interface SeededProject {
   readonly keys: ReadonlyArray<{ readonly id: string; readonly key: string }>
 }
 
+/** `databaseUrl`: seed the registry of gateways started with that DATABASE_URL, instead of dataDir's. */
 export async function seedProject(
   dataDir: string,
   project: { plan?: Plan; budgetDollars?: number; name?: string; changes?: ProjectChanges } = {},
   keys: readonly SeedKey[] = [{ type: 'sk', env: 'prod' }],
+  where: { databaseUrl?: string } = {},
 ): Promise<SeededProject> {
-  const store = openStore(dataDir)
-  try {
-    const auth = store.forPlugin('auth')
-    const registry = createRegistry(auth, await loadSecret(auth, TEST_SECRET), systemClock)
+  return withRegistry({ dataDir, databaseUrl: where.databaseUrl, secret: TEST_SECRET }, async (registry) => {
     let created = await registry.createProject({ name: project.name ?? 'test', plan: project.plan ?? 'enterprise', budgetDollars: project.budgetDollars ?? 1000 })
     if (project.changes !== undefined) created = await registry.updateProject(created.id, project.changes)
     const made = []
@@ -48,9 +47,7 @@ export async function seedProject(
       made.push({ id: record.id, key: value })
     }
     return { projectId: created.id, keys: made }
-  } finally {
-    await store.close()
-  }
+  })
 }
 
 export interface GatewayUnderTest {

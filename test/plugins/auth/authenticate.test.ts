@@ -16,11 +16,13 @@ t.test('an active key of an existing project opens the gateway; a malformed, unk
   const project = await registry.createProject({ name: 'reports', plan: 'pro', budgetDollars: 10 })
   const { record, key } = await registry.createKey({ projectId: project.id, type: 'pk', env: 'dev', name: 'browser' })
 
-  t.match(authenticateKey(registry, key), { keyId: record.id, keyType: 'pk', env: 'dev', testMode: true, project: { id: project.id } })
+  const known = authenticateKey(registry, key)
+  t.notOk(known instanceof Promise, 'a key held in memory is answered at once')
+  t.match(known, { keyId: record.id, keyType: 'pk', env: 'dev', testMode: true, project: { id: project.id } })
   t.equal(authenticateKey(registry, 'not-a-key'), undefined)
-  t.equal(authenticateKey(registry, generateKey('pk', 'dev')), undefined, 'a well-formed key that was never issued')
+  t.equal(await authenticateKey(registry, generateKey('pk', 'dev')), undefined, 'a well-formed key that was never issued')
   await registry.setKeyStatus(record.id, 'inactive')
-  t.equal(authenticateKey(registry, key), undefined, 'a deactivated key')
+  t.equal(await authenticateKey(registry, key), undefined, 'a deactivated key')
 
   const authenticate = createAuthenticate(registry)
   t.equal(await authenticate(key), undefined, 'the service applies the same rule')
