@@ -6,6 +6,7 @@ import type { Server } from 'node:http'
 import { buildChain, assertPluginRules } from './chain.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { ConfigError, loadConfig, type GatewayConfig } from './config.ts'
+import { DependencyUnavailableError } from './errors.ts'
 import { drainListeners } from './drain.ts'
 import { createOutbox } from './events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
@@ -92,7 +93,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     }
   } catch (err) {
     await closeAll(entries, pool, store, shared)
-    throw err
+    throw startError(err)
   }
 
   let tracing: Tracing | undefined
@@ -206,6 +207,15 @@ function listenError(err: unknown, spec: ListenerSpec, host: string): unknown {
   if (code === 'EADDRNOTAVAIL') return new ConfigError(`${host} is not an address of this machine (HOST)`)
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`${host} does not resolve to an address (HOST)`)
   return err
+}
+
+/** PostgreSQL away at start (the plugins' migrations need it), said in one line naming the setting. */
+function startError(err: unknown): unknown {
+  if (!(err instanceof DependencyUnavailableError)) return err
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : ''
+  return err.dependency === 'postgres'
+    ? new ConfigError(`PostgreSQL cannot be reached at start (DATABASE_URL)${cause}`)
+    : new ConfigError(`Redis cannot be reached at start (REDIS_URL)${cause}`)
 }
 
 /** The spans still buffered go out, within a second: a collector that is down must not hold up the stop. */

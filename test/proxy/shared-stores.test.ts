@@ -5,6 +5,7 @@ import pino from 'pino'
 import { openDatabase } from '../../proxy/database.ts'
 import { openRedis } from '../../proxy/redis.ts'
 import { DependencyUnavailableError } from '../../proxy/errors.ts'
+import { ConfigError } from '../../proxy/config.ts'
 import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'
 import { startTestGateway } from '../helpers/start-gateway.ts'
@@ -62,6 +63,13 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     await plugin.query('SELECT 1')
     t.equal(database.isUp(), true)
   })
+})
+
+t.test('a PostgreSQL that cannot be reached at start stops the gateway with one line naming DATABASE_URL, never its password', async (t) => {
+  const err = await startTestGateway(t, { env: { DATABASE_URL: 'postgres://tollgate:hunter2-password@127.0.0.1:1/tollgate' } }).catch((e: unknown) => e)
+  t.ok(err instanceof ConfigError, 'a configuration error (exit code 2)')
+  t.match((err as Error).message, /^PostgreSQL cannot be reached at start \(DATABASE_URL\)/)
+  t.notMatch((err as Error).message, /hunter2/)
 })
 
 t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
