@@ -1,5 +1,5 @@
 // The records kept per key and the decision a request under a key gets. Pure: the store
-// (records.ts) reads the record and applies the decision in one transaction.
+// (record-store.ts) reads the record and applies the decision atomically.
 import type { CompletionResult } from '../../proxy/completion.ts'
 
 /** A key is honoured this long after its first use (Stripe's 24 hours). */

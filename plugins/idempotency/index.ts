@@ -10,11 +10,13 @@ import { aiRequestOf, isStreamed, type RequestContext } from '../../proxy/contex
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
-import { isLiveOwner, SELF_OWNER } from '../metering/process-owner.ts'
+import { SELF_OWNER } from '../metering/process-owner.ts'
 import { isExpired, type Decision, type DoneRecord, type StoredAnswer } from './decide.ts'
 import { parseIdempotencyKey } from './idempotency-key.ts'
 import { LocalFlights, waitForEnd } from './local-flights.ts'
-import { createRecords, type RecordId } from './records.ts'
+import { lmdbRecords } from './lmdb-records.ts'
+import { postgresRecords } from './postgres-records.ts'
+import type { IdempotencyRecords, RecordId } from './record-store.ts'
 import { requestHash } from './request-hash.ts'
 import { idempotencySchema } from './schema.ts'
 
@@ -38,8 +40,10 @@ export default {
   schema: idempotencySchema,
   // Test only: see schema.ts.
   env: [['TOLLGATE_TEST_CRASH_AFTER', ['testCrashAfter'], 'string']],
-  setup(config, { store, clock, metrics, log, track }) {
-    const records = createRecords(store)
+  async setup(config, { store, database, clock, metrics, log, track }) {
+    const records: IdempotencyRecords = database === undefined
+      ? lmdbRecords(store, { inFlightLeaseMs: config.inFlightLeaseMs })
+      : await postgresRecords(database, { clock, owner: SELF_OWNER, ownerLeaseMs: config.ownerLeaseMs, inFlightLeaseMs: config.inFlightLeaseMs })
     const flights = new LocalFlights()
     const claims = new WeakMap<RequestContext, Claim>()
     const outcomes = new Counter({
@@ -71,15 +75,14 @@ export default {
 
     async function claim(ctx: RequestContext, id: RecordId, hash: string): Promise<Reply | undefined> {
       // An answered key stays answered until it expires, so a replay needs no write transaction.
-      const known = records.get(id)
+      const known = await records.get(id)
       if (known?.state === 'done' && known.hash === hash && !isExpired(known, clock.now())) return replay(ctx, known)
       const flightKey = `${id.projectId}\u0000${id.key}`
       const deadline = performance.now() + config.waitMs
       for (;;) {
-        const claimant = { hash, now: clock.now(), owner: SELF_OWNER, isLive: isLiveOwner, leaseMs: config.inFlightLeaseMs }
         let decision: Decision
         try {
-          decision = await records.claim(id, claimant, ctx.id, () => flights.start(flightKey, ctx.id))
+          decision = await records.claim(id, { hash, now: clock.now() }, ctx.id, () => flights.start(flightKey, ctx.id))
         } catch (err) {
           flights.end(flightKey, ctx.id)
           throw err
@@ -167,6 +170,7 @@ export default {
       },
       async close() {
         clearInterval(sweeper)
+        await records.close()
       },
     }
   },

@@ -7,7 +7,7 @@ import { once } from 'node:events'
 import { request } from 'undici'
 import { completeRequestSchema } from '../../../proxy/ai-request.ts'
 import { openStore } from '../../../proxy/store.ts'
-import { createRecords } from '../../../plugins/idempotency/records.ts'
+import { lmdbRecords } from '../../../plugins/idempotency/lmdb-records.ts'
 import { requestHash } from '../../../plugins/idempotency/request-hash.ts'
 import { call } from '../../helpers/http.ts'
 import { freshDataDir, seedProject } from '../../helpers/start-gateway.ts'
@@ -80,8 +80,8 @@ async function gatewayWithRunningRecord(t: Test, key: string, owner: string) {
   const seeded = await seedProject(dataDir)
   const store = openStore(dataDir)
   const hash = requestHash('ai_complete', false, completeRequestSchema.parse(body))
-  const claimant = { hash, now: Date.now(), owner, isLive: () => false, leaseMs: 3_600_000 }
-  await createRecords(store.forPlugin('idempotency')).claim({ projectId: seeded.projectId, key }, claimant, 'req_elsewhere', () => {})
+  const records = lmdbRecords(store.forPlugin('idempotency'), { inFlightLeaseMs: 3_600_000, owner })
+  await records.claim({ projectId: seeded.projectId, key }, { hash, now: Date.now() }, 'req_elsewhere', () => {})
   await store.close()
   return idempotencyGateway(t, { dataDir, seeded: { projectId: seeded.projectId, key: seeded.keys[0]!.key } })
 }

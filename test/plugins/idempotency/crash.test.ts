@@ -46,7 +46,7 @@ for (const { route, shared } of cases) {
     t.equal(signal, 'SIGKILL', 'the gateway was killed at the fault point')
     if ('text' in lost) t.notMatch(lost.text, /event: done/, 'the client never received the whole answer')
 
-    const crashed = await inspect(dataDir, (view) => ({ record: view.record(projectId, `crash-${route}`), entries: view.entries }))
+    const crashed = await inspect(dataDir, async (view) => ({ record: await view.record(projectId, `crash-${route}`), entries: view.entries }))
     const stored = crashed.record
     t.equal(stored?.state, 'done', 'the answer was committed under the key')
     if (stored?.state !== 'done') return

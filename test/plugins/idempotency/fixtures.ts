@@ -5,7 +5,7 @@ import type { Clock } from '../../../proxy/clock.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { createLedger, type BudgetRow, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
 import type { IdempotencyRecord } from '../../../plugins/idempotency/decide.ts'
-import { createRecords } from '../../../plugins/idempotency/records.ts'
+import { lmdbRecords } from '../../../plugins/idempotency/lmdb-records.ts'
 import { call, type JsonAnswer } from '../../helpers/http.ts'
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
@@ -33,10 +33,12 @@ export interface GatewayOptions {
   readonly clock?: Clock
   readonly idempotency?: Record<string, unknown>
   readonly seeded?: { readonly projectId: string; readonly key: string }
+  /** DATABASE_URL: the gateway keeps its shared records there, and the project is seeded there. */
+  readonly databaseUrl?: string
 }
 
-async function seedOne(dataDir: string): Promise<{ projectId: string; key: string }> {
-  const made = await seedProject(dataDir)
+async function seedOne(dataDir: string, databaseUrl: string | undefined): Promise<{ projectId: string; key: string }> {
+  const made = await seedProject(dataDir, {}, undefined, databaseUrl === undefined ? {} : { databaseUrl })
   return { projectId: made.projectId, key: made.keys[0]!.key }
 }
 
@@ -44,10 +46,10 @@ export async function idempotencyGateway(t: Test, options: GatewayOptions = {}):
   const mock = options.mock ?? await startMockUpstream()
   if (options.mock === undefined) t.teardown(() => mock.close())
   const dataDir = options.dataDir ?? freshDataDir(t)
-  const seeded = options.seeded ?? await seedOne(dataDir)
+  const seeded = options.seeded ?? await seedOne(dataDir, options.databaseUrl)
   const { url, gateway } = await startTestGateway(t, {
     dataDir,
-    env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: mock.url },
+    env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: mock.url, ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }) },
     overrides: { plugins: { router: { retry: { attempts: 0 } }, idempotency: options.idempotency ?? {} } },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   })
@@ -68,17 +70,17 @@ export async function idempotencyGateway(t: Test, options: GatewayOptions = {}):
 export interface StoreView {
   readonly entries: ReadonlyArray<{ readonly id: string; readonly costMicros: number; readonly month: string }>
   budget(projectId: string, month: string): BudgetRow
-  record(projectId: string, key: string): IdempotencyRecord | undefined
+  record(projectId: string, key: string): Promise<IdempotencyRecord | undefined>
 }
 
 /** Looks into the ledger and the idempotency records of a data directory that no gateway has open. */
-export async function inspect<T>(dataDir: string, look: (view: StoreView) => T): Promise<T> {
+export async function inspect<T>(dataDir: string, look: (view: StoreView) => T | Promise<T>): Promise<T> {
   const store = openStore(dataDir)
   try {
     const ledger = createLedger(store.forPlugin('metering'))
-    const records = createRecords(store.forPlugin('idempotency'))
+    const records = lmdbRecords(store.forPlugin('idempotency'), { inFlightLeaseMs: 3_600_000 })
     const entries = [...store.forPlugin('metering').open<LedgerEntry>('ledger', { records: true }).getRange()].map((e) => e.value)
-    return look({ entries, budget: (projectId, month) => ledger.budget(projectId, month), record: (projectId, key) => records.get({ projectId, key }) })
+    return await look({ entries, budget: (projectId, month) => ledger.budget(projectId, month), record: (projectId, key) => records.get({ projectId, key }) })
   } finally {
     await store.close()
   }

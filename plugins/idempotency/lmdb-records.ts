@@ -1,34 +1,25 @@
-// The idempotency records, keyed by project and key, with an index by creation time for the
-// sweep. Every change is one LMDB transaction, so processes sharing the store see one owner per
-// key, and a record committed here survives a kill -9.
+// The idempotency records in LMDB, keyed by project and key, with an index by creation time for
+// the sweep. Every change is one LMDB transaction, so processes sharing the store see one owner
+// per key, and a record committed here survives a kill -9. A run whose process is gone (its pid
+// no longer exists) may be taken over.
 import type { PluginStore } from '../../proxy/store.ts'
-import { decide, isExpired, RETENTION_MS, type Claimant, type Decision, type IdempotencyRecord, type StoredAnswer } from './decide.ts'
-
-export interface RecordId {
-  readonly projectId: string
-  readonly key: string
-}
+import { isLiveOwner, SELF_OWNER } from '../metering/process-owner.ts'
+import { decide, isExpired, RETENTION_MS, type IdempotencyRecord } from './decide.ts'
+import type { IdempotencyRecords, RecordId } from './record-store.ts'
 
 type RecordKey = [projectId: string, key: string]
 type AgeKey = [createdAt: number, projectId: string, key: string]
 
-export interface IdempotencyRecords {
-  get(id: RecordId): IdempotencyRecord | undefined
-  /**
-   * Decides in one transaction, and on 'run' writes the in-flight record for requestId.
-   * `onRun` is called inside the transaction, so a concurrent claim decided after it already
-   * finds what the caller set up.
-   */
-  claim(id: RecordId, claimant: Claimant, requestId: string, onRun: () => void): Promise<Decision>
-  /** Stores the answer of requestId's run; false when the key is no longer its run (expired, taken over). */
-  finish(id: RecordId, requestId: string, answer: StoredAnswer): Promise<boolean>
-  /** Removes requestId's record so that a retry runs. */
-  release(id: RecordId, requestId: string): Promise<void>
-  /** Removes up to `limit` expired records, oldest first; resolves with how many. */
-  sweep(now: number, limit: number): Promise<number>
+export interface LmdbRecordsOptions {
+  /** A run older than this is abandoned even when its owner looks alive (a pid can be reused). */
+  readonly inFlightLeaseMs: number
+  /** This process, as owners are written; tests stand in for other processes. */
+  readonly owner?: string
+  readonly isLive?: (owner: string) => boolean
 }
 
-export function createRecords(store: PluginStore): IdempotencyRecords {
+export function lmdbRecords(store: PluginStore, options: LmdbRecordsOptions): IdempotencyRecords {
+  const { inFlightLeaseMs, owner = SELF_OWNER, isLive = isLiveOwner } = options
   const records = store.open<IdempotencyRecord>('records', { records: true })
   const byAge = store.open<null>('by-age')
   const keyOf = (id: RecordId): RecordKey => [id.projectId, id.key]
@@ -46,13 +37,13 @@ export function createRecords(store: PluginStore): IdempotencyRecords {
   }
 
   return {
-    get: (id) => records.get(keyOf(id)),
-    claim(id, claimant, requestId, onRun) {
+    get: async (id) => records.get(keyOf(id)),
+    claim(id, { hash, now }, requestId, onRun) {
       return store.transaction(() => {
         const previous = records.get(keyOf(id))
-        const decision = decide(previous, claimant)
+        const decision = decide(previous, { hash, now, owner, isLive, leaseMs: inFlightLeaseMs })
         if (decision.kind === 'run') {
-          put(id, { state: 'in_flight', hash: claimant.hash, createdAt: claimant.now, requestId, owner: claimant.owner }, previous)
+          put(id, { state: 'in_flight', hash, createdAt: now, requestId, owner }, previous)
           onRun()
         }
         return decision
@@ -92,5 +83,6 @@ export function createRecords(store: PluginStore): IdempotencyRecords {
         return removed
       })
     },
+    close: async () => undefined,
   }
 }
