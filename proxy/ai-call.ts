@@ -9,7 +9,7 @@ import type { AnswerFormat } from './answer-format.ts'
 import type { Chain } from './chain.ts'
 import { modelCatalog } from './catalog.ts'
 import type { CompletionResult, FinishReason, ProviderResult, ServedBy, TokenUsage, ToolCallDelta } from './completion.ts'
-import { isStreamed, type Outcome, type RequestContext, type RouteDecision } from './context.ts'
+import { isStreamed, type ModelCall, type Outcome, type RequestContext } from './context.ts'
 import { creditsOf, dollars } from './credits.ts'
 import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
@@ -53,7 +53,7 @@ function formatOf(ctx: RequestContext): AnswerFormat {
 }
 
 export async function callModel(ctx: RequestContext, res: ServerResponse, deps: AiDeps): Promise<Finish> {
-  const decision = ctx.state.router
+  const decision = ctx.modelCall
   if (decision === undefined) throw new InternalError('No model route was decided for this request.')
   const started = performance.now()
   const observe = (outcome: 'ok' | 'error') => {
@@ -103,7 +103,7 @@ function generatedTokens(answer: ProviderResult): number {
  * The answer as the client gets it, priced here once at the serving model's list prices: metering
  * charges this figure, the idempotency record keeps it, and the answer formats render it.
  */
-export function buildResult(decision: RouteDecision, answer: ProviderResult): CompletionResult {
+export function buildResult(decision: ModelCall, answer: ProviderResult): CompletionResult {
   const usage: TokenUsage = answer.usage ?? { promptTokens: decision.promptTokens, completionTokens: generatedTokens(answer) }
   const served: ServedBy = answer.servedBy ?? decision
   const cost = costDollars(modelCatalog().info(served.model), usage)
@@ -203,7 +203,7 @@ function withoutIndex({ id, name, arguments: input }: AssembledCall): ToolCall {
 }
 
 async function streamAnswer(
-  ctx: RequestContext, res: ServerResponse, decision: RouteDecision, deps: AiDeps,
+  ctx: RequestContext, res: ServerResponse, decision: ModelCall, deps: AiDeps,
   firstByte: () => void, observe: (outcome: 'ok' | 'error') => void, span: Span | undefined,
 ): Promise<Finish> {
   // The call's own signal as well as the request's: a plugin that stops the stream stops the call.

@@ -17,6 +17,7 @@
 // With tracing on, each hook is wrapped once here in a span of its own; off, hooks run bare.
 import type { ToolCall } from './ai-request.ts'
 import type { StreamChunk, CompletionResult } from './completion.ts'
+import { ConfigError } from './config.ts'
 import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
 import { GatewayError, InternalError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from './metrics.ts'
@@ -55,17 +56,30 @@ export interface Chain {
    */
   runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): StreamEnded<C>
   runComplete(ctx: CompletedContext): void
+  /** The plugins' fields on the request's log line. */
+  logFields(ctx: CompletedContext, verbose: boolean): Record<string, unknown>
 }
 
 export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
-  const names = new Set<string>()
+  const byName = new Map<string, GatewayPlugin>()
   const orders = new Map<number, string>()
   for (const plugin of plugins) {
-    if (names.has(plugin.name)) throw new Error(`plugin name "${plugin.name}" is used twice`)
+    if (byName.has(plugin.name)) throw new Error(`plugin name "${plugin.name}" is used twice`)
     const clash = orders.get(plugin.order)
     if (clash !== undefined) throw new Error(`plugins "${clash}" and "${plugin.name}" share order ${plugin.order}`)
-    names.add(plugin.name)
+    byName.set(plugin.name, plugin)
     orders.set(plugin.order, plugin.name)
+  }
+  for (const plugin of plugins) {
+    for (const name of plugin.requires ?? []) {
+      const required = byName.get(name)
+      if (required === undefined) {
+        throw new ConfigError(`plugin "${plugin.name}" requires plugin "${name}", which is not among the gateway's plugins (${[...byName.keys()].join(', ')})`)
+      }
+      if (required.order >= plugin.order) {
+        throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) requires plugin "${name}" to be set up before it, but "${name}" has order ${required.order}`)
+      }
+    }
   }
 }
 
@@ -99,6 +113,7 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
     .map(({ plugin, hooks }) => ({ plugin, chunk: hooks.onStreamChunk?.bind(hooks), end: hooks.onStreamEnd?.bind(hooks) }))
   const holdsStreamToolCalls = collect('holdsStreamToolCalls', 'ai')
   const onComplete = collect('onComplete')
+  const logFields = sorted.filter(({ hooks }) => hooks.logFields !== undefined).map(({ plugin, hooks }) => ({ plugin, hook: hooks.logFields!.bind(hooks) }))
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
   function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
@@ -199,6 +214,18 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
           ctx.log.error({ err, plugin: plugin.name, hook: 'onComplete' }, 'plugin hook failed')
         }
       }
+    },
+    logFields(ctx, verbose) {
+      const fields: Record<string, unknown> = {}
+      for (const { plugin, hook } of logFields) {
+        try {
+          Object.assign(fields, hook(ctx, verbose))
+        } catch (err) {
+          metrics.pluginFailures.inc({ plugin: plugin.name })
+          ctx.log.error({ err, plugin: plugin.name, hook: 'logFields' }, 'plugin hook failed')
+        }
+      }
+      return fields
     },
   }
 }

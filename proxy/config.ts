@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { buildCatalog, modelEntrySchema, priceOverrideSchema, tiersSchema, useCatalog } from './catalog.ts'
-import type { GatewayPlugin } from './plugin.ts'
+import type { EnvVar, GatewayPlugin } from './plugin.ts'
 
 const port = z.number().int().min(0).max(65_535)
 
@@ -48,9 +48,8 @@ export const coreSchema = z.strictObject({
 
 export type CoreConfig = z.output<typeof coreSchema>
 
-type EnvKind = 'string' | 'int' | 'bool'
-/** Every environment variable the gateway reads, and where it lands in the config. */
-export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly string[], kind: EnvKind]> = [
+/** The environment variables of the core's config; each plugin declares its own (GatewayPlugin.env). */
+const CORE_ENV_VARS: readonly EnvVar[] = [
   ['HOST', ['host'], 'string'],
   ['PORT', ['port'], 'int'],
   ['AUTH_PORT', ['authPort'], 'int'],
@@ -62,22 +61,19 @@ export const ENV_VARS: ReadonlyArray<readonly [name: string, path: readonly stri
   ['BODY_LIMIT_BYTES', ['bodyLimitBytes'], 'int'],
   ['OTEL_EXPORTER_OTLP_ENDPOINT', ['tracing', 'endpoint'], 'string'],
   ['OTEL_SERVICE_NAME', ['tracing', 'serviceName'], 'string'],
-  ['TOLLGATE_SECRET', ['plugins', 'auth', 'secret'], 'string'],
-  ['OPENAI_BASE_URL', ['plugins', 'router', 'providers', 'openai', 'baseUrl'], 'string'],
-  ['OPENAI_API_KEY', ['plugins', 'router', 'providers', 'openai', 'apiKey'], 'string'],
-  ['ANTHROPIC_BASE_URL', ['plugins', 'router', 'providers', 'anthropic', 'baseUrl'], 'string'],
-  ['ANTHROPIC_API_KEY', ['plugins', 'router', 'providers', 'anthropic', 'apiKey'], 'string'],
-  ['MISTRAL_BASE_URL', ['plugins', 'router', 'providers', 'mistral', 'baseUrl'], 'string'],
-  ['MISTRAL_API_KEY', ['plugins', 'router', 'providers', 'mistral', 'apiKey'], 'string'],
-  ['LOCAL_CHUNK_DELAY_MS', ['plugins', 'router', 'local', 'chunkDelayMs'], 'int'],
-  ['SMTP_URL', ['plugins', 'accounts', 'smtpUrl'], 'string'],
-  ['MAIL_FROM', ['plugins', 'accounts', 'mailFrom'], 'string'],
-  ['PUBLIC_AUTH_URL', ['plugins', 'accounts', 'publicUrl'], 'string'],
-  ['WEBHOOKS_ALLOW_PRIVATE_TARGETS', ['plugins', 'webhooks', 'allowPrivateTargets'], 'bool'],
-  ['WEBHOOKS_ALLOW_HTTP', ['plugins', 'webhooks', 'allowHttp'], 'bool'],
-  // Test only: see plugins/idempotency/schema.ts.
-  ['TOLLGATE_TEST_CRASH_AFTER', ['plugins', 'idempotency', 'testCrashAfter'], 'string'],
 ]
+
+/** Every environment variable the gateway reads, and where it lands in the config. */
+export function envVarsOf(plugins: readonly GatewayPlugin[]): readonly EnvVar[] {
+  const vars = [...CORE_ENV_VARS, ...plugins.flatMap((plugin) => (plugin.env ?? []).map(([name, path, kind]): EnvVar => [name, ['plugins', plugin.name, ...path], kind]))]
+  const seen = new Map<string, string>()
+  for (const [name, path] of vars) {
+    const other = seen.get(name)
+    if (other !== undefined) throw new Error(`environment variable ${name} is declared for both ${other} and ${path.join('.')}`)
+    seen.set(name, path.join('.'))
+  }
+  return vars
+}
 
 /** A setting the gateway cannot run with: a bad value, a port in use, a data directory that is a file. */
 export class ConfigError extends Error {}
@@ -93,8 +89,8 @@ function setPath(tree: Tree, path: readonly string[], value: unknown): void {
   node[path.at(-1)!] = value
 }
 
-function fromEnv(env: NodeJS.ProcessEnv, base: Tree): Tree {
-  for (const [name, path, kind] of ENV_VARS) {
+function fromEnv(vars: readonly EnvVar[], env: NodeJS.ProcessEnv, base: Tree): Tree {
+  for (const [name, path, kind] of vars) {
     const raw = env[name]
     if (raw === undefined || raw === '') continue
     if (kind === 'int') {
@@ -138,9 +134,9 @@ function describe(error: z.ZodError, prefix: string, fromEnvironment: ReadonlyMa
 }
 
 /** Config paths whose value came from an environment variable (and no override replaced it), with the variable's name. */
-function environmentSources(env: NodeJS.ProcessEnv, overrides: Tree): Map<string, string> {
+function environmentSources(vars: readonly EnvVar[], env: NodeJS.ProcessEnv, overrides: Tree): Map<string, string> {
   const sources = new Map<string, string>()
-  for (const [name, path] of ENV_VARS) {
+  for (const [name, path] of vars) {
     if (env[name] !== undefined && env[name] !== '' && !hasPath(overrides, path)) sources.set(path.join('.'), name)
   }
   return sources
@@ -167,8 +163,9 @@ export interface GatewayConfig {
  */
 export function loadConfig(plugins: readonly GatewayPlugin[], env: NodeJS.ProcessEnv = process.env, overrides: Tree = {}): GatewayConfig {
   const file = env.TOLLGATE_CONFIG
-  const tree = merge(fromEnv(env, file ? readConfigFile(file) : {}), overrides)
-  const sources = environmentSources(env, overrides)
+  const vars = envVarsOf(plugins)
+  const tree = merge(fromEnv(vars, env, file ? readConfigFile(file) : {}), overrides)
+  const sources = environmentSources(vars, env, overrides)
   const core = coreSchema.safeParse(tree)
   if (!core.success) throw new ConfigError(`invalid configuration: ${describe(core.error, '', sources)}`)
   // The model table is in force before the plugins' schemas read model names.

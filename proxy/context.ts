@@ -1,9 +1,11 @@
 // The one typed request context that flows down the plugin chain. Each state slot has exactly
-// one writer, the plugin of the same name; others only read it.
+// one writer, the plugin of the same name, which declares the slot itself; others only read it.
+// The core reads no slot: what it needs from plugins (who called, what model to call, what was
+// charged) it reads from fields of its own, which name their role and not a plugin.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Span } from '@opentelemetry/api'
 import type { Logger } from 'pino'
-import type { AiRequest, Message } from './ai-request.ts'
+import type { AiRequest } from './ai-request.ts'
 import type { CompletionResult, ServedBy, ServingProvider, UpstreamCall } from './completion.ts'
 import type { ClientDialect } from './dialect.ts'
 import type { ModelName } from './models.ts'
@@ -29,92 +31,37 @@ export interface RouteInfo {
   readonly dialect?: ClientDialect
 }
 
-export interface AuthState {
-  readonly keyId: string
-  readonly keyType: KeyType
+/**
+ * Who the request's API key belongs to: what the core needs of it (project routes, the log level
+ * of the key's environment). Set by the plugin that checks API keys.
+ */
+export interface Caller {
   readonly env: KeyEnv | null
-  /** dev keys: always the local provider, verbose logs, a tenth of the plan's limits. */
-  readonly testMode: boolean
   readonly project: Project
 }
 
-/** The router's choice; when a fallback serves instead, the core notes it in ctx.servedBy. */
-export interface RouteDecision {
+/** The model call the core runs on an ai route: set by the plugin that routes the request. */
+export interface ModelCall {
   readonly provider: ServingProvider
   readonly model: ModelName
-  /** Every model that may serve the request, the chosen one first, then any fallback. */
-  readonly models: readonly ModelName[]
-  /** The messages sent upstream, after context-window trimming. */
-  readonly messages: readonly Message[]
-  readonly trimmedMessages: number
   /** The gateway's count of the prompt; the bound until a count left for after admission is done. */
   promptTokens: number
-  /** At least what any serving provider can count for the prompt: what a budget hold reserves. */
-  readonly promptTokensBound: number
   readonly call: UpstreamCall
 }
 
-export interface RateLimitState {
-  readonly limit: number
-  readonly remaining: number
-  readonly resetSeconds: number
-}
-
-export interface MeteringState {
+/** What the request was charged, as the answer reports it: set by the plugin that meters. */
+export interface Charge {
   /** Dollars charged for this request, set once the charge is settled. */
   chargedDollars?: number
   /** Dollars left in the project's monthly budget after this request. */
   remainingDollars?: number
 }
 
-export interface CacheState {
-  /** The hashed cache key; never the prompt itself. */
-  readonly key: string
-  /** Answered from the cache (stored or coalesced) instead of by a model call. */
-  readonly hit: boolean
-  /** Answered with a concurrent identical request's fresh answer. */
-  readonly coalesced: boolean
-}
-
-export interface GovernorState {
-  readonly auditId: string
-  readonly riskLevel: 'low' | 'medium' | 'high' | 'critical'
-  readonly riskScore: number
-  readonly approved: boolean
-  /** Strict mode stopped the request. */
-  readonly blocked: boolean
-  readonly violations: number
-  /** The scan of the answer, once onResult has run. */
-  readonly output?: {
-    readonly riskLevel: 'low' | 'medium' | 'high' | 'critical'
-    readonly violations: number
-    /**
-     * The text as sent holds no finding of HIGH or CRITICAL severity (none was found, or each was
-     * redacted): it may be stored and replayed.
-     */
-    readonly storable: boolean
-  }
-}
-
-/** Set on a request that replays a stored answer instead of running. */
-export interface IdempotencyState {
-  /** The id of the request that produced the answer: the one charged for it. */
-  readonly replayOf: string
-  /** The original's key, when its answer was committed, and what it cost: its ledger entry is settled from these. */
-  readonly keyId: string
-  readonly answeredAt: number
-  readonly chargedMicros: number
-}
-
-export interface PluginState {
-  auth?: AuthState
-  rateLimit?: RateLimitState
-  idempotency?: IdempotencyState
-  router?: RouteDecision
-  governor?: GovernorState
-  cache?: CacheState
-  metering?: MeteringState
-}
+/**
+ * One slot per plugin, named after it and written by it alone. The core declares none: each
+ * plugin adds its own by module augmentation, in its state.ts.
+ */
+export interface PluginState {}
 
 export interface RequestContext {
   /** The gateway's own unique id (UUIDv7): the key of the request's records (ledger, holds, idempotency). */
@@ -137,6 +84,12 @@ export interface RequestContext {
   readonly signal: AbortSignal
   readonly log: Logger
   readonly state: PluginState
+  /** Set by the plugin that checks API keys, on keyed and ai routes. */
+  caller?: Caller
+  /** Set by the plugin that routes an ai request, before the core calls the model. */
+  modelCall?: ModelCall
+  /** Set by the plugin that meters, once it settled the request's charge. */
+  charge?: Charge
   /** Headers for the answer. A plugin writes only the header names it owns. */
   readonly responseHeaders: Record<string, string>
   /**

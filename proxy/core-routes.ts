@@ -38,7 +38,7 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining
     ...anthropicRoutes,
     {
       method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false, docs: { response: healthSchema },
-      handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.state.auth?.project.id }),
+      handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.caller?.project.id }),
     },
     { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, probe: true, docs: { response: livenessSchema }, handle: () => Reply.json({ status: 'ok' }) },
     {

@@ -11,10 +11,10 @@ export interface Credits {
 
 /** Metering's charge when it settled one; otherwise the answer's own cost (nothing on a cache hit). */
 export function creditsOf(ctx: RequestContext, result: CompletionResult): Credits {
-  const metering = ctx.state.metering
+  const charge = ctx.charge
   return {
-    charged: metering?.chargedDollars ?? result.usage.costCents / 100,
-    remaining: metering?.remainingDollars,
+    charged: charge?.chargedDollars ?? result.usage.costCents / 100,
+    remaining: charge?.remainingDollars,
   }
 }
 

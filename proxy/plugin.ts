@@ -15,12 +15,9 @@ import type { RouteDocs } from './route-docs.ts'
 import type { PluginStore } from './store.ts'
 import type { PluginDatabase } from './database.ts'
 import type { SharedRedis } from './redis.ts'
-import type { AuthRegistry } from '../plugins/auth/registry.ts'
-import type { Policies } from '../plugins/governor/policies.ts'
-import type { UsageMeter } from '../plugins/metering/usage-service.ts'
-import type { ProviderDirectory } from '../plugins/router/provider-directory.ts'
 
-export type PluginName = 'auth' | 'rate-limit' | 'idempotency' | 'router' | 'governor' | 'cache' | 'metering' | 'compliance' | 'usage' | 'accounts' | 'webhooks' | 'dashboard' | 'passthrough'
+/** kebab-case. The core lists no plugin; names are checked at boot (unique, and each one `requires` present). */
+export type PluginName = string
 
 /** Static description of a plugin. */
 export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
@@ -34,8 +31,18 @@ export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
   readonly schema: S
   /** A failure of this plugin lets traffic through (logged and counted) instead of answering 500. */
   readonly failOpen?: boolean
+  /**
+   * Plugins whose services or state slots this one uses: the gateway refuses to start unless each
+   * is among its plugins with a lower order, so it is set up (and runs) before this one.
+   */
+  readonly requires?: readonly PluginName[]
+  /** Environment variables that set this plugin's config, each at its path inside the plugin's section. */
+  readonly env?: readonly EnvVar[]
   setup(config: z.output<S>, deps: PluginDeps): PluginHooks | Promise<PluginHooks>
 }
+
+/** An environment variable, the config path it sets and how its text is read. */
+export type EnvVar = readonly [name: string, path: readonly string[], kind: 'string' | 'int' | 'bool']
 
 export interface RouteSpec {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -95,30 +102,15 @@ export interface ProjectGrant {
   recordChange(): Promise<void>
 }
 
-/** Pages of a web front end where a person finishes what a mailed link starts; each takes the link's token. */
-export interface AccountPages {
-  verifyEmail(token: string): string
-  signIn(token: string): string
-  acceptInvitation(token: string): string
-}
-
 /**
  * Services a plugin offers the plugins set up after it (higher order), instead of their reaching
- * into its store: one implementation, one set of rules, however many callers.
+ * into its store: one implementation, one set of rules, however many callers. The core declares
+ * only the one it uses itself; each plugin adds what it provides by module augmentation, in its
+ * state.ts.
  */
 export interface PluginServices {
-  /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
-  readonly registry?: AuthRegistry
-  /** The Governor's settings and custom rules: their one writer, which checks every rule before it is saved. */
-  readonly policies?: Policies
   /** Members' access to project routes by bearer token: the accounts plugin's organizations and roles. */
   readonly projectAccess?: ProjectAccess
-  /** The dashboard's pages for mailed links, where a browser that opens one is sent. */
-  readonly accountPages?: AccountPages
-  /** Each provider's API address and the gateway's credential for it: the router's configuration. */
-  readonly providers?: ProviderDirectory
-  /** Budget checks and ledger entries for requests that skip the model call (the pass-through): metering's. */
-  readonly usageMeter?: UsageMeter
 }
 
 /** What an onStreamEnd hook lets out at the end of a stream. */
@@ -171,6 +163,12 @@ export interface PluginHooks {
   onStreamEnd?(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | void
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
+  /**
+   * This plugin's fields on the request's `request` log line, read from its state slot; `verbose`
+   * on a development key's line. Figures and names only, never a prompt's or an answer's text.
+   * Called after onComplete, only when the line is written.
+   */
+  logFields?(ctx: CompletedContext, verbose: boolean): Readonly<Record<string, unknown>> | undefined
   /**
    * Facts this plugin adds to /readyz's JSON body (e.g. which providers are simulated). They
    * inform and never make the gateway unready. Called on every /readyz request.

@@ -15,7 +15,7 @@ export function projectRoutes(specs: readonly ProjectRouteSpec[], access: Projec
     if (spec.keyTypes.length > 0) {
       routes.push({
         ...common, path: `/api${spec.path}`, name: spec.name, kind: 'keyed', keyTypes: spec.keyTypes, docs,
-        handle: (ctx) => spec.handle(ctx, ctx.state.auth!.project),
+        handle: (ctx) => spec.handle(ctx, ctx.caller!.project),
       })
     }
     if (access !== undefined) {

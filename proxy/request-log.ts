@@ -61,29 +61,29 @@ const round = (ms: number) => Math.round(ms * 10) / 10
 /**
  * The access line: route, status, outcome and time; then, as far as the request got, its project,
  * the plugin that stopped the chain and the error's code, the model that served (or was chosen),
- * the cache's result, the tokens and what was charged. All of it is already in the context.
+ * the tokens and what was charged. All of it is already in the context. Plugins add their own
+ * fields (the cache's result, on a development key's line the key and the Governor's verdict).
  */
 export function minimalRequestFields(ctx: CompletedContext): Record<string, unknown> {
   const { status, reason, durationMs, stoppedBy, errorCode } = ctx.outcome
   const fields: Record<string, unknown> = { route: ctx.route.name, status, outcome: reason, ms: round(durationMs) }
-  const { auth, router, cache, metering } = ctx.state
-  if (auth !== undefined) fields['projectId'] = auth.project.id
+  const { caller, modelCall, charge } = ctx
+  if (caller !== undefined) fields['projectId'] = caller.project.id
   if (stoppedBy !== undefined) fields['stoppedBy'] = stoppedBy
   if (errorCode !== undefined) fields['errorCode'] = errorCode
   const result = ctx.result
-  if (router !== undefined) {
-    const served = result ?? ctx.servedBy ?? router
+  if (modelCall !== undefined) {
+    const served = result ?? ctx.servedBy ?? modelCall
     fields['provider'] = served.provider
     fields['model'] = served.model
   }
-  if (cache !== undefined) fields['cache'] = cache.coalesced ? 'coalesced' : cache.hit ? 'hit' : 'miss'
   if (result !== undefined) {
     fields['promptTokens'] = result.usage.promptTokens
     fields['completionTokens'] = result.usage.completionTokens
     if (result.cachedInputTokens !== undefined) fields['cachedInputTokens'] = result.cachedInputTokens
     if (result.cacheWriteTokens !== undefined) fields['cacheWriteTokens'] = result.cacheWriteTokens
   }
-  const charged = metering?.chargedDollars ?? (result === undefined ? undefined : result.usage.costCents / 100)
+  const charged = charge?.chargedDollars ?? (result === undefined ? undefined : result.usage.costCents / 100)
   if (charged !== undefined) fields['chargedDollars'] = charged
   return fields
 }
@@ -93,9 +93,6 @@ export function verboseRequestFields(ctx: CompletedContext): Record<string, unkn
   const fields = minimalRequestFields(ctx)
   fields['method'] = ctx.method
   fields['path'] = ctx.path
-  const { auth, rateLimit, router, governor } = ctx.state
-  if (auth !== undefined) Object.assign(fields, { keyId: auth.keyId, env: auth.env, testMode: auth.testMode })
-  if (rateLimit !== undefined) fields['rateLimitRemaining'] = rateLimit.remaining
   const ai = ctx.ai
   if (ai !== undefined) {
     Object.assign(fields, {
@@ -103,12 +100,8 @@ export function verboseRequestFields(ctx: CompletedContext): Record<string, unkn
       temperature: ai.temperature, mode: ai.mode, governed: ai.governorMetadata !== undefined,
     })
   }
-  if (router !== undefined) {
-    fields['trimmedMessages'] = router.trimmedMessages
-    // Without an answer, the gateway's own count of the prompt.
-    fields['promptTokens'] ??= router.promptTokens
-  }
-  if (governor !== undefined) Object.assign(fields, { riskLevel: governor.riskLevel, blocked: governor.blocked })
+  // Without an answer, the gateway's own count of the prompt.
+  if (ctx.modelCall !== undefined) fields['promptTokens'] ??= ctx.modelCall.promptTokens
   if (ctx.upstreamMs !== undefined) fields['upstreamMs'] = round(ctx.upstreamMs)
   if (ctx.firstByteMs !== undefined) fields['firstByteMs'] = round(ctx.firstByteMs)
   return fields

@@ -7,7 +7,7 @@ import { limitedBody, parseJsonBody, readBody } from './body.ts'
 import type { Chain } from './chain.ts'
 import type { Clock } from './clock.ts'
 import type { CoreConfig } from './config.ts'
-import type { CompletedContext, KeyEnv, Outcome, PluginState, RequestContext } from './context.ts'
+import type { CompletedContext, KeyEnv, Outcome, RequestContext } from './context.ts'
 import { aiRequestSchemaFor } from './core-routes.ts'
 import type { AiRequest } from './ai-request.ts'
 import type { ParsedAiBody } from './dialect.ts'
@@ -146,8 +146,12 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
         const completed = Object.assign(ctx, { outcome }) as CompletedContext
         chain.runComplete(completed)
-        const line = logPolicy.requestLine(ctx.state.auth?.env ?? null)
-        if (line !== undefined) ctx.log.info(line === 'verbose' ? verboseRequestFields(completed) : minimalRequestFields(completed), 'request')
+        const line = logPolicy.requestLine(ctx.caller?.env ?? null)
+        if (line !== undefined) {
+          const verbose = line === 'verbose'
+          const fields = verbose ? verboseRequestFields(completed) : minimalRequestFields(completed)
+          ctx.log.info(Object.assign(fields, chain.logFields(completed, verbose)), 'request')
+        }
       }
       if (span !== undefined) {
         span.setAttribute('http.response.status_code', finish.status)
@@ -200,10 +204,9 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     body: unknown, signal: AbortSignal, id: string, receivedAt: number,
     exposedId: string, traceParent: TraceParent | undefined, span: RequestContext['span'],
   ): RequestContext {
-    const state: PluginState = {}
     let child: Logger | undefined
     let childEnv: KeyEnv | null | undefined
-    return {
+    const context: RequestContext = {
       id,
       requestId: exposedId,
       receivedAt,
@@ -222,19 +225,20 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       // Made on first use (most requests log nothing below the configured level), and again once
       // the key's environment is known, which sets its level.
       get log() {
-        const env = state.auth?.env ?? null
+        const env = context.caller?.env ?? null
         if (child === undefined || childEnv !== env) {
           child = logPolicy.loggerFor(exposedId, id, env)
           childEnv = env
         }
         return child
       },
-      state,
+      state: {},
       responseHeaders: {},
       trailerNames: [],
       doneFields: {},
       streamedText: '',
     }
+    return context
   }
 
   const settled = () => {

@@ -7,7 +7,7 @@
 // holds prompt or answer text, a key, or an error's message (a provider's may quote the prompt).
 import type { Span } from '@opentelemetry/api'
 import type { Logger } from 'pino'
-import type { RequestContext, RouteDecision } from './context.ts'
+import type { ModelCall, RequestContext } from './context.ts'
 import type { TraceParent } from './trace-context.ts'
 
 export interface TracingSettings {
@@ -23,7 +23,7 @@ export interface Tracing {
   /** A plugin hook's span, a child of the request's. */
   startStage(parent: Span, name: string): Span
   /** The provider call's CLIENT span, with the request-side GenAI attributes. */
-  startProviderCall(parent: Span, decision: RouteDecision, maxTokens: number | undefined): Span
+  startProviderCall(parent: Span, decision: ModelCall, maxTokens: number | undefined): Span
   /** The headers that continue `span`'s trace in the call it stands for. */
   headersFor(span: Span, tracestate: string | undefined): Record<string, string>
   /** Error status with the error's stable code (or the outcome given) as `error.type`. */

@@ -21,11 +21,15 @@ export default {
   name: 'accounts',
   order: 600,
   gates: [],
+  requires: ['auth', 'router'],
+  env: [
+    ['SMTP_URL', ['smtpUrl'], 'string'],
+    ['MAIL_FROM', ['mailFrom'], 'string'],
+    ['PUBLIC_AUTH_URL', ['publicUrl'], 'string'],
+  ],
   schema: accountsSchema,
   async setup(config, deps) {
-    const registry = deps.services.registry
-    if (registry === undefined) throw new Error('the accounts plugin needs the auth plugin, set up before it')
-    const services = await createAccountServices(config, deps, registry)
+    const services = await createAccountServices(config, deps, deps.services.registry!)
     return {
       provides: { projectAccess: createProjectAccess(services) },
       routes: [

@@ -3,7 +3,7 @@
 // get the endpoint's JSON answer as before. The token travels in the URL's fragment, which
 // browsers never send to a server.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { AccountPages } from '../../proxy/plugin.ts'
+import type { AccountPages } from '../dashboard/state.ts'
 import { Reply } from '../../proxy/reply.ts'
 
 /** A browser loading a page, as opposed to a script's fetch or a program's request. */

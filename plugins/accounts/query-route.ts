@@ -11,9 +11,6 @@ import { Reply } from '../../proxy/reply.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 import { presentedKey } from '../auth/api-key-header.ts'
 import { parseKey } from '../auth/key-format.ts'
-// The router's built-in local provider, used as a service: the answer comes from the same
-// simulated model that serves requests when no provider is configured, with no network call.
-import { createLocalAdapter } from '../router/providers/local.ts'
 import { accountSummary } from './account-summary.ts'
 import { bearerToken, memberOfToken } from './bearer.ts'
 import { accountRoute } from './route.ts'
@@ -33,13 +30,13 @@ interface Scope {
 }
 
 export function queryRoute(services: AccountServices): RouteSpec {
-  const { registry } = services
-  const model = createLocalAdapter({ chunkDelayMs: 0 })
+  // The answer comes from the router's local model, the same simulated one that serves requests
+  // when no provider is configured, with no network call.
+  const { registry, authenticate, localModel } = services
   const projectsOf = (organizationId: string) => registry.listProjects().filter((p) => p.organizationId === organizationId)
 
   async function scopeOfKey(key: string): Promise<Scope> {
-    const record = parseKey(key) === undefined ? undefined : await registry.lookupKey(key)
-    const project = record?.status === 'active' ? registry.getProject(record.projectId) : undefined
+    const project = (await authenticate(key))?.project
     if (project === undefined) throw new UnauthorizedError('The API key is invalid or inactive.')
     const organization = project.organizationId === undefined ? undefined : services.organizations.get(project.organizationId)
     return organization === undefined ? { name: project.name, projects: [project] } : { name: organization.name, projects: projectsOf(organization.id) }
@@ -65,7 +62,7 @@ export function queryRoute(services: AccountServices): RouteSpec {
         'If they do not hold the answer, say so.\n\n' + accountSummary(registry, scope.name, scope.projects)
       const messages = [{ role: 'system' as const, content: system }, { role: 'user' as const, content: body.question }]
       const promptTokens = countTokens(system) + countTokens(body.question)
-      const result = await model.complete({ model: MODEL, messages, temperature: 0, maxTokens: MAX_ANSWER_TOKENS, mode: 'text', promptTokens }, ctx.signal)
+      const result = await localModel.complete({ model: MODEL, messages, temperature: 0, maxTokens: MAX_ANSWER_TOKENS, mode: 'text', promptTokens }, ctx.signal)
       const completionTokens = result.usage?.completionTokens ?? countTokens(result.text)
       return Reply.json({
         answer: result.text,

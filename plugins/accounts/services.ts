@@ -3,10 +3,13 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { TooManyRequestsError } from '../../proxy/errors.ts'
-import type { AccountPages, PluginDeps } from '../../proxy/plugin.ts'
+import type { PluginDeps } from '../../proxy/plugin.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
+import type { Authenticate } from '../auth/state.ts'
+import type { AccountPages } from '../dashboard/state.ts'
 import type { Policies } from '../governor/policies.ts'
+import type { LocalModel } from '../router/state.ts'
 import { createAccessTokens, type AccessTokens } from './access-tokens.ts'
 import { createMemoryAttemptLimiter } from './attempt-limiter.ts'
 import { openAuditLog, type AuditLog } from './audit-log.ts'
@@ -31,6 +34,10 @@ export interface AccountServices {
   readonly log: Logger
   readonly store: PluginStore
   readonly registry: AuthRegistry
+  /** The auth plugin's check of an API key, for the routes that also take keys. */
+  readonly authenticate: Authenticate
+  /** The router's local model, which answers the account query. */
+  readonly localModel: LocalModel
   /** The Governor's settings writer; undefined when the gateway runs without the Governor. */
   readonly policies: Policies | undefined
   readonly users: Users
@@ -67,6 +74,9 @@ export async function createAccountServices(config: AccountsConfig, deps: Plugin
 
   return {
     config, clock, log, store, registry, mailer, oneTimeTokens, refreshTokens,
+    // The accounts plugin requires auth and the router, so their services are there.
+    authenticate: deps.services.authenticate!,
+    localModel: deps.services.localModel!,
     policies: deps.services.policies,
     pages: deps.services.accountPages,
     users: openUsers(store),

@@ -4,21 +4,21 @@
 import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import type { RequestContext } from '../../proxy/context.ts'
-import type { Project } from '../../proxy/project.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { presentedKey } from './api-key-header.ts'
+import { authenticateKey, createAuthenticate } from './authenticate.ts'
 import { createDemoProject, demoNotice } from './demo-project.ts'
-import { parseKey } from './key-format.ts'
 import { openRegistry } from './open-registry.ts'
 import { whileEmpty } from './postgres-registry.ts'
-import type { KeyRecord } from './registry.ts'
 import { authSchema } from './schema.ts'
+import { authLogFields, type AuthState } from './state.ts'
 
 export default {
   name: 'auth',
   order: 100,
   gates: ['ai', 'keyed'],
   schema: authSchema,
+  env: [['TOLLGATE_SECRET', ['secret'], 'string']],
   async setup(config, { store, database, log, clock, track }) {
     const home = database === undefined ? { store } : { database, log }
     const registry = await openRegistry(home, config.secret, clock, true)
@@ -27,35 +27,29 @@ export default {
       : await whileEmpty(database, () => createDemoProject(registry))
     const touched = new Map<string, number>()
 
-    const projectOf = (record: KeyRecord | undefined) => (record?.status === 'active' ? registry.getProject(record.projectId) : undefined)
-
-    function admit(ctx: RequestContext, record: KeyRecord, project: Project): Reply | void {
-      if (!ctx.route.keyTypes.includes(record.type)) {
+    function admit(ctx: RequestContext, auth: AuthState | undefined): Reply | void {
+      if (auth === undefined) return Reply.error(new InvalidKeyError())
+      if (!ctx.route.keyTypes.includes(auth.keyType)) {
         const allowed = ctx.route.keyTypes.map((t) => `${t}_`).join(' or ')
-        return Reply.error(new PermissionError(`This endpoint takes ${allowed} keys; this is a ${record.type}_ key.`))
+        return Reply.error(new PermissionError(`This endpoint takes ${allowed} keys; this is a ${auth.keyType}_ key.`))
       }
-      ctx.state.auth = { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
+      ctx.state.auth = auth
+      ctx.caller = auth
       const now = clock.now()
-      if (now - (touched.get(record.id) ?? -Infinity) >= config.lastUsedIntervalMs) {
-        touched.set(record.id, now)
-        track(registry.touchKey(record.id))
+      if (now - (touched.get(auth.keyId) ?? -Infinity) >= config.lastUsedIntervalMs) {
+        touched.set(auth.keyId, now)
+        track(registry.touchKey(auth.keyId))
       }
     }
 
     return {
-      provides: { registry },
+      provides: { registry, authenticate: createAuthenticate(registry) },
+      logFields: authLogFields,
       onRequest(ctx) {
         const key = presentedKey(ctx.headers)
         if (key === undefined) return Reply.error(new MissingKeyError())
-        if (parseKey(key) === undefined) return Reply.error(new InvalidKeyError())
-        const known = registry.findByKey(key)
-        const project = projectOf(known)
-        if (project !== undefined) return admit(ctx, known!, project)
-        // A database that cannot be reached throws here, and the request is answered 503, not 401.
-        return registry.lookupKey(key).then((found) => {
-          const owner = projectOf(found)
-          return found === undefined || owner === undefined ? Reply.error(new InvalidKeyError()) : admit(ctx, found, owner)
-        })
+        const auth = authenticateKey(registry, key)
+        return auth instanceof Promise ? auth.then((found) => admit(ctx, found)) : admit(ctx, auth)
       },
       notice: (baseUrl) => (demo === undefined ? undefined : demoNotice(demo, baseUrl)),
       close: () => registry.close(),

@@ -19,6 +19,7 @@ import { createCacheMetrics } from './metrics.ts'
 import { redisAnswerStore } from './redis-answers.ts'
 import { sharedFlights } from './shared-flights.ts'
 import { cacheSchema } from './schema.ts'
+import { cacheLogFields } from './state.ts'
 
 type Answer = Pick<CompletionResult, 'text' | 'provider' | 'model' | 'usage' | 'toolCalls' | 'finishReason'>
 
@@ -123,6 +124,7 @@ export default {
     }
 
     return {
+      logFields: cacheLogFields,
       onRequest(ctx) {
         const auth = ctx.state.auth
         const decision = ctx.state.router

@@ -26,6 +26,7 @@ import { scoreRoutes } from './routes/score-route.ts'
 import { validateRoute } from './routes/validate-route.ts'
 import { violationRoutes } from './routes/violation-routes.ts'
 import { governorSchema } from './schema.ts'
+import { governorLogFields } from './state.ts'
 
 export { verifyAuditChain, type ChainCheck } from './audit/verify-chain.ts'
 
@@ -33,6 +34,7 @@ export default {
   name: 'governor',
   order: 300,
   gates: ['ai'],
+  requires: ['auth'],
   schema: governorSchema,
   setup(config, { store, pool, metrics: registry, log, clock, events, services }) {
     const dbs = openGovernorDatabases(store)
@@ -52,11 +54,10 @@ export default {
     const answers = createAnswerHooks({ assess, trail, dbs, newId, clock, metrics, rules })
     // Settings and policies are fields of the project record, written through the auth plugin's
     // registry by the policies service only; later plugins (the management API) are given it too.
-    const projects = services.registry
-    if (projects === undefined) throw new Error('the governor plugin needs the auth plugin, set up before it')
-    const policies = createPolicies(projects)
+    const policies = createPolicies(services.registry!)
     return {
       provides: { policies },
+      logFields: governorLogFields,
       routes: [validateRoute({ assess, trail, newId, clock, metrics })],
       projectRoutes: [
         ...violationRoutes(violations),

@@ -2,7 +2,8 @@
 // governorMetadata (before the cache, so hits are governed too), strict-mode blocking, and the
 // checks of the model's answer (answer-hooks.ts).
 import type { Clock } from '../../proxy/clock.ts'
-import { isStreamed, type AuthState, type RequestContext } from '../../proxy/context.ts'
+import { isStreamed, type RequestContext } from '../../proxy/context.ts'
+import type { AuthState } from '../auth/state.ts'
 import { GovernorBlockedError } from '../../proxy/errors.ts'
 import { Reply } from '../../proxy/reply.ts'
 import type { Assess } from './assess.ts'

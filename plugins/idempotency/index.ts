@@ -38,6 +38,8 @@ export default {
   order: 220,
   gates: ['ai'],
   schema: idempotencySchema,
+  // Test only: see schema.ts.
+  env: [['TOLLGATE_TEST_CRASH_AFTER', ['testCrashAfter'], 'string']],
   async setup(config, { store, database, clock, metrics, log, track }) {
     const records: IdempotencyRecords = database === undefined
       ? lmdbRecords(store, { inFlightLeaseMs: config.inFlightLeaseMs })

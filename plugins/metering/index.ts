@@ -7,7 +7,8 @@
 import { Counter } from 'prom-client'
 import { modelCatalog } from '../../proxy/catalog.ts'
 import type { CompletionResult, ServedBy } from '../../proxy/completion.ts'
-import { isStreamed, type CompletedContext, type IdempotencyState, type RequestContext } from '../../proxy/context.ts'
+import { isStreamed, type CompletedContext, type RequestContext } from '../../proxy/context.ts'
+import type { IdempotencyState } from '../idempotency/state.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { ModelPrices } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
@@ -118,7 +119,7 @@ export default {
     }
 
     function report(ctx: RequestContext, entry: LedgerEntry, usedMicros: number): void {
-      ctx.state.metering = {
+      ctx.charge = {
         chargedDollars: entry.costMicros / 1e6,
         remainingDollars: Math.max(0, toMicros(ctx.state.auth!.project.budgetDollars) - usedMicros) / 1e6,
       }
@@ -239,9 +240,9 @@ export default {
         return settle(ctx, entryOf(ctx, answered(result), result.cacheHit ? 'cache_hit' : 'ok'))
       },
       onComplete(ctx: CompletedContext) {
-        if (!metered.has(ctx) || ctx.state.metering?.chargedDollars !== undefined) {
+        if (!metered.has(ctx) || ctx.charge?.chargedDollars !== undefined) {
           streams.delete(ctx)
-          if (config.testCrashAfter === 'answer' && ctx.state.metering !== undefined) process.kill(process.pid, 'SIGKILL')
+          if (config.testCrashAfter === 'answer' && ctx.charge !== undefined) process.kill(process.pid, 'SIGKILL')
           return
         }
         // No settled answer: an error, a stream cut short, or a complete answer that an earlier

@@ -23,10 +23,11 @@ export default {
   name: 'passthrough',
   order: 470,
   gates: [],
+  requires: ['auth', 'router', 'metering'],
   schema: passthroughSchema,
   setup(config, { services, track }) {
-    const { providers, usageMeter } = services
-    if (providers === undefined || usageMeter === undefined) throw new Error('the passthrough plugin needs the router and metering plugins')
+    const providers = services.providers!
+    const usageMeter = services.usageMeter!
     const forwarder = createForwarder(config)
 
     async function handle(ctx: RequestContext, provider: ProviderName): Promise<Reply> {
@@ -36,11 +37,11 @@ export default {
       }
       const apiPath = apiPathOf(ctx.params['*']!)
       if (apiPath instanceof InvalidRequestError) return Reply.error(apiPath)
-      const target = providers!.target(provider, apiPath)
+      const target = providers.target(provider, apiPath)
       if (target === undefined) {
         return Reply.error(new ProviderNotConfiguredError(`The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`))
       }
-      const refusal = await usageMeter!.admit(auth.project)
+      const refusal = await usageMeter.admit(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       return Reply.exchange(async (exchange) => {
         const url = new URL(`${target.origin}${target.path}`)
@@ -49,7 +50,7 @@ export default {
         if (mark !== -1) url.search = raw.slice(mark)
         const headers = outgoingHeaders(ctx.headers, target.credential, target.defaults)
         const { end, seen } = await forwarder.forward(exchange, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
-        const recorded = usageMeter!.record({
+        const recorded = usageMeter.record({
           requestId: ctx.id, project: auth.project, keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
           promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
           cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason,

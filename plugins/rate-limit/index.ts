@@ -14,6 +14,7 @@ import type { LimitVerdict } from './check-limits.ts'
 import { lmdbLimitStore, memoryLimitStore, type LimitStore } from './limit-store.ts'
 import { redisLimitStore } from './redis-limits.ts'
 import { rateLimitSchema, type PlanLimits, type RateLimitConfig } from './schema.ts'
+import { rateLimitLogFields } from './state.ts'
 
 export function effectiveLimits(config: RateLimitConfig, plan: Plan, env: KeyEnv | null): PlanLimits {
   const limits = config.plans[plan]
@@ -65,6 +66,7 @@ export default {
     }
 
     return {
+      logFields: rateLimitLogFields,
       onRequest(ctx) {
         const auth = ctx.state.auth
         if (auth === undefined) return

@@ -1,12 +1,14 @@
 // The router decides, it does not call: it picks the model and provider, fits the prompt into the
-// context window, and leaves an UpstreamCall in ctx.state.router for the core to run. It also
-// answers the Anthropic dialect's count_tokens, since it is the one that counts prompts.
+// context window, and leaves an UpstreamCall in ctx.modelCall for the core to run, the same
+// decision in ctx.state.router for the plugins after it. It also answers the Anthropic dialect's
+// count_tokens, since it is the one that counts prompts.
 import type { AiRequest, Message } from '../../proxy/ai-request.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
 import type { GatewayPlugin, PluginDeps } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { createUpstream, type Upstream } from '../../proxy/upstream.ts'
+import { routerLogFields, type RouteDecision } from './state.ts'
 import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
 import { missingCapability } from './capabilities.ts'
@@ -106,7 +108,7 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, confi
     jsonSchema: ai.jsonSchema,
     user: ai.user,
   }
-  ctx.state.router = {
+  const decision: RouteDecision = {
     provider: primary.provider,
     model: primary.model,
     models,
@@ -116,6 +118,8 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, confi
     promptTokensBound: bound,
     call: new RoutedCall(candidates, shape, promptTokens ?? countLater, config.retry, ctx),
   }
+  ctx.state.router = decision
+  ctx.modelCall = decision
   ctx.responseHeaders[MODEL_HEADER] = modelHeaderOf(primary)
   if (promptTokens !== undefined) ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(promptTokens)
   if (prompt.dropped > 0) ctx.responseHeaders[TRIMMED_HEADER] = String(prompt.dropped)
@@ -127,6 +131,15 @@ export default {
   order: 250,
   gates: ['ai'],
   schema: routerSchema,
+  env: [
+    ['OPENAI_BASE_URL', ['providers', 'openai', 'baseUrl'], 'string'],
+    ['OPENAI_API_KEY', ['providers', 'openai', 'apiKey'], 'string'],
+    ['ANTHROPIC_BASE_URL', ['providers', 'anthropic', 'baseUrl'], 'string'],
+    ['ANTHROPIC_API_KEY', ['providers', 'anthropic', 'apiKey'], 'string'],
+    ['MISTRAL_BASE_URL', ['providers', 'mistral', 'baseUrl'], 'string'],
+    ['MISTRAL_API_KEY', ['providers', 'mistral', 'apiKey'], 'string'],
+    ['LOCAL_CHUNK_DELAY_MS', ['local', 'chunkDelayMs'], 'int'],
+  ],
   setup(config, deps) {
     const upstream = createUpstream({
       connections: config.connections,
@@ -144,8 +157,9 @@ export default {
     reportSimulatedProviders(simulated, deps.log, deps.metrics)
     const readiness = { simulated }
     return {
-      provides: { providers: providerDirectory(config) },
+      provides: { providers: providerDirectory(config), localModel: adapters.local },
       readiness: () => readiness,
+      logFields: routerLogFields,
       routes: [countTokensRoute(routes, deps.pool)],
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)

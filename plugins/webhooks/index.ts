@@ -29,6 +29,10 @@ export function createWebhooksPlugin(options: WebhooksPluginOptions = {}): Gatew
     order: 900,
     gates: [],
     schema: webhooksSchema,
+    env: [
+      ['WEBHOOKS_ALLOW_PRIVATE_TARGETS', ['allowPrivateTargets'], 'bool'],
+      ['WEBHOOKS_ALLOW_HTTP', ['allowHttp'], 'bool'],
+    ],
     async setup(config, { store, events, clock, log, metrics: registry }) {
       const db = openWebhookDatabases(store)
       const newId = createIds(clock)

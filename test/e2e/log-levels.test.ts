@@ -56,6 +56,15 @@ t.test('a development key\'s request line carries metadata, timings and the rout
   t.notOk(s.log.text().includes(s.keys.dev), 'no key')
 })
 
+t.test('a development key\'s line on a governed request carries the Governor\'s verdict', async (t) => {
+  const s = await setup(t)
+  const body = { ...ask('governed'), governorMetadata: { actionType: 'customer_support', senderId: 'user_1' } }
+  const answer = await call(`${s.url}/api/ai/complete`, { key: s.keys.dev, body })
+  t.equal(answer.status, 200)
+  const lines = s.log.lines().filter((line) => line.reqId === answer.headers['x-request-id'])
+  t.match(lines, [{ msg: 'request', governed: true, riskLevel: 'low', blocked: false }])
+})
+
 t.test('a staging key\'s request line is minimal, and unmarked keys log as before', async (t) => {
   const s = await setup(t)
   for (const [name, key] of [['stg', s.keys.stg], ['unmarked', s.keys.unmarked]] as const) {

@@ -2,7 +2,7 @@
 // server: status and exact body.
 import t from 'tap'
 import { z } from 'zod'
-import type { GatewayPlugin, PluginName } from '../../proxy/plugin.ts'
+import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { builtinPlugins } from '../../plugins/index.ts'
 import { call, hello } from '../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
@@ -80,7 +80,7 @@ t.test('a request whose worst case exceeds the budget gets 402 Budget exceeded',
 
 t.test('an internal failure gets 500 with its text in message, and the gateway keeps serving', async (t) => {
   const failing: GatewayPlugin = {
-    name: 'failing-test-plugin' as PluginName,
+    name: 'failing-test-plugin',
     order: 150,
     gates: ['ai'],
     schema: z.object({}),

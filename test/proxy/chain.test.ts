@@ -1,16 +1,17 @@
 import t from 'tap'
 import { z } from 'zod'
 import { assertPluginRules, buildChain } from '../../proxy/chain.ts'
+import { ConfigError } from '../../proxy/config.ts'
 import { createMetrics } from '../../proxy/metrics.ts'
 import type { CompletedContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
-import type { GatewayPlugin, PluginHooks, PluginName } from '../../proxy/plugin.ts'
+import type { GatewayPlugin, PluginHooks } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { StreamStop } from '../../proxy/stream-stop.ts'
 import { makeContext } from '../helpers/make-context.ts'
 
 function plugin(name: string, order: number, extra: Partial<GatewayPlugin> = {}): GatewayPlugin {
-  return { name: name as PluginName, order, gates: ['ai', 'keyed'], schema: z.object({}), setup: () => ({}), ...extra }
+  return { name, order, gates: ['ai', 'keyed'], schema: z.object({}), setup: () => ({}), ...extra }
 }
 
 const completed = (ctx: ReturnType<typeof makeContext>) =>
@@ -158,6 +159,25 @@ t.test('boot refuses duplicate names or orders and asynchronous stream hooks', a
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('b', 100)]), /share order 100/)
   t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /onStreamChunk must be synchronous/)
   t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamEnd: (async () => undefined) as never } }], createMetrics()), /onStreamEnd must be synchronous/)
+})
+
+t.test('boot refuses a plugin whose required plugin is missing or set up after it, naming both', async (t) => {
+  const governed = plugin('governor', 300, { requires: ['auth'] })
+  t.throws(() => assertPluginRules([plugin('cache', 400), governed]), new ConfigError('plugin "governor" requires plugin "auth", which is not among the gateway\'s plugins (cache, governor)'))
+  t.throws(() => assertPluginRules([plugin('auth', 500), governed]), new ConfigError('plugin "governor" (order 300) requires plugin "auth" to be set up before it, but "auth" has order 500'))
+  t.doesNotThrow(() => assertPluginRules([governed, plugin('auth', 100)]))
+})
+
+t.test('the log line gets each plugin\'s fields; a logFields hook that throws is counted and left out', async (t) => {
+  const metrics = createMetrics()
+  const chain = buildChain([
+    { plugin: plugin('b', 200), hooks: { logFields: () => { throw new Error('broken') } } },
+    { plugin: plugin('a', 100), hooks: { logFields: (_ctx, verbose) => (verbose ? { keyId: 'key_1', cache: 'hit' } : { cache: 'hit' }) } },
+    { plugin: plugin('c', 300), hooks: {} },
+  ], metrics)
+  t.same(chain.logFields(completed(makeContext()), false), { cache: 'hit' })
+  t.same(chain.logFields(completed(makeContext()), true), { keyId: 'key_1', cache: 'hit' })
+  t.match(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="b"\} 2/)
 })
 
 t.test('a hook that throws because its client left stops the chain without counting a plugin failure', async (t) => {

@@ -28,6 +28,15 @@ t.test('values from the environment are named by their variable', async (t) => {
   t.equal(failure({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }), 'no error', 'empty: tracing off')
 })
 
+t.test('each plugin declares its own environment variables, read only when it is among the plugins', async (t) => {
+  const router = builtinPlugins.find((plugin) => plugin.name === 'router')!
+  const withRouter = loadConfig([router], { OPENAI_API_KEY: 'sk-provider', SMTP_URL: 'not a url' })
+  t.match(withRouter.plugins.get('router'), { providers: { openai: { apiKey: 'sk-provider' } } })
+  t.equal(withRouter.plugins.has('accounts'), false, 'the variable of a plugin the gateway lacks is not read')
+  const echo = { ...router, name: 'echo', order: 999 }
+  t.throws(() => loadConfig([router, echo], {}), /environment variable OPENAI_BASE_URL is declared for both plugins\.router\.providers\.openai\.baseUrl and plugins\.echo\.providers\.openai\.baseUrl/)
+})
+
 t.test('values from the config file, or replaced by an override, are named by their path', async (t) => {
   const file = join(freshDataDir(t), 'config.json')
   writeFileSync(file, JSON.stringify({ bodyLimitBytes: 5 }))

@@ -1,9 +1,10 @@
-// start() that cannot open a listener says why in one line naming the setting.
+// start() that cannot start says why in one line, naming the setting or the plugins at fault.
 import t from 'tap'
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import { ConfigError } from '../../proxy/config.ts'
 import { start } from '../../proxy/index.ts'
+import { builtinPlugins } from '../../plugins/index.ts'
 import { freshDataDir, TEST_SECRET } from '../helpers/start-gateway.ts'
 
 t.test('a port in use is named by the listener\'s variable', async (t) => {
@@ -18,4 +19,12 @@ t.test('a port in use is named by the listener\'s variable', async (t) => {
       overrides: { ...overrides, dataDir, logLevel: 'silent', plugins: { auth: { secret: TEST_SECRET, demoOnFirstStart: false } } },
     }), new ConfigError(`port ${port} is in use (${setting})`))
   }
+})
+
+t.test('the built-ins without auth do not start: a plugin that requires it is named', async (t) => {
+  const plugins = builtinPlugins.filter((plugin) => plugin.name !== 'auth')
+  await t.rejects(start({ env: {}, plugins, overrides: { dataDir: freshDataDir(t), logLevel: 'silent' } }), {
+    constructor: ConfigError,
+    message: /^plugin "(governor|passthrough|accounts)" requires plugin "auth", which is not among the gateway's plugins/,
+  })
 })

@@ -1,0 +1,28 @@
+// Which API keys open the gateway: a well-formed key, known and active, of a project that exists.
+// The one rule for the request path and for plugins that take keys outside the chain (the
+// accounts plugin's query route), which reach it through the `authenticate` service.
+import { parseKey } from './key-format.ts'
+import type { AuthRegistry, KeyRecord } from './registry.ts'
+import type { AuthState, Authenticate } from './state.ts'
+
+function stateOf(registry: AuthRegistry, record: KeyRecord | undefined): AuthState | undefined {
+  if (record === undefined || record.status !== 'active') return undefined
+  const project = registry.getProject(record.projectId)
+  if (project === undefined) return undefined
+  return { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
+}
+
+/**
+ * The state a request carrying this key has; undefined for a key that opens nothing. At once for
+ * a key this gateway holds as active (the request path stays free of a promise); a promise for any
+ * other, looked up where the keys are shared, which rejects while they cannot be reached, so the
+ * request is answered 503, never 401 by mistake.
+ */
+export function authenticateKey(registry: AuthRegistry, key: string): AuthState | Promise<AuthState | undefined> | undefined {
+  if (parseKey(key) === undefined) return undefined
+  return stateOf(registry, registry.findByKey(key)) ?? registry.lookupKey(key).then((record) => stateOf(registry, record))
+}
+
+export function createAuthenticate(registry: AuthRegistry): Authenticate {
+  return async (key) => authenticateKey(registry, key)
+}

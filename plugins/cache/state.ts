@@ -1,0 +1,24 @@
+// What the cache adds to the core's types: its state slot, and how it shows on the request's
+// log line.
+import type { CompletedContext } from '../../proxy/context.ts'
+
+export interface CacheState {
+  /** The hashed cache key; never the prompt itself. */
+  readonly key: string
+  /** Answered from the cache (stored or coalesced) instead of by a model call. */
+  readonly hit: boolean
+  /** Answered with a concurrent identical request's fresh answer. */
+  readonly coalesced: boolean
+}
+
+declare module '../../proxy/context.ts' {
+  interface PluginState {
+    cache?: CacheState
+  }
+}
+
+/** The cache's result, on every line. */
+export function cacheLogFields(ctx: CompletedContext): Readonly<Record<string, unknown>> | undefined {
+  const cache = ctx.state.cache
+  return cache === undefined ? undefined : { cache: cache.coalesced ? 'coalesced' : cache.hit ? 'hit' : 'miss' }
+}

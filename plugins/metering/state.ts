@@ -1,0 +1,10 @@
+// What metering adds to the core's types: the services it provides. What a request was charged
+// it leaves in the core's ctx.charge, which the answer reports.
+import type { UsageMeter } from './usage-service.ts'
+
+declare module '../../proxy/plugin.ts' {
+  interface PluginServices {
+    /** Budget checks and ledger entries for requests that skip the model call (the pass-through): metering's. */
+    readonly usageMeter?: UsageMeter
+  }
+}
