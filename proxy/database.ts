@@ -53,7 +53,7 @@ export function openDatabase(url: string, log: Logger, options: { readonly maxCo
   // An idle connection the server dropped emits here; without a listener it would end the process.
   pool.on('error', (err) => {
     up = false
-    log.warn({ err: { message: err.message } }, 'a PostgreSQL connection failed')
+    log.warn({ err }, 'a PostgreSQL connection failed')
   })
   // The pool's connect timeout also runs while a request waits for a free connection, so a burst
   // would read as "the server is away". Requests wait for a connection here instead, and the

@@ -34,7 +34,7 @@ export function openRedis(url: string, log: Logger): SharedRedis {
   client.on('error', (err: Error) => {
     if (warned) return
     warned = true
-    log.warn({ err: { message: err.message } }, 'Redis is unreachable; requests that need it answer 503 until it is back')
+    log.warn({ err }, 'Redis is unreachable; requests that need it answer 503 until it is back')
   })
   client.on('ready', () => {
     warned = false

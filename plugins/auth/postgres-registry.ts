@@ -111,7 +111,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
     }
     const refresh = kind === 'project' ? refreshProject(rest) : kind === 'key' ? refreshKey(rest) : Promise.resolve()
     refresh.catch((err: unknown) => {
-      options.log.warn({ err: { message: (err as Error).message } }, 'a change to projects or keys could not be read; reading them all again')
+      options.log.warn({ err }, 'a change to projects or keys could not be read; reading them all again')
       recover()
     })
   }

@@ -77,7 +77,7 @@ export default {
     noteRecovered(await ledger.recover())
     // Shared by several gateways: one that dies is cleaned up after by the others, while they run.
     const sweeps = ledger.recoverEveryMs === undefined ? undefined : setInterval(() => {
-      ledger.recover().then(noteRecovered, (err: unknown) => log.warn({ err: { message: (err as Error).message } }, 'metering could not renew its lease or release the holds of stopped gateways'))
+      ledger.recover().then(noteRecovered, (err: unknown) => log.warn({ err }, 'metering could not renew its lease or release the holds of stopped gateways'))
     }, ledger.recoverEveryMs)
     sweeps?.unref()
     /** Requests that passed metering on their way to the model, with their hold, and so must be settled. */

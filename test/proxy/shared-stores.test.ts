@@ -10,6 +10,7 @@ import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'
 import { startTestGateway } from '../helpers/start-gateway.ts'
 import { call } from '../helpers/http.ts'
+import { captureLog } from '../helpers/log-capture.ts'
 
 const log = pino({ level: 'silent' })
 
@@ -89,10 +90,17 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
 
   t.test('/readyz names the dependency that is down, and is ready again when it is back', async (t) => {
     const server = await startRedis(t)
-    const gateway = await startTestGateway(t, { env: { REDIS_URL: server.url } })
+    const log = captureLog()
+    const gateway = await startTestGateway(t, { env: { REDIS_URL: server.url }, overrides: { logLevel: 'warn' }, logDestination: log.destination })
     t.match(await call(`${gateway.url}/readyz`), { status: 200, body: { status: 'ready', dependencies: { redis: 'up' } } })
     await server.stop()
     t.match(await call(`${gateway.url}/readyz`), { status: 503, body: { status: 'not ready', notReady: ['redis'], dependencies: { redis: 'down' } } })
+    // The warning comes with the first reconnection attempt that fails.
+    const redisWarning = () => log.lines().find((line) => line.dependency === 'redis' && line.level === 40)
+    for (let waited = 0; redisWarning() === undefined && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    const warning = redisWarning()
+    t.match(warning, { msg: /Redis is unreachable/, err: { type: String, message: String } }, 'the warning carries the error as a logged error')
+    t.notMatch(warning?.err.message, /\[object Object\]/)
     await server.start()
     let ready = await call(`${gateway.url}/readyz`)
     while (ready.status !== 200) {
