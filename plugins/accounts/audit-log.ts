@@ -1,8 +1,8 @@
 // The organization's admin audit log: who changed what, and when. Entries are keyed
 // `orgId:ulid`, so one organization's log is one range, in time order.
-import { monotonicFactory } from 'ulid'
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginStore } from '../../proxy/store.ts'
+import { createUlids } from '../../proxy/ids.ts'
 
 export interface AuditEntry {
   readonly id: string
@@ -24,11 +24,11 @@ export interface AuditLog {
 
 export function openAuditLog(store: PluginStore, clock: Clock): AuditLog {
   const entries = store.open<AuditEntry>('audit-log')
-  const nextId = monotonicFactory()
+  const nextId = createUlids(clock)
   return {
     async record(organizationId, entry) {
       const now = clock.now()
-      const id = nextId(now)
+      const id = nextId()
       await entries.put(`${organizationId}:${id}`, { id, at: new Date(now).toISOString(), ...entry })
     },
     list(organizationId, limit) {

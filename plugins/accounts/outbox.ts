@@ -1,8 +1,8 @@
 // The local outbox: without an SMTP relay, mail is kept in the accounts plugin's store, where
 // `tollgate outbox` reads it. It holds working links, so it is meant for development only.
-import { monotonicFactory } from 'ulid'
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginStore } from '../../proxy/store.ts'
+import { createUlids } from '../../proxy/ids.ts'
 import type { Mail, Mailer } from './mail.ts'
 
 export interface OutboxMessage extends Mail {
@@ -18,10 +18,10 @@ export function listOutbox(store: PluginStore, to?: string): OutboxMessage[] {
 
 export function createOutboxMailer(store: PluginStore, clock: Clock): Mailer {
   const messages = store.open<OutboxMessage>('outbox')
-  const nextId = monotonicFactory()
+  const nextId = createUlids(clock)
   return {
     async send(mail) {
-      const message: OutboxMessage = { ...mail, links: [...mail.links], id: nextId(clock.now()), sentAt: new Date(clock.now()).toISOString() }
+      const message: OutboxMessage = { ...mail, links: [...mail.links], id: nextId(), sentAt: new Date(clock.now()).toISOString() }
       await messages.put(message.id, message)
     },
     async close() {},

@@ -2,6 +2,7 @@
 // start and kept in the store as a JWK. Imported once; its RFC 7638 thumbprint is the `kid`.
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
 import type { PluginStore } from '../../proxy/store.ts'
+import { storedOnce } from '../../proxy/stored-once.ts'
 import type { SigningKeyJwk } from './schema.ts'
 
 export const ALGORITHM = 'EdDSA'
@@ -13,24 +14,14 @@ export interface SigningKey {
   readonly publicKey: CryptoKey
 }
 
-async function storedOrNew(store: PluginStore): Promise<SigningKeyJwk> {
-  const meta = store.open<SigningKeyJwk>('meta')
-  const existing = meta.get(STORED_KEY)
-  if (existing !== undefined) return existing
+async function newSigningKey(): Promise<SigningKeyJwk> {
   const { privateKey } = await generateKeyPair(ALGORITHM, { crv: 'Ed25519', extractable: true })
   const jwk = await exportJWK(privateKey)
-  const generated = { kty: 'OKP', crv: 'Ed25519', x: jwk.x!, d: jwk.d! } as const
-  // Two processes starting on an empty store keep whichever key was written first.
-  return store.transaction(() => {
-    const raced = meta.get(STORED_KEY)
-    if (raced !== undefined) return raced
-    meta.put(STORED_KEY, generated)
-    return generated
-  })
+  return { kty: 'OKP', crv: 'Ed25519', x: jwk.x!, d: jwk.d! }
 }
 
 export async function loadSigningKey(store: PluginStore, configured: SigningKeyJwk | undefined): Promise<SigningKey> {
-  const jwk = configured ?? (await storedOrNew(store))
+  const jwk = configured ?? (await storedOnce(store, STORED_KEY, newSigningKey))
   const publicJwk: JWK = { kty: jwk.kty, crv: jwk.crv, x: jwk.x }
   const [privateKey, publicKey, thumbprint] = await Promise.all([
     importJWK({ ...publicJwk, d: jwk.d }, ALGORITHM),

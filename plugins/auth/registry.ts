@@ -9,6 +9,7 @@ import type { KeyEnv, KeyType } from '../../proxy/context.ts'
 import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Project } from '../../proxy/project.ts'
 import { decodedReads } from '../../proxy/decoded-reads.ts'
 import type { PluginStore } from '../../proxy/store.ts'
+import { storedOnce } from '../../proxy/stored-once.ts'
 import { displayPrefix, generateKey } from './key-format.ts'
 import { KnownKeyHashes, hashKey, hmacKey, sameHash } from './key-hash.ts'
 
@@ -82,15 +83,7 @@ const HOT_RECORDS = 10_000
 /** The server secret: from config when given, otherwise generated once and kept in the store. */
 export async function loadSecret(store: PluginStore, configured: string | undefined): Promise<Buffer> {
   if (configured !== undefined) return Buffer.from(configured, 'utf8')
-  const meta = store.open<string>('meta')
-  // In a transaction, so two processes starting on an empty store agree on one secret.
-  return Buffer.from(await store.transaction(() => {
-    const existing = meta.get(SECRET_ENTRY)
-    if (existing !== undefined) return existing
-    const created = randomBytes(32).toString('base64')
-    meta.put(SECRET_ENTRY, created)
-    return created
-  }), 'base64')
+  return Buffer.from(await storedOnce(store, SECRET_ENTRY, () => randomBytes(32).toString('base64')), 'base64')
 }
 
 /**

@@ -4,6 +4,7 @@
 // holds the whole store; configure the key to separate the two.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
 import type { PluginStore } from '../../proxy/store.ts'
+import { storedOnce } from '../../proxy/stored-once.ts'
 
 export interface SecretBox {
   seal(secret: string, webhookId: string): string
@@ -14,15 +15,7 @@ const KEY_ENTRY = 'secret-key'
 
 async function loadKey(store: PluginStore, configured: string | undefined): Promise<Buffer> {
   if (configured !== undefined) return createHash('sha256').update(configured, 'utf8').digest()
-  const meta = store.open<string>('meta')
-  // In a transaction, so processes starting together on an empty store agree on one key.
-  return Buffer.from(await store.transaction(() => {
-    const existing = meta.get(KEY_ENTRY)
-    if (existing !== undefined) return existing
-    const created = randomBytes(32).toString('base64')
-    meta.put(KEY_ENTRY, created)
-    return created
-  }), 'base64')
+  return Buffer.from(await storedOnce(store, KEY_ENTRY, () => randomBytes(32).toString('base64')), 'base64')
 }
 
 export async function createSecretBox(store: PluginStore, configured: string | undefined): Promise<SecretBox> {

@@ -1,8 +1,8 @@
 // Record ids: a kind prefix and a ulid (sortable by time), lowercase like the
 // registry's. The time part comes from the gateway's clock, so tests can control it.
-import { encodeTime, monotonicFactory } from 'ulid'
+import { encodeTime } from 'ulid'
 import type { Clock } from '../../../proxy/clock.ts'
-import { randomFraction } from '../../../proxy/random-pool.ts'
+import { createUlids } from '../../../proxy/ids.ts'
 
 export const ID_PREFIXES = { audit: 'aud_', violation: 'vio_', alert: 'alt_', case: 'case_', model: 'mdl_', rule: 'rule_' } as const
 export type RecordKind = keyof typeof ID_PREFIXES
@@ -10,10 +10,8 @@ export type RecordKind = keyof typeof ID_PREFIXES
 export type NewId = (kind: RecordKind) => string
 
 export function createIds(clock: Clock): NewId {
-  // Monotonic: increments the random part within a millisecond instead of drawing new
-  // randomness, ~1 µs against ~35 µs for a fresh ulid here; a new millisecond draws from the pool.
-  const next = monotonicFactory(randomFraction)
-  return (kind) => `${ID_PREFIXES[kind]}${next(clock.now()).toLowerCase()}`
+  const next = createUlids(clock)
+  return (kind) => `${ID_PREFIXES[kind]}${next().toLowerCase()}`
 }
 
 /** The smallest id string of a kind at a time; every id made at that time or later sorts after it. */
