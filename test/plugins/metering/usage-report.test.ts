@@ -11,7 +11,8 @@ const DAY_MS = 86_400_000
 
 async function rowPerDay(t: Test, env: NodeJS.ProcessEnv = {}) {
   const dataDir = freshDataDir(t)
-  const seeded = await seedProject(dataDir, { budgetDollars: 5 })
+  // The project is where the gateway reads projects: its database when it has one.
+  const seeded = await seedProject(dataDir, { budgetDollars: 5 }, undefined, env.DATABASE_URL === undefined ? {} : { databaseUrl: env.DATABASE_URL })
   const clock = manualClock(Date.parse('2026-03-03T12:00:00Z'))
   const { url } = await startTestGateway(t, { dataDir, clock, env })
   const key = seeded.keys[0]!.key
