@@ -38,17 +38,21 @@ export interface EventOutbox {
   onEmit(listener: () => void): void
 }
 
+let sequence = 0
+
+/** Time first so ids sort oldest first; a counter and random bytes keep them unique across processes. */
+export function eventId(now: number): string {
+  return `evt_${now.toString(36).padStart(9, '0')}${(sequence++ % 46_656).toString(36).padStart(3, '0')}${randomHex(6)}`
+}
+
 export function createOutbox(root: RootDatabase, clock: Clock): EventOutbox {
   const events: Database<GatewayEvent, Key> = root.openDB({ name: 'core/events' })
   const listeners: Array<() => void> = []
-  let sequence = 0
   return {
     emit(type, projectId, data) {
       const now = clock.now()
-      // Time first so keys sort oldest first; a counter and random bytes keep ids unique across processes.
-      const id = `evt_${now.toString(36).padStart(9, '0')}${(sequence++ % 46_656).toString(36).padStart(3, '0')}${randomHex(6)}`
-      const event: GatewayEvent = { id, type, timestamp: new Date(now).toISOString(), project_id: projectId, data }
-      events.put(id, event)
+      const event: GatewayEvent = { id: eventId(now), type, timestamp: new Date(now).toISOString(), project_id: projectId, data }
+      events.put(event.id, event)
       queueMicrotask(() => {
         for (const listener of listeners) listener()
       })

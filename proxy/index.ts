@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type GatewayConfig } from './config.ts'
 import { DependencyUnavailableError } from './errors.ts'
 import { drainListeners } from './drain.ts'
 import { createOutbox } from './events.ts'
+import { openSharedEvents, type SharedEventOutbox } from './shared-events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
 import { buildOpenApi, isDescribed, openApiDocumentSchema } from './openapi.ts'
@@ -84,9 +85,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const entries: Array<{ plugin: GatewayPlugin; hooks: PluginHooks }> = []
   let services: PluginServices = {}
   try {
+    if (shared.database !== undefined) shared.events = await openSharedEvents(shared.database.forPlugin('core'), clock, log)
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, track, events, services,
+        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), sharedEvents: shared.events, redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, track, events, services,
       })
       if (hooks.provides !== undefined) services = { ...services, ...hooks.provides }
       entries.push({ plugin, hooks })
@@ -236,6 +238,8 @@ async function flushTraces(tracing: Tracing, log: Logger): Promise<void> {
 interface SharedStores {
   readonly database: Database | undefined
   readonly redis: SharedRedis | undefined
+  /** Opened with the database, once its table is migrated. */
+  events?: SharedEventOutbox
 }
 
 /** For /readyz: each shared store configured, up or down. */
@@ -251,6 +255,7 @@ async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: Wo
   await pool.close()
   await store.flushed()
   await store.close()
+  await shared.events?.close()
   await shared.database?.close()
   await shared.redis?.close()
 }

@@ -14,6 +14,7 @@ import type { Reply } from './reply.ts'
 import type { RouteDocs } from './route-docs.ts'
 import type { PluginStore } from './store.ts'
 import type { PluginDatabase } from './database.ts'
+import type { SharedEventOutbox } from './shared-events.ts'
 import type { SharedRedis } from './redis.ts'
 
 /** kebab-case. The core lists no plugin; names are checked at boot (unique, and each one `requires` present). */
@@ -187,6 +188,11 @@ export interface PluginDeps {
    * there instead of in `store`, so every gateway on that database sees them.
    */
   readonly database?: PluginDatabase | undefined
+  /**
+   * The event outbox every gateway on DATABASE_URL shares, set with `database`. A plugin whose
+   * records live in PostgreSQL emits here, in the transaction of the change, instead of in `events`.
+   */
+  readonly sharedEvents?: SharedEventOutbox | undefined
   /** Redis, when REDIS_URL is set, for hot state every gateway must see at once; keys under redis.prefix(name). */
   readonly redis?: SharedRedis | undefined
   readonly pool: WorkerPool
