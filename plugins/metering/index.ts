@@ -52,10 +52,10 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, database, clock, log, track, metrics, events }) {
+  async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events }) {
     const ledger: MeteringStore = database === undefined
       ? lmdbMeteringStore(store, { shared: config.shared, track, events })
-      : await postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events })
+      : await postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents })
     const tokensMetered = new Counter({
       name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
       labelNames: ['provider', 'model', 'direction'], registers: [metrics],

@@ -6,7 +6,7 @@
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
 import { DependencyUnavailableError } from '../../proxy/errors.ts'
-import type { EventOutbox } from '../../proxy/events.ts'
+import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
 import type { Hold } from './budget-holds.ts'
 import type { BudgetRow, DayStats, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
@@ -18,7 +18,8 @@ export interface PostgresMeteringOptions {
   readonly owner: string
   /** How long a gateway that stopped renewing keeps its holds; renewed every third of it. */
   readonly leaseMs: number
-  readonly events?: EventOutbox | undefined
+  /** Usage events are recorded in the transaction that decides them. */
+  readonly events?: SharedEventOutbox | undefined
 }
 
 interface BudgetRecord {
@@ -26,12 +27,6 @@ interface BudgetRecord {
   reserved_micros: string
   overage_micros: string
   notified: number[]
-}
-
-interface Emitted {
-  readonly type: 'usage.threshold_reached' | 'usage.limit_exceeded'
-  readonly projectId: string
-  readonly data: Record<string, unknown>
 }
 
 const THRESHOLDS = [80, 90] as const
@@ -77,15 +72,11 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   }
   await renewLease()
 
-  function emit(emitted: readonly Emitted[]): void {
-    for (const event of emitted) events?.emit(event.type, event.projectId, event.data)
-  }
-
   /**
    * Removes the request's hold and checkpoint, and charges the entry once; inside a transaction.
    * `alone`: the transaction holds this settlement only, so it may choose how it commits.
    */
-  async function applySettlement(sql: Sql, entry: LedgerEntry, limitMicros: number, emitted: Emitted[], alone = false): Promise<BudgetRow> {
+  async function applySettlement(sql: Sql, entry: LedgerEntry, limitMicros: number, alone = false): Promise<BudgetRow> {
     const first = await sql.query<{ inserted: number; project_id: string | null; month: string | null; micros: string | null }>(
       `WITH inserted AS (
          INSERT INTO metering_ledger (id, project_id, month, entry) VALUES ($1, $2, $3, $4)
@@ -148,20 +139,15 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     const next = [...notified, ...crossed]
     await sql.query('UPDATE metering_budgets SET notified = $3 WHERE project_id = $1 AND month = $2', [entry.projectId, entry.month, next])
     for (const threshold of crossed) {
-      emitted.push({
-        type: 'usage.threshold_reached', projectId: entry.projectId,
-        data: { period: entry.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros) },
+      await events?.emit(sql, 'usage.threshold_reached', entry.projectId, {
+        period: entry.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
       })
     }
     return { ...row, notified: next }
   }
 
-  // Usage events follow the commit that decided them: a crash between the two loses the event, never the charge.
-  async function settleNow(entry: LedgerEntry, limitMicros: number): Promise<BudgetRow> {
-    const emitted: Emitted[] = []
-    const row = await database.transaction((sql) => applySettlement(sql, entry, limitMicros, emitted, true))
-    emit(emitted)
-    return row
+  function settleNow(entry: LedgerEntry, limitMicros: number): Promise<BudgetRow> {
+    return database.transaction((sql) => applySettlement(sql, entry, limitMicros, true))
   }
 
   function tracked<T>(work: Promise<T>): Promise<T> {
@@ -172,23 +158,22 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   }
 
   async function noteLimit(projectId: string, month: string, limitMicros: number, requestedMicros: number): Promise<BudgetRow | undefined> {
-    const noted = await database.query<BudgetRecord>(
-      `INSERT INTO metering_budgets AS b (project_id, month, notified) VALUES ($1, $2, ARRAY[${LIMIT}])
-       ON CONFLICT (project_id, month) DO UPDATE SET notified = b.notified || ${LIMIT}
-       WHERE NOT ${LIMIT} = ANY(b.notified)
-       RETURNING *`,
-      [projectId, month],
-    )
-    if (noted.rows[0] === undefined) return undefined
-    const row = rowOf(noted.rows[0])
-    emit([{
-      type: 'usage.limit_exceeded', projectId,
-      data: {
+    return database.transaction(async (sql) => {
+      const noted = await sql.query<BudgetRecord>(
+        `INSERT INTO metering_budgets AS b (project_id, month, notified) VALUES ($1, $2, ARRAY[${LIMIT}])
+         ON CONFLICT (project_id, month) DO UPDATE SET notified = b.notified || ${LIMIT}
+         WHERE NOT ${LIMIT} = ANY(b.notified)
+         RETURNING *`,
+        [projectId, month],
+      )
+      if (noted.rows[0] === undefined) return undefined
+      const row = rowOf(noted.rows[0])
+      await events?.emit(sql, 'usage.limit_exceeded', projectId, {
         period: month, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
         budget_reserved: dollars(row.reservedMicros), requested_cost: dollars(requestedMicros),
-      },
-    }])
-    return row
+      })
+      return row
+    })
   }
 
   async function budget(projectId: string, month: string): Promise<BudgetRow> {
@@ -198,8 +183,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
   /** Settles the streams and releases the holds of gateways whose lease ran out. */
   async function sweep(now: number): Promise<{ recovered: number; released: number }> {
-    const emitted: Emitted[] = []
-    const swept = await database.transaction(async (sql) => {
+    return database.transaction(async (sql) => {
       // Gateways sweeping at once could lock the month rows in different orders: one sweeps, the
       // others skip this round.
       const turn = await sql.query<{ mine: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('tollgate metering sweep')) AS mine`)
@@ -213,7 +197,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       )
       const streams = gone.rows.sort((a, b) => `${a.entry.projectId}/${a.entry.month}`.localeCompare(`${b.entry.projectId}/${b.entry.month}`))
       // Streams first: a stream settled to its checkpoint releases its own hold with its charge.
-      for (const { entry, limit_micros } of streams) await applySettlement(sql, entry, Number(limit_micros), emitted)
+      for (const { entry, limit_micros } of streams) await applySettlement(sql, entry, Number(limit_micros))
       const released = await sql.query<{ released: number }>(
         `WITH gone AS (
            DELETE FROM metering_holds WHERE request_id IN (
@@ -237,8 +221,6 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       )
       return { recovered: streams.length, released: released.rows[0]!.released }
     })
-    emit(emitted)
-    return swept
   }
 
   /** Commits the settlements that failed before; stops at the first the database is away for. */

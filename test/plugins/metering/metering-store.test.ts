@@ -5,7 +5,8 @@
 import t, { type Test } from 'tap'
 import pino from 'pino'
 import { openStore } from '../../../proxy/store.ts'
-import { createOutbox } from '../../../proxy/events.ts'
+import { createOutbox, type GatewayEvent } from '../../../proxy/events.ts'
+import { openSharedEvents } from '../../../proxy/shared-events.ts'
 import { openDatabase } from '../../../proxy/database.ts'
 import { DependencyUnavailableError } from '../../../proxy/errors.ts'
 import type { LedgerEntry } from '../../../plugins/metering/ledger.ts'
@@ -33,25 +34,30 @@ type Kind = 'lmdb' | 'postgres'
 /** Opens stores of one kind on one shared place (a data directory, or a database). */
 async function storesOn(t: Test, kind: Kind, server: PostgresServer | undefined) {
   const clock = manualClock(Date.UTC(2026, 10, 21))
-  const outbox = openStore(freshDataDir(t))
-  t.teardown(() => outbox.close())
-  const events = createOutbox(outbox.root, clock)
-  /** The events emitted so far, once written (an event that follows a PostgreSQL commit is written on its own). */
-  const emitted = async () => {
-    await outbox.root.committed
-    return events.pending(10)
-  }
   if (kind === 'lmdb') {
-    // One process on LMDB: its every "gateway" is the same store.
+    // One process on LMDB: its every "gateway" is the same store, and so is its event outbox.
     const store = openStore(freshDataDir(t))
+    const events = createOutbox(store.root, clock)
     const metering = lmdbMeteringStore(store.forPlugin('metering'), { shared: true, track: () => undefined, events })
     t.teardown(async () => {
       await metering.close()
       await store.close()
     })
+    const emitted = async () => {
+      await store.root.committed
+      return events.pending(10)
+    }
     return { clock, emitted, open: async () => metering }
   }
   const url = await server!.freshDatabase(t)
+  const core = openDatabase(url, log, { maxConnections: 2 })
+  const events = await openSharedEvents(core.forPlugin('core'), clock, log)
+  t.teardown(async () => {
+    await events.close()
+    await core.close()
+  })
+  /** The events committed so far, oldest first, left in the outbox. */
+  const emitted = async () => (await core.forPlugin('core').query<{ event: GatewayEvent }>('SELECT event FROM core_events ORDER BY id')).rows.map((r) => r.event)
   let owners = 0
   return {
     clock, emitted,
