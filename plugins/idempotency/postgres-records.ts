@@ -4,6 +4,7 @@
 // recorded is decided under the row's lock, by the same rules as on LMDB. A process id means
 // nothing on another host, so a run's owner is alive while its lease in idempotency_owners is
 // renewed; a run whose owner stopped renewing is taken over by the next retry.
+import { takeOwnerLease } from '../../proxy/owner-lease.ts'
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
 import { decide, RETENTION_MS, type Decision, type IdempotencyRecord, type StoredAnswer } from './decide.ts'
@@ -44,17 +45,7 @@ export async function postgresRecords(database: PluginDatabase, options: Postgre
   await database.migrate(idempotencyMigrations)
   const unreleased = new Map<string, { readonly id: RecordId; readonly requestId: string }>()
 
-  let leaseUntil = 0
-  async function renewLease(): Promise<void> {
-    const until = clock.now() + ownerLeaseMs
-    await database.query(
-      `INSERT INTO idempotency_owners (owner, expires_at) VALUES ($1, $2)
-       ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at`,
-      [owner, until],
-    )
-    leaseUntil = until
-  }
-  await renewLease()
+  const lease = await takeOwnerLease(database, 'idempotency_owners', owner, ownerLeaseMs, clock)
 
   async function remove(id: RecordId, requestId: string): Promise<void> {
     await database.query('DELETE FROM idempotency_records WHERE project_id = $1 AND key = $2 AND request_id = $3', [id.projectId, id.key, requestId])
@@ -70,8 +61,8 @@ export async function postgresRecords(database: PluginDatabase, options: Postgre
 
   let renewal: Promise<void> = Promise.resolve()
   const renewer = setInterval(() => {
-    renewal = renewLease().then(retryReleases).catch(() => undefined)
-  }, Math.max(1, Math.floor(ownerLeaseMs / 3)))
+    renewal = lease.renew().then(retryReleases).catch(() => undefined)
+  }, lease.renewEveryMs)
   renewer.unref()
 
   async function claimIn(sql: Sql, id: RecordId, hash: string, now: number, requestId: string, onRun: () => void): Promise<Decision> {
@@ -115,9 +106,7 @@ export async function postgresRecords(database: PluginDatabase, options: Postgre
     },
 
     async claim(id, { hash, now }, requestId, onRun) {
-      // A renewal was missed (the database was away): a run claimed under a lapsed lease could be
-      // taken over at once by another gateway.
-      if (leaseUntil - clock.now() < ownerLeaseMs / 3) await renewLease()
+      await lease.current()
       return database.transaction((sql) => claimIn(sql, id, hash, now, requestId, onRun))
     },
 
@@ -162,8 +151,7 @@ export async function postgresRecords(database: PluginDatabase, options: Postgre
       clearInterval(renewer)
       await renewal
       await retryReleases().catch(() => undefined)
-      // Stopped on purpose: a run it still held is taken over at once, without waiting for the lease.
-      await database.query('UPDATE idempotency_owners SET expires_at = 0 WHERE owner = $1', [owner]).catch(() => undefined)
+      await lease.end()
     },
   }
 }

@@ -3,6 +3,7 @@
 // limit; a settlement is one transaction (ledger entry keyed by request id, the month's and the
 // day's aggregates, the hold removed) committed before the answer. Nothing is journaled locally:
 // once the commit returns, the charge is in the database every gateway reads.
+import { takeOwnerLease } from '../../proxy/owner-lease.ts'
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
 import { DependencyUnavailableError } from '../../proxy/errors.ts'
@@ -60,17 +61,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   const inFlight = new Set<Promise<unknown>>()
   const unsettled = new Map<string, { entry: LedgerEntry; limitMicros: number }>()
 
-  let leaseUntil = 0
-  async function renewLease(): Promise<void> {
-    const until = clock.now() + leaseMs
-    await database.query(
-      `INSERT INTO metering_owners (owner, expires_at) VALUES ($1, $2)
-       ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at`,
-      [owner, until],
-    )
-    leaseUntil = until
-  }
-  await renewLease()
+  const lease = await takeOwnerLease(database, 'metering_owners', owner, leaseMs, clock)
 
   /**
    * Removes the request's hold and checkpoint, and charges the entry once; inside a transaction.
@@ -237,18 +228,16 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
   return {
     async recover(): Promise<Recovered> {
-      await renewLease()
+      await lease.renew()
       await retryUnsettled()
       const { recovered, released } = await sweep(clock.now())
       return { released, recovered, replayed: 0, unreadable: 0 }
     },
 
-    recoverEveryMs: Math.max(1, Math.floor(leaseMs / 3)),
+    recoverEveryMs: lease.renewEveryMs,
 
     async reserve(hold: Hold, limitMicros: number) {
-      // A renewal was missed (the database was away): a hold taken under a lapsed lease could be
-      // released at once by another gateway's sweep.
-      if (leaseUntil - clock.now() < leaseMs / 3) await renewLease()
+      await lease.current()
       const admitted = await database.query<{ admitted: number }>(
         `WITH admitted AS (
            INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)
@@ -338,9 +327,8 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     async close() {
       await Promise.allSettled([...inFlight])
-      // Stopped on purpose: what it still holds (a settlement that could not be committed) is
-      // given back by the next sweep of any gateway, without waiting for the lease.
-      await database.query('UPDATE metering_owners SET expires_at = 0 WHERE owner = $1', [owner]).catch(() => undefined)
+      // What it still holds (a settlement that could not be committed) is given back by the next sweep of any gateway.
+      await lease.end()
     },
   }
 }
