@@ -5,10 +5,10 @@
 // parent-death signal, so they stop with this process even when it is killed outright; both
 // inherit its CPU pinning. Reports the CPU both have used, every process of them, so a row can
 // count it with the gateway's.
+import { freePort } from '../free-port.ts'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -25,16 +25,6 @@ export interface SharedStoresInfo {
 
 const DATABASE = 'tollgate_bench'
 const READY_TIMEOUT_MS = 60_000
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  await once(server, 'close')
-  return port
-}
 
 // PostgreSQL refuses to run as root; the package's own `postgres` user runs it then.
 const isRoot = process.getuid?.() === 0

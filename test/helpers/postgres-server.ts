@@ -4,23 +4,15 @@
 import type { Test } from 'tap'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { freePort } from './free-port.ts'
+import { freePort } from '../../bench/free-port.ts'
+import { postgresBinaries } from '../../bench/shared-stores.ts'
 
-/** The directory of initdb and postgres, or undefined when PostgreSQL is not installed. */
-function findBinaries(): string | undefined {
-  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim()
-  if (onPath !== '') return join(onPath, '..')
-  const root = '/usr/lib/postgresql'
-  if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
-  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin')
-}
 
-const BIN = findBinaries()
+const BIN = postgresBinaries()
 
 /** The skip reason for tests that need PostgreSQL, or false when it is installed. */
 export const POSTGRES_MISSING: string | false = BIN === undefined ? 'PostgreSQL is not installed (Debian package postgresql; .ci/run installs it)' : false

@@ -7,7 +7,7 @@ import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './free-port.ts'
+import { freePort } from '../../bench/free-port.ts'
 
 /** The skip reason for tests that need Redis, or false when it is installed. */
 export const REDIS_MISSING: string | false = spawnSync('redis-server', ['--version']).error === undefined

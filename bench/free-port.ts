@@ -1,4 +1,4 @@
-// A loopback port nobody listens on, for a server that must be told its port (PostgreSQL, Redis).
+// A loopback port nobody listens on, for a server that must be told its port (PostgreSQL, Redis); the bench and the tests start such servers.
 import { createServer } from 'node:net'
 import { once } from 'node:events'
 
