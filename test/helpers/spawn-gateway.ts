@@ -9,8 +9,8 @@ export interface SpawnedGateway {
   readonly url: string
 }
 
-export async function spawnGateway(t: Test, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<SpawnedGateway> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] })
+export async function spawnGateway(t: Test, args: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<SpawnedGateway> {
+  const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM')
