@@ -4,6 +4,7 @@
 // one task per text made ~512 messages over 1 KB a 503 on an idle gateway). A few batches rather
 // than one keep the threads working in parallel. The pool's OverloadedError (a full queue) is
 // passed on untouched so the client gets 503.
+import { inlineOrPooled } from '../../proxy/inline-or-pooled.ts'
 import type { WorkerPool } from '../../proxy/pool.ts'
 import { scanContent, type Finding } from '../../workers/scan-content.ts'
 
@@ -27,17 +28,7 @@ export interface ScannedTexts {
 
 export async function scanTexts(texts: readonly string[], pool: WorkerPool, limits: ScanLimits, signal: AbortSignal): Promise<ScannedTexts> {
   const findings: Finding[][] = new Array(texts.length)
-  const inline: number[] = []
-  const pooled: number[] = []
-  let budget = limits.inlineBudgetChars
-  texts.forEach((text, index) => {
-    if (text.length <= limits.inlineMaxChars && text.length <= budget) {
-      budget -= text.length
-      inline.push(index)
-    } else {
-      pooled.push(index)
-    }
-  })
+  const { inline, pooled } = inlineOrPooled(texts.map((text) => text.length), { maxInline: limits.inlineMaxChars, budget: limits.inlineBudgetChars })
   if (pooled.length === 0) {
     for (const index of inline) findings[index] = scanContent({ text: texts[index]! })
     return { findings, pooled: 0 }
