@@ -4,6 +4,7 @@
 // day's aggregates, the hold removed) committed before the answer. Nothing is journaled locally:
 // once the commit returns, the charge is in the database every gateway reads.
 import { takeOwnerLease } from '../../proxy/owner-lease.ts'
+import { batchedTurns } from './batched-turns.ts'
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
 import { DependencyUnavailableError } from '../../proxy/errors.ts'
@@ -35,10 +36,20 @@ const LIMIT = 100
 // A sweep's work per run is bounded; what is left waits for the next run.
 const SWEEP_CHECKPOINTS = 100
 const SWEEP_HOLDS = 1_000
+// The most settlements, or holds, of one project committed together.
+const MAX_BATCH = 64
 // Settlements whose commit failed (the database away, a deadlock), kept to be retried, up to this many.
 const MAX_UNSETTLED = 10_000
 
 const dollars = (micros: number) => micros / 1e6
+
+interface Settlement {
+  readonly entry: LedgerEntry
+  readonly limitMicros: number
+}
+
+const lockKey = (entry: LedgerEntry) => `${entry.month}\u0000${entry.day}\u0000${entry.model}`
+const lockOrder = (a: LedgerEntry, b: LedgerEntry) => (lockKey(a) < lockKey(b) ? -1 : lockKey(a) > lockKey(b) ? 1 : 0)
 
 function rowOf(record: BudgetRecord | undefined): BudgetRow {
   if (record === undefined) return { usedMicros: 0, reservedMicros: 0 }
@@ -141,6 +152,48 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     return database.transaction((sql) => applySettlement(sql, entry, limitMicros, true))
   }
 
+  const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
+
+  // A project's settlements in turns (batched-turns.ts), a turn's in one transaction. They are
+  // applied in the order of the rows they lock (the month's, then each day and model's), the same
+  // on every gateway, so two gateways' turns wait for each other and never deadlock.
+  const settleInTurn = batchedTurns<Settlement, BudgetRow>(async (batch) => {
+    if (batch.length === 1) return [await settleNow(batch[0]!.entry, batch[0]!.limitMicros)]
+    const order = batch.map((_, i) => i).sort((a, b) => lockOrder(batch[a]!.entry, batch[b]!.entry))
+    return database.transaction(async (sql) => {
+      const rows = new Array<BudgetRow>(batch.length)
+      for (const i of order) rows[i] = await applySettlement(sql, batch[i]!.entry, batch[i]!.limitMicros)
+      return rows
+    })
+  }, turnOptions)
+
+  // A project's holds in turns too: each is still admitted by its own statement, against the
+  // row as the holds before it in the turn left it.
+  const reserveInTurn = batchedTurns<{ hold: Hold; limitMicros: number }, boolean>(async (batch) =>
+    database.transaction(async (sql) => {
+      const admitted: boolean[] = []
+      for (const { hold, limitMicros } of batch) admitted.push(await admit(sql, hold, limitMicros))
+      return admitted
+    }), turnOptions)
+
+  async function admit(sql: Sql, hold: Hold, limitMicros: number): Promise<boolean> {
+    const admitted = await sql.query<{ admitted: number }>(
+      `WITH admitted AS (
+         INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)
+         SELECT $1::text, $2::text, $3::bigint WHERE $3::bigint <= $4::bigint
+         ON CONFLICT (project_id, month) DO UPDATE SET reserved_micros = b.reserved_micros + excluded.reserved_micros
+         WHERE b.used_micros + b.reserved_micros + excluded.reserved_micros <= $4::bigint
+         RETURNING 1
+       ), held AS (
+         INSERT INTO metering_holds (request_id, project_id, month, micros, owner)
+         SELECT $5::text, $1::text, $2::text, $3::bigint, $6::text FROM admitted RETURNING 1
+       )
+       SELECT count(*)::int AS admitted FROM held`,
+      [hold.projectId, hold.month, hold.micros, limitMicros, hold.requestId, owner],
+    )
+    return admitted.rows[0]!.admitted === 1
+  }
+
   function tracked<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work)
     const done = () => inFlight.delete(work)
@@ -238,21 +291,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     async reserve(hold: Hold, limitMicros: number) {
       await lease.current()
-      const admitted = await database.query<{ admitted: number }>(
-        `WITH admitted AS (
-           INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)
-           SELECT $1::text, $2::text, $3::bigint WHERE $3::bigint <= $4::bigint
-           ON CONFLICT (project_id, month) DO UPDATE SET reserved_micros = b.reserved_micros + excluded.reserved_micros
-           WHERE b.used_micros + b.reserved_micros + excluded.reserved_micros <= $4::bigint
-           RETURNING 1
-         ), held AS (
-           INSERT INTO metering_holds (request_id, project_id, month, micros, owner)
-           SELECT $5::text, $1::text, $2::text, $3::bigint, $6::text FROM admitted RETURNING 1
-         )
-         SELECT count(*)::int AS admitted FROM held`,
-        [hold.projectId, hold.month, hold.micros, limitMicros, hold.requestId, owner],
-      )
-      if (admitted.rows[0]!.admitted === 1) return { ok: true }
+      if (await reserveInTurn(hold.projectId, { hold, limitMicros })) return { ok: true }
       const row = await noteLimit(hold.projectId, hold.month, limitMicros, hold.micros) ?? await budget(hold.projectId, hold.month)
       return { ok: false, availableMicros: Math.max(0, limitMicros - row.usedMicros - row.reservedMicros) }
     },
@@ -270,7 +309,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     },
 
     settle(entry, limitMicros): Settled {
-      const committed = tracked(settleNow(entry, limitMicros).catch((err: unknown) => {
+      const committed = tracked(settleInTurn(entry.projectId, { entry, limitMicros }).catch((err: unknown) => {
         // The provider was paid: the charge is kept and retried, and its hold with it, so the
         // budget stays held until it is recorded.
         if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { entry, limitMicros })

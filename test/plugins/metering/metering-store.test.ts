@@ -121,6 +121,18 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     t.same(await ledger.dayStats('p', { start: '2026-12-01', end: '2026-12-31' }), new Map())
   })
 
+  t.test('100 requests of one project at once on one gateway: each held, charged and counted once, each threshold announced once', async (t) => {
+    const stores = await storesOn(t, kind, server)
+    const ledger = await stores.open()
+    const ids = Array.from({ length: 100 }, (_, i) => `c${i}`)
+    const held = await Promise.all(ids.map((id) => ledger.reserve(hold(id, 100), 10_000)))
+    t.ok(held.every((h) => h.ok), 'every hold fits')
+    await Promise.all(ids.map((id) => ledger.settle(entry(id, 100), 10_000, settled).committed))
+    t.match(await ledger.budget('p', '2026-11'), { usedMicros: 10_000, reservedMicros: 0, notified: [80, 90] })
+    t.match(await ledger.dayStats('p', november), new Map([['2026-11-21', { misses: 100, models: { 'gpt-4o': { requests: 100, costMicros: 10_000 } } }]]))
+    t.same((await stores.emitted()).map((e) => e.data.threshold_percent), [80, 90])
+  })
+
   t.test('usage events fire once each: 80% and 90% thresholds, then the limit on the first refusal', async (t) => {
     const stores = await storesOn(t, kind, server)
     const ledger = await stores.open()
