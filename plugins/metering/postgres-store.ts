@@ -1,18 +1,21 @@
-// Metering on PostgreSQL, shared by every gateway on DATABASE_URL. A reservation is one
+// Metering on PostgreSQL, shared by every gateway on DATABASE_URL. A reservation is a
 // conditional upsert on the month's row, so no interleaving of gateways can hold more than the
-// limit; a settlement is one transaction (ledger entry keyed by request id, the month's and the
-// day's aggregates, the hold removed) committed before the answer. Nothing is journaled locally:
-// once the commit returns, the charge is in the database every gateway reads.
-import { takeOwnerLease } from '../../proxy/owner-lease.ts'
-import { batchedTurns } from './batched-turns.ts'
+// limit; a settlement is a transaction (ledger entry keyed by request id, the month's and the
+// day's aggregates, the hold removed) committed before the answer. A project's reservations and
+// settlements are each committed in turns, those that queued behind one commit sharing the next.
+// Nothing is journaled locally: once the commit returns, the charge is in the database every
+// gateway reads.
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
 import { DependencyUnavailableError } from '../../proxy/errors.ts'
+import { takeOwnerLease } from '../../proxy/owner-lease.ts'
 import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
+import { batchedTurns } from './batched-turns.ts'
 import type { Hold } from './budget-holds.ts'
 import type { BudgetRow, DayStats, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
 import { meteringMigrations } from './postgres-schema.ts'
+import { rowOf, settleBatch, type BudgetRecord, type Settlement } from './postgres-settlement.ts'
 
 export interface PostgresMeteringOptions {
   readonly clock: Clock
@@ -24,14 +27,6 @@ export interface PostgresMeteringOptions {
   readonly events?: SharedEventOutbox | undefined
 }
 
-interface BudgetRecord {
-  used_micros: string
-  reserved_micros: string
-  overage_micros: string
-  notified: number[]
-}
-
-const THRESHOLDS = [80, 90] as const
 const LIMIT = 100
 // A sweep's work per run is bounded; what is left waits for the next run.
 const SWEEP_CHECKPOINTS = 100
@@ -43,23 +38,9 @@ const MAX_UNSETTLED = 10_000
 
 const dollars = (micros: number) => micros / 1e6
 
-interface Settlement {
-  readonly entry: LedgerEntry
+interface Reservation {
+  readonly hold: Hold
   readonly limitMicros: number
-}
-
-const lockKey = (entry: LedgerEntry) => `${entry.month}\u0000${entry.day}\u0000${entry.model}`
-const lockOrder = (a: LedgerEntry, b: LedgerEntry) => (lockKey(a) < lockKey(b) ? -1 : lockKey(a) > lockKey(b) ? 1 : 0)
-
-function rowOf(record: BudgetRecord | undefined): BudgetRow {
-  if (record === undefined) return { usedMicros: 0, reservedMicros: 0 }
-  const overageMicros = Number(record.overage_micros)
-  return {
-    usedMicros: Number(record.used_micros),
-    reservedMicros: Number(record.reserved_micros),
-    ...(overageMicros === 0 ? {} : { overageMicros }),
-    ...(record.notified.length === 0 ? {} : { notified: record.notified }),
-  }
 }
 
 // The row's owner has no current lease: it was left by a gateway that is gone.
@@ -74,109 +55,39 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
   const lease = await takeOwnerLease(database, 'metering_owners', owner, leaseMs, clock)
 
-  /**
-   * Removes the request's hold and checkpoint, and charges the entry once; inside a transaction.
-   * `alone`: the transaction holds this settlement only, so it may choose how it commits.
-   */
-  async function applySettlement(sql: Sql, entry: LedgerEntry, limitMicros: number, alone = false): Promise<BudgetRow> {
-    const first = await sql.query<{ inserted: number; project_id: string | null; month: string | null; micros: string | null }>(
-      `WITH inserted AS (
-         INSERT INTO metering_ledger (id, project_id, month, entry) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (id) DO NOTHING RETURNING id
-       ), released AS (
-         DELETE FROM metering_holds WHERE request_id = $1 RETURNING project_id, month, micros
-       ), dropped AS (
-         DELETE FROM metering_checkpoints WHERE request_id = $1
-       )
-       SELECT (SELECT count(*) FROM inserted)::int AS inserted, r.project_id, r.month, r.micros
-       FROM (SELECT 1) AS one LEFT JOIN released AS r ON true`,
-      [entry.id, entry.projectId, entry.month, entry],
-    )
-    const { inserted, project_id: heldProject, month: heldMonth, micros } = first.rows[0]!
-    const heldMicros = micros === null ? 0 : Number(micros)
-    // A record that moves no money (a cache hit, an error before any token) takes no lock on the
-    // month's row, and need not wait for the WAL to reach the disk: a crash of the database server
-    // may lose the last fraction of a second of them, which only the hit and request counts would
-    // miss. Budgets never depend on it.
-    const movesMoney = heldMicros > 0 || entry.costMicros > 0 || (entry.overageMicros ?? 0) > 0
-    if (alone && !movesMoney) await sql.query('SET LOCAL synchronous_commit = off')
-    // From the month it was taken in: a request that began last month releases last month's hold.
-    const sameRow = heldProject === entry.projectId && heldMonth === entry.month
-    if (heldMicros > 0 && (!sameRow || inserted === 0)) {
-      await sql.query(
-        'UPDATE metering_budgets SET reserved_micros = greatest(0, reserved_micros - $3) WHERE project_id = $1 AND month = $2',
-        [heldProject, heldMonth, heldMicros],
-      )
-    }
-    if (inserted === 0) {
-      const found = await sql.query<BudgetRecord>('SELECT * FROM metering_budgets WHERE project_id = $1 AND month = $2', [entry.projectId, entry.month])
-      return rowOf(found.rows[0])
-    }
-    const stats = [
-      entry.projectId, entry.day, entry.model, entry.promptTokens + entry.completionTokens, entry.costMicros,
-      entry.cacheHit ? 1 : 0, entry.cacheHit || entry.passthrough === true ? 0 : 1, entry.unpriced === undefined ? 0 : 1,
-    ]
-    const addStats = `WITH stats AS (
-      INSERT INTO metering_model_days AS d (project_id, day, model, requests, tokens, cost_micros, hits, misses, unpriced)
-      VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8)
-      ON CONFLICT (project_id, day, model) DO UPDATE SET
-        requests = d.requests + 1, tokens = d.tokens + excluded.tokens, cost_micros = d.cost_micros + excluded.cost_micros,
-        hits = d.hits + excluded.hits, misses = d.misses + excluded.misses, unpriced = d.unpriced + excluded.unpriced
-    )`
-    const charged = movesMoney
-      ? await sql.query<BudgetRecord>(
-        `${addStats}
-         INSERT INTO metering_budgets AS b (project_id, month, used_micros, overage_micros) VALUES ($1, $9, $5, $10)
-         ON CONFLICT (project_id, month) DO UPDATE SET
-           used_micros = b.used_micros + excluded.used_micros, overage_micros = b.overage_micros + excluded.overage_micros,
-           reserved_micros = greatest(0, b.reserved_micros - $11)
-         RETURNING *`,
-        [...stats, entry.month, entry.overageMicros ?? 0, sameRow ? heldMicros : 0],
-      )
-      : await sql.query<BudgetRecord>(`${addStats} SELECT * FROM metering_budgets WHERE project_id = $1 AND month = $9`, [...stats, entry.month])
-    const row = rowOf(charged.rows[0])
-    const notified = row.notified ?? []
-    const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && row.usedMicros * 100 >= limitMicros * t && !notified.includes(t))
-    if (crossed.length === 0) return row
-    const next = [...notified, ...crossed]
-    await sql.query('UPDATE metering_budgets SET notified = $3 WHERE project_id = $1 AND month = $2', [entry.projectId, entry.month, next])
-    for (const threshold of crossed) {
-      await events?.emit(sql, 'usage.threshold_reached', entry.projectId, {
-        period: entry.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
-      })
-    }
-    return { ...row, notified: next }
-  }
-
-  function settleNow(entry: LedgerEntry, limitMicros: number): Promise<BudgetRow> {
-    return database.transaction((sql) => applySettlement(sql, entry, limitMicros, true))
-  }
-
-  const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
-
-  // A project's settlements in turns (batched-turns.ts), a turn's in one transaction. They are
-  // applied in the order of the rows they lock (the month's, then each day and model's), the same
-  // on every gateway, so two gateways' turns wait for each other and never deadlock.
-  const settleInTurn = batchedTurns<Settlement, BudgetRow>(async (batch) => {
-    if (batch.length === 1) return [await settleNow(batch[0]!.entry, batch[0]!.limitMicros)]
-    const order = batch.map((_, i) => i).sort((a, b) => lockOrder(batch[a]!.entry, batch[b]!.entry))
+  /** Settles in one transaction; one that moves no money need not wait for the WAL to reach the disk. */
+  function settleNow(batch: readonly Settlement[]): Promise<readonly BudgetRow[]> {
     return database.transaction(async (sql) => {
-      const rows = new Array<BudgetRow>(batch.length)
-      for (const i of order) rows[i] = await applySettlement(sql, batch[i]!.entry, batch[i]!.limitMicros)
-      return rows
+      const settled = await settleBatch(sql, batch, events)
+      // A crash of the database server may then lose the last fraction of a second of cache
+      // hits and errors, which only the hit and request counts would miss. Budgets never depend on it.
+      if (!settled.movesMoney) await sql.query('SET LOCAL synchronous_commit = off')
+      return settled.rows
     })
-  }, turnOptions)
+  }
 
-  // A project's holds in turns too: each is still admitted by its own statement, against the
-  // row as the holds before it in the turn left it.
-  const reserveInTurn = batchedTurns<{ hold: Hold; limitMicros: number }, boolean>(async (batch) =>
-    database.transaction(async (sql) => {
-      const admitted: boolean[] = []
-      for (const { hold, limitMicros } of batch) admitted.push(await admit(sql, hold, limitMicros))
-      return admitted
-    }), turnOptions)
+  // A project's settlements and holds in turns (batched-turns.ts), a turn's in one transaction.
+  const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
+  const settleInTurn = batchedTurns(settleNow, turnOptions)
+  const reserveInTurn = batchedTurns<Reservation, boolean>((batch) => database.transaction((sql) => admit(sql, batch)), turnOptions)
 
-  async function admit(sql: Sql, hold: Hold, limitMicros: number): Promise<boolean> {
+  /**
+   * Admits holds of one project in order, each only while the month's row has room for it. A
+   * batch that fits whole, the usual case, is one statement; one that does not is decided one by one.
+   */
+  async function admit(sql: Sql, batch: readonly Reservation[]): Promise<boolean[]> {
+    const [first] = batch
+    const together = batch.every((r) => r.hold.month === first!.hold.month && r.limitMicros === first!.limitMicros)
+    if (together && (await hold(sql, batch)) === batch.length) return batch.map(() => true)
+    const admitted: boolean[] = []
+    for (const reservation of batch) admitted.push((await hold(sql, [reservation])) === 1)
+    return admitted
+  }
+
+  /** Holds all of `batch` (one project, month and limit) if their sum fits, else none; the number held. */
+  async function hold(sql: Sql, batch: readonly Reservation[]): Promise<number> {
+    const { hold: first, limitMicros } = batch[0]!
+    const micros = batch.reduce((sum, r) => sum + r.hold.micros, 0)
     const admitted = await sql.query<{ admitted: number }>(
       `WITH admitted AS (
          INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)
@@ -186,12 +97,13 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
          RETURNING 1
        ), held AS (
          INSERT INTO metering_holds (request_id, project_id, month, micros, owner)
-         SELECT $5::text, $1::text, $2::text, $3::bigint, $6::text FROM admitted RETURNING 1
+         SELECT h.request_id, $1::text, $2::text, h.micros, $7::text FROM admitted, unnest($5::text[], $6::bigint[]) AS h(request_id, micros)
+         RETURNING 1
        )
        SELECT count(*)::int AS admitted FROM held`,
-      [hold.projectId, hold.month, hold.micros, limitMicros, hold.requestId, owner],
+      [first.projectId, first.month, micros, limitMicros, batch.map((r) => r.hold.requestId), batch.map((r) => r.hold.micros), owner],
     )
-    return admitted.rows[0]!.admitted === 1
+    return admitted.rows[0]!.admitted
   }
 
   function tracked<T>(work: Promise<T>): Promise<T> {
@@ -239,9 +151,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
          ) RETURNING entry, limit_micros`,
         [now],
       )
-      const streams = gone.rows.sort((a, b) => `${a.entry.projectId}/${a.entry.month}`.localeCompare(`${b.entry.projectId}/${b.entry.month}`))
+      const streams = gone.rows
       // Streams first: a stream settled to its checkpoint releases its own hold with its charge.
-      for (const { entry, limit_micros } of streams) await applySettlement(sql, entry, Number(limit_micros))
+      await settleBatch(sql, streams.map(({ entry, limit_micros }) => ({ entry, limitMicros: Number(limit_micros) })), events)
       const released = await sql.query<{ released: number }>(
         `WITH gone AS (
            DELETE FROM metering_holds WHERE request_id IN (
@@ -271,7 +183,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   async function retryUnsettled(): Promise<void> {
     for (const [id, { entry, limitMicros }] of unsettled) {
       try {
-        await settleNow(entry, limitMicros)
+        await settleNow([{ entry, limitMicros }])
         unsettled.delete(id)
       } catch (err) {
         if (err instanceof DependencyUnavailableError) throw err

@@ -1,0 +1,167 @@
+// Settles a batch of ledger entries on PostgreSQL in three statements, whatever its size: the
+// entries are inserted once each (keyed by request id) with their holds and checkpoints removed;
+// then each day and model's figures and each month's row are added to in one statement; then
+// the thresholds crossed are noted. Rows are touched in one order (by project, month, day,
+// model), so two gateways' batches wait for each other and never deadlock.
+import type { Sql } from '../../proxy/database.ts'
+import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
+import type { BudgetRow, LedgerEntry } from './ledger.ts'
+
+export interface Settlement {
+  readonly entry: LedgerEntry
+  readonly limitMicros: number
+}
+
+export interface BudgetRecord {
+  project_id: string
+  month: string
+  used_micros: string
+  reserved_micros: string
+  overage_micros: string
+  notified: number[]
+}
+
+export interface SettledBatch {
+  /** Each settlement's month row once the batch is applied, in the batch's order. */
+  readonly rows: readonly BudgetRow[]
+  /** Whether any budget changed: when none did, the commit need not wait for the disk. */
+  readonly movesMoney: boolean
+}
+
+const THRESHOLDS = [80, 90] as const
+
+const dollars = (micros: number) => micros / 1e6
+const monthKey = (projectId: string, month: string) => `${projectId}\u0000${month}`
+const byKey = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)
+
+export function rowOf(record: BudgetRecord | undefined): BudgetRow {
+  if (record === undefined) return { usedMicros: 0, reservedMicros: 0 }
+  const overageMicros = Number(record.overage_micros)
+  return {
+    usedMicros: Number(record.used_micros),
+    reservedMicros: Number(record.reserved_micros),
+    ...(overageMicros === 0 ? {} : { overageMicros }),
+    ...(record.notified.length === 0 ? {} : { notified: record.notified }),
+  }
+}
+
+interface MonthCharge {
+  projectId: string
+  month: string
+  usedMicros: number
+  overageMicros: number
+  /** The limit the latest of its settlements was made under. */
+  limitMicros: number
+}
+
+interface DayModel {
+  projectId: string
+  day: string
+  model: string
+  requests: number
+  tokens: number
+  costMicros: number
+  hits: number
+  misses: number
+  unpriced: number
+}
+
+export async function settleBatch(sql: Sql, batch: readonly Settlement[], events: SharedEventOutbox | undefined): Promise<SettledBatch> {
+  // A request settled twice in one batch (a retry) is one entry.
+  const unique = [...new Map(batch.map((s) => [s.entry.id, s])).values()]
+  const applied = await sql.query<{ inserted: string[]; released: number }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[]) AS i(id, project_id, month, entry)
+     ), inserted AS (
+       INSERT INTO metering_ledger (id, project_id, month, entry) SELECT id, project_id, month, entry FROM input
+       ON CONFLICT (id) DO NOTHING RETURNING id
+     ), released AS (
+       DELETE FROM metering_holds WHERE request_id IN (SELECT id FROM input) RETURNING project_id, month, micros
+     ), sums AS (
+       SELECT project_id, month, sum(micros) AS micros FROM released GROUP BY project_id, month
+     ), given AS (
+       UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
+       FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
+     ), dropped AS (
+       DELETE FROM metering_checkpoints WHERE request_id IN (SELECT id FROM input)
+     )
+     SELECT (SELECT coalesce(array_agg(id), '{}') FROM inserted) AS inserted,
+            (SELECT coalesce(sum(micros), 0)::bigint FROM released) AS released`,
+    [unique.map((s) => s.entry.id), unique.map((s) => s.entry.projectId), unique.map((s) => s.entry.month), unique.map((s) => JSON.stringify(s.entry))],
+  )
+  const inserted = new Set(applied.rows[0]!.inserted)
+  const charges = new Map<string, MonthCharge>()
+  const stats = new Map<string, DayModel>()
+  for (const { entry, limitMicros } of unique) {
+    if (!inserted.has(entry.id)) continue
+    const month = monthKey(entry.projectId, entry.month)
+    const charge = charges.get(month) ?? { projectId: entry.projectId, month: entry.month, usedMicros: 0, overageMicros: 0, limitMicros }
+    charge.usedMicros += entry.costMicros
+    charge.overageMicros += entry.overageMicros ?? 0
+    charge.limitMicros = limitMicros
+    charges.set(month, charge)
+    const dayModel = `${month}\u0000${entry.day}\u0000${entry.model}`
+    const figures = stats.get(dayModel) ?? { projectId: entry.projectId, day: entry.day, model: entry.model, requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0, unpriced: 0 }
+    figures.requests++
+    figures.tokens += entry.promptTokens + entry.completionTokens
+    figures.costMicros += entry.costMicros
+    if (entry.cacheHit) figures.hits++
+    else if (entry.passthrough !== true) figures.misses++
+    if (entry.unpriced !== undefined) figures.unpriced++
+    stats.set(dayModel, figures)
+  }
+  const days = [...stats.values()].sort(byKey((d) => `${d.projectId}\u0000${d.day}\u0000${d.model}`))
+  // A record that moves no money (a cache hit, an error before any token) takes no lock on its month's row.
+  const moving = [...charges.values()].filter((c) => c.usedMicros > 0 || c.overageMicros > 0).sort(byKey((c) => monthKey(c.projectId, c.month)))
+  const charged = days.length === 0 ? { rows: [] } : await sql.query<BudgetRecord>(
+    `WITH stats AS (
+       INSERT INTO metering_model_days AS d (project_id, day, model, requests, tokens, cost_micros, hits, misses, unpriced)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
+       ON CONFLICT (project_id, day, model) DO UPDATE SET
+         requests = d.requests + excluded.requests, tokens = d.tokens + excluded.tokens, cost_micros = d.cost_micros + excluded.cost_micros,
+         hits = d.hits + excluded.hits, misses = d.misses + excluded.misses, unpriced = d.unpriced + excluded.unpriced
+     )
+     INSERT INTO metering_budgets AS b (project_id, month, used_micros, overage_micros)
+     SELECT * FROM unnest($10::text[], $11::text[], $12::bigint[], $13::bigint[])
+     ON CONFLICT (project_id, month) DO UPDATE SET
+       used_micros = b.used_micros + excluded.used_micros, overage_micros = b.overage_micros + excluded.overage_micros
+     RETURNING *`,
+    [
+      days.map((d) => d.projectId), days.map((d) => d.day), days.map((d) => d.model), days.map((d) => d.requests), days.map((d) => d.tokens),
+      days.map((d) => d.costMicros), days.map((d) => d.hits), days.map((d) => d.misses), days.map((d) => d.unpriced),
+      moving.map((c) => c.projectId), moving.map((c) => c.month), moving.map((c) => c.usedMicros), moving.map((c) => c.overageMicros),
+    ],
+  )
+  const rows = new Map(charged.rows.map((record) => [monthKey(record.project_id, record.month), record]))
+  for (const charge of moving) {
+    const key = monthKey(charge.projectId, charge.month)
+    rows.set(key, await noteThresholds(sql, rows.get(key)!, charge.limitMicros, events))
+  }
+  const unread = [...new Set(unique.map((s) => monthKey(s.entry.projectId, s.entry.month)))].filter((key) => !rows.has(key))
+  if (unread.length > 0) {
+    const found = await sql.query<BudgetRecord>(
+      `SELECT b.* FROM metering_budgets b JOIN unnest($1::text[], $2::text[]) AS k(project_id, month) USING (project_id, month)`,
+      [unread.map((key) => key.split('\u0000')[0]), unread.map((key) => key.split('\u0000')[1])],
+    )
+    for (const record of found.rows) rows.set(monthKey(record.project_id, record.month), record)
+  }
+  return {
+    rows: batch.map((s) => rowOf(rows.get(monthKey(s.entry.projectId, s.entry.month)))),
+    movesMoney: moving.length > 0 || Number(applied.rows[0]!.released) > 0,
+  }
+}
+
+/** Notes and announces the thresholds the month's row has crossed since it was last noted. */
+async function noteThresholds(sql: Sql, record: BudgetRecord, limitMicros: number, events: SharedEventOutbox | undefined): Promise<BudgetRecord> {
+  const usedMicros = Number(record.used_micros)
+  const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && usedMicros * 100 >= limitMicros * t && !record.notified.includes(t))
+  if (crossed.length === 0) return record
+  const notified = [...record.notified, ...crossed]
+  await sql.query('UPDATE metering_budgets SET notified = $3 WHERE project_id = $1 AND month = $2', [record.project_id, record.month, notified])
+  for (const threshold of crossed) {
+    await events?.emit(sql, 'usage.threshold_reached', record.project_id, {
+      period: record.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(usedMicros),
+    })
+  }
+  return { ...record, notified }
+}
