@@ -23,7 +23,8 @@ export interface SharedEventOutbox {
 
 const MIGRATIONS = [{
   version: 1,
-  sql: `CREATE TABLE core_events (id text PRIMARY KEY, event jsonb NOT NULL)`,
+  // json, not jsonb: an event is sent as it was emitted, its keys in their order.
+  sql: `CREATE TABLE core_events (id text PRIMARY KEY, event json NOT NULL)`,
 }]
 
 /** `database` is the core's own handle (`forPlugin('core')`): the table and channel are the core's. */

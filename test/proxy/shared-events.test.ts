@@ -29,13 +29,14 @@ t.test('shared events', { skip: POSTGRES_MISSING }, async (t) => {
 
   t.test('an event commits with its transaction or not at all', async (t) => {
     const { core, outbox } = (await gateways(t, 1))[0]!
-    const kept = await core.transaction((sql) => outbox.emit(sql, 'alert.created', 'p1', { n: 1 }))
+    const kept = await core.transaction((sql) => outbox.emit(sql, 'alert.created', 'p1', { zeta: 1, alpha: 2 }))
     await t.rejects(core.transaction(async (sql) => {
       await outbox.emit(sql, 'alert.created', 'p1', { n: 2 })
       throw new Error('the change failed')
     }))
     const taken = await core.transaction((sql) => outbox.take(sql, 10))
     t.same(taken, [kept], 'only the committed event, as emitted')
+    t.equal(JSON.stringify(taken[0]), JSON.stringify(kept), 'its keys in their order, so it is sent as emitted')
     t.same(await core.transaction((sql) => outbox.take(sql, 10)), [], 'taken events are gone')
   })
 
