@@ -5,16 +5,13 @@
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { createAnswerHooks } from './answer-hooks.ts'
 import { createAssessor } from './assess.ts'
-import { createAuditTrail } from './audit/audit-trail.ts'
 import { createGovernorMetrics } from './metrics.ts'
 import { createPolicies } from './policies.ts'
+import { postgresGovernorRecords } from './postgres/records.ts'
 import { createProjectRules } from './project-rules.ts'
-import { createAlerts } from './records/alerts.ts'
-import { createCases } from './records/cases.ts'
-import { openGovernorDatabases } from './records/databases.ts'
+import type { GovernorRecords } from './records/governor-records.ts'
 import { createIds } from './records/ids.ts'
-import { createModelsRegistry } from './records/models-registry.ts'
-import { createViolations } from './records/violations.ts'
+import { lmdbGovernorRecords } from './records/lmdb-records.ts'
 import { createRequestHooks } from './request-hooks.ts'
 import { alertRoutes } from './routes/alert-routes.ts'
 import { auditRoutes } from './routes/audit-route.ts'
@@ -29,6 +26,7 @@ import { governorSchema } from './schema.ts'
 import { governorLogFields } from './state.ts'
 
 export { verifyAuditChain, type ChainCheck } from './audit/verify-chain.ts'
+export { lmdbAuditChain } from './audit/lmdb-chain.ts'
 
 export default {
   name: 'governor',
@@ -36,10 +34,13 @@ export default {
   gates: ['ai'],
   requires: ['auth'],
   schema: governorSchema,
-  setup(config, { store, pool, metrics: registry, log, clock, events, services }) {
-    const dbs = openGovernorDatabases(store)
-    const trail = createAuditTrail(store, dbs, events)
+  async setup(config, { store, database, sharedEvents, pool, metrics: registry, log, clock, events, services }) {
     const newId = createIds(clock)
+    // With DATABASE_URL the records, and the events of their changes, are shared by every gateway.
+    const records: GovernorRecords = database === undefined
+      ? lmdbGovernorRecords(store, clock, newId, events)
+      : await postgresGovernorRecords(database, sharedEvents!, clock, newId)
+    const { trail, models } = records
     const metrics = createGovernorMetrics(registry)
     const rules = createProjectRules(log)
     const assess = createAssessor({
@@ -49,9 +50,8 @@ export default {
       scanSeconds: metrics.scanSeconds,
       rules,
     })
-    const violations = createViolations(store, dbs, clock, events)
-    const hooks = createRequestHooks({ assess, trail, dbs, newId, clock, metrics })
-    const answers = createAnswerHooks({ assess, trail, dbs, newId, clock, metrics, rules })
+    const hooks = createRequestHooks({ assess, trail, models, newId, clock, metrics })
+    const answers = createAnswerHooks({ assess, trail, models, newId, clock, metrics, rules })
     // Settings and policies are fields of the project record, written through the auth plugin's
     // registry by the policies service only; later plugins (the management API) are given it too.
     const policies = createPolicies(services.registry!)
@@ -60,13 +60,13 @@ export default {
       logFields: governorLogFields,
       routes: [validateRoute({ assess, trail, newId, clock, metrics })],
       projectRoutes: [
-        ...violationRoutes(violations),
-        ...alertRoutes(createAlerts(store, dbs, clock, events)),
-        ...caseRoutes(createCases(store, dbs, clock, newId, events)),
+        ...violationRoutes(records.violations),
+        ...alertRoutes(records.alerts),
+        ...caseRoutes(records.cases),
         ...policyRoutes(policies),
-        ...modelRoutes(createModelsRegistry(store, dbs, clock, newId)),
-        ...scoreRoutes(violations, clock),
-        ...auditRoutes(trail, store),
+        ...modelRoutes(models),
+        ...scoreRoutes(records.violations, clock),
+        ...auditRoutes(trail, records.chain),
         ruleTestRoute(),
       ],
       onRequest: hooks.onRequest,

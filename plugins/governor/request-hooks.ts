@@ -7,12 +7,11 @@ import type { AuthState } from '../auth/state.ts'
 import { GovernorBlockedError } from '../../proxy/errors.ts'
 import { Reply } from '../../proxy/reply.ts'
 import type { Assess } from './assess.ts'
-import type { AuditTrail } from './audit/audit-trail.ts'
 import { governorUnavailable } from './availability.ts'
 import { governorHeaders, OUTPUT_HEADERS } from './headers.ts'
 import type { GovernorMetrics } from './metrics.ts'
 import { buildAuditEntry, requestDecision, type GovernedCall } from './records/audit-entry.ts'
-import type { GovernorDatabases } from './records/databases.ts'
+import type { AuditTrail, ModelsRegistry } from './records/governor-records.ts'
 import type { NewId } from './records/ids.ts'
 import type { AuditKind, ModelEntry } from './records/types.ts'
 import { requestScanViews } from './request-views.ts'
@@ -23,7 +22,7 @@ import type { Verdict } from './verdict/types.ts'
 export interface RequestHooksDeps {
   readonly assess: Assess
   readonly trail: AuditTrail
-  readonly dbs: GovernorDatabases
+  readonly models: ModelsRegistry
   readonly newId: NewId
   readonly clock: Clock
   readonly metrics: GovernorMetrics
@@ -48,12 +47,6 @@ export function governedCall(ctx: RequestContext, auth: AuthState, kind: AuditKi
 }
 
 export function createRequestHooks(deps: RequestHooksDeps) {
-  function registered(call: GovernedCall): ModelEntry | undefined {
-    if (call.model === null) return undefined
-    const id = deps.dbs.modelIndex.get([call.projectId, call.model.provider, call.model.model])
-    return id === undefined ? undefined : deps.dbs.models.get([call.projectId, id])
-  }
-
   /** The models registry entry for a model's first governed use in a project. */
   function firstUse(call: GovernedCall, known: ModelEntry | undefined): ModelEntry | undefined {
     if (call.model === null || known !== undefined) return undefined
@@ -80,13 +73,17 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       if (refusal !== undefined) return Reply.error(refusal)
       const { governor } = auth.project
       const views = requestScanViews(ctx.ai!)
-      const scanned = await deps.assess(auth.project, metadata, views.map((view) => view.text), ctx.signal)
+      const route = ctx.state.router
+      // The registry is read while the request is scanned, so a shared store's round trip adds no wait.
+      const [scanned, listed] = await Promise.all([
+        deps.assess(auth.project, metadata, views.map((view) => view.text), ctx.signal),
+        route === undefined ? undefined : deps.models.registered(auth.project.id, route.provider, route.model),
+      ])
       // The record places findings in the texts as the client sent them.
       const assessment = { ...scanned, findings: scanned.findings.map((found, i) => findingsInRaw(found, views[i]!)) }
       const { verdict } = assessment
       const call = governedCall(ctx, auth, 'request', null, deps.clock)
       // A model the compliance officer rejected in the registry is refused whatever the score.
-      const listed = registered(call)
       const rejected = listed?.approvalStatus === 'rejected'
       const blocked = rejected || (governor.strictMode && isBlockingLevel(verdict.level))
       const decision = requestDecision(verdict, blocked)

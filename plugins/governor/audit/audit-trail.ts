@@ -1,27 +1,14 @@
-// Appends audit records to a project's hash chain. The record, its violations, its alert, their
-// events and a model's first registration commit in one transaction, which also serializes the
-// chain head against other processes sharing the store.
+// Appends audit records to a project's hash chain in LMDB. The record, its violations, its alert,
+// their events and a model's first registration commit in one transaction, which also serializes
+// the chain head against other processes sharing the store.
 import type { EventOutbox } from '../../../proxy/events.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
 import type { AuditKey, GovernorDatabases, ModelIndexKey } from '../records/databases.ts'
 import { alertData, violationData } from '../records/event-data.ts'
+import type { AuditTrail } from '../records/governor-records.ts'
 import { countOpenViolations } from '../records/score-watch.ts'
-import type { Alert, AuditDraft, AuditRecord, ModelEntry, Violation } from '../records/types.ts'
+import type { AuditRecord } from '../records/types.ts'
 import { GENESIS_HASH, hashOfRecord } from './chain-hash.ts'
-
-export interface AuditEntry {
-  readonly draft: AuditDraft
-  readonly violations: readonly Violation[]
-  readonly alert: Alert | undefined
-  /** Added to the models registry unless the project already has that provider and model. */
-  readonly model: ModelEntry | undefined
-}
-
-export interface AuditTrail {
-  append(entry: AuditEntry): Promise<AuditRecord>
-  /** A project's record by audit id; another project's is undefined. */
-  get(projectId: string, auditId: string): AuditRecord | undefined
-}
 
 export function createAuditTrail(store: PluginStore, dbs: GovernorDatabases, events: EventOutbox): AuditTrail {
   return {
@@ -54,7 +41,7 @@ export function createAuditTrail(store: PluginStore, dbs: GovernorDatabases, eve
         return record
       })
     },
-    get(projectId, auditId) {
+    async get(projectId, auditId) {
       const key = dbs.auditIds.get(auditId)
       if (key === undefined || key[0] !== projectId) return undefined
       return dbs.audit.get(key)

@@ -1,23 +1,17 @@
-// Alerts: raised with the audit record of a high-risk request or a sensitive answer, then
+// Alerts in LMDB: raised with the audit record of a high-risk request or a sensitive answer, then
 // acknowledged and resolved by a compliance officer.
 import type { Clock } from '../../../proxy/clock.ts'
 import { NotFoundError } from '../../../proxy/errors.ts'
 import type { EventOutbox } from '../../../proxy/events.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
-import type { Severity } from '../verdict/types.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { alertData } from './event-data.ts'
-import { pageOf, type Page, type PageQuery } from './page.ts'
+import type { Alerts } from './governor-records.ts'
+import { pageOf } from './page.ts'
 import { ALERT_TRANSITIONS, assertTransition } from './transitions.ts'
-import type { Alert, AlertStatus, AlertType } from './types.ts'
+import type { Alert } from './types.ts'
 
-export interface AlertFilter {
-  readonly status?: AlertStatus | undefined
-  readonly type?: AlertType | undefined
-  readonly severity?: Severity | undefined
-}
-
-export function createAlerts(store: PluginStore, dbs: GovernorDatabases, clock: Clock, events: EventOutbox) {
+export function createAlerts(store: PluginStore, dbs: GovernorDatabases, clock: Clock, events: EventOutbox): Alerts {
   const find = (projectId: string, id: string): Alert => {
     const alert = dbs.alerts.get([projectId, id])
     if (alert === undefined) throw new NotFoundError(`No alert ${id} in this project.`)
@@ -35,16 +29,14 @@ export function createAlerts(store: PluginStore, dbs: GovernorDatabases, clock: 
     })
   }
   return {
-    list(projectId: string, query: PageQuery, filter: AlertFilter): Page<Alert> {
+    async list(projectId, query, filter) {
       return pageOf(dbs.alerts, projectId, 'alert', query, (a) =>
         (filter.status === undefined || a.status === filter.status)
         && (filter.type === undefined || a.type === filter.type)
         && (filter.severity === undefined || a.severity === filter.severity))
     },
-    get: find,
-    acknowledge: (projectId: string, id: string) => move(projectId, id, 'acknowledged'),
-    resolve: (projectId: string, id: string) => move(projectId, id, 'resolved'),
+    get: async (projectId, id) => find(projectId, id),
+    acknowledge: (projectId, id) => move(projectId, id, 'acknowledged'),
+    resolve: (projectId, id) => move(projectId, id, 'resolved'),
   }
 }
-
-export type Alerts = ReturnType<typeof createAlerts>

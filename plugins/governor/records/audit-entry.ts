@@ -2,7 +2,7 @@
 // and counts of findings, never their values), the violations it opens and the alert it raises.
 import type { GovernorMetadata } from '../../../proxy/ai-request.ts'
 import type { Assessment } from '../assess.ts'
-import type { AuditEntry } from '../audit/audit-trail.ts'
+import type { AuditEntry } from './governor-records.ts'
 import { highestSeverity } from '../verdict/levels.ts'
 import type { Verdict } from '../verdict/types.ts'
 import type { NewId } from './ids.ts'

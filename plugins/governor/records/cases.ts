@@ -1,37 +1,20 @@
-// Cases: a compliance officer's investigation of one or more violations, with notes. Resolving a
-// case resolves its violations that are still open.
+// Cases in LMDB: a compliance officer's investigation of one or more violations, with notes.
+// Resolving a case resolves its violations that are still open.
 import type { Clock } from '../../../proxy/clock.ts'
 import { InvalidRequestError, NotFoundError } from '../../../proxy/errors.ts'
 import type { EventOutbox } from '../../../proxy/events.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
 import { highestSeverity } from '../verdict/levels.ts'
-import type { Severity } from '../verdict/types.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { caseData, violationData } from './event-data.ts'
+import type { CaseChanges, Cases } from './governor-records.ts'
 import type { NewId } from './ids.ts'
-import { pageOf, type Page, type PageQuery } from './page.ts'
+import { pageOf } from './page.ts'
 import { countOpenViolations } from './score-watch.ts'
 import { assertTransition, CASE_TRANSITIONS } from './transitions.ts'
-import type { Case, CaseStatus, Violation } from './types.ts'
+import type { Case, Violation } from './types.ts'
 
-export interface NewCase {
-  readonly title: string
-  readonly violationIds: readonly string[]
-  readonly note?: string | undefined
-}
-
-export interface CaseChanges {
-  readonly status?: CaseStatus | undefined
-  /** Appended to the case's notes. */
-  readonly note?: string | undefined
-}
-
-export interface CaseFilter {
-  readonly status?: CaseStatus | undefined
-  readonly severity?: Severity | undefined
-}
-
-export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId, events: EventOutbox) {
+export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId, events: EventOutbox): Cases {
   const find = (projectId: string, id: string): Case => {
     const found = dbs.cases.get([projectId, id])
     if (found === undefined) throw new NotFoundError(`No case ${id} in this project.`)
@@ -68,7 +51,7 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
   }
 
   return {
-    create(projectId: string, input: NewCase): Promise<Case> {
+    create(projectId, input) {
       return store.transaction(() => {
         const violations: Violation[] = []
         for (const violationId of new Set(input.violationIds)) {
@@ -96,17 +79,16 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
         return created
       })
     },
-    list(projectId: string, query: PageQuery, filter: CaseFilter): Page<Case> {
+    async list(projectId, query, filter) {
       return pageOf(dbs.cases, projectId, 'case', query, (c) =>
         (filter.status === undefined || c.status === filter.status)
         && (filter.severity === undefined || c.severity === filter.severity))
     },
-    get: find,
-    update(projectId: string, id: string, changes: CaseChanges): Promise<Case> {
+    get: async (projectId, id) => find(projectId, id),
+    update(projectId, id, changes) {
       return store.transaction(() => change(find(projectId, id), changes))
     },
-    /** An explicit resolution: a case already resolved is a conflict. */
-    resolve(projectId: string, id: string): Promise<Case> {
+    resolve(projectId, id) {
       return store.transaction(() => {
         const current = find(projectId, id)
         assertTransition('case', id, current.status, 'resolved', CASE_TRANSITIONS)
@@ -115,5 +97,3 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
     },
   }
 }
-
-export type Cases = ReturnType<typeof createCases>

@@ -1,35 +1,16 @@
-// The models registry: the models a project uses, with provider, risk classification and
+// The models registry in LMDB: the models a project uses, with provider, risk classification and
 // approval status. Entries appear on a model's first governed use (audit-trail.ts) and are edited
 // here; one entry per provider and model.
 import type { Clock } from '../../../proxy/clock.ts'
 import { ConflictError, NotFoundError } from '../../../proxy/errors.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
 import type { GovernorDatabases, ModelIndexKey } from './databases.ts'
+import type { ModelsRegistry } from './governor-records.ts'
 import type { NewId } from './ids.ts'
-import { pageOf, type Page, type PageQuery } from './page.ts'
-import type { ModelApproval, ModelEntry, ModelRisk } from './types.ts'
+import { pageOf } from './page.ts'
+import type { ModelEntry } from './types.ts'
 
-export interface NewModel {
-  readonly provider: string
-  readonly model: string
-  readonly riskClassification: ModelRisk
-  readonly approvalStatus: ModelApproval
-  readonly notes?: string | undefined
-}
-
-export interface ModelChanges {
-  readonly riskClassification?: ModelRisk | undefined
-  readonly approvalStatus?: ModelApproval | undefined
-  readonly notes?: string | null | undefined
-}
-
-export interface ModelFilter {
-  readonly status?: ModelApproval | undefined
-  readonly risk?: ModelRisk | undefined
-  readonly provider?: string | undefined
-}
-
-export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId) {
+export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId): ModelsRegistry {
   const find = (projectId: string, id: string): ModelEntry => {
     const entry = dbs.models.get([projectId, id])
     if (entry === undefined) throw new NotFoundError(`No model ${id} in this project's registry.`)
@@ -37,14 +18,18 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
   }
   const iso = () => new Date(clock.now()).toISOString()
   return {
-    list(projectId: string, query: PageQuery, filter: ModelFilter): Page<ModelEntry> {
+    async list(projectId, query, filter) {
       return pageOf(dbs.models, projectId, 'model', query, (m) =>
         (filter.status === undefined || m.approvalStatus === filter.status)
         && (filter.risk === undefined || m.riskClassification === filter.risk)
         && (filter.provider === undefined || m.provider === filter.provider))
     },
-    get: find,
-    create(projectId: string, input: NewModel): Promise<ModelEntry> {
+    get: async (projectId, id) => find(projectId, id),
+    async registered(projectId, provider, model) {
+      const id = dbs.modelIndex.get([projectId, provider, model] satisfies ModelIndexKey)
+      return id === undefined ? undefined : dbs.models.get([projectId, id])
+    },
+    create(projectId, input) {
       return store.transaction(() => {
         const indexKey: ModelIndexKey = [projectId, input.provider, input.model]
         const existing = dbs.modelIndex.get(indexKey)
@@ -60,7 +45,7 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
         return entry
       })
     },
-    update(projectId: string, id: string, changes: ModelChanges): Promise<ModelEntry> {
+    update(projectId, id, changes) {
       return store.transaction(() => {
         const current = find(projectId, id)
         const next: ModelEntry = {
@@ -74,8 +59,7 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
         return next
       })
     },
-    /** The next governed use of the model registers it again, as pending. */
-    remove(projectId: string, id: string): Promise<ModelEntry> {
+    remove(projectId, id) {
       return store.transaction(() => {
         const current = find(projectId, id)
         dbs.models.remove([projectId, id])
@@ -85,5 +69,3 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
     },
   }
 }
-
-export type ModelsRegistry = ReturnType<typeof createModelsRegistry>

@@ -9,20 +9,26 @@ import { SEVERITY_WEIGHTS } from './compliance-score.ts'
 import type { GovernorDatabases } from './databases.ts'
 
 export type OpenCounts = Readonly<Record<Severity, number>>
+export type CountChange = { readonly severity: Severity; readonly delta: 1 | -1 }
 
-const NONE: OpenCounts = { LOW: 0, MEDIUM: 0, HIGH: 0, CRITICAL: 0 }
+export const NO_OPEN_VIOLATIONS: OpenCounts = { LOW: 0, MEDIUM: 0, HIGH: 0, CRITICAL: 0 }
 
 const scoreOf = (open: OpenCounts) =>
   Math.max(0, 100 - (Object.keys(open) as Severity[]).reduce((sum, severity) => sum + open[severity] * SEVERITY_WEIGHTS[severity], 0))
 
-/** Call inside the transaction that opened (+1) or resolved (-1) violations of these severities. */
-export function countOpenViolations(dbs: GovernorDatabases, events: EventOutbox, projectId: string, changes: ReadonlyArray<{ severity: Severity; delta: 1 | -1 }>): void {
-  if (changes.length === 0) return
-  const before = dbs.openCounts.get(projectId) ?? NONE
-  const after: Record<Severity, number> = { ...before }
+/** The counts after the changes, and the data of compliance.score_changed when the score moved. */
+export function applyCountChanges(before: OpenCounts, changes: readonly CountChange[]): { after: OpenCounts; scoreChanged: Record<string, unknown> | undefined } {
+  const after: Record<Severity, number> = { ...NO_OPEN_VIOLATIONS, ...before }
   for (const { severity, delta } of changes) after[severity] = Math.max(0, after[severity] + delta)
-  dbs.openCounts.put(projectId, after)
   const previous = scoreOf(before)
   const score = scoreOf(after)
-  if (score !== previous) events.emit('compliance.score_changed', projectId, { previous_score: previous, score, open_violations: after })
+  return { after, scoreChanged: score === previous ? undefined : { previous_score: previous, score, open_violations: after } }
+}
+
+/** Call inside the transaction that opened (+1) or resolved (-1) violations of these severities. */
+export function countOpenViolations(dbs: GovernorDatabases, events: EventOutbox, projectId: string, changes: readonly CountChange[]): void {
+  if (changes.length === 0) return
+  const { after, scoreChanged } = applyCountChanges(dbs.openCounts.get(projectId) ?? NO_OPEN_VIOLATIONS, changes)
+  dbs.openCounts.put(projectId, after)
+  if (scoreChanged !== undefined) events.emit('compliance.score_changed', projectId, scoreChanged)
 }

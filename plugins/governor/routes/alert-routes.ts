@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
-import type { Alerts } from '../records/alerts.ts'
+import type { Alerts } from '../records/governor-records.ts'
 import { SEVERITIES } from '../verdict/types.ts'
 import { alertAnswer, pageOf } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
@@ -23,14 +23,14 @@ export function alertRoutes(alerts: Alerts): ProjectRouteSpec[] {
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/alerts', name: 'compliance_alerts',
       docs: { query: listQuery, response: pageOf(alertAnswer) },
-      handle(ctx, project) {
+      async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(alerts.list(project.id, pageQueryOf(query, 'alert'), query))
+        return Reply.json(await alerts.list(project.id, pageQueryOf(query, 'alert'), query))
       },
     },
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/alerts/:id', name: 'compliance_alert', docs: { response: alertAnswer },
-      handle: (ctx, project) => Reply.json(alerts.get(project.id, ctx.params.id!)),
+      handle: async (ctx, project) => Reply.json(await alerts.get(project.id, ctx.params.id!)),
     },
     {
       keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge', docs: { response: alertAnswer, errors: [409] },

@@ -5,31 +5,30 @@ import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { NotFoundError } from '../../../proxy/errors.ts'
 import type { Project } from '../../../proxy/project.ts'
 import type { RequestContext } from '../../../proxy/context.ts'
-import type { PluginStore } from '../../../proxy/store.ts'
 import { Reply } from '../../../proxy/reply.ts'
-import type { AuditTrail } from '../audit/audit-trail.ts'
 import { verifyAuditChain } from '../audit/verify-chain.ts'
+import type { AuditChain, AuditTrail } from '../records/governor-records.ts'
 import type { AuditRecord } from '../records/types.ts'
 import { auditAnswer, auditCheckAnswer } from './answers.ts'
 import { PROJECT_KEYS } from './list-query.ts'
 
-export function auditRoutes(trail: AuditTrail, store: PluginStore): ProjectRouteSpec[] {
-  const recordOf = (ctx: RequestContext, project: Project): AuditRecord => {
+export function auditRoutes(trail: AuditTrail, chain: AuditChain): ProjectRouteSpec[] {
+  const recordOf = async (ctx: RequestContext, project: Project): Promise<AuditRecord> => {
     const auditId = ctx.params.auditId!
-    const record = trail.get(project.id, auditId)
+    const record = await trail.get(project.id, auditId)
     if (record === undefined) throw new NotFoundError(`No audit record ${auditId} in this project.`)
     return record
   }
   return [
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId', name: 'compliance_audit', docs: { response: auditAnswer },
-      handle: (ctx, project) => Reply.json(recordOf(ctx, project)),
+      handle: async (ctx, project) => Reply.json(await recordOf(ctx, project)),
     },
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId/verify', name: 'compliance_audit_verify', docs: { response: auditCheckAnswer },
-      handle(ctx, project) {
-        const record = recordOf(ctx, project)
-        return Reply.json({ auditId: record.id, seq: record.seq, hash: record.hash, ...verifyAuditChain(store, project.id, record.seq) })
+      async handle(ctx, project) {
+        const record = await recordOf(ctx, project)
+        return Reply.json({ auditId: record.id, seq: record.seq, hash: record.hash, ...await verifyAuditChain(chain, project.id, record.seq) })
       },
     },
   ]

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
-import type { CaseChanges, Cases, NewCase } from '../records/cases.ts'
+import type { CaseChanges, Cases, NewCase } from '../records/governor-records.ts'
 import { SEVERITIES } from '../verdict/types.ts'
 import { caseAnswer, pageOf } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
@@ -39,14 +39,14 @@ export function caseRoutes(cases: Cases): ProjectRouteSpec[] {
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/cases', name: 'compliance_cases',
       docs: { query: listQuery, response: pageOf(caseAnswer) },
-      handle(ctx, project) {
+      async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(cases.list(project.id, pageQueryOf(query, 'case'), query))
+        return Reply.json(await cases.list(project.id, pageQueryOf(query, 'case'), query))
       },
     },
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/cases/:id', name: 'compliance_case', docs: { response: caseAnswer },
-      handle: (ctx, project) => Reply.json(cases.get(project.id, ctx.params.id!)),
+      handle: async (ctx, project) => Reply.json(await cases.get(project.id, ctx.params.id!)),
     },
     {
       keyTypes, writes: true, method: 'PATCH', path: '/compliance/cases/:id', name: 'compliance_case_update', body: caseChangesBody, docs: { response: caseAnswer, errors: [409] },

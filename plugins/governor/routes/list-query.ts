@@ -36,7 +36,7 @@ export const PROJECT_KEYS = ['pk'] as const
 /** What a record collection with create, read, update and delete by id offers its routes. */
 export interface EditableRecords<New, Changes, Item extends { readonly id: string }> {
   create(projectId: string, input: New): Promise<Item>
-  get(projectId: string, id: string): Item
+  get(projectId: string, id: string): Item | Promise<Item>
   update(projectId: string, id: string, changes: Changes): Promise<Item>
   remove(projectId: string, id: string): Promise<Item>
 }
@@ -52,7 +52,7 @@ export function editableRoutes<New, Changes, Item extends { readonly id: string 
       docs: { status: 201, response: bodies.item, errors: bodies.createErrors ?? [] },
       handle: async (ctx, project) => Reply.json(await records.create(project.id, ctx.body as New), 201),
     },
-    { keyTypes, writes: false, method: 'GET', path: `${path}/:id`, name, docs: { response: bodies.item }, handle: (ctx, project) => Reply.json(records.get(project.id, ctx.params.id!)) },
+    { keyTypes, writes: false, method: 'GET', path: `${path}/:id`, name, docs: { response: bodies.item }, handle: async (ctx, project) => Reply.json(await records.get(project.id, ctx.params.id!)) },
     {
       keyTypes, writes: true, method: 'PATCH', path: `${path}/:id`, name: `${name}_update`, body: bodies.update, docs: { response: bodies.item },
       handle: async (ctx, project) => Reply.json(await records.update(project.id, ctx.params.id!, ctx.body as Changes)),

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
-import type { ModelsRegistry } from '../records/models-registry.ts'
+import type { ModelsRegistry } from '../records/governor-records.ts'
 import { modelAnswer, pageOf } from './answers.ts'
 import { editableRoutes, pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 
@@ -35,9 +35,9 @@ export function modelRoutes(models: ModelsRegistry): ProjectRouteSpec[] {
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/models', name: 'compliance_models',
       docs: { query: listQuery, response: pageOf(modelAnswer) },
-      handle(ctx, project) {
+      async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(models.list(project.id, pageQueryOf(query, 'model'), query))
+        return Reply.json(await models.list(project.id, pageQueryOf(query, 'model'), query))
       },
     },
     ...editableRoutes('/compliance/models', 'compliance_model', models, { create: newModelBody, update: modelChangesBody, item: modelAnswer, createErrors: [409] }),

@@ -5,7 +5,7 @@ import type { Clock } from '../../../proxy/clock.ts'
 import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import { computeComplianceScore, scoreAt, SEVERITY_WEIGHTS } from '../records/compliance-score.ts'
-import type { Violations } from '../records/violations.ts'
+import type { Violations } from '../records/governor-records.ts'
 import { scoreAnswer, scoreHistoryAnswer } from './answers.ts'
 import { parseQuery, PROJECT_KEYS } from './list-query.ts'
 
@@ -26,11 +26,11 @@ export function scoreRoutes(violations: Violations, clock: Clock): ProjectRouteS
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/score', name: 'compliance_score',
       docs: { query: scoreQuery, response: scoreAnswer },
-      handle(ctx, project) {
+      async handle(ctx, project) {
         const query = parseQuery(scoreQuery, ctx)
         const end = clock.now()
         const start = end - PERIOD_DAYS[query.period] * DAY_MS
-        const score = computeComplianceScore(violations.since(project.id, start))
+        const score = computeComplianceScore(await violations.since(project.id, start))
         return Reply.json({
           ...score,
           period: { name: query.period, start: new Date(start).toISOString(), end: new Date(end).toISOString() },
@@ -41,14 +41,14 @@ export function scoreRoutes(violations: Violations, clock: Clock): ProjectRouteS
     {
       keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/score/history', name: 'compliance_score_history',
       docs: { query: historyQuery, response: scoreHistoryAnswer },
-      handle(ctx, project) {
+      async handle(ctx, project) {
         const query = parseQuery(historyQuery, ctx)
         const now = clock.now()
         const windowMs = PERIOD_DAYS[query.period] * DAY_MS
         // One point at the end of each UTC day, the last one now.
         const todayStart = now - (now % DAY_MS)
         const times = Array.from({ length: query.days }, (_, i) => (i === query.days - 1 ? now : todayStart - (query.days - 2 - i) * DAY_MS - 1))
-        const found = [...violations.since(project.id, times[0]! - windowMs)]
+        const found = await violations.since(project.id, times[0]! - windowMs)
         const points = times.map((at) => {
           const { score, openViolations, totalViolations } = scoreAt(found, at, windowMs)
           return { at: new Date(at).toISOString(), score, openViolations, totalViolations }

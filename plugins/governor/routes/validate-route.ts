@@ -7,7 +7,7 @@ import { governorMetadataSchema, messageSchema } from '../../../proxy/ai-request
 import type { RouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
 import type { Assess } from '../assess.ts'
-import type { AuditTrail } from '../audit/audit-trail.ts'
+import type { AuditTrail } from '../records/governor-records.ts'
 import { governorUnavailable } from '../availability.ts'
 import { governorHeaders } from '../headers.ts'
 import { validateAnswer } from './answers.ts'

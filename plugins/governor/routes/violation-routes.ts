@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
 import { Reply } from '../../../proxy/reply.ts'
-import type { Violations } from '../records/violations.ts'
+import type { Violations } from '../records/governor-records.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../verdict/types.ts'
 import { pageOf, violationAnswer } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
@@ -20,14 +20,14 @@ export function violationRoutes(violations: Violations): ProjectRouteSpec[] {
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/violations', name: 'compliance_violations',
       docs: { query: listQuery, response: pageOf(violationAnswer) },
-      handle(ctx, project) {
+      async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
-        return Reply.json(violations.list(project.id, pageQueryOf(query, 'violation'), query))
+        return Reply.json(await violations.list(project.id, pageQueryOf(query, 'violation'), query))
       },
     },
     {
       keyTypes, writes: false, method: 'GET', path: '/compliance/violations/:id', name: 'compliance_violation', docs: { response: violationAnswer },
-      handle: (ctx, project) => Reply.json(violations.get(project.id, ctx.params.id!)),
+      handle: async (ctx, project) => Reply.json(await violations.get(project.id, ctx.params.id!)),
     },
     {
       keyTypes, writes: true, method: 'POST', path: '/compliance/violations/:id/resolve', name: 'compliance_violation_resolve', docs: { response: violationAnswer, errors: [409] },

@@ -3,7 +3,7 @@
 import t, { type Test } from 'tap'
 import { open } from 'lmdb'
 import { openStore } from '../../../proxy/store.ts'
-import { verifyAuditChain } from '../../../plugins/governor/index.ts'
+import { lmdbAuditChain, verifyAuditChain } from '../../../plugins/governor/index.ts'
 import { hashOfRecord } from '../../../plugins/governor/audit/chain-hash.ts'
 import type { AuditRecord } from '../../../plugins/governor/records/types.ts'
 import { call } from '../../helpers/http.ts'
@@ -40,7 +40,7 @@ t.test('every governed request, answer and validation extends the project\'s cha
   t.same(records.map(({ value }) => value.kind), ['request', 'output', 'request', 'output', 'request', 'output', 'validate'])
   t.same(records.map(({ value }) => value.seq), [1, 2, 3, 4, 5, 6, 7])
   t.equal(records[1]!.value.prevHash, records[0]!.value.hash)
-  t.same(verifyAuditChain(store.forPlugin('governor'), gw.projectId), { intact: true, records: 7 })
+  t.same(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: true, records: 7 })
   const cli = await auditVerify(gw.dataDir, gw.projectId)
   t.equal(cli.code, 0)
   t.match(cli.stdout, `audit chain of ${gw.projectId} is intact (7 records)`)
@@ -52,7 +52,7 @@ t.test('editing a stored record breaks the chain at that record, and the CLI exi
   t.teardown(() => store.close())
   const { key, value } = records[2]!
   await audit.put(key, { ...value, score: 0, decision: 'approved' })
-  t.match(verifyAuditChain(store.forPlugin('governor'), gw.projectId), { intact: false, records: 2, brokenAt: value.id, reason: /contents do not match its hash/ })
+  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, records: 2, brokenAt: value.id, reason: /contents do not match its hash/ })
   const cli = await auditVerify(gw.dataDir, gw.projectId)
   t.equal(cli.code, 1)
   t.match(cli.stdout, `broken at ${value.id}`)
@@ -65,7 +65,7 @@ t.test('a record rewritten with a fresh hash still breaks the chain at the recor
   const { key, value } = records[2]!
   const { hash: _old, ...rest } = { ...value, score: 0 }
   await audit.put(key, { ...rest, hash: hashOfRecord(rest) })
-  t.match(verifyAuditChain(store.forPlugin('governor'), gw.projectId), { intact: false, brokenAt: records[3]!.value.id, reason: /previous-record hash/ })
+  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, brokenAt: records[3]!.value.id, reason: /previous-record hash/ })
 })
 
 t.test('removing a record from the middle or the end of the chain is detected', async (t) => {
@@ -73,9 +73,9 @@ t.test('removing a record from the middle or the end of the chain is detected', 
   const { store, audit, records } = auditRecords(gw.dataDir, gw.projectId)
   t.teardown(() => store.close())
   await audit.remove(records.at(-1)!.key)
-  t.match(verifyAuditChain(store.forPlugin('governor'), gw.projectId), { intact: false, reason: /removed from its end/ })
+  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, reason: /removed from its end/ })
   await audit.remove(records[1]!.key)
-  t.match(verifyAuditChain(store.forPlugin('governor'), gw.projectId), { intact: false, brokenAt: records[2]!.value.id, reason: /expected record 2/ })
+  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, brokenAt: records[2]!.value.id, reason: /expected record 2/ })
 })
 
 t.test('an unknown project has an empty, intact chain; a project id is required', async (t) => {

@@ -1,5 +1,6 @@
 // The real gateway with the Governor in its chain, a project with a gateway key (sk_) and a
-// project key (pk_), the sensitive strings tests send, and the command line on the same store.
+// project key (pk_), the sensitive strings tests send, and the command line on the same store:
+// LMDB, or the PostgreSQL database given as databaseUrl (DATABASE_URL).
 import type { Test } from 'tap'
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -23,6 +24,7 @@ export const metadata = { actionType: 'customer_support', senderId: 'agent-7' } 
 export interface GovernedGateway {
   readonly url: string
   readonly dataDir: string
+  readonly databaseUrl: string | undefined
   readonly projectId: string
   readonly sk: string
   readonly pk: string
@@ -38,6 +40,8 @@ export interface GovernedGatewayOptions {
   readonly clock?: Clock
   readonly dataDir?: string
   readonly plugins?: typeof builtinPlugins
+  /** DATABASE_URL: the project is seeded there and the gateway keeps its shared records there. */
+  readonly databaseUrl?: string | undefined
 }
 
 export async function governedGateway(t: Test, options: GovernedGatewayOptions = {}): Promise<GovernedGateway> {
@@ -45,17 +49,17 @@ export async function governedGateway(t: Test, options: GovernedGatewayOptions =
   const seeded = await seedProject(dataDir, {
     ...(options.plan === undefined ? {} : { plan: options.plan }),
     ...(options.changes === undefined ? {} : { changes: options.changes }),
-  }, [{ type: 'sk', env: 'prod' }, { type: 'pk', env: 'prod' }])
+  }, [{ type: 'sk', env: 'prod' }, { type: 'pk', env: 'prod' }], options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl })
   const { url } = await startTestGateway(t, {
     dataDir,
     plugins: options.plugins ?? builtinPlugins,
-    ...(options.env === undefined ? {} : { env: options.env }),
+    env: { ...options.env, ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }) },
     ...(options.overrides === undefined ? {} : { overrides: options.overrides }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   })
   const sk = seeded.keys[0]!.key
   return {
-    url, dataDir, projectId: seeded.projectId, sk, pk: seeded.keys[1]!.key,
+    url, dataDir, databaseUrl: options.databaseUrl, projectId: seeded.projectId, sk, pk: seeded.keys[1]!.key,
     ask: (route, content, extra = {}) =>
       call(`${url}/api/ai/${route}`, { key: sk, body: { messages: [{ role: 'user', content }], governorMetadata: metadata, ...extra } }),
   }
@@ -89,9 +93,17 @@ export interface CliResult {
 }
 
 /** Runs `tollgate ARGS --data DIR` as its own process, as an operator would. */
-export async function tollgate(dataDir: string, ...args: string[]): Promise<CliResult> {
+export function tollgate(dataDir: string, ...args: string[]): Promise<CliResult> {
+  return tollgateOn({ dataDir, databaseUrl: undefined }, ...args)
+}
+
+/** Runs `tollgate ARGS --data DIR` with the gateway's DATABASE_URL, when it has one. */
+export async function tollgateOn(where: Pick<GovernedGateway, 'dataDir' | 'databaseUrl'>, ...args: string[]): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TOLLGATE_SECRET: TEST_SECRET }
+  delete env.DATABASE_URL
+  if (where.databaseUrl !== undefined) env.DATABASE_URL = where.databaseUrl
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, '--data', dataDir], { env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET } })
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, '--data', where.dataDir], { env })
     return { code: 0, stdout, stderr }
   } catch (err) {
     const failed = err as CliResult

@@ -2,7 +2,7 @@
 // JSON answer with a high or critical finding is withheld (streams: stream-enforcement.test.ts).
 import t, { type Test } from 'tap'
 import { openStore } from '../../../proxy/store.ts'
-import { verifyAuditChain } from '../../../plugins/governor/index.ts'
+import { lmdbAuditChain, verifyAuditChain } from '../../../plugins/governor/index.ts'
 import { call, parseSse } from '../../helpers/http.ts'
 import { startAnswerUpstream } from './answer-upstream.ts'
 import { governedGateway, type GovernedGatewayOptions, SENSITIVE } from './fixtures.ts'
@@ -102,5 +102,5 @@ t.test('an answer with nothing worse than a link or a date adds no record beyond
   t.same((await call(`${gw.url}/api/compliance/violations`, { key: gw.pk })).body.data, [])
   const store = openStore(gw.dataDir)
   t.teardown(() => store.close())
-  t.same(verifyAuditChain(store.forPlugin('governor'), gw.projectId), { intact: true, records: 1 })
+  t.same(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: true, records: 1 })
 })

@@ -1,0 +1,73 @@
+// Appends audit records to a project's hash chain in PostgreSQL, shared by every gateway. The
+// record, its violations, its alert, a model's first registration, the open-violation counts and
+// their events commit in one transaction. The chain's head row is locked by an upsert before the
+// record is chained to it, so appends for one project are serialized across gateways, and the
+// (project, seq) primary key refuses a second record at a place whatever happens.
+// Rows that need no project-wide lock are written first, so the lock is held for the fewest
+// round trips; the locks are always taken in one order (a model's row, the counts, the head).
+import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
+import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
+import { GENESIS_HASH, hashOfRecord } from '../audit/chain-hash.ts'
+import { alertData, violationData } from '../records/event-data.ts'
+import type { AuditChain, AuditEntry, AuditTrail } from '../records/governor-records.ts'
+import type { AuditHead, AuditRecord } from '../records/types.ts'
+import { insertAlert } from './alerts.ts'
+import { insertModel } from './models-registry.ts'
+import { countOpenViolations } from './open-counts.ts'
+import { insertViolations } from './violations.ts'
+
+export function postgresAuditTrail(database: PluginDatabase, events: SharedEventOutbox): AuditTrail {
+  async function chain(sql: Sql, entry: AuditEntry): Promise<AuditRecord> {
+    const { draft } = entry
+    const locked = await sql.query<{ seq: string; hash: string }>(
+      `INSERT INTO governor_audit_heads AS h (project_id, seq, id, hash) VALUES ($1, 0, '', $2)
+       ON CONFLICT (project_id) DO UPDATE SET seq = h.seq RETURNING seq, hash`,
+      [draft.projectId, GENESIS_HASH],
+    )
+    const head = locked.rows[0]!
+    const chained = { ...draft, seq: Number(head.seq) + 1, prevHash: head.hash }
+    const record: AuditRecord = { ...chained, hash: hashOfRecord(chained) }
+    await sql.query(
+      `WITH head AS (UPDATE governor_audit_heads SET seq = $2, id = $3, hash = $4 WHERE project_id = $1)
+       INSERT INTO governor_audit (project_id, seq, id, record) VALUES ($1, $2, $3, $5)`,
+      [draft.projectId, record.seq, record.id, record.hash, JSON.stringify(record)],
+    )
+    return record
+  }
+
+  return {
+    append(entry) {
+      return database.transaction(async (sql) => {
+        const { draft, violations, alert, model } = entry
+        await insertViolations(sql, violations)
+        if (alert !== undefined) await insertAlert(sql, alert)
+        if (model !== undefined) await insertModel(sql, model)
+        for (const violation of violations) await events.emit(sql, 'violation.detected', violation.projectId, violationData(violation))
+        await countOpenViolations(sql, events, draft.projectId, violations.map((v) => ({ severity: v.severity, delta: 1 as const })))
+        if (alert !== undefined) await events.emit(sql, 'alert.created', alert.projectId, alertData(alert))
+        return chain(sql, entry)
+      })
+    },
+    async get(projectId, auditId) {
+      const found = await database.query<{ record: AuditRecord }>('SELECT record FROM governor_audit WHERE id = $1 AND project_id = $2', [auditId, projectId])
+      return found.rows[0]?.record
+    },
+  }
+}
+
+export function postgresAuditChain(database: Sql): AuditChain {
+  return {
+    async links(projectId, afterSeq, throughSeq, limit) {
+      const found = await database.query<{ seq: string; record: unknown }>(
+        'SELECT seq, record FROM governor_audit WHERE project_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4',
+        [projectId, afterSeq, throughSeq, limit],
+      )
+      return found.rows.map((row) => ({ seq: Number(row.seq), value: row.record }))
+    },
+    async head(projectId) {
+      const found = await database.query<{ seq: string; id: string; hash: string }>('SELECT seq, id, hash FROM governor_audit_heads WHERE project_id = $1', [projectId])
+      const head = found.rows[0]
+      return head === undefined ? undefined : { seq: Number(head.seq), id: head.id, hash: head.hash } satisfies AuditHead
+    },
+  }
+}
