@@ -24,4 +24,8 @@ export const idempotencyMigrations: readonly Migration[] = [{
       expires_at bigint NOT NULL
     );
   `,
+}, {
+  version: 2,
+  // json keeps the answer's text as written; jsonb refuses a text holding \u0000, which a model may send.
+  sql: 'ALTER TABLE idempotency_records ALTER COLUMN answer TYPE json USING answer::json',
 }]

@@ -29,7 +29,7 @@ t.test('shared events', { skip: POSTGRES_MISSING }, async (t) => {
 
   t.test('an event commits with its transaction or not at all', async (t) => {
     const { core, outbox } = (await gateways(t, 1))[0]!
-    const kept = await core.transaction((sql) => outbox.emit(sql, 'alert.created', 'p1', { zeta: 1, alpha: 2 }))
+    const kept = await core.transaction((sql) => outbox.emit(sql, 'alert.created', 'p1', { zeta: 1, alpha: 2, sender: 'a\u0000b' }))
     await t.rejects(core.transaction(async (sql) => {
       await outbox.emit(sql, 'alert.created', 'p1', { n: 2 })
       throw new Error('the change failed')

@@ -89,6 +89,14 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     t.equal(await records.get(id), undefined)
   })
 
+  t.test('an answer is stored as it was given, whatever characters its text holds', async (t) => {
+    const records = await setup(t)
+    await records.claim(id, request(), 'req_1', () => {})
+    const odd = { ...answer, result: { ...answer.result, text: 'nul \u0000, emoji \u{1f600}' } }
+    t.equal(await records.finish(id, 'req_1', odd), true)
+    t.match(await records.get(id), { state: 'done', answer: odd })
+  })
+
   t.test('the sweep removes records older than 24 hours, oldest first, a bounded number per round', async (t) => {
     const records = await setup(t)
     for (let i = 0; i < 5; i++) await records.claim({ ...id, key: `old-${i}` }, request(NOW + i), `req_${i}`, () => {})
