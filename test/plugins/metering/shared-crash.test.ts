@@ -1,6 +1,7 @@
-// A gateway on the shared database killed with SIGKILL under load: every answer a client received
-// is in the ledger once, and another gateway gives back the budget the dead one held once its
-// lease has run out, with no restart of the dead one needed.
+// A gateway on the shared database killed with SIGKILL under governed load: every answer a client
+// received is in the ledger once, another gateway gives back the budget the dead one held once
+// its lease has run out (no restart of the dead one needed), and the project's audit chain, which
+// both extended, verifies; restarted, the dead one extends it further.
 import { writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
@@ -8,15 +9,19 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import pg from 'pg'
 import { request } from 'undici'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { startMockUpstream } from '../../helpers/mock-upstream.ts'
 import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 
+const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))
 const LEASE_MS = 1_000
+const governorMetadata = { actionType: 'customer_support', senderId: 'agent-7' }
 
-t.test('after a SIGKILL under load every answered request is in the ledger once, and a survivor releases the holds', { skip: POSTGRES_MISSING }, async (t) => {
+t.test('after a SIGKILL under load every answered request is in the ledger once, a survivor releases the holds, and the audit chain verifies', { skip: POSTGRES_MISSING }, async (t) => {
   const server = await startPostgres(t)
   const databaseUrl = await server.freshDatabase(t)
   const mock = await startMockUpstream({ latencyMs: 40 })
@@ -33,7 +38,7 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
   const doomed = await spawnGateway(t, [CLI, 'serve', '--data', doomedDir], {
     ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile,
   })
-  await startTestGateway(t, { dataDir: seedDir, env, overrides: { plugins } })
+  const survivor = await startTestGateway(t, { dataDir: seedDir, env, overrides: { plugins } })
 
   const answered = new Set<string>()
   let stop = false
@@ -42,7 +47,7 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
       try {
         const res = await request(`${doomed.url}/api/ai/complete`, {
           method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
-          body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }] }),
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }], governorMetadata }),
         })
         await res.body.text()
         if (res.statusCode === 200) answered.add(String(res.headers['x-request-id']))
@@ -84,4 +89,21 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
   )
   t.equal(row.rows[0]!.reserved, '0', 'no budget is held')
   t.equal(row.rows[0]!.used, row.rows[0]!.sum, 'the budget used is exactly the ledger\'s sum')
+
+  const governed = async (url: string) => (await request(`${url}/api/ai/complete`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+    body: JSON.stringify({ messages: [{ role: 'user', content: 'after the crash' }], governorMetadata }),
+  })).statusCode
+  t.equal(await governed(survivor.url), 200, 'the survivor extends the chain')
+  const restarted = await spawnGateway(t, [CLI, 'serve', '--data', doomedDir], {
+    ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile,
+  })
+  t.equal(await governed(restarted.url), 200, 'the restarted gateway extends it too')
+  const verified = await run(process.execPath, [CLI, 'audit', 'verify', '--project', seeded.projectId, '--data', freshDataDir(t)], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, TOLLGATE_SECRET: TEST_SECRET },
+  })
+  const records = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM governor_audit')).rows[0]!.n
+  // One record per governed request, answered or cut by the kill, and the two after it.
+  t.ok(records >= ids.length + 2, `${records} audit records for ${ids.length} answered requests`)
+  t.match(verified.stdout, `audit chain of ${seeded.projectId} is intact (${records} records)`)
 })
