@@ -3,17 +3,17 @@
 // emits every change's event to the shared outbox.
 import type { Clock } from '../../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import { InvalidRequestError, NotFoundError } from '../../../proxy/errors.ts'
+import { NotFoundError } from '../../../proxy/errors.ts'
 import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
 import { caseData, violationData } from '../records/event-data.ts'
 import type { CaseChanges, Cases } from '../records/governor-records.ts'
 import type { NewId } from '../records/ids.ts'
 import { assertTransition, CASE_TRANSITIONS } from '../records/transitions.ts'
 import type { Case, Violation } from '../records/types.ts'
-import { highestSeverity } from '../verdict/levels.ts'
 import { countOpenViolations } from './open-counts.ts'
 import { pageOfRows } from './page.ts'
 import { lockViolations, saveViolation } from './violations.ts'
+import { newCase, unknownViolation } from '../records/record-changes.ts'
 
 export function postgresCases(database: PluginDatabase, events: SharedEventOutbox, clock: Clock, newId: NewId): Cases {
   const find = async (sql: Sql, projectId: string, id: string, lock: boolean): Promise<Case> => {
@@ -62,23 +62,12 @@ export function postgresCases(database: PluginDatabase, events: SharedEventOutbo
         const violations = ids.map((violationId) => {
           const violation = byId.get(violationId)
           if (violation === undefined) {
-            throw new InvalidRequestError('Invalid request: unknown violation', `No violation ${violationId} in this project.`, [{ path: 'violationIds', message: `no violation ${violationId} in this project` }])
+            throw unknownViolation(violationId)
           }
           return violation
         })
         const at = iso()
-        const created: Case = {
-          id: newId('case'),
-          projectId,
-          title: input.title,
-          status: 'open',
-          severity: highestSeverity(violations.map((v) => v.severity)) ?? 'LOW',
-          violationIds: violations.map((v) => v.id),
-          notes: input.note === undefined ? [] : [{ at, text: input.note }],
-          createdAt: at,
-          updatedAt: at,
-          resolvedAt: null,
-        }
+        const created = newCase(newId('case'), projectId, input, violations, at)
         await sql.query(
           'INSERT INTO governor_cases (project_id, id, status, severity, record) VALUES ($1, $2, $3, $4, $5)',
           [projectId, created.id, created.status, created.severity, JSON.stringify(created)],

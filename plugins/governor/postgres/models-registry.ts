@@ -7,6 +7,7 @@ import type { ModelsRegistry } from '../records/governor-records.ts'
 import type { NewId } from '../records/ids.ts'
 import type { ModelEntry } from '../records/types.ts'
 import { pageOfRows } from './page.ts'
+import { editedModel } from '../records/record-changes.ts'
 
 /** Adds the entry unless the project already has its provider and model; true when it was added. */
 export async function insertModel(sql: Sql, entry: ModelEntry): Promise<boolean> {
@@ -48,13 +49,7 @@ export function postgresModelsRegistry(database: PluginDatabase, clock: Clock, n
     update(projectId, id, changes) {
       return database.transaction(async (sql) => {
         const current = await find(sql, projectId, id, true)
-        const next: ModelEntry = {
-          ...current,
-          riskClassification: changes.riskClassification ?? current.riskClassification,
-          approvalStatus: changes.approvalStatus ?? current.approvalStatus,
-          notes: changes.notes === undefined ? current.notes : changes.notes,
-          updatedAt: iso(),
-        }
+        const next = editedModel(current, changes, iso())
         await sql.query(
           'UPDATE governor_models SET approval_status = $3, risk = $4, record = $5 WHERE project_id = $1 AND id = $2',
           [projectId, id, next.approvalStatus, next.riskClassification, JSON.stringify(next)],

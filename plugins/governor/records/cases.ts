@@ -1,10 +1,9 @@
 // Cases in LMDB: a compliance officer's investigation of one or more violations, with notes.
 // Resolving a case resolves its violations that are still open.
 import type { Clock } from '../../../proxy/clock.ts'
-import { InvalidRequestError, NotFoundError } from '../../../proxy/errors.ts'
+import { NotFoundError } from '../../../proxy/errors.ts'
 import type { EventOutbox } from '../../../proxy/events.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
-import { highestSeverity } from '../verdict/levels.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { caseData, violationData } from './event-data.ts'
 import type { CaseChanges, Cases } from './governor-records.ts'
@@ -13,6 +12,7 @@ import { pageOf } from './page.ts'
 import { countOpenViolations } from './score-watch.ts'
 import { assertTransition, CASE_TRANSITIONS } from './transitions.ts'
 import type { Case, Violation } from './types.ts'
+import { newCase, unknownViolation } from './record-changes.ts'
 
 export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId, events: EventOutbox): Cases {
   const find = (projectId: string, id: string): Case => {
@@ -57,23 +57,12 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
         for (const violationId of new Set(input.violationIds)) {
           const violation = dbs.violations.get([projectId, violationId])
           if (violation === undefined) {
-            throw new InvalidRequestError('Invalid request: unknown violation', `No violation ${violationId} in this project.`, [{ path: 'violationIds', message: `no violation ${violationId} in this project` }])
+            throw unknownViolation(violationId)
           }
           violations.push(violation)
         }
         const at = iso()
-        const created: Case = {
-          id: newId('case'),
-          projectId,
-          title: input.title,
-          status: 'open',
-          severity: highestSeverity(violations.map((v) => v.severity)) ?? 'LOW',
-          violationIds: violations.map((v) => v.id),
-          notes: input.note === undefined ? [] : [{ at, text: input.note }],
-          createdAt: at,
-          updatedAt: at,
-          resolvedAt: null,
-        }
+        const created = newCase(newId('case'), projectId, input, violations, at)
         dbs.cases.put([projectId, created.id], created)
         events.emit('case.created', projectId, caseData(created))
         return created

@@ -9,6 +9,7 @@ import type { ModelsRegistry } from './governor-records.ts'
 import type { NewId } from './ids.ts'
 import { pageOf } from './page.ts'
 import type { ModelEntry } from './types.ts'
+import { editedModel } from './record-changes.ts'
 
 export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId): ModelsRegistry {
   const find = (projectId: string, id: string): ModelEntry => {
@@ -48,13 +49,7 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
     update(projectId, id, changes) {
       return store.transaction(() => {
         const current = find(projectId, id)
-        const next: ModelEntry = {
-          ...current,
-          riskClassification: changes.riskClassification ?? current.riskClassification,
-          approvalStatus: changes.approvalStatus ?? current.approvalStatus,
-          notes: changes.notes === undefined ? current.notes : changes.notes,
-          updatedAt: iso(),
-        }
+        const next = editedModel(current, changes, iso())
         dbs.models.put([projectId, id], next)
         return next
       })
