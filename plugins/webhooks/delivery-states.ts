@@ -20,10 +20,14 @@ export type Settlement = 'succeeded' | 'retrying' | 'failed'
 // delivery over; only a process that died mid-attempt leaves a claim to run out.
 const LEASE_MARGIN_MS = 60_000
 
-/** A pending delivery of `event` to `hook`, due at `now`. */
+/**
+ * A pending delivery of `event` to `hook`, due at `now`. The event's fields are put in the spec's
+ * order, whatever order the outbox it came from kept them in.
+ */
 export function newDelivery(id: string, hook: WebhookRecord, event: GatewayEvent, now: number, test = false): DeliveryRecord {
+  const { id: eventId, type, timestamp, project_id, data } = event
   return {
-    id, webhookId: hook.id, event, test, status: 'pending',
+    id, webhookId: hook.id, event: { id: eventId, type, timestamp, project_id, data }, test, status: 'pending',
     attempts: 0, firstAttemptAt: null, lastAttemptAt: null, responseCode: null, error: null,
     nextAttemptAt: now, dueAt: now, claim: null, created: now, finishedAt: null,
   }

@@ -1,6 +1,7 @@
-// The webhooks plugin's tables in PostgreSQL. Each webhook and delivery is kept whole as jsonb,
-// as in LMDB, beside the columns that find and order them: a delivery's due time (the next
-// attempt, or the end of a claim's lease) and finish time, and its claim token. Times are clock
+// The webhooks plugin's tables in PostgreSQL. Each webhook and delivery is kept whole, as in
+// LMDB, beside the columns that find and order them: a delivery's due time (the next attempt, or
+// the end of a claim's lease) and finish time, and its claim token. A delivery is json, not
+// jsonb, so its event keeps its key order and every attempt sends the same bytes. Times are clock
 // milliseconds (bigint). Deleting a webhook deletes its deliveries.
 import type { Migration } from '../../proxy/database.ts'
 
@@ -19,7 +20,7 @@ export const webhookMigrations: readonly Migration[] = [{
       due_at bigint,
       finished_at bigint,
       claim text,
-      record jsonb NOT NULL
+      record json NOT NULL
     );
     CREATE INDEX webhooks_deliveries_due ON webhooks_deliveries (due_at, id) WHERE due_at IS NOT NULL;
     CREATE INDEX webhooks_deliveries_finished ON webhooks_deliveries (finished_at) WHERE finished_at IS NOT NULL;

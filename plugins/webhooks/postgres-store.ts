@@ -46,7 +46,7 @@ async function writeDeliveries(sql: Sql, records: readonly DeliveryRecord[]): Pr
   if (records.length === 0) return
   await sql.query(
     `INSERT INTO webhooks_deliveries (id, webhook_id, due_at, finished_at, claim, record)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::jsonb[])
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::json[])
      ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at, finished_at = excluded.finished_at, claim = excluded.claim, record = excluded.record`,
     [
       records.map((r) => r.id), records.map((r) => r.webhookId), records.map((r) => r.dueAt), records.map((r) => r.finishedAt),
