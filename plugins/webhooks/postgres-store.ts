@@ -5,6 +5,7 @@
 // lease are committed before the attempt is sent, and its outcome is recorded only while the
 // token is still the delivery's. Gateways claiming at once take different deliveries; a claim
 // whose gateway died is taken again once its lease runs out.
+import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import type { EventOutbox, GatewayEvent } from '../../proxy/events.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
@@ -30,11 +31,11 @@ export interface PostgresWebhookOptions {
   readonly box: SecretBox
   readonly clock: Clock
   readonly newId: NewId
-  readonly log: { warn(fields: object, message: string): void }
+  readonly log: Logger
 }
 
 // Due deliveries locked per claiming pass. Other gateways skip the rows a pass has locked until
-// it commits, so a pass locks a few more than it may claim, not every due delivery.
+// it commits, so a pass locks a bounded batch, not every due delivery.
 const SCAN_LIMIT = 100
 
 interface Recorded<R> {
