@@ -128,6 +128,12 @@ function turns(size: number, waitMs: number): <T>(work: () => Promise<T>) => Pro
 async function inTransaction<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   let broken: Error | undefined
+  // The pool stops listening to a client it lends: a connection lost between two statements of
+  // the transaction would be an unhandled 'error' and end the process. Its next statement fails instead.
+  const lost = (err: Error) => {
+    broken = err
+  }
+  client.on('error', lost)
   try {
     await client.query('BEGIN')
     const result = await fn({ query: (text, values) => client.query(text, values as unknown[]) })
@@ -139,6 +145,7 @@ async function inTransaction<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Pr
     })
     throw err
   } finally {
+    client.off('error', lost)
     client.release(broken)
   }
 }

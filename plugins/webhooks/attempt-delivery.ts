@@ -4,7 +4,7 @@
 import { request, type Dispatcher } from 'undici'
 import type { GatewayEvent } from '../../proxy/events.ts'
 import { VERSION } from '../../proxy/version.ts'
-import type { AttemptResult } from './delivery-records.ts'
+import type { AttemptResult } from './delivery-states.ts'
 import { TargetRefusedError } from './guarded-dispatcher.ts'
 import { deliveryHeaders } from './signature.ts'
 

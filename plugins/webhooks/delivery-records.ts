@@ -1,25 +1,10 @@
 // Deliveries and their indexes. Every change goes through `write`, which keeps the `due`,
 // `finished` and per-webhook indexes in step with the record. Writers run inside the caller's
 // store transaction; LMDB serializes those across processes, so a claim is taken by one worker only.
-import { randomUUID } from 'node:crypto'
 import type { GatewayEvent } from '../../proxy/events.ts'
+import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery, type AttemptResult, type Settlement } from './delivery-states.ts'
 import type { NewId } from './ids.ts'
 import { prefixRange, timeKey, type DeliveryRecord, type WebhookDatabases, type WebhookRecord } from './records.ts'
-import { nextAttemptAt } from './retry-schedule.ts'
-
-/** One HTTP attempt's result. `error` is short and never holds the receiver's body. */
-export interface AttemptResult {
-  readonly ok: boolean
-  readonly responseCode: number | null
-  readonly error: string | null
-  readonly durationMs: number
-}
-
-export type Settlement = 'succeeded' | 'retrying' | 'failed'
-
-// A claim outlives the attempt's own deadline by this much before another worker may take the
-// delivery over; only a process that died mid-attempt leaves a claim to run out.
-const LEASE_MARGIN_MS = 60_000
 
 /** The key of a delivery in a time-ordered index (`due`, `finished`). */
 const timeIndexKey = (ms: number, id: string) => `${timeKey(ms)}/${id}`
@@ -46,11 +31,7 @@ export function createDeliveryRecords(db: WebhookDatabases, newId: NewId) {
   return {
     /** Inside a transaction: a pending delivery of `event` to `hook`, due at `now`. */
     add(hook: WebhookRecord, event: GatewayEvent, now: number, test = false): DeliveryRecord {
-      const record: DeliveryRecord = {
-        id: newId('dlv_'), webhookId: hook.id, event, test, status: 'pending',
-        attempts: 0, firstAttemptAt: null, lastAttemptAt: null, responseCode: null, error: null,
-        nextAttemptAt: now, dueAt: now, claim: null, created: now, finishedAt: null,
-      }
+      const record = newDelivery(newId('dlv_'), hook, event, now, test)
       write(record, undefined)
       return record
     },
@@ -60,15 +41,9 @@ export function createDeliveryRecords(db: WebhookDatabases, newId: NewId) {
       return [...due.getRange({ end: `${timeKey(now)}0`, limit })].flatMap(({ value }) => deliveries.get(value) ?? [])
     },
 
-    /**
-     * Inside a transaction: takes the delivery for one attempt whose deadline is `timeoutMs`. The
-     * attempt counts from here, so a process that dies while sending cannot retry a delivery forever.
-     */
+    /** Inside a transaction: takes the delivery for one attempt whose deadline is `timeoutMs`. */
     claim(record: DeliveryRecord, now: number, timeoutMs: number): DeliveryRecord {
-      const next: DeliveryRecord = {
-        ...record, attempts: record.attempts + 1, firstAttemptAt: record.firstAttemptAt ?? now, lastAttemptAt: now,
-        nextAttemptAt: null, dueAt: now + timeoutMs + LEASE_MARGIN_MS, claim: randomUUID(),
-      }
+      const next = claimedDelivery(record, now, timeoutMs)
       write(next, record)
       return next
     },
@@ -80,26 +55,21 @@ export function createDeliveryRecords(db: WebhookDatabases, newId: NewId) {
      */
     settle(claimed: DeliveryRecord, result: AttemptResult, now: number): { record: DeliveryRecord; settlement: Settlement } | undefined {
       const current = deliveries.get(claimed.id)
-      if (current === undefined || current.claim !== claimed.claim) return undefined
-      const attempted = { ...current, claim: null, responseCode: result.responseCode, error: result.error }
-      const retryAt = result.ok || current.test ? undefined : nextAttemptAt(current.firstAttemptAt ?? now, current.attempts)
-      const settlement: Settlement = result.ok ? 'succeeded' : retryAt === undefined ? 'failed' : 'retrying'
-      const record: DeliveryRecord = settlement === 'retrying'
-        ? { ...attempted, status: 'pending', nextAttemptAt: retryAt!, dueAt: retryAt! }
-        : { ...attempted, status: settlement === 'succeeded' ? 'succeeded' : 'failed', nextAttemptAt: null, dueAt: null, finishedAt: now }
-      write(record, current)
-      return { record, settlement }
+      if (!isStillClaimed(current, claimed)) return undefined
+      const settled = settledDelivery(current, result, now)
+      write(settled.record, current)
+      return settled
     },
 
     /** Inside a transaction: gives a claim back unattempted (the process is stopping). */
     release(claimed: DeliveryRecord, before: DeliveryRecord): void {
       const current = deliveries.get(claimed.id)
-      if (current !== undefined && current.claim === claimed.claim) write(before, current)
+      if (isStillClaimed(current, claimed)) write(before, current)
     },
 
     /** Inside a transaction: ends a delivery that will not be attempted. */
     abandon(record: DeliveryRecord, now: number, reason: string): void {
-      write({ ...record, status: 'failed', claim: null, error: reason, nextAttemptAt: null, dueAt: null, finishedAt: now }, record)
+      write(abandonedDelivery(record, now, reason), record)
     },
 
     get(id: string): DeliveryRecord | undefined {

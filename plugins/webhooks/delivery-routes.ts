@@ -13,34 +13,29 @@ import { deliveryAnswer, deliveryView } from './views.ts'
 const keyTypes = ['sk', 'pk'] as const
 
 export function deliveryRoutes(deps: RouteDeps): ProjectRouteSpec[] {
-  const { store, hooks, deliveries, clock } = deps
+  const { store, clock } = deps
   return [
     {
       keyTypes, writes: false, method: 'GET', path: '/webhooks/:id/deliveries', name: 'webhooks_deliveries',
       docs: { query: deliveriesQuery, response: z.object({ deliveries: z.array(deliveryAnswer) }) },
-      handle(ctx, project) {
+      async handle(ctx, project) {
         const { limit } = validate(deliveriesQuery, Object.fromEntries(ctx.query), 'query')
-        const hook = ownWebhook(hooks, project.id, ctx.params.id!)
-        return Reply.json({ deliveries: deliveries.recent(hook.id, limit).map(deliveryView) })
+        const hook = await ownWebhook(store, project.id, ctx.params.id!)
+        return Reply.json({ deliveries: (await store.recentDeliveries(hook.id, limit)).map(deliveryView) })
       },
     },
     {
       keyTypes, writes: true, method: 'POST', path: '/webhooks/:id/deliveries/:delivery_id/redeliver', name: 'webhooks_redeliver',
       docs: { status: 202, response: deliveryAnswer, errors: [409] },
       async handle(ctx, project) {
-        const hookId = ownWebhook(hooks, project.id, ctx.params.id!).id
+        const hookId = (await ownWebhook(store, project.id, ctx.params.id!)).id
         const deliveryId = ctx.params.delivery_id!
-        const original = deliveries.get(deliveryId)
+        const original = await store.delivery(deliveryId)
         if (original === undefined || original.webhookId !== hookId) {
           throw new NotFoundError(`No delivery ${deliveryId} for webhook ${hookId}.`)
         }
         if (original.status === 'pending') throw new ConflictError(`Delivery ${deliveryId} is still pending; it will be attempted again on its schedule.`)
-        const queued = await store.transaction(() => {
-          const hook = hooks.inProject(project.id, hookId)
-          if (hook === undefined) return 'missing' as const
-          if (!hook.active) return 'inactive' as const
-          return deliveries.add(hook, original.event, clock.now(), original.test)
-        })
+        const queued = await store.queue(project.id, hookId, original.event, clock.now(), original.test)
         if (queued === 'missing') throw webhookNotFound(hookId)
         if (queued === 'inactive') throw new ConflictError(`Webhook ${hookId} is inactive; set active to true before redelivering.`)
         deps.wakeWorker()

@@ -1,8 +1,7 @@
-// Turns outbox events into deliveries. One transaction per batch creates a delivery for every
+// Turns LMDB outbox events into deliveries. One transaction per batch creates a delivery for every
 // active webhook of the event's project that subscribed to its kind and removes the events from
 // the outbox, so a crash loses nothing, and a second worker (here or in another process on the
 // same store) finds the events gone and cannot create the deliveries twice.
-import type { Clock } from '../../proxy/clock.ts'
 import type { EventOutbox } from '../../proxy/events.ts'
 import type { PluginStore } from '../../proxy/store.ts'
 import type { DeliveryRecords } from './delivery-records.ts'
@@ -11,11 +10,10 @@ import { isSubscribed, type WebhookRecords } from './webhook-records.ts'
 
 /** Moves up to `batchSize` events into deliveries; resolves to the number of events taken. */
 export function fanOut(
-  store: PluginStore, outbox: EventOutbox, hooks: WebhookRecords, deliveries: DeliveryRecords, clock: Clock, batchSize: number,
+  store: PluginStore, outbox: EventOutbox, hooks: WebhookRecords, deliveries: DeliveryRecords, now: number, batchSize: number,
 ): Promise<number> {
   return store.transaction(() => {
     const events = outbox.pending(batchSize)
-    const now = clock.now()
     const activeByProject = new Map<string, WebhookRecord[]>()
     for (const event of events) {
       let active = activeByProject.get(event.project_id)

@@ -9,7 +9,8 @@ export interface WebhookMetrics {
   observeAttempt(seconds: number): void
 }
 
-export function createWebhookMetrics(registry: Registry, countPending: () => number): WebhookMetrics {
+/** `countPending` may fail (a shared store away): the gauge then keeps its last value. */
+export function createWebhookMetrics(registry: Registry, countPending: () => Promise<number>): WebhookMetrics {
   const deliveries = new Counter({
     name: 'tollgate_webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed after the last attempt), and deliveries abandoned unsent.',
@@ -22,14 +23,16 @@ export function createWebhookMetrics(registry: Registry, countPending: () => num
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   })
+  let pending = 0
   new Gauge({
     name: 'tollgate_webhook_pending',
     help: 'Webhook deliveries not yet finished (shared by every process on the store).',
     registers: [registry],
     // Every process reads the same store, so summing across cluster workers would multiply it.
     aggregator: 'max',
-    collect() {
-      this.set(countPending())
+    async collect() {
+      pending = await countPending().catch(() => pending)
+      this.set(pending)
     },
   })
   return {

@@ -2,18 +2,14 @@
 // project's webhooks (another project's webhook is 404, as if it did not exist).
 import type { Clock } from '../../proxy/clock.ts'
 import { NotFoundError } from '../../proxy/errors.ts'
-import type { PluginStore } from '../../proxy/store.ts'
-import type { DeliveryRecords } from './delivery-records.ts'
 import type { NewId } from './ids.ts'
 import type { WebhookRecord } from './records.ts'
 import type { AttemptRunner } from './run-attempt.ts'
 import type { TargetPolicy } from './target-check.ts'
-import type { WebhookRecords } from './webhook-records.ts'
+import type { WebhookStore } from './webhook-store.ts'
 
 export interface RouteDeps {
-  readonly store: PluginStore
-  readonly hooks: WebhookRecords
-  readonly deliveries: DeliveryRecords
+  readonly store: WebhookStore
   readonly clock: Clock
   readonly newId: NewId
   readonly targetPolicy: TargetPolicy
@@ -27,8 +23,8 @@ export function webhookNotFound(id: string): NotFoundError {
   return new NotFoundError(`No webhook ${id} in this project.`)
 }
 
-export function ownWebhook(hooks: WebhookRecords, projectId: string, id: string): WebhookRecord {
-  const record = hooks.inProject(projectId, id)
+export async function ownWebhook(store: WebhookStore, projectId: string, id: string): Promise<WebhookRecord> {
+  const record = await store.webhook(projectId, id)
   if (record === undefined) throw webhookNotFound(id)
   return record
 }

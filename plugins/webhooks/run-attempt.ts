@@ -4,38 +4,24 @@
 import type { Logger } from 'pino'
 import type { Dispatcher } from 'undici'
 import type { Clock } from '../../proxy/clock.ts'
-import type { EventOutbox } from '../../proxy/events.ts'
-import type { PluginStore } from '../../proxy/store.ts'
 import { attemptDelivery } from './attempt-delivery.ts'
-import type { AttemptResult, DeliveryRecords, Settlement } from './delivery-records.ts'
-import { countFinishedDelivery } from './failure-streak.ts'
-import type { NewId } from './ids.ts'
+import type { AttemptResult, Settlement } from './delivery-states.ts'
 import type { WebhookMetrics } from './metrics.ts'
-import type { DeliveryRecord, WebhookRecord } from './records.ts'
-import type { WebhookRecords } from './webhook-records.ts'
+import type { DeliveryRecord } from './records.ts'
+import type { SecretBox } from './secret-box.ts'
+import type { Claim, WebhookStore } from './webhook-store.ts'
 
 export interface AttemptDeps {
-  readonly store: PluginStore
-  readonly events: EventOutbox
-  readonly hooks: WebhookRecords
-  readonly deliveries: DeliveryRecords
+  readonly store: WebhookStore
+  readonly box: SecretBox
   readonly dispatcher: Dispatcher
   readonly clock: Clock
   readonly log: Logger
   readonly metrics: WebhookMetrics
-  readonly newId: NewId
   readonly timeoutMs: number
   readonly disableAfterFailures: number
   /** Aborts attempts in flight when the plugin closes. */
   readonly stop: AbortSignal
-}
-
-export interface Claim {
-  readonly hook: WebhookRecord
-  /** The delivery as claimed, holding the claim token. */
-  readonly claimed: DeliveryRecord
-  /** The delivery before the claim, restored if the attempt is interrupted by shutdown. */
-  readonly before: DeliveryRecord
 }
 
 export interface AttemptOutcome {
@@ -45,12 +31,12 @@ export interface AttemptOutcome {
 }
 
 export function createAttemptRunner(deps: AttemptDeps) {
-  const { store, hooks, deliveries, clock, log, metrics } = deps
+  const { store, box, clock, log, metrics } = deps
 
   async function send({ hook, claimed }: Claim): Promise<AttemptResult> {
     let secret: string
     try {
-      secret = hooks.secretOf(hook)
+      secret = box.open(hook.sealedSecret, hook.id)
     } catch (err) {
       // Only a changed encryptionKey makes a stored secret unreadable.
       log.error({ err, webhookId: hook.id }, 'webhook secret cannot be decrypted; was encryptionKey changed?')
@@ -69,16 +55,10 @@ export function createAttemptRunner(deps: AttemptDeps) {
       result = await send(claim)
     } catch (err) {
       if (!deps.stop.aborted) throw err
-      await store.transaction(() => deliveries.release(claim.claimed, claim.before))
+      await store.release(claim)
       return undefined
     }
-    const recorded = await store.transaction(() => {
-      const now = clock.now()
-      const settled = deliveries.settle(claim.claimed, result, now)
-      if (settled === undefined || settled.record.test || settled.settlement === 'retrying') return { settled, disabled: undefined }
-      const disabled = countFinishedDelivery(hooks, deps.events, deps.newId, claim.hook.id, settled.settlement, deps.disableAfterFailures)
-      return { settled, disabled }
-    })
+    const recorded = await store.settle(claim, result, clock.now(), deps.disableAfterFailures)
     metrics.observeAttempt(result.durationMs / 1000)
     if (recorded.settled === undefined) return undefined
     metrics.count(recorded.settled.settlement)

@@ -1,25 +1,25 @@
 // Webhook secrets at rest: AES-256-GCM, bound to the webhook's id so a sealed secret copied onto
 // another record does not open. The key comes from the config (`encryptionKey`), or is generated
-// once and kept in the store, which keeps secrets out of record dumps but not from someone who
-// holds the whole store; configure the key to separate the two.
+// once and kept beside the webhooks (LMDB, or PostgreSQL so that every gateway opens what another
+// sealed), which keeps secrets out of record dumps but not from someone who holds the whole
+// store; configure the key to separate the two.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
-import type { PluginStore } from '../../proxy/store.ts'
-import { storedOnce } from '../../proxy/stored-once.ts'
 
 export interface SecretBox {
   seal(secret: string, webhookId: string): string
   open(sealed: string, webhookId: string): string
 }
 
-const KEY_ENTRY = 'secret-key'
+/** The value kept under `entry`, made by `make` and kept when there is none yet; the first writer wins. */
+export type KeepOnce = (entry: string, make: () => string) => Promise<string>
 
-async function loadKey(store: PluginStore, configured: string | undefined): Promise<Buffer> {
+async function loadKey(keepOnce: KeepOnce, configured: string | undefined): Promise<Buffer> {
   if (configured !== undefined) return createHash('sha256').update(configured, 'utf8').digest()
-  return Buffer.from(await storedOnce(store, KEY_ENTRY, () => randomBytes(32).toString('base64')), 'base64')
+  return Buffer.from(await keepOnce('secret-key', () => randomBytes(32).toString('base64')), 'base64')
 }
 
-export async function createSecretBox(store: PluginStore, configured: string | undefined): Promise<SecretBox> {
-  const key = await loadKey(store, configured)
+export async function createSecretBox(keepOnce: KeepOnce, configured: string | undefined): Promise<SecretBox> {
+  const key = await loadKey(keepOnce, configured)
   return {
     seal(secret, webhookId) {
       const iv = randomBytes(12)

@@ -11,21 +11,16 @@ import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { deliveryAnswer, deliveryView } from './views.ts'
 
 export function testRoute(deps: RouteDeps): ProjectRouteSpec {
-  const { store, hooks, deliveries, clock } = deps
+  const { store, clock } = deps
   return {
     keyTypes: ['sk', 'pk'], writes: true, method: 'POST', path: '/webhooks/test', name: 'webhooks_test', body: testWebhookBody,
     docs: { response: z.object({ success: z.boolean(), duration_ms: z.number().int(), delivery: deliveryAnswer }), errors: [404] },
     async handle(ctx, project) {
       const body = ctx.body as TestWebhookBody
-      ownWebhook(hooks, project.id, body.webhook_id)
+      await ownWebhook(store, project.id, body.webhook_id)
       const now = clock.now()
       const event: GatewayEvent = { id: deps.newId('evt_'), type: body.event_type, timestamp: new Date(now).toISOString(), project_id: project.id, data: { test: true } }
-      const claim = await store.transaction(() => {
-        const hook = hooks.inProject(project.id, body.webhook_id)
-        if (hook === undefined) return undefined
-        const before = deliveries.add(hook, event, now, true)
-        return { hook, before, claimed: deliveries.claim(before, now, deps.timeoutMs) }
-      })
+      const claim = await store.queueClaimed(project.id, body.webhook_id, event, now, deps.timeoutMs)
       if (claim === undefined) throw webhookNotFound(body.webhook_id)
       const outcome = await deps.runAttempt(claim)
       if (outcome === undefined) throw new OverloadedError('The gateway is stopping; the test event will be sent once it is back.')

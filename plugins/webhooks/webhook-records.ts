@@ -2,35 +2,18 @@
 // run inside the caller's store transaction so they combine with delivery changes atomically.
 import type { Clock } from '../../proxy/clock.ts'
 import type { NewId } from './ids.ts'
-import { prefixRange, type Subscription, type WebhookDatabases, type WebhookRecord } from './records.ts'
+import { prefixRange, type WebhookDatabases, type WebhookRecord } from './records.ts'
 import type { SecretBox } from './secret-box.ts'
-
-export interface NewWebhook {
-  readonly projectId: string
-  readonly url: string
-  readonly events: readonly Subscription[]
-  readonly secret: string
-}
-
-export interface WebhookChanges {
-  readonly url?: string | undefined
-  readonly events?: readonly Subscription[] | undefined
-  readonly secret?: string | undefined
-  readonly active?: boolean | undefined
-}
+import type { NewWebhook, WebhookChanges } from './webhook-store.ts'
 
 export function createWebhookRecords(db: WebhookDatabases, box: SecretBox, clock: Clock, newId: NewId) {
   const { hooks, projectHooks } = db
   return {
     /** Inside a transaction. */
     create(input: NewWebhook): WebhookRecord {
-      const id = newId('wh_')
-      const record: WebhookRecord = {
-        id, projectId: input.projectId, url: input.url, events: input.events, sealedSecret: box.seal(input.secret, id),
-        active: true, created: new Date(clock.now()).toISOString(), consecutiveFailures: 0,
-      }
-      hooks.put(id, record)
-      projectHooks.put(`${input.projectId}/${id}`, id)
+      const record = newWebhook(newId('wh_'), input, box, clock.now())
+      hooks.put(record.id, record)
+      projectHooks.put(`${input.projectId}/${record.id}`, record.id)
       return record
     },
 
@@ -49,16 +32,9 @@ export function createWebhookRecords(db: WebhookDatabases, box: SecretBox, clock
       return [...projectHooks.getRange(prefixRange(projectId))].flatMap(({ value }) => hooks.get(value) ?? [])
     },
 
-    /** Inside a transaction. Reactivating clears the failure count that may have disabled it. */
+    /** Inside a transaction. */
     update(record: WebhookRecord, changes: WebhookChanges): WebhookRecord {
-      const next: WebhookRecord = {
-        ...record,
-        ...(changes.url === undefined ? {} : { url: changes.url }),
-        ...(changes.events === undefined ? {} : { events: changes.events }),
-        ...(changes.secret === undefined ? {} : { sealedSecret: box.seal(changes.secret, record.id) }),
-        ...(changes.active === undefined ? {} : { active: changes.active }),
-        ...(changes.active === true && !record.active ? { consecutiveFailures: 0 } : {}),
-      }
+      const next = changedWebhook(record, changes, box)
       hooks.put(record.id, next)
       return next
     },
@@ -73,14 +49,30 @@ export function createWebhookRecords(db: WebhookDatabases, box: SecretBox, clock
       hooks.remove(record.id)
       projectHooks.remove(`${record.projectId}/${record.id}`)
     },
-
-    secretOf(record: WebhookRecord): string {
-      return box.open(record.sealedSecret, record.id)
-    },
   }
 }
 
 export type WebhookRecords = ReturnType<typeof createWebhookRecords>
+
+/** A new, active webhook; its secret sealed to its id. */
+export function newWebhook(id: string, input: NewWebhook, box: SecretBox, now: number): WebhookRecord {
+  return {
+    id, projectId: input.projectId, url: input.url, events: input.events, sealedSecret: box.seal(input.secret, id),
+    active: true, created: new Date(now).toISOString(), consecutiveFailures: 0,
+  }
+}
+
+/** The webhook with `changes` applied. Reactivating clears the failure count that may have disabled it. */
+export function changedWebhook(record: WebhookRecord, changes: WebhookChanges, box: SecretBox): WebhookRecord {
+  return {
+    ...record,
+    ...(changes.url === undefined ? {} : { url: changes.url }),
+    ...(changes.events === undefined ? {} : { events: changes.events }),
+    ...(changes.secret === undefined ? {} : { sealedSecret: box.seal(changes.secret, record.id) }),
+    ...(changes.active === undefined ? {} : { active: changes.active }),
+    ...(changes.active === true && !record.active ? { consecutiveFailures: 0 } : {}),
+  }
+}
 
 /** Whether a webhook subscribed to events of this kind. */
 export function isSubscribed(record: WebhookRecord, type: string): boolean {

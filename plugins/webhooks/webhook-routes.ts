@@ -11,7 +11,7 @@ import { webhookAnswer, webhookView } from './views.ts'
 const keyTypes = ['sk', 'pk'] as const
 
 export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
-  const { store, hooks, deliveries } = deps
+  const { store } = deps
   return [
     {
       keyTypes, writes: true, method: 'POST', path: '/webhooks', name: 'webhooks_create', body: createWebhookBody,
@@ -19,27 +19,24 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
       async handle(ctx, project) {
         const body = ctx.body as CreateWebhookBody
         const url = await checkTargetUrl(body.url, deps.targetPolicy)
-        const record = await store.transaction(() => hooks.create({ projectId: project.id, url, events: body.events, secret: body.secret }))
+        const record = await store.createWebhook({ projectId: project.id, url, events: body.events, secret: body.secret })
         return Reply.json(webhookView(record), 201)
       },
     },
     {
       keyTypes, writes: false, method: 'GET', path: '/webhooks', name: 'webhooks_list',
       docs: { response: z.object({ webhooks: z.array(webhookAnswer) }) },
-      handle: (_ctx, project) => Reply.json({ webhooks: hooks.list(project.id).map(webhookView) }),
+      handle: async (_ctx, project) => Reply.json({ webhooks: (await store.webhooks(project.id)).map(webhookView) }),
     },
     {
       keyTypes, writes: true, method: 'PATCH', path: '/webhooks/:id', name: 'webhooks_update', body: updateWebhookBody,
       docs: { response: webhookAnswer },
       async handle(ctx, project) {
         const id = ctx.params.id!
-        ownWebhook(hooks, project.id, id)
+        await ownWebhook(store, project.id, id)
         const changes = ctx.body as UpdateWebhookBody
         const url = changes.url === undefined ? undefined : await checkTargetUrl(changes.url, deps.targetPolicy)
-        const updated = await store.transaction(() => {
-          const current = hooks.inProject(project.id, id)
-          return current === undefined ? undefined : hooks.update(current, { ...changes, url })
-        })
+        const updated = await store.updateWebhook(project.id, id, { ...changes, url })
         if (updated === undefined) throw webhookNotFound(id)
         return Reply.json(webhookView(updated))
       },
@@ -49,14 +46,7 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
       docs: { response: z.object({ id: z.string(), deleted: z.literal(true) }) },
       async handle(ctx, project) {
         const id = ctx.params.id!
-        const removed = await store.transaction(() => {
-          const current = hooks.inProject(project.id, id)
-          if (current === undefined) return false
-          hooks.remove(current)
-          deliveries.removeAllOf(id)
-          return true
-        })
-        if (!removed) throw webhookNotFound(id)
+        if (!(await store.removeWebhook(project.id, id))) throw webhookNotFound(id)
         return Reply.json({ id, deleted: true })
       },
     },

@@ -1,15 +1,19 @@
 // Several processes on one store: the outbox is emptied in the same transaction that creates the
 // deliveries, and a delivery is claimed in a transaction before it is sent, so competing workers
 // never create or send one twice. The only repeat is by design: an attempt cut by a crash is sent
-// again once its claim runs out.
+// again once its claim runs out, on LMDB by a process on the same host, on PostgreSQL by any gateway.
 import t, { type Test } from 'tap'
 import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import pino from 'pino'
+import { openDatabase } from '../../../proxy/database.ts'
 import { createOutbox } from '../../../proxy/events.ts'
+import { openSharedEvents } from '../../../proxy/shared-events.ts'
 import { openStore } from '../../../proxy/store.ts'
 import type { DeliveryRecord } from '../../../plugins/webhooks/records.ts'
 import { call } from '../../helpers/http.ts'
+import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { inStore, manualClock, seedWebhookProject, SECRET, startWebhookGateway } from './fixtures/gateway.ts'
@@ -18,7 +22,7 @@ import { until } from './fixtures/wait.ts'
 
 const GATEWAY_PROCESS = fileURLToPath(new URL('./fixtures/gateway-process.ts', import.meta.url))
 
-const launch = (t: Test, dataDir: string) => spawnGateway(t, [GATEWAY_PROCESS, dataDir])
+const launch = (t: Test, dataDir: string, env: NodeJS.ProcessEnv = process.env) => spawnGateway(t, [GATEWAY_PROCESS, dataDir], env)
 
 async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM')
@@ -85,6 +89,37 @@ t.test('an attempt cut short by a crash is sent again, with the same event id, o
   // Default timeout 10 s plus the 60 s margin: the claim has run out ten minutes on.
   const clock = manualClock(Date.now() + 10 * 60_000)
   const survivor = await startWebhookGateway(t, { dataDir, clock }, project)
+  await until(() => receiver.received.length === 2, 'the repeat after the claim ran out')
+  t.equal(receiver.received[1]!.headers['x-gateway-event-id'], event.id)
+  await until(async () => (await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries[0]?.status === 'succeeded', 'the delivery to succeed')
+  t.match((await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries, [{ attempts: 2, status: 'succeeded' }], 'the crashed attempt counts as one')
+})
+
+t.test('on PostgreSQL, an attempt cut short by a crash is sent again by another gateway, with the same event id, once its claim runs out', { skip: POSTGRES_MISSING }, async (t) => {
+  const server = await startPostgres(t)
+  const databaseUrl = await server.freshDatabase(t)
+  let hold = true
+  const receiver = await startReceiver(t, () => (hold ? { status: 200, delayMs: 60_000 } : { status: 200 }))
+  const project = await seedWebhookProject(freshDataDir(t), 1000, databaseUrl)
+  const crashing = await launch(t, freshDataDir(t), { ...process.env, DATABASE_URL: databaseUrl })
+  const registered = await call(`${crashing.url}/api/webhooks`, { key: project.sk, body: { url: receiver.url, events: ['*'], secret: SECRET } })
+  const webhookId = registered.body.id as string
+  // This test process emits as a third gateway on the database would.
+  const log = pino({ level: 'silent' })
+  const database = openDatabase(databaseUrl, log, { maxConnections: 1 })
+  const core = database.forPlugin('core')
+  const outbox = await openSharedEvents(core, { now: () => Date.now() }, log)
+  const event = await core.transaction((sql) => outbox.emit(sql, 'alert.resolved', project.projectId, { alert_id: 'alt_1' }))
+  await outbox.close()
+  await database.close()
+  await until(() => receiver.received.length === 1, 'the attempt to reach the receiver')
+  crashing.child.kill('SIGKILL')
+  await once(crashing.child, 'exit')
+  hold = false
+
+  // Default timeout 10 s plus the 60 s margin: the claim has run out ten minutes on.
+  const clock = manualClock(Date.now() + 10 * 60_000)
+  const survivor = await startWebhookGateway(t, { clock, databaseUrl }, project)
   await until(() => receiver.received.length === 2, 'the repeat after the claim ran out')
   t.equal(receiver.received[1]!.headers['x-gateway-event-id'], event.id)
   await until(async () => (await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries[0]?.status === 'succeeded', 'the delivery to succeed')
