@@ -17,5 +17,5 @@ export async function openWebhookStore(deps: PluginDeps, encryptionKey: string |
   }
   await database.migrate(webhookMigrations)
   const box = await createSecretBox(keepOnceIn(database), encryptionKey)
-  return { box, store: postgresWebhookStore(database, { sharedEvents, local: { store, outbox: events }, box, clock, newId, log }) }
+  return { box, store: postgresWebhookStore(database, { sharedEvents, box, clock, newId, log }) }
 }

@@ -29,10 +29,5 @@ export const webhookMigrations: readonly Migration[] = [{
       entry text PRIMARY KEY,
       value text NOT NULL
     );
-    CREATE TABLE webhooks_bridged_events (
-      event_id text PRIMARY KEY,
-      taken_at bigint NOT NULL
-    );
-    CREATE INDEX webhooks_bridged_events_taken_at ON webhooks_bridged_events (taken_at);
   `,
 }]

@@ -7,11 +7,10 @@
 // whose gateway died is taken again once its lease runs out.
 import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
-import type { EventOutbox, GatewayEvent } from '../../proxy/events.ts'
+import type { GatewayEvent } from '../../proxy/events.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
 import type { Listener } from '../../proxy/database-listener.ts'
 import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
-import type { PluginStore } from '../../proxy/store.ts'
 import { planClaims } from './claim-plan.ts'
 import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery } from './delivery-states.ts'
 import { afterFinished, disabledAlert } from './failure-streak.ts'
@@ -23,11 +22,6 @@ import type { Claim, Settled, WebhookStore } from './webhook-store.ts'
 
 export interface PostgresWebhookOptions {
   readonly sharedEvents: SharedEventOutbox
-  /**
-   * This host's LMDB outbox, where plugins whose records are still in LMDB emit: its events are
-   * fanned out here too, each once (see bridgeLocal).
-   */
-  readonly local: { readonly store: PluginStore; readonly outbox: EventOutbox }
   readonly box: SecretBox
   readonly clock: Clock
   readonly newId: NewId
@@ -70,7 +64,7 @@ export function keepOnceIn(database: PluginDatabase): KeepOnce {
 
 /** Call after `database.migrate(webhookMigrations)`. */
 export function postgresWebhookStore(database: PluginDatabase, options: PostgresWebhookOptions): WebhookStore {
-  const { sharedEvents, local, box, clock, newId } = options
+  const { sharedEvents, box, clock, newId } = options
   const listeners: Array<Promise<Listener | undefined>> = []
 
   async function hookIn(sql: Sql, projectId: string, id: string, lock: '' | 'FOR KEY SHARE' | 'FOR NO KEY UPDATE' = ''): Promise<WebhookRecord | undefined> {
@@ -90,28 +84,6 @@ export function postgresWebhookStore(database: PluginDatabase, options: Postgres
     await writeDeliveries(sql, made)
     // Every gateway wakes to claim a share of them.
     if (made.length > 0) await sql.query('SELECT pg_notify($1, $2)', [database.channel, ''])
-  }
-
-  /**
-   * Fans out this host's LMDB outbox. The two stores cannot commit together, so the PostgreSQL
-   * transaction also records each event's id, and events are removed from LMDB after it commits:
-   * an event still there after a crash is found recorded and fanned out no second time.
-   */
-  async function bridgeLocal(limit: number, now: number): Promise<number> {
-    const events = local.outbox.pending(limit)
-    if (events.length === 0) return 0
-    const ids = events.map((event) => event.id)
-    await database.transaction(async (sql) => {
-      const fresh = await sql.query<{ event_id: string }>(
-        `INSERT INTO webhooks_bridged_events (event_id, taken_at) SELECT unnest($1::text[]), $2
-         ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-        [ids, now],
-      )
-      const unseen = new Set(fresh.rows.map((row) => row.event_id))
-      await fanOutIn(sql, events.filter((event) => unseen.has(event.id)), now)
-    })
-    await local.store.transaction(() => local.outbox.remove(ids))
-    return events.length
   }
 
   return {
@@ -166,15 +138,11 @@ export function postgresWebhookStore(database: PluginDatabase, options: Postgres
       return { hook, before, claimed }
     }),
 
-    async fanOut(limit, now) {
-      const bridged = await bridgeLocal(limit, now)
-      const taken = await database.transaction(async (sql) => {
-        const events = await sharedEvents.take(sql, limit)
-        await fanOutIn(sql, events, now)
-        return events.length
-      })
-      return Math.max(bridged, taken)
-    },
+    fanOut: (limit, now) => database.transaction(async (sql) => {
+      const events = await sharedEvents.take(sql, limit)
+      await fanOutIn(sql, events, now)
+      return events.length
+    }),
     claimDue: (now, timeoutMs, limits) => database.transaction(async (sql) => {
       const perHook = new Map<string, number>()
       for (const webhookId of limits.inFlight.values()) perHook.set(webhookId, (perHook.get(webhookId) ?? 0) + 1)
@@ -222,19 +190,12 @@ export function postgresWebhookStore(database: PluginDatabase, options: Postgres
          )`,
         [before, limit],
       )
-      await database.query(
-        `DELETE FROM webhooks_bridged_events WHERE event_id IN (
-           SELECT event_id FROM webhooks_bridged_events WHERE taken_at < $1 ORDER BY taken_at LIMIT $2 FOR UPDATE SKIP LOCKED
-         )`,
-        [before, limit],
-      )
     },
     async pendingCount() {
       return (await database.query<{ pending: number }>('SELECT count(*)::int AS pending FROM webhooks_deliveries WHERE due_at IS NOT NULL')).rows[0]!.pending
     },
     onEvents(listener) {
       sharedEvents.onEmit(listener)
-      local.outbox.onEmit(listener)
       listeners.push(database.listen({ onNotification: listener, onConnected: async () => listener() }).catch((err: unknown) => {
         options.log.warn({ err }, 'cannot listen for new webhook deliveries; they are found by polling')
         return undefined

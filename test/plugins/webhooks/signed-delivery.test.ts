@@ -32,10 +32,7 @@ onBothStores(t, (t, place) => {
     t.equal(delivery.headers['content-type'], 'application/json')
     t.equal(delivery.headers['x-gateway-event-id'], event.id)
     t.equal(delivery.headers['x-gateway-timestamp'], String(Math.floor(gw.clock.now() / 1000)), 'unix seconds at the attempt')
-    // The shared outbox keeps events as jsonb, which orders an object's keys its own way: the
-    // body's fields come in the spec's order, the data's as that store gives them back.
-    t.same(Object.keys(delivery.body), ['id', 'type', 'timestamp', 'project_id', 'data'], 'the body is the spec\'s {id, type, timestamp, project_id, data}')
-    t.strictSame(delivery.body, { id: event.id, type: 'usage.threshold_reached', timestamp: '2025-06-02T09:00:00.000Z', project_id: gw.projectId, data })
+    t.equal(delivery.raw.toString('utf8'), JSON.stringify({ id: event.id, type: 'usage.threshold_reached', timestamp: '2025-06-02T09:00:00.000Z', project_id: gw.projectId, data }), 'the body is the spec\'s {id, type, timestamp, project_id, data}')
     checkSignatures(t, delivery, SECRET)
     t.notOk(verifies('some-other-secret-123', delivery.raw, delivery.headers['x-gateway-signature']), 'another secret does not verify')
     const tampered = Buffer.from(delivery.raw)

@@ -2,8 +2,7 @@
 // their secrets sealed, each event fanned out once, a delivery claimed by one worker until its
 // lease runs out, retries scheduled and a failing webhook disabled by the same rules. Then what
 // only a shared store must keep: gateways claiming at once never take one delivery twice, a claim
-// whose gateway died is taken again after its lease, events emitted on this host's LMDB outbox
-// are fanned out once, and a database that is away fails fast.
+// whose gateway died is taken again after its lease, and a database that is away fails fast.
 import t, { type Test } from 'tap'
 import pino from 'pino'
 import { openDatabase } from '../../../proxy/database.ts'
@@ -81,14 +80,12 @@ async function placeOf(t: Test, kind: Kind, server: PostgresServer | undefined):
       const sharedEvents = await openSharedEvents(core, clock, log)
       const own = database.forPlugin('webhooks')
       await own.migrate(webhookMigrations)
-      const lmdb = openStore(freshDataDir(t))
       const box = await createSecretBox(keepOnceIn(own), undefined)
-      const store = postgresWebhookStore(own, { sharedEvents, local: { store: lmdb.forPlugin('webhooks'), outbox: createOutbox(lmdb.root, clock) }, box, clock, newId, log })
+      const store = postgresWebhookStore(own, { sharedEvents, box, clock, newId, log })
       t.teardown(async () => {
         await store.close()
         await sharedEvents.close()
         await database.close()
-        await lmdb.close()
       })
       return {
         store, box,
@@ -295,35 +292,6 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.same(await dying!.store.settle(lost!, ok, place.clock.now(), 20), {}, 'the late outcome of the lost claim is not recorded')
     await dying!.store.release(lost!)
     t.match((await survivor!.store.settle(taken!, ok, place.clock.now(), 20)).settled, { settlement: 'succeeded' })
-  })
-
-  t.test('events on a gateway\'s own LMDB outbox are fanned out into the shared deliveries once, even when removing them there failed', async (t) => {
-    const url = await server.freshDatabase(t)
-    const clock = manualClock()
-    const database = openDatabase(url, log, { maxConnections: 5 })
-    const sharedEvents = await openSharedEvents(database.forPlugin('core'), clock, log)
-    const own = database.forPlugin('webhooks')
-    await own.migrate(webhookMigrations)
-    const lmdb = openStore(freshDataDir(t))
-    const outbox = createOutbox(lmdb.root, clock)
-    let removals = 0
-    // The first removal fails as a crash between the two commits would leave it.
-    const flaky = { ...outbox, remove: (ids: readonly string[]) => (removals++ === 0 ? undefined : outbox.remove(ids)) }
-    const box = await createSecretBox(keepOnceIn(own), undefined)
-    const store = postgresWebhookStore(own, { sharedEvents, local: { store: lmdb.forPlugin('webhooks'), outbox: flaky }, box, clock, newId: createIds(clock), log })
-    t.teardown(async () => {
-      await store.close()
-      await sharedEvents.close()
-      await database.close()
-      await lmdb.close()
-    })
-    const hook = await store.createWebhook({ projectId: 'proj_a', url: 'https://a.example/', events: ['*'], secret: SECRET })
-    const event = await lmdb.root.transaction(() => outbox.emit('usage.threshold_reached', 'proj_a', { threshold: 80 }))
-    t.equal(await store.fanOut(100, clock.now()), 1)
-    t.equal(outbox.pending(10).length, 1, 'still in the LMDB outbox')
-    await store.fanOut(100, clock.now())
-    t.same(outbox.pending(10), [], 'removed on the next pass')
-    t.same((await store.recentDeliveries(hook.id, 10)).map((d) => d.event), [event], 'one delivery')
   })
 
   t.test('every gateway opens the secrets another sealed: the generated key is kept in the database', async (t) => {
