@@ -191,3 +191,8 @@ export async function invitedMember(gw: AccountsGateway, mailbox: Mailbox, invit
   if (accepted.status !== 200) throw new Error(`accepting failed: ${JSON.stringify(accepted.body)}`)
   return sessionOf(email, password, accepted.body)
 }
+
+/** The test once per store, its name suffixed with the store's; `fn` starts its gateways on that store. */
+export function testOnEachStore(t: Test, name: string, fn: (t: Test, store: StoreKind) => Promise<void>): void {
+  for (const store of STORE_KINDS) t.test(`${name} (${store})`, { skip: skipWithout(store) }, (t) => fn(t, store))
+}
