@@ -20,10 +20,15 @@ export const skipWithout = (store: StoreKind): string | false => (store === 'pos
 
 let postgres: Promise<PostgresServer> | undefined
 
-/** A new database on the test file's one PostgreSQL server, which starts on first use. */
-export async function freshDatabase(t: Test): Promise<string> {
+/** The test file's one PostgreSQL server, which starts on first use. */
+export function filePostgres(): Promise<PostgresServer> {
   postgres ??= startPostgres(tap)
-  return (await postgres).freshDatabase(t)
+  return postgres
+}
+
+/** A new database on the test file's PostgreSQL server. */
+export async function freshDatabase(t: Test): Promise<string> {
+  return (await filePostgres()).freshDatabase(t)
 }
 
 export interface ManualClock extends Clock {

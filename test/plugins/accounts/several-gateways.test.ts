@@ -1,11 +1,12 @@
 // Two gateways on one PostgreSQL database are one accounts service: an account made on one signs
 // in on the other, an access token from either works on both, a refresh token rotated on one is
 // refused as reused on the other (revoking the session on both), each mail goes out once, and the
-// attempt limits count the attempts of both together.
+// attempt limits count the attempts of both together. While the database is away, the account
+// routes fail at once with 503.
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
 import { POSTGRES_MISSING } from '../../helpers/postgres-server.ts'
-import { freshDatabase, invitedMember, login, manualClock, post, startAccounts, startMailbox, tokenOf, type AccountsGateway } from './helpers.ts'
+import { filePostgres, freshDatabase, invitedMember, login, manualClock, post, startAccounts, startMailbox, tokenOf, type AccountsGateway } from './helpers.ts'
 
 /** The same path and query on another gateway: the mailed links name the gateway that mailed them. */
 const on = (gw: AccountsGateway, link: string) => {
@@ -73,5 +74,16 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     t.equal((await post(`${b.url}/api/auth/login`, { email, password: 'guess-6' })).status, 429)
     clock.advance(60_000)
     t.equal((await post(`${b.url}/api/auth/login`, { email, password: 'guess-7' })).status, 401, 'allowed again after the window')
+  })
+
+  t.test('while the database is away a login fails at once with 503, and works again once it is back', async (t) => {
+    const server = await filePostgres()
+    await server.stop()
+    const away = await post(`${a.url}/api/auth/login`, { email: 'ada@example.com', password: 'correct horse battery' })
+    t.equal(away.status, 503)
+    t.ok(Number(away.headers['retry-after']) > 0, 'with a retry-after')
+    await server.start()
+    t.equal((await login(b, 'ada@example.com', 'correct horse battery')).email, 'ada@example.com')
+    t.equal((await login(a, 'ada@example.com', 'correct horse battery')).email, 'ada@example.com')
   })
 })
