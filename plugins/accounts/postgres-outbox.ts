@@ -2,6 +2,8 @@
 // reads, one for every gateway on the database. With one, it is the queue in front of the relay:
 // each mail is taken by one gateway (FOR UPDATE SKIP LOCKED), sent, and removed in the same
 // transaction, so a mail is sent again only when its sending failed or its gateway died mid-way.
+// A mail the relay refuses waits longer after each attempt, so it never holds up the others, and
+// is dropped after the last.
 import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../proxy/database.ts'
@@ -13,6 +15,9 @@ import type { OutboxMessage } from './outbox.ts'
 const DRAIN_BATCH = 50
 // How often each gateway looks for mail another could not send (its relay failed, or it died).
 const DRAIN_EVERY_MS = 30_000
+const MAX_ATTEMPTS = 10
+// The wait after the nth failed attempt is n times this.
+const RETRY_STEP_MS = 60_000
 
 export async function listSharedOutbox(sql: Sql, to?: string): Promise<OutboxMessage[]> {
   const wanted = to?.trim().toLowerCase()
@@ -40,13 +45,25 @@ export function postgresRelayMailer(database: PluginDatabase, clock: Clock, rela
   // Set by every call: mail queued while a drain runs is seen by that drain's next pass.
   let queued = false
 
+  /** Sends, or puts off, the oldest mail due that no other gateway holds; false when there is none. */
   async function sendOne(): Promise<boolean> {
     return database.transaction(async (sql) => {
-      const { rows } = await sql.query<{ id: string; message: OutboxMessage }>(
-        'SELECT id, message FROM accounts_outbox ORDER BY id COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED')
+      const now = clock.now()
+      const { rows } = await sql.query<{ id: string; message: OutboxMessage; attempts: number }>(
+        'SELECT id, message, attempts FROM accounts_outbox WHERE next_attempt_at <= $1 ORDER BY id COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED', [now])
       const taken = rows[0]
       if (taken === undefined) return false
-      await relay.send(taken.message)
+      try {
+        await relay.send(taken.message)
+      } catch (err) {
+        const attempts = taken.attempts + 1
+        if (attempts < MAX_ATTEMPTS) {
+          log.warn({ err, attempts }, 'account mail not sent; it stays queued and is tried again later')
+          await sql.query('UPDATE accounts_outbox SET attempts = $2, next_attempt_at = $3 WHERE id = $1', [taken.id, attempts, now + attempts * RETRY_STEP_MS])
+          return true
+        }
+        log.error({ err, attempts }, 'account mail dropped: the relay refused it at every attempt')
+      }
       await sql.query('DELETE FROM accounts_outbox WHERE id = $1', [taken.id])
       return true
     })
@@ -62,7 +79,7 @@ export function postgresRelayMailer(database: PluginDatabase, clock: Clock, rela
           while (sent < DRAIN_BATCH && (await sendOne())) sent++
         }
       } catch (err) {
-        log.error({ err }, 'account mail not sent; it stays queued and is tried again')
+        log.error({ err }, 'account mail queue not drained; it is tried again later')
       } finally {
         draining = undefined
       }

@@ -46,7 +46,13 @@ export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [{
       entry jsonb NOT NULL,
       PRIMARY KEY (organization_id, id)
     );
-    CREATE TABLE accounts_outbox (id text PRIMARY KEY, recipient text NOT NULL, message jsonb NOT NULL);
+    CREATE TABLE accounts_outbox (
+      id text PRIMARY KEY,
+      recipient text NOT NULL,
+      message jsonb NOT NULL,
+      attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at bigint NOT NULL DEFAULT 0
+    );
   `,
 }]
 
