@@ -30,8 +30,8 @@ Commands:
   audit verify --project ID               exit 0 when the audit chain is intact, 1 at its first broken record
 
 Options:
-  --data DIR   the store (default: TOLLGATE_DATA or ./data); with DATABASE_URL set, projects
-               and keys are in that PostgreSQL database, shared by every gateway on it
+  --data DIR   the store (default: TOLLGATE_DATA or ./data); with DATABASE_URL set, projects,
+               keys and the outbox are in that PostgreSQL database, shared by every gateway on it
   --json       print JSON for scripts
   --help       this text
 

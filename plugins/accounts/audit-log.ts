@@ -1,4 +1,4 @@
-// The organization's admin audit log: who changed what, and when. Entries are keyed
+// The organization's admin audit log: who changed what, and when. In LMDB entries are keyed
 // `orgId:ulid`, so one organization's log is one range, in time order.
 import type { Clock } from '../../proxy/clock.ts'
 import type { PluginStore } from '../../proxy/store.ts'
@@ -19,7 +19,7 @@ export interface AuditLog {
   /** Resolves once the entry is committed, so the change's answer follows its record. */
   record(organizationId: string, entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void>
   /** Newest first. */
-  list(organizationId: string, limit: number): AuditEntry[]
+  list(organizationId: string, limit: number): Promise<AuditEntry[]>
 }
 
 export function openAuditLog(store: PluginStore, clock: Clock): AuditLog {
@@ -31,7 +31,7 @@ export function openAuditLog(store: PluginStore, clock: Clock): AuditLog {
       const id = nextId()
       await entries.put(`${organizationId}:${id}`, { id, at: new Date(now).toISOString(), ...entry })
     },
-    list(organizationId, limit) {
+    async list(organizationId, limit) {
       // ';' follows ':', so this range is exactly the organization's entries, read backwards.
       return [...entries.getRange({ start: `${organizationId};`, end: `${organizationId}:`, reverse: true, limit }).map(({ value }) => value)]
     },

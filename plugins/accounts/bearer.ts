@@ -24,10 +24,12 @@ export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
 export async function memberOfToken(services: AccountServices, token: string): Promise<Member> {
   const invalid = new UnauthorizedError('The access token is invalid or expired.')
   const claims = await services.accessTokens.verify(token)
-  if (claims === undefined || !services.refreshTokens.isLive(claims.sid, services.now())) throw invalid
-  const user = services.users.byId(claims.sub)
-  const organization = services.organizations.get(claims.org)
-  const membership = services.organizations.membership(claims.org, claims.sub)
+  if (claims === undefined || !(await services.refreshTokens.isLive(claims.sid, services.now()))) throw invalid
+  const [user, organization, membership] = await Promise.all([
+    services.users.byId(claims.sub),
+    services.organizations.get(claims.org),
+    services.organizations.membership(claims.org, claims.sub),
+  ])
   if (user === undefined || organization === undefined || membership === undefined || user.organizationId !== organization.id) throw invalid
   return { user, organization, role: membership.role, familyId: claims.sid }
 }

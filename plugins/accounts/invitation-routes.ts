@@ -1,13 +1,14 @@
 // Invitations: an admin invites an address with a role; the mailed single-use token, presented
 // to the accept route, makes a new account or brings an account without an organization in.
 import { z } from 'zod'
-import { ConflictError, MethodNotAllowedError, UnauthorizedError } from '../../proxy/errors.ts'
+import { MethodNotAllowedError } from '../../proxy/errors.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
 import { emailField, passwordField, tokenField, tokenQuery } from './fields.ts'
 import { invitationMail } from './mail.ts'
 import { actorOf, memberRoute } from './member-route.ts'
+import { invalidInvitation } from './membership-rules.ts'
 import { toPage } from './pages.ts'
 import { accountRoute } from './route.ts'
 import { requireRole } from './roles.ts'
@@ -29,8 +30,7 @@ const acceptBody = z.strictObject({
 })
 
 export function invitationRoutes(services: AccountServices): RouteSpec[] {
-  const { store, users, organizations, oneTimeTokens, passwords, audit } = services
-  const invalid = () => new UnauthorizedError('The invitation is invalid, expired or already used.')
+  const { changes, oneTimeTokens, passwords, audit } = services
   return [
     memberRoute(services, {
       method: 'POST', path: '/api/orgs/me/invitations', name: 'org_invite', body: inviteBody, docs: { status: 201, response: invitationAnswer },
@@ -64,26 +64,10 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
       method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody, docs: { response: loginAnswerSchema, errors: [401, 409] },
       async handle(_ctx, body) {
         const now = services.now()
-        if (oneTimeTokens.peek('invite', body.token, now) === undefined) throw invalid()
+        if ((await oneTimeTokens.peek('invite', body.token, now)) === undefined) throw invalidInvitation()
         const passwordHash = body.password === undefined ? null : await passwords.hash(body.password)
         const joinedAt = services.isoNow()
-        const { user, invitation } = await store.transaction(() => {
-          const pending = oneTimeTokens.peek('invite', body.token, now)
-          if (pending === undefined || organizations.get(pending.organizationId) === undefined) throw invalid()
-          const existing = users.byEmail(pending.email)
-          // Checked before the token is taken, so it still works once the account is free to join.
-          if (existing?.organizationId != null) {
-            throw new ConflictError(existing.organizationId === pending.organizationId
-              ? 'This account is already a member of the organization.'
-              : 'This account belongs to another organization; it must leave it first.')
-          }
-          const taken = oneTimeTokens.take('invite', body.token, now)!
-          const joined = existing === undefined
-            ? users.create({ email: taken.email, passwordHash, verified: true, organizationId: taken.organizationId, createdAt: joinedAt })!
-            : users.update(existing.id, { organizationId: taken.organizationId, verified: true, passwordHash: existing.passwordHash ?? passwordHash })
-          organizations.putMembership({ organizationId: taken.organizationId, userId: joined.id, role: taken.role, joinedAt })
-          return { user: joined, invitation: taken }
-        })
+        const { user, invitation } = await changes.acceptInvitation(body.token, now, passwordHash, joinedAt)
         await audit.record(invitation.organizationId, {
           actor: { userId: user.id, email: user.email }, action: 'member.join', target: { type: 'member', id: user.id },
           details: { role: invitation.role, invitedBy: invitation.invitedBy },

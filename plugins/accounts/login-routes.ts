@@ -24,17 +24,13 @@ const magicLinkBody = z.strictObject({ email: emailField })
 const magicLinkVerifyBody = z.strictObject({ token: tokenField })
 
 export function loginRoutes(services: AccountServices): RouteSpec[] {
-  const { store, users, oneTimeTokens, passwords } = services
+  const { users, oneTimeTokens, passwords } = services
 
   async function signInWithMagicLink(token: string): Promise<Reply> {
-    const now = services.now()
-    const user = await store.transaction(() => {
-      const payload = oneTimeTokens.take('magic', token, now)
-      const found = payload === undefined ? undefined : users.byId(payload.userId)
-      return found?.organizationId == null ? undefined : found
-    })
-    if (user === undefined) throw new UnauthorizedError('The sign-in link is invalid, expired or already used.')
-    return Reply.json(await startSession(services, user, user.organizationId!))
+    const payload = await oneTimeTokens.take('magic', token, services.now())
+    const user = payload === undefined ? undefined : await users.byId(payload.userId)
+    if (user?.organizationId == null) throw new UnauthorizedError('The sign-in link is invalid, expired or already used.')
+    return Reply.json(await startSession(services, user, user.organizationId))
   }
 
   return [
@@ -43,7 +39,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
       docs: { response: loginAnswerSchema, errors: [401, 403, 429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'login', body.email)
-        const user = users.byEmail(body.email)
+        const user = await users.byEmail(body.email)
         const matches = await passwords.verify(body.password, user?.passwordHash)
         if (user === undefined || !matches) throw new UnauthorizedError('The e-mail address or the password is wrong.')
         if (!user.verified) throw new ForbiddenError('Verify your e-mail address before logging in; the link is in your inbox.')
@@ -56,7 +52,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
       docs: { response: messageAnswer, errors: [429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'magic-link', body.email)
-        const user = users.byEmail(body.email)
+        const user = await users.byEmail(body.email)
         // Only verified members get a link: a link must never be the first proof of an address
         // whose account a stranger may have created with a password of their own.
         if (user !== undefined && user.verified && user.organizationId !== null) {

@@ -16,7 +16,7 @@ const auditQuery = z.object({
 })
 
 export function organizationRoutes(services: AccountServices): RouteSpec[] {
-  const { store, organizations, audit } = services
+  const { organizations, audit } = services
   return [
     memberRoute(services, {
       method: 'GET', path: '/api/orgs/me', name: 'org_get', docs: { response: organizationAnswer },
@@ -28,7 +28,7 @@ export function organizationRoutes(services: AccountServices): RouteSpec[] {
       method: 'PATCH', path: '/api/orgs/me', name: 'org_update', body: organizationBody, docs: { response: organizationAnswer },
       async handle(_ctx, member, body) {
         requireRole(member.role, 'admin')
-        const renamed = await store.transaction(() => organizations.rename(member.organization.id, body.name))
+        const renamed = await organizations.rename(member.organization.id, body.name)
         await audit.record(renamed.id, {
           actor: actorOf(member), action: 'organization.rename', target: { type: 'organization', id: renamed.id },
           details: { from: member.organization.name, to: renamed.name },
@@ -41,7 +41,7 @@ export function organizationRoutes(services: AccountServices): RouteSpec[] {
       async handle(ctx, member) {
         requireRole(member.role, 'owner')
         const { limit } = validate(auditQuery, Object.fromEntries(ctx.query), 'query')
-        return Reply.json({ entries: audit.list(member.organization.id, limit) })
+        return Reply.json({ entries: await audit.list(member.organization.id, limit) })
       },
     }),
   ]

@@ -1,5 +1,6 @@
-// Organizations and their members. A user belongs to one organization at a time; the member
-// records are keyed `orgId:userId` so that one prefix scan lists an organization's members.
+// Organizations and their members. A user belongs to one organization at a time. `Organizations`
+// is what the routes read, in either store; in LMDB the member records are keyed `orgId:userId`
+// so that one prefix scan lists an organization's members.
 import { randomUUID } from 'node:crypto'
 import type { PluginStore } from '../../proxy/store.ts'
 import type { Role } from './roles.ts'
@@ -18,6 +19,13 @@ export interface Membership {
 }
 
 export interface Organizations {
+  get(id: string): Promise<Organization | undefined>
+  rename(id: string, name: string): Promise<Organization>
+  membership(organizationId: string, userId: string): Promise<Membership | undefined>
+  members(organizationId: string): Promise<Membership[]>
+}
+
+export interface OrganizationRecords {
   get(id: string): Organization | undefined
   /** In a transaction. */
   create(name: string, createdAt: string): Organization
@@ -33,7 +41,7 @@ export interface Organizations {
 
 const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`
 
-export function openOrganizations(store: PluginStore): Organizations {
+export function openOrganizationRecords(store: PluginStore): OrganizationRecords {
   const organizations = store.open<Organization>('organizations')
   const memberships = store.open<Membership>('memberships')
   return {

@@ -38,7 +38,7 @@ export function queryRoute(services: AccountServices): RouteSpec {
   async function scopeOfKey(key: string): Promise<Scope> {
     const project = (await authenticate(key))?.project
     if (project === undefined) throw new UnauthorizedError('The API key is invalid or inactive.')
-    const organization = project.organizationId === undefined ? undefined : services.organizations.get(project.organizationId)
+    const organization = project.organizationId === undefined ? undefined : await services.organizations.get(project.organizationId)
     return organization === undefined ? { name: project.name, projects: [project] } : { name: organization.name, projects: projectsOf(organization.id) }
   }
 

@@ -1,7 +1,7 @@
 // Refresh tokens, rotated on every use. Each login starts a family; a refresh replaces the
 // family's current token with a new one. Presenting a token that was already rotated means two
-// parties hold it, so the whole family is revoked (RFC 6819 §5.2.2.3). Rotation reads and writes
-// in one LMDB transaction: of two concurrent refreshes with one token, exactly one wins.
+// parties hold it, so the whole family is revoked (RFC 6819 §5.2.2.3). In LMDB, rotation reads and
+// writes in one transaction: of two concurrent refreshes with one token, exactly one wins.
 import { randomUUID } from 'node:crypto'
 import type { PluginStore } from '../../proxy/store.ts'
 import { newOpaqueToken, tokenDigest } from './opaque-token.ts'
@@ -26,18 +26,22 @@ export type Rotation =
 export interface RefreshTokens {
   /** A new family (one login) and its first token. */
   start(userId: string, now: number): Promise<{ token: string; familyId: string }>
-  /** `isAllowed` is asked inside the transaction whether the user may still hold a session. */
-  rotate(token: string, now: number, isAllowed: (userId: string) => boolean): Promise<Rotation>
+  /** Refused as revoked, and the family with it, once the user is no longer a member of their organization. */
+  rotate(token: string, now: number): Promise<Rotation>
   /** Revokes the family the token belongs to; false when the token is unknown. */
   revokeByToken(token: string): Promise<boolean>
   revokeFamily(familyId: string): Promise<void>
-  /** In a transaction: every session of the user, so none comes back if they rejoin. */
-  revokeUser(userId: string): void
-  isLive(familyId: string, now: number): boolean
+  isLive(familyId: string, now: number): Promise<boolean>
   removeExpired(now: number): Promise<void>
 }
 
-export function openRefreshTokens(store: PluginStore, lifetimeMs: number): RefreshTokens {
+export interface LmdbRefreshTokens extends RefreshTokens {
+  /** In a transaction: every session of the user, so none comes back if they rejoin. */
+  revokeUser(userId: string): void
+}
+
+/** `isAllowed` is asked inside the rotation's transaction whether the user may still hold a session. */
+export function openRefreshTokens(store: PluginStore, lifetimeMs: number, isAllowed: (userId: string) => boolean): LmdbRefreshTokens {
   const tokens = store.open<StoredToken>('refresh-tokens')
   const families = store.open<Family>('token-families')
 
@@ -59,7 +63,7 @@ export function openRefreshTokens(store: PluginStore, lifetimeMs: number): Refre
         return { token: issueInFamily(familyId, userId, now), familyId }
       })
     },
-    rotate(token, now, isAllowed) {
+    rotate(token, now) {
       return store.transaction((): Rotation => {
         const digest = tokenDigest(token)
         const stored = tokens.get(digest)
@@ -94,7 +98,7 @@ export function openRefreshTokens(store: PluginStore, lifetimeMs: number): Refre
     revokeUser(userId) {
       for (const { key, value } of families.getRange()) if (value.userId === userId) revoke(key as string)
     },
-    isLive(familyId, now) {
+    async isLive(familyId, now) {
       const family = families.get(familyId)
       return family !== undefined && !family.revoked && family.expiresAt > now
     },

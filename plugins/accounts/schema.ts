@@ -15,7 +15,7 @@ export const accountsSchema = z.strictObject({
   mailFrom: z.string().min(3).default('Tollgate <no-reply@localhost>'),
   /** Base of the links in e-mails, e.g. https://auth.example.com; absent: see links.ts. */
   publicUrl: z.url({ protocol: /^https?$/, error: 'publicUrl must be an http:// or https:// URL' }).optional(),
-  /** Absent: generated on first start and kept in the store. */
+  /** Absent: generated on first start and kept in the store (in the database with DATABASE_URL, one for every gateway). */
   signingKey: signingKeySchema.optional(),
   issuer: z.string().min(1).default('tollgate'),
   audience: z.string().min(1).default('tollgate'),
@@ -26,7 +26,7 @@ export const accountsSchema = z.strictObject({
     perIpPerMinute: z.number().int().positive().default(10),
     perEmailPerMinute: z.number().int().positive().default(5),
   }).default({ perIpPerMinute: 10, perEmailPerMinute: 5 }),
-  /** Count the attempts in the store so that processes sharing it enforce one limit (set by --workers). */
+  /** Count the attempts in the store so that processes sharing it enforce one limit (set by --workers); with DATABASE_URL they are always counted in the database. */
   shared: z.boolean().default(false),
 })
 

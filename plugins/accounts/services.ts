@@ -4,27 +4,26 @@ import type { Clock } from '../../proxy/clock.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { TooManyRequestsError } from '../../proxy/errors.ts'
 import type { PluginDeps } from '../../proxy/plugin.ts'
-import type { PluginStore } from '../../proxy/store.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
 import type { Authenticate } from '../auth/state.ts'
 import type { AccountPages } from '../dashboard/state.ts'
 import type { Policies } from '../governor/policies.ts'
 import type { LocalModel } from '../router/state.ts'
 import { createAccessTokens, type AccessTokens } from './access-tokens.ts'
-import { createMemoryAttemptLimiter } from './attempt-limiter.ts'
-import { openAuditLog, type AuditLog } from './audit-log.ts'
+import type { AccountStore } from './account-store.ts'
+import type { AuditLog } from './audit-log.ts'
+import { openLmdbAccountStore } from './lmdb-account-store.ts'
 import { linkBase } from './links.ts'
 import type { Mail, Mailer } from './mail.ts'
-import { openOneTimeTokens, type OneTimeTokens } from './one-time-tokens.ts'
-import { openOrganizations, type Organizations } from './organizations.ts'
-import { createOutboxMailer } from './outbox.ts'
+import type { MembershipChanges } from './membership-changes.ts'
+import type { OneTimeTokens } from './one-time-tokens.ts'
+import type { Organizations } from './organizations.ts'
 import { createPasswords, type Passwords } from './passwords.ts'
-import { openRefreshTokens, type RefreshTokens } from './refresh-tokens.ts'
+import { openPostgresAccountStore } from './postgres-account-store.ts'
+import type { RefreshTokens } from './refresh-tokens.ts'
 import type { AccountsConfig } from './schema.ts'
 import { loadSigningKey } from './signing-key.ts'
-import { createSmtpMailer } from './smtp-mailer.ts'
-import { createStoreAttemptLimiter } from './store-attempt-limiter.ts'
-import { normalizeEmail, openUsers, type Users } from './users.ts'
+import { normalizeEmail, type Users } from './users.ts'
 
 const DAY_MS = 24 * 3600_000
 
@@ -32,7 +31,6 @@ export interface AccountServices {
   readonly config: AccountsConfig
   readonly clock: Clock
   readonly log: Logger
-  readonly store: PluginStore
   readonly registry: AuthRegistry
   /** The auth plugin's check of an API key, for the routes that also take keys. */
   readonly authenticate: Authenticate
@@ -42,6 +40,7 @@ export interface AccountServices {
   readonly policies: Policies | undefined
   readonly users: Users
   readonly organizations: Organizations
+  readonly changes: MembershipChanges
   readonly oneTimeTokens: OneTimeTokens
   readonly refreshTokens: RefreshTokens
   readonly accessTokens: AccessTokens
@@ -62,28 +61,26 @@ export interface AccountServices {
 }
 
 export async function createAccountServices(config: AccountsConfig, deps: PluginDeps, registry: AuthRegistry): Promise<AccountServices> {
-  const { store, clock, log, track } = deps
-  const signingKey = await loadSigningKey(store, config.signingKey)
-  const oneTimeTokens = openOneTimeTokens(store)
-  const refreshTokens = openRefreshTokens(store, config.refreshTokenDays * DAY_MS)
+  const { store, database, clock, log, track } = deps
+  const refreshLifetimeMs = config.refreshTokenDays * DAY_MS
+  const records: AccountStore = database === undefined
+    ? openLmdbAccountStore(store, clock, config, refreshLifetimeMs)
+    : await openPostgresAccountStore(database, clock, config, refreshLifetimeMs, log)
+  const { users, organizations, changes, oneTimeTokens, refreshTokens, audit, limiter, mailer } = records
+  const signingKey = await loadSigningKey(config.signingKey ?? (await records.storedSigningKey()))
   await oneTimeTokens.removeExpired(clock.now())
   await refreshTokens.removeExpired(clock.now())
-  const mailer = config.smtpUrl === undefined ? createOutboxMailer(store, clock) : createSmtpMailer(config.smtpUrl, config.mailFrom)
-  const limiter = config.shared ? createStoreAttemptLimiter(store, clock) : createMemoryAttemptLimiter(clock)
   let warnedAboutLinks = false
 
   return {
-    config, clock, log, store, registry, mailer, oneTimeTokens, refreshTokens,
+    config, clock, log, registry, mailer, users, organizations, changes, oneTimeTokens, refreshTokens, audit,
     // The accounts plugin requires auth and the router, so their services are there.
     authenticate: deps.services.authenticate!,
     localModel: deps.services.localModel!,
     policies: deps.services.policies,
     pages: deps.services.accountPages,
-    users: openUsers(store),
-    organizations: openOrganizations(store),
     accessTokens: createAccessTokens(signingKey, config.issuer, config.audience, clock),
     passwords: await createPasswords(deps.pool),
-    audit: openAuditLog(store, clock),
     async limitAttempts(ctx, route, email) {
       const { perIpPerMinute, perEmailPerMinute } = config.rateLimits
       const attempt = await limiter.attempt([

@@ -25,7 +25,7 @@ const signupBody = z.strictObject({
 const SIGNUP_MESSAGE = 'Check your inbox: open the link we sent to verify your e-mail address, then log in.'
 
 export function signupRoutes(services: AccountServices): RouteSpec[] {
-  const { store, users, organizations, oneTimeTokens, passwords } = services
+  const { changes, oneTimeTokens, passwords } = services
   return [
     accountRoute({
       method: 'POST', path: '/api/auth/signup', name: 'auth_signup', body: signupBody,
@@ -35,14 +35,7 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
         // Hashed whether or not the address is new, so both answers take the same time.
         const passwordHash = await passwords.hash(body.password)
         const createdAt = services.isoNow()
-        const outcome = await store.transaction(() => {
-          const existing = users.byEmail(body.email)
-          if (existing !== undefined) return { existing }
-          const organization = organizations.create(body.organizationName, createdAt)
-          const user = users.create({ email: body.email, passwordHash, verified: false, organizationId: organization.id, createdAt })!
-          organizations.putMembership({ organizationId: organization.id, userId: user.id, role: 'owner', joinedAt: createdAt })
-          return { created: user }
-        })
+        const outcome = await changes.signUp({ email: body.email, passwordHash, organizationName: body.organizationName, createdAt })
         const user = outcome.created ?? outcome.existing
         if (user.verified) {
           services.sendLater(ctx, async () => accountExistsMail(user.email))
@@ -67,16 +60,7 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
         const page = isNavigation(ctx.headers) ? toPage(services.pages, 'verifyEmail', token) : undefined
         if (page !== undefined) return page
-        const now = services.now()
-        const verified = await store.transaction(() => {
-          const payload = oneTimeTokens.take('verify', token, now)
-          const user = payload === undefined ? undefined : users.byId(payload.userId)
-          // Once verified, older links of the same address are dead: none may reset the password.
-          if (payload === undefined || user === undefined || user.verified) return false
-          users.update(user.id, { verified: true, passwordHash: payload.passwordHash })
-          return true
-        })
-        if (!verified) throw new UnauthorizedError('The verification link is invalid, expired or already used.')
+        if (!(await changes.verifyEmail(token, services.now()))) throw new UnauthorizedError('The verification link is invalid, expired or already used.')
         return Reply.json({ success: true, message: 'Your e-mail address is verified; you can log in now.' })
       },
     }),

@@ -15,22 +15,18 @@ const refreshBody = z.strictObject({ refresh_token: tokenField })
 const logoutBody = z.strictObject({ refresh_token: tokenField.optional() })
 
 export function tokenRoutes(services: AccountServices): RouteSpec[] {
-  const { users, organizations, refreshTokens } = services
-  const isMember = (userId: string) => {
-    const organizationId = users.byId(userId)?.organizationId
-    return organizationId != null && organizations.membership(organizationId, userId) !== undefined
-  }
+  const { users, refreshTokens } = services
   return [
     accountRoute({
       method: 'POST', path: '/api/auth/refresh', name: 'auth_refresh', body: refreshBody,
       docs: { response: tokenAnswerSchema, errors: [401] },
       async handle(ctx, body) {
-        const rotation = await refreshTokens.rotate(body.refresh_token, services.now(), isMember)
+        const rotation = await refreshTokens.rotate(body.refresh_token, services.now())
         if (!rotation.ok) {
           if (rotation.reason === 'reused') ctx.log.warn('a rotated refresh token was presented again; its session family is revoked')
           throw new UnauthorizedError('The refresh token is invalid, expired or revoked.')
         }
-        const organizationId = users.byId(rotation.userId)?.organizationId
+        const organizationId = (await users.byId(rotation.userId))?.organizationId
         // Removed between the rotation and now: the new token is dead already (see member removal).
         if (organizationId == null) throw new UnauthorizedError('The refresh token is invalid, expired or revoked.')
         return Reply.json(await tokenAnswer(services, rotation.userId, organizationId, rotation.familyId, rotation.token))

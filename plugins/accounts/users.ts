@@ -1,5 +1,6 @@
-// User records and the e-mail index. The sync methods write inside the caller's transaction
-// (PluginStore.transaction), so a multi-record change commits whole or not at all.
+// User records and the e-mail index. `Users` is what the routes read, in either store; the LMDB
+// records below are the synchronous pieces its multi-record changes compose inside one
+// transaction (PluginStore.transaction), so such a change commits whole or not at all.
 import { randomUUID } from 'node:crypto'
 import type { PluginStore } from '../../proxy/store.ts'
 
@@ -15,6 +16,11 @@ export interface User {
 }
 
 export interface Users {
+  byId(id: string): Promise<User | undefined>
+  byEmail(email: string): Promise<User | undefined>
+}
+
+export interface UserRecords {
   byId(id: string): User | undefined
   byEmail(email: string): User | undefined
   /** In a transaction. Undefined when the e-mail already has an account. */
@@ -28,7 +34,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
 
-export function openUsers(store: PluginStore): Users {
+export function openUserRecords(store: PluginStore): UserRecords {
   const users = store.open<User>('users')
   const emails = store.open<string>('user-emails')
   const byId = (id: string) => users.get(id)

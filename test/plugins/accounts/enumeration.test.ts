@@ -1,7 +1,7 @@
 // The unauthenticated account routes never tell whether an e-mail address has an account.
 import t from 'tap'
 import { call, type JsonAnswer } from '../../helpers/http.ts'
-import { post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { post, startAccounts, startMailbox, verifiedOwner, testOnEachStore } from './helpers.ts'
 
 /** Status and body, with the fields that echo the request or are fresh on every call (the id) replaced. */
 function shape(answer: JsonAnswer): unknown {
@@ -9,9 +9,9 @@ function shape(answer: JsonAnswer): unknown {
   return { status: answer.status, body: body.user === undefined ? body : { ...body, user: { id: typeof body.user.id, email: typeof body.user.email } } }
 }
 
-t.test('sign-up, login and magic-link answer alike for an existing and an unknown address', async (t) => {
+testOnEachStore(t, 'sign-up, login and magic-link answer alike for an existing and an unknown address', async (t, store) => {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox })
+  const gw = await startAccounts(t, { mailbox, store })
   const known = await verifiedOwner(gw, mailbox, 'known@example.com')
   const unknown = 'nobody@example.com'
 
@@ -35,9 +35,9 @@ t.test('sign-up, login and magic-link answer alike for an existing and an unknow
   t.notOk(mailbox.received.some((m) => m.to === 'ghost@example.com'), 'nothing is mailed to an unknown address')
 })
 
-t.test('a login for an unknown address runs the same password hash as one for a known address', async (t) => {
+testOnEachStore(t, 'a login for an unknown address runs the same password hash as one for a known address', async (t, store) => {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox })
+  const gw = await startAccounts(t, { mailbox, store })
   const known = await verifiedOwner(gw, mailbox, 'timing@example.com')
   const verifications = async () => {
     const metrics = (await call(`${gw.mainUrl}/metrics`)).body as string
@@ -50,9 +50,9 @@ t.test('a login for an unknown address runs the same password hash as one for a 
   t.equal(await verifications(), before + 2, 'so does an unknown one')
 })
 
-t.test('a second sign-up of an unverified address creates no account, and the opened link sets that sign-up\'s password', async (t) => {
+testOnEachStore(t, 'a second sign-up of an unverified address creates no account, and the opened link sets that sign-up\'s password', async (t, store) => {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox })
+  const gw = await startAccounts(t, { mailbox, store })
   const email = 'victim@example.com'
   await post(`${gw.url}/api/auth/signup`, { email, password: 'squatter-password', organizationName: 'Squat' })
   const squatterLink = (await mailbox.next(email)).links[0]!

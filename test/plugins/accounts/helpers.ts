@@ -1,6 +1,7 @@
 // Shared pieces of the accounts tests: a manual clock, a real SMTP receiver, the gateway with the
-// accounts plugin, and the steps most tests start from (a verified owner with a session).
-import type { Test } from 'tap'
+// accounts plugin on either store, and the steps most tests start from (a verified owner with a
+// session).
+import tap, { type Test } from 'tap'
 import { SMTPServer } from 'smtp-server'
 import type { AddressInfo } from 'node:net'
 import { once } from 'node:events'
@@ -8,6 +9,27 @@ import type { Clock } from '../../../proxy/clock.ts'
 import type { Gateway } from '../../../proxy/index.ts'
 import { call, type JsonAnswer } from '../../helpers/http.ts'
 import { startTestGateway } from '../../helpers/start-gateway.ts'
+import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
+
+/** Where the accounts plugin keeps its records: the gateway's LMDB store, or PostgreSQL (DATABASE_URL). */
+export type StoreKind = 'lmdb' | 'postgres'
+export const STORE_KINDS: readonly StoreKind[] = ['lmdb', 'postgres']
+
+/** Why a test on this store is skipped, or false. */
+export const skipWithout = (store: StoreKind): string | false => (store === 'postgres' ? POSTGRES_MISSING : false)
+
+let postgres: Promise<PostgresServer> | undefined
+
+/** The test file's one PostgreSQL server, which starts on first use. */
+export function filePostgres(): Promise<PostgresServer> {
+  postgres ??= startPostgres(tap)
+  return postgres
+}
+
+/** A new database on the test file's PostgreSQL server. */
+export async function freshDatabase(t: Test): Promise<string> {
+  return (await filePostgres()).freshDatabase(t)
+}
 
 export interface ManualClock extends Clock {
   advance(ms: number): void
@@ -97,6 +119,8 @@ export interface AccountsGateway {
   readonly mainUrl: string
   readonly dataDir: string
   readonly clock: ManualClock
+  /** Set when the records are in PostgreSQL. */
+  readonly databaseUrl: string | undefined
 }
 
 export interface AccountsStartOptions {
@@ -104,17 +128,24 @@ export interface AccountsStartOptions {
   readonly mailbox?: Mailbox
   readonly dataDir?: string
   readonly overrides?: Record<string, unknown>
+  /** LMDB unless said otherwise; 'postgres' takes a fresh database, unless `databaseUrl` names one to share. */
+  readonly store?: StoreKind
+  readonly databaseUrl?: string
 }
 
 export async function startAccounts(t: Test, options: AccountsStartOptions = {}): Promise<AccountsGateway> {
   const clock = options.clock ?? manualClock()
+  const databaseUrl = options.databaseUrl ?? (options.store === 'postgres' ? await freshDatabase(t) : undefined)
   const { gateway, dataDir } = await startTestGateway(t, {
     clock,
-    env: options.mailbox === undefined ? {} : { SMTP_URL: options.mailbox.url },
+    env: {
+      ...(options.mailbox === undefined ? {} : { SMTP_URL: options.mailbox.url }),
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    },
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.overrides === undefined ? {} : { overrides: options.overrides }),
   })
-  return { gateway, url: gateway.authUrl, mainUrl: gateway.url, dataDir, clock }
+  return { gateway, url: gateway.authUrl, mainUrl: gateway.url, dataDir, clock, databaseUrl }
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -164,4 +195,9 @@ export async function invitedMember(gw: AccountsGateway, mailbox: Mailbox, invit
   const accepted = await post(`${gw.url}/api/orgs/invitations/accept`, { token: tokenOf((await mailbox.next(email)).links[0]!), password })
   if (accepted.status !== 200) throw new Error(`accepting failed: ${JSON.stringify(accepted.body)}`)
   return sessionOf(email, password, accepted.body)
+}
+
+/** The test once per store, its name suffixed with the store's; `fn` starts its gateways on that store. */
+export function testOnEachStore(t: Test, name: string, fn: (t: Test, store: StoreKind) => Promise<void>): void {
+  for (const store of STORE_KINDS) t.test(`${name} (${store})`, { skip: skipWithout(store) }, (t) => fn(t, store))
 }

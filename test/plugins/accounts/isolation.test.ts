@@ -2,11 +2,11 @@
 // management endpoint answers 404 for the other organization's ids and lists only its own.
 import t from 'tap'
 import { call, hello } from '../../helpers/http.ts'
-import { invitedMember, post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { invitedMember, post, startAccounts, startMailbox, verifiedOwner, testOnEachStore } from './helpers.ts'
 
-t.test('every management endpoint keeps organizations apart', async (t) => {
+testOnEachStore(t, 'every management endpoint keeps organizations apart', async (t, store) => {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox })
+  const gw = await startAccounts(t, { mailbox, store })
   const alice = await verifiedOwner(gw, mailbox, 'alice@a.example', 'Org A')
   const aliceMember = await invitedMember(gw, mailbox, alice, 'colleague@a.example', 'member')
   const bob = await verifiedOwner(gw, mailbox, 'bob@b.example', 'Org B')

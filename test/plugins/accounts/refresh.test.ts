@@ -1,11 +1,11 @@
 // Refresh-token rotation under concurrency, and logout by bearer token.
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
-import { post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { post, startAccounts, startMailbox, verifiedOwner, testOnEachStore } from './helpers.ts'
 
-t.test('two concurrent refreshes with one token let exactly one through', async (t) => {
+testOnEachStore(t, 'two concurrent refreshes with one token let exactly one through', async (t, store) => {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox })
+  const gw = await startAccounts(t, { mailbox, store })
   const owner = await verifiedOwner(gw, mailbox, 'racer@example.com')
   const refresh = () => post(`${gw.url}/api/auth/refresh`, { refresh_token: owner.refreshToken })
   const answers = await Promise.all([refresh(), refresh(), refresh(), refresh()])
@@ -13,9 +13,9 @@ t.test('two concurrent refreshes with one token let exactly one through', async 
   t.equal(answers.filter((a) => a.status === 401).every((a) => a.body.error === 'Unauthorized'), true)
 })
 
-t.test('logout with only a bearer token ends that session and no other', async (t) => {
+testOnEachStore(t, 'logout with only a bearer token ends that session and no other', async (t, store) => {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox })
+  const gw = await startAccounts(t, { mailbox, store })
   const owner = await verifiedOwner(gw, mailbox, 'leaver@example.com')
   const other = await post(`${gw.url}/api/auth/login`, { email: owner.email, password: owner.password })
   t.equal((await post(`${gw.url}/api/auth/logout`, {}, owner.headers)).status, 200)

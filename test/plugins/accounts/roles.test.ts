@@ -2,11 +2,11 @@
 // the audit log and manage owners.
 import t, { type Test } from 'tap'
 import { call } from '../../helpers/http.ts'
-import { invitedMember, manualClock, post, startAccounts, startMailbox, verifiedOwner, type AccountsGateway, type Mailbox, type Session } from './helpers.ts'
+import { invitedMember, manualClock, post, startAccounts, startMailbox, verifiedOwner, type AccountsGateway, type Mailbox, type Session, type StoreKind, testOnEachStore } from './helpers.ts'
 
-async function team(t: Test): Promise<{ gw: AccountsGateway; mailbox: Mailbox; owner: Session; admin: Session; member: Session; projectId: string }> {
+async function team(t: Test, store: StoreKind): Promise<{ gw: AccountsGateway; mailbox: Mailbox; owner: Session; admin: Session; member: Session; projectId: string }> {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox, clock: manualClock() })
+  const gw = await startAccounts(t, { mailbox, clock: manualClock(), store })
   const owner = await verifiedOwner(gw, mailbox, 'owner@example.com', 'Team')
   const admin = await invitedMember(gw, mailbox, owner, 'admin@example.com', 'admin')
   const member = await invitedMember(gw, mailbox, owner, 'member@example.com', 'member')
@@ -14,8 +14,8 @@ async function team(t: Test): Promise<{ gw: AccountsGateway; mailbox: Mailbox; o
   return { gw, mailbox, owner, admin, member, projectId: project.body.id }
 }
 
-t.test('a member cannot create keys or change anything, and gets 403 Forbidden; an admin can', async (t) => {
-  const { gw, member, admin, projectId } = await team(t)
+testOnEachStore(t, 'a member cannot create keys or change anything, and gets 403 Forbidden; an admin can', async (t, store) => {
+  const { gw, member, admin, projectId } = await team(t, store)
   const denied = await post(`${gw.url}/api/projects/${projectId}/keys`, { name: 'ci' }, member.headers)
   t.equal(denied.status, 403)
   t.match(denied.body, { error: 'Forbidden', message: String })
@@ -39,8 +39,8 @@ t.test('a member cannot create keys or change anything, and gets 403 Forbidden; 
   t.match(bad, { status: 400, body: { error: /redactOutput must be true or false/ } })
 })
 
-t.test('role changes: admins cannot touch owners, the last owner stays, and a new role applies at once', async (t) => {
-  const { gw, owner, admin, member } = await team(t)
+testOnEachStore(t, 'role changes: admins cannot touch owners, the last owner stays, and a new role applies at once', async (t, store) => {
+  const { gw, owner, admin, member } = await team(t, store)
   const setRole = (session: Session, userId: string, role: string) =>
     call(`${gw.url}/api/orgs/me/members/${userId}`, { method: 'PATCH', body: { role }, headers: session.headers })
 
@@ -66,8 +66,8 @@ t.test('role changes: admins cannot touch owners, the last owner stays, and a ne
   t.same(members.body.members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`).sort(), ['admin@example.com:owner', 'owner@example.com:member'])
 })
 
-t.test('an invitation joins an account that has no organization, and refuses one that has', async (t) => {
-  const { gw, mailbox, owner, member } = await team(t)
+testOnEachStore(t, 'an invitation joins an account that has no organization, and refuses one that has', async (t, store) => {
+  const { gw, mailbox, owner, member } = await team(t, store)
   const other = await verifiedOwner(gw, mailbox, 'other-owner@example.com', 'Elsewhere')
   await post(`${gw.url}/api/orgs/me/invitations`, { email: other.email }, owner.headers)
   const token = new URL((await mailbox.next(other.email)).links[0]!).searchParams.get('token')!
@@ -85,8 +85,8 @@ t.test('an invitation joins an account that has no organization, and refuses one
   t.equal((await post(`${gw.url}/api/orgs/invitations/accept`, { token: 'y'.repeat(43) })).status, 401)
 })
 
-t.test('the audit log records who changed what and when, and never a key', async (t) => {
-  const { gw, owner, admin, projectId } = await team(t)
+testOnEachStore(t, 'the audit log records who changed what and when, and never a key', async (t, store) => {
+  const { gw, owner, admin, projectId } = await team(t, store)
   const created = await post(`${gw.url}/api/projects/${projectId}/keys`, { name: 'ci' }, admin.headers)
   await post(`${gw.url}/api/keys/${created.body.id}/deactivate`, {}, admin.headers)
   await post(`${gw.url}/api/keys/${created.body.id}/reactivate`, {}, admin.headers)

@@ -1,12 +1,12 @@
 // The account lifecycle end to end, with mail delivered through a real SMTP receiver.
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
-import { manualClock, post, startAccounts, startMailbox, tokenOf } from './helpers.ts'
+import { manualClock, post, startAccounts, startMailbox, tokenOf, testOnEachStore } from './helpers.ts'
 
-t.test('sign-up, verification, login, refresh, reuse detection, magic link and logout work through SMTP mail', async (t) => {
+testOnEachStore(t, 'sign-up, verification, login, refresh, reuse detection, magic link and logout work through SMTP mail', async (t, store) => {
   const mailbox = await startMailbox(t)
   const clock = manualClock()
-  const gw = await startAccounts(t, { clock, mailbox })
+  const gw = await startAccounts(t, { clock, mailbox, store })
   const email = 'ada@example.com'
   const password = 'analytical-engine'
 
@@ -72,10 +72,10 @@ t.test('sign-up, verification, login, refresh, reuse detection, magic link and l
   t.equal(await me(viaLink.body.access_token), 401, 'an access token expires after an hour')
 })
 
-t.test('a verification link expires after 24 hours, and an unverified address gets no magic link', async (t) => {
+testOnEachStore(t, 'a verification link expires after 24 hours, and an unverified address gets no magic link', async (t, store) => {
   const mailbox = await startMailbox(t)
   const clock = manualClock()
-  const gw = await startAccounts(t, { clock, mailbox })
+  const gw = await startAccounts(t, { clock, mailbox, store })
   const email = 'slow@example.com'
   await post(`${gw.url}/api/auth/signup`, { email, password: 'patience', organizationName: 'Later' })
   const link = (await mailbox.next(email)).links[0]!
