@@ -12,9 +12,10 @@ import { ownProject } from './project-routes.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
 import { createdKeyAnswer, deletedAnswer, keyAnswer } from './answers.ts'
+import { nameField } from './fields.ts'
 
 const createBody = z.strictObject({
-  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name must hold at most 200 characters'),
+  name: nameField('name'),
   type: z.enum(['sk', 'pk'], { error: 'type must be sk or pk' }).default('sk'),
   env: z.enum(['dev', 'stg', 'prod'], { error: 'env must be dev, stg or prod' }).nullable().default(null),
 })

@@ -7,9 +7,10 @@ import { actorOf, memberRoute } from './member-route.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
 import { auditLogAnswer, organizationAnswer } from './answers.ts'
+import { nameField } from './fields.ts'
 
 const organizationBody = z.strictObject({
-  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name must hold at most 200 characters'),
+  name: nameField('name'),
 })
 const auditQuery = z.object({
   limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be from 1 to 1000').max(1000, 'limit must be from 1 to 1000').default(100),

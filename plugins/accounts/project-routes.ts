@@ -12,11 +12,12 @@ import { actorOf, memberRoute } from './member-route.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
 import { projectAnswer } from './answers.ts'
+import { nameField } from './fields.ts'
 
 const MAX_BUDGET_DOLLARS = 1_000_000_000
 const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600
 
-const name = z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name must hold at most 200 characters')
+const name = nameField('name')
 const plan = z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` })
 const budgetDollars = z.number({ error: 'budgetDollars must be a number' }).nonnegative('budgetDollars must not be negative').max(MAX_BUDGET_DOLLARS, 'budgetDollars is too large')
 

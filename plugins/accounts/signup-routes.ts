@@ -6,7 +6,7 @@ import { UnauthorizedError } from '../../proxy/errors.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
-import { emailField, passwordField, tokenQuery } from './fields.ts'
+import { emailField, nameField, passwordField, tokenQuery } from './fields.ts'
 import { accountExistsMail, verificationMail } from './mail.ts'
 import { isNavigation, toPage } from './pages.ts'
 import { accountRoute } from './route.ts'
@@ -18,8 +18,7 @@ const VERIFY_TTL_MS = 24 * 3600_000
 const signupBody = z.strictObject({
   email: emailField,
   password: passwordField,
-  organizationName: z.string({ error: 'organizationName must be a string' }).trim()
-    .min(1, 'organizationName must not be empty').max(200, 'organizationName must hold at most 200 characters'),
+  organizationName: nameField('organizationName'),
 })
 
 const SIGNUP_MESSAGE = 'Check your inbox: open the link we sent to verify your e-mail address, then log in.'

@@ -3,7 +3,7 @@
 // gateway whose relay works.
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
-import { freePort } from '../../helpers/free-port.ts'
+import { freePort } from '../../../bench/free-port.ts'
 import { POSTGRES_MISSING } from '../../helpers/postgres-server.ts'
 import { freshDatabase, manualClock, post, startAccounts, startMailbox } from './helpers.ts'
 
