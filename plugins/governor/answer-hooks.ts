@@ -1,6 +1,7 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
-// leaves, redaction replaces values on the way. Both have the core hold the stream's tool calls,
+// leaves, redaction replaces values on the way. Long windows are scanned in the worker pool
+// (stream/stream-scan.ts); a chunk's hook then answers with a promise. Both have the core hold the stream's tool calls,
 // whose arguments are checked whole at its end: strict mode stops on them, redaction replaces
 // values in them (still valid JSON). Arguments are read by their decoded string values
 // (json-scan-view.ts), their findings kept at offsets into the arguments as generated. Once the
@@ -16,7 +17,8 @@ import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError }
 import type { StreamEnd } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { StreamStop } from '../../proxy/stream-stop.ts'
-import { scanContent, type Finding } from '../../workers/scan-content.ts'
+import type { WorkerPool } from '../../proxy/pool.ts'
+import type { Finding } from '../../workers/scan-content.ts'
 import type { Assessment } from './assess.ts'
 import { governorHeaders, outputHeaders } from './headers.ts'
 import type { ProjectRules } from './project-rules.ts'
@@ -25,15 +27,14 @@ import { blockedSummary, governedCall, type RequestHooksDeps } from './request-h
 import { findingsInRaw, scanViewOf } from './stream/json-scan-view.ts'
 import { isCovered, redact, type Span } from './stream/redact.ts'
 import { redactJson } from './stream/redact-json.ts'
-import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
+import { StreamGuard, type GuardOutput, type ToolCallsOutput } from './stream/stream-guard.ts'
+import { createStreamScan } from './stream/stream-scan.ts'
 import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
 
 export interface AnswerHooksDeps extends RequestHooksDeps {
   readonly rules: ProjectRules
+  readonly pool: WorkerPool
 }
-
-/** What plain prose can hold (stream/hold.ts, isPlainProse). */
-const PHRASE_TYPES = ['PROMPT_INJECTION'] as const
 
 // The record of a stopped stream is written even when its client has gone meanwhile.
 const NEVER_ABORTED = new AbortController().signal
@@ -46,15 +47,7 @@ function isExposed(findings: readonly Finding[], redacted: readonly Span[]): boo
 export function createAnswerHooks(deps: AnswerHooksDeps) {
   /** Streams under strict mode or redaction; a request has one from its first chunk on. */
   const guards = new WeakMap<RequestContext, StreamGuard>()
-  // Bound once: a stream observes it for every chunk it releases.
-  const streamScanSeconds = deps.metrics.scanSeconds.labels({ where: 'stream' })
-
-  function scanReleased(text: string, phrasesOnly: boolean) {
-    const started = performance.now()
-    const findings = scanContent(phrasesOnly ? { text, types: PHRASE_TYPES } : { text })
-    streamScanSeconds.observe((performance.now() - started) / 1000)
-    return findings
-  }
+  const streamScan = createStreamScan({ pool: deps.pool, scanSeconds: deps.metrics.scanSeconds })
 
   function guardOf(ctx: RequestContext): StreamGuard | undefined {
     const known = guards.get(ctx)
@@ -64,7 +57,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     const { strictMode, redactOutput } = auth.project.governor
     if (!strictMode && !redactOutput) return undefined
     const stoppingRules = strictMode ? deps.rules(auth.project).filter((r) => isBlockingSeverity(r.rule.severity)) : []
-    const guard = new StreamGuard({ stop: strictMode, redact: redactOutput, stoppingRules }, scanReleased)
+    const guard = new StreamGuard({ stop: strictMode, redact: redactOutput, stoppingRules }, streamScan(ctx.signal))
     guards.set(ctx, guard)
     return guard
   }
@@ -72,6 +65,21 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   function passOn(ctx: RequestContext, guard: StreamGuard, output: GuardOutput): StreamChunk {
     if (output.kind === 'send') return { text: output.text }
     throw stopped(ctx, guard, [], output.found)
+  }
+
+  function passOnLater(ctx: RequestContext, guard: StreamGuard, output: GuardOutput | Promise<GuardOutput>): StreamChunk | Promise<StreamChunk> {
+    return output instanceof Promise ? output.then((out) => passOn(ctx, guard, out)) : passOn(ctx, guard, output)
+  }
+
+  /** The held text, then the tool calls checked whole. */
+  function endWith(ctx: RequestContext, guard: StreamGuard, held: StreamChunk, toolCalls: readonly ToolCall[]): StreamEnd | Promise<StreamEnd> {
+    if (toolCalls.length === 0) return held
+    const letOut = (calls: ToolCallsOutput): StreamEnd => {
+      if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
+      return { text: held.text, arguments: calls.arguments }
+    }
+    const calls = guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
+    return calls instanceof Promise ? calls.then(letOut) : letOut(calls)
   }
 
   function stopped(ctx: RequestContext, guard: StreamGuard, toolCalls: readonly ToolCall[], found: readonly string[]): StreamStop {
@@ -104,23 +112,20 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   }
 
   return {
-    onStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | undefined {
+    onStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | Promise<StreamChunk> | undefined {
       const guard = guardOf(ctx)
-      return guard === undefined ? undefined : passOn(ctx, guard, guard.push(chunk.text))
+      return guard === undefined ? undefined : passOnLater(ctx, guard, guard.push(chunk.text))
     },
 
     holdsStreamToolCalls(ctx: RequestContext): boolean {
       return guardOf(ctx)?.holdsToolCalls === true
     },
 
-    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | undefined {
+    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | Promise<StreamEnd> | undefined {
       const guard = guards.get(ctx)
       if (guard === undefined) return undefined
-      const held = passOn(ctx, guard, guard.end())
-      if (toolCalls.length === 0) return held
-      const calls = guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
-      if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
-      return { text: held.text, arguments: calls.arguments }
+      const held = passOnLater(ctx, guard, guard.end())
+      return held instanceof Promise ? held.then((text) => endWith(ctx, guard, text, toolCalls)) : endWith(ctx, guard, held, toolCalls)
     },
 
     async onResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {
