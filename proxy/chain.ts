@@ -8,8 +8,8 @@
 //     ─▶ onStreamChunk per chunk (may hold text back or stop the stream; a     │
 //        promise only for long work, awaited before the next chunk), then      │
 //        onStreamEnd once the model is done, or nothing for a JSON answer      │
-//        (tool calls held back when holdsStreamToolCalls asked go out after it,│
-//        with the arguments onStreamEnd may have rewritten)                    │
+//        (tool calls held back when holdsStreamToolCalls asked go out after    │
+//        it, with the arguments onStreamEnd may have rewritten)                │
 //     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
 //     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
 //     ─▶ onComplete, always exactly once (settling, cache fill, metrics)

@@ -221,3 +221,15 @@ t.test('a hook that throws because its client left stops the chain without count
   t.match(await chain.runRequest(makeContext({ signal: controller.signal })), { stoppedBy: 'a', reply: { kind: 'error' } })
   t.notMatch(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="a"/)
 })
+
+t.test('a stream hook whose work its client\'s leaving cut short ends the stream with the reason, without counting a plugin failure', async (t) => {
+  const metrics = createMetrics()
+  const controller = new AbortController()
+  const reason = new Error('client disconnected')
+  controller.abort(reason)
+  const aborted = () => Promise.reject(new Error('task aborted'))
+  const chain = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: aborted, onStreamEnd: aborted } }], metrics)
+  await t.rejects(chain.runStreamChunk(makeContext({ signal: controller.signal }), { text: 'x' }) as Promise<unknown>, reason)
+  await t.rejects(chain.runStreamEnd(makeContext({ signal: controller.signal }), []), reason)
+  t.notMatch(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="a"/)
+})

@@ -1,7 +1,7 @@
 // Where a streamed answer's window is scanned: on the event loop when it is short, as it is for a
 // token-by-token stream (no promise, no pool round trip per chunk), in the worker pool when it is
 // long (a provider's or a replay's large chunk, a long held-back value, the stream's end, tool
-// calls checked whole), so that no scan holds the loop longer than ~1 ms.
+// calls checked whole), so that no scan holds the loop much longer than a millisecond.
 // With the pool's queue full the stream is stopped: text that could not be scanned is not let
 // out, and scanning it inline instead would hold the loop as long as the window takes.
 import type { Histogram } from 'prom-client'
@@ -12,11 +12,13 @@ import { scanContent, type EntityType, type Finding } from '../../../workers/sca
 import type { Scan } from './stream-guard.ts'
 
 /**
- * Longest window scanned on the event loop. Measured with scanContent on a 2-core x86-64,
- * Node 24, under load (CPU time per scan, fastest run): 2 KiB windows take 0.26 ms of prose,
- * 0.33 ms of source code, 1.0 ms of the support-desk message with personal data, 1.3 ms of a
- * log of base64 runs (0.19–0.66 ms fastest); 4 KiB ones 0.45–1.55 ms, 8 KiB 1.3–2.0 ms.
- * A normal stream's windows (the look back and a few tokens) stay far below it.
+ * Longest window scanned on the event loop. scanContent measured on a 2-core x86-64, Node 24,
+ * busy with other work, median time per scan over two runs:
+ *   2 KiB: prose 0.23 ms, source code 0.22–0.26, the support-desk message with personal data
+ *          0.59–0.62, a log of base64 runs (the decoder's worst case) 0.46–0.95
+ *   4 KiB: 0.43–1.5 ms · 8 KiB: 1.5–2.1 ms
+ * 2 KiB is the largest that stays well under 2 ms on every kind of text. A token-by-token
+ * stream's windows (the look back and a few tokens, ~30 µs) stay far below it.
  */
 export const INLINE_WINDOW_CHARS = 2048
 
