@@ -4,10 +4,12 @@
 // chunks in order. A full pool queue stops the stream rather than let unscanned text out.
 import t, { type Test } from 'tap'
 import { Histogram, Registry } from 'prom-client'
+import { z } from 'zod'
 import { request } from 'undici'
 import { builtinPlugins } from '../../../../plugins/index.ts'
 import { createStreamScan, INLINE_WINDOW_CHARS } from '../../../../plugins/governor/stream/stream-scan.ts'
 import { OverloadedError } from '../../../../proxy/errors.ts'
+import type { GatewayPlugin } from '../../../../proxy/plugin.ts'
 import type { WorkerPool } from '../../../../proxy/pool.ts'
 import { StreamStop } from '../../../../proxy/stream-stop.ts'
 import { call, parseSse, type SseEvent } from '../../../helpers/http.ts'
@@ -22,7 +24,21 @@ const prose = (chars: number) => SENTENCE.repeat(Math.ceil(chars / SENTENCE.leng
 async function gatewayStreaming(t: Test, pieces: readonly string[], options: GovernedGatewayOptions & AnswerOptions) {
   const upstream = await startAnswerUpstream(pieces, options.toolCall === undefined ? {} : { toolCall: options.toolCall })
   t.teardown(() => upstream.close())
-  return governedGateway(t, { ...options, plugins: builtinPlugins.filter((p) => p.name !== 'webhooks'), env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
+  const plugins = options.plugins ?? builtinPlugins.filter((p) => p.name !== 'webhooks')
+  return governedGateway(t, { ...options, plugins, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
+}
+
+/** Just before the Governor sees a long piece of a stream, fills the worker pool's queue (one thread, one place). */
+const queueFiller: GatewayPlugin = {
+  name: 'queue-filler', order: 290, gates: ['ai'], schema: z.strictObject({}).default({}),
+  setup(_config, { pool }) {
+    return {
+      onStreamChunk(_ctx, chunk) {
+        if (chunk.text.length < INLINE_WINDOW_CHARS) return
+        while (pool.queueSize < 1) pool.run('scanContentBatch', { texts: [prose(16_000)] }).catch(() => undefined)
+      },
+    }
+  },
 }
 
 async function chat(url: string, key: string): Promise<{ events: SseEvent[]; body: string }> {
@@ -99,6 +115,16 @@ t.test('long tool call arguments are checked whole in the pool at the end of the
   t.notMatch(body, /4111|"save"/)
   t.match(events.at(-1), { event: 'error', data: { code: 'governor_response_blocked', found: ['CREDIT_CARD'] } })
   t.ok((await scanCounts(gw.url)).pooledTasks > 0)
+})
+
+t.test('with the pool\'s queue full a long window is not scanned inline: the stream stops with an overloaded error', async (t) => {
+  const long = `${prose(6_000)} and nothing else.`
+  const plugins = [...builtinPlugins.filter((p) => p.name !== 'webhooks'), queueFiller]
+  const gw = await gatewayStreaming(t, ['Sure. ', long], { ...STRICT, plugins, overrides: { pool: { maxThreads: 1, maxQueue: 1, idleTimeoutMs: 60_000 } } })
+  const { events } = await chat(gw.url, gw.sk)
+  t.equal(deltas(events), 'Sure. ', 'nothing of the unscanned chunk went out')
+  t.match(events.at(-1), { event: 'error', data: { error: 'Service overloaded', code: 'overloaded', message: /queue was full.*unchecked text is not let out/ } })
+  t.equal((await scanCounts(gw.url)).pooledTasks, 0, 'no scan of the stream reached the pool')
 })
 
 t.test('windows up to the bound are scanned at once; longer ones in the pool, where a full queue stops the stream', async (t) => {
