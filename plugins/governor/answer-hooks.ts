@@ -1,14 +1,14 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
-// leaves, redaction replaces values on the way. Long windows are scanned in the worker pool
-// (stream/stream-scan.ts); a chunk's hook then answers with a promise. Both have the core hold the stream's tool calls,
-// whose arguments are checked whole at its end: strict mode stops on them, redaction replaces
-// values in them (still valid JSON). Arguments are read by their decoded string values
-// (json-scan-view.ts), their findings kept at offsets into the arguments as generated. Once the
-// whole answer is known it is scanned, as the model generated it, for the record: a JSON answer
-// (or a cache hit, not sent yet) is then withheld or redacted, text and tool calls' arguments
-// alike, and the findings are reported in x-governor-output-* headers (trailers on a stream) and
-// the done event.
+// leaves, redaction replaces values on the way; a window too long to scan on the event loop is
+// scanned in the worker pool (stream/stream-scan.ts), and the chunk's hook then answers with a
+// promise. Both have the core hold the stream's tool calls, whose arguments are checked whole at
+// its end: strict mode stops on them, redaction replaces values in them (still valid JSON).
+// Arguments are read by their decoded string values (json-scan-view.ts), their findings kept at
+// offsets into the arguments as generated. Once the whole answer is known it is scanned, as the
+// model generated it, for the record: a JSON answer (or a cache hit, not sent yet) is then
+// withheld or redacted, text and tool calls' arguments alike, and the findings are reported in
+// x-governor-output-* headers (trailers on a stream) and the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
 import type { ToolCall } from '../../proxy/ai-request.ts'
 import type { CompletionResult, StreamChunk } from '../../proxy/completion.ts'
@@ -27,7 +27,7 @@ import { blockedSummary, governedCall, type RequestHooksDeps } from './request-h
 import { findingsInRaw, scanViewOf } from './stream/json-scan-view.ts'
 import { isCovered, redact, type Span } from './stream/redact.ts'
 import { redactJson } from './stream/redact-json.ts'
-import { StreamGuard, type GuardOutput, type ToolCallsOutput } from './stream/stream-guard.ts'
+import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
 import { createStreamScan } from './stream/stream-scan.ts'
 import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
 
@@ -67,19 +67,9 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     throw stopped(ctx, guard, [], output.found)
   }
 
-  function passOnLater(ctx: RequestContext, guard: StreamGuard, output: GuardOutput | Promise<GuardOutput>): StreamChunk | Promise<StreamChunk> {
+  /** A promise only when the guard's scan went to the pool: a short window answers at once. */
+  function passOnceScanned(ctx: RequestContext, guard: StreamGuard, output: GuardOutput | Promise<GuardOutput>): StreamChunk | Promise<StreamChunk> {
     return output instanceof Promise ? output.then((out) => passOn(ctx, guard, out)) : passOn(ctx, guard, output)
-  }
-
-  /** The held text, then the tool calls checked whole. */
-  function endWith(ctx: RequestContext, guard: StreamGuard, held: StreamChunk, toolCalls: readonly ToolCall[]): StreamEnd | Promise<StreamEnd> {
-    if (toolCalls.length === 0) return held
-    const letOut = (calls: ToolCallsOutput): StreamEnd => {
-      if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
-      return { text: held.text, arguments: calls.arguments }
-    }
-    const calls = guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
-    return calls instanceof Promise ? calls.then(letOut) : letOut(calls)
   }
 
   function stopped(ctx: RequestContext, guard: StreamGuard, toolCalls: readonly ToolCall[], found: readonly string[]): StreamStop {
@@ -114,18 +104,22 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   return {
     onStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | Promise<StreamChunk> | undefined {
       const guard = guardOf(ctx)
-      return guard === undefined ? undefined : passOnLater(ctx, guard, guard.push(chunk.text))
+      return guard === undefined ? undefined : passOnceScanned(ctx, guard, guard.push(chunk.text))
     },
 
     holdsStreamToolCalls(ctx: RequestContext): boolean {
       return guardOf(ctx)?.holdsToolCalls === true
     },
 
-    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | Promise<StreamEnd> | undefined {
+    // Once per stream, so a promise costs nothing here; the scans may have gone to the pool.
+    async onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
       const guard = guards.get(ctx)
       if (guard === undefined) return undefined
-      const held = passOnLater(ctx, guard, guard.end())
-      return held instanceof Promise ? held.then((text) => endWith(ctx, guard, text, toolCalls)) : endWith(ctx, guard, held, toolCalls)
+      const held = passOn(ctx, guard, await guard.end())
+      if (toolCalls.length === 0) return held
+      const calls = await guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
+      if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
+      return { text: held.text, arguments: calls.arguments }
     },
 
     async onResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {

@@ -4,8 +4,9 @@
 // words and assignment names before a value. A scan answers at once for a short window, or with
 // a promise for a long one (scanned off the event loop), and so does the release: nothing of the
 // guard's state changes until the scan's findings are known, and the core passes no chunk before
-// the previous one's promise has settled. The stream's tool calls are held by the core and checked whole at its end: strict mode stops on
-// them as on text, redaction replaces values in their arguments (kept valid JSON, redact-json.ts).
+// the previous one's promise has settled. The stream's tool calls are held by the core and
+// checked whole at its end: strict mode stops on them as on text, redaction replaces values in
+// their arguments (kept valid JSON, redact-json.ts).
 import type { Finding } from '../../../workers/scan-content.ts'
 import type { CompiledRule } from '../verdict/custom-rules.ts'
 import { findingSeverity, isBlockingSeverity, isRedactedType } from '../verdict/finding-severity.ts'
