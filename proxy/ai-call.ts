@@ -263,13 +263,15 @@ async function streamAnswer(
             from = to
             generated += piece
             ctx.streamedText += piece
-            await send(deps.chain.runStreamChunk(ctx, { text: piece }).text)
+            // A hook's long work (a scan in the worker pool) is awaited before the next piece.
+            const passed = deps.chain.runStreamChunk(ctx, { text: piece })
+            await send((passed instanceof Promise ? await passed : passed).text)
           }
           break
       }
     }
     toolCalls = assembleToolCalls(toolCallPieces)
-    const ended = deps.chain.runStreamEnd(ctx, toolCalls)
+    const ended = await deps.chain.runStreamEnd(ctx, toolCalls)
     // The held text came before the tool calls, and goes out before them.
     await send(ended.text)
     sentCalls = holdToolCalls ? ended.toolCalls : toolCalls

@@ -5,10 +5,11 @@
 //                   → cache(400) → metering(450)
 //           │ any returns a Reply ─────────────────────────────────────────────┐
 //     ─▶ model call (the router's decision; ctx.signal; 502/504 on failure)    │
-//     ─▶ onStreamChunk per chunk (sync; may hold text back or stop the stream), │
-//        then onStreamEnd once the model is done, or nothing for a JSON answer  │
-//        (tool calls held back when holdsStreamToolCalls asked go out after it, │
-//        with the arguments onStreamEnd may have rewritten)                     │
+//     ─▶ onStreamChunk per chunk (may hold text back or stop the stream; a     │
+//        promise only for long work, awaited before the next chunk), then      │
+//        onStreamEnd once the model is done, or nothing for a JSON answer      │
+//        (tool calls held back when holdsStreamToolCalls asked go out after    │
+//        it, with the arguments onStreamEnd may have rewritten)                │
 //     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
 //     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
 //     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
@@ -46,15 +47,18 @@ export interface Chain {
   /** Runs onRequest hooks for the route's kind; the first Reply stops the chain. */
   runRequest(ctx: RequestContext): Promise<ChainStop | undefined>
   runResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined>
-  /** The chunk as the client gets it; throws a StreamStop when a hook ends the stream. */
-  runStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk
+  /**
+   * The chunk as the client gets it; throws (or rejects with) a StreamStop when a hook ends the
+   * stream. A promise only when a hook returned one; the next chunk must wait for it.
+   */
+  runStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | Promise<StreamChunk>
   /** Whether a hook asks to hold this stream's tool-call pieces until its end checks passed. */
   holdsStreamToolCalls(ctx: RequestContext): boolean
   /**
    * The text hooks still held when the model finished, and the tool calls as the hooks let them
-   * out (their arguments possibly rewritten); throws a StreamStop like runStreamChunk.
+   * out (their arguments possibly rewritten); rejects with a StreamStop like runStreamChunk.
    */
-  runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): StreamEnded<C>
+  runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): Promise<StreamEnded<C>>
   runComplete(ctx: CompletedContext): void
   /** The plugins' fields on the request's log line. */
   logFields(ctx: CompletedContext, verbose: boolean): Record<string, unknown>
@@ -86,8 +90,9 @@ export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
 export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks: PluginHooks }>, metrics: CoreMetrics, tracing?: Tracing): Chain {
   const sorted = [...entries].sort((a, b) => a.plugin.order - b.plugin.order)
   for (const { plugin, hooks } of sorted) {
-    for (const hook of ['onStreamChunk', 'onStreamEnd', 'holdsStreamToolCalls'] as const) {
-      if (hooks[hook]?.constructor.name === 'AsyncFunction') throw new Error(`plugin "${plugin.name}": ${hook} must be synchronous`)
+    // These run per chunk: a promise from every call would cost each chunk a turn of the loop.
+    for (const hook of ['onStreamChunk', 'holdsStreamToolCalls'] as const) {
+      if (hooks[hook]?.constructor.name === 'AsyncFunction') throw new Error(`plugin "${plugin.name}": ${hook} must not be an async function (it may return a promise when it has work to wait for)`)
     }
   }
   const collect = <K extends keyof PluginHooks>(key: K, kind?: RouteKind): Bound<Hook<K>>[] =>
@@ -133,9 +138,41 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
    */
   function streamFailure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): void {
     if (err instanceof StreamStop) throw err
+    // A hook whose work was cut short by the request's end (the client left) did not fail.
+    if (ctx.signal.aborted) throw ctx.signal.reason
     metrics.pluginFailures.inc({ plugin: plugin.name })
     ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
     if (plugin.failOpen !== true) throw new StreamStop(err instanceof GatewayError ? err : new InternalError(undefined, { cause: err }))
+  }
+
+  /**
+   * The chunk through the chunk hooks from the `from`th on. Synchronous while the hooks are: a
+   * hook's promise (long work, e.g. a scan in the worker pool) is awaited before the hooks after it.
+   */
+  function passChunk(ctx: RequestContext, chunk: StreamChunk, from: number): StreamChunk | Promise<StreamChunk> {
+    let current = chunk
+    for (let i = from; i < onStreamChunk.length; i++) {
+      const { plugin, hook } = onStreamChunk[i]!
+      let returned: StreamChunk | void | Promise<StreamChunk | void>
+      try {
+        returned = hook(ctx, current)
+      } catch (err) {
+        streamFailure(ctx, plugin, 'onStreamChunk', err)
+        continue
+      }
+      if (returned instanceof Promise) {
+        const given = current
+        return returned.then(
+          (passed) => passChunk(ctx, passed ?? given, i + 1),
+          (err: unknown) => {
+            streamFailure(ctx, plugin, 'onStreamChunk', err)
+            return passChunk(ctx, given, i + 1)
+          },
+        )
+      }
+      current = returned ?? current
+    }
+    return current
   }
 
   return {
@@ -167,15 +204,7 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       return undefined
     },
     runStreamChunk(ctx, chunk) {
-      let current = chunk
-      for (const { plugin, hook } of onStreamChunk) {
-        try {
-          current = hook(ctx, current) ?? current
-        } catch (err) {
-          streamFailure(ctx, plugin, 'onStreamChunk', err)
-        }
-      }
-      return current
+      return passChunk(ctx, chunk, 0)
     },
     holdsStreamToolCalls(ctx) {
       for (const { plugin, hook } of holdsStreamToolCalls) {
@@ -187,14 +216,18 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       }
       return false
     },
-    runStreamEnd(ctx, toolCalls) {
+    async runStreamEnd(ctx, toolCalls) {
       let pending = ''
       let calls = toolCalls
       for (const { plugin, chunk, end } of onStreamPass) {
         try {
-          if (pending !== '' && chunk !== undefined) pending = (chunk(ctx, { text: pending }) ?? { text: pending }).text
+          if (pending !== '' && chunk !== undefined) {
+            const passed = chunk(ctx, { text: pending })
+            pending = ((passed instanceof Promise ? await passed : passed) ?? { text: pending }).text
+          }
           if (end === undefined) continue
-          const ended = end(ctx, calls)
+          const returned = end(ctx, calls)
+          const ended = returned instanceof Promise ? await returned : returned
           if (ended === undefined) continue
           pending += ended.text
           const rewritten = ended.arguments

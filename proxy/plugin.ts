@@ -139,12 +139,15 @@ export interface PluginHooks {
    */
   onResult?(ctx: RequestContext, result: CompletionResult): Reply | void | Promise<Reply | void>
   /**
-   * Per streamed chunk, before it is sent. Must be synchronous: return a replacement chunk or
-   * nothing. A replacement may carry less text than it was given: the plugin holds the rest and
-   * lets it out later, from a later chunk or from onStreamEnd. Throwing a StreamStop
-   * (proxy/stream-stop.ts) ends the stream with an `error` event and stops the model call.
+   * Per streamed chunk, before it is sent: return a replacement chunk or nothing. A replacement may
+   * carry less text than it was given: the plugin holds the rest and lets it out later, from a
+   * later chunk or from onStreamEnd. Throwing a StreamStop (proxy/stream-stop.ts) ends the stream
+   * with an `error` event and stops the model call. Not an async function: a promise per chunk
+   * would cost every chunk a turn of the loop. Return a promise only when there is long work to
+   * wait for (a scan in the worker pool); the core awaits it before the next chunk, and its
+   * rejection counts as a throw.
    */
-  onStreamChunk?(ctx: RequestContext, chunk: StreamChunk): StreamChunk | void
+  onStreamChunk?(ctx: RequestContext, chunk: StreamChunk): StreamChunk | void | Promise<StreamChunk | void>
   /**
    * Asked once as a stream begins: true has the core hold the stream's tool-call pieces until its
    * end, so onStreamEnd can check the whole calls before any of them is sent. When no plugin asks,
@@ -159,9 +162,9 @@ export interface PluginHooks {
    * plugin may then rewrite their arguments (StreamEnd); the plugins after it see the rewritten
    * calls, and those are what is sent and what the result holds. Calls that were not held went
    * out as they came, and rewriting them changes nothing.
-   * Synchronous; may throw a StreamStop like onStreamChunk.
+   * May throw a StreamStop like onStreamChunk, and return a promise like it.
    */
-  onStreamEnd?(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | void
+  onStreamEnd?(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | void | Promise<StreamEnd | void>
   /** Exactly once per request that entered the chain, after the last byte, abort, short-circuit or error. Must not throw. */
   onComplete?(ctx: CompletedContext): void
   /**

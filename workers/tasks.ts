@@ -2,5 +2,5 @@
 // its input: no store, no network.
 export { countTexts } from './count-tokens.ts'
 export { hashCacheKey } from './hash-cache-key.ts'
-export { scanContentBatch } from './scan-content.ts'
+export { scanContent, scanContentBatch } from './scan-content.ts'
 export { hashPassword, verifyPassword } from './password.ts'

@@ -1,13 +1,14 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
-// leaves, redaction replaces values on the way. Both have the core hold the stream's tool calls,
-// whose arguments are checked whole at its end: strict mode stops on them, redaction replaces
-// values in them (still valid JSON). Arguments are read by their decoded string values
-// (json-scan-view.ts), their findings kept at offsets into the arguments as generated. Once the
-// whole answer is known it is scanned, as the model generated it, for the record: a JSON answer
-// (or a cache hit, not sent yet) is then withheld or redacted, text and tool calls' arguments
-// alike, and the findings are reported in x-governor-output-* headers (trailers on a stream) and
-// the done event.
+// leaves, redaction replaces values on the way; a window too long to scan on the event loop is
+// scanned in the worker pool (stream/stream-scan.ts), and the chunk's hook then answers with a
+// promise. Both have the core hold the stream's tool calls, whose arguments are checked whole at
+// its end: strict mode stops on them, redaction replaces values in them (still valid JSON).
+// Arguments are read by their decoded string values (json-scan-view.ts), their findings kept at
+// offsets into the arguments as generated. Once the whole answer is known it is scanned, as the
+// model generated it, for the record: a JSON answer (or a cache hit, not sent yet) is then
+// withheld or redacted, text and tool calls' arguments alike, and the findings are reported in
+// x-governor-output-* headers (trailers on a stream) and the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
 import type { ToolCall } from '../../proxy/ai-request.ts'
 import type { CompletionResult, StreamChunk } from '../../proxy/completion.ts'
@@ -16,7 +17,8 @@ import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError }
 import type { StreamEnd } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { StreamStop } from '../../proxy/stream-stop.ts'
-import { scanContent, type Finding } from '../../workers/scan-content.ts'
+import type { WorkerPool } from '../../proxy/pool.ts'
+import type { Finding } from '../../workers/scan-content.ts'
 import type { Assessment } from './assess.ts'
 import { governorHeaders, outputHeaders } from './headers.ts'
 import type { ProjectRules } from './project-rules.ts'
@@ -26,14 +28,13 @@ import { findingsInRaw, scanViewOf } from './stream/json-scan-view.ts'
 import { isCovered, redact, type Span } from './stream/redact.ts'
 import { redactJson } from './stream/redact-json.ts'
 import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
+import { createStreamScan } from './stream/stream-scan.ts'
 import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
 
 export interface AnswerHooksDeps extends RequestHooksDeps {
   readonly rules: ProjectRules
+  readonly pool: WorkerPool
 }
-
-/** What plain prose can hold (stream/hold.ts, isPlainProse). */
-const PHRASE_TYPES = ['PROMPT_INJECTION'] as const
 
 // The record of a stopped stream is written even when its client has gone meanwhile.
 const NEVER_ABORTED = new AbortController().signal
@@ -46,15 +47,7 @@ function isExposed(findings: readonly Finding[], redacted: readonly Span[]): boo
 export function createAnswerHooks(deps: AnswerHooksDeps) {
   /** Streams under strict mode or redaction; a request has one from its first chunk on. */
   const guards = new WeakMap<RequestContext, StreamGuard>()
-  // Bound once: a stream observes it for every chunk it releases.
-  const streamScanSeconds = deps.metrics.scanSeconds.labels({ where: 'stream' })
-
-  function scanReleased(text: string, phrasesOnly: boolean) {
-    const started = performance.now()
-    const findings = scanContent(phrasesOnly ? { text, types: PHRASE_TYPES } : { text })
-    streamScanSeconds.observe((performance.now() - started) / 1000)
-    return findings
-  }
+  const streamScan = createStreamScan({ pool: deps.pool, scanSeconds: deps.metrics.scanSeconds })
 
   function guardOf(ctx: RequestContext): StreamGuard | undefined {
     const known = guards.get(ctx)
@@ -64,7 +57,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     const { strictMode, redactOutput } = auth.project.governor
     if (!strictMode && !redactOutput) return undefined
     const stoppingRules = strictMode ? deps.rules(auth.project).filter((r) => isBlockingSeverity(r.rule.severity)) : []
-    const guard = new StreamGuard({ stop: strictMode, redact: redactOutput, stoppingRules }, scanReleased)
+    const guard = new StreamGuard({ stop: strictMode, redact: redactOutput, stoppingRules }, streamScan(ctx.signal))
     guards.set(ctx, guard)
     return guard
   }
@@ -72,6 +65,11 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   function passOn(ctx: RequestContext, guard: StreamGuard, output: GuardOutput): StreamChunk {
     if (output.kind === 'send') return { text: output.text }
     throw stopped(ctx, guard, [], output.found)
+  }
+
+  /** A promise only when the guard's scan went to the pool: a short window answers at once. */
+  function passOnceScanned(ctx: RequestContext, guard: StreamGuard, output: GuardOutput | Promise<GuardOutput>): StreamChunk | Promise<StreamChunk> {
+    return output instanceof Promise ? output.then((out) => passOn(ctx, guard, out)) : passOn(ctx, guard, output)
   }
 
   function stopped(ctx: RequestContext, guard: StreamGuard, toolCalls: readonly ToolCall[], found: readonly string[]): StreamStop {
@@ -104,21 +102,22 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   }
 
   return {
-    onStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | undefined {
+    onStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | Promise<StreamChunk> | undefined {
       const guard = guardOf(ctx)
-      return guard === undefined ? undefined : passOn(ctx, guard, guard.push(chunk.text))
+      return guard === undefined ? undefined : passOnceScanned(ctx, guard, guard.push(chunk.text))
     },
 
     holdsStreamToolCalls(ctx: RequestContext): boolean {
       return guardOf(ctx)?.holdsToolCalls === true
     },
 
-    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): StreamEnd | undefined {
+    // Once per stream, so a promise costs nothing here; the scans may have gone to the pool.
+    async onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
       const guard = guards.get(ctx)
       if (guard === undefined) return undefined
-      const held = passOn(ctx, guard, guard.end())
+      const held = passOn(ctx, guard, await guard.end())
       if (toolCalls.length === 0) return held
-      const calls = guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
+      const calls = await guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
       if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
       return { text: held.text, arguments: calls.arguments }
     },

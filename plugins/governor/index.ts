@@ -51,7 +51,7 @@ export default {
       rules,
     })
     const hooks = createRequestHooks({ assess, trail, models, newId, clock, metrics })
-    const answers = createAnswerHooks({ assess, trail, models, newId, clock, metrics, rules })
+    const answers = createAnswerHooks({ assess, trail, models, newId, clock, metrics, rules, pool })
     // Settings and policies are fields of the project record, written through the auth plugin's
     // registry by the policies service only; later plugins (the management API) are given it too.
     const policies = createPolicies(services.registry!)

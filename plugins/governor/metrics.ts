@@ -21,7 +21,7 @@ export function createGovernorMetrics(registry: Registry): GovernorMetrics {
   })
   const scanSeconds = new Histogram({
     name: 'tollgate_governor_scan_seconds',
-    help: 'Time to scan a request or an answer for sensitive data, by where it ran (inline, pool, or stream: one release of a streamed answer under strict mode or redaction, on the event loop); memoized verdicts are not scanned.',
+    help: 'Time to scan a request or an answer for sensitive data, by where it ran (inline, pool; stream: one window of a streamed answer under strict mode or redaction, scanned on the event loop; stream_pool: a long one, scanned in the pool, queueing included); memoized verdicts are not scanned.',
     labelNames: ['where'],
     buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
     registers: [registry],

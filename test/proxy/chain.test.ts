@@ -74,6 +74,38 @@ t.test('onStreamChunk hooks replace chunks in order', async (t) => {
   t.same(chain.runStreamChunk(makeContext(), { text: 'hi' }), { text: 'HI!' })
 })
 
+t.test('a chunk hook\'s promise is awaited before the hooks after it; without one the chunk passes synchronously', async (t) => {
+  const chain = buildChain([
+    { plugin: plugin('slow', 100), hooks: { onStreamChunk: (_ctx, c) => (c.text.length > 3 ? Promise.resolve({ text: c.text.toUpperCase() }) : undefined) } },
+    { plugin: plugin('b', 200), hooks: { onStreamChunk: (_ctx, c) => ({ text: `${c.text}!` }) } },
+  ], createMetrics())
+  t.same(chain.runStreamChunk(makeContext(), { text: 'hi' }), { text: 'hi!' }, 'no promise when no hook returned one')
+  const long = chain.runStreamChunk(makeContext(), { text: 'hello' })
+  t.ok(long instanceof Promise)
+  t.same(await long, { text: 'HELLO!' })
+})
+
+t.test('a rejected chunk or end promise is handled as a throw: a StreamStop as it is, another failure stops a fail-closed plugin\'s stream and skips a fail-open one', async (t) => {
+  const metrics = createMetrics()
+  const stop = new StreamStop(new InvalidRequestError('Stopped', 'stopped'))
+  const stopping = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: () => Promise.reject(stop), onStreamEnd: () => Promise.reject(stop) } }], metrics)
+  await t.rejects(stopping.runStreamChunk(makeContext(), { text: 'x' }) as Promise<unknown>, stop)
+  await t.rejects(stopping.runStreamEnd(makeContext(), []), stop)
+  const boom = () => Promise.reject(new Error('boom'))
+  const closed = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
+  for (const run of [() => closed.runStreamChunk(makeContext(), { text: 'x' }), () => closed.runStreamEnd(makeContext(), [])]) {
+    const thrown = await Promise.resolve(run()).then(() => undefined, (err: unknown) => err)
+    t.ok(thrown instanceof StreamStop)
+    t.match(await (thrown as StreamStop).error, { status: 500, error: 'Internal server error' })
+  }
+  const open = buildChain([
+    { plugin: plugin('a', 100, { failOpen: true }), hooks: { onStreamChunk: boom, onStreamEnd: boom } },
+    { plugin: plugin('b', 200), hooks: { onStreamChunk: (_ctx, c) => ({ text: `${c.text}!` }) } },
+  ], metrics)
+  t.same(await open.runStreamChunk(makeContext(), { text: 'x' }), { text: 'x!' })
+  t.same(await open.runStreamEnd(makeContext(), []), { text: '', toolCalls: [] })
+})
+
 t.test('a hook may hold text back; what it releases at the end passes the later plugins\' chunk hooks', async (t) => {
   let held = ''
   const chain = buildChain([
@@ -96,7 +128,7 @@ t.test('a hook may hold text back; what it releases at the end passes the later 
   const ctx = makeContext()
   t.same(chain.runStreamChunk(ctx, { text: 'hello wo' }), { text: 'HELLO ' })
   t.same(chain.runStreamChunk(ctx, { text: 'rld' }), { text: '' })
-  t.same(chain.runStreamEnd(ctx, []), { text: 'WORLD.', toolCalls: [] })
+  t.same(await chain.runStreamEnd(ctx, []), { text: 'WORLD.', toolCalls: [] })
 })
 
 t.test('tool calls are held when one hook asks, and onStreamEnd hooks see the whole calls', async (t) => {
@@ -109,7 +141,7 @@ t.test('tool calls are held when one hook asks, and onStreamEnd hooks see the wh
   t.equal(chain.holdsStreamToolCalls(makeContext({ requestId: 'free' })), false)
   t.equal(buildChain([], createMetrics()).holdsStreamToolCalls(makeContext()), false)
   const calls = [{ id: 'call_1', name: 'lookup', arguments: '{"q":1}' }]
-  t.same(chain.runStreamEnd(makeContext(), calls), { text: '', toolCalls: calls })
+  t.same(await chain.runStreamEnd(makeContext(), calls), { text: '', toolCalls: calls })
   t.same(seen, [calls])
 })
 
@@ -120,7 +152,7 @@ t.test('an onStreamEnd hook may rewrite the held calls\' arguments; the hooks af
     { plugin: plugin('after', 200), hooks: { onStreamEnd: (_ctx, calls) => void seen.push(calls.map((call) => call.arguments)) } },
   ], createMetrics())
   const calls = [{ index: 0, id: 'call_1', name: 'lookup', arguments: '{"q":"secret"}' }, { index: 2, id: 'call_2', name: 'lookup', arguments: '{"q":1}' }]
-  t.same(chain.runStreamEnd(makeContext(), calls), {
+  t.same(await chain.runStreamEnd(makeContext(), calls), {
     text: 'held',
     toolCalls: [{ index: 0, id: 'call_1', name: 'lookup', arguments: '{"q":"***"}' }, { index: 2, id: 'call_2', name: 'lookup', arguments: '{"q":1}' }],
   })
@@ -142,7 +174,7 @@ t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too
   for (const run of [() => closed.runStreamChunk(makeContext(), { text: 'x' }), () => closed.runStreamEnd(makeContext(), [])]) {
     let thrown: unknown
     try {
-      run()
+      await run()
     } catch (err) {
       thrown = err
     }
@@ -151,14 +183,15 @@ t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too
   }
   const open = buildChain([{ plugin: plugin('a', 100, { failOpen: true }), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
   t.same(open.runStreamChunk(makeContext(), { text: 'x' }), { text: 'x' })
-  t.same(open.runStreamEnd(makeContext(), []), { text: '', toolCalls: [] })
+  t.same(await open.runStreamEnd(makeContext(), []), { text: '', toolCalls: [] })
 })
 
 t.test('boot refuses duplicate names or orders and asynchronous stream hooks', async (t) => {
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('a', 200)]), /used twice/)
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('b', 100)]), /share order 100/)
-  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /onStreamChunk must be synchronous/)
-  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamEnd: (async () => undefined) as never } }], createMetrics()), /onStreamEnd must be synchronous/)
+  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: (async () => undefined) as never } }], createMetrics()), /onStreamChunk must not be an async function/)
+  t.throws(() => buildChain([{ plugin: plugin('a', 100), hooks: { holdsStreamToolCalls: (async () => false) as never } }], createMetrics()), /holdsStreamToolCalls must not be an async function/)
+  t.doesNotThrow(() => buildChain([{ plugin: plugin('a', 100), hooks: { onStreamEnd: async () => undefined } }], createMetrics()), 'the end of a stream runs once: it may be async')
 })
 
 t.test('boot refuses a plugin whose required plugin is missing or set up after it, naming both', async (t) => {
@@ -186,5 +219,17 @@ t.test('a hook that throws because its client left stops the chain without count
   controller.abort(new Error('client disconnected'))
   const chain = buildChain([{ plugin: plugin('a', 100, { failOpen: true }), hooks: { onRequest: () => { throw new Error('aborted') } } }], metrics)
   t.match(await chain.runRequest(makeContext({ signal: controller.signal })), { stoppedBy: 'a', reply: { kind: 'error' } })
+  t.notMatch(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="a"/)
+})
+
+t.test('a stream hook whose work its client\'s leaving cut short ends the stream with the reason, without counting a plugin failure', async (t) => {
+  const metrics = createMetrics()
+  const controller = new AbortController()
+  const reason = new Error('client disconnected')
+  controller.abort(reason)
+  const aborted = () => Promise.reject(new Error('task aborted'))
+  const chain = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: aborted, onStreamEnd: aborted } }], metrics)
+  await t.rejects(chain.runStreamChunk(makeContext({ signal: controller.signal }), { text: 'x' }) as Promise<unknown>, reason)
+  await t.rejects(chain.runStreamEnd(makeContext({ signal: controller.signal }), []), reason)
   t.notMatch(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="a"/)
 })

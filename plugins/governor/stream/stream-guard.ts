@@ -1,14 +1,17 @@
 // One streamed answer on its way out under strict mode or redaction: text is sent only once it
 // has been scanned, and what may still be part of a value is held back (hold.ts) until the value
 // is whole. Each release scans the new text with a short look back, so detectors see the context
-// words and assignment names before a value. Synchronous, so no chunk waits for a promise. The
-// stream's tool calls are held by the core and checked whole at its end: strict mode stops on
-// them as on text, redaction replaces values in their arguments (kept valid JSON, redact-json.ts).
+// words and assignment names before a value. A scan answers at once for a short window, or with
+// a promise for a long one (scanned off the event loop), and so does the release: nothing of the
+// guard's state changes until the scan's findings are known, and the core passes no chunk before
+// the previous one's promise has settled. The stream's tool calls are held by the core and
+// checked whole at its end: strict mode stops on them as on text, redaction replaces values in
+// their arguments (kept valid JSON, redact-json.ts).
 import type { Finding } from '../../../workers/scan-content.ts'
 import type { CompiledRule } from '../verdict/custom-rules.ts'
 import { findingSeverity, isBlockingSeverity, isRedactedType } from '../verdict/finding-severity.ts'
 import { holdStart, isPlainProse } from './hold.ts'
-import { findingsInRaw, scanViewOf } from './json-scan-view.ts'
+import { findingsInRaw, scanViewOf, type ScanView } from './json-scan-view.ts'
 import { redact, type Span } from './redact.ts'
 import { redactJson } from './redact-json.ts'
 
@@ -38,8 +41,22 @@ export type ToolCallsOutput =
   | { readonly kind: 'send'; readonly arguments: readonly string[] }
   | { readonly kind: 'stop'; readonly found: readonly string[] }
 
-/** Scans a window; with `phrasesOnly` only for the types that plain prose can hold (prompt injection). */
-export type Scan = (text: string, phrasesOnly: boolean) => readonly Finding[]
+/**
+ * Scans a window; with `phrasesOnly` only for the types that plain prose can hold (prompt
+ * injection). A promise only when the scan must wait (a long window, scanned in the worker pool).
+ */
+export type Scan = (text: string, phrasesOnly: boolean) => readonly Finding[] | Promise<readonly Finding[]>
+
+/** A release of text as scanned: its findings are matched against it once they are known. */
+interface Pass {
+  readonly wanted: number
+  readonly final: boolean
+  readonly released: number
+  readonly checked: number
+  readonly from: number
+  readonly window: string
+  readonly scanned: boolean
+}
 
 export class StreamGuard {
   readonly #settings: GuardSettings
@@ -67,7 +84,7 @@ export class StreamGuard {
     return this.#redacted
   }
 
-  push(piece: string): GuardOutput {
+  push(piece: string): GuardOutput | Promise<GuardOutput> {
     this.#text += piece
     const cut = holdStart(this.#text, this.#released, { releasePlainWords: !this.#settings.redact })
     if (cut <= this.#released) return { kind: 'send', text: '' }
@@ -94,47 +111,61 @@ export class StreamGuard {
    * values (json-scan-view.ts), stop it on the same findings and rules as text, and what does not
    * stop it is redacted.
    */
-  releaseToolCalls(inputs: readonly string[]): ToolCallsOutput {
-    const { stop, redact: redacting, stoppingRules } = this.#settings
+  releaseToolCalls(inputs: readonly string[]): ToolCallsOutput | Promise<ToolCallsOutput> {
     this.#toolCallInputs = inputs
-    const found = new Set<string>()
-    const redacted = inputs.map((input) => {
-      const view = scanViewOf(input)
+    const views = inputs.map(scanViewOf)
+    const scans = views.map((view) => this.#scan(view.text, false))
+    return scans.some((scan) => scan instanceof Promise)
+      ? Promise.all(scans).then((found) => this.#checkToolCalls(inputs, views, found))
+      : this.#checkToolCalls(inputs, views, scans as readonly (readonly Finding[])[])
+  }
+
+  #checkToolCalls(inputs: readonly string[], views: readonly ScanView[], found: readonly (readonly Finding[])[]): ToolCallsOutput {
+    const { stop, redact: redacting, stoppingRules } = this.#settings
+    const stopping = new Set<string>()
+    const redacted = inputs.map((input, i) => {
+      const view = views[i]!
       const replaced: Finding[] = []
-      for (const finding of findingsInRaw(this.#scan(view.text, false), view)) {
-        if (stop && isBlockingSeverity(findingSeverity(finding.type, finding.score))) found.add(finding.type)
+      for (const finding of findingsInRaw(found[i]!, view)) {
+        if (stop && isBlockingSeverity(findingSeverity(finding.type, finding.score))) stopping.add(finding.type)
         else if (redacting) replaced.push(finding)
       }
       if (stop && stoppingRules.length > 0) {
         const lower = view.text.toLowerCase()
-        for (const rule of stoppingRules) if (rule.count(view.text, lower) > 0) found.add(rule.rule.id)
+        for (const rule of stoppingRules) if (rule.count(view.text, lower) > 0) stopping.add(rule.rule.id)
       }
       return redactJson(input, replaced)
     })
-    if (found.size > 0) return { kind: 'stop', found: [...found] }
+    if (stopping.size > 0) return { kind: 'stop', found: [...stopping] }
     this.#toolCallsRedacted = redacted.map((out) => out.spans)
     return { kind: 'send', arguments: redacted.map((out) => out.text) }
   }
 
   /** The model is done: everything left is scanned and sent. */
-  end(): GuardOutput {
+  end(): GuardOutput | Promise<GuardOutput> {
     if (this.#released === this.#text.length) return { kind: 'send', text: '' }
     return this.#release(this.#text.length, true)
   }
 
-  #release(wanted: number, final: boolean): GuardOutput {
+  #release(wanted: number, final: boolean): GuardOutput | Promise<GuardOutput> {
     const released = this.#released
     // Most releases are prose, which needs only the phrase detectors, and those not every time.
     const prose = isPlainProse(this.#text.slice(released))
-    const scan = !prose || final || wanted - this.#checked >= PHRASE_STRIDE_CHARS
-    const checked = scan ? this.#checked : released
+    const scanned = !prose || final || wanted - this.#checked >= PHRASE_STRIDE_CHARS
+    const checked = scanned ? this.#checked : released
     let from = Math.max(0, Math.min(checked, released) - LOOK_BACK_CHARS)
     if (from > 0 && isLowSurrogate(this.#text.charCodeAt(from))) from--
     // Scanned up to the end, held text included: a value that runs past the cut is seen whole.
-    const window = this.#text.slice(from)
+    const pass: Pass = { wanted, final, released, checked, from, window: this.#text.slice(from), scanned }
+    const found = scanned ? this.#scan(pass.window, prose) : []
+    return found instanceof Promise ? found.then((findings) => this.#decide(pass, findings)) : this.#decide(pass, found)
+  }
+
+  #decide(pass: Pass, findings: readonly Finding[]): GuardOutput {
+    const { wanted, final, released, checked, from, window } = pass
     const found = new Set<string>()
     const redacted: Finding[] = []
-    for (const finding of scan ? this.#scan(window, prose) : []) {
+    for (const finding of findings) {
       const start = finding.start + from
       const end = finding.end + from
       if (end <= checked) continue
@@ -151,7 +182,7 @@ export class StreamGuard {
     const out = redact(this.#text, released, cut, redacted)
     this.#redacted.push(...out.spans)
     this.#released = cut
-    if (scan) this.#checked = cut
+    if (pass.scanned) this.#checked = cut
     return { kind: 'send', text: out.text }
   }
 }

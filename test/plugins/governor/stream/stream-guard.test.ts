@@ -12,6 +12,12 @@ const REDACT: GuardSettings = { stop: false, redact: true, stoppingRules: [] }
 const scan = (text: string) => scanContent({ text })
 const PROSE = 'Thank you for your message. The replacement copy will be shipped today, and it usually arrives within three to five working days.'
 
+/** The guard's answer when its scan answers at once, as the scans here do. */
+function now<T>(out: T | Promise<T>): T {
+  if (out instanceof Promise) throw new Error('a scan that answers at once has the guard answer at once')
+  return out
+}
+
 interface Run {
   readonly sent: string
   readonly stopped: readonly string[] | undefined
@@ -26,8 +32,8 @@ function stream(settings: GuardSettings, pieces: readonly string[]): Run {
     sent += out.text
     return true
   }
-  for (const piece of pieces) if (!take(guard.push(piece))) return { sent, stopped: stoppedBy(guard.push('')) }
-  const end = guard.end()
+  for (const piece of pieces) if (!take(now(guard.push(piece)))) return { sent, stopped: stoppedBy(now(guard.push(''))) }
+  const end = now(guard.end())
   return take(end) ? { sent, stopped: undefined } : { sent, stopped: end.kind === 'stop' ? end.found : undefined }
 }
 
@@ -61,17 +67,17 @@ t.test('strict mode stops a card number or a key before any character of it leav
 
 t.test('strict mode sends prose at once and lets medium findings out', async (t) => {
   const guard = new StreamGuard(STRICT, scan)
-  t.same(guard.push('Sure'), { kind: 'send', text: 'Sure' }, 'a first word goes out with its chunk')
-  t.same(guard.push(', here'), { kind: 'send', text: ', here' })
+  t.same(now(guard.push('Sure')), { kind: 'send', text: 'Sure' }, 'a first word goes out with its chunk')
+  t.same(now(guard.push(', here')), { kind: 'send', text: ', here' })
   const run = stream(STRICT, ['Write to ', SENSITIVE.email.slice(0, 6), `${SENSITIVE.email.slice(6)} today.`])
   t.same(run, { sent: `Write to ${SENSITIVE.email} today.`, stopped: undefined })
 })
 
 t.test('the card split as "4111 1111" | " 1111 1111": nothing is sent from the first digit on', async (t) => {
   const guard = new StreamGuard(STRICT, scan)
-  t.same(guard.push('Your card is 4111 1111'), { kind: 'send', text: 'Your card is ' })
-  t.same(guard.push(' 1111 1111'), { kind: 'send', text: '' })
-  t.same(guard.end(), { kind: 'stop', found: ['CREDIT_CARD'] })
+  t.same(now(guard.push('Your card is 4111 1111')), { kind: 'send', text: 'Your card is ' })
+  t.same(now(guard.push(' 1111 1111')), { kind: 'send', text: '' })
+  t.same(now(guard.end()), { kind: 'stop', found: ['CREDIT_CARD'] })
   t.equal(guard.text, 'Your card is 4111 1111 1111 1111', 'the guard keeps what the model generated')
 })
 
@@ -83,13 +89,13 @@ t.test('prose is scanned only for phrases, every so many characters; anything el
   })
   let sent = ''
   for (const word of PROSE.split(' ')) {
-    const out = guard.push(`${word} `)
+    const out = now(guard.push(`${word} `))
     if (out.kind === 'send') sent += out.text
   }
   t.equal(sent, `${PROSE} `, 'prose goes out with every chunk')
   t.ok(calls.every((phrasesOnly) => phrasesOnly), 'prose is scanned for phrases only')
   t.equal(calls.length, Math.floor(PROSE.length / PHRASE_STRIDE_CHARS), 'once per stride, not per chunk')
-  guard.push('Call 555 0132 now. ')
+  now(guard.push('Call 555 0132 now. '))
   t.equal(calls.at(-1), false)
 })
 
@@ -122,8 +128,8 @@ t.test('redaction replaces values whole, however the chunks split them', async (
   for (const pieces of splits(answer)) if (stream(REDACT, pieces).sent !== expected) wrong++
   t.equal(wrong, 0)
   const guard = new StreamGuard(REDACT, scan)
-  guard.push(answer)
-  guard.end()
+  now(guard.push(answer))
+  now(guard.end())
   t.same(guard.redacted.map((s) => answer.slice(s.start, s.end)), [SENSITIVE.email, '+1 415 555 0132', SENSITIVE.card])
 })
 
@@ -168,4 +174,29 @@ t.test('tool calls\' arguments are read by their decoded string values: a value 
   const out = redacting.releaseToolCalls(inputs)
   t.same(out, { kind: 'send', arguments: ['{"note":"call me\\n[REDACTED:CREDIT_CARD]","mail":"\\"[REDACTED:EMAIL_ADDRESS]\\""}'] })
   t.same(redacting.toolCallsRedacted[0]!.map((s) => inputs[0]!.slice(s.start, s.end)), [SENSITIVE.card, SENSITIVE.email], 'spans of the arguments as generated')
+})
+
+t.test('a scan that answers later (the pool) gives every release the same output as one that answers at once', async (t) => {
+  const later = (text: string) => Promise.resolve(scanContent({ text }))
+  const answer = `Here you are: ${SENSITIVE.email}, and the card ${SENSITIVE.card}. ${PROSE}`
+  for (const settings of [STRICT, REDACT, { ...REDACT, stop: true }]) {
+    for (const pieces of [answer.split(/(?= )/), [answer.slice(0, 20), answer.slice(20, 47), answer.slice(47)], [answer]]) {
+      const atOnce = new StreamGuard(settings, scan)
+      const delayed = new StreamGuard(settings, later)
+      for (const piece of [...pieces, undefined]) {
+        const expected = piece === undefined ? now(atOnce.end()) : now(atOnce.push(piece))
+        const got = piece === undefined ? delayed.end() : delayed.push(piece)
+        t.same(await got, expected)
+        if (expected.kind === 'stop') break
+      }
+      t.same(delayed.redacted, atOnce.redacted)
+    }
+  }
+  const calls = ['{"city":"Paris"}', JSON.stringify({ mail: SENSITIVE.email, card: SENSITIVE.card })]
+  for (const settings of [STRICT, REDACT]) {
+    const delayed = new StreamGuard(settings, later)
+    const got = delayed.releaseToolCalls(calls)
+    t.ok(got instanceof Promise)
+    t.same(await got, now(new StreamGuard(settings, scan).releaseToolCalls(calls)))
+  }
 })
