@@ -1,8 +1,9 @@
 // Work on one key done in turns, each turn taking everything that arrived while the last one ran.
-// A project's settlements all update its month's row, and each transaction keeps that row locked
-// until its commit is on disk: one at a time, a project could not settle faster than the disk
-// syncs (about 100 a second measured). In turns, the settlements that queued behind a commit share
-// the next one, so a busy project's throughput grows with its concurrency instead.
+// Writes that all lock one row (a project's month of budget, its audit chain's head) wait for each
+// other, and a transaction keeps that lock until its commit is on disk: one at a time, they could
+// not go faster than the disk syncs (about 100 a second measured on PostgreSQL). In turns, those
+// that queued behind a commit share the next one, so a busy project's throughput grows with its
+// concurrency instead.
 export type Commit<T, R> = (batch: readonly T[]) => Promise<readonly R[]>
 
 export interface TurnOptions {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { batchedTurns } from '../../../plugins/metering/batched-turns.ts'
+import { batchedTurns } from '../../proxy/batched-turns.ts'
 
 /** A commit that waits until released, recording each batch it was given. */
 function gatedCommit(fail: (batch: readonly number[]) => Error | undefined = () => undefined) {
