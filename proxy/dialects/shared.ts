@@ -2,7 +2,6 @@
 // body or the x-governor-metadata header, the fields a body sent that no one reads, and the
 // retry hints on errors.
 import type { IncomingHttpHeaders } from 'node:http'
-import { z } from 'zod'
 import { governorMetadataSchema, type GovernorMetadata } from '../ai-request.ts'
 import { InvalidRequestError, type GatewayError } from '../errors.ts'
 import { modelCatalog, modelNameSchema } from '../catalog.ts'

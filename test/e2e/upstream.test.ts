@@ -3,7 +3,7 @@
 import t, { type Test } from 'tap'
 import { request } from 'undici'
 import { call, hello, parseSse } from '../helpers/http.ts'
-import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.ts'
+import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'

@@ -22,7 +22,7 @@ const MIN_DECODED_CHARS = 8
 // allowed) and most are letters, digits or spaces.
 const MIN_WORDLIKE_SHARE = 0.6
 
-const RUN = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/_=-])/g
+const RUN = new RegExp(`(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{${MIN_RUN},}={0,2}(?![A-Za-z0-9+/_=-])`, 'g')
 const HEX = /^(?:[0-9a-f]{2})+$|^(?:[0-9A-F]{2})+$/
 const UNREADABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd]/
 const WORDLIKE = /[\p{L}\p{N}\s]/gu

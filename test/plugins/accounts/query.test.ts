@@ -1,7 +1,6 @@
 // POST /api/ai/query on the main listener, with a bearer token or an API key, answered by the
 // local model from a summary of the caller's own projects.
 import t from 'tap'
-import { call } from '../../helpers/http.ts'
 import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { systemClock } from '../../../proxy/clock.ts'
