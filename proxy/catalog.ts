@@ -1,16 +1,16 @@
 // The model table in force: the built-ins, then the config file's `models` (a model may reuse a
-// built-in's name to replace it), its `pricing` overrides and `tiers`. Built once at boot, while
+// built-in's name to replace it) and its `pricing` overrides. Where each quality tier routes is
+// the router's configuration, not the table's. Built once at boot, while
 // the configuration is read, and read everywhere a model name is checked, listed, routed or priced.
 import { z } from 'zod'
 import {
-  BUILTIN_MODELS, BUILTIN_TIERS, CACHE_PRICE_SHARES, QUALITIES,
-  type ModelInfo, type ModelName, type ModelPrices, type ProviderName, type Quality,
+  BUILTIN_MODELS, CACHE_PRICE_SHARES, QUALITIES,
+  type ModelInfo, type ModelName, type ModelPrices, type ProviderName,
 } from './models.ts'
 
 export interface ModelCatalog {
   /** Every model a request may name, built-ins first. */
   readonly names: readonly ModelName[]
-  readonly tiers: Readonly<Record<Quality, ModelName>>
   has(name: string): boolean
   /** The model's entry; throws for a name not in the table (validation keeps those out). */
   info(name: ModelName): ModelInfo
@@ -48,12 +48,6 @@ export const priceOverrideSchema = z.strictObject({
   cacheWritePerMillion: price.optional(),
 })
 
-export const tiersSchema = z.strictObject({
-  cheap: z.string().min(1).optional(),
-  balanced: z.string().min(1).optional(),
-  frontier: z.string().min(1).optional(),
-})
-
 const DEFAULT_IMAGE_TOKENS = 1600
 
 function infoOf(name: string, entry: ModelEntry): ModelInfo {
@@ -81,7 +75,6 @@ function pricesOf(provider: ProviderName, given: z.output<typeof priceOverrideSc
 export interface CatalogConfig {
   readonly models: Readonly<Record<string, ModelEntry>>
   readonly pricing: Readonly<Record<string, z.output<typeof priceOverrideSchema>>>
-  readonly tiers: z.output<typeof tiersSchema>
 }
 
 /** What is wrong with the config's models, under the config path that says it. */
@@ -102,20 +95,12 @@ export function buildCatalog(config: CatalogConfig): ModelCatalog | CatalogProbl
     if (info === undefined) return { path: `pricing.${name}`, message: `no such model (known: ${[...table.keys()].join(', ')})` }
     table.set(name, { ...info, ...pricesOf(info.provider, prices) })
   }
-  const tiers = { ...BUILTIN_TIERS }
-  for (const quality of QUALITIES) {
-    const model = config.tiers[quality]
-    if (model === undefined) continue
-    if (!table.has(model)) return { path: `tiers.${quality}`, message: `no such model "${model}" (known: ${[...table.keys()].join(', ')})` }
-    tiers[quality] = model
-  }
-  return catalogOf(table, tiers)
+  return catalogOf(table)
 }
 
-function catalogOf(table: ReadonlyMap<ModelName, ModelInfo>, tiers: Readonly<Record<Quality, ModelName>>): ModelCatalog {
+function catalogOf(table: ReadonlyMap<ModelName, ModelInfo>): ModelCatalog {
   return {
     names: [...table.keys()],
-    tiers,
     has: (name) => table.has(name),
     info(name) {
       const info = table.get(name)
@@ -125,7 +110,7 @@ function catalogOf(table: ReadonlyMap<ModelName, ModelInfo>, tiers: Readonly<Rec
   }
 }
 
-let current = catalogOf(new Map(Object.entries(BUILTIN_MODELS)), BUILTIN_TIERS)
+let current = catalogOf(new Map(Object.entries(BUILTIN_MODELS)))
 
 /** The table in force: the built-ins until the configuration has been read. */
 export function modelCatalog(): ModelCatalog {

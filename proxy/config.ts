@@ -3,7 +3,7 @@
 // process with a message naming the variable or path; nothing reads process.env after this.
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { buildCatalog, modelEntrySchema, priceOverrideSchema, tiersSchema, useCatalog } from './catalog.ts'
+import { buildCatalog, modelEntrySchema, priceOverrideSchema, useCatalog } from './catalog.ts'
 import type { EnvVar, GatewayPlugin } from './plugin.ts'
 
 const port = z.number().int().min(0).max(65_535)
@@ -41,8 +41,8 @@ export const coreSchema = z.strictObject({
   models: z.record(z.string().min(1), modelEntrySchema).default({}),
   /** List prices per model, replacing the table's model by model. */
   pricing: z.record(z.string().min(1), priceOverrideSchema).default({}),
-  /** The model each quality tier routes to; absent tiers keep the spec's. */
-  tiers: tiersSchema.default({}),
+  /** Where each quality tier routes is the router's setting now; an old config is told where it went. */
+  tiers: z.never({ error: 'tiers moved to plugins.router.tiers' }).optional(),
   plugins: z.record(z.string(), z.unknown()).default({}),
 })
 

@@ -87,13 +87,6 @@ export const BUILTIN_MODELS: Readonly<Record<string, ModelInfo>> = {
   'mistral-medium-latest': builtin('mistral', 'mistral-medium-latest', 128_000, 0.4, 2, null, 1_746_576_000),
 }
 
-/** The spec's quality tiers. */
-export const BUILTIN_TIERS: Readonly<Record<Quality, ModelName>> = {
-  cheap: 'claude-3-haiku-20240307',
-  balanced: 'gpt-4o-mini',
-  frontier: 'gpt-4o',
-}
-
 /**
  * Tokens as the gateway meters them. `promptTokens` is every input token; the cached ones are a
  * part of it, priced at their own rates.

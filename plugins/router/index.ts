@@ -13,6 +13,7 @@ import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
 import { missingCapability } from './capabilities.ts'
 import { countTokensRoute } from './count-tokens-route.ts'
+import { modelRoutes } from './models-route.ts'
 import { byteBound, promptTokensBound, textBytes } from './prompt-bound.ts'
 import { promptTexts, sizePrompt, type PromptSize } from './prompt-size.ts'
 import { JSON_MODE_INSTRUCTION } from './providers/adapter.ts'
@@ -152,7 +153,7 @@ export default {
       const adapter = adapters[provider]
       deps.log.info({ provider, upstream: adapter?.target ?? 'local (no API key)' }, 'provider upstream')
     }
-    const routes = buildRouteTable(adapters, config.fallback)
+    const routes = buildRouteTable(adapters, config)
     const simulated = simulatedProviders(config)
     reportSimulatedProviders(simulated, deps.log, deps.metrics)
     const readiness = { simulated }
@@ -160,7 +161,7 @@ export default {
       provides: { providers: providerDirectory(config), localModel: adapters.local },
       readiness: () => readiness,
       logFields: routerLogFields,
-      routes: [countTokensRoute(routes, deps.pool)],
+      routes: [countTokensRoute(routes, deps.pool), ...modelRoutes(config.tiers)],
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)

@@ -16,6 +16,8 @@ export interface ModelChoice {
 export interface RoutingRules {
   /** Providers that have an API key configured. */
   readonly configured: ReadonlySet<ProviderName>
+  /** The model each tier routes to. */
+  readonly tiers: Readonly<Record<Quality, ModelName>>
   readonly fallback: Readonly<Partial<Record<Quality, ModelName | undefined>>>
 }
 
@@ -33,7 +35,7 @@ export function servingProvider(model: ModelName, isTestMode: boolean, configure
  * An explicit model gets no fallback: the client asked for that model and no other.
  */
 export function resolveTargets(choice: ModelChoice, isTestMode: boolean, rules: RoutingRules): readonly [Target, ...Target[]] {
-  const model = choice.model ?? modelCatalog().tiers[choice.quality]
+  const model = choice.model ?? rules.tiers[choice.quality]
   const primary: Target = { provider: servingProvider(model, isTestMode, rules.configured), model }
   const fallbackModel = choice.model === undefined ? rules.fallback[choice.quality] : undefined
   if (fallbackModel === undefined) return [primary]

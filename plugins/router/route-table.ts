@@ -5,7 +5,7 @@ import { modelCatalog } from '../../proxy/catalog.ts'
 import { QUALITIES, type ModelName, type ProviderName, type Quality } from '../../proxy/models.ts'
 import type { Candidate } from './call-with-retry.ts'
 import type { ProviderAdapter } from './providers/adapter.ts'
-import { resolveTargets, type ModelChoice, type Target } from './resolve-model.ts'
+import { resolveTargets, type ModelChoice, type RoutingRules, type Target } from './resolve-model.ts'
 
 export interface RoutePlan {
   /** The chosen model, tried first. */
@@ -28,12 +28,15 @@ interface Plans {
   readonly byTier: Readonly<Record<Quality, RoutePlan>>
 }
 
-export function buildRouteTable(adapters: Adapters, fallback: Readonly<Partial<Record<Quality, ModelName | undefined>>>): RouteTable {
+/** The router's choices per tier: where each routes, and its fallback. */
+export type TierRouting = Pick<RoutingRules, 'tiers' | 'fallback'>
+
+export function buildRouteTable(adapters: Adapters, routing: TierRouting): RouteTable {
   const configured = new Set<ProviderName>()
   for (const provider of ['openai', 'anthropic', 'mistral'] as const) {
     if (adapters[provider] !== undefined) configured.add(provider)
   }
-  const rules = { configured, fallback }
+  const rules: RoutingRules = { ...routing, configured }
   const catalog = modelCatalog()
 
   const adapterOf = (provider: ServingProvider): ProviderAdapter => {

@@ -2,6 +2,7 @@
 // gives a working gateway that serves every model with the built-in local provider.
 import { z } from 'zod'
 import { modelNameSchema } from '../../proxy/catalog.ts'
+import type { ModelName, Quality } from '../../proxy/models.ts'
 
 const millis = z.int().positive()
 
@@ -15,6 +16,13 @@ function providerSchema(defaultBaseUrl: string) {
 }
 
 const fallbackModel = modelNameSchema(false).optional()
+
+/** The spec's quality tiers: the model each routes to unless the config points it elsewhere. */
+export const SPEC_TIERS = {
+  cheap: 'claude-3-haiku-20240307',
+  balanced: 'gpt-4o-mini',
+  frontier: 'gpt-4o',
+} as const satisfies Record<Quality, ModelName>
 
 export const routerSchema = z.strictObject({
   providers: z.strictObject({
@@ -34,6 +42,12 @@ export const routerSchema = z.strictObject({
     attempts: z.int().min(0).max(10).default(2),
     baseDelayMs: z.int().min(0).default(200),
     maxDelayMs: z.int().min(0).default(2000),
+  }).prefault({}),
+  /** The model each quality tier routes to, any model of the table. */
+  tiers: z.strictObject({
+    cheap: modelNameSchema(false).default(SPEC_TIERS.cheap),
+    balanced: modelNameSchema(false).default(SPEC_TIERS.balanced),
+    frontier: modelNameSchema(false).default(SPEC_TIERS.frontier),
   }).prefault({}),
   /** The model tried per tier once the tier's model has failed transiently through all its retries. */
   fallback: z.strictObject({

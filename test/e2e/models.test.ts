@@ -22,7 +22,7 @@ async function setup(t: Test) {
   const { url } = await startTestGateway(t, {
     dataDir,
     env: { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai' },
-    overrides: { models: MODELS, tiers: { cheap: 'house-mini' } },
+    overrides: { models: MODELS, plugins: { router: { tiers: { cheap: 'house-mini' } } } },
   })
   return { mock, url, key: seeded.keys[0]!.key }
 }
@@ -54,7 +54,10 @@ t.test('/v1/models lists the configured models and the tiers, and validation rea
   const ids = list.body.data.map((model: { id: string }) => model.id)
   t.ok(ids.includes('house-mini'), 'the added model is listed')
   t.ok(ids.includes('claude-3-haiku-20240307'), 'the built-ins stay')
-  t.match(list.body.data.find((model: { id: string }) => model.id === 'house-mini'), { object: 'model', owned_by: 'openai' })
+  const listed = (id: string) => list.body.data.find((model: { id: string }) => model.id === id)
+  t.match(listed('house-mini'), { object: 'model', owned_by: 'openai' })
+  t.match(listed('cheap'), { owned_by: 'tollgate', created: 0 }, 'a tier is listed as the model the router sends it to')
+  t.match(listed('balanced'), { owned_by: 'tollgate', created: 1_721_260_800 }, 'an unconfigured tier keeps the spec\'s model')
   const one = await call(`${url}/v1/models/house-mini`, { key })
   t.equal(one.status, 200)
 

@@ -3,7 +3,7 @@ import t from 'tap'
 import { buildCatalog, type ModelCatalog } from '../../proxy/catalog.ts'
 import { BUILTIN_MODELS, costDollars } from '../../proxy/models.ts'
 
-const empty = { models: {}, pricing: {}, tiers: {} }
+const empty = { models: {}, pricing: {} }
 const capabilities = { tools: true, vision: false, json: true }
 
 function built(config: Partial<Parameters<typeof buildCatalog>[0]>): ModelCatalog {
@@ -12,10 +12,9 @@ function built(config: Partial<Parameters<typeof buildCatalog>[0]>): ModelCatalo
   return catalog
 }
 
-t.test('the built-ins: the spec\'s eight models and tiers, cached prices as the providers publish them', async (t) => {
+t.test('the built-ins: the spec\'s eight models, cached prices as the providers publish them', async (t) => {
   const catalog = built({})
   t.equal(catalog.names.length, 8)
-  t.same(catalog.tiers, { cheap: 'claude-3-haiku-20240307', balanced: 'gpt-4o-mini', frontier: 'gpt-4o' })
   t.match(catalog.info('gpt-4o'), { upstreamId: 'gpt-4o', inputPerMillion: 2.5, cachedInputPerMillion: 1.25, capabilities: { tools: true, vision: true, json: true } })
   t.match(catalog.info('gpt-4-turbo'), { cachedInputPerMillion: 10 }, 'no prompt caching: the input price')
   t.match(catalog.info('claude-3-haiku-20240307'), { cachedInputPerMillion: 0.025, cacheWritePerMillion: 0.3125 })
@@ -29,11 +28,9 @@ t.test('a configured model gets the provider\'s cache shares, its name as upstre
       'house-claude': { ...entry, provider: 'anthropic' },
       'house-gpt': { ...entry, provider: 'openai', upstreamId: 'gpt-4.1', cachedInputPerMillion: 1, capabilities: { ...capabilities, vision: true } },
     },
-    tiers: { frontier: 'house-gpt' },
   })
   t.match(catalog.info('house-claude'), { upstreamId: 'house-claude', cachedInputPerMillion: 0.4, cacheWritePerMillion: 5, imageTokens: null, created: 0 })
   t.match(catalog.info('house-gpt'), { upstreamId: 'gpt-4.1', cachedInputPerMillion: 1, imageTokens: 1600 })
-  t.equal(catalog.tiers.frontier, 'house-gpt')
   t.equal(catalog.names.length, 10)
 })
 

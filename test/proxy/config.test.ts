@@ -51,10 +51,11 @@ t.test('the model table\'s problems stop the start, named by their config path',
   t.match(failure({}, { models: { 'house-mini': { ...model, contextWindow: -1 } } }), /^invalid configuration: models\.house-mini\.contextWindow: /)
   t.match(failure({}, { models: { 'house-mini': { ...model, cost: 3 } } }), /^invalid configuration: models\.house-mini: Unrecognized key: "cost"/)
   t.equal(failure({}, { models: { cheap: model } }), 'invalid configuration: models.cheap: a model may not take a tier\'s name')
-  t.match(failure({}, { tiers: { cheap: 'house-maxi' } }), /^invalid configuration: tiers\.cheap: no such model "house-maxi"/)
+  t.match(failure({}, { plugins: { router: { tiers: { cheap: 'house-maxi' } } } }), /^invalid configuration: plugins\.router\.tiers\.cheap: model must be one of /)
+  t.equal(failure({}, { tiers: { cheap: 'gpt-4o' } }), 'invalid configuration: tiers: tiers moved to plugins.router.tiers', 'an old config is told where the setting went')
   t.match(failure({}, { pricing: { 'house-maxi': { inputPerMillion: 1, outputPerMillion: 1 } } }), /^invalid configuration: pricing\.house-maxi: no such model/)
   t.match(failure({}, { models: { 'house-mini': model }, plugins: { router: { fallback: { cheap: 'house-maxi' } } } }), /^invalid configuration: plugins\.router\.fallback\.cheap: model must be one of .*house-mini/)
-  t.equal(failure({}, { models: { 'house-mini': model }, tiers: { cheap: 'house-mini' }, plugins: { router: { fallback: { cheap: 'gpt-4o' } } } }), 'no error')
+  t.equal(failure({}, { models: { 'house-mini': model }, plugins: { router: { tiers: { cheap: 'house-mini' }, fallback: { cheap: 'gpt-4o' } } } }), 'no error')
   // The table in force again: the built-ins.
   failure({})
 })

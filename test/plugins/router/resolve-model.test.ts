@@ -1,17 +1,23 @@
 import t from 'tap'
-import { BUILTIN_TIERS as TIER_MODELS, type ProviderName } from '../../../proxy/models.ts'
+import type { ProviderName } from '../../../proxy/models.ts'
 import { resolveTargets, servingProvider, type RoutingRules } from '../../../plugins/router/resolve-model.ts'
 import { buildRouteTable } from '../../../plugins/router/route-table.ts'
+import { SPEC_TIERS } from '../../../plugins/router/schema.ts'
 import { createLocalAdapter } from '../../../plugins/router/providers/local.ts'
 
-const all: RoutingRules = { configured: new Set<ProviderName>(['openai', 'anthropic', 'mistral']), fallback: {} }
-const none: RoutingRules = { configured: new Set<ProviderName>(), fallback: {} }
+const all: RoutingRules = { configured: new Set<ProviderName>(['openai', 'anthropic', 'mistral']), tiers: SPEC_TIERS, fallback: {} }
+const none: RoutingRules = { ...all, configured: new Set<ProviderName>() }
 
 t.test('routes each tier to its model and that model\'s provider', async (t) => {
   t.same(resolveTargets({ quality: 'cheap' }, false, all), [{ provider: 'anthropic', model: 'claude-3-haiku-20240307' }])
   t.same(resolveTargets({ quality: 'balanced' }, false, all), [{ provider: 'openai', model: 'gpt-4o-mini' }])
   t.same(resolveTargets({ quality: 'frontier' }, false, all), [{ provider: 'openai', model: 'gpt-4o' }])
-  t.equal(TIER_MODELS.balanced, 'gpt-4o-mini')
+})
+
+t.test('routes a tier wherever the configuration points it', async (t) => {
+  const rules: RoutingRules = { ...all, tiers: { ...SPEC_TIERS, cheap: 'mistral-medium-latest' } }
+  t.same(resolveTargets({ quality: 'cheap' }, false, rules), [{ provider: 'mistral', model: 'mistral-medium-latest' }])
+  t.same(resolveTargets({ quality: 'balanced' }, false, rules), [{ provider: 'openai', model: 'gpt-4o-mini' }], 'the other tiers keep theirs')
 })
 
 t.test('uses an explicit model instead of the tier', async (t) => {
@@ -47,7 +53,7 @@ t.test('drops a fallback that would only repeat the primary', async (t) => {
 
 t.test('builds one plan per choice with the smallest context window among its candidates', async (t) => {
   const local = createLocalAdapter({ chunkDelayMs: 0 })
-  const table = buildRouteTable({ local }, { balanced: 'claude-3-haiku-20240307' })
+  const table = buildRouteTable({ local }, { tiers: SPEC_TIERS, fallback: { balanced: 'claude-3-haiku-20240307' } })
   const plan = table.planFor({ quality: 'balanced' }, false)
   t.same(plan.candidates.map((c) => `${c.provider}/${c.model}`), ['local/gpt-4o-mini', 'local/claude-3-haiku-20240307'])
   t.equal(plan.primary, plan.candidates[0])

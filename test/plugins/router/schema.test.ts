@@ -10,6 +10,7 @@ t.test('fills every default from an empty object', async (t) => {
     },
     timeouts: { connectMs: 5000, firstByteMs: 30_000, idleMs: 60_000 },
     retry: { attempts: 2, baseDelayMs: 200, maxDelayMs: 2000 },
+    tiers: { cheap: 'claude-3-haiku-20240307', balanced: 'gpt-4o-mini', frontier: 'gpt-4o' },
     fallback: {},
     connections: 4096,
     local: { chunkDelayMs: 25 },
@@ -22,6 +23,7 @@ t.test('keeps the defaults beside a partly given object', async (t) => {
   t.same(config.providers.mistral, { baseUrl: 'https://api.mistral.ai' })
   t.same(config.timeouts, { connectMs: 100, firstByteMs: 30_000, idleMs: 60_000 })
   t.equal(config.local.chunkDelayMs, 0)
+  t.same(routerSchema.parse({ tiers: { cheap: 'gpt-4o' } }).tiers, { cheap: 'gpt-4o', balanced: 'gpt-4o-mini', frontier: 'gpt-4o' }, 'an unset tier keeps the spec\'s model')
 })
 
 t.test('rejects unknown keys at every level', async (t) => {
