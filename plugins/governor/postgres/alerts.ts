@@ -2,13 +2,13 @@
 // resolved by a compliance officer; each change emits its event to the shared outbox with it.
 import type { Clock } from '../../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
 import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
 import { alertData } from '../records/event-data.ts'
 import type { Alerts } from '../records/governor-records.ts'
 import { ALERT_TRANSITIONS, assertTransition } from '../records/transitions.ts'
 import type { Alert } from '../records/types.ts'
 import { pageOfRows } from './page.ts'
+import { recordFinder } from './find-record.ts'
 
 export async function insertAlert(sql: Sql, alert: Alert): Promise<void> {
   await sql.query(
@@ -18,12 +18,7 @@ export async function insertAlert(sql: Sql, alert: Alert): Promise<void> {
 }
 
 export function postgresAlerts(database: PluginDatabase, events: SharedEventOutbox, clock: Clock): Alerts {
-  const find = async (sql: Sql, projectId: string, id: string, lock: boolean): Promise<Alert> => {
-    const found = await sql.query<{ record: Alert }>(`SELECT record FROM governor_alerts WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [projectId, id])
-    const alert = found.rows[0]?.record
-    if (alert === undefined) throw new NotFoundError(`No alert ${id} in this project.`)
-    return alert
-  }
+  const find = recordFinder<Alert>('governor_alerts', 'alert')
   function move(projectId: string, id: string, to: 'acknowledged' | 'resolved'): Promise<Alert> {
     return database.transaction(async (sql) => {
       const alert = await find(sql, projectId, id, true)

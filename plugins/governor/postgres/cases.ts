@@ -3,7 +3,6 @@
 // emits every change's event to the shared outbox.
 import type { Clock } from '../../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
 import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
 import { caseData, violationData } from '../records/event-data.ts'
 import type { CaseChanges, Cases } from '../records/governor-records.ts'
@@ -14,14 +13,10 @@ import { countOpenViolations } from './open-counts.ts'
 import { pageOfRows } from './page.ts'
 import { lockViolations, saveViolation } from './violations.ts'
 import { newCase, unknownViolation } from '../records/record-changes.ts'
+import { recordFinder } from './find-record.ts'
 
 export function postgresCases(database: PluginDatabase, events: SharedEventOutbox, clock: Clock, newId: NewId): Cases {
-  const find = async (sql: Sql, projectId: string, id: string, lock: boolean): Promise<Case> => {
-    const found = await sql.query<{ record: Case }>(`SELECT record FROM governor_cases WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [projectId, id])
-    const record = found.rows[0]?.record
-    if (record === undefined) throw new NotFoundError(`No case ${id} in this project.`)
-    return record
-  }
+  const find = recordFinder<Case>('governor_cases', 'case')
   const iso = () => new Date(clock.now()).toISOString()
 
   /** Inside a transaction that locked the case: the case after the change, with its open violations resolved when it is resolved. */

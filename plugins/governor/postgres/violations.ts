@@ -1,7 +1,6 @@
 // Violations in PostgreSQL: listed, read and resolved by a compliance officer (or through a case).
 import type { Clock } from '../../../proxy/clock.ts'
 import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
 import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
 import { violationData } from '../records/event-data.ts'
 import type { Violations } from '../records/governor-records.ts'
@@ -10,6 +9,7 @@ import { assertTransition, VIOLATION_TRANSITIONS } from '../records/transitions.
 import type { Violation } from '../records/types.ts'
 import { countOpenViolations } from './open-counts.ts'
 import { pageOfRows } from './page.ts'
+import { recordFinder } from './find-record.ts'
 
 export async function insertViolations(sql: Sql, violations: readonly Violation[]): Promise<void> {
   if (violations.length === 0) return
@@ -31,12 +31,7 @@ export async function lockViolations(sql: Sql, projectId: string, ids: readonly 
 }
 
 export function postgresViolations(database: PluginDatabase, events: SharedEventOutbox, clock: Clock): Violations {
-  const find = async (sql: Sql, projectId: string, id: string, lock: boolean): Promise<Violation> => {
-    const found = await sql.query<{ record: Violation }>(`SELECT record FROM governor_violations WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [projectId, id])
-    const violation = found.rows[0]?.record
-    if (violation === undefined) throw new NotFoundError(`No violation ${id} in this project.`)
-    return violation
-  }
+  const find = recordFinder<Violation>('governor_violations', 'violation')
   return {
     list: (projectId, query, filter) =>
       pageOfRows<Violation>(database, 'governor_violations', projectId, 'violation', query, { status: filter.status, type: filter.type, severity: filter.severity }),
