@@ -1,7 +1,7 @@
-// A gateway on the shared database killed with SIGKILL under governed load: every answer a client
-// received is in the ledger once, another gateway gives back the budget the dead one held once
+// Three gateways on the shared database under governed load, one killed with SIGKILL: every answer
+// a client received is in the ledger once, a survivor gives back the budget the dead one held once
 // its lease has run out (no restart of the dead one needed), and the project's audit chain, which
-// both extended, verifies; restarted, the dead one extends it further.
+// all three extended, verifies; restarted, the dead one extends it further.
 import { writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
@@ -30,22 +30,25 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
   const seeded = await seedProject(seedDir, { budgetDollars: 1000 }, undefined, { databaseUrl })
   const key = seeded.keys[0]!.key
   const plugins = { metering: { holdLeaseMs: LEASE_MS } }
-  // Both gateways know the project from the database.
+  // Every gateway knows the project from the database.
   const doomedDir = freshDataDir(t)
   const configFile = join(doomedDir, 'config.json')
   writeFileSync(configFile, JSON.stringify({ plugins }))
   const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', DATABASE_URL: databaseUrl }
-  const doomed = await spawnGateway(t, [CLI, 'serve', '--data', doomedDir], {
+  const serve = (dataDir: string) => spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
     ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile,
   })
+  const doomed = await serve(doomedDir)
+  const other = await serve(freshDataDir(t))
   const survivor = await startTestGateway(t, { dataDir: seedDir, env, overrides: { plugins } })
+  const gateways = [doomed.url, other.url, survivor.url]
 
   const answered = new Set<string>()
   let stop = false
-  const worker = async () => {
+  const worker = async (url: string) => {
     while (!stop) {
       try {
-        const res = await request(`${doomed.url}/api/ai/complete`, {
+        const res = await request(`${url}/api/ai/complete`, {
           method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
           body: JSON.stringify({ messages: [{ role: 'user', content: 'count me once' }], governorMetadata }),
         })
@@ -56,13 +59,13 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
       }
     }
   }
-  const load = Array.from({ length: 20 }, worker)
+  const load = Array.from({ length: 30 }, (_, i) => worker(gateways[i % gateways.length]!))
   const wait = () => new Promise((resolve) => setTimeout(resolve, 20))
-  while (answered.size < 60) await wait()
+  while (answered.size < 90) await wait()
   // From here on the provider holds every call, so requests are surely in flight at the kill.
   mock.fail('slow-first-byte', 1000)
   const seen = mock.requests.length
-  while (mock.requests.length < seen + 10) await wait()
+  while (mock.requests.length < seen + 15) await wait()
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   t.teardown(() => client.end())
@@ -73,10 +76,10 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
   stop = true
   await Promise.all(load)
 
-  // The survivor sweeps every third of a lease: the dead gateway's holds go within about a lease.
+  // The survivors sweep every third of a lease: the dead gateway's holds go within about a lease.
   const deadline = performance.now() + 10 * LEASE_MS
   while (await holds() > 0 && performance.now() < deadline) await wait()
-  t.equal(await holds(), 0, 'the survivor released every hold')
+  t.equal(await holds(), 0, 'the survivors released every hold')
 
   const ids = [...answered]
   const found = await client.query<{ id: string }>('SELECT id FROM metering_ledger WHERE id = ANY($1)', [ids])
@@ -94,10 +97,8 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
     method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
     body: JSON.stringify({ messages: [{ role: 'user', content: 'after the crash' }], governorMetadata }),
   })).statusCode
-  t.equal(await governed(survivor.url), 200, 'the survivor extends the chain')
-  const restarted = await spawnGateway(t, [CLI, 'serve', '--data', doomedDir], {
-    ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile,
-  })
+  t.equal(await governed(survivor.url), 200, 'a survivor extends the chain')
+  const restarted = await serve(doomedDir)
   t.equal(await governed(restarted.url), 200, 'the restarted gateway extends it too')
   const verified = await run(process.execPath, [CLI, 'audit', 'verify', '--project', seeded.projectId, '--data', freshDataDir(t)], {
     env: { ...process.env, DATABASE_URL: databaseUrl, TOLLGATE_SECRET: TEST_SECRET },
