@@ -21,9 +21,8 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
 const AS_TEXT = { disallowedSpecial: new Set<string>() }
 const countPiece = (piece: string): number => countEncoded(piece, AS_TEXT)
 
-export function countTokens(text: string): number {
-  if (text.length <= RUN_LIMIT) return text.length === 0 ? 0 : countPiece(text)
-  let total = 0
+/** Calls `piece` with the bounds of each piece a text is counted in, in order. */
+function forEachPiece(text: string, piece: (start: number, end: number) => void): void {
   let start = 0
   let runStart = 0
   for (let i = 0; i < text.length; i++) {
@@ -31,17 +30,48 @@ export function countTokens(text: string): number {
     if (isSpace(code)) {
       // A space followed by a word starts a new pre-token: a cut here changes no count.
       if (code === 32 && i - start >= PIECE_CHARS && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) {
-        total += countPiece(text.slice(start, i))
+        piece(start, i)
         start = i
       }
       runStart = i + 1
     } else if (i - runStart >= RUN_LIMIT && !isLowSurrogate(code)) {
-      total += countPiece(text.slice(start, i))
+      piece(start, i)
       start = i
       runStart = i
     }
   }
-  return total + countPiece(text.slice(start))
+  piece(start, text.length)
+}
+
+export function countTokens(text: string): number {
+  if (text.length <= RUN_LIMIT) return text.length === 0 ? 0 : countPiece(text)
+  let total = 0
+  forEachPiece(text, (start, end) => {
+    total += countPiece(text.slice(start, end))
+  })
+  return total
+}
+
+/**
+ * Cuts a text into parts of about `maxChars` (more only where one piece is longer) at the bounds
+ * of the pieces countTokens counts it in. A part starts where a piece starts, so it is counted in
+ * the same pieces: the parts' counts add up exactly to the text's, and a long text can be counted
+ * by several threads.
+ */
+export function partsOf(text: string, maxChars: number): string[] {
+  if (text.length <= maxChars) return [text]
+  const parts: string[] = []
+  let partStart = 0
+  let partEnd = 0
+  forEachPiece(text, (start, end) => {
+    if (end - partStart > maxChars && partEnd > partStart) {
+      parts.push(text.slice(partStart, partEnd))
+      partStart = partEnd
+    }
+    partEnd = end
+  })
+  parts.push(text.slice(partStart))
+  return parts
 }
 
 /** The pool task: one count per text. */
