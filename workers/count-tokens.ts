@@ -53,25 +53,49 @@ export function countTokens(text: string): number {
 }
 
 /**
- * Cuts a text into parts of about `maxChars` (more only where one piece is longer) at the bounds
- * of the pieces countTokens counts it in. A part starts where a piece starts, so it is counted in
- * the same pieces: the parts' counts add up exactly to the text's, and a long text can be counted
- * by several threads.
+ * Cuts a text into parts of at most `maxChars` where countTokens may cut it, so that the parts'
+ * counts add up exactly to the text's and a long text can be counted by several threads. Cheap
+ * enough for the event loop: it reads back from each part's limit to the nearest such place
+ * instead of scanning the text.
  */
 export function partsOf(text: string, maxChars: number): string[] {
-  if (text.length <= maxChars) return [text]
   const parts: string[] = []
-  let partStart = 0
-  let partEnd = 0
-  forEachPiece(text, (start, end) => {
-    if (end - partStart > maxChars && partEnd > partStart) {
-      parts.push(text.slice(partStart, partEnd))
-      partStart = partEnd
-    }
-    partEnd = end
-  })
-  parts.push(text.slice(partStart))
+  let start = 0
+  while (text.length - start > maxChars) {
+    const end = cutBefore(text, start, start + maxChars)
+    if (end === undefined) break
+    parts.push(text.slice(start, end))
+    start = end
+  }
+  parts.push(text.slice(start))
   return parts
+}
+
+/**
+ * The last place in (start, limit] where countTokens may cut: before a space that starts a word,
+ * or else where it cuts a run without whitespace. `start` is itself such a place (or 0).
+ * Undefined when there is none (short words between newlines, say): the rest is then one part.
+ */
+function cutBefore(text: string, start: number, limit: number): number | undefined {
+  for (let i = limit; i > start; i--) {
+    if (text.charCodeAt(i) === 32 && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) return i
+  }
+  // The runs without whitespace, from the last: countTokens cuts one every RUN_LIMIT characters
+  // from its start, never before a low surrogate.
+  let end = limit
+  while (end > start) {
+    while (end > start && isSpace(text.charCodeAt(end))) end--
+    let runStart = end
+    while (runStart > start && !isSpace(text.charCodeAt(runStart - 1))) runStart--
+    let cut: number | undefined
+    for (let i = runStart + RUN_LIMIT; i <= end; i += RUN_LIMIT) {
+      while (i <= end && isLowSurrogate(text.charCodeAt(i))) i++
+      if (i <= end && i > start) cut = i
+    }
+    if (cut !== undefined) return cut
+    end = runStart - 1
+  }
+  return undefined
 }
 
 /** The pool task: one count per text. */
