@@ -16,10 +16,14 @@ import type { WorkerPool } from '../../../proxy/pool.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 
-/** Metering's own pool calls, counted; with `refuse`, each is refused as a full queue refuses it. */
+/**
+ * Metering's own pool calls, counted; with `refuse`, each is refused as a full queue refuses it;
+ * with `held`, each waits for it before it runs.
+ */
 interface MeteringPool {
   calls: number
   readonly refuse: boolean
+  readonly held?: Promise<void>
 }
 
 /** The built-in plugins, with metering given a pool that counts its calls (and may refuse them). */
@@ -31,7 +35,7 @@ function withMeteringPool(spy: MeteringPool): GatewayPlugin[] {
         run(task, input, signal) {
           spy.calls++
           if (spy.refuse) return Promise.reject(new OverloadedError('The worker pool queue is full; retry shortly.'))
-          return deps.pool.run(task, input, signal)
+          return (spy.held ?? Promise.resolve()).then(() => deps.pool.run(task, input, signal))
         },
         get queueSize() { return deps.pool.queueSize },
         get utilization() { return deps.pool.utilization },
@@ -172,4 +176,24 @@ t.test('50 streams checkpointed at once, partly in the pool, record the same cou
   }
   t.equal(ledger.checkpointCount(), 0, 'no checkpoint is left')
   t.equal(ledger.budget(projectId, ledger.entry(streams[0]!.id)!.month).usedMicros, charged, 'the budget is charged what the ledger says, once')
+})
+
+t.test('a stream cut while its checkpoint is being counted settles once, to its whole text, and leaves no checkpoint', async (t) => {
+  let release = () => {}
+  const spy = { calls: 0, refuse: false, held: new Promise<void>((resolve) => { release = resolve }) }
+  const { mock, url, gateway, dataDir, key, projectId } = await setup(t, spy, 100)
+  mock.fail('stream-stall')
+  const stream = await streamOf(url, key, proseOf(2000, 7))
+  while (spy.calls < 1) await wait(10)
+  stream.abort()
+  await mock.whenAborted()
+  // The cut stream's own count waits in the pool too, behind the checkpoint's.
+  while (spy.calls < 2) await wait(10)
+  release()
+  await gateway.close()
+  const ledger = ledgerOf(t, dataDir)
+  const entry = ledger.entry(stream.id)
+  t.equal(entry?.completionTokens, countTokens(stream.text))
+  t.equal(ledger.checkpointCount(), 0, 'the checkpoint counted for a stream already ended was not written')
+  t.equal(ledger.budget(projectId, entry!.month).usedMicros, entry!.costMicros, 'charged once')
 })
