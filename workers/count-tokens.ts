@@ -21,9 +21,8 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
 const AS_TEXT = { disallowedSpecial: new Set<string>() }
 const countPiece = (piece: string): number => countEncoded(piece, AS_TEXT)
 
-export function countTokens(text: string): number {
-  if (text.length <= RUN_LIMIT) return text.length === 0 ? 0 : countPiece(text)
-  let total = 0
+/** Calls `piece` with the bounds of each piece a text is counted in, in order. */
+function forEachPiece(text: string, piece: (start: number, end: number) => void): void {
   let start = 0
   let runStart = 0
   for (let i = 0; i < text.length; i++) {
@@ -31,17 +30,72 @@ export function countTokens(text: string): number {
     if (isSpace(code)) {
       // A space followed by a word starts a new pre-token: a cut here changes no count.
       if (code === 32 && i - start >= PIECE_CHARS && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) {
-        total += countPiece(text.slice(start, i))
+        piece(start, i)
         start = i
       }
       runStart = i + 1
     } else if (i - runStart >= RUN_LIMIT && !isLowSurrogate(code)) {
-      total += countPiece(text.slice(start, i))
+      piece(start, i)
       start = i
       runStart = i
     }
   }
-  return total + countPiece(text.slice(start))
+  piece(start, text.length)
+}
+
+export function countTokens(text: string): number {
+  if (text.length <= RUN_LIMIT) return text.length === 0 ? 0 : countPiece(text)
+  let total = 0
+  forEachPiece(text, (start, end) => {
+    total += countPiece(text.slice(start, end))
+  })
+  return total
+}
+
+/**
+ * Cuts a text into parts of at most `maxChars` where countTokens may cut it, so that the parts'
+ * counts add up exactly to the text's and a long text can be counted by several threads. Cheap
+ * enough for the event loop: it reads back from each part's limit to the nearest such place
+ * instead of scanning the text.
+ */
+export function partsOf(text: string, maxChars: number): string[] {
+  const parts: string[] = []
+  let start = 0
+  while (text.length - start > maxChars) {
+    const end = cutBefore(text, start, start + maxChars)
+    if (end === undefined) break
+    parts.push(text.slice(start, end))
+    start = end
+  }
+  parts.push(text.slice(start))
+  return parts
+}
+
+/**
+ * The last place in (start, limit] where countTokens may cut: before a space that starts a word,
+ * or else where it cuts a run without whitespace. `start` is itself such a place (or 0).
+ * Undefined when there is none (short words between newlines, say): the rest is then one part.
+ */
+function cutBefore(text: string, start: number, limit: number): number | undefined {
+  for (let i = limit; i > start; i--) {
+    if (text.charCodeAt(i) === 32 && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) return i
+  }
+  // The runs without whitespace, from the last: countTokens cuts one every RUN_LIMIT characters
+  // from its start, never before a low surrogate.
+  let end = limit
+  while (end > start) {
+    while (end > start && isSpace(text.charCodeAt(end))) end--
+    let runStart = end
+    while (runStart > start && !isSpace(text.charCodeAt(runStart - 1))) runStart--
+    let cut: number | undefined
+    for (let i = runStart + RUN_LIMIT; i <= end; i += RUN_LIMIT) {
+      while (i <= end && isLowSurrogate(text.charCodeAt(i))) i++
+      if (i <= end && i > start) cut = i
+    }
+    if (cut !== undefined) return cut
+    end = runStart - 1
+  }
+  return undefined
 }
 
 /** The pool task: one count per text. */

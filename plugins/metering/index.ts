@@ -2,6 +2,7 @@
 // once the answer is known (committed before the response completes, never above the hold), and
 // meter a stream cut short for what it generated, through a crash too: a running stream's
 // progress is checkpointed, and a restart settles what a dead process left to its last checkpoint.
+// Streamed text is counted off the event loop when long (count-streamed-text.ts).
 // An answer is charged what it cost as the core priced it (a cache hit's cost is nothing);
 // what has no answer (an error, a cut stream) is priced here from the model table.
 import { Counter } from 'prom-client'
@@ -13,7 +14,6 @@ import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { ModelPrices } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
-import { countTokens } from '../../workers/count-tokens.ts'
 import { toMicros, type BudgetRow, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
 import type { Hold } from './budget-holds.ts'
@@ -22,6 +22,7 @@ import type { MeteringStore, Recovered } from './metering-store.ts'
 import { postgresMeteringStore } from './postgres-store.ts'
 import { SELF_OWNER } from './process-owner.ts'
 import { meteringSchema } from './schema.ts'
+import { countStreamedTexts, type PoolRefusal } from './count-streamed-text.ts'
 import { createUsageMeter } from './usage-service.ts'
 import { memberUsageRoute, usageRoute } from './usage-route.ts'
 
@@ -52,7 +53,7 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events }) {
+  async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool }) {
     const ledger: MeteringStore = database === undefined
       ? lmdbMeteringStore(store, { shared: config.shared, track, events })
       : await postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents })
@@ -70,6 +71,17 @@ export default {
       labelNames: ['provider', 'model'], registers: [metrics],
     })
     const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
+    const countedInline = new Counter({
+      name: 'tollgate_metering_pool_fallbacks_total',
+      help: 'Pool tasks of streamed text that metering counted on the event loop instead: the pool refused them (overloaded: its queue was full) or failed them.',
+      labelNames: ['reason'], registers: [metrics],
+    })
+    /** Streamed texts' token counts; a pool that refuses them never loses usage, they are counted inline. */
+    const countStreamed = (texts: readonly string[]) => countStreamedTexts(texts, pool, (reason: PoolRefusal, err: unknown) => {
+      countedInline.inc({ reason })
+      if (reason === 'overloaded') log.debug('worker pool full: streamed text counted on the event loop')
+      else log.warn({ err }, 'worker pool failed a count of streamed text: counted on the event loop')
+    })
     const noteRecovered = ({ released, recovered, replayed, unreadable }: Recovered) => {
       if (released > 0 || recovered > 0 || replayed > 0) log.warn({ replayed, released, recovered }, 'settled what a stopped process left: journaled charges committed, streams to their last checkpoint, other holds released')
       if (unreadable > 0) log.error({ unreadable }, 'journal lines of a stopped process could not be read (a line cut by a crash mid-write, or damage)')
@@ -131,11 +143,9 @@ export default {
      * when it was not (PostgreSQL, or a journal that could not be written), so the answer waits
      * for the commit as the only durable record.
      */
-    function settle(ctx: RequestContext, entry: LedgerEntry): Promise<void> | undefined {
+    function settle(ctx: RequestContext, entry: LedgerEntry, checkpointed: boolean): Promise<void> | undefined {
       const hold = metered.get(ctx)
-      const progress = streams.get(ctx)
-      streams.delete(ctx)
-      const settled = ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), { held: hold !== undefined, checkpointed: progress?.checkpointed === true })
+      const settled = ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), { held: hold !== undefined, checkpointed })
       track(settled.committed)
       const charged = (row: BudgetRow) => {
         // A journaled charge counts in the ledger's rows at once: the hold can go.
@@ -160,20 +170,54 @@ export default {
       }
     }
 
-    /** Counts what each running stream sent since the last checkpoint and records it, all streams in one transaction. */
-    function checkpointStreams(): void {
-      const progress: StreamCheckpoint[] = []
-      for (const [ctx, stream] of streams) {
-        if (ctx.streamedText.length === stream.countedChars) continue
-        stream.completionTokens += countTokens(ctx.streamedText.slice(stream.countedChars))
-        stream.countedChars = ctx.streamedText.length
-        stream.checkpointed = true
-        const entry = entryOf(ctx, generated(ctx, ctx.state.router!.promptTokens, stream.completionTokens), 'recovered')
-        progress.push({ entry, owner: SELF_OWNER, limitMicros: toMicros(ctx.state.auth!.project.budgetDollars) })
-      }
-      if (progress.length > 0) track(ledger.checkpoint(progress))
+    /** Ends a stream's progress; true when it was checkpointed, so that its settlement removes the checkpoint. */
+    function endStream(ctx: RequestContext): boolean {
+      const progress = streams.get(ctx)
+      streams.delete(ctx)
+      return progress?.checkpointed === true
     }
-    const checkpoints = setInterval(checkpointStreams, config.checkpointIntervalMs)
+
+    /**
+     * Counts what each running stream sent since the last checkpoint and records it, all streams
+     * in one transaction. One pass at a time: the next starts once this one's counts are in, so no
+     * text is counted twice. A stream that ended while its text was being counted is left out: its
+     * settlement counts its whole text, and removes only a checkpoint it knew of.
+     */
+    function checkpointStreams(): Promise<void> | undefined {
+      const pending: Array<{ ctx: RequestContext; stream: StreamProgress; upTo: number }> = []
+      for (const [ctx, stream] of streams) {
+        if (ctx.streamedText.length > stream.countedChars) pending.push({ ctx, stream, upTo: ctx.streamedText.length })
+      }
+      if (pending.length === 0) return undefined
+      const record = (tokens: readonly number[]) => {
+        const progress: StreamCheckpoint[] = []
+        pending.forEach(({ ctx, stream, upTo }, i) => {
+          if (streams.get(ctx) !== stream) return
+          stream.completionTokens += tokens[i]!
+          stream.countedChars = upTo
+          stream.checkpointed = true
+          const entry = entryOf(ctx, generated(ctx, ctx.state.router!.promptTokens, stream.completionTokens), 'recovered')
+          progress.push({ entry, owner: SELF_OWNER, limitMicros: toMicros(ctx.state.auth!.project.budgetDollars) })
+        })
+        if (progress.length > 0) track(ledger.checkpoint(progress))
+      }
+      const counted = countStreamed(pending.map(({ ctx, stream, upTo }) => ctx.streamedText.slice(stream.countedChars, upTo)))
+      if (!(counted instanceof Promise)) {
+        record(counted)
+        return undefined
+      }
+      return counted.then(record)
+    }
+    let checkpointing: Promise<void> | undefined
+    const checkpoints = setInterval(() => {
+      if (checkpointing !== undefined) return
+      const pass = checkpointStreams()
+      if (pass === undefined) return
+      checkpointing = pass.finally(() => {
+        checkpointing = undefined
+      })
+      track(checkpointing)
+    }, config.checkpointIntervalMs)
     checkpoints.unref()
 
     /**
@@ -237,7 +281,7 @@ export default {
         if (replay !== undefined && ctx.state.auth !== undefined) return settleReplay(ctx, replay, result)
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return
         // Hits are recorded too (at no charge), before the answer completes like misses.
-        return settle(ctx, entryOf(ctx, answered(result), result.cacheHit ? 'cache_hit' : 'ok'))
+        return settle(ctx, entryOf(ctx, answered(result), result.cacheHit ? 'cache_hit' : 'ok'), endStream(ctx))
       },
       onComplete(ctx: CompletedContext) {
         if (!metered.has(ctx) || ctx.charge?.chargedDollars !== undefined) {
@@ -247,12 +291,21 @@ export default {
         }
         // No settled answer: an error, a stream cut short, or a complete answer that an earlier
         // hook withheld (the Governor's strict mode). What the model generated is still paid for.
-        const completionTokens = ctx.result?.cacheHit === false ? 0 : countTokens(ctx.streamedText)
-        const usage = ctx.result?.cacheHit === false
-          ? answered(ctx.result)
-          : generated(ctx, completionTokens > 0 ? ctx.state.router!.promptTokens : 0, completionTokens)
-        const settling = settle(ctx, entryOf(ctx, usage, ctx.outcome.reason))
-        if (settling !== undefined) track(settling)
+        const checkpointed = endStream(ctx)
+        const settleWith = (usage: Metered) => {
+          const settling = settle(ctx, entryOf(ctx, usage, ctx.outcome.reason), checkpointed)
+          if (settling !== undefined) track(settling)
+        }
+        if (ctx.result?.cacheHit === false) {
+          settleWith(answered(ctx.result))
+          return
+        }
+        const generatedOf = ([completionTokens]: readonly number[]) => generated(ctx, completionTokens! > 0 ? ctx.state.router!.promptTokens : 0, completionTokens!)
+        // A long text is counted in the pool, after the response: the settlement is tracked so
+        // that shutdown waits for it, and a crash meanwhile settles the stream to its last checkpoint.
+        const counted = countStreamed([ctx.streamedText])
+        if (counted instanceof Promise) track(counted.then((tokens) => settleWith(generatedOf(tokens))))
+        else settleWith(generatedOf(counted))
       },
       async close() {
         clearInterval(checkpoints)

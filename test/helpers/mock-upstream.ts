@@ -20,6 +20,8 @@ export type FaultKind =
   | 'stream-cut'
   /** Headers, then one event (or one byte of JSON) every `slowStreamMs`, never ending. */
   | 'slow-stream'
+  /** A streamed text answer's text in full, then nothing: no usage, no end, the socket left open (a JSON answer: headers only). */
+  | 'stream-stall'
   /** A json-mode answer whose text is not JSON. */
   | 'invalid-json'
   /** A stream whose first event is the provider's in-stream error (overloaded / server_error). */
@@ -427,6 +429,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         res.write(body.slice(0, Math.floor(body.length / 2)), () => destroy(exchange))
         return
       }
+      if (fault === 'stream-stall') {
+        res.writeHead(200, { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)) })
+        return
+      }
       if (fault === 'slow-stream') {
         res.writeHead(200, { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body) + 1_000_000) })
         const timer = setInterval(() => res.write(' '), slowStreamMs)
@@ -442,7 +448,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       res.end(streamErrorEvent(dialect))
       return
     }
-    const events = streamEvents(exchange, result, piecesOf(result.toolUse?.arguments ?? result.text, chunkCount))
+    const pieces = piecesOf(result.toolUse?.arguments ?? result.text, chunkCount)
+    const events = streamEvents(exchange, result, pieces)
+    if (fault === 'stream-stall') {
+      res.write(events.slice(0, events.lastIndexOf(deltaEvent(dialect, model, pieces.at(-1) ?? '')) + 1).join(''))
+      return
+    }
     if (fault === 'stream-cut') {
       // Everything up to the middle of the text, then a dead socket.
       const cut = Math.max(1, Math.ceil(events.length / 2))
