@@ -1,7 +1,8 @@
 // Token counts of streamed text for metering (a checkpoint's new text, a cut stream's whole text),
 // with the event loop's share bounded like the Governor's scans: short texts inline, up to a
 // budget per call, the rest in the worker pool (count-tokens-in-pool.ts). Usage is never lost to
-// the pool: a task it refuses (a full queue) or fails is counted inline, correctness over the bound.
+// the pool: a task it refuses (a full queue), fails or does not finish in time is counted inline,
+// correctness over the bound.
 import { countTokensInPool } from '../../proxy/count-tokens-in-pool.ts'
 import { OverloadedError } from '../../proxy/errors.ts'
 import { inlineOrPooled, type InlineLimits } from '../../proxy/inline-or-pooled.ts'
@@ -15,7 +16,7 @@ import { countTexts, countTokens } from '../../workers/count-tokens.ts'
 // pool; 512 characters a text and per call keep the loop under ~2 ms even for CJK.
 export const METERING_INLINE: InlineLimits = { maxInline: 512, budget: 512 }
 
-export type PoolRefusal = 'overloaded' | 'failed'
+export type PoolRefusal = 'overloaded' | 'failed' | 'timeout'
 
 /**
  * Synchronous when every text is counted inline. Never rejects: `refused` hears of each pool
@@ -25,13 +26,15 @@ export function countStreamedTexts(
   texts: readonly string[],
   pool: Pick<WorkerPool, 'run'>,
   refused: (reason: PoolRefusal, error: unknown) => void,
+  taskTimeoutMs: number,
   limits: InlineLimits = METERING_INLINE,
 ): number[] | Promise<number[]> {
   const { inline, pooled } = inlineOrPooled(texts.map((text) => text.length), limits)
   const counts = texts.map(() => 0)
   const counted = pooled.length === 0 ? undefined : countTokensInPool(pooled.map((index) => texts[index]!), pool, {
+    signal: () => AbortSignal.timeout(taskTimeoutMs),
     onTaskError(taskTexts, err) {
-      refused(err instanceof OverloadedError ? 'overloaded' : 'failed', err)
+      refused(reasonOf(err), err)
       return countTexts(taskTexts)
     },
   })
@@ -44,4 +47,10 @@ export function countStreamedTexts(
     })
     return counts
   })
+}
+
+function reasonOf(err: unknown): PoolRefusal {
+  if (err instanceof OverloadedError) return 'overloaded'
+  const name = (err as { name?: unknown } | null)?.name
+  return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'failed'
 }

@@ -73,15 +73,15 @@ export default {
     const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
     const countedInline = new Counter({
       name: 'tollgate_metering_pool_fallbacks_total',
-      help: 'Pool tasks of streamed text that metering counted on the event loop instead: the pool refused them (overloaded: its queue was full) or failed them.',
+      help: 'Pool tasks of streamed text that metering counted on the event loop instead: the pool refused them (overloaded: its queue was full), failed them, or did not finish them in time (timeout).',
       labelNames: ['reason'], registers: [metrics],
     })
     /** Streamed texts' token counts; a pool that refuses them never loses usage, they are counted inline. */
     const countStreamed = (texts: readonly string[]) => countStreamedTexts(texts, pool, (reason: PoolRefusal, err: unknown) => {
       countedInline.inc({ reason })
       if (reason === 'overloaded') log.debug('worker pool full: streamed text counted on the event loop')
-      else log.warn({ err }, 'worker pool failed a count of streamed text: counted on the event loop')
-    })
+      else log.warn({ err, reason }, 'worker pool failed or timed out a count of streamed text: counted on the event loop')
+    }, config.countTimeoutMs)
     const noteRecovered = ({ released, recovered, replayed, unreadable }: Recovered) => {
       if (released > 0 || recovered > 0 || replayed > 0) log.warn({ replayed, released, recovered }, 'settled what a stopped process left: journaled charges committed, streams to their last checkpoint, other holds released')
       if (unreadable > 0) log.error({ unreadable }, 'journal lines of a stopped process could not be read (a line cut by a crash mid-write, or damage)')

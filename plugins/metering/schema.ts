@@ -13,6 +13,12 @@ export const meteringSchema = z.strictObject({
   /** How often a running stream's progress is written to the store, for settling it after a crash. */
   checkpointIntervalMs: z.number().int().min(100).max(60_000).default(1000),
   /**
+   * How long a count of streamed text may take in the worker pool, queue included, before it is
+   * counted on the event loop instead: a worker that never answers must not stop a settlement.
+   * A task of 32,768 characters counts in well under a second even for the slowest text.
+   */
+  countTimeoutMs: z.number().int().min(10).max(600_000).default(10_000),
+  /**
    * Test only: the process kills itself with SIGKILL once an answer is complete, before its
    * ledger commit can have finished, so a test can prove the journal keeps the charge. Never set it in production.
    */

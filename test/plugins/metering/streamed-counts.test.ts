@@ -18,12 +18,13 @@ import { countTokens } from '../../../workers/count-tokens.ts'
 
 /**
  * Metering's own pool calls, counted; with `refuse`, each is refused as a full queue refuses it;
- * with `held`, each waits for it before it runs.
+ * with `held`, each waits for it before it runs; with `hang`, none ever answers (its signal ends it).
  */
 interface MeteringPool {
   calls: number
   readonly refuse: boolean
   readonly held?: Promise<void>
+  readonly hang?: boolean
 }
 
 /** The built-in plugins, with metering given a pool that counts its calls (and may refuse them). */
@@ -35,6 +36,7 @@ function withMeteringPool(spy: MeteringPool): GatewayPlugin[] {
         run(task, input, signal) {
           spy.calls++
           if (spy.refuse) return Promise.reject(new OverloadedError('The worker pool queue is full; retry shortly.'))
+          if (spy.hang === true) return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason)))
           return (spy.held ?? Promise.resolve()).then(() => deps.pool.run(task, input, signal))
         },
         get queueSize() { return deps.pool.queueSize },
@@ -53,7 +55,7 @@ function proseOf(chars: number, seed: number): string {
   return text.slice(0, chars)
 }
 
-async function setup(t: Test, spy: MeteringPool, checkpointIntervalMs: number) {
+async function setup(t: Test, spy: MeteringPool, checkpointIntervalMs: number, countTimeoutMs?: number) {
   const mock = await startMockUpstream({ chunks: 1 })
   t.teardown(() => mock.close())
   const dataDir = freshDataDir(t)
@@ -61,7 +63,7 @@ async function setup(t: Test, spy: MeteringPool, checkpointIntervalMs: number) {
   const { url, gateway } = await startTestGateway(t, {
     dataDir, plugins: withMeteringPool(spy),
     env: { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai' },
-    overrides: { plugins: { metering: { checkpointIntervalMs } } },
+    overrides: { plugins: { metering: { checkpointIntervalMs, countTimeoutMs } } },
   })
   return { mock, url, gateway, dataDir, key: seeded.keys[0]!.key, projectId: seeded.projectId }
 }
@@ -133,6 +135,20 @@ t.test('a short cut stream is counted inline, never in the pool', async (t) => {
   t.equal(entry?.completionTokens, countTokens(stream.text))
   t.ok(entry!.completionTokens > 0)
   t.equal(spy.calls, 0, 'the pool was never called')
+})
+
+t.test('a pool task that never finishes loses no usage: it is counted on the event loop once its time is up', async (t) => {
+  const spy = { calls: 0, refuse: false, hang: true }
+  const { mock, url, gateway, dataDir, key } = await setup(t, spy, 60_000, 50)
+  mock.fail('stream-stall')
+  const stream = await streamOf(url, key, proseOf(64 * 1024, 3))
+  stream.abort()
+  await mock.whenAborted()
+  let metrics = ''
+  while (!/tollgate_metering_pool_fallbacks_total\{reason="timeout"\} [1-9]/.test(metrics)) metrics = String((await call(`${url}/metrics`)).body)
+  await gateway.close()
+  t.ok(spy.calls >= 1, 'the pool was asked, and never answered')
+  t.equal(ledgerOf(t, dataDir).entry(stream.id)?.completionTokens, countTokens(stream.text), 'metered exactly all the same')
 })
 
 t.test('a full pool loses no usage: the text is counted on the event loop, and the metric says so', async (t) => {
