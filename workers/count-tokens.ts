@@ -43,6 +43,18 @@ function forEachPiece(text: string, piece: (start: number, end: number) => void)
   piece(start, text.length)
 }
 
+/** True when countTokens cuts a run of `text`: more than RUN_LIMIT characters without whitespace. */
+export function hasCutRun(text: string): boolean {
+  // A loop, not /[^ \t\n\r]{65}/: the regex retries from every character of a word, and this
+  // check runs on every prompt of every request.
+  let run = 0
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) run = 0
+    else if (++run > RUN_LIMIT) return true
+  }
+  return false
+}
+
 export function countTokens(text: string): number {
   if (text.length <= RUN_LIMIT) return text.length === 0 ? 0 : countPiece(text)
   let total = 0

@@ -13,7 +13,7 @@ import type { ModelName } from '../../proxy/models.ts'
 import { MESSAGE_OVERHEAD_TOKENS, promptTokensOf } from './context-window.ts'
 import type { PromptSize } from './prompt-size.ts'
 import { JSON_MODE_INSTRUCTION } from './providers/adapter.ts'
-import { RUN_LIMIT } from '../../workers/count-tokens.ts'
+import { hasCutRun } from '../../workers/count-tokens.ts'
 
 /** Framing of one message in any provider's chat format, at most. */
 const FRAMING_PER_MESSAGE = 8
@@ -31,8 +31,6 @@ function countsWithO200k(model: ModelName): boolean {
   const info = modelCatalog().info(model)
   return info.provider === 'openai' && O200K_MODELS.has(info.upstreamId)
 }
-/** A run the counter cuts: more than RUN_LIMIT characters without a space, tab or line break. */
-const LONG_RUN = new RegExp(`[^ \\t\\n\\r]{${RUN_LIMIT + 1}}`)
 
 export function textBytes(texts: readonly string[]): number[] {
   return texts.map((text) => Buffer.byteLength(text, 'utf8'))
@@ -56,7 +54,7 @@ export function promptTokensBound(
 ): number {
   const fromBytes = byteBound(bytes, mode)
   if (exact === undefined || !models.every(countsWithO200k)) return fromBytes
-  if (texts.some((text) => LONG_RUN.test(text))) return fromBytes
+  if (texts.some(hasCutRun)) return fromBytes
   const json = mode === 'json' ? jsonInstructionTokens + MESSAGE_OVERHEAD_TOKENS : 0
   return Math.min(promptTokensOf(exact.messageTokens) + exact.fixedTokens + OPENAI_REPLY_PRIMING + json, fromBytes)
 }

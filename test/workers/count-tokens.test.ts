@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { countTokens, partsOf, RUN_LIMIT } from '../../workers/count-tokens.ts'
+import { countTokens, hasCutRun, partsOf, RUN_LIMIT } from '../../workers/count-tokens.ts'
 
 const prose = 'The stream was cut after the model had written most of its answer, and the gateway still meters it. '
 const cjk = '计量在流被截断时仍然按生成的内容收费，每个字都算。'
@@ -33,4 +33,12 @@ t.test('whatever the text and the limit, parts make it up and their counts add u
     return parts.join('') === text && parts.reduce((sum, part) => sum + countTokens(part), 0) === countTokens(text)
   }), { numRuns: 200 })
   t.pass()
+})
+
+t.test('a cut run is one of more than RUN_LIMIT characters without whitespace', async (t) => {
+  t.notOk(hasCutRun(`${'a'.repeat(RUN_LIMIT)} ${'b'.repeat(RUN_LIMIT)}\n${'c'.repeat(RUN_LIMIT)}`))
+  t.ok(hasCutRun(`short ${'a'.repeat(RUN_LIMIT + 1)}`))
+  const alphabet = fc.constantFrom('a', ' ', '\n', '\r', '\t', '\u00a0', '语', 'x'.repeat(30))
+  fc.assert(fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join('')), (text) =>
+    hasCutRun(text) === new RegExp(`[^ \\t\\n\\r]{${RUN_LIMIT + 1}}`).test(text)))
 })
