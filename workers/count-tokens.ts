@@ -16,6 +16,8 @@ const PIECE_CHARS = 2048
 
 const isSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
+/** A character that ends a word or number pre-token, and no other. */
+const WORD_END = /^[\p{L}\p{N}]$/u
 
 /** Special-token text such as `<|endoftext|>` counts as the plain text it is (the encoder would throw). */
 const AS_TEXT = { disallowedSpecial: new Set<string>() }
@@ -65,7 +67,7 @@ export function countTokens(text: string): number {
 }
 
 /**
- * Cuts a text into parts of at most `maxChars` where countTokens may cut it, so that the parts'
+ * Cuts a text into parts of at most `maxChars` where a cut changes no count, so that the parts'
  * counts add up exactly to the text's and a long text can be counted by several threads. Cheap
  * enough for the event loop: it reads back from each part's limit to the nearest such place
  * instead of scanning the text.
@@ -84,13 +86,16 @@ export function partsOf(text: string, maxChars: number): string[] {
 }
 
 /**
- * The last place in (start, limit] where countTokens may cut: before a space that starts a word,
- * or else where it cuts a run without whitespace. `start` is itself such a place (or 0).
- * Undefined when there is none (short words between newlines, say): the rest is then one part.
+ * The last place in (start, limit] where a cut changes no count: before a space that starts a
+ * word, or a line break right after a letter or digit (the encoder's pre-tokens end there:
+ * none holds both), or else where countTokens cuts a run without whitespace. `start` is itself
+ * such a place (or 0). Undefined when there is none: the rest is then one part.
  */
 function cutBefore(text: string, start: number, limit: number): number | undefined {
   for (let i = limit; i > start; i--) {
-    if (text.charCodeAt(i) === 32 && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) return i
+    const code = text.charCodeAt(i)
+    if (code === 32 && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) return i
+    if ((code === 10 || code === 13) && WORD_END.test(text[i - 1]!)) return i
   }
   // The runs without whitespace, from the last: countTokens cuts one every RUN_LIMIT characters
   // from its start, never before a low surrogate.

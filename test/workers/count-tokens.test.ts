@@ -11,6 +11,7 @@ t.test('parts of a long text count, added up, exactly what the whole text counts
     cjk: cjk.repeat(2000),
     'a run without spaces': 'a1B2'.repeat(20_000),
     'mixed, with newlines and emoji': `${prose}\n\n${cjk}😀😀 ${'x'.repeat(3 * RUN_LIMIT + 1)}\t`.repeat(300),
+    'short words on lines of their own, no space': 'id,name\n41,ana\r\n42,bo.\n43,it\'s\n\n'.repeat(3000),
   }
   for (const [name, text] of Object.entries(texts)) {
     const parts = partsOf(text, 4096)
@@ -27,11 +28,14 @@ t.test('a text no longer than the limit is one part', async (t) => {
 })
 
 t.test('whatever the text and the limit, parts make it up and their counts add up to its count', async (t) => {
-  const alphabet = fc.constantFrom('a', 'B', ' ', '  ', '\n', '\r\n', '\t', '1', '😀', '语', '.', '(', 'é', "'s", 'x'.repeat(70))
-  fc.assert(fc.property(fc.array(alphabet, { maxLength: 3000 }).map((chars) => chars.join('')), fc.integer({ min: 1, max: 2500 }), (text, maxChars) => {
+  const alphabet = fc.constantFrom('a', 'B', ' ', '  ', '\n', '\r\n', '\r', '\t', '1', '½', '😀', '语', '.', '(', 'é', 'e\u0301', "'s", '/', 'x'.repeat(70))
+  const addsUp = (text: string, maxChars: number) => {
     const parts = partsOf(text, maxChars)
     return parts.join('') === text && parts.reduce((sum, part) => sum + countTokens(part), 0) === countTokens(text)
-  }), { numRuns: 200 })
+  }
+  fc.assert(fc.property(fc.array(alphabet, { maxLength: 3000 }).map((chars) => chars.join('')), fc.integer({ min: 1, max: 2500 }), addsUp), { numRuns: 200 })
+  // Short limits cut at nearly every place a cut is allowed, each kind of place many times over.
+  fc.assert(fc.property(fc.array(alphabet, { maxLength: 200 }).map((chars) => chars.join('')), fc.integer({ min: 1, max: 12 }), addsUp), { numRuns: 500 })
   t.pass()
 })
 
