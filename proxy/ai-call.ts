@@ -5,10 +5,10 @@ import type { ServerResponse } from 'node:http'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Span } from '@opentelemetry/api'
 import type { ToolCall } from './ai-request.ts'
-import type { AnswerFormat } from './answer-format.ts'
+import type { AnswerFormat, StreamFrames } from './answer-format.ts'
 import type { Chain } from './chain.ts'
 import { modelCatalog } from './catalog.ts'
-import type { CompletionResult, FinishReason, ProviderResult, ServedBy, TokenUsage, ToolCallDelta } from './completion.ts'
+import type { CompletionResult, FinishReason, ProviderEvent, ProviderResult, ServedBy, TokenUsage, ToolCallDelta } from './completion.ts'
 import { isStreamed, type ModelCall, type Outcome, type RequestContext } from './context.ts'
 import { creditsOf, dollars } from './credits.ts'
 import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
@@ -33,6 +33,8 @@ export interface Finish {
 export interface AiDeps {
   readonly chain: Chain
   readonly metrics: CoreMetrics
+  /** Silence after which a stream gets a keep-alive comment (and is opened for it); 0: none. */
+  readonly streamKeepAliveMs: number
   /** Present only when tracing is on. */
   readonly tracing?: Tracing | undefined
   /** Renders a Reply that an onResult hook put in place of the answer. */
@@ -141,7 +143,7 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   }
   const sse = new SseWriter(res, ctx.signal)
   const frames = format.stream(ctx, { model: result.model, promptTokens: result.usage.promptTokens })
-  sse.open({ ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) }, [])
+  sse.open({ headers: { ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) }, trailers: [] })
   await sse.write(frames.open())
   await sse.write(frames.text(result.text))
   const calls = result.toolCalls ?? []
@@ -209,18 +211,33 @@ async function streamAnswer(
   // The call's own signal as well as the request's: a plugin that stops the stream stops the call.
   const upstream = new AbortController()
   const events = decision.call.stream(AbortSignal.any([ctx.signal, upstream.signal]))[Symbol.asyncIterator]()
-  // Nothing is sent before the first event, so a failure up to here is still a plain JSON error.
-  let step = await events.next()
-  firstByte()
-  // A fallback that serves is announced first.
-  let servedBy: ServedBy | undefined
-  if (step.done !== true && step.value.type === 'served') {
-    servedBy = ctx.servedBy = step.value
-    step = await events.next()
-  }
   const sse = new SseWriter(res, ctx.signal)
-  const frames = formatOf(ctx).stream(ctx, { model: (servedBy ?? decision).model, promptTokens: decision.promptTokens })
-  sse.open({ ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, [...LATE_HEADERS, ...ctx.trailerNames])
+  const head = () => ({ headers: { ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, trailers: [...LATE_HEADERS, ...ctx.trailerNames] })
+  if (deps.streamKeepAliveMs > 0) sse.keepAlive(deps.streamKeepAliveMs, head)
+  const framesFor = (served: ServedBy) => formatOf(ctx).stream(ctx, { model: served.model, promptTokens: decision.promptTokens })
+  // Nothing is sent before the first event unless the model is silent for longer than the
+  // keep-alive interval, so a failure up to here is usually still a plain JSON error.
+  let step: IteratorResult<ProviderEvent>
+  let servedBy: ServedBy | undefined
+  try {
+    step = await events.next()
+    firstByte()
+    // A fallback that serves is announced first.
+    if (step.done !== true && step.value.type === 'served') {
+      servedBy = ctx.servedBy = step.value
+      step = await events.next()
+    }
+  } catch (err) {
+    if (!sse.opened) {
+      sse.stopKeepAlive()
+      throw err
+    }
+    observe('error')
+    if (span !== undefined) failSpan(deps.tracing!, span, err)
+    return streamFailed(ctx, sse, framesFor(decision), err)
+  }
+  const frames = framesFor(servedBy ?? decision)
+  if (!sse.opened) sse.open(head())
   await sse.write(frames.open())
   let usage: TokenUsage | undefined
   let finishReason: FinishReason | undefined
@@ -292,14 +309,7 @@ async function streamAnswer(
     }
     observe('error')
     if (span !== undefined) failSpan(deps.tracing!, span, err)
-    // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
-    // client leaving means nobody is there to read an error event.
-    const cut = ctx.signal.reason instanceof ShuttingDownError ? ctx.signal.reason : undefined
-    if (ctx.signal.aborted && cut === undefined) return { status: 200, reason: 'client_aborted' }
-    const error = cut ?? toGatewayError(err)
-    ctx.log.error({ err }, 'stream failed after it began')
-    sse.end(frames.error(error))
-    return { status: 200, reason: 'stream_aborted', errorCode: error.code }
+    return streamFailed(ctx, sse, frames, err)
   }
   observe('ok')
   // Usage counts what the model generated; the text and the tool calls are what the client got.
@@ -319,6 +329,18 @@ async function streamAnswer(
   await sse.write(frames.close(result))
   sse.close({ ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
+}
+
+/** A stream whose status is sent failed: it ends with the format's error event. */
+function streamFailed(ctx: RequestContext, sse: SseWriter, frames: StreamFrames, err: unknown): Finish {
+  // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
+  // client leaving means nobody is there to read an error event.
+  const cut = ctx.signal.reason instanceof ShuttingDownError ? ctx.signal.reason : undefined
+  if (ctx.signal.aborted && cut === undefined) return { status: 200, reason: 'client_aborted' }
+  const error = cut ?? toGatewayError(err)
+  ctx.log.error({ err }, 'stream failed after it began')
+  sse.end(frames.error(error))
+  return { status: 200, reason: 'stream_aborted', errorCode: error.code }
 }
 
 /** Where the piece of `text` that starts at `from` ends; never between the halves of a surrogate pair. */

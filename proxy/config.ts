@@ -27,6 +27,8 @@ export const coreSchema = z.strictObject({
   requestTimeoutMs: z.number().int().positive().default(30_000),
   keepAliveTimeoutMs: z.number().int().positive().default(65_000),
   shutdownGraceMs: z.number().int().nonnegative().default(10_000),
+  /** A stream silent this long gets a keep-alive comment, and its status is sent if it was not yet; 0: never. */
+  streamKeepAliveMs: z.number().int().nonnegative().default(15_000),
   pool: z.strictObject({
     maxThreads: z.number().int().min(1).max(64).default(2),
     maxQueue: z.number().int().min(1).default(512),

@@ -60,7 +60,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   let draining = false
   /** The requests in flight, to close their connections when draining begins and to end them at the deadline. */
   const open = new Map<ServerResponse, AbortController>()
-  const ai: AiDeps = { chain, metrics, tracing, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
+  const ai: AiDeps = { chain, metrics, tracing, streamKeepAliveMs: config.streamKeepAliveMs, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
 
   /** `success` names a 2xx/3xx answer: 'ok' from a route's handler, 'short_circuit' from a plugin. */
   async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply, success: Outcome = 'short_circuit'): Promise<Finish> {

@@ -1,7 +1,17 @@
 // Server-Sent Events out to the client: the status line and headers, frames written with
-// backpressure, and trailers at the end. What the frames say is the answer format's business.
+// backpressure, keep-alive comments while nothing else goes out, and trailers at the end. What
+// the frames say is the answer format's business.
 import type { ServerResponse } from 'node:http'
 import { once } from 'node:events'
+
+/** A comment line: every SSE client skips it, and it keeps proxies' read timeouts from firing. */
+export const KEEP_ALIVE_FRAME = ': keep-alive\n\n'
+
+export interface SseHead {
+  readonly headers: Record<string, string>
+  /** Headers that will follow the body. */
+  readonly trailers: readonly string[]
+}
 
 /** One SSE frame: an optional event name, then the data as JSON. */
 export function sseFrame(data: unknown, event?: string): string {
@@ -11,6 +21,7 @@ export function sseFrame(data: unknown, event?: string): string {
 export class SseWriter {
   readonly #res: ServerResponse
   readonly #signal: AbortSignal
+  #keepAlive: NodeJS.Timeout | undefined
 
   /** `signal` aborts a wait for drain when the client goes away. */
   constructor(res: ServerResponse, signal: AbortSignal) {
@@ -18,8 +29,13 @@ export class SseWriter {
     this.#signal = signal
   }
 
-  /** Sends the status line and headers; `trailers` names headers that will follow the body. */
-  open(headers: Record<string, string>, trailers: readonly string[]): void {
+  /** The status line and headers are sent. */
+  get opened(): boolean {
+    return this.#res.headersSent
+  }
+
+  /** Sends the status line and headers. */
+  open({ headers, trailers }: SseHead): void {
     const head: Record<string, string> = {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -31,9 +47,33 @@ export class SseWriter {
     this.#res.flushHeaders()
   }
 
+  /**
+   * From now until the stream ends, whenever `ms` pass with nothing written, writes a comment
+   * line, opening the stream with `head()` first if it is not open yet: a model that thinks
+   * before its first token, or text held back, would otherwise leave the connection silent long
+   * enough for a proxy's read timeout to cut it.
+   */
+  keepAlive(ms: number, head: () => SseHead): void {
+    this.#keepAlive = setTimeout(() => {
+      if (this.#res.destroyed || this.#res.writableEnded) return
+      if (!this.opened) this.open(head())
+      // A client that has not read what it was sent is not idle: nothing more is queued for it.
+      if (!this.#res.writableNeedDrain) this.#res.write(KEEP_ALIVE_FRAME)
+      this.#keepAlive?.refresh()
+    }, ms)
+    // The response holds the process open while it lasts; this timer must not outlive it.
+    this.#keepAlive.unref()
+  }
+
+  /** Stops the keep-alive comments: the answer goes out some other way (an error before the stream opened). */
+  stopKeepAlive(): void {
+    clearTimeout(this.#keepAlive)
+  }
+
   /** Writes frames (nothing for ''); waits for the socket to drain when the client reads slower than we write. */
   async write(frames: string): Promise<void> {
     if (frames === '' || this.#res.destroyed) return
+    this.#keepAlive?.refresh()
     if (!this.#res.write(frames)) {
       await once(this.#res, 'drain', { signal: this.#signal })
     }
@@ -44,11 +84,13 @@ export class SseWriter {
    * the client to read: the stream is over either way, and the socket stays open until they are sent.
    */
   end(frames: string): void {
+    this.stopKeepAlive()
     if (this.#res.destroyed) return
     this.#res.end(frames)
   }
 
   close(trailers: Record<string, string> = {}): void {
+    this.stopKeepAlive()
     if (this.#res.destroyed) return
     if (Object.keys(trailers).length > 0) this.#res.addTrailers(trailers)
     this.#res.end()

@@ -40,17 +40,19 @@ export interface SseEvent {
   readonly data: any
 }
 
-/** Parses a complete text/event-stream body into its events. */
+/** Parses a complete text/event-stream body into its events; a block without data (a comment) is none. */
 export function parseSse(text: string): SseEvent[] {
-  return text.split('\n\n').filter((block) => block.trim() !== '').map((block) => {
+  const events: SseEvent[] = []
+  for (const block of text.split('\n\n')) {
     let event = 'message'
     const data: string[] = []
     for (const line of block.split('\n')) {
       if (line.startsWith('event: ')) event = line.slice(7)
       else if (line.startsWith('data: ')) data.push(line.slice(6))
     }
-    return { event, data: JSON.parse(data.join('\n')) }
-  })
+    if (data.length > 0) events.push({ event, data: JSON.parse(data.join('\n')) })
+  }
+  return events
 }
 
 export const hello = { messages: [{ role: 'user', content: 'Say hello to the gateway tests' }] }
