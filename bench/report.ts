@@ -92,7 +92,7 @@ export function formatReport(summary: Summary): string {
   if (of('latency').length > 0) out.push('', 'Unloaded latency (1 connection per target, requests interleaved; + = over the direct mock):', latencyTable(of('latency')))
   if (of('streams').length > 0) {
     out.push('', 'Concurrent streams (that many open at once, each replaced when it ends):', streamsTable(of('streams')),
-      'first text: time to the first chunk with some of the answer\'s text. The forwarder relays the provider\'s empty opening event at once; the gateway sends nothing before the first text (until then a failure is still a plain error answer, and a fallback can still serve), so on a slow stream only this column compares what a client waits for.')
+      'first text: time to the first chunk with some of the answer\'s text. The forwarder relays the provider\'s empty opening event at once; the gateway sends nothing before the first text unless the provider is silent for streamKeepAliveMs (until then a failure is still a plain error answer, and a fallback can still serve), so on a slow stream only this column compares what a client waits for.')
   }
   const placement = placementVerdicts(rows)
   if (placement.length > 0) out.push('', 'Governor scan placement:', ...placement.map((v) => `  ${v.size}: ${v.text}`))
