@@ -3,24 +3,13 @@
 import t, { type Test } from 'tap'
 import { request } from 'undici'
 import { call, hello, parseSse } from '../helpers/http.ts'
-import { startMockUpstream } from '../helpers/mock-upstream.ts'
-import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
+import { startMockedGateway } from '../helpers/mocked-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'
 
-async function setup(t: Test, router: Record<string, unknown> = {}) {
-  const mock = await startMockUpstream()
-  t.teardown(() => mock.close())
-  const dataDir = freshDataDir(t)
-  const seeded = await seedProject(dataDir)
-  const env = {
-    OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai',
-    ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-anthropic',
-    MISTRAL_BASE_URL: mock.url, MISTRAL_API_KEY: 'test-mistral',
-  }
+function setup(t: Test, router: Record<string, unknown> = {}) {
   const retry = { attempts: 2, baseDelayMs: 0, maxDelayMs: 0 }
-  const { url, gateway } = await startTestGateway(t, { dataDir, env, overrides: { plugins: { router: { retry, ...router } } } })
-  return { mock, url, gateway, dataDir, key: seeded.keys[0]!.key, projectId: seeded.projectId }
+  return startMockedGateway(t, { plugins: { router: { retry, ...router } } })
 }
 
 async function chat(url: string, key: string, body: unknown, signal?: AbortSignal) {

@@ -7,25 +7,14 @@ import OpenAI from 'openai'
 import t, { type Test } from 'tap'
 import { request } from 'undici'
 import { hello, parseSse } from '../helpers/http.ts'
-import { startMockUpstream } from '../helpers/mock-upstream.ts'
-import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
+import { startMockedGateway } from '../helpers/mocked-gateway.ts'
 import { KEEP_ALIVE_FRAME } from '../../proxy/sse.ts'
 
 // Short, so that a test waits for a few of them; nothing here depends on how late a timer fires.
 const KEEP_ALIVE_MS = 30
 
-async function setup(t: Test, streamKeepAliveMs = KEEP_ALIVE_MS, attempts = 0) {
-  const mock = await startMockUpstream()
-  t.teardown(() => mock.close())
-  const dataDir = freshDataDir(t)
-  const seeded = await seedProject(dataDir)
-  const env = {
-    OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai',
-    ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-anthropic',
-  }
-  const retry = { attempts, baseDelayMs: 0, maxDelayMs: 0 }
-  const { url } = await startTestGateway(t, { dataDir, env, overrides: { streamKeepAliveMs, plugins: { router: { retry } } } })
-  return { mock, url, key: seeded.keys[0]!.key }
+function setup(t: Test, streamKeepAliveMs = KEEP_ALIVE_MS, attempts = 0) {
+  return startMockedGateway(t, { streamKeepAliveMs, plugins: { router: { retry: { attempts, baseDelayMs: 0, maxDelayMs: 0 } } } })
 }
 
 /** A streamed body read piece by piece: `until` reads on until its text holds `count` keep-alive comments. */
