@@ -16,7 +16,7 @@
 // The clients start one after another, spread over one answer's length, as independent users
 // would. Started together, 50 closed-loop clients whose answers take equally long stay in step,
 // and every stream then begins in a burst of 50: the first delta's p50 at 10 ms pacing was 23–29 ms
-// measured that way and 5–6 ms spread, so the burst, not the gateway, made most of the figure.
+// measured that way and 5–7 ms spread, so the burst, not the gateway, made most of the figure.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
