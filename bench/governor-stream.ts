@@ -8,7 +8,8 @@
 // under load has a core to itself and its p99 is not another process's time slice.
 //
 //   npm run bench:governor-stream   (BENCH_DURATION=S seconds per round, default 8; BENCH_ROUNDS=N
-//                                    rounds of each, default 2: a p99 needs many streams to settle)
+//                                    rounds of each, default 2: a p99 needs many streams to settle;
+//                                    BENCH_WARMUP=S seconds of load per gateway first, default 10)
 //
 // Rounds alternate off, on, off, on so that a drift of the machine weighs on both alike. A p99 of
 // one round rests on its few slowest streams, so each round's p99 is printed beside the pooled one.
@@ -39,7 +40,7 @@ const CONCURRENCY = 50
  * 64–200 characters; the very first, as the detectors are first used) came in a fresh process's
  * first ~10 s under this load, and would land in the first rounds.
  */
-const WARMUP_S = 10
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 10)
 const ROUND_S = Number(process.env.BENCH_DURATION ?? 8)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const SECRET = 'bench-secret-of-at-least-thirty-two-characters'

@@ -3,6 +3,7 @@
 // (streams too, as they arrive), its redaction;
 // and the compliance records a compliance team works from (/api/compliance/*, /api/governor/validate).
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import { warmUpScanner } from '../../workers/scan/warm-up.ts'
 import { createAnswerHooks } from './answer-hooks.ts'
 import { createAssessor } from './assess.ts'
 import { createGovernorMetrics } from './metrics.ts'
@@ -35,6 +36,9 @@ export default {
   requires: ['auth'],
   schema: governorSchema,
   async setup(config, { store, database, sharedEvents, pool, metrics: registry, log, clock, events, services }) {
+    // Before the gateway listens: otherwise the first requests' scans, inline on the event loop,
+    // compile the detectors' patterns and hold every request behind them for up to ~17 ms.
+    warmUpScanner()
     const newId = createIds(clock)
     // With DATABASE_URL the records, and the events of their changes, are shared by every gateway.
     const records: GovernorRecords = database === undefined

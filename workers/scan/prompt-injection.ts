@@ -246,6 +246,8 @@ for (const signal of SIGNALS) {
   for (const word of new Set(words)) ANCHORED_BY_WORD.set(word, [...(ANCHORED_BY_WORD.get(word) ?? []), anchored])
 }
 const TRIGGER_WORDS = [...ANCHORED_BY_WORD.keys()]
+/** Every word an anchored signal may start with, once each: a text that makes every signal run. */
+export const PHRASE_START_WORDS: readonly string[] = TRIGGER_WORDS
 // Zero-width, so that every word start is seen, also where one trigger word begins another.
 const WORD_STARTS = new RegExp(`\\b(?=${TRIGGER_WORDS.map(escapeRegExp).join('|')})`, 'gi')
 const FIRST_LETTERS = new Map<string, string[]>()
