@@ -17,7 +17,7 @@ import { costDollars } from './models.ts'
 import { nativeFormat } from './native-format.ts'
 import type { Reply } from './reply.ts'
 import { sendJson } from './respond.ts'
-import { SseWriter } from './sse.ts'
+import { SseWriter, type SseHead } from './sse.ts'
 import { StreamStop } from './stream-stop.ts'
 import { newSpanId, traceHeadersOf, type TraceParent } from './trace-context.ts'
 import { endProviderCall, failSpan, type Tracing } from './tracing.ts'
@@ -40,6 +40,8 @@ export interface AiDeps {
   /** Renders a Reply that an onResult hook put in place of the answer. */
   readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
+
+const MODEL_HEADER = 'x-gateway-model'
 
 /** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
 const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-credits-remaining'] as const
@@ -212,8 +214,15 @@ async function streamAnswer(
   const upstream = new AbortController()
   const events = decision.call.stream(AbortSignal.any([ctx.signal, upstream.signal]))[Symbol.asyncIterator]()
   const sse = new SseWriter(res, ctx.signal)
-  const head = () => ({ headers: { ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, trailers: [...LATE_HEADERS, ...ctx.trailerNames] })
-  if (deps.streamKeepAliveMs > 0) sse.keepAlive(deps.streamKeepAliveMs, head)
+  const head = (): SseHead => ({ headers: { ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, trailers: [...LATE_HEADERS, ...ctx.trailerNames] })
+  // Opened by a keep-alive comment before the provider spoke, the stream cannot yet say which
+  // model serves it (a fallback may): x-gateway-model then follows as a trailer.
+  const headBeforeModel = (): SseHead => {
+    const { headers, trailers } = head()
+    delete headers[MODEL_HEADER]
+    return { headers, trailers: [MODEL_HEADER, ...trailers] }
+  }
+  if (deps.streamKeepAliveMs > 0) sse.keepAlive(deps.streamKeepAliveMs, headBeforeModel)
   const framesFor = (served: ServedBy) => formatOf(ctx).stream(ctx, { model: served.model, promptTokens: decision.promptTokens })
   // Nothing is sent before the first event unless the model is silent for longer than the
   // keep-alive interval, so a failure up to here is usually still a plain JSON error.
@@ -237,6 +246,7 @@ async function streamAnswer(
     return streamFailed(ctx, sse, framesFor(decision), err)
   }
   const frames = framesFor(servedBy ?? decision)
+  const modelAsTrailer = sse.opened
   if (!sse.opened) sse.open(head())
   await sse.write(frames.open())
   let usage: TokenUsage | undefined
@@ -327,7 +337,7 @@ async function streamAnswer(
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
   await sse.write(frames.close(result))
-  sse.close({ ...lateHeaders(ctx, result), ...trailersOf(ctx) })
+  sse.close({ ...(modelAsTrailer && { [MODEL_HEADER]: modelOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
 }
 
@@ -364,10 +374,15 @@ function trailersOf(ctx: RequestContext): Record<string, string> {
 function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
   return {
     ...ctx.responseHeaders,
-    'x-gateway-model': `${result.provider}/${result.model}`,
+    [MODEL_HEADER]: modelOf(result),
     'x-gateway-prompt-tokens': String(result.usage.promptTokens),
     'x-cache-status': result.cacheHit ? 'HIT' : 'MISS',
   }
+}
+
+/** The provider/model that served, as x-gateway-model gives it. */
+function modelOf(result: CompletionResult): string {
+  return `${result.provider}/${result.model}`
 }
 
 function lateHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {

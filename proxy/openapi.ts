@@ -64,7 +64,7 @@ const HEADERS = {
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer' }),
   RetryAfterMs: header('Milliseconds to wait before retrying (the SDKs\' hint).', { type: 'integer' }),
   ShouldRetry: header('`false` when retrying the same request cannot succeed.', { type: 'string', enum: ['true', 'false'] }),
-  GatewayModel: header('The model that answered, as provider/model.'),
+  GatewayModel: header('The model that answered, as provider/model; an HTTP trailer on a stream that a keep-alive comment opened before the model spoke.'),
   PromptTokens: header('Input tokens of the request.', { type: 'integer' }),
   CompletionTokens: header('Output tokens generated; on a stream, an HTTP trailer.', { type: 'integer' }),
   CreditsCharged: header('Dollars charged for the request, 0 on a cache hit; on a stream, an HTTP trailer.'),

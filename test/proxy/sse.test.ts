@@ -47,7 +47,8 @@ t.test('a model that stays silent gets the stream opened and kept alive, and its
   t.equal(mock.held, 1)
   t.match(res.headers['content-type'], /^text\/event-stream/)
   t.equal(res.headers['x-cache-status'], 'MISS')
-  t.equal(res.headers.trailer, 'x-gateway-completion-tokens, x-credits-charged, x-credits-remaining')
+  t.equal(res.headers['x-gateway-model'], undefined, 'which model serves is not known yet')
+  t.equal(res.headers.trailer, 'x-gateway-model, x-gateway-completion-tokens, x-credits-charged, x-credits-remaining')
   const body = reader(res.body)
   await body.until(2)
   t.equal(body.text, KEEP_ALIVE_FRAME.repeat(2), 'nothing but comments before the model speaks')
@@ -56,6 +57,7 @@ t.test('a model that stays silent gets the stream opened and kept alive, and its
   t.ok(events.filter((e) => e.event === 'delta').length >= 2, 'the answer follows as delta events')
   t.match(events.at(-1), { event: 'done', data: { provider: 'openai', cacheHit: false, usage: { completionTokens: Number } } })
   t.equal(res.trailers['x-gateway-completion-tokens'], String(events.at(-1)!.data.usage.completionTokens), 'the trailers still close it')
+  t.equal(res.trailers['x-gateway-model'], `openai/${events.at(-1)!.data.model}`, 'the model that served follows as a trailer')
 })
 
 t.test('a failure after the stream was opened is its error event, not a status', async (t) => {
@@ -85,11 +87,30 @@ t.test('a retry still serves a stream that was kept alive: nothing of an answer 
   t.equal(mock.requests.length, 2, 'the failed call and its retry')
 })
 
+t.test('a fallback that serves a stream kept alive is the model its trailer names', async (t) => {
+  const { mock, url, key } = await startMockedGateway(t, {
+    streamKeepAliveMs: KEEP_ALIVE_MS,
+    plugins: { router: { retry: { attempts: 0, baseDelayMs: 0, maxDelayMs: 0 }, fallback: { balanced: 'claude-3-haiku-20240307' } } },
+  })
+  mock.hold()
+  mock.fail('server-error')
+  const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  t.equal(res.headers['x-gateway-model'], undefined)
+  const body = reader(res.body)
+  await body.until(1)
+  mock.release()
+  const events = parseSse(await body.rest())
+  t.match(events.at(-1), { event: 'done', data: { provider: 'anthropic', model: 'claude-3-haiku-20240307' } })
+  t.equal(res.trailers['x-gateway-model'], 'anthropic/claude-3-haiku-20240307')
+})
+
 t.test('a model that answers within the interval sends no comment', async (t) => {
   const { url, key } = await setup(t, 60_000)
   const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  t.equal(res.headers['x-gateway-model'], 'openai/gpt-4o-mini', 'the model is a header as usual')
   const text = await res.body.text()
   t.notOk(text.includes(KEEP_ALIVE_FRAME))
+  t.equal(res.trailers['x-gateway-model'], undefined)
   t.equal(parseSse(text).at(-1)?.event, 'done')
 })
 
