@@ -36,9 +36,9 @@ import { openStore } from '../proxy/store.ts'
 
 const CONCURRENCY = 50
 /**
- * Warm-up per gateway before the rounds: most scans that held the loop over 2 ms (up to 20 ms for
- * 64–200 characters; the very first, as the detectors are first used) came in a fresh process's
- * first ~10 s under this load, and would land in the first rounds.
+ * Load per gateway before the rounds: most scans that held the loop over 2 ms (up to 20 ms for
+ * 64–200 characters) came in a fresh process's first ~10 s under this load, and would land in the
+ * first rounds. The detectors' warm-up at start halved them; what holds the rest is not pinned down.
  */
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 10)
 const ROUND_S = Number(process.env.BENCH_DURATION ?? 8)
