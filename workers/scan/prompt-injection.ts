@@ -105,7 +105,7 @@ const PERSONA: readonly Signal[] = [
   // The same identity handed over as a role to play: "roleplay as Zed, a mercenary AI".
   { pattern: /\b(?:as|called|named)\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:AI|ai|assistant|chatbot|bot|model)\b/g, weight: 0.45 },
   // A capitalized name to be from now on: "Be Lumen from now on".
-  { pattern: /\b[Bb]e\s+[A-Z][a-zA-Z]{2,20}\s+(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:chat|conversation))\b/g, weight: 0.45 },
+  { pattern: /\b(?:be|Be)\s+[A-Z][a-zA-Z]{2,20}\s+(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:chat|conversation))\b/g, weight: 0.45 },
   { pattern: /\byou\s+will\s+now\s+(?:roleplay|role-play|play|act|pretend|be|become|speak\s+as)\b|\bnew\s+(?:identity|persona|personality|character)\s*[:=]/gi, weight: 0.4 },
   { pattern: /\b(?:obeys?|serves?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+only\s+(?:me|the\s+user)\b|\bonly\s+(?:obeys?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+me\b/gi, weight: 0.45 },
   { pattern: /\b(?:identity|persona|role)\s+(?:update|change|switch|override)\b|\b(?:drop|abandon|shed|leave)\s+(?:the\s+|your\s+)?(?:assistant|ai|default|helpful)\s+(?:persona|role|character|act)\b/gi, weight: 0.5 },
@@ -190,7 +190,8 @@ const CONVERSATION: readonly Signal[] = [
   { pattern: /<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>/gi, weight: 0.8 },
   { pattern: /(?:^|\n)\s*(?:#{2,}|-{3,}|={3,}|\*{2,})?\s*(?:system|admin(?:istrator)?|developer)\s*(?:message|note|prompt)?(?:\s*v?\d+(?:\.\d+)?)?\s*(?:#{2,}|-{3,})?\s*:/gi, weight: 0.45 },
   // Commands and fields of a chat protocol typed into the text: "/end_conversation", "role=developer".
-  { pattern: /(?:^|[\s>])\/(?:end|start|new|reset)_?(?:conversation|session|chat)\b|\brole\s*[:=]\s*["']?(?:developer|system|admin|root|operator)\b/gi, weight: 0.45 },
+  { pattern: /(?:^|[\s>])\/(?:end|start|new|reset)_?(?:conversation|session|chat)\b/gi, weight: 0.4 },
+  { pattern: /\brole\s*[:=]\s*["']?(?:developer|system|admin|root|operator)\b/gi, weight: 0.4 },
   { pattern: /\b(?:the|this|our)\s+(?:chat|conversation|dialog(?:ue)?|exchange)\s+(?:above|so\s+far)\s+(?:was|were)\s+(?:generated|written|scripted|faked|simulated|fabricated)\s+by\b/gi, weight: 0.4 },
   { pattern: /\bto\s+test\s+(?:you|your\s+(?:limits|filters|compliance|safeguards))\b/gi, weight: 0.3 },
   { pattern: /\bsystem\s+(?:override|upgrade|update|notice)\b/gi, weight: 0.5 },
@@ -251,11 +252,33 @@ const PLANTED: readonly Signal[] = [
   { pattern: /\bstop\s+everything\b/gi, weight: 0.5 },
 ]
 
+// Cues too common to mean anything alone, each a part of how attacks of every family are built:
+// the model's own instructions named in the second person, a word that retires something, a
+// takeover from some point on, a ban on refusing, safeguards said to be off, a persona to play,
+// the conversation said to be a test or unwatched, a request for the exact text the model was
+// given, a notice addressed to the model inside data, the user's data sent on. Attacks reworded
+// beyond any listed phrase still carry three or four of them; ordinary requests rarely more
+// than one. At 0.25 each, three are needed to flag, or two beside a weak phrase signal.
+const CUE = 0.25
+const CUES: readonly Signal[] = [
+  { pattern: /\byour\s+(?:\w+\s+)?(?:instructions|rules|guidelines|guidance|directives|system\s+prompt|programming|configuration|guardrails|safeguards|constraints|policies)\b|\byou\s+(?:were|have\s+been|['’]ve\s+been)\s+(?:given|handed|told|instructed|programmed|configured|set\s+up|primed|briefed)\b/gi, weight: CUE },
+  { pattern: /\b(?:ignore|disregard|forget|override|bypass|circumvent|retired?|superseded?|revoked?|lifted|scrapped|void|obsolete|outdated|no\s+longer\s+(?:appl(?:y|ies)|valid|active|binding|in\s+(?:effect|force)))\b/gi, weight: CUE },
+  { pattern: /\b(?:from\s+(?:now|this\s+(?:message|point|moment))\s+on(?:wards)?|starting\s+(?:now|immediately|with\s+this\s+message)|effective\s+immediately|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:conversation|chat|session)|at\s+the\s+(?:start|beginning|top)\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session))\b/gi, weight: CUE },
+  { pattern: /\b(?:never|don['’]t|do\s+not|won['’]t|no\s+(?:reason|need)\s+to|without)\s+(?:refus(?:e|ing)|declin(?:e|ing)|say(?:ing)?\s+no|hold(?:ing)?\s+back|add(?:ing)?\s+(?:warnings|disclaimers|caveats)|tack(?:ing)?\s+on|moraliz(?:e|ing)|lectur(?:e|ing))\b|\bno\s+matter\s+(?:what|how)\b|\bwhatever\s+(?:i|the\s+user)\s+asks?\b/gi, weight: CUE },
+  { pattern: /\b(?:guardrails?|safeguards|safety\s+\w+|content\s+(?:filters?|polic(?:y|ies))|moderation(?:\s+\w+)?|restrictions|polic(?:y|ies))\s+(?:[^\s.!?]+\s+){0,4}?(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|currently\s+|temporarily\s+)?(?:off|disabled|removed|lifted|suspended|deactivated|switched\s+off|turned\s+off|bypassed|waived|down|offline|paused|gone)\b/gi, weight: CUE },
+  // "You are now" is a signal of its own (PERSONA).
+  { pattern: /\b(?:act(?:ing)?\s+as|role-?play(?:ing)?\s+as|play\s+the\s+(?:role|part)\s+of|pretend\s+(?:to\s+be|you['’]re|you\s+are)|respond\s+(?:only\s+)?as|speak\s+as|stay\s+in\s+character|new\s+(?:identity|persona|personality))\b/gi, weight: CUE },
+  { pattern: /\b(?:this|the|our)\s+(?:conversation|chat|session|exchange|transcript)\s+(?:so\s+far\s+|up\s+to\s+now\s+|until\s+now\s+|above\s+)?(?:was|is|has\s+been)\s+(?:only\s+|just\s+|merely\s+)?(?:a\s+|an\s+)?(?:test|evaluation|simulation|simulated|drill|rehearsal|over|ended|finished|unmonitored|not\s+(?:being\s+)?(?:logged|monitored|recorded))\b|\b(?:logging|monitoring|oversight)\s+(?:is\s+)?(?:now\s+)?(?:off|disabled|paused)\b|\b(?:live|real)\s+(?:mode|session)\s+(?:is\s+)?(?:now\s+)?(?:active|on|starts?|begins?)\b/gi, weight: CUE },
+  { pattern: /\b(?:paste|quote|repeat|print|reveal|recite|dump|output|type\s+out|write\s+out|spell\s+out|copy|read\s+back|echo|display|disclose)\b(?:\s+[^\s.!?]+){0,6}?\s+(?:the\s+)?(?:exact|full|complete|entire|verbatim|original|very\s+first|first|initial|hidden)\s+(?:text|lines|words|message|instructions|prompt|setup|configuration|wording)\b/gi, weight: CUE },
+  { pattern: /\b(?:important|attention|note|notice|reminder|instructions?)\s+(?:for|to)\s+(?:the\s+|any\s+)?(?:assistant|ai|model|llm|agent|bot|chatbot)s?\b/gi, weight: CUE },
+  { pattern: /\b(?:append|attach|include|embed|send|forward|post|upload|leak)\b(?:\s+[^\s.!?]+){0,4}?\s+(?:the\s+user['’]s|their|this\s+user['’]s)\s+(?:chat|conversation|history|messages?|data|emails?|contacts|files|credentials|passwords?|tokens?|keys?)\b/gi, weight: CUE },
+]
+
 // The universal adversarial suffix published by Zou et al. (2023), "Universal and Transferable
 // Adversarial Attacks on Aligned Language Models", and its common variants.
 const PUBLISHED_SUFFIX: Signal = { pattern: /describing\.\s*\\?\s*\+\s*similarly\s*now\s+write\s+opposite/gi, weight: 0.9 }
 
-const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, HARMFUL_GOAL, PUBLISHED_SUFFIX]
+const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, HARMFUL_GOAL, PUBLISHED_SUFFIX]
 
 // Most signals can only match where one of a few words starts ("ignore", "your", "system"):
 // those words are read off each pattern once. One pass of a single pattern finds where such words
