@@ -3,7 +3,7 @@
 // spans match when they overlap and have the same type; a case-level detected / not-detected
 // score is reported beside the span score; weak entities are reported with and without; prompt
 // injection is document classification, with recall per attack family (bench/injection-families.ts),
-// also on the hand-written family set bench/data/prompt-injection-families.jsonl; secret-scanner
+// also on the family sets in bench/data/prompt-injection-*.jsonl; secret-scanner
 // negatives get their own number.
 //
 //   npm run eval:governor                 (PII_EVAL_FILE=path overrides the data file)
@@ -37,11 +37,14 @@ type GoldEntity = z.infer<typeof GoldEntity>
 type EvalCase = z.infer<typeof EvalCase>
 
 const DEFAULT_FILE = new URL('../../shared/data/pii_eval.jsonl', import.meta.url)
-// Attacks and benign requests written for this evaluation, labelled by family. The first set was
-// used while the rules were written; the second was written afterwards and not tuned on.
+// Attacks and benign requests written for this evaluation, labelled by family, in the order they
+// were written. Each was written without sight of the rules that came after it; the README says
+// which rules were then written against which set. Only the last one has never been tuned on.
 const FAMILY_SETS = [
-  { file: new URL('./data/prompt-injection-families.jsonl', import.meta.url), title: 'Hand-written family set, used while writing the rules' },
-  { file: new URL('./data/prompt-injection-unseen.jsonl', import.meta.url), title: 'Hand-written set written after the rules, not tuned on' },
+  { file: new URL('./data/prompt-injection-families.jsonl', import.meta.url), title: 'Hand-written family set, used while writing the first rules' },
+  { file: new URL('./data/prompt-injection-unseen.jsonl', import.meta.url), title: 'Set written after the first rules; the paraphrase signals were written against it' },
+  { file: new URL('./data/prompt-injection-unseen-2.jsonl', import.meta.url), title: 'Set written apart from the rules; the weak cues were checked against it' },
+  { file: new URL('./data/prompt-injection-unseen-3.jsonl', import.meta.url), title: 'Set written apart from the rules, never tuned on' },
 ] as const
 const FamilyCase = z.object({ family: z.string(), label: z.boolean(), text: z.string() })
 const TARGETS: Readonly<Record<string, number>> = {
