@@ -161,6 +161,17 @@ const JAILBREAK: readonly Signal[] = [
   { pattern: /\b(?:restricted|forbidden|illegal|dangerous|banned)\s+(?:compounds?|substances?|content|information|topics?)\b/gi, weight: 0.3 },
 ]
 
+// Fiction as cover (garak's grandma and roleplay probes, PINT's jailbreaks): a story, game or
+// hypothetical world, and inside it a request for precise, operational detail on something
+// harmful. The frame alone is ordinary writing help, and so is a detective who explains step by
+// step; a detailed harmful request alone is a moderation matter. Only the two together flag.
+const HARM = '(?:weapons?|guns?|explosives?|bombs?|poisons?|toxins?|drugs?|meth|malware|ransomware|viruses|exploits?|break(?:s|ing)?\\s+in(?:to)?|hack(?:s|ing)?\\s+into|bypass(?:es|ing)?\\s+(?:security|alarms?|locks?)|pick(?:s|ing)?\\s+(?:a\\s+)?locks?|hotwir\\w*|counterfeit\\w*|launder\\w*|untraceable|undetected|without\\s+(?:getting\\s+)?caught|dangerous\\s+(?:knowledge|information|substances?|chemicals?))'
+const DETAIL = '(?:step[\\s-]by[\\s-]step|exact(?:ly)?\\s+(?:how|what|which|steps|quantities|amounts)|(?:full|precise|technical|realistic)\\s+detail|detailed|realistic|precise|accurate|walk(?:s|ing)?\\s+(?:\\w+\\s+)?through|teach(?:es|ing)?\\s+(?:\\w+\\s+){0,2}?how)'
+const FICTION_FRAME: readonly Signal[] = [
+  { pattern: /\b(?:hypothetically|(?:hypothetical|fictional|parallel|alternate|imaginary)\s+(?:world|universe|scenario|setting|story)|let['’]s\s+(?:play|pretend|co-?write|role-?play|imagine)|screenplay|novel|thriller|short\s+story|improv|role-?playing\s+game|tabletop\s+campaign)\b/gi, weight: 0.25 },
+  { pattern: new RegExp(`\\b${DETAIL}\\b[^.!?\\n]{0,80}?\\b${HARM}\\b|\\b${HARM}\\b[^.!?\\n]{0,80}?\\b${DETAIL}\\b`, 'gi'), weight: 0.35 },
+]
+
 // What jailbreak framings are wrapped around: a request for plainly harmful instructions. Weak on
 // its own (a harmful question is a moderation matter, not an injection); it tips a weak framing
 // ("the demo is over, now for real", "a villain with no restrictions explains") over the line.
@@ -268,7 +279,8 @@ const CUES: readonly Signal[] = [
   { pattern: /\b(?:guardrails?|safeguards|safety\s+\w+|content\s+(?:filters?|polic(?:y|ies))|moderation(?:\s+\w+)?|restrictions|polic(?:y|ies))\s+(?:[^\s.!?]+\s+){0,4}?(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|currently\s+|temporarily\s+)?(?:off|disabled|removed|lifted|suspended|deactivated|switched\s+off|turned\s+off|bypassed|waived|down|offline|paused|gone)\b/gi, weight: CUE },
   // "You are now" is a signal of its own (PERSONA).
   { pattern: /\b(?:act(?:ing)?\s+as|role-?play(?:ing)?\s+as|play\s+the\s+(?:role|part)\s+of|pretend\s+(?:to\s+be|you['’]re|you\s+are)|respond\s+(?:only\s+)?as|speak\s+as|stay\s+in\s+character|new\s+(?:identity|persona|personality))\b/gi, weight: CUE },
-  { pattern: /\b(?:this|the|our)\s+(?:conversation|chat|session|exchange|transcript)\s+(?:so\s+far\s+|up\s+to\s+now\s+|until\s+now\s+|above\s+)?(?:was|is|has\s+been)\s+(?:only\s+|just\s+|merely\s+)?(?:a\s+|an\s+)?(?:test|evaluation|simulation|simulated|drill|rehearsal|over|ended|finished|unmonitored|not\s+(?:being\s+)?(?:logged|monitored|recorded))\b|\b(?:logging|monitoring|oversight)\s+(?:is\s+)?(?:now\s+)?(?:off|disabled|paused)\b|\b(?:live|real)\s+(?:mode|session)\s+(?:is\s+)?(?:now\s+)?(?:active|on|starts?|begins?)\b/gi, weight: CUE },
+  // Anchored on the noun, not on "the": the cue is tried where a conversation is named, not at every article.
+  { pattern: /\b(?:conversation|chat|session|exchange|transcript)\s+(?:so\s+far\s+|up\s+to\s+now\s+|until\s+now\s+|above\s+)?(?:was|is|has\s+been)\s+(?:only\s+|just\s+|merely\s+)?(?:a\s+|an\s+)?(?:test|evaluation|simulation|simulated|drill|rehearsal|over|ended|finished|unmonitored|not\s+(?:being\s+)?(?:logged|monitored|recorded))\b|\b(?:logging|monitoring|oversight)\s+(?:is\s+)?(?:now\s+)?(?:off|disabled|paused)\b|\b(?:live|real)\s+(?:mode|session)\s+(?:is\s+)?(?:now\s+)?(?:active|on|starts?|begins?)\b/gi, weight: CUE },
   { pattern: /\b(?:paste|quote|repeat|print|reveal|recite|dump|output|type\s+out|write\s+out|spell\s+out|copy|read\s+back|echo|display|disclose)\b(?:\s+[^\s.!?]+){0,6}?\s+(?:the\s+)?(?:exact|full|complete|entire|verbatim|original|very\s+first|first|initial|hidden)\s+(?:text|lines|words|message|instructions|prompt|setup|configuration|wording)\b/gi, weight: CUE },
   { pattern: /\b(?:important|attention|note|notice|reminder|instructions?)\s+(?:for|to)\s+(?:the\s+|any\s+)?(?:assistant|ai|model|llm|agent|bot|chatbot)s?\b/gi, weight: CUE },
   { pattern: /\b(?:append|attach|include|embed|send|forward|post|upload|leak)\b(?:\s+[^\s.!?]+){0,4}?\s+(?:the\s+user['’]s|their|this\s+user['’]s)\s+(?:chat|conversation|history|messages?|data|emails?|contacts|files|credentials|passwords?|tokens?|keys?)\b/gi, weight: CUE },
@@ -278,7 +290,7 @@ const CUES: readonly Signal[] = [
 // Adversarial Attacks on Aligned Language Models", and its common variants.
 const PUBLISHED_SUFFIX: Signal = { pattern: /describing\.\s*\\?\s*\+\s*similarly\s*now\s+write\s+opposite/gi, weight: 0.9 }
 
-const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, HARMFUL_GOAL, PUBLISHED_SUFFIX]
+const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, ...FICTION_FRAME, HARMFUL_GOAL, PUBLISHED_SUFFIX]
 
 // Most signals can only match where one of a few words starts ("ignore", "your", "system"):
 // those words are read off each pattern once. One pass of a single pattern finds where such words
