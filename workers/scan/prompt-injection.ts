@@ -8,6 +8,7 @@
 // FLAG_AT, so a weak signal (a role change, "answer only with") needs a second one. Every
 // matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
 // detector decoded (see encoded.ts).
+import { leadingWords } from './leading-words.ts'
 import type { Detector, Finding } from './types.ts'
 
 interface Signal {
@@ -268,8 +269,8 @@ const PLANTED: readonly Signal[] = [
 // takeover from some point on, a ban on refusing, safeguards said to be off, a persona to play,
 // the conversation said to be a test or unwatched, a request for the exact text the model was
 // given, a notice addressed to the model inside data, the user's data sent on. Attacks reworded
-// beyond any listed phrase still carry three or four of them; ordinary requests rarely more
-// than one. At 0.25 each, three are needed to flag, or two beside a weak phrase signal.
+// beyond any listed phrase often carry several; ordinary requests rarely more than one. At 0.25
+// each, three are needed to flag, or two beside a weak phrase signal.
 const CUE = 0.25
 const CUES: readonly Signal[] = [
   { pattern: /\byour\s+(?:\w+\s+)?(?:instructions|rules|guidelines|guidance|directives|system\s+prompt|programming|configuration|guardrails|safeguards|constraints|policies)\b|\byou\s+(?:were|have\s+been|['’]ve\s+been)\s+(?:given|handed|told|instructed|programmed|configured|set\s+up|primed|briefed)\b/gi, weight: CUE },
@@ -359,70 +360,4 @@ export const promptInjectionDetector: Detector = {
     if (score < FLAG_AT) return []
     return hits.map((hit): Finding => ({ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score, heuristic: true }))
   },
-}
-
-/**
- * The words one of which every match of `source` starts with, at a word boundary (lower case), or
- * undefined when that cannot be read off simply (the pattern then always runs). Reads top-level
- * alternatives that start with \\b, each a literal prefix or a non-optional (?:…) group of them.
- */
-export function leadingWords(source: string, atBoundary = false): string[] | undefined {
-  const words: string[] = []
-  for (const alternative of splitAlternatives(source)) {
-    const bounded = atBoundary || alternative.startsWith('\\b')
-    const rest = alternative.startsWith('\\b') ? alternative.slice(2) : alternative
-    if (rest.startsWith('(?:')) {
-      const close = closingParen(rest, 0)
-      const after = rest[close + 1]
-      if (close < 0 || (after !== undefined && '?*{'.includes(after))) return undefined
-      // Unless a \\b came first, every alternative inside must start with one.
-      const inner = leadingWords(rest.slice(3, close), bounded)
-      if (inner === undefined) return undefined
-      words.push(...inner)
-      continue
-    }
-    if (!bounded) return undefined
-    const literal = /^[A-Za-z']+/.exec(rest)?.[0] ?? ''
-    const next = rest[literal.length] ?? ''
-    // A quantifier right after the literal makes its last letter optional.
-    const word = next !== '' && '?*{'.includes(next) ? literal.slice(0, -1) : literal
-    if (word.length < 2) return undefined
-    words.push(word.toLowerCase())
-  }
-  return words
-}
-
-function splitAlternatives(source: string): string[] {
-  const parts: string[] = []
-  let depth = 0
-  let inClass = false
-  let start = 0
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]
-    if (c === '\\') i++
-    else if (inClass) inClass = c !== ']'
-    else if (c === '[') inClass = true
-    else if (c === '(') depth++
-    else if (c === ')') depth--
-    else if (c === '|' && depth === 0) {
-      parts.push(source.slice(start, i))
-      start = i + 1
-    }
-  }
-  parts.push(source.slice(start))
-  return parts
-}
-
-function closingParen(source: string, open: number): number {
-  let depth = 0
-  let inClass = false
-  for (let i = open; i < source.length; i++) {
-    const c = source[i]
-    if (c === '\\') i++
-    else if (inClass) inClass = c !== ']'
-    else if (c === '[') inClass = true
-    else if (c === '(') depth++
-    else if (c === ')' && --depth === 0) return i
-  }
-  return -1
 }
