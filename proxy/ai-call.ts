@@ -12,6 +12,7 @@ import type { CompletionResult, FinishReason, ProviderEvent, ProviderResult, Ser
 import { isStreamed, type ModelCall, type Outcome, type RequestContext } from './context.ts'
 import { creditsOf, dollars } from './credits.ts'
 import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
+import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from './gateway-headers.ts'
 import type { CoreMetrics } from './metrics.ts'
 import { costDollars } from './models.ts'
 import { nativeFormat } from './native-format.ts'
@@ -40,8 +41,6 @@ export interface AiDeps {
   /** Renders a Reply that an onResult hook put in place of the answer. */
   readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
-
-const MODEL_HEADER = 'x-gateway-model'
 
 /** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
 const LATE_HEADERS = ['x-gateway-completion-tokens', 'x-credits-charged', 'x-credits-remaining'] as const
@@ -337,7 +336,7 @@ async function streamAnswer(
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
   await sse.write(frames.close(result))
-  sse.close({ ...(modelAsTrailer && { [MODEL_HEADER]: modelOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
+  sse.close({ ...(modelAsTrailer && { [MODEL_HEADER]: modelHeaderOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
 }
 
@@ -374,15 +373,10 @@ function trailersOf(ctx: RequestContext): Record<string, string> {
 function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
   return {
     ...ctx.responseHeaders,
-    [MODEL_HEADER]: modelOf(result),
-    'x-gateway-prompt-tokens': String(result.usage.promptTokens),
+    [MODEL_HEADER]: modelHeaderOf(result),
+    [PROMPT_TOKENS_HEADER]: String(result.usage.promptTokens),
     'x-cache-status': result.cacheHit ? 'HIT' : 'MISS',
   }
-}
-
-/** The provider/model that served, as x-gateway-model gives it. */
-function modelOf(result: CompletionResult): string {
-  return `${result.provider}/${result.model}`
 }
 
 function lateHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {

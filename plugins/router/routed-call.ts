@@ -4,6 +4,7 @@
 import type { ProviderEvent, ProviderResult, UpstreamCall } from '../../proxy/completion.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { UpstreamInvalidJsonError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/errors.ts'
+import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/gateway-headers.ts'
 import {
   completeWithRetry,
   streamWithRetry,
@@ -13,18 +14,9 @@ import {
   type RetryPolicy,
 } from './call-with-retry.ts'
 import { toJsonText } from './json-answer.ts'
-import type { Target } from './resolve-model.ts'
-
-export const MODEL_HEADER = 'x-gateway-model'
-export const PROMPT_TOKENS_HEADER = 'x-gateway-prompt-tokens'
 
 /** The prompt's token count, or how to count it once the request has been admitted. */
 export type PromptCount = number | ((signal: AbortSignal) => Promise<number>)
-
-/** The header's provider/model form, e.g. `local/gpt-4o-mini`. */
-export function modelHeaderOf(target: Target): string {
-  return `${target.provider}/${target.model}`
-}
 
 export class RoutedCall implements UpstreamCall, CallObserver {
   readonly #candidates: readonly Candidate[]
