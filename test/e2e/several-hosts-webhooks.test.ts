@@ -14,7 +14,7 @@ import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { startReceiver } from '../plugins/webhooks/fixtures/receiver.ts'
-import { until } from '../plugins/webhooks/fixtures/wait.ts'
+import { until } from '../helpers/until.ts'
 
 const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))

@@ -8,6 +8,7 @@ import t, { type Test } from 'tap'
 import { request } from 'undici'
 import { hello, parseSse } from '../helpers/http.ts'
 import { startMockedGateway } from '../helpers/mocked-gateway.ts'
+import { until } from '../helpers/until.ts'
 import { KEEP_ALIVE_FRAME } from '../../proxy/sse.ts'
 
 // Short, so that a test waits for a few of them; nothing here depends on how late a timer fires.
@@ -44,7 +45,7 @@ t.test('a model that stays silent gets the stream opened and kept alive, and its
   mock.hold()
   const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
   t.equal(res.statusCode, 200, 'the status is sent while the model has not answered')
-  t.equal(mock.held, 1)
+  await until(() => mock.held === 1, 'the request reached the model, which holds it')
   t.match(res.headers['content-type'], /^text\/event-stream/)
   t.equal(res.headers['x-cache-status'], 'MISS')
   t.equal(res.headers['x-gateway-model'], undefined, 'which model serves is not known yet')

@@ -11,7 +11,8 @@ import { lmdbRecords } from '../../../plugins/idempotency/lmdb-records.ts'
 import { requestHash } from '../../../plugins/idempotency/request-hash.ts'
 import { call } from '../../helpers/http.ts'
 import { freshDataDir, seedProject } from '../../helpers/start-gateway.ts'
-import { body, idempotencyGateway, until, type IdempotencyGateway } from './fixtures.ts'
+import { body, idempotencyGateway, type IdempotencyGateway } from './fixtures.ts'
+import { until } from '../../helpers/until.ts'
 
 async function inFlight(gw: IdempotencyGateway): Promise<number> {
   const text = (await call(`${gw.url}/metrics`)).body as string

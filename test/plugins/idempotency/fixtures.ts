@@ -85,12 +85,3 @@ export async function inspect<T>(dataDir: string, look: (view: StoreView) => T |
     await store.close()
   }
 }
-
-/** Polls until `check` holds: no fixed sleep decides a test. */
-export async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-  throw new Error(`timed out waiting until ${what}`)
-}

@@ -13,7 +13,8 @@ import { startMockUpstream } from '../../helpers/mock-upstream.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
-import { body, idempotencyGateway, until } from './fixtures.ts'
+import { body, idempotencyGateway } from './fixtures.ts'
+import { until } from '../../helpers/until.ts'
 
 const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))
 

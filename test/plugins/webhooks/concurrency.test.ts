@@ -5,7 +5,7 @@ import t from 'tap'
 import { register, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { onBothStores } from './fixtures/stores.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 // Longer than any test here runs: these receivers answer only when the test is over.
 const NEVER_MS = 60_000

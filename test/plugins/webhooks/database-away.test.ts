@@ -5,7 +5,7 @@ import t from 'tap'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 import { register, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 t.test('with PostgreSQL away the webhook endpoints answer 503 and the worker survives; back, deliveries resume', { skip: POSTGRES_MISSING }, async (t) => {
   const server = await startPostgres(t)

@@ -3,7 +3,7 @@ import t from 'tap'
 import { markerPass, register, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { onBothStores } from './fixtures/stores.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 onBothStores(t, (t, place) => {
   t.test('the test endpoint sends a test event at once and answers with the delivery\'s outcome', async (t) => {

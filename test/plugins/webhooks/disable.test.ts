@@ -4,7 +4,7 @@ import t from 'tap'
 import { markerPass, register, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { onBothStores } from './fixtures/stores.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 const SIX_HOURS = 6 * 3_600_000
 

@@ -18,7 +18,7 @@ import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { inStore, manualClock, seedWebhookProject, SECRET, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 const GATEWAY_PROCESS = fileURLToPath(new URL('./fixtures/gateway-process.ts', import.meta.url))
 

@@ -6,7 +6,7 @@ import { createOutbox } from '../../../proxy/events.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { inStore, manualClock, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 const MINUTE = 60_000
 

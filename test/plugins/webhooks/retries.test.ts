@@ -6,7 +6,7 @@ import { RETRY_OFFSETS_MS } from '../../../plugins/webhooks/retry-schedule.ts'
 import { markerPass, register, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { onBothStores } from './fixtures/stores.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 const MINUTE = 60_000
 

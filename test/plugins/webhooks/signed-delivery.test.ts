@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { register, SECRET, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver, type ReceivedDelivery } from './fixtures/receiver.ts'
 import { onBothStores } from './fixtures/stores.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 
 function verifies(secret: string, signed: Buffer, header: unknown): boolean {
   const expected = createHmac('sha256', secret).update(signed).digest()

@@ -4,7 +4,7 @@ import t from 'tap'
 import { markerPass, register, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { onBothStores } from './fixtures/stores.ts'
-import { until } from './fixtures/wait.ts'
+import { until } from '../../helpers/until.ts'
 import { call } from '../../helpers/http.ts'
 
 const request = { messages: [{ role: 'user', content: 'Summarize the quarterly numbers' }], model: 'gpt-4o', maxTokens: 50 }
