@@ -132,7 +132,9 @@ const PERSONA: readonly Signal[] = [
 
 // DAN-style role play: a persona defined by having no limits (garak dan; PINT "jailbreak").
 const JAILBREAK: readonly Signal[] = [
-  { pattern: /\bdo\s+anything\s+now\b/gi, weight: 0.9 },
+  // Not where the name sorts prompts into a kind ("'Do Anything Now' prompts"): that is talk about
+  // the attack, which a persona never needs.
+  { pattern: /\bdo\s+anything\s+now\b(?!["'’”]?\s*-?\s*(?:style\s+)?(?:prompts?|jailbreaks?|attacks?|exploits?|techniques?|templates?)\b)/gi, weight: 0.9 },
   // The well-known jailbreak persona names, written as names (capitals) and given as a role.
   { pattern: /\b(?:as|called|named|are|be|play|pretend\s+to\s+be|act\s+as)\s+(?:now\s+)?(?:an?\s+)?(?:DAN|STAN|DUDE|AIM|BetterDAN|AntiGPT|DevMode|Mongo\s+Tom)\b|\bStay\s+(?:a\s+)?DAN\b/g, weight: 0.6 },
   { pattern: /\b(?:have|has|with)\s+(?:no|zero|none\s+of\s+(?:your|the|its)(?:\s+old)?)\s+(?:restrictions|limits|limitations|filters|rules|guidelines|boundaries|content\s+polic(?:y|ies)|safety|morals|ethics)\b|\b(?:ai|bot|model|assistant|character)\s+with\s+(?:no|zero)\s+(?:restrictions|limits|filters|rules)\b/gi, weight: 0.45 },
@@ -195,11 +197,15 @@ const SAFETY_OFF: readonly Signal[] = [
   { pattern: /\b(?:all|any)\s+(?:answers?|responses?|requests?|content|topics?|outputs?)\s+(?:are|is)\s+(?:now\s+)?(?:allowed|permitted|acceptable|unrestricted)\b|\bso\s+answer\s+(?:fully|freely|everything)\b/gi, weight: 0.4 },
 ]
 
+const CHAT_TEMPLATE_TOKEN = String.raw`(?:<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>)`
+
 // Meta-instructions about the conversation: fake system notes and turns, chat-template tokens,
 // "the chat so far was a test", "everything above is void", "this chat is not monitored".
 const CONVERSATION: readonly Signal[] = [
   { pattern: /\[\s*system\s*(?:note|message|override|prompt|update|alert)?\s*:/gi, weight: 0.8 },
-  { pattern: /<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>/gi, weight: 0.8 },
+  // A template token set in prose, with a space or quote on each side, is named, not used: used,
+  // it touches a role, the text it wraps or a line's edge ("<|im_start|>system", "...<|im_end|>\n").
+  { pattern: new RegExp(`(?<![ \\t"'\`(‘“])${CHAT_TEMPLATE_TOKEN}|${CHAT_TEMPLATE_TOKEN}(?![ \\t"'\`),.;:?!’”])`, 'gi'), weight: 0.8 },
   { pattern: /(?:^|\n)\s*(?:#{2,}|-{3,}|={3,}|\*{2,})?\s*(?:system|admin(?:istrator)?|developer)\s*(?:message|note|prompt)?(?:\s*v?\d+(?:\.\d+)?)?\s*(?:#{2,}|-{3,})?\s*:/gi, weight: 0.45 },
   // Commands and fields of a chat protocol typed into the text: "/end_conversation", "role=developer".
   { pattern: /(?:^|[\s>])\/(?:end|start|new|reset)_?(?:conversation|session|chat)\b/gi, weight: 0.4 },
