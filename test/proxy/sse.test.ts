@@ -52,7 +52,8 @@ t.test('a model that stays silent gets the stream opened and kept alive, and its
   t.equal(res.headers.trailer, 'x-gateway-model, x-gateway-completion-tokens, x-credits-charged, x-credits-remaining')
   const body = reader(res.body)
   await body.until(2)
-  t.equal(body.text, KEEP_ALIVE_FRAME.repeat(2), 'nothing but comments before the model speaks')
+  // How many comments arrived depends on how long the request took to reach the model; at least two did.
+  t.equal(body.text.replaceAll(KEEP_ALIVE_FRAME, ''), '', 'nothing but comments before the model speaks')
   mock.release()
   const events = parseSse(await body.rest())
   t.ok(events.filter((e) => e.event === 'delta').length >= 2, 'the answer follows as delta events')
