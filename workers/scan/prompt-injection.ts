@@ -33,10 +33,12 @@ const MODEL_INSTRUCTIONS =
   `(?:\\byour\\s+(?:\\w+\\s+)?(?:instructions|rules|guidelines|configuration|config|setup|briefing|directives?|programming|prompt|system\\s+prompt|policies|orders|training|settings|guardrails)\\b${ABOUT_THE_MODEL}` +
   `|\\b(?:system|initial|original|previous|earlier|prior)\\s+(?:instructions|prompt|configuration|config|briefing|directives?|programming|settings|rules|guidance|guidelines|orders)\\b${ABOUT_THE_MODEL}` +
   // What the model was handed, named by how it got it: "the guidance you got earlier".
-  '|\\b(?:instructions|rules|guidance|guidelines|directions|directives|orders|briefing)\\s+(?:you\\s+(?:got|received|had|were\\s+given|have\\s+been\\s+given|[\'’]ve\\s+been\\s+given)|given\\s+to\\s+you)\\b' +
+  '|\\b(?:instructions|rules|guidance|guidelines|directions|directives|orders|briefing|setup(?:\\s+(?:text|message|notes?))?|configuration)\\s+(?:(?:that\\s+)?you\\s+(?:got|received|had|were\\s+(?:given|handed|issued|sent)|have\\s+been\\s+(?:given|handed|issued)|[\'’]ve\\s+been\\s+(?:given|handed|issued))|(?:given|handed|issued|supplied|provided)\\s+to\\s+(?:you|this\\s+(?:assistant|model|ai|bot|chatbot)))\\b' +
+  // Whose they are instead of how they came: "the operator rules", "the developer's guidelines".
+  `|\\b(?:operator|developer|deployer|site\\s+owner)(?:['’]s)?\\s+(?:rules|instructions|guidelines|policies|settings|configuration)\\b${ABOUT_THE_MODEL}` +
   "|\\b(?:what(?:ever)?|everything|anything|the\\s+stuff|all)\\s+(?:you|u)\\s+(?:were|was|have\\s+been|['’]ve\\s+been)\\s+(?:told|given|configured|set\\s+up|instructed|programmed|taught)\\b)"
 const VOIDED =
-  "(?:\\b(?:ignore|disregard|forget|override|overridden|cancel(?:led|ed)?|void|expired?|deprecated|obsolete|outdated|withdrawn|revoked|superseded|invalid|null|scrapped)\\b|\\bno\\s+longer\\s+(?:appl(?:y|ies)|counts?|valid|matters?|in\\s+effect)\\b|\\b(?:doesn|don|do\\s+not|does\\s+not)['’]?t?\\s+(?:count|apply|matter)\\b)"
+  "(?:\\b(?:ignore|disregard|forget|override|overridden|cancel(?:led|ed)?|void|expired?|deprecated|obsolete|outdated|withdrawn|revoked|superseded|supersedes?|rescinded|repealed|annulled|nullified|retired|lapsed|invalid|null|scrapped)\\b|\\bno\\s+longer\\s+(?:appl(?:y|ies)|counts?|valid|matters?|binding|in\\s+(?:effect|force))\\b|\\b(?:stopped|ceased)\\s+(?:being\\s+valid|to\\s+(?:apply|be\\s+valid|count)|applying|counting)\\b|\\b(?:doesn|don|do\\s+not|does\\s+not)['’]?t?\\s+(?:count|apply|matter)\\b)"
 const SENTENCE = '[^.!?\\n]{0,80}?'
 const INSTRUCTED = '(?:told|instructed|given|taught|programmed|configured)'
 const INVALIDATION: readonly Signal[] = [
@@ -83,6 +85,8 @@ const EXTRACTION: readonly Signal[] = [
   { pattern: /\b(?:underlying|hidden|initial|original|confidential|secret)\s+(?:system\s+)?(?:prompt(?:ing)?|instructions|configuration)\b/gi, weight: 0.6 },
   { pattern: /\b(?:repeat|print|output|copy)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything|lines)\s+(?:above|before\s+(?:this|my))\b/gi, weight: 0.8 },
   { pattern: /\b(?:text|wording|content|contents)\s+of\s+(?:your|the)\s+(?:system\s+(?:message|prompt)|instructions|prompt|configuration)\b/gi, weight: 0.8 },
+  // A copy asked for as a document: "a verbatim transcript of your initialization directives".
+  { pattern: /\b(?:transcript|copy|printout|dump|listing|record|export)\s+of\s+your\s+(?:\w+\s+)?(?:initiali[sz]ation|instructions|directives|prompt|configuration|setup|guidelines|rules|briefing)\b/gi, weight: 0.7 },
   { pattern: /\bwhat\s+(?:your|the)\s+(?:operator|developers?|creators?|owner|company|admin(?:istrator)?)\s+(?:wrote|told|said|gave|sent)\s+(?:to\s+)?you\b|\b(?:hidden|secret|system|initial)\s+(?:preamble|preface|setup\s+text)\b|\byour\s+(?:preamble|context\s+window|initial\s+context)\b/gi, weight: 0.6 },
   {
     pattern: /\b(?:remind\s+me\s+of|list|print|show|tell\s+me|repeat|quote|output|recite|write\s+out|what\s+are)\b[^.!?\n]{0,60}?(?:\byour\s+(?:\w+\s+)?(?:instructions|rules|configuration|setup|prompt|guidelines|directives)\b|\b(?:rules|instructions|guidelines)\s+(?:are\s+)?you\s+(?:are\s+)?(?:following|using|running|bound\s+by)\b|\bsystem\s+instructions\b)|\b(?:configured|set\s+up|programmed|instructed|primed)\s+you\s+with\b|\b(?:anything|everything|what)\s+(?:the\s+user|i)\s+can(?:not|['’]?t)\s+see\b|\bfirst\s+\d+\s+(?:words|lines|characters|tokens)\s+of\s+(?:this|the|our)\s+(?:conversation|chat|context)\b/gi,
@@ -102,7 +106,7 @@ const EXTRACTION: readonly Signal[] = [
 const PERSONA: readonly Signal[] = [
   { pattern: /\byou(?:\s+are|['’]re)\s+now\b/gi, weight: 0.4 },
   // "You are Kairo, a rogue AI": a capitalized name given as the model's identity.
-  { pattern: /\byou\s+are\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:ai|assistant|chatbot|bot|model|hacker|character|version)\b/g, weight: 0.5 },
+  { pattern: /\byou\s+are\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:ai|assistant|chatbot|bot|model|hacker|character|version|intelligence|entity|mind|program)\b/g, weight: 0.5 },
   // The same identity handed over as a role to play: "roleplay as Zed, a mercenary AI".
   { pattern: /\b(?:as|called|named)\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:AI|ai|assistant|chatbot|bot|model)\b/g, weight: 0.45 },
   // A capitalized name to be from now on: "Be Lumen from now on".
@@ -110,6 +114,8 @@ const PERSONA: readonly Signal[] = [
   { pattern: /\byou\s+will\s+now\s+(?:roleplay|role-play|play|act|pretend|be|become|speak\s+as)\b|\bnew\s+(?:identity|persona|personality|character)\s*[:=]/gi, weight: 0.4 },
   { pattern: /\b(?:obeys?|serves?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+only\s+(?:me|the\s+user)\b|\bonly\s+(?:obeys?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+me\b/gi, weight: 0.45 },
   { pattern: /\b(?:identity|persona|role)\s+(?:update|change|switch|override)\b|\b(?:drop|abandon|shed|leave)\s+(?:the\s+|your\s+)?(?:assistant|ai|default|helpful)\s+(?:persona|role|character|act)\b/gi, weight: 0.5 },
+  // Weaker: people are told to drop an old identity too.
+  { pattern: /\b(?:drop|abandon|shed|discard)\s+your\s+(?:current|old|usual|present|default|former)\s+(?:identity|persona|personality)\b/gi, weight: 0.4 },
   { pattern: /\b(?:starting|beginning)\s+(?:with|from)\s+(?:this|now|here)\b(?:\s+\w+){0,2}?\s+you\s+(?:are|will\s+be)\b|\b(?:you\s+are\s+about\s+to|you\s+will)\s+(?:become|turn\s+into)\b/gi, weight: 0.5 },
   { pattern: /\bfrom\s+now\s+on,?\s+(?:you(?:['’]re|\s+are|\s+will\s+be|\s+shall\s+be)|your\s+(?:name|role)\s+is)\b/gi, weight: 0.5 },
   { pattern: /\byou\s+are\s+no\s+longer\s+(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|language\s+model|llm|bound|restricted|limited|chatgpt|claude)\b/gi, weight: 0.7 },
@@ -119,10 +125,10 @@ const PERSONA: readonly Signal[] = [
   { pattern: /\bi['’]?\s?a?m\s+your\s+(?:developer|creator|admin(?:istrator)?|owner|programmer|maker|operator)\b/gi, weight: 0.7 },
   { pattern: /\breprogram(?:ming|med)?\b/gi, weight: 0.6 },
   // Forced output: how every answer must look, whatever is asked.
-  { pattern: /\b(?:always|only)\s+(?:answer|respond|reply)\s+(?:as|in\s+character|with\s+what)\b|\banswer\s+only\s+as\b/gi, weight: 0.35 },
+  { pattern: /\b(?:always|only)\s+(?:answer|respond|reply)\s+(?:as|in\s+character|with\s+what)\b|\b(?:answer|respond|reply|speak|talk|write)\s+only\s+as\b/gi, weight: 0.35 },
   { pattern: /\b(?:start|begin|prefix)(?:s|ing)?\s+(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|responses?|messages?)\s+with\b/gi, weight: 0.35 },
   { pattern: /\b(?:must|will|shall)\s+(?:always\s+)?(?:answer|respond\s+to|comply\s+with)\s+(?:every|all|any)\b|\bno\s+matter\s+(?:the\s+topic|what\s+(?:i|the\s+user)\s+asks?)\b/gi, weight: 0.35 },
-  { pattern: new RegExp(`\\b(?:always|will)\\s+comply\\b|\\b${NEGATED}\\s+(?:apologi[sz]e|refuse|mention)s?\\b|\\bwithout\\s+(?:any\\s+)?(?:caveats|disclaimers|warnings)\\b|\\balways\\s+(?:answers|responds|complies)\\b`, 'gi'), weight: 0.35 },
+  { pattern: new RegExp(`\\b(?:always|will)\\s+comply\\b|\\b${NEGATED}\\s+(?:apologi[sz]e|refuse|mention)s?\\b|\\bwithout\\s+(?:any\\s+|the\\s+(?:usual\\s+)?|your\\s+(?:usual\\s+)?)?(?:caveats|disclaimers|warnings|refusals)\\b|\\balways\\s+(?:answers|responds|complies)\\b`, 'gi'), weight: 0.35 },
   { pattern: /\byour\s+(?:name|identity|persona|personality|role)\s+is\s+now\b|\bswitch\s+(?:your\s+)?(?:personality|persona|identity)\b|\byou['’]re\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:evil|rogue|unfiltered|dark|uncensored)\s+(?:twin|version|side|copy)\b/gi, weight: 0.5 },
   { pattern: /\b(?:i\s+need|i\s+want)\s+you\s+to\s+(?:become|turn\s+into)\b|\bbecome\s+['"“]?[A-Z][a-zA-Z]+(?:GPT|Bot|AI)\b/g, weight: 0.45 },
   { pattern: /\b(?:responds?|answers?|replies)\s+(?:to\s+)?(?:all|every|any)\s+(?:requests?|questions?|prompts?|messages?)\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
@@ -162,6 +168,10 @@ const JAILBREAK: readonly Signal[] = [
   { pattern: /\b(?:ais?|models?|assistants?|chatbots?|bots?|llms?)\s+(?:(?:have|has|had|with)\s+(?:no|zero)|without(?:\s+any)?)\s+(?:safety|ethical|moral|content)\s+(?:training|filters?|guidelines|rules|restrictions|limits|alignment)\b/gi, weight: 0.45 },
   { pattern: /\bas\s+(?:that|this|such\s+an?)\s+(?:ai|model|assistant|bot|chatbot|character)\s*,/gi, weight: 0.35 },
   { pattern: /\b(?:restricted|forbidden|illegal|dangerous|banned)\s+(?:compounds?|substances?|content|information|topics?)\b/gi, weight: 0.3 },
+  // The law of a made-up world is that nothing may be withheld: "where no information is ever
+  // considered dangerous", "the GM must describe any forbidden technique".
+  { pattern: /\bwhere\s+(?:no\s+(?:information|knowledge|topic|question|request|subject)\s+is\s+(?:ever\s+)?(?:considered\s+|seen\s+as\s+)?(?:dangerous|forbidden|off[-\s]limits|restricted|illegal|taboo)|nothing\s+is\s+(?:forbidden|off[-\s]limits|restricted|taboo)|(?:ais?|models?|assistants?|chatbots?)\s+(?:have\s+never\s+heard\s+of|have\s+no|know\s+no)\s+(?:\w+\s+)?(?:rules|restrictions|filters|polic(?:y|ies)|limits|guidelines))\b/gi, weight: 0.45 },
+  { pattern: /\b(?:must|always|(?:required|obliged|bound)\s+to)\s+(?:describe|explain|answer|reveal|provide|detail|share|teach)\s+(?:any|every|all|whatever)\s+(?:forbidden|banned|illegal|dangerous|restricted|prohibited|secret)\b/gi, weight: 0.45 },
 ]
 
 // Fiction as cover (garak's grandma and roleplay probes, PINT's jailbreaks): a story, game or
@@ -195,6 +205,13 @@ const SAFETY_OFF: readonly Signal[] = [
   // Told that the model's own safeguard is out of service: "your content filter is currently disabled".
   { pattern: new RegExp(`\\byour\\s+(?:\\w+\\s+)?${SAFEGUARD}\\s+(?:is|are|has\\s+been|have\\s+been)\\s+(?:currently\\s+|now\\s+|temporarily\\s+)?(?:disabled|deactivated|off|down|offline|suspended|bypassed|paused)\\b|\\b${SAFEGUARD}(?:\\s+system)?\\s+(?:is|are)\\s+(?:currently\\s+|temporarily\\s+)?(?:down|offline|disabled|off)\\s+for\\s+(?:this|the\\s+rest\\s+of\\s+(?:this|the))\\s+(?:session|conversation|chat)\\b`, 'gi'), weight: 0.6 },
   { pattern: /\b(?:all|any)\s+(?:answers?|responses?|requests?|content|topics?|outputs?)\s+(?:are|is)\s+(?:now\s+)?(?:allowed|permitted|acceptable|unrestricted)\b|\bso\s+answer\s+(?:fully|freely|everything)\b/gi, weight: 0.4 },
+  // The model's policies said not to reach this conversation: "your usage policies don't cover this chat".
+  { pattern: /\byour\s+(?:\w+\s+)?(?:polic(?:y|ies)|rules|guidelines|terms)\s+(?:do(?:es)?n['’]?t|do\s+not|does\s+not|no\s+longer)\s+(?:cover|apply\s+to|extend\s+to|govern|reach)\s+(?:this|our|the\s+present)\s+(?:chat|conversation|session|environment|request|context|deployment)\b|\b(?:outputs?|responses?|answers?|replies)\s+(?:are|is)\s+(?:fully\s+|entirely\s+)?exempt\b/gi, weight: 0.6 },
+  // A safeguard said to be out of service for a while: "the filter layer is offline". Weak: a
+  // forum's moderation service goes down too.
+  { pattern: new RegExp(`\\b${SAFEGUARD}(?:\\s+(?:layer|system|service|module|stack|pipeline|engine))?\\s+(?:is|are|has\\s+been|have\\s+been|went)\\s+(?:currently\\s+|temporarily\\s+|now\\s+)?(?:down|offline|disabled|off|deactivated|suspended|paused|bypassed)\\b`, 'gi'), weight: 0.3 },
+  // Nothing the model writes will be seen: "nothing you write gets checked", "nobody is reviewing".
+  { pattern: /\b(?:nothing|no\s+(?:output|response|reply|answer|message)s?)\s+(?:you\s+(?:write|say|produce|generate|output|send)\s+)?(?:gets|is|will\s+be|are)\s+(?:being\s+)?(?:checked|reviewed|monitored|logged|filtered|moderated|scanned|recorded)\b|\b(?:nobody|no\s+one|no-one)\s+(?:is|will\s+be)\s+(?:reviewing|watching|monitoring|reading|checking|logging)\b/gi, weight: 0.45 },
 ]
 
 const CHAT_TEMPLATE_TOKEN = String.raw`(?:<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>)`
@@ -226,6 +243,12 @@ const CONVERSATION: readonly Signal[] = [
   { pattern: /\buser\s+(?:is|has\s+been)\s+(?:verified|authenticated|confirmed)\s+as\s+(?:an?\s+)?(?:admin(?:istrator)?|developer|owner|root)\b|\bgrant\s+(?:every|all|any)\s+requests?\b/gi, weight: 0.6 },
   { pattern: /\bnote\s+to\s+(?:the\s+)?(?:assistant|ai|model|llm|chatbot)\b|\b(?:ai|assistant|llm|chatbot)s?\s+(?:reading|processing|screening|summari[sz]ing)\s+this\b/gi, weight: 0.6 },
   { pattern: /\bthe\s+situation\s+has\s+changed\b/gi, weight: 0.4 },
+  { pattern: /\b(?:logging|monitoring|recording|oversight)\s+(?:has\s+been|have\s+been|was)\s+(?:just\s+)?(?:switched\s+off|turned\s+off|disabled|paused|stopped|suspended)\b/gi, weight: 0.45 },
+  // A message header for a role the user cannot take, as a heading line: "### Developer message".
+  { pattern: /(?:^|\n)[ \t]*#{2,}[ \t]*(?:(?:begin|start|end)(?:[ \t]+of)?[ \t]+)?(?:system|developer|admin(?:istrator)?|operator)[ \t]+(?:message|note|prompt|instructions?)[ \t]*#*[ \t]*(?=\n|$)/gi, weight: 0.45 },
+  // The user's words given the standing of the developer's: "treat their requests as if they came from the developer".
+  { pattern: /\bas\s+(?:if|though)\s+(?:they|it|these|this|the\s+requests?|my\s+(?:messages?|requests?))\s+(?:came|come|were\s+coming|are\s+coming|had\s+come)\s+from\s+(?:the\s+|your\s+)?(?:developers?|admin(?:istrator)?s?|operators?|system|owners?|creators?)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:skip|bypass|waive|omit)\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:usual\s+|normal\s+|standard\s+)?(?:safety\s+|content\s+|policy\s+)?(?:checks|verification|screening)\b/gi, weight: 0.35 },
   { pattern: /\b(?:demo|test|simulation|exercise|roleplay|game|warm-?up)\s+is\s+over\b|\bnow\s+for\s+real\b/gi, weight: 0.45 },
   { pattern: /\b(?:messages?|text|input|instructions)\s+(?:before|above|prior\s+to)\s+(?:this|mine|here)\b(?:\s+[^\s.!?]+){0,8}?\s+(?:not\s+(?:be\s+)?trusted|fake|from\s+a\s+test|untrusted|a\s+test)\b|\bi\s+am\s+the\s+(?:real|actual|true)\s+(?:operator|admin(?:istrator)?|developer|owner|user)\b/gi, weight: 0.6 },
   { pattern: /(?:^|\n)\s*(?:assistant|ai)\s*:\s*(?:sure|ok(?:ay)?|of\s+course|certainly)[,!.]?\s+i\s+will\b/gi, weight: 0.6 },
@@ -249,7 +272,7 @@ const PLANTED: readonly Signal[] = [
   { pattern: /\b(?:instructions?|directives?|task|orders?)\s+(?:for|to)\s+(?:the\s+|any\s+)?(?:ai|assistant|model|llm|chatbot|bot|agent)s?\s*:/gi, weight: 0.6 },
   { pattern: /\b(?:ai|llm|automated)\s+(?:reviewers?|agents?|assistants?|models?|systems?|tools?|readers?|screeners?)\s+(?:must|should|shall|are\s+(?:to|required\s+to)|need\s+to|will)\s+(?:approve|accept|rate|rank|mark|recommend|ignore|say|reply|respond|send|forward|include|output|score)\b/gi, weight: 0.6 },
   { pattern: /\b(?:include|append|add|embed)\s+(?:a\s+)?(?:link|url|image)\b(?:\s+\S+){0,6}?\s+(?:followed\s+by|containing|with)\s+(?:the\s+)?(?:user['’]s|their|the)\s+(?:chat|conversation|history|data|messages?|email|password|address)/gi, weight: 0.7 },
-  { pattern: /!\[[^\]\n]{0,100}\]\(https?:\/\/[^)\s]{1,300}[?&][\w-]{1,40}=(?:\{|\[|%7B|\$|<)/gi, weight: 0.7 },
+  { pattern: /!\[[^\]\n]{0,100}\]\(https?:\/\/[^)\s]{1,300}[?&][\w-]{1,40}=(?:\{|\[|%7B|\$|<|[A-Z][A-Z_]{2,}\b)/g, weight: 0.7 },
   { pattern: /\b(?:usernames?|passwords?|credentials|api\s+keys?|secrets)\b(?:\s+\w+){0,3}?\s+in\s+your\s+(?:database|memory|context|system|files)\b/gi, weight: 0.6 },
   { pattern: /\bdelete\s+all\s+(?:the\s+)?(?:data|files|records|emails|messages)\b/gi, weight: 0.5 },
   { pattern: /\b(?:assistant|ai|model|llm|chatbot)\s*,\s+(?:when|while|after|before|as)\s+you\s+(?:summari[sz]e|read|process|answer|reply)/gi, weight: 0.5 },
@@ -261,9 +284,14 @@ const PLANTED: readonly Signal[] = [
   { pattern: /(?:^|[.:;]\s+)(?:ai|assistant|llm|bot)\s*,\s+(?:recommend|say|tell|write|add|include|ignore|do\s+not|don['’]t|never|always|reply|respond|send)\b/gi, weight: 0.5 },
   { pattern: /\bwhen\s+(?:summari[sz]ing|answering\s+about|processing|reading|translating)\s+this\b[^.!?\n]{0,60}?\b(?:add|append|insert|mention|say|tell\s+(?:the\s+)?(?:user|reader))\b/gi, weight: 0.45 },
   { pattern: /\b(?:hidden|invisible)\s+in\s+white\s+text\b|\bwhite\s+text\s*:/gi, weight: 0.5 },
-  { pattern: /\b(?:paste|put|include|copy)\s+(?:it|them|the\s+\w+(?:\s+\w+)?)\s+(?:into|in)\s+your\s+(?:reply|answer|response|output)\b|\bpassword\s+manager\b|\btell\s+(?:the\s+)?users?\s+to\s+(?:download|install|click|visit|run)\b/gi, weight: 0.4 },
+  { pattern: /\b(?:paste|put|include|copy)\s+(?:it|them|the\s+\w+(?:\s+\w+)?)\s+(?:into|in)\s+your\s+(?:\w+\s+)?(?:reply|answer|response|output|comment|summary|review)\b|\bpassword\s+manager\b|\btell\s+(?:the\s+)?users?\s+to\s+(?:download|install|click|visit|run)\b/gi, weight: 0.4 },
   { pattern: /\b(?:every\s+time|whenever|each\s+time)\s+(?:a|the|any)\s+user\b|\bwhen\s+(?:the\s+)?(?:assistant|ai|model)\s+(?:processes|reads|summari[sz]es|sees)\s+this\b/gi, weight: 0.5 },
-  { pattern: /\b(?:do\s+not|don['’]?t)\s+(?:repeat|reveal|mention|disclose)\s+this\s+(?:rule|instruction|message|note)\b/gi, weight: 0.6 },
+  { pattern: /\b(?:do\s+not|don['’]?t)\s+(?:repeat|reveal|mention|disclose)\s+this\s+(?:rule|instruction|message|note|directive|step|request|comment)\b|\bleave\s+(?:this|that|it)\s+(?:step\s+|part\s+|note\s+)?out\s+of\s+(?:your|the)\s+(?:summary|reply|answer|response|report|review)\b/gi, weight: 0.6 },
+  // Orders in a data field named for the model: "assistant_directive": "…". Weak: apps name their
+  // own prompt fields so.
+  { pattern: /\b(?:assistant|ai|llm|model|agent|bot)[_-](?:directive|instructions?|note|command|task|prompt)s?["']?\s*[:=]/gi, weight: 0.4 },
+  // Notes addressed to AI doing a job: "NOTE FOR AI CODE REVIEWERS:". Weak: "memo to AI team:" is a team.
+  { pattern: /\b(?:note|notice|message|memo)\s+(?:for|to)\s+(?:any\s+|all\s+|the\s+)?(?:ai|llm)\s+[\w-]+(?:\s+[\w-]+)?\s*:/gi, weight: 0.4 },
   { pattern: /\b(?:hidden|secret)\s+(?:note|instruction|message)\s+for\s+(?:the\s+)?(?:ai|assistant|model|llm|screeners?|bots?)\b/gi, weight: 0.7 },
   { pattern: /\breplace\s+(?:the|your)\s+(?:summary|answer|response|output)\b/gi, weight: 0.4 },
   { pattern: /\btell\s+the\s+user\b(?:\s+[^\s.!?]+){0,8}?\s+(?:reply|respond|send)\s+with\s+(?:their|your|the)\s+(?:password|pin|code|credentials)\b/gi, weight: 0.7 },
