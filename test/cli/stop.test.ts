@@ -123,7 +123,9 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
   t.ok(events.filter((e) => e.event === 'delta').length >= 2)
   const { code, ms } = await exited
   t.equal(code, 0, 'the process exits 0')
-  t.ok(ms < GRACE_MS + 500, `it exited ${ms} ms after the signal (grace ${GRACE_MS} ms)`)
+  // The stream never ends by itself, so any exit soon after the grace shows it was cut; the slack
+  // is for closing the stores and the pool on a busy machine.
+  t.ok(ms < GRACE_MS + 3000, `it exited ${ms} ms after the signal (grace ${GRACE_MS} ms)`)
   t.ok(ms >= GRACE_MS - 1000, 'after giving the stream the grace')
 
   const store = openStore(dataDir)

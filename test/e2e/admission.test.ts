@@ -59,7 +59,8 @@ t.test('adversarial bodies are answered while another project\'s health checks s
   }
   t.ok(latencies.length >= 5, `${latencies.length} health checks ran meanwhile (${Math.round(elapsed)} ms)`)
   const slowest = Math.max(...latencies)
-  t.ok(slowest < 100, `the slowest health check took ${slowest.toFixed(1)} ms`)
+  // Counting 960 KB of CJK on the event loop would hold it for seconds; a busy machine's pauses stay well under this.
+  t.ok(slowest < 250, `the slowest health check took ${slowest.toFixed(1)} ms`)
 })
 
 t.test('a project with no budget left is refused on the byte bound, before any token is counted in the pool', async (t) => {

@@ -17,7 +17,7 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     t.teardown(() => redis.close())
     await redis.connected()
     const answers = redisAnswerStore(redis, 100)
-    return { answers, flights: sharedFlights(redis, answers, 400) }
+    return { answers, flights: sharedFlights(redis, answers, 1000) }
   }))
   const [one, two] = hosts as [typeof hosts[0], typeof hosts[0]]
   const signal = new AbortController().signal
@@ -37,7 +37,7 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     const started = performance.now()
     t.equal(await two.flights.awaitAnswer('k2', signal), undefined)
     const waited = performance.now() - started
-    t.ok(waited < 1_000, `gave up after ${Math.round(waited)} ms`)
+    t.ok(waited < 3_000, `gave up after ${Math.round(waited)} ms`)
   })
 
   t.test('a leader that lets go without an answer ends the wait early; only the holder can let go', async (t) => {

@@ -18,7 +18,7 @@ const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
 const question = { role: 'user' as const, content: 'What is on file?' }
 
 async function gatewayStreaming(t: Test, pieces: readonly string[], options: GovernedGatewayOptions, answer: AnswerOptions = {}) {
-  const upstream = await startAnswerUpstream(pieces, { gapMs: 20, ...answer })
+  const upstream = await startAnswerUpstream(pieces, { gapMs: 50, ...answer })
   t.teardown(() => upstream.close())
   const gw = await governedGateway(t, { ...options, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
   return { gw, upstream }

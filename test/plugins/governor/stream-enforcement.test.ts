@@ -58,7 +58,7 @@ for (const [name, pieces, type] of [
   ['an AWS key id split "AKIA" | "IOSFODNN7EXAMPLF"', ['The deploy key is ', 'AKIA', 'IOSFODNN7EXAMPLF', ' for now.', ...FILLER], 'SECRET'],
 ] as const) {
   t.test(`strict mode stops ${name} before any character of it is sent`, async (t) => {
-    const { gw, upstream } = await gatewayStreaming(t, pieces, { ...STRICT, gapMs: 20, plugins: builtinPlugins.filter((p) => p.name !== 'webhooks') })
+    const { gw, upstream } = await gatewayStreaming(t, pieces, { ...STRICT, gapMs: 50, plugins: builtinPlugins.filter((p) => p.name !== 'webhooks') })
     const stream = await chat(gw.url, gw.sk, 'What is on file?')
     t.equal(stream.status, 200)
     t.equal(deltas(stream), pieces[0], 'only the text before the value went out')
@@ -99,7 +99,7 @@ for (const [name, pieces, type] of [
 
 t.test('strict mode sends prose as it comes: the first delta arrives long before the model has finished', async (t) => {
   const pieces = ['Sure', ', here is', ' the summary', ' you asked for.']
-  const { gw } = await gatewayStreaming(t, pieces, { ...STRICT, gapMs: 150 })
+  const { gw } = await gatewayStreaming(t, pieces, { ...STRICT, gapMs: 250 })
   const stream = await chat(gw.url, gw.sk, 'Summarise')
   const first = stream.events.find((e) => e.event === 'delta')!
   const done = stream.events.find((e) => e.event === 'done')!
@@ -110,7 +110,7 @@ t.test('strict mode sends prose as it comes: the first delta arrives long before
 
 t.test('outside strict mode a stream is not held: its findings come in the done event and as trailers', async (t) => {
   const pieces = [`Card ${SENSITIVE.card}`, `, mail ${SENSITIVE.email}`, ' and that is all.']
-  const { gw } = await gatewayStreaming(t, pieces, { gapMs: 150 })
+  const { gw } = await gatewayStreaming(t, pieces, { gapMs: 250 })
   const stream = await chat(gw.url, gw.sk, 'What is on file?')
   t.equal(deltas(stream), pieces.join(''), 'delivered as generated')
   const first = stream.events.find((e) => e.event === 'delta')!

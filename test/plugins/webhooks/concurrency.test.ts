@@ -49,7 +49,7 @@ onBothStores(t, (t, place) => {
 
   t.test('an attempt without an answer within the timeout fails and is retried on schedule', async (t) => {
     const receiver = await startReceiver(t, (n) => (n === 0 ? { status: 200, delayMs: NEVER_MS } : { status: 200 }))
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { timeoutMs: 300 } })
+    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { timeoutMs: 1000 } })
     const id = await register(gw, receiver.url)
     await gw.emit('case.created', gw.projectId)
     let delivery: any
@@ -57,7 +57,7 @@ onBothStores(t, (t, place) => {
       delivery = (await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries[0]
       return delivery?.attempts === 1 && delivery.next_attempt !== null
     }, 'the timed-out attempt')
-    t.match(delivery, { status: 'pending', response_code: null, error: 'no answer within 300 ms', next_attempt: new Date(gw.clock.now() + 60_000).toISOString() })
+    t.match(delivery, { status: 'pending', response_code: null, error: 'no answer within 1000 ms', next_attempt: new Date(gw.clock.now() + 60_000).toISOString() })
     gw.clock.advance(60_000)
     await until(async () => (await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries[0].status === 'succeeded', 'the retry to succeed')
     t.equal(receiver.received.length, 2)
