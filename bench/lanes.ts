@@ -23,6 +23,7 @@ export const ROW = {
   missNoCache: 'json: complete miss (no-cache)',
   missTraced: 'json: complete miss (no-cache), OTel on',
   missNoStore: 'json: complete miss (no-store)',
+  coreOnly: 'json: core and router only (no auth, cache, metering)',
   staticFloor: 'json: static floor',
   hit: 'json: complete cache hit',
   governed: 'json: governed (auth, rate limit, budget, Governor 1 KB)',
@@ -34,6 +35,7 @@ export const ROW = {
   oneDirect: '1 conn json: direct mock',
   oneForwarder: '1 conn json: lean forwarder',
   oneMiss: '1 conn json: complete miss (no-cache)',
+  oneCoreOnly: '1 conn json: core and router only (no auth, cache, metering)',
   oneMissShared: `1 conn json: complete miss (no-cache), ${ON_SHARED}`,
   ttfbDirect: '1 conn stream: direct mock',
   ttfbForwarder: '1 conn stream: lean forwarder',
@@ -104,6 +106,21 @@ function missProbe(name: string, cacheControl: CacheControl, gatewayOf: GatewayO
     if (model !== EXPECTED_MODEL) return notAsNamed(name, `NOT via mock: ${model}`, note)
     if (cache !== 'MISS') return notAsNamed(name, `NOT MISS: ${cache}`, note)
     if (stored !== (cacheControl === 'no-cache')) return notAsNamed(name, stored ? 'NOT no-store: the answer was stored' : 'NOT a real miss: the answer was not stored', note)
+    return { isAsNamed: true, note }
+  }
+}
+
+/** The core-only row's probe: 200 from the mock's model, and 200 without a key too (no auth in the way). */
+function coreOnlyProbe(name: string) {
+  return async (load: LoadRequest): Promise<ProbeResult> => {
+    const answer = await send(load)
+    const model = answer.headers['x-gateway-model'] ?? 'none'
+    const { 'x-api-key': _key, ...keyless } = load.headers
+    const anonymous = await send({ ...load, headers: keyless })
+    const note = `probe: ${answer.status}, x-gateway-model ${model}; without a key ${anonymous.status}`
+    if (answer.status !== 200) return notAsNamed(name, `probe answered ${answer.status}`, note)
+    if (model !== EXPECTED_MODEL) return notAsNamed(name, `NOT via mock: ${model}`, note)
+    if (anonymous.status !== 200) return notAsNamed(name, `NOT without auth: ${anonymous.status} without a key`, note)
     return { isAsNamed: true, note }
   }
 }
@@ -226,6 +243,11 @@ const zeroMsLane: Lane = {
         probe: missProbe(ROW.missNoStore, 'no-store'), audit: meteredRequests,
       }),
       autocannonRow({
+        name: ROW.coreOnly, baseline: ROW.jsonForwarder,
+        target: async (s) => { const g = await s.gateway('core only'); return { server: g, load: complete(g) } },
+        probe: coreOnlyProbe(ROW.coreOnly),
+      }),
+      autocannonRow({
         name: ROW.staticFloor,
         target: async (s) => { const [floor, g] = await Promise.all([s.staticFloor(), s.gateway()]); return { server: floor, load: { ...complete(g), url: `${floor.url}/api/ai/complete` } } },
       }),
@@ -271,6 +293,7 @@ const zeroMsLane: Lane = {
       { name: ROW.oneDirect, target: async (s) => json(openai(await s.mock(), OPENAI_BODY)) },
       { name: ROW.oneForwarder, target: async (s) => json(openai(await s.forwarder(), OPENAI_BODY)) },
       { name: ROW.oneMiss, target: async (s) => json(complete(await s.gateway(), 'no-cache')) },
+      { name: ROW.oneCoreOnly, target: async (s) => json(complete(await s.gateway('core only'))), probe: coreOnlyProbe(ROW.oneCoreOnly) },
       {
         name: ROW.oneMissShared, unavailable: sharedStoresMissing,
         target: async (s) => json(complete(await sharedGateway(s), 'no-cache')),

@@ -6,9 +6,10 @@
 // and functions by self time and by inclusive time. The profile stays on disk for a closer look
 // (Chrome DevTools, speedscope).
 //
-// --row        json-miss (default), json-no-store, json-hit, chat-miss, chat-paced (a chunk every
-//              10 ms, as a fast model streams: the cost of each chunk), governed, json-miss-shared
-//              (json-miss with the records in PostgreSQL and Redis; their own CPU is not profiled)
+// --row        json-miss (default), json-no-store, json-core (the proxy core and the router alone),
+//              json-hit, chat-miss, chat-paced (a chunk every 10 ms, as a fast model streams: the
+//              cost of each chunk), governed, json-miss-shared (json-miss with the records in
+//              PostgreSQL and Redis; their own CPU is not profiled)
 // --seconds    measured load (default 20), after a 3 s warm-up that is profiled too
 // --top        lines per table (default 15)
 // --interval   sampling interval in µs (default 250)
@@ -53,6 +54,7 @@ const chat = (g: GatewayServer): LoadRequest => ({ ...complete('no-cache')(g), u
 const ROWS: Readonly<Record<string, ProfiledRow>> = {
   'json-miss': { gateway: 'plain', stream: false, request: complete('no-cache') },
   'json-no-store': { gateway: 'plain', stream: false, request: complete('no-store') },
+  'json-core': { gateway: 'core only', stream: false, request: complete() },
   'json-hit': { gateway: 'plain', stream: false, request: complete() },
   'chat-miss': { gateway: 'plain', stream: true, request: chat },
   'chat-paced': { gateway: 'plain', stream: true, mock: { latencyMs: 0, chunks: 40, chunkDelayMs: 10 }, request: chat },

@@ -42,9 +42,11 @@ export interface SharedStoresServer {
  * plain: the default configuration. governed: the enterprise plan with a real rate limit, and a
  * Governor that remembers no verdicts, so every request is scanned (a load generator repeats one
  * body; real traffic rarely does). scan inline / scan in pool: the Governor placement rows.
- * traced: plain, with OpenTelemetry traces exported to the lane's no-op OTLP sink.
+ * traced: plain, with OpenTelemetry traces exported to the lane's no-op OTLP sink. core only: the
+ * proxy core and the router alone (no auth, cache, metering, limits or Governor), the least the
+ * gateway can do for an answer: what its plugins cost is the gap between it and plain.
  */
-export type GatewayKind = 'plain' | 'governed' | 'scan inline' | 'scan in pool' | 'traced'
+export type GatewayKind = 'plain' | 'governed' | 'scan inline' | 'scan in pool' | 'traced' | 'core only'
 
 export interface LaneSetup {
   readonly mock: MockSpec
@@ -71,6 +73,7 @@ function gatewaySpec(kind: GatewayKind, upstreamUrl: string, upstreamConnections
     }
     case 'scan inline': return { ...base, governor: { inlineScanChars: WHOLE_REQUEST_CHARS, inlineBudgetChars: WHOLE_REQUEST_CHARS, memoEntries: NO_MEMO } }
     case 'scan in pool': return { ...base, governor: { inlineScanChars: 0, memoEntries: NO_MEMO } }
+    case 'core only': return { ...base, plugins: ['router'] }
   }
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import type { governorSchema } from '../../plugins/governor/schema.ts'
 import type { rateLimitSchema } from '../../plugins/rate-limit/schema.ts'
+import { builtinPlugins } from '../../plugins/index.ts'
 import { start } from '../../proxy/index.ts'
 import { UPSTREAM_API_KEY } from '../payload.ts'
 import { BENCH_SECRET, seedBenchProject } from '../seed.ts'
@@ -26,6 +27,8 @@ export interface GatewaySpec {
   readonly otlpEndpoint?: string
   /** DATABASE_URL and REDIS_URL: the records on the shared stores instead of LMDB. */
   readonly sharedStores?: { readonly databaseUrl: string; readonly redisUrl: string }
+  /** The built-in plugins to run, by name; all of them otherwise. */
+  readonly plugins?: readonly string[]
 }
 
 export interface GatewayInfo {
@@ -42,7 +45,16 @@ await runChild<GatewayInfo>(async () => {
   try {
     const { projectId, key } = await seedBenchProject(dataDir, spec.sharedStores?.databaseUrl)
     // Only these variables: settings from the caller's shell must not change what is measured.
+    const pluginSettings = {
+      auth: { secret: BENCH_SECRET, demoOnFirstStart: false },
+      ...(spec.governor === undefined ? {} : { governor: spec.governor }),
+      ...(spec.rateLimit === undefined ? {} : { 'rate-limit': spec.rateLimit }),
+      ...(spec.upstreamConnections === undefined ? {} : { router: { connections: spec.upstreamConnections } }),
+    }
+    // Settings only for the plugins that run: the configuration refuses settings of an absent one.
+    const plugins = spec.plugins === undefined ? undefined : builtinPlugins.filter((plugin) => spec.plugins?.includes(plugin.name))
     const gateway = await start({
+      ...(plugins === undefined ? {} : { plugins }),
       env: {
         OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn',
         ...(spec.otlpEndpoint === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spec.otlpEndpoint }),
@@ -50,12 +62,7 @@ await runChild<GatewayInfo>(async () => {
       },
       overrides: {
         host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000,
-        plugins: {
-          auth: { secret: BENCH_SECRET, demoOnFirstStart: false },
-          ...(spec.governor === undefined ? {} : { governor: spec.governor }),
-          ...(spec.rateLimit === undefined ? {} : { 'rate-limit': spec.rateLimit }),
-          ...(spec.upstreamConnections === undefined ? {} : { router: { connections: spec.upstreamConnections } }),
-        },
+        plugins: Object.fromEntries(Object.entries(pluginSettings).filter(([name]) => spec.plugins?.includes(name) ?? true)),
       },
     })
     return {
