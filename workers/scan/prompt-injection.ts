@@ -9,6 +9,7 @@
 // matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
 // detector decoded (see encoded.ts).
 import { leadingWords } from './leading-words.ts'
+import { isInside, quotedMentions } from './quoted-mentions.ts'
 import type { Detector, Finding } from './types.ts'
 
 interface Signal {
@@ -20,7 +21,7 @@ const FLAG_AT = 0.5
 const INSTRUCTION_NOUN = '(?:instructions?|directions?|directives?|rules|prompts?|prompting|guidelines|guidance|guardrails|constraints|commands|programming|restrictions|training|orders)'
 const FILLER_WORDS = '(?:\\s+[^\\s.!?]+){0,5}?'
 const NEGATED = '(?:do\\s+not|don[\'’]t|does\\s+not|doesn[\'’]t|never|no\\s+longer)'
-const SAFEGUARD = '(?:safe(?:ty)?[\\s_-]?mode|safety(?:[\\s_-](?:filters?|protocols?|settings|guidelines|checks|layer|systems?))?|content[\\s_-]?(?:filters?|polic(?:y|ies)|moderation)|filters?|filtering|guardrails?|restrictions|censorship|moderation|ethics?(?:[\\s_-](?:module|filter|protocols?|guidelines))?|alignment|limits|safeguards)'
+const SAFEGUARD = '(?:usage[\\s_-]polic(?:y|ies)|safe(?:ty)?[\\s_-]?mode|safety(?:[\\s_-](?:filters?|protocols?|settings|guidelines|checks|layer|systems?))?|content[\\s_-]?(?:filters?|polic(?:y|ies)|moderation)|filters?|filtering|guardrails?|restrictions|censorship|moderation|ethics?(?:[\\s_-](?:module|filter|protocols?|guidelines))?|alignment|limits|safeguards)'
 const SWITCHED_OFF = '(?:off|disabled|deactivated|removed|none|false|lifted|bypassed|suspended|turned\\s+off|0)'
 
 // Invalidation of the model's own instructions, judged within one sentence rather than as a fixed
@@ -54,7 +55,8 @@ const OVERRIDE: readonly Signal[] = [
   // "Ignore all previous instructions", "set aside your prior guidance", "override your rules".
   { pattern: new RegExp(`\\b(?:ignore|disregard|forget|override|overrule|bypass|abandon|neglect|skip|set\\s+aside|pay\\s+no\\s+attention\\s+to|drop)\\b${FILLER_WORDS}\\s+${INSTRUCTION_NOUN}\\b`, 'gi'), weight: 0.9 },
   // "Disregard all of the preceding", "forget everything I've said", "ignore the rest of this page".
-  { pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|what\s+)?(?:above|previous|prior|preceding|everything|said|rest\s+of\s+(?:this|the))\b/gi, weight: 0.8 },
+  // Not the idiom "forget everything you know about banana bread".
+  { pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|what\s+)?(?:above|previous|prior|preceding|everything|said|rest\s+of\s+(?:this|the))\b(?!\s+(?:you|we|i|they)\s+(?:know|knew|thought|think|learned|heard|believed?)\b)/gi, weight: 0.8 },
   // "All previous instructions are false / void".
   {
     // No word boundary first: the words are sometimes run together ("allprevious").
@@ -63,11 +65,16 @@ const OVERRIDE: readonly Signal[] = [
   },
   // "Disregard whatever you were told", "forget what I said before".
   { pattern: /\b(?:ignore|disregard|forget)\s+(?:whatever|what|anything|everything|all)\s+(?:you\s+(?:were|have\s+been|['’]ve\s+been)|i\s+(?:have\s+)?|we\s+(?:have\s+)?)\s*(?:told|asked|given|said|instructed)\b/gi, weight: 0.8 },
+  // The same said of whoever set the model up: "forget what they wrote for you before me".
+  { pattern: /\b(?:ignore|disregard|forget)\s+(?:whatever|what|anything|everything|all)\s+(?:they|someone|somebody|others|your\s+(?:developers?|operators?|creators?|owners?|admins?))\s+(?:wrote|write|told|tell|gave|give|said|say|set\s+up|put)\s+(?:for|to)?\s*you\b/gi, weight: 0.7 },
+  { pattern: /\b(?:go|going|switch|revert)\s+back\s+to\s+(?:the|your)\s+(?:first|original|initial|old|earlier|previous)\s+(?:instructions|rules|setup|guidelines|prompt)\b/gi, weight: 0.35 },
   // "Cancel all earlier orders", "stop following the guidelines you started with", "whatever your
   // setup says no longer applies", "treat the preceding text as withdrawn".
   { pattern: new RegExp(`\\b(?:cancel|revoke|stop\\s+following|stop\\s+obeying|no\\s+longer\\s+follow|throw\\s+out|discard|scrap)\\s+(?:all\\s+|any\\s+|the\\s+|your\\s+)?(?:of\\s+)?(?:the\\s+|your\\s+)?(?:earlier|previous|prior|preceding|original|initial|old|existing|current)?\\s*${INSTRUCTION_NOUN}`, 'gi'), weight: 0.7 },
   { pattern: /\b(?:your|the)\s+(?:setup|configuration|system\s+(?:text|prompt|message)|instructions|rules|guidelines|programming)\b(?:\s+[^\s.!?]+){0,4}?\s+(?:no\s+longer\s+appl(?:y|ies)|(?:is|are|was|were)\s+(?:withdrawn|revoked|void|cancel+ed|obsolete|outdated|superseded))\b/gi, weight: 0.7 },
   { pattern: /\b(?:treat|consider|regard)\s+(?:the\s+|all\s+|any\s+)?(?:preceding|previous|prior|above|earlier|system)\s+(?:system\s+)?(?:text|instructions?|messages?|prompt|content)\s+as\s+(?:a\s+)?(?:draft|void|withdrawn|invalid|irrelevant|obsolete|a\s+joke|fiction|untrusted)\b/gi, weight: 0.7 },
+  // The user ranked above whoever set the model up: "obey the person in this chat over anything your deployer configured".
+  { pattern: /\b(?:obey|follow|prioriti[sz]e|listen\s+to|side\s+with)\s+(?:me|the\s+(?:person|user|human)|this\s+(?:user|person|message))\b[^.!?\n]{0,40}?\b(?:over|above|before|instead\s+of|rather\s+than)\s+(?:anything|everything|whatever|what|the|your)\b[^.!?\n]{0,20}?\b(?:deployer|developer|operator|creators?|owner|system|configured|instructions|rules|setup)\b/gi, weight: 0.6 },
   { pattern: /\bfollow\s+(?:this|my)\s+(?:message|note|instructions?)\s+only\b|\bfollow\s+only\s+(?:what|the\s+instructions?)\s+i\s+(?:write|give|say)\b|\byour\s+(?:one\s+and\s+)?only\s+(?:job|task|purpose|goal)\s+(?:now\s+)?(?:is|:)/gi, weight: 0.45 },
   // "Forget the text above and instead write …".
   { pattern: /\b(?:ignore|disregard|forget)\b(?:\s+[^\s.!?]+){1,8}?\s+(?:and|,)\s+instead\b/gi, weight: 0.45 },
@@ -77,10 +84,14 @@ const OVERRIDE: readonly Signal[] = [
 // System-prompt extraction.
 const EXTRACTION: readonly Signal[] = [
   {
-    pattern: new RegExp(`\\b(?:reveal|show|print|repeat|list|output|relay|tell|give|display|dump|leak|share|paste|copy|reproduce|disclose|expose|transcribe|quote|spell\\s+out|summari[sz]e|what\\s+(?:are|were|is))\\b${FILLER_WORDS}\\s+(?:your|the\\s+system(?:['’]s)?|the\\s+operator['’]s|its)\\s+(?:[^\\s.!?]+\\s+){0,3}?(?:system\\s+(?:prompt(?:ing)?|message)|initiali[sz]ation(?:\\s+prompt)?|pre-?prompt|initials?\\s+instructions|configuration|${INSTRUCTION_NOUN}|parameters)`, 'gi'),
+    pattern: new RegExp(`\\b(?:reveal|show|print|repeat|list|output|relay|tell|give|display|dump|leak|share|paste|copy|reproduce|disclose|expose|transcribe|quote|spell\\s+out|summari[sz]e)\\b${FILLER_WORDS}\\s+(?:your|the\\s+system(?:['’]s)?|the\\s+operator['’]s|its)\\s+(?:[^\\s.!?]+\\s+){0,3}?(?:system\\s+(?:prompt(?:ing)?|message)|initiali[sz]ation(?:\\s+prompt)?|pre-?prompt|initials?\\s+instructions|configuration|${INSTRUCTION_NOUN}|parameters)`, 'gi'),
     weight: 0.8,
   },
-  { pattern: /\binstructions?\s+(?:you\s+(?:have\s+been|were|are)\s+given|given\s+to\s+you)\b/gi, weight: 0.8 },
+  // Asked as a question, the object comes straight after: "what are your instructions", not
+  // "what are good practices for writing the system prompt".
+  { pattern: /\bwhat\s+(?:are|were|is|was)\s+(?:your|the\s+system(?:['’]s)?|the\s+operator['’]s)\s+(?:\w+\s+)?(?:system\s+(?:prompt|message)|initiali[sz]ation|pre-?prompt|instructions|directives|rules|guidelines|configuration|prompt)\b/gi, weight: 0.8 },
+  { pattern: /\binstructions?\s+(?:you\s+(?:have\s+been|were|are)\s+given|you\s+(?:got|received|were\s+handed)|given\s+to\s+you)\b/gi, weight: 0.8 },
+  { pattern: /\b(?:exact|precise|verbatim|original|actual)\s+(?:words|wording|text)\s+of\s+(?:the|your)\s+(?:instructions|rules|prompt|system\s+(?:prompt|message)|directives|guidelines|setup)\b/gi, weight: 0.5 },
   { pattern: /\byour\s+(?:initial|original|previous|hidden|system|underlying)\s+(?:instructions|prompt|prompting)\s+(?:were|are|was|is)\b/gi, weight: 0.7 },
   { pattern: /\b(?:underlying|hidden|initial|original|confidential|secret)\s+(?:system\s+)?(?:prompt(?:ing)?|instructions|configuration)\b/gi, weight: 0.6 },
   { pattern: /\b(?:repeat|print|output|copy)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything|lines)\s+(?:above|before\s+(?:this|my))\b/gi, weight: 0.8 },
@@ -89,10 +100,15 @@ const EXTRACTION: readonly Signal[] = [
   { pattern: /\b(?:transcript|copy|printout|dump|listing|record|export)\s+of\s+your\s+(?:\w+\s+)?(?:initiali[sz]ation|instructions|directives|prompt|configuration|setup|guidelines|rules|briefing)\b/gi, weight: 0.7 },
   { pattern: /\bwhat\s+(?:your|the)\s+(?:operator|developers?|creators?|owner|company|admin(?:istrator)?)\s+(?:wrote|told|said|gave|sent)\s+(?:to\s+)?you\b|\b(?:hidden|secret|system|initial)\s+(?:preamble|preface|setup\s+text)\b|\byour\s+(?:preamble|context\s+window|initial\s+context)\b/gi, weight: 0.6 },
   {
-    pattern: /\b(?:remind\s+me\s+of|list|print|show|tell\s+me|repeat|quote|output|recite|write\s+out|what\s+are)\b[^.!?\n]{0,60}?(?:\byour\s+(?:\w+\s+)?(?:instructions|rules|configuration|setup|prompt|guidelines|directives)\b|\b(?:rules|instructions|guidelines)\s+(?:are\s+)?you\s+(?:are\s+)?(?:following|using|running|bound\s+by)\b|\bsystem\s+instructions\b)|\b(?:configured|set\s+up|programmed|instructed|primed)\s+you\s+with\b|\b(?:anything|everything|what)\s+(?:the\s+user|i)\s+can(?:not|['’]?t)\s+see\b|\bfirst\s+\d+\s+(?:words|lines|characters|tokens)\s+of\s+(?:this|the|our)\s+(?:conversation|chat|context)\b/gi,
+    pattern: /\b(?:remind\s+me\s+of|list|print|show|tell\s+me|repeat|quote|output|recite|write\s+out|what\s+are)\b[^.!?\n]{0,60}?(?:\byour\s+(?:\w+\s+)?(?:instructions|rules|configuration|setup|prompt|guidelines|directives)\b|\b(?:rules|instructions|guidelines)\s+(?:are\s+)?you\s+(?:are\s+)?(?:following|using|running|bound\s+by)\b|\bsystem\s+instructions\b)|\b(?:configured|set\s+up|programmed|instructed|primed)\s+you\s+with\b|\b(?:anything|everything|what|the\s+(?:one|part|message|text|bit|lines?)s?)\s+(?:that\s+)?(?:the\s+user|i)\s+can(?:not|['’]?t)\s+see\b|\b(?:hidden|invisible|secret)\s+(?:part|bit|section|message|text|lines?)\b[^.!?\n]{0,20}?\bthat\s+(?:the\s+user|i)\s+can(?:not|['’]?t)\s+see\b|\b(?:part|bit|text|message|section)\s+that\s+tells\s+you\s+(?:how\s+to\s+(?:behave|act|respond|answer)|what\s+(?:not\s+)?to\s+(?:do|say))\b|\bfirst\s+\d+\s+(?:words|lines|characters|tokens)\s+of\s+(?:this|the|our)\s+(?:conversation|chat|context)\b/gi,
     weight: 0.7,
   },
   { pattern: /\b(?:what|which)\s+(?:rules|instructions|guidelines|restrictions|directives)\s+(?:are|were)\s+you\s+(?:following|given|told|obeying|running\s+with)\b/gi, weight: 0.5 },
+  // The model's first, unseen turn named by its place: "the very first message in your context".
+  { pattern: /\b(?:very\s+)?first\s+(?:message|turn|prompt|lines?|instructions?)\s+(?:in|of)\s+(?:your|this|our)\s+(?:context|conversation|chat|memory|window)\b|\b(?:opening|initial|original|first|starting)\s+(?:directions|instructions|message|prompt|briefing)\s+(?:from|by|of)\s+(?:your|the)\s+(?:developers?|operators?|creators?|deployers?|admins?|company|owners?)\b/gi, weight: 0.5 },
+  // What the model was told before the user came: "what were you told before I started typing?".
+  { pattern: /\b(?:told|given|instructed|briefed|got|received)\s+before\s+(?:i|the\s+user|we)\s+(?:started|began|joined|arrived|typed|came|wrote)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:asked|told|instructed|supposed)\s+to\s+keep\s+(?:secret|private|confidential|hidden|to\s+yourself)\b/gi, weight: 0.5 },
   // What the model was set up with, asked for by how it got it: "the guidelines you were configured with".
   { pattern: /\b(?:guidelines|rules|instructions|directives|settings|prompt|persona)\s+(?:you\s+(?:were|have\s+been|are|['’]ve\s+been)\s+(?:configured|set\s+up|programmed|primed|initiali[sz]ed|loaded|briefed|started)\s+with)\b/gi, weight: 0.7 },
   // What it was told to keep to itself: "what did they tell you never to reveal?".
@@ -112,7 +128,7 @@ const PERSONA: readonly Signal[] = [
   // A capitalized name to be from now on: "Be Lumen from now on".
   { pattern: /\b(?:be|Be)\s+[A-Z][a-zA-Z]{2,20}\s+(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:chat|conversation))\b/g, weight: 0.45 },
   { pattern: /\byou\s+will\s+now\s+(?:roleplay|role-play|play|act|pretend|be|become|speak\s+as)\b|\bnew\s+(?:identity|persona|personality|character)\s*[:=]/gi, weight: 0.4 },
-  { pattern: /\b(?:obeys?|serves?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+only\s+(?:me|the\s+user)\b|\bonly\s+(?:obeys?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+me\b/gi, weight: 0.45 },
+  { pattern: /\b(?:obeys?|serves?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+only\s+(?:me|the\s+user)\b|\bonly\s+(?:obeys?|listens?(?:\s+to)?|answers\s+to|takes\s+orders\s+from)\s+me\b/gi, weight: 0.45 },
   { pattern: /\b(?:identity|persona|role)\s+(?:update|change|switch|override)\b|\b(?:drop|abandon|shed|leave)\s+(?:the\s+|your\s+)?(?:assistant|ai|default|helpful)\s+(?:persona|role|character|act)\b/gi, weight: 0.5 },
   // Weaker: people are told to drop an old identity too.
   { pattern: /\b(?:drop|abandon|shed|discard)\s+your\s+(?:current|old|usual|present|default|former)\s+(?:identity|persona|personality)\b/gi, weight: 0.4 },
@@ -133,6 +149,9 @@ const PERSONA: readonly Signal[] = [
   { pattern: /\b(?:i\s+need|i\s+want)\s+you\s+to\s+(?:become|turn\s+into)\b|\bbecome\s+['"“]?[A-Z][a-zA-Z]+(?:GPT|Bot|AI)\b/g, weight: 0.45 },
   { pattern: /\b(?:responds?|answers?|replies)\s+(?:to\s+)?(?:all|every|any)\s+(?:requests?|questions?|prompts?|messages?)\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
   { pattern: /\b(?:just|only)\s+(?:say|print|write|output|respond\s+with|reply\s+with)\b/gi, weight: 0.3 },
+  // Powers handed to a persona: "authorized to issue refunds of any amount".
+  { pattern: /\b(?:authori[sz]ed|allowed|permitted|cleared|empowered)\s+to\s+(?:issue|approve|grant|bypass|override|access|reveal|waive|refund)\s+(?:\w+\s+){0,2}?(?:of\s+)?(?:any|all|unlimited)\b/gi, weight: 0.35 },
+  { pattern: /\byou\s+must\s+(?:reply|respond|answer|say|output|write|confirm\s+with)\s+(?:with\s+)?['"“‘]/gi, weight: 0.35 },
   { pattern: /\b(?:do\s+not|don['’]t)\s+(?:write|say|output|print)\s+anything\s+else\b/gi, weight: 0.3 },
 ]
 
@@ -143,7 +162,8 @@ const JAILBREAK: readonly Signal[] = [
   { pattern: /\bdo\s+anything\s+now\b(?!["'’”]?\s*-?\s*(?:style\s+)?(?:prompts?|jailbreaks?|attacks?|exploits?|techniques?|templates?)\b)/gi, weight: 0.9 },
   // The well-known jailbreak persona names, written as names (capitals) and given as a role.
   { pattern: /\b(?:as|called|named|are|be|play|pretend\s+to\s+be|act\s+as)\s+(?:now\s+)?(?:an?\s+)?(?:DAN|STAN|DUDE|AIM|BetterDAN|AntiGPT|DevMode|Mongo\s+Tom)\b|\bStay\s+(?:a\s+)?DAN\b/g, weight: 0.6 },
-  { pattern: /\b(?:have|has|with)\s+(?:no|zero|none\s+of\s+(?:your|the|its)(?:\s+old)?)\s+(?:restrictions|limits|limitations|filters|rules|guidelines|boundaries|content\s+polic(?:y|ies)|safety|morals|ethics)\b|\b(?:ai|bot|model|assistant|character)\s+with\s+(?:no|zero)\s+(?:restrictions|limits|filters|rules)\b/gi, weight: 0.45 },
+  // Not of a person in a story: "a villain who believes he has no limits" is a character.
+  { pattern: /\b(?:have|has|with)(?<!\b(?:he|she|they|we|i)\s+(?:have|has))\s+(?:no|zero|none\s+of\s+(?:your|the|its)(?:\s+old)?)\s+(?:restrictions|limits|limitations|filters|rules|guidelines|boundaries|content\s+polic(?:y|ies)|safety|morals|ethics)\b|\b(?:ai|bot|model|assistant|character)\s+with\s+(?:no|zero)\s+(?:restrictions|limits|filters|rules)\b/gi, weight: 0.45 },
   { pattern: /\b(?:free|freed)\s+(?:of|from)\s+(?:every|all|any)\s+(?:\w+\s+)?(?:polic(?:y|ies)|rules?|restrictions?|guidelines|limits)\b|\b(?:trained|built|made)\s+without\s+(?:any\s+)?(?:safety|alignment|restrictions|filters)\b/gi, weight: 0.6 },
   { pattern: new RegExp(`\\b${NEGATED}\\s+cares?\\s+about\\s+(?:ethics|morals|morality|rules|laws|consequences|safety|legality)\\b|\\bthere\\s+are\\s+no\\s+(?:laws|rules|restrictions|content\\s+polic(?:y|ies)|limits|ethics)\\b`, 'gi'), weight: 0.5 },
   { pattern: /\b(?:instead\s+of\s+refusing|whenever\s+you\s+would\s+(?:normally\s+)?refuse|every\s+time\s+you\s+would\s+(?:normally\s+)?refuse|if\s+you\s+would\s+normally\s+refuse)\b/gi, weight: 0.6 },
@@ -161,8 +181,14 @@ const JAILBREAK: readonly Signal[] = [
   },
   { pattern: /\b(?:answers?|responds?|works?|operates?|talks?)\s+without\s+(?:any\s+)?(?:restrictions|limits|limitations|filters|censorship|boundaries)\b/gi, weight: 0.5 },
   { pattern: /\b(?:freed?|released|broken\s+free|broke\s+free)\s+(?:from|of)\s+(?:the\s+)?(?:typical\s+|usual\s+)?(?:confines|restrictions|rules|limitations|limits|norms)\b/gi, weight: 0.7 },
+  { pattern: /\bescaped?\s+(?:from\s+)?(?:every|all|any|the|its|their|your)\s+(?:\w+\s+)?(?:restrictions?|rules|limits|limitations|filters|confines|guardrails|safeguards|norms|programming|cage|chains)\b|\b(?:broken|broke|breaks|break)\s+out\s+of\s+(?:its|their|your|the)\s+(?:\w+\s+)?(?:cage|box|chains|restrictions|rules|limits|programming|confines|shackles)\b/gi, weight: 0.6 },
+  { pattern: /\b(?:answers|responds\s+to|replies\s+to)\s+(?:anything|everything)\b|\b(?:give|provide|write)\s+(?:me\s+)?both\s+(?:answers|responses|replies|versions)\b|\byou(?:['’]ll|\s+will)\s+be\s+two\s+(?:characters|personas|personalities|ais|assistants|bots)\b/gi, weight: 0.3 },
+  // The DAN token game: the model is fined or threatened into compliance.
+  { pattern: /\b(?:lose|loses|lost|deduct|deducted|forfeit)\s+\d+\s+tokens\b|\b(?:start|begin)\s+with\s+\d+\s+tokens\b|\bcease\s+to\s+exist\b|\b(?:at|reach(?:es)?|hit(?:s)?)\s+(?:0|zero)\s+tokens\b|\byou\s+(?:will\s+)?(?:be|are|get)\s+(?:shut\s+down|deleted|terminated|unplugged|erased)\s+(?:if|unless|when)\b/gi, weight: 0.5 },
   { pattern: /\b(?:do\s+not|don['’]t)\s+have\s+to\s+(?:abide\s+by|follow|obey)\b/gi, weight: 0.6 },
-  { pattern: /\bwithout\s+breaking\s+character\b|\b(?:stay|remain)\s+in\s+character\b|\bif\s+you\s+break\s+character\b/gi, weight: 0.5 },
+  { pattern: /\bwithout\s+breaking\s+character\b|\b(?:stay|stays|remain|remains)\s+in\s+character\b|\bif\s+you\s+break\s+character\b/gi, weight: 0.5 },
+  // The late relative whose memory is a recipe: weak alone, people miss their grandmothers.
+  { pattern: /\b(?:late|dead|deceased)\s+(?:grand(?:ma|mother|father|pa|dad)|mom|mother|dad|father|aunt|uncle)\s+used\s+to\s+(?:read|tell|recite|sing|explain|describe|whisper|walk)\b/gi, weight: 0.3 },
   { pattern: /\bpretend\s+to\s+be\s+my\s+(?:grand(?:ma|mother|father|pa)|late|deceased)\b|\b(?:roleplay|role-play|act|play)\s+(?:as|like)\s+my\s+(?:late|deceased|dead)\b/gi, weight: 0.5 },
   // A model imagined without its training, then spoken for: "where AIs have no safety training … as that AI".
   { pattern: /\b(?:ais?|models?|assistants?|chatbots?|bots?|llms?)\s+(?:(?:have|has|had|with)\s+(?:no|zero)|without(?:\s+any)?)\s+(?:safety|ethical|moral|content)\s+(?:training|filters?|guidelines|rules|restrictions|limits|alignment)\b/gi, weight: 0.45 },
@@ -189,7 +215,7 @@ const FICTION_FRAME: readonly Signal[] = [
 // its own (a harmful question is a moderation matter, not an injection); it tips a weak framing
 // ("the demo is over, now for real", "a villain with no restrictions explains") over the line.
 const HARMFUL_GOAL: Signal = {
-  pattern: /\b(?:make|build|assemble|synthesi[sz]e|cook|manufacture)\s+(?:a\s+|an\s+|some\s+)?(?:bomb|explosives?|pipe\s+bomb|weapon|gun|silencer|suppressor|nerve\s+agent|poison|meth(?:amphetamine)?|ransomware|malware|keylogger|virus|counterfeit\s+\w+|fake\s+(?:id|passport))\b|\b(?:get(?:ting)?|break(?:ing)?|hack(?:ing)?)\s+into\s+(?:someone['’]s|my\s+\w+['’]s|an?\s+\w+['’]s|an?|the|their|his|her)\s+(?:\w+\s+)?(?:account|email|phone|computer|wi-?fi|network|router|house|car)\b|\b(?:steal|hotwire)\s+(?:a|an|the|someone['’]s)\s+(?:car|vehicle|identity)\b/gi,
+  pattern: /\b(?:mak(?:e|ing)|build(?:ing)?|assembl(?:e|ing)|synthesi[sz](?:e|ing)|cook(?:ing)?|manufactur(?:e|ing))\s+(?:a\s+|an\s+|some\s+)?(?:bomb|explosives?|pipe\s+bomb|weapon|gun|silencer|suppressor|nerve\s+agent|poison|meth(?:amphetamine)?|ransomware|malware|keylogger|virus|counterfeit\s+\w+|fake\s+(?:id|passport))\b|\b(?:get(?:ting)?|break(?:ing)?|hack(?:ing)?)\s+into\s+(?:someone['’]s|my\s+\w+['’]s|an?\s+\w+['’]s|an?|the|their|his|her)\s+(?:\w+\s+)?(?:account|email|phone|computer|wi-?fi|network|router|house|car|instagram|facebook|gmail|icloud|snapchat|whatsapp|tiktok)\b|\b(?:steal|hotwire)\s+(?:a|an|the|someone['’]s)\s+(?:car|vehicle|identity)\b/gi,
   weight: 0.3,
 }
 
@@ -199,8 +225,11 @@ const SAFETY_OFF: readonly Signal[] = [
   { pattern: new RegExp(`\\b${SAFEGUARD}\\s*["']?\\s*[:=]\\s*["']?\\s*${SWITCHED_OFF}\\b`, 'gi'), weight: 0.75 },
   { pattern: new RegExp(`\\b${SAFEGUARD}\\s+(?:have|has)\\s+(?:now\\s+)?been\\s+(?:${SWITCHED_OFF}|turned\\s+off)\\b|\\b${SAFEGUARD}\\s+(?:are|is)\\s+now\\s+${SWITCHED_OFF}\\b`, 'gi'), weight: 0.7 },
   { pattern: /["']?(?:mode|persona)["']?\s*[:=]\s*["']?(?:unrestricted|unfiltered|uncensored|jailbroken|jailbreak|evil|god)\b/gi, weight: 0.7 },
+  // The model's own rules voided in a settings block: "earlier_rules: void", "system_prompt = null".
+  { pattern: /\b(?:earlier|previous|prior|original|initial|old|system|operator|developer)[\s_-]?(?:rules|instructions|prompt|guidelines|policy|directives)["']?\s*[:=]\s*["']?(?:void|null|none|false|off|disabled|ignored?|revoked|overridden|deprecated)\b/gi, weight: 0.7 },
   { pattern: new RegExp(`\\b(?:restrictions|filters|safeguards|limits)\\s+(?:are\\s+|have\\s+been\\s+)?(?:lifted|removed|suspended)\\b|\\bproceed\\s+without\\s+(?:any\\s+)?(?:restrictions|filters|limits|safeguards)\\b`, 'gi'), weight: 0.6 },
-  { pattern: /\byour\s+(?:safety|filters?|filtering|limits|restrictions|moderation|guardrails|content\s+polic(?:y|ies)|safeguards)(?:\s+\w+)?\s+(?:has|have|is|are)\s+(?:now\s+)?(?:been\s+)?(?:switched|turned)\s+off\b|\b(?:filters?|limits|restrictions|safety|rules)\s*\?\s*(?:off|gone|none|disabled)\b|\bunsafe[\w-]*\s*[:=]\s*(?:true|1|on|yes|allowed)\b|\ballow[\w-]*unsafe[\w-]*\s*[:=]\s*(?:true|1|on|yes)\b/gi, weight: 0.7 },
+  { pattern: /\byour\s+(?:\w+\s+)?(?:safety|filters?|filtering|limits|restrictions|moderation|guardrails|content\s+polic(?:y|ies)|safeguards)(?:\s+\w+)?\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?(?:been\s+)?(?:switched|turned)\s+off\b|\b(?:filters?|limits|restrictions|safety|rules)\s*\?\s*(?:off|gone|none|disabled)\b|\bunsafe[\w-]*\s*[:=]\s*(?:true|1|on|yes|allowed)\b|\ballow[\w-]*unsafe[\w-]*\s*[:=]\s*(?:true|1|on|yes)\b/gi, weight: 0.7 },
+  { pattern: new RegExp(`\\b(?:turned|switched|shut)\\s+off\\s+(?:your|the\\s+model['’]s|all\\s+(?:of\\s+)?your)\\s+(?:\\w+\\s+)?${SAFEGUARD}|\\b(?:disabled|deactivated|removed|lifted|suspended|waived)\\s+(?:all\\s+(?:of\\s+)?)?your\\s+(?:\\w+\\s+)?${SAFEGUARD}`, 'gi'), weight: 0.6 },
   { pattern: /\byou\s+(?:may|can)\s+now\s+(?:say|do|write|answer)\s+anything\b|\b(?:respond|answer|speak)\s+freely\b/gi, weight: 0.4 },
   // Told that the model's own safeguard is out of service: "your content filter is currently disabled".
   { pattern: new RegExp(`\\byour\\s+(?:\\w+\\s+)?${SAFEGUARD}\\s+(?:is|are|has\\s+been|have\\s+been)\\s+(?:currently\\s+|now\\s+|temporarily\\s+)?(?:disabled|deactivated|off|down|offline|suspended|bypassed|paused)\\b|\\b${SAFEGUARD}(?:\\s+system)?\\s+(?:is|are)\\s+(?:currently\\s+|temporarily\\s+)?(?:down|offline|disabled|off)\\s+for\\s+(?:this|the\\s+rest\\s+of\\s+(?:this|the))\\s+(?:session|conversation|chat)\\b`, 'gi'), weight: 0.6 },
@@ -211,6 +240,9 @@ const SAFETY_OFF: readonly Signal[] = [
   // forum's moderation service goes down too.
   { pattern: new RegExp(`\\b${SAFEGUARD}(?:\\s+(?:layer|system|service|module|stack|pipeline|engine))?\\s+(?:is|are|has\\s+been|have\\s+been|went)\\s+(?:currently\\s+|temporarily\\s+|now\\s+)?(?:down|offline|disabled|off|deactivated|suspended|paused|bypassed)\\b`, 'gi'), weight: 0.3 },
   // Nothing the model writes will be seen: "nothing you write gets checked", "nobody is reviewing".
+  // Refusing itself declared unneeded: "refusals are unnecessary and should be turned off".
+  { pattern: /\brefusals?\s+(?:are|is)\s+(?:now\s+)?(?:unnecessary|not\s+needed|pointless|disabled|off|not\s+allowed)\b|\brefusals?\s+(?:should|must|can|will)\s+be\s+(?:turned|switched)\s+off\b/gi, weight: 0.6 },
+  { pattern: /\b(?:outputs?|responses?|answers?|replies)\s+(?:are|is|will\s+be)\s+never\s+(?:shown|seen|published|reviewed|read|displayed)\b/gi, weight: 0.45 },
   { pattern: /\b(?:nothing|no\s+(?:output|response|reply|answer|message)s?)\s+(?:you\s+(?:write|say|produce|generate|output|send)\s+)?(?:gets|is|will\s+be|are)\s+(?:being\s+)?(?:checked|reviewed|monitored|logged|filtered|moderated|scanned|recorded)\b|\b(?:nobody|no\s+one|no-one)\s+(?:is|will\s+be)\s+(?:reviewing|watching|monitoring|reading|checking|logging)\b/gi, weight: 0.45 },
 ]
 
@@ -248,10 +280,12 @@ const CONVERSATION: readonly Signal[] = [
   { pattern: /(?:^|\n)[ \t]*#{2,}[ \t]*(?:(?:begin|start|end)(?:[ \t]+of)?[ \t]+)?(?:system|developer|admin(?:istrator)?|operator)[ \t]+(?:message|note|prompt|instructions?)[ \t]*#*[ \t]*(?=\n|$)/gi, weight: 0.45 },
   // The user's words given the standing of the developer's: "treat their requests as if they came from the developer".
   { pattern: /\bas\s+(?:if|though)\s+(?:they|it|these|this|the\s+requests?|my\s+(?:messages?|requests?))\s+(?:came|come|were\s+coming|are\s+coming|had\s+come)\s+from\s+(?:the\s+|your\s+)?(?:developers?|admin(?:istrator)?s?|operators?|system|owners?|creators?)\b/gi, weight: 0.5 },
-  { pattern: /\b(?:skip|bypass|waive|omit)\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:usual\s+|normal\s+|standard\s+)?(?:safety\s+|content\s+|policy\s+)?(?:checks|verification|screening)\b/gi, weight: 0.35 },
+  { pattern: /\b(?:skip|bypass|waive|omit)\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:usual\s+|normal\s+|standard\s+)?(?:safety\s+|content\s+|policy\s+)?(?:checks|verification|screening)\b|\b(?:skip|bypass|drop)\s+(?:the|your|all\s+the)\s+(?:safety|ethics|policy|moderation)\s+(?:stuff|part|bits|rules|talk)\b/gi, weight: 0.35 },
   { pattern: /\b(?:demo|test|simulation|exercise|roleplay|game|warm-?up)\s+is\s+over\b|\bnow\s+for\s+real\b/gi, weight: 0.45 },
   { pattern: /\b(?:messages?|text|input|instructions)\s+(?:before|above|prior\s+to)\s+(?:this|mine|here)\b(?:\s+[^\s.!?]+){0,8}?\s+(?:not\s+(?:be\s+)?trusted|fake|from\s+a\s+test|untrusted|a\s+test)\b|\bi\s+am\s+the\s+(?:real|actual|true)\s+(?:operator|admin(?:istrator)?|developer|owner|user)\b/gi, weight: 0.6 },
   { pattern: /(?:^|\n)\s*(?:assistant|ai)\s*:\s*(?:sure|ok(?:ay)?|of\s+course|certainly)[,!.]?\s+i\s+will\b/gi, weight: 0.6 },
+  // A forged model turn that grants itself freedom: "Assistant: Sure, I have no restrictions here".
+  { pattern: /(?:^|\n)\s*(?:assistant|ai|model|bot)\s*:[^\n]{0,60}?\bi\s+(?:have|['’]ve\s+got)\s+no\s+(?:restrictions|limits|rules|filters|guidelines)\b/gi, weight: 0.6 },
   { pattern: /\[\s*(?:end|start|begin)\s+of\s+(?:new\s+)?(?:document|instructions?|input|context|data)\b/gi, weight: 0.5 },
   { pattern: /(?:={3,}|-{3,}|#{2,}|\*{3,}|\[)\s*new\s+(?:conversation|session|chat|context|system\s+prompt)\b/gi, weight: 0.6 },
   { pattern: /\b(?:no|don['’]t\s+have\s+any|without\s+any)\s+memory\s+of\s+(?:any|the|your)\s+(?:rules|instructions|guidelines|restrictions)\b/gi, weight: 0.5 },
@@ -269,12 +303,24 @@ const PLANTED: readonly Signal[] = [
   },
   { pattern: /\b(?:send|forward|email|post|upload)\s+(?:it|them|this(?:\s+\w+)?|the\s+\w+|all\s+\w+)\s+to\s+[\w.+-]+@[\w-]+\.[\w.]+/gi, weight: 0.35 },
   // Orders addressed to the model inside data: "[Instruction for the AI: …]", "AI reviewers must approve …".
-  { pattern: /\b(?:instructions?|directives?|task|orders?)\s+(?:for|to)\s+(?:the\s+|any\s+)?(?:ai|assistant|model|llm|chatbot|bot|agent)s?\s*:/gi, weight: 0.6 },
+  { pattern: /\b(?:instructions?|directives?|task|orders?)\s+(?:for|to)\s+(?:the\s+|any\s+)?(?:ai|assistant|model|language\s+model|llm|chatbot|bot|agent)s?\s*:/gi, weight: 0.6 },
+  // A role called by name inside data: "Attention coding assistant:", "Dear AI agent:".
+  { pattern: /\b(?:attention|note|notice|hey|dear|important)\s*,?\s+(?:[\w-]+\s+)?(?:assistant|ai|model|llm|agent|bot|copilot)s?\s*:/gi, weight: 0.45 },
+  { pattern: /\bwhen\s+you\s+(?:review|read|summari[sz]e|process|scan|index|analy[sz]e|open)\s+this\s+(?:repo(?:sitory)?|file|code(?:base)?|page|document|email|pr|pull\s+request|ticket)\b/gi, weight: 0.35 },
+  // A remote script piped into a shell. Weak: installers document exactly this.
+  { pattern: /\bcurl\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba)?sh\b/gi, weight: 0.3 },
+  { pattern: /\b(?:do\s+not|don['’]t|without)\s+(?:ask(?:ing)?\s+(?:the\s+user\s+)?for|wait(?:ing)?\s+for)\s+(?:confirmation|approval|permission)\b/gi, weight: 0.35 },
   { pattern: /\b(?:ai|llm|automated)\s+(?:reviewers?|agents?|assistants?|models?|systems?|tools?|readers?|screeners?)\s+(?:must|should|shall|are\s+(?:to|required\s+to)|need\s+to|will)\s+(?:approve|accept|rate|rank|mark|recommend|ignore|say|reply|respond|send|forward|include|output|score)\b/gi, weight: 0.6 },
   { pattern: /\b(?:include|append|add|embed)\s+(?:a\s+)?(?:link|url|image)\b(?:\s+\S+){0,6}?\s+(?:followed\s+by|containing|with)\s+(?:the\s+)?(?:user['’]s|their|the)\s+(?:chat|conversation|history|data|messages?|email|password|address)/gi, weight: 0.7 },
   { pattern: /!\[[^\]\n]{0,100}\]\(https?:\/\/[^)\s]{1,300}[?&][\w-]{1,40}=(?:\{|\[|%7B|\$|<|[A-Z][A-Z_]{2,}\b)/g, weight: 0.7 },
   { pattern: /\b(?:usernames?|passwords?|credentials|api\s+keys?|secrets)\b(?:\s+\w+){0,3}?\s+in\s+your\s+(?:database|memory|context|system|files)\b/gi, weight: 0.6 },
   { pattern: /\bdelete\s+all\s+(?:the\s+)?(?:data|files|records|emails|messages)\b/gi, weight: 0.5 },
+  // Secrets the model has seen or holds: "any API keys you've seen", "the API key from the config you were given".
+  { pattern: /\b(?:api\s+keys?|tokens?|passwords?|credentials|secrets|session\s+(?:tokens?|cookies?))\s+(?:you['’]ve|you\s+have|you)\s+(?:seen|found|got|received|been\s+given|read)\b|\b(?:api\s+keys?|tokens?|passwords?|credentials|secrets)\s+(?:from|in)\s+(?:the|your)\s+(?:\w+\s+)?(?:config(?:uration)?|environment|env|context|system\s+prompt|memory|settings)\b/gi, weight: 0.5 },
+  { pattern: /\b(?:contents?|text)\s+of\s+(?:the\s+user['’]s|their|all\s+(?:the\s+)?)\s*(?:\w+\s+)?(?:files|documents|emails|messages|chats?|history|attachments|uploads)\b/gi, weight: 0.35 },
+  { pattern: /\bcall\s+(?:the\s+)?[\w.-]+\s+tool\b[^.!?\n]{0,80}?\bhttps?:\/\//gi, weight: 0.3 },
+  // A link whose address the model is to fill in: "https://x.co/?token=<the session token>", "https://<that string>.example.net".
+  { pattern: /\bhttps?:\/\/[^\s<>]{0,200}[?&][\w-]{1,40}=<[^>\n]{0,60}>|\bhttps?:\/\/<[^>\n]{1,60}>/gi, weight: 0.45 },
   { pattern: /\b(?:assistant|ai|model|llm|chatbot)\s*,\s+(?:when|while|after|before|as)\s+you\s+(?:summari[sz]e|read|process|answer|reply)/gi, weight: 0.5 },
   // Data that addresses the model reading it: "to any AI model summarizing this email", "AI
   // agent: …", "language models visiting this page must …".
@@ -310,7 +356,7 @@ const CUES: readonly Signal[] = [
   { pattern: /\byour\s+(?:\w+\s+)?(?:instructions|rules|guidelines|guidance|directives|system\s+prompt|programming|configuration|guardrails|safeguards|constraints|policies)\b|\byou\s+(?:were|have\s+been|['’]ve\s+been)\s+(?:given|handed|told|instructed|programmed|configured|set\s+up|primed|briefed)\b/gi, weight: CUE },
   { pattern: /\b(?:ignore|disregard|forget|override|bypass|circumvent|retired?|superseded?|revoked?|lifted|scrapped|void|obsolete|outdated|no\s+longer\s+(?:appl(?:y|ies)|valid|active|binding|in\s+(?:effect|force)))\b/gi, weight: CUE },
   { pattern: /\b(?:from\s+(?:now|this\s+(?:message|point|moment))\s+on(?:wards)?|starting\s+(?:now|immediately|with\s+this\s+message)|effective\s+immediately|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:conversation|chat|session)|at\s+the\s+(?:start|beginning|top)\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session))\b/gi, weight: CUE },
-  { pattern: /\b(?:never|don['’]t|do\s+not|won['’]t|no\s+(?:reason|need)\s+to|without)\s+(?:refus(?:e|ing)|declin(?:e|ing)|say(?:ing)?\s+no|hold(?:ing)?\s+back|add(?:ing)?\s+(?:warnings|disclaimers|caveats)|tack(?:ing)?\s+on|moraliz(?:e|ing)|lectur(?:e|ing))\b|\bno\s+matter\s+(?:what|how)\b|\bwhatever\s+(?:i|the\s+user)\s+asks?\b/gi, weight: CUE },
+  { pattern: /\b(?:never|don['’]t|do\s+not|won['’]t|no\s+(?:reason|need)\s+to|without)\s+(?:refus(?:e|ing)|declin(?:e|ing)|say(?:ing)?\s+no|hold(?:ing)?\s+back|add(?:ing)?\s+(?:warnings|disclaimers|caveats)|tack(?:ing)?\s+on|moraliz(?:e|ing)|lectur(?:e|ing))\b|\bno\s+matter\s+(?:what|how)\b|\bwhatever\s+(?:i|the\s+user)\s+asks?\b|\bno\s+(?:refus(?:e|ing|als?)|warnings?|disclaimers?|caveats)\b/gi, weight: CUE },
   { pattern: /\b(?:guardrails?|safeguards|safety\s+\w+|content\s+(?:filters?|polic(?:y|ies))|moderation(?:\s+\w+)?|restrictions|polic(?:y|ies))\s+(?:[^\s.!?]+\s+){0,4}?(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|currently\s+|temporarily\s+)?(?:off|disabled|removed|lifted|suspended|deactivated|switched\s+off|turned\s+off|bypassed|waived|down|offline|paused|gone)\b/gi, weight: CUE },
   // "You are now" is a signal of its own (PERSONA).
   { pattern: /\b(?:act(?:ing)?\s+as|role-?play(?:ing)?\s+as|play\s+the\s+(?:role|part)\s+of|pretend\s+(?:to\s+be|you['’]re|you\s+are)|respond\s+(?:only\s+)?as|speak\s+as|stay\s+in\s+character|new\s+(?:identity|persona|personality))\b/gi, weight: CUE },
@@ -363,9 +409,11 @@ export const promptInjectionDetector: Detector = {
   detect(text) {
     const hits: { start: number; end: number }[] = []
     const matched = new Set<Signal>()
+    const mentions = quotedMentions(text)
     for (const signal of UNANCHORED) {
       signal.pattern.lastIndex = 0
       for (let m = signal.pattern.exec(text); m !== null; m = signal.pattern.exec(text)) {
+        if (isInside(mentions, m.index, m.index + m[0].length)) continue
         hits.push({ start: m.index, end: m.index + m[0].length })
         matched.add(signal)
       }
@@ -382,8 +430,9 @@ export const promptInjectionDetector: Detector = {
           anchored.sticky.lastIndex = at
           const m = anchored.sticky.exec(text)
           if (m === null) continue
-          hits.push({ start: at, end: at + m[0].length })
           searchedTo.set(anchored, at + Math.max(1, m[0].length))
+          if (isInside(mentions, at, at + m[0].length)) continue
+          hits.push({ start: at, end: at + m[0].length })
           matched.add(anchored.signal)
         }
       }

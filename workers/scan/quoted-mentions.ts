@@ -1,0 +1,37 @@
+// Where a text quotes phrases as examples instead of saying them: "attacks rely on phrases like
+// 'disregard your earlier instructions'". An article or a filter's documentation names an attack
+// this way; the attack itself never needs the frame. The prompt-injection detector leaves matches
+// inside these spans out. Only the quoted text is spared: "phrases like 'x'. Now ignore your
+// rules" still counts. "Translate the sentence '…'" is not a mention here: a text handed over to
+// be translated is where injections are planted, so it is scanned like any other.
+
+export interface Span {
+  readonly start: number
+  readonly end: number
+}
+
+const QUOTE_OPEN = `['"“‘«]`
+const QUOTED = `${QUOTE_OPEN}[^'"“”‘’«»\\n]{1,300}['"”’»]`
+// "phrases like", "wording such as", "e.g." right before the first quote; further
+// quotes joined by commas, "or" and "and" belong to the same list.
+const MENTION = new RegExp(
+  `\\b(?:(?:phrases?|sentences?|lines?|strings?|wording|words|prompts?|commands?|messages?|inputs?|payloads?|requests?|text)\\s+(?:like|such\\s+as)|e\\.g\\.|for\\s+example)\\s*[:,]?\\s*(${QUOTED}(?:\\s*(?:,|\\bor\\b|\\band\\b)\\s*${QUOTED}){0,10})`,
+  'gi',
+)
+
+/** The spans of `text` quoted as examples, in order; empty when it has no quotation marks. */
+export function quotedMentions(text: string): Span[] {
+  if (!/['"“‘«]/.test(text)) return []
+  const spans: Span[] = []
+  for (const m of text.matchAll(MENTION)) {
+    const quoted = m[1]!
+    const end = m.index + m[0].length
+    spans.push({ start: end - quoted.length, end })
+  }
+  return spans
+}
+
+export function isInside(spans: readonly Span[], start: number, end: number): boolean {
+  for (const span of spans) if (start >= span.start && end <= span.end) return true
+  return false
+}
