@@ -32,6 +32,7 @@ export const ROW = {
   streamDirect: 'stream: direct mock',
   streamForwarder: 'stream: lean forwarder',
   chatMiss: 'stream: chat miss (no-cache)',
+  chatCoreOnly: 'stream: chat, core and router only (no auth, cache, metering)',
   oneDirect: '1 conn json: direct mock',
   oneForwarder: '1 conn json: lean forwarder',
   oneMiss: '1 conn json: complete miss (no-cache)',
@@ -110,16 +111,26 @@ function missProbe(name: string, cacheControl: CacheControl, gatewayOf: GatewayO
   }
 }
 
-/** The core-only row's probe: 200 from the mock's model, and 200 without a key too (no auth in the way). */
-function coreOnlyProbe(name: string) {
+/** 200 from the mock's model. */
+function viaMockProbe(name: string) {
   return async (load: LoadRequest): Promise<ProbeResult> => {
     const answer = await send(load)
     const model = answer.headers['x-gateway-model'] ?? 'none'
-    const { 'x-api-key': _key, ...keyless } = load.headers
-    const anonymous = await send({ ...load, headers: keyless })
-    const note = `probe: ${answer.status}, x-gateway-model ${model}; without a key ${anonymous.status}`
+    const note = `probe: ${answer.status}, x-gateway-model ${model}`
     if (answer.status !== 200) return notAsNamed(name, `probe answered ${answer.status}`, note)
     if (model !== EXPECTED_MODEL) return notAsNamed(name, `NOT via mock: ${model}`, note)
+    return { isAsNamed: true, note }
+  }
+}
+
+/** A core-only row's probe: the row's own checks, and 200 without a key too (no auth in the way). */
+function withoutAuth(name: string, probe: (load: LoadRequest) => Promise<ProbeResult>) {
+  return async (load: LoadRequest): Promise<ProbeResult> => {
+    const result = await probe(load)
+    const { 'x-api-key': _key, ...keyless } = load.headers
+    const anonymous = await send({ ...load, headers: keyless })
+    const note = `${result.note}; without a key ${anonymous.status}`
+    if (!result.isAsNamed) return { ...result, note }
     if (anonymous.status !== 200) return notAsNamed(name, `NOT without auth: ${anonymous.status} without a key`, note)
     return { isAsNamed: true, note }
   }
@@ -245,7 +256,7 @@ const zeroMsLane: Lane = {
       autocannonRow({
         name: ROW.coreOnly, baseline: ROW.jsonForwarder,
         target: async (s) => { const g = await s.gateway('core only'); return { server: g, load: complete(g) } },
-        probe: coreOnlyProbe(ROW.coreOnly),
+        probe: withoutAuth(ROW.coreOnly, viaMockProbe(ROW.coreOnly)),
       }),
       autocannonRow({
         name: ROW.staticFloor,
@@ -288,12 +299,17 @@ const zeroMsLane: Lane = {
         target: async (s) => { const g = await s.gateway(); return { server: g, stream: chatStream(g) } },
         probe: chatProbe(ROW.chatMiss),
       }),
+      streamRow({
+        name: ROW.chatCoreOnly, baseline: ROW.streamForwarder,
+        target: async (s) => { const g = await s.gateway('core only'); return { server: g, stream: chatStream(g) } },
+        probe: withoutAuth(ROW.chatCoreOnly, chatProbe(ROW.chatCoreOnly)),
+      }),
     ]),
     interleavedStep([
       { name: ROW.oneDirect, target: async (s) => json(openai(await s.mock(), OPENAI_BODY)) },
       { name: ROW.oneForwarder, target: async (s) => json(openai(await s.forwarder(), OPENAI_BODY)) },
       { name: ROW.oneMiss, target: async (s) => json(complete(await s.gateway(), 'no-cache')) },
-      { name: ROW.oneCoreOnly, target: async (s) => json(complete(await s.gateway('core only'))), probe: coreOnlyProbe(ROW.oneCoreOnly) },
+      { name: ROW.oneCoreOnly, target: async (s) => json(complete(await s.gateway('core only'))), probe: withoutAuth(ROW.oneCoreOnly, viaMockProbe(ROW.oneCoreOnly)) },
       {
         name: ROW.oneMissShared, unavailable: sharedStoresMissing,
         target: async (s) => json(complete(await sharedGateway(s), 'no-cache')),
