@@ -44,7 +44,6 @@ await runChild<GatewayInfo>(async () => {
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true })
   try {
     const { projectId, key } = await seedBenchProject(dataDir, spec.sharedStores?.databaseUrl)
-    // Only these variables: settings from the caller's shell must not change what is measured.
     const pluginSettings = {
       auth: { secret: BENCH_SECRET, demoOnFirstStart: false },
       ...(spec.governor === undefined ? {} : { governor: spec.governor }),
@@ -55,6 +54,7 @@ await runChild<GatewayInfo>(async () => {
     const plugins = spec.plugins === undefined ? undefined : builtinPlugins.filter((plugin) => spec.plugins?.includes(plugin.name))
     const gateway = await start({
       ...(plugins === undefined ? {} : { plugins }),
+      // Only these variables: settings from the caller's shell must not change what is measured.
       env: {
         OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn',
         ...(spec.otlpEndpoint === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spec.otlpEndpoint }),
