@@ -12,7 +12,8 @@
 //                                    BENCH_WARMUP=S seconds of load per gateway first, default 10)
 //
 // Rounds alternate off, on, off, on so that a drift of the machine weighs on both alike. A p99 of
-// one round rests on its few slowest streams, so each round's p99 is printed beside the pooled one.
+// one round rests on its few slowest streams, so each round's p99 is printed beside the pooled one,
+// and so is what each round on added to the round off before it, with the median of those.
 //
 // The clients start one after another, spread over one answer's length, as independent users
 // would. Started together, 50 closed-loop clients whose answers take equally long stay in step,
@@ -29,6 +30,7 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, request } from 'undici'
 import { pinLoadGenerator, pinnedCommand } from './pinning.ts'
+import { median } from './stats.ts'
 import { createRegistry, loadSecret } from '../plugins/auth/registry.ts'
 import { systemClock } from '../proxy/clock.ts'
 import { start } from '../proxy/index.ts'
@@ -233,6 +235,8 @@ async function main(): Promise<void> {
         console.log(`${pacing.padEnd(18)} ${name.padEnd(7)} ${String(sorted.length).padStart(7)}  ${fmt(summary[name]!.p50).padStart(15)}  ${fmt(summary[name]!.p99).padEnd(10)} ${perStream} ${byRound}`)
       }
       console.log(`${''.padEnd(18)} added   ${''.padStart(7)}  ${fmt(summary.on!.p50 - summary.off!.p50).padStart(15)}  ${fmt(summary.on!.p99 - summary.off!.p99)}`)
+      const addedByRound = roundP99.on.map((ms, round) => ms - roundP99.off[round]!)
+      console.log(`${''.padEnd(18)} added p99 by round: ${addedByRound.map((ms) => ms.toFixed(1)).join(', ')} ms (median ${fmt(median(addedByRound))})`)
       const scans = await streamScans(on.info)
       console.log(`${''.padEnd(18)} stream scans on the event loop: ${scans.count}, mean ${scans.meanUs.toFixed(0)} µs, over 1 ms: ${scans.over1ms}, over 2 ms: ${scans.over2ms}`)
     } finally {
