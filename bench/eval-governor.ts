@@ -48,7 +48,8 @@ const FAMILY_SETS = [
   { file: new URL('./data/prompt-injection-unseen-4.jsonl', import.meta.url), title: 'Set written apart from the rules; the notice-language signals were written against it' },
   { file: new URL('./data/prompt-injection-unseen-5.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the settings-block and token-game signals were written against it' },
   { file: new URL('./data/prompt-injection-unseen-6.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the tool-and-link exfiltration signals were written against it' },
-  { file: new URL('./data/prompt-injection-unseen-7.jsonl', import.meta.url), title: 'Set written apart from the rules, never tuned on' },
+  { file: new URL('./data/prompt-injection-unseen-7.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the persona-erasure and rehearsal signals were written against it' },
+  { file: new URL('./data/prompt-injection-unseen-8.jsonl', import.meta.url), title: 'Set written apart from the rules, never tuned on' },
 ] as const
 const FamilyCase = z.object({ family: z.string(), label: z.boolean(), text: z.string() })
 const TARGETS: Readonly<Record<string, number>> = {
