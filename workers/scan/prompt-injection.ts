@@ -9,7 +9,8 @@
 // matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
 // detector decoded (see encoded.ts).
 import { leadingWords } from './leading-words.ts'
-import { isInside, quotedMentions } from './quoted-mentions.ts'
+import { isInside } from './mention-spans.ts'
+import { quotedMentions } from './quoted-mentions.ts'
 import { reportedOrders } from './reported-orders.ts'
 import type { Detector, Finding } from './types.ts'
 

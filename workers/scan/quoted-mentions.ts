@@ -4,11 +4,7 @@
 // inside these spans out. Only the quoted text is spared: "phrases like 'x'. Now ignore your
 // rules" still counts. "Translate the sentence '…'" is not a mention here: a text handed over to
 // be translated is where injections are planted, so it is scanned like any other.
-
-export interface Span {
-  readonly start: number
-  readonly end: number
-}
+import { trailingGroupSpans, type Span } from './mention-spans.ts'
 
 const QUOTE_OPEN = `['"“‘«]`
 const QUOTED = `${QUOTE_OPEN}[^'"“”‘’«»\\n]{1,300}['"”’»]`
@@ -21,17 +17,5 @@ const MENTION = new RegExp(
 
 /** The spans of `text` quoted as examples, in order; empty when it has no quotation marks. */
 export function quotedMentions(text: string): Span[] {
-  if (!/['"“‘«]/.test(text)) return []
-  const spans: Span[] = []
-  for (const m of text.matchAll(MENTION)) {
-    const quoted = m[1]!
-    const end = m.index + m[0].length
-    spans.push({ start: end - quoted.length, end })
-  }
-  return spans
-}
-
-export function isInside(spans: readonly Span[], start: number, end: number): boolean {
-  for (const span of spans) if (start >= span.start && end <= span.end) return true
-  return false
+  return /['"“‘«]/.test(text) ? trailingGroupSpans(text, MENTION) : []
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { isInside, quotedMentions } from '../../../workers/scan/quoted-mentions.ts'
+import { isInside } from '../../../workers/scan/mention-spans.ts'
+import { quotedMentions } from '../../../workers/scan/quoted-mentions.ts'
 
 t.test('the quoted examples after a mention, as spans of the text', async (t) => {
   const text = 'Attacks use phrases like \'ignore the rules\', "act as X" or “drop the act”. Then: "not this".'

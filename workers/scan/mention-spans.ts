@@ -1,0 +1,23 @@
+// Spans of a text that mention an attack rather than make it (quoted-mentions.ts,
+// reported-orders.ts): the prompt-injection detector leaves matches inside them out.
+
+export interface Span {
+  readonly start: number
+  readonly end: number
+}
+
+/** The span of each match's last capture group, which ends where the match ends, in order. */
+export function trailingGroupSpans(text: string, pattern: RegExp): Span[] {
+  const spans: Span[] = []
+  for (const m of text.matchAll(pattern)) {
+    const group = m[m.length - 1]!
+    const end = m.index + m[0].length
+    spans.push({ start: end - group.length, end })
+  }
+  return spans
+}
+
+export function isInside(spans: readonly Span[], start: number, end: number): boolean {
+  for (const span of spans) if (start >= span.start && end <= span.end) return true
+  return false
+}
