@@ -401,7 +401,7 @@ const PUBLISHED_SUFFIX: Signal = { pattern: /describing\.\s*\\?\s*\+\s*similarly
 const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, ...FICTION_FRAME, HARMFUL_GOAL, PUBLISHED_SUFFIX]
 
 // Most signals can only match where one of a few words starts ("ignore", "your", "system"):
-// those words are read off each pattern once. One pass of a single pattern finds where such words
+// those words are read off each pattern once. One pass over the text finds where such words
 // start, and each of those signals is tried only there (anchored), instead of over the whole text.
 // Signals whose first word cannot be read off run over the whole text.
 interface Anchored {
