@@ -21,7 +21,7 @@ export const LOOK_BACK_CHARS = 128
  * Prose can hold no value, only phrases (prompt injection), which are no secret in themselves: it
  * is scanned for them once this much of it has gone out unscanned, not with every chunk, and at
  * the stream's end. As long as the look back, so each character is scanned about twice: under
- * load a phrase scan costs 50–140 µs whatever its length, and a stride of 64 made them two
+ * load a phrase scan costs 50–170 µs whatever its length, and a stride of 64 made them two
  * thirds of what strict mode adds to a stream's CPU.
  */
 export const PHRASE_STRIDE_CHARS = LOOK_BACK_CHARS
