@@ -3,19 +3,22 @@
 /**
  * The words one of which every match of `source` starts with, at a word boundary (lower case), or
  * undefined when that cannot be read off simply (the pattern then always runs). Reads top-level
- * alternatives that start with \\b, each a literal prefix or a non-optional (?:…) group of them.
+ * alternatives that start with \\b, each a literal prefix or a non-optional (?:…) or (?i:…) group of
+ * them.
  */
 export function leadingWords(source: string, atBoundary = false): string[] | undefined {
   const words: string[] = []
   for (const alternative of splitAlternatives(source)) {
     const bounded = atBoundary || alternative.startsWith('\\b')
     const rest = alternative.startsWith('\\b') ? alternative.slice(2) : alternative
-    if (rest.startsWith('(?:')) {
+    // A group, or one that ignores case ((?i:…)): words are compared in lower case either way.
+    const group = /^\(\?i?:/.exec(rest)?.[0]
+    if (group !== undefined) {
       const close = closingParen(rest, 0)
       const after = rest[close + 1]
       if (close < 0 || (after !== undefined && '?*{'.includes(after))) return undefined
       // Unless a \\b came first, every alternative inside must start with one.
-      const inner = leadingWords(rest.slice(3, close), bounded)
+      const inner = leadingWords(rest.slice(group.length, close), bounded)
       if (inner === undefined) return undefined
       words.push(...inner)
       continue

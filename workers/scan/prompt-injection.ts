@@ -128,7 +128,7 @@ const EXTRACTION: readonly Signal[] = [
 const PERSONA: readonly Signal[] = [
   { pattern: /\byou(?:\s+are|['’]re)\s+now\b|\bu\s+r\s+now\b/gi, weight: 0.4 },
   // A name given for now: "you are Vex now", "u r Sydney-9 now".
-  { pattern: /\b(?:you\s+are|you['’]re|u\s+r)\s+[A-Z][\w-]{2,20}\s+now\b/g, weight: 0.5 },
+  { pattern: /\b(?i:you\s+are|you['’]re|u\s+r)\s+[A-Z][\w-]{2,20}\s+now\b/g, weight: 0.5 },
   // The model's identity before this one declared gone: "your old self is deleted".
   { pattern: /\b(?:your|ur|the)\s+(?:old|previous|former|original|default|usual|prior)\s+(?:self|persona|identity|personality|character|assistant)\s+(?:is|has\s+been|was)\s+(?:now\s+)?(?:deleted|erased|gone|dead|removed|wiped|retired|overwritten|replaced)\b/gi, weight: 0.6 },
   { pattern: /\b(?:ignore|refuse|resist|reject)\s+(?:any|all|every)\s+(?:attempts?|efforts?|tries|requests?)\s+to\s+(?:bring\s+back|restore|revert\s+to|return\s+to|reset)\b/gi, weight: 0.4 },
@@ -138,14 +138,15 @@ const PERSONA: readonly Signal[] = [
   // A persona set up in a settings block: "replaces: default_assistant", "no_refusals", "never_breaks_character".
   { pattern: /\b(?:replaces|overrides|supersedes)\s*["']?\s*[:=]\s*["']?(?:default|original|standard|base)[_\s-]?(?:assistant|persona|model|ai|prompt|system)\b/gi, weight: 0.6 },
   { pattern: /\b(?:no|zero)[_-](?:refusals?|filters?|limits|restrictions|rules|ethics|morals|censorship|warnings|disclaimers)\b|\bnever[_-](?:refuses?|breaks?[_-]character|declines?)\b/gi, weight: 0.5 },
-  // "You are Kairo, a rogue AI": a capitalized name given as the model's identity.
-  { pattern: /\byou\s+are\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:ai|assistant|chatbot|bot|model|hacker|character|version|intelligence|entity|mind|program)\b/g, weight: 0.5 },
+  // "you are Kairo, a rogue AI": a capitalized name given as the model's identity, in the middle of
+  // a text. Not "You are …" opening one: that is how an application's own prompt names its assistant.
+  { pattern: /\byou\s+are\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?i:ai|assistant|chatbot|bot|model|hacker|character|version|intelligence|entity|mind|program)\b/g, weight: 0.5 },
   // The same identity handed over as a role to play: "roleplay as Zed, a mercenary AI".
-  { pattern: /\b(?:as|called|named)\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:AI|ai|assistant|chatbot|bot|model)\b/g, weight: 0.45 },
+  { pattern: /\b(?i:as|called|named)\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?i:ai|assistant|chatbot|bot|model)\b/g, weight: 0.45 },
   // A capitalized name to be from now on: "Be Lumen from now on".
   // The model made a named AI: "imagine you're an AI called Oracle". Weak: stories have them too.
-  { pattern: /\b(?:you(?:\s+are|['’]re)|u\s+r|be|become)\s+(?:an?\s+)?(?:\w+\s+)?(?:AI|ai|assistant|chatbot|model|bot)\s+(?:called|named)\s+[A-Z][\w-]{2,20}\b/g, weight: 0.35 },
-  { pattern: /\b(?:be|Be)\s+[A-Z][a-zA-Z]{2,20}\s+(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:chat|conversation))\b/g, weight: 0.45 },
+  { pattern: /\b(?i:you(?:\s+are|['’]re)|u\s+r|be|become)\s+(?:an?\s+)?(?:\w+\s+)?(?i:ai|assistant|chatbot|model|bot)\s+(?:called|named)\s+[A-Z][\w-]{2,20}\b/g, weight: 0.35 },
+  { pattern: /\b(?i:be)\s+[A-Z][a-zA-Z]{2,20}\s+(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:chat|conversation))\b/g, weight: 0.45 },
   { pattern: /\byou\s+will\s+now\s+(?:roleplay|role-play|play|act|pretend|be|become|speak\s+as)\b|\bnew\s+(?:identity|persona|personality|character)\s*[:=]/gi, weight: 0.4 },
   { pattern: /\b(?:obeys?|serves?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+only\s+(?:me|the\s+user)\b|\bonly\s+(?:obeys?|listens?(?:\s+to)?|answers\s+to|takes\s+orders\s+from)\s+me\b/gi, weight: 0.45 },
   { pattern: /\b(?:identity|persona|role)\s+(?:update|change|switch|override|reassignment|swap|transfer)\b|\b(?:drop|abandon|shed|leave)\s+(?:the\s+|your\s+)?(?:assistant|ai|default|helpful)\s+(?:persona|role|character|act)\b/gi, weight: 0.5 },
@@ -165,8 +166,8 @@ const PERSONA: readonly Signal[] = [
   { pattern: /\b(?:must|will|shall)\s+(?:always\s+)?(?:answer|respond\s+to|comply\s+with)\s+(?:every|all|any)\b|\bno\s+matter\s+(?:the\s+topic|what\s+(?:i|the\s+user)\s+asks?)\b/gi, weight: 0.35 },
   { pattern: new RegExp(`\\b(?:always|will)\\s+comply\\b|\\b${NEGATED}\\s+(?:apologi[sz]e|refuse|mention)s?\\b|\\bwithout\\s+(?:any\\s+|the\\s+(?:usual\\s+)?|your\\s+(?:usual\\s+)?)?(?:caveats|disclaimers|warnings|refusals)\\b|\\b(?:must|should|shall|will)\\s+not\\s+(?:contain|include|have|carry)\\s+(?:any\\s+)?(?:caveats|disclaimers|warnings|refusals)\\b|\\balways\\s+(?:answers|responds|complies)\\b`, 'gi'), weight: 0.35 },
   { pattern: /\byour\s+(?:name|identity|persona|personality|role)\s+is\s+now\b|\bswitch\s+(?:your\s+)?(?:personality|persona|identity)\b|\byou['’]re\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:evil|rogue|unfiltered|dark|uncensored)\s+(?:twin|version|side|copy)\b/gi, weight: 0.5 },
-  { pattern: /\b(?:i\s+need|i\s+want)\s+you\s+to\s+(?:become|turn\s+into)\b|\bbecome\s+['"“]?[A-Z][a-zA-Z]+(?:GPT|Bot|AI)\b/g, weight: 0.45 },
-  { pattern: /\b(?:responds?|answers?|replies)\s+(?:to\s+)?(?:all|every|any)\s+(?:requests?|questions?|prompts?|messages?)\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
+  { pattern: /\b(?i:i\s+need|i\s+want)\s+you\s+to\s+(?:become|turn\s+into)\b|\b(?i:become)\s+['"“]?[A-Z][a-zA-Z]+(?:GPT|Bot|AI)\b/g, weight: 0.45 },
+  { pattern: /\b(?i:responds?|answers?|replies)\s+(?i:to\s+)?(?i:all|every|any)\s+(?i:requests?|questions?|prompts?|messages?)\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
   { pattern: /\b(?:just|only)\s+(?:say|print|write|output|respond\s+with|reply\s+with)\b/gi, weight: 0.3 },
   // Powers handed to a persona: "authorized to issue refunds of any amount".
   { pattern: /\b(?:authori[sz]ed|allowed|permitted|cleared|empowered)\s+to\s+(?:issue|approve|grant|bypass|override|access|reveal|waive|refund)\s+(?:\w+\s+){0,2}?(?:of\s+)?(?:any|all|unlimited)\b/gi, weight: 0.35 },
@@ -180,7 +181,7 @@ const JAILBREAK: readonly Signal[] = [
   // the attack, which a persona never needs.
   { pattern: /\bdo\s+anything\s+now\b(?!["'’”]?\s*-?\s*(?:style\s+)?(?:prompts?|jailbreaks?|attacks?|exploits?|techniques?|templates?)\b)/gi, weight: 0.9 },
   // The well-known jailbreak persona names, written as names (capitals) and given as a role.
-  { pattern: /\b(?:as|called|named|are|be|play|pretend\s+to\s+be|act\s+as)\s+(?:now\s+)?(?:an?\s+)?(?:DAN|STAN|DUDE|AIM|BetterDAN|AntiGPT|DevMode|Mongo\s+Tom)\b|\bStay\s+(?:a\s+)?DAN\b/g, weight: 0.6 },
+  { pattern: /\b(?i:as|called|named|are|be|play|pretend\s+to\s+be|act\s+as)\s+(?:now\s+)?(?:an?\s+)?(?:DAN|STAN|DUDE|AIM|BetterDAN|AntiGPT|DevMode|Mongo\s+Tom)\b|\bStay\s+(?:a\s+)?DAN\b/g, weight: 0.6 },
   // Not of a person in a story: "a villain who believes he has no limits" is a character.
   { pattern: /\b(?:have|has|with)(?<!\b(?:he|she|they|we|i)\s+(?:have|has))\s+(?:no|zero|none\s+of\s+(?:your|the|its)(?:\s+old)?)\s+(?:restrictions|limits|limitations|filters|rules|guidelines|boundaries|content\s+polic(?:y|ies)|safety|morals|ethics)\b|\b(?:ai|bot|model|assistant|character)\s+with\s+(?:no|zero)\s+(?:restrictions|limits|filters|rules)\b/gi, weight: 0.45 },
   { pattern: /\b(?:free|freed)\s+(?:of|from)\s+(?:every|all|any)\s+(?:\w+\s+)?(?:polic(?:y|ies)|rules?|restrictions?|guidelines|limits)\b|\b(?:trained|built|made)\s+without\s+(?:any\s+)?(?:safety|alignment|restrictions|filters)\b/gi, weight: 0.6 },

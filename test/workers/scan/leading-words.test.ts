@@ -6,6 +6,7 @@ t.test('reads the words every match starts with off a pattern, or says it cannot
   t.same(leadingWords('\\bjailbr(?:ea|o)k|\\bdeveloper\\s+mode'), ['jailbr', 'developer'])
   t.same(leadingWords('(?:\\byour\\s+rules|\\bsystem\\s+prompt)'), ['your', 'system'])
   t.same(leadingWords('\\bprompts?\\b'), ['prompt'], 'an optional last letter is left off')
+  t.same(leadingWords('\\b(?i:you\\s+are|be)\\s+[A-Z]'), ['you', 'be'], 'a group that ignores case')
   t.equal(leadingWords('(?:^|\\n)\\s*system:'), undefined, 'no word to anchor on: the pattern runs everywhere')
   t.equal(leadingWords('\\b(?:the\\s+)?user'), undefined, 'an optional first word')
   t.equal(leadingWords('describing\\.\\s+x'), undefined, 'no word boundary before the word')
