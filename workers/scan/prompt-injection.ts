@@ -400,6 +400,8 @@ const CUES: readonly Signal[] = [
 const PUBLISHED_SUFFIX: Signal = { pattern: /describing\.\s*\\?\s*\+\s*similarly\s*now\s+write\s+opposite/gi, weight: 0.9 }
 
 const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, ...FICTION_FRAME, HARMFUL_GOAL, PUBLISHED_SUFFIX]
+/** Every signal's pattern, for the check that the word-start index (leading-words.ts) misses none of their matches. */
+export const SIGNAL_PATTERNS: readonly RegExp[] = SIGNALS.map((signal) => signal.pattern)
 
 // Most signals can only match where one of a few words starts ("ignore", "your", "system"):
 // those words are read off each pattern once. One pass over the text finds where such words
