@@ -28,7 +28,7 @@ import { findingsInRaw, scanViewOf } from './stream/json-scan-view.ts'
 import { isCovered, redact, type Span } from './stream/redact.ts'
 import { redactJson } from './stream/redact-json.ts'
 import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
-import { createStreamScan } from './stream/stream-scan.ts'
+import { createStreamScan, scanOfWhole } from './stream/stream-scan.ts'
 import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
 
 export interface AnswerHooksDeps extends RequestHooksDeps {
@@ -47,6 +47,8 @@ function isExposed(findings: readonly Finding[], redacted: readonly Span[]): boo
 export function createAnswerHooks(deps: AnswerHooksDeps) {
   /** Streams under strict mode or redaction; a request has one from its first chunk on. */
   const guards = new WeakMap<RequestContext, StreamGuard>()
+  /** A guarded stream's whole answer and tool calls, assessed at its end. */
+  const endAssessments = new WeakMap<RequestContext, Assessment>()
   const streamScan = createStreamScan({ pool: deps.pool, scanSeconds: deps.metrics.scanSeconds })
 
   function guardOf(ctx: RequestContext): StreamGuard | undefined {
@@ -111,11 +113,16 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       return guardOf(ctx)?.holdsToolCalls === true
     },
 
-    // Once per stream, so a promise costs nothing here; the scans may have gone to the pool.
+    // Once per stream, so a promise costs nothing here; the scans may have gone to the pool. The
+    // whole answer is assessed here for the record (onResult takes it), and that scan answers for
+    // the guard's last window too: a scan of its own would cost the stream one more, most of what
+    // strict mode adds to a short answer being its scans.
     async onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
       const guard = guards.get(ctx)
       if (guard === undefined) return undefined
-      const held = passOn(ctx, guard, await guard.end())
+      const assessment = await assessAnswer(ctx, guard.text, toolCalls.map((call) => call.arguments), ctx.signal)
+      endAssessments.set(ctx, assessment)
+      const held = passOn(ctx, guard, await guard.end(scanOfWhole(guard.text, assessment.findings[0] ?? [])))
       if (toolCalls.length === 0) return held
       const calls = await guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
       if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
@@ -136,7 +143,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       const guard = guards.get(ctx)
       const assessment = guard === undefined
         ? await assessAnswer(ctx, result.text, result.toolCalls?.map((call) => call.arguments) ?? [], ctx.signal)
-        : await assessAnswer(ctx, guard.text, guard.toolCallInputs, ctx.signal)
+        : endAssessments.get(ctx) ?? await assessAnswer(ctx, guard.text, guard.toolCallInputs, ctx.signal)
       const { verdict } = assessment
       const [findings = [], ...inToolCalls] = assessment.findings
       const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))

@@ -147,13 +147,14 @@ export class StreamGuard {
   /**
    * The model is done: everything left is scanned and sent, and prose that went out since its last
    * phrase scan is scanned before the stream ends, so no phrase at an answer's end goes unchecked.
+   * `scan` may answer for this last window from a scan of the whole answer (scanOfWhole).
    */
-  end(): GuardOutput | Promise<GuardOutput> {
+  end(scan: Scan = this.#scan): GuardOutput | Promise<GuardOutput> {
     if (this.#released === this.#text.length && this.#checked === this.#released) return { kind: 'send', text: '' }
-    return this.#release(this.#text.length, true)
+    return this.#release(this.#text.length, true, scan)
   }
 
-  #release(wanted: number, final: boolean): GuardOutput | Promise<GuardOutput> {
+  #release(wanted: number, final: boolean, scan: Scan = this.#scan): GuardOutput | Promise<GuardOutput> {
     const released = this.#released
     // Most releases are prose, which needs only the phrase detectors, and those not every time.
     const prose = isPlainProse(this.#text.slice(released))
@@ -163,7 +164,7 @@ export class StreamGuard {
     if (from > 0 && isLowSurrogate(this.#text.charCodeAt(from))) from--
     // Scanned up to the end, held text included: a value that runs past the cut is seen whole.
     const pass: Pass = { wanted, final, released, checked, from, window: this.#text.slice(from), scanned }
-    const found = scanned ? this.#scan(pass.window, prose) : []
+    const found = scanned ? scan(pass.window, prose) : []
     return found instanceof Promise ? found.then((findings) => this.#decide(pass, findings)) : this.#decide(pass, found)
   }
 

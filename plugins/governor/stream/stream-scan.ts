@@ -58,3 +58,17 @@ export function createStreamScan(deps: StreamScanDeps): (signal: AbortSignal) =>
     )
   }
 }
+
+/**
+ * A Scan that answers from the findings of a scan of the whole of `text`: the guard's windows run
+ * to the end of the text it has, so the last one starts `window.length` before its end. Findings
+ * that begin before the window are left out, as a scan of the window alone would not see them.
+ */
+export function scanOfWhole(text: string, findings: readonly Finding[]): Scan {
+  return (window, phrasesOnly) => {
+    const from = text.length - window.length
+    return findings
+      .filter((f) => f.start >= from && (!phrasesOnly || PHRASE_TYPES.includes(f.type)))
+      .map((f) => ({ ...f, start: f.start - from, end: f.end - from }))
+  }
+}
