@@ -13,7 +13,7 @@
 import type { ToolCall } from '../../proxy/ai-request.ts'
 import type { CompletionResult, StreamChunk } from '../../proxy/completion.ts'
 import type { RequestContext } from '../../proxy/context.ts'
-import { GovernorBlockedError, GovernorResponseBlockedError, type GatewayError } from '../../proxy/errors.ts'
+import { GovernorBlockedError, GovernorResponseBlockedError, OverloadedError, type GatewayError } from '../../proxy/errors.ts'
 import type { StreamEnd } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
 import { StreamStop } from '../../proxy/stream-stop.ts'
@@ -38,6 +38,18 @@ export interface AnswerHooksDeps extends RequestHooksDeps {
 
 // The record of a stopped stream is written even when its client has gone meanwhile.
 const NEVER_ABORTED = new AbortController().signal
+
+/**
+ * The scan of a guarded stream's whole answer found the worker pool's queue full: the stream
+ * stops, as when a window of it could not be scanned (stream/stream-scan.ts), rather than let out
+ * what it holds unchecked.
+ */
+function stopUnchecked(err: unknown): never {
+  if (!(err instanceof OverloadedError)) throw err
+  throw new StreamStop(new OverloadedError(
+    "The answer was stopped at its end: the worker pool's queue was full, so it could not be checked whole, and what had not been checked is not let out. Retry shortly.",
+  ))
+}
 
 /** A finding of HIGH or CRITICAL severity went out as generated: no redacted span covers it. */
 function isExposed(findings: readonly Finding[], redacted: readonly Span[]): boolean {
@@ -120,7 +132,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     async onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
       const guard = guards.get(ctx)
       if (guard === undefined) return undefined
-      const assessment = await assessAnswer(ctx, guard.text, toolCalls.map((call) => call.arguments), ctx.signal)
+      const assessment = await assessAnswer(ctx, guard.text, toolCalls.map((call) => call.arguments), ctx.signal).catch(stopUnchecked)
       endAssessments.set(ctx, assessment)
       const held = passOn(ctx, guard, await guard.end(scanOfWhole(guard.text, assessment.findings[0] ?? [])))
       if (toolCalls.length === 0) return held

@@ -144,6 +144,26 @@ t.test('with the pool\'s queue full a long window is not scanned inline: the str
   t.equal((await scanCounts(gw.url)).pooledTasks, 0, 'no scan of the stream reached the pool')
 })
 
+t.test('with the pool\'s queue full when the whole answer is scanned at its end, the stream stops with an overloaded error', async (t) => {
+  const answer = `Sure. ${prose(3_000)}`
+  const atEnd: GatewayPlugin = {
+    name: 'queue-filler-at-end', order: 290, gates: ['ai'], schema: z.strictObject({}).default({}),
+    setup(_config, { pool }) {
+      return {
+        onStreamEnd() {
+          while (pool.queueSize < 1) pool.run('scanContentBatch', { texts: [prose(16_000)] }).catch(() => undefined)
+        },
+      }
+    },
+  }
+  const plugins = [...builtinPlugins.filter((p) => p.name !== 'webhooks'), atEnd]
+  const gw = await gatewayStreaming(t, answer.split(/(?= )/), { ...STRICT, plugins, overrides: { pool: { maxThreads: 1, maxQueue: 1, idleTimeoutMs: 60_000 } } })
+  const { events } = await chat(gw.url, gw.sk)
+  t.ok(answer.startsWith(deltas(events)), 'what went out is the answer\'s start, in order')
+  t.match(events.at(-1), { event: 'error', data: { code: 'overloaded', message: /at its end.*queue was full.*not let out/ } })
+  t.notOk(events.some((e) => e.event === 'done'))
+})
+
 t.test('windows up to the bound are scanned at once; longer ones in the pool, where a full queue stops the stream', async (t) => {
   const runs: string[] = []
   const pool = (fails: unknown) => ({
