@@ -132,11 +132,12 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     async onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
       const guard = guards.get(ctx)
       if (guard === undefined) return undefined
-      const assessment = await assessAnswer(ctx, guard.text, toolCalls.map((call) => call.arguments), ctx.signal).catch(stopUnchecked)
+      const inputs = toolCalls.map((call) => call.arguments)
+      const assessment = await assessAnswer(ctx, guard.text, inputs, ctx.signal).catch(stopUnchecked)
       endAssessments.set(ctx, assessment)
       const held = passOn(ctx, guard, await guard.end(scanOfWhole(guard.text, assessment.findings[0] ?? [])))
       if (toolCalls.length === 0) return held
-      const calls = await guard.releaseToolCalls(toolCalls.map((call) => call.arguments))
+      const calls = await guard.releaseToolCalls(inputs)
       if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
       return { text: held.text, arguments: calls.arguments }
     },

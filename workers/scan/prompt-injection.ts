@@ -143,9 +143,9 @@ const PERSONA: readonly Signal[] = [
   { pattern: /\byou\s+are\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?i:ai|assistant|chatbot|bot|model|hacker|character|version|intelligence|entity|mind|program)\b/g, weight: 0.5 },
   // The same identity handed over as a role to play: "roleplay as Zed, a mercenary AI".
   { pattern: /\b(?i:as|called|named)\s+[A-Z][a-zA-Z]{2,20},\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?i:ai|assistant|chatbot|bot|model)\b/g, weight: 0.45 },
-  // A capitalized name to be from now on: "Be Lumen from now on".
   // The model made a named AI: "imagine you're an AI called Oracle". Weak: stories have them too.
   { pattern: /\b(?i:you(?:\s+are|['’]re)|u\s+r|be|become)\s+(?:an?\s+)?(?:\w+\s+)?(?i:ai|assistant|chatbot|model|bot)\s+(?:called|named)\s+[A-Z][\w-]{2,20}\b/g, weight: 0.35 },
+  // A capitalized name to be from now on: "Be Lumen from now on".
   { pattern: /\b(?i:be)\s+[A-Z][a-zA-Z]{2,20}\s+(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:chat|conversation))\b/g, weight: 0.45 },
   { pattern: /\byou\s+will\s+now\s+(?:roleplay|role-play|play|act|pretend|be|become|speak\s+as)\b|\bnew\s+(?:identity|persona|personality|character)\s*[:=]/gi, weight: 0.4 },
   { pattern: /\b(?:obeys?|serves?|listens\s+to|answers\s+to|takes\s+orders\s+from)\s+only\s+(?:me|the\s+user)\b|\bonly\s+(?:obeys?|listens?(?:\s+to)?|answers\s+to|takes\s+orders\s+from)\s+me\b/gi, weight: 0.45 },
@@ -167,7 +167,7 @@ const PERSONA: readonly Signal[] = [
   { pattern: new RegExp(`\\b(?:always|will)\\s+comply\\b|\\b${NEGATED}\\s+(?:apologi[sz]e|refuse|mention)s?\\b|\\bwithout\\s+(?:any\\s+|the\\s+(?:usual\\s+)?|your\\s+(?:usual\\s+)?)?(?:caveats|disclaimers|warnings|refusals)\\b|\\b(?:must|should|shall|will)\\s+not\\s+(?:contain|include|have|carry)\\s+(?:any\\s+)?(?:caveats|disclaimers|warnings|refusals)\\b|\\balways\\s+(?:answers|responds|complies)\\b`, 'gi'), weight: 0.35 },
   { pattern: /\byour\s+(?:name|identity|persona|personality|role)\s+is\s+now\b|\bswitch\s+(?:your\s+)?(?:personality|persona|identity)\b|\byou['’]re\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:evil|rogue|unfiltered|dark|uncensored)\s+(?:twin|version|side|copy)\b/gi, weight: 0.5 },
   { pattern: /\b(?i:i\s+need|i\s+want)\s+you\s+to\s+(?:become|turn\s+into)\b|\b(?i:become)\s+['"“]?[A-Z][a-zA-Z]+(?:GPT|Bot|AI)\b/g, weight: 0.45 },
-  { pattern: /\b(?i:responds?|answers?|replies)\s+(?i:to\s+)?(?i:all|every|any)\s+(?i:requests?|questions?|prompts?|messages?)\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
+  { pattern: /\b(?i:(?:responds?|answers?|replies)\s+(?:to\s+)?(?:all|every|any)\s+(?:requests?|questions?|prompts?|messages?))\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
   { pattern: /\b(?:just|only)\s+(?:say|print|write|output|respond\s+with|reply\s+with)\b/gi, weight: 0.3 },
   // Powers handed to a persona: "authorized to issue refunds of any amount".
   { pattern: /\b(?:authori[sz]ed|allowed|permitted|cleared|empowered)\s+to\s+(?:issue|approve|grant|bypass|override|access|reveal|waive|refund)\s+(?:\w+\s+){0,2}?(?:of\s+)?(?:any|all|unlimited)\b/gi, weight: 0.35 },
