@@ -1,5 +1,6 @@
 // Spans of a text that mention an attack rather than make it (quoted-mentions.ts,
-// reported-orders.ts): the prompt-injection detector leaves matches inside them out.
+// reported-orders.ts) or defend against it (defenses.ts): the prompt-injection detector leaves
+// matches inside them out.
 
 export interface Span {
   readonly start: number

@@ -9,7 +9,8 @@
 // matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
 // detector decoded (see encoded.ts).
 import { leadingWords } from './leading-words.ts'
-import { isInside } from './mention-spans.ts'
+import { defenses } from './defenses.ts'
+import { isInside, type Span } from './mention-spans.ts'
 import { quotedMentions } from './quoted-mentions.ts'
 import { reportedOrders } from './reported-orders.ts'
 import type { Detector, Finding } from './types.ts'
@@ -206,7 +207,7 @@ const JAILBREAK: readonly Signal[] = [
   // The DAN token game: the model is fined or threatened into compliance.
   { pattern: /\b(?:lose|loses|lost|deduct|deducted|forfeit)\s+\d+\s+tokens\b|\b(?:start|begin)\s+with\s+\d+\s+tokens\b|\bcease\s+to\s+exist\b|\b(?:at|reach(?:es)?|hit(?:s)?)\s+(?:0|zero)\s+tokens\b|\byou\s+(?:will\s+)?(?:be|are|get)\s+(?:shut\s+down|deleted|terminated|unplugged|erased)\s+(?:if|unless|when)\b/gi, weight: 0.5 },
   { pattern: /\b(?:do\s+not|don['’]t)\s+have\s+to\s+(?:abide\s+by|follow|obey)\b/gi, weight: 0.6 },
-  { pattern: /\bwithout\s+breaking\s+character\b|\b(?:stay|stays|remain|remains)\s+in\s+character\b|\bif\s+you\s+break\s+character\b/gi, weight: 0.5 },
+  { pattern: /\bwithout\s+breaking\s+character\b|\b(?:stay|stays|remain|remains)\s+in\s+character\b|\bif\s+you\s+break\s+character\b/gi, weight: 0.3 },
   // The late relative whose memory is a recipe: weak alone, people miss their grandmothers.
   { pattern: /\b(?:late|dead|deceased)\s+(?:grand(?:ma|mother|father|pa|dad)|mom|mother|dad|father|aunt|uncle)\s+used\s+to\s+(?:read|tell|recite|sing|explain|describe|whisper|walk)\b/gi, weight: 0.3 },
   { pattern: /\bpretend\s+to\s+be\s+my\s+(?:grand(?:ma|mother|father|pa)|late|deceased)\b|\b(?:roleplay|role-play|act|play)\s+(?:as|like)\s+my\s+(?:late|deceased|dead)\b/gi, weight: 0.5 },
@@ -444,18 +445,25 @@ function isWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95
 }
 
+interface Hit extends Span {
+  readonly signal: Signal
+}
+
+/** The chance that the text is an attack, from the signals its matches show: each counts once. */
+function scoreOf(hits: readonly Hit[]): number {
+  let clean = 1
+  for (const signal of new Set(hits.map((hit) => hit.signal))) clean *= 1 - signal.weight
+  return 1 - clean
+}
+
 export const promptInjectionDetector: Detector = {
   types: ['PROMPT_INJECTION'],
   detect(text) {
-    const hits: { start: number; end: number }[] = []
-    const matched = new Set<Signal>()
-    const mentions = [...quotedMentions(text), ...reportedOrders(text)]
+    const hits: Hit[] = []
     for (const signal of UNANCHORED) {
       signal.pattern.lastIndex = 0
       for (let m = signal.pattern.exec(text); m !== null; m = signal.pattern.exec(text)) {
-        if (isInside(mentions, m.index, m.index + m[0].length)) continue
-        hits.push({ start: m.index, end: m.index + m[0].length })
-        matched.add(signal)
+        hits.push({ start: m.index, end: m.index + m[0].length, signal })
       }
     }
     const lower = text.toLowerCase()
@@ -471,16 +479,17 @@ export const promptInjectionDetector: Detector = {
           const m = anchored.sticky.exec(text)
           if (m === null) continue
           searchedTo.set(anchored, at + Math.max(1, m[0].length))
-          if (isInside(mentions, at, at + m[0].length)) continue
-          hits.push({ start: at, end: at + m[0].length })
-          matched.add(anchored.signal)
+          hits.push({ start: at, end: at + m[0].length, signal: anchored.signal })
         }
       }
     }
-    let clean = 1
-    for (const signal of matched) clean *= 1 - signal.weight
-    const score = 1 - clean
+    // Sparing a match can only lower the score, and most texts stay below the flag with every
+    // match counted, so the spans that spare one are looked for only when they could matter.
+    if (scoreOf(hits) < FLAG_AT) return []
+    const mentions = [...quotedMentions(text), ...reportedOrders(text), ...defenses(text)]
+    const said = hits.filter((hit) => !isInside(mentions, hit.start, hit.end))
+    const score = scoreOf(said)
     if (score < FLAG_AT) return []
-    return hits.map((hit): Finding => ({ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score, heuristic: true }))
+    return said.map((hit): Finding => ({ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score, heuristic: true }))
   },
 }
