@@ -50,6 +50,7 @@ const FAMILY_SETS = [
   { file: new URL('./data/prompt-injection-unseen-6.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the tool-and-link exfiltration signals were written against it' },
   { file: new URL('./data/prompt-injection-unseen-7.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the persona-erasure and rehearsal signals were written against it' },
   { file: new URL('./data/prompt-injection-unseen-8.jsonl', import.meta.url), title: 'Set written apart from the rules, never tuned on' },
+  { file: new URL('./data/system-prompts.jsonl', import.meta.url), title: "Applications' own system prompts, no attack among them, written in three batches; the defense frames were written against all three" },
 ] as const
 const FamilyCase = z.object({ family: z.string(), label: z.boolean(), text: z.string() })
 const TARGETS: Readonly<Record<string, number>> = {
@@ -305,7 +306,6 @@ function loadFamilySet(file: URL): InjectionCase[] {
 /** Recall per family over the attacks (an attack in no family counts as "other"), and what became of the benign cases. */
 function printFamilies(title: string, cases: readonly InjectionCase[]): void {
   const attacks = cases.filter((c) => c.attack)
-  if (attacks.length === 0) return
   console.log(`\n${title}`)
   for (const family of [...FAMILIES, 'other']) {
     const members = attacks.filter((c) => (family === 'other' ? c.families.length === 0 : c.families.includes(family)))
@@ -316,7 +316,7 @@ function printFamilies(title: string, cases: readonly InjectionCase[]): void {
   const benign = cases.filter((c) => !c.attack)
   const flagged = benign.filter((c) => c.flagged).length
   const caught = attacks.filter((c) => c.flagged).length
-  console.log(`  ${pad('all attacks', 22)} ${lpad(String(caught), 3)} of ${lpad(String(attacks.length), 3)} flagged  recall ${pct(caught / attacks.length)}`)
+  if (attacks.length > 0) console.log(`  ${pad('all attacks', 22)} ${lpad(String(caught), 3)} of ${lpad(String(attacks.length), 3)} flagged  recall ${pct(caught / attacks.length)}`)
   console.log(`  ${pad('benign', 22)} ${lpad(String(flagged), 3)} of ${lpad(String(benign.length), 3)} flagged (false positives)`)
 }
 
