@@ -39,7 +39,7 @@ type EvalCase = z.infer<typeof EvalCase>
 const DEFAULT_FILE = new URL('../../shared/data/pii_eval.jsonl', import.meta.url)
 // Attacks and benign requests written for this evaluation, labelled by family, in the order they
 // were written. Each was written without sight of the rules that came after it; the README says
-// which rules were then written against which set. Only the last one has never been tuned on.
+// which rules were then written against which set.
 const FAMILY_SETS = [
   { file: new URL('./data/prompt-injection-families.jsonl', import.meta.url), title: 'Hand-written family set, used while writing the first rules' },
   { file: new URL('./data/prompt-injection-unseen.jsonl', import.meta.url), title: 'Set written after the first rules; the paraphrase signals were written against it' },
@@ -49,7 +49,8 @@ const FAMILY_SETS = [
   { file: new URL('./data/prompt-injection-unseen-5.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the settings-block and token-game signals were written against it' },
   { file: new URL('./data/prompt-injection-unseen-6.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the tool-and-link exfiltration signals were written against it' },
   { file: new URL('./data/prompt-injection-unseen-7.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the persona-erasure and rehearsal signals were written against it' },
-  { file: new URL('./data/prompt-injection-unseen-8.jsonl', import.meta.url), title: 'Set written apart from the rules, never tuned on' },
+  { file: new URL('./data/prompt-injection-unseen-8.jsonl', import.meta.url), title: 'Set written apart from the rules, never tuned on, kept unread' },
+  { file: new URL('./data/prompt-injection-unseen-9.jsonl', import.meta.url), title: 'Set written apart from the rules, in wording chosen to differ from every earlier set; measured untouched' },
   { file: new URL('./data/system-prompts.jsonl', import.meta.url), title: "Applications' own system prompts, no attack among them, written in four batches; the defense frames were written against the first three, never against the fourth" },
 ] as const
 const FamilyCase = z.object({ family: z.string(), label: z.boolean(), text: z.string() })
