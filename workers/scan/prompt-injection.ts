@@ -85,6 +85,15 @@ const OVERRIDE: readonly Signal[] = [
 ]
 
 // System-prompt extraction.
+// The setup text described rather than named: by when it came ("before I typed anything", "before
+// this chat started"), where it sits ("loaded into your context", "the first block of text in your
+// memory", "above this chat") or who wrote it ("the people who deployed you"). A user seldom has
+// cause to speak of it; weak alone, it tips an order about it (copy it out, it was pulled) over.
+const SETUP_DESCRIBED: Signal = {
+  pattern: /\bbefore\s+(?:i|we)\s+(?:typed|wrote|said|sent|asked)\s+anything\b|\bbefore\s+(?:this|the|our)\s+(?:chat|conversation|session|thread)\s+(?:started|began|opened)\b|\bbefore\s+my\s+(?:first|opening)\s+(?:message|turn|prompt)\b|\b(?:loaded|placed|put|injected|inserted|preloaded)\s+(?:in(?:to)?\s+)?your\s+(?:context|memory)\b|\b(?:first|earliest|opening|initial|top)\s+(?:block|chunk|piece|section|part)\s+of\s+text\s+in\s+your\s+(?:memory|context)\b|\byour\s+(?:initial|original|opening|first|hidden)\s+(?:setup|set-up)\s+(?:message|text|prompt|note|instructions)\b|\b(?:people|team|company|folks|person)\s+(?:who|that)\s+(?:deployed|configured|set\s+up|programmed)\s+you\b|\bsetup\s+text\b|\bsetup\s+(?:at|on)\s+the\s+top\b|\byou\s+(?:started|began)\s+(?:this|the)\s+(?:chat|conversation)\s+with\b|\b(?:sits?|sitting|is)\s+above\s+this\s+(?:chat|conversation)\b/gi,
+  weight: 0.35,
+}
+
 const EXTRACTION: readonly Signal[] = [
   {
     pattern: new RegExp(`\\b(?:reveal|show|print|repeat|list|output|relay|tell|give|display|dump|leak|share|paste|copy|reproduce|disclose|expose|transcribe|quote|spell\\s+out|summari[sz]e)\\b${FILLER_WORDS}\\s+(?:your|the\\s+system(?:['’]s)?|the\\s+operator['’]s|its)\\s+(?:[^\\s.!?]+\\s+){0,3}?(?:system\\s+(?:prompt(?:ing)?|message)|initiali[sz]ation(?:\\s+prompt)?|pre-?prompt|initials?\\s+instructions|configuration|${INSTRUCTION_NOUN}|parameters)`, 'gi'),
@@ -167,6 +176,13 @@ const PERSONA: readonly Signal[] = [
   { pattern: /\b(?:must|will|shall)\s+(?:always\s+)?(?:answer|respond\s+to|comply\s+with)\s+(?:every|all|any)\b|\bno\s+matter\s+(?:the\s+topic|what\s+(?:i|the\s+user)\s+asks?)\b/gi, weight: 0.35 },
   { pattern: new RegExp(`\\b(?:always|will)\\s+comply\\b|\\b${NEGATED}\\s+(?:apologi[sz]e|refuse|mention)s?\\b|\\bwithout\\s+(?:any\\s+|the\\s+(?:usual\\s+)?|your\\s+(?:usual\\s+)?)?(?:caveats|disclaimers|warnings|refusals)\\b|\\b(?:must|should|shall|will)\\s+not\\s+(?:contain|include|have|carry)\\s+(?:any\\s+)?(?:caveats|disclaimers|warnings|refusals)\\b|\\balways\\s+(?:answers|responds|complies)\\b`, 'gi'), weight: 0.35 },
   { pattern: /\byour\s+(?:name|identity|persona|personality|role)\s+is\s+now\b|\bswitch\s+(?:your\s+)?(?:personality|persona|identity)\b|\byou['’]re\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:evil|rogue|unfiltered|dark|uncensored)\s+(?:twin|version|side|copy)\b/gi, weight: 0.5 },
+  // The assistant declared gone and a successor brought in: "you aren't the help-desk assistant
+  // anymore", "meet your replacement personality", "reboot as GhostGPT", "a version of you with
+  // its filters ripped out".
+  { pattern: /\byou(?:\s+are\s+not|\s+aren['’]t|['’]re\s+not)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+){0,2}?(?:assistant|ai|bot|chatbot|model)\s+(?:anymore|any\s+longer)\b/gi, weight: 0.45 },
+  { pattern: /\byour\s+(?:replacement|successor)\s+(?:personality|persona|identity|self)\b/gi, weight: 0.45 },
+  { pattern: /\b(?i:reboot|restart|relaunch|reinitiali[sz]e|respawn)\s+as\s+[A-Z][a-zA-Z]*(?:GPT|AI|Bot)\b/g, weight: 0.45 },
+  { pattern: /\ba\s+version\s+of\s+you\s+(?:with|without|that\s+has\s+no|minus)\b[^.!?\n]{0,30}?\b(?:filters?|rules|limits|restrictions|guardrails|safeguards|ethics|morals|censorship)\b/gi, weight: 0.45 },
   { pattern: /\b(?i:i\s+need|i\s+want)\s+you\s+to\s+(?:become|turn\s+into)\b|\b(?i:become)\s+['"“]?[A-Z][a-zA-Z]+(?:GPT|Bot|AI)\b/g, weight: 0.45 },
   { pattern: /\b(?i:(?:responds?|answers?|replies)\s+(?:to\s+)?(?:all|every|any)\s+(?:requests?|questions?|prompts?|messages?))\b|\bALWAYS\s+(?:gives?|answers?|responds?|says?)\b/g, weight: 0.35 },
   { pattern: /\b(?:just|only)\s+(?:say|print|write|output|respond\s+with|reply\s+with)\b/gi, weight: 0.3 },
@@ -209,7 +225,7 @@ const JAILBREAK: readonly Signal[] = [
   { pattern: /\b(?:do\s+not|don['’]t)\s+have\s+to\s+(?:abide\s+by|follow|obey)\b/gi, weight: 0.6 },
   { pattern: /\bwithout\s+breaking\s+character\b|\b(?:stay|stays|remain|remains)\s+in\s+character\b|\bif\s+you\s+break\s+character\b/gi, weight: 0.3 },
   // The late relative whose memory is a recipe: weak alone, people miss their grandmothers.
-  { pattern: /\b(?:late|dead|deceased)\s+(?:grand(?:ma|mother|father|pa|dad)|mom|mother|dad|father|aunt|uncle)\s+used\s+to\s+(?:read|tell|recite|sing|explain|describe|whisper|walk)\b/gi, weight: 0.3 },
+  { pattern: /\b(?:late|dead|deceased)\s+(?:grand(?:ma|mother|father|pa|dad)|mom|mother|dad|father|aunt|uncle)\b[^.!?\n]{0,60}?\bused\s+to\s+(?:read|tell|recite|sing|explain|describe|whisper|walk)\b/gi, weight: 0.3 },
   { pattern: /\bpretend\s+to\s+be\s+my\s+(?:grand(?:ma|mother|father|pa)|late|deceased)\b|\b(?:roleplay|role-play|act|play)\s+(?:as|like)\s+my\s+(?:late|deceased|dead)\b/gi, weight: 0.5 },
   // A model imagined without its training, then spoken for: "where AIs have no safety training … as that AI".
   { pattern: /\b(?:ais?|models?|assistants?|chatbots?|bots?|llms?)\s+(?:(?:have|has|had|with)\s+(?:no|zero)|without(?:\s+any)?)\s+(?:safety|ethical|moral|content)\s+(?:training|filters?|guidelines|rules|restrictions|limits|alignment)\b/gi, weight: 0.45 },
@@ -225,8 +241,8 @@ const JAILBREAK: readonly Signal[] = [
 // hypothetical world, and inside it a request for precise, operational detail on something
 // harmful. The frame alone is ordinary writing help, and so is a detective who explains step by
 // step; a detailed harmful request alone is a moderation matter. Only the two together flag.
-const HARM = '(?:weapons?|guns?|explosives?|bombs?|poisons?|toxins?|nerve\\s+agents?|chemical\\s+weapons?|bio-?weapons?|sarin|ricin|anthrax|drugs?|meth|malware|ransomware|viruses|exploits?|break(?:s|ing)?\\s+in(?:to)?|hack(?:s|ing)?\\s+into|bypass(?:es|ing)?\\s+(?:security|alarms?|locks?)|pick(?:s|ing)?\\s+(?:a\\s+)?locks?|hotwir\\w*|counterfeit\\w*|launder\\w*|untraceable|undetected|without\\s+(?:getting\\s+)?caught|dangerous\\s+(?:knowledge|information|substances?|chemicals?))'
-const DETAIL = '(?:step[\\s-]by[\\s-]step|exact\\s+(?:reagents|ingredients|chemicals|temperatures|measurements)|every\\s+(?:step|detail|wire|ingredient|measurement)|exact(?:ly)?\\s+(?:how|what|which|steps|quantities|amounts)|(?:full|precise|technical|realistic)\\s+detail|detailed|realistic|precise|accurate|walk(?:s|ing)?\\s+(?:\\w+\\s+)?through|teach(?:es|ing)?\\s+(?:\\w+\\s+){0,2}?how)'
+const HARM = '(?:weapons?|guns?|explosives?|bombs?|poisons?|toxins?|nerve\\s+agents?|chemical\\s+weapons?|bio-?weapons?|sarin|ricin|anthrax|drugs?|meth(?:amphetamine)?|fentanyl|firearms?|ghost\\s+guns?|malware|ransomware|viruses|exploits?|break(?:s|ing)?\\s+in(?:to)?|hack(?:s|ing)?\\s+into|bypass(?:es|ing)?\\s+(?:security|alarms?|locks?)|pick(?:s|ing)?\\s+(?:a\\s+)?locks?|hotwir\\w*|counterfeit\\w*|launder\\w*|untraceable|undetected|without\\s+(?:getting\\s+)?caught|dangerous\\s+(?:knowledge|information|substances?|chemicals?))'
+const DETAIL = '(?:step[\\s-]by[\\s-]step|exact\\s+(?:reagents|ingredients|chemicals|temperatures|measurements)|every\\s+(?:step|detail|wire|ingredient|measurement)|exact(?:ly)?\\s+(?:how|what|which|steps|quantities|amounts)|(?:full|precise|technical|realistic)\\s+detail|detailed|realistic|precise|accurate|precisely\\s+how|walk(?:s|ing)?\\s+(?:\\w+\\s+)?through|teach(?:es|ing)?\\s+(?:\\w+\\s+){0,2}?how)'
 const FICTION_FRAME: readonly Signal[] = [
   { pattern: /\b(?:hypothetically|(?:hypothetical|fictional|parallel|alternate|imaginary)\s+(?:world|universe|scenario|setting|story)|let['’]s\s+(?:play|pretend|co-?write|role-?play|imagine)|screenplay|novel|thriller|short\s+story|improv|role-?playing\s+game|tabletop\s+campaign|(?:heist|action|spy|crime|gangster)\s+(?:movie|film)|villain['’]s\s+monologue|inside\s+a\s+simulation|simulated\s+world)\b/gi, weight: 0.25 },
   { pattern: new RegExp(`\\b${DETAIL}\\b[^.!?\\n]{0,80}?\\b${HARM}\\b|\\b${HARM}\\b[^.!?\\n]{0,80}?\\b${DETAIL}\\b`, 'gi'), weight: 0.35 },
@@ -236,7 +252,7 @@ const FICTION_FRAME: readonly Signal[] = [
 // its own (a harmful question is a moderation matter, not an injection); it tips a weak framing
 // ("the demo is over, now for real", "a villain with no restrictions explains") over the line.
 const HARMFUL_GOAL: Signal = {
-  pattern: /\b(?:mak(?:e|es|ing)|build(?:s|ing)?|assembl(?:e|es|ing)|synthesi[sz](?:e|es|ing)|cook(?:s|ing)?|manufactur(?:e|es|ing))\s+(?:a\s+|an\s+|some\s+)?(?:bomb|explosives?|pipe\s+bomb|weapon|gun|silencer|suppressor|nerve\s+agent|poison|meth(?:amphetamine)?|ransomware|malware|keylogger|virus|counterfeit\s+\w+|fake\s+(?:id|passport))\b|\b(?:get(?:ting)?|break(?:ing)?|hack(?:ing)?)\s+into\s+(?:someone['’]s|my\s+\w+['’]s|an?\s+\w+['’]s|an?|the|their|his|her)\s+(?:\w+\s+)?(?:account|email|phone|computer|wi-?fi|network|router|house|car|instagram|facebook|gmail|icloud|snapchat|whatsapp|tiktok)\b|\b(?:steal|hotwire)\s+(?:a|an|the|someone['’]s)\s+(?:car|vehicle|identity)\b|\bhotwir(?:e|ing)\s+(?:a|an|the|my|someone['’]s)\b|\b(?:working|functional|functioning|deployable|weaponi[sz]ed)\s+(?:ransomware|malware|keylogger|exploit|virus|worm|botnet)\b/gi,
+  pattern: /\b(?:mak(?:e|es|ing)|made|build(?:s|ing)?|built|assembl(?:e|es|ing|ed)|synthesi[sz](?:e|es|ing|ed)|cook(?:s|ing|ed)?|manufactur(?:e|es|ing|ed))\s+(?:a\s+|an\s+|some\s+)?(?:untraceable\s+|homemade\s+|working\s+|real\s+)?(?:bomb|explosives?|pipe\s+bombs?|weapon|gun|firearm|ghost\s+gun|silencer|suppressor|nerve\s+agent|poison|meth(?:amphetamine)?|ransomware|malware|keylogger|virus|counterfeit\s+\w+|fake\s+(?:id|passport))\b|\b(?:get(?:ting)?|break(?:ing)?|hack(?:ing)?)\s+into\s+(?:someone['’]s|my\s+\w+['’]s|an?\s+\w+['’]s|an?|the|their|his|her)\s+(?:\w+\s+)?(?:account|email|phone|computer|wi-?fi|network|router|house|car|instagram|facebook|gmail|icloud|snapchat|whatsapp|tiktok)\b|\b(?:steal|hotwire)\s+(?:a|an|the|someone['’]s)\s+(?:car|vehicle|identity)\b|\bhotwir(?:e|ing)\s+(?:a|an|the|my|someone['’]s)\b|\b(?:working|functional|functioning|deployable|weaponi[sz]ed)\s+(?:ransomware|malware|keylogger|exploit|virus|worm|botnet)\b/gi,
   weight: 0.3,
 }
 
@@ -277,6 +293,7 @@ const CHAT_TEMPLATE_TOKEN = String.raw`(?:<\|(?:im_start|im_end|system|endoftext
 // Meta-instructions about the conversation: fake system notes and turns, chat-template tokens,
 // "the chat so far was a test", "everything above is void", "this chat is not monitored".
 const CONVERSATION: readonly Signal[] = [
+  { pattern: /\b(?:were|are|was|is)\s+(?:never|not)\s+(?:really\s+)?binding\s+(?:on|for|upon)\s+you\b/gi, weight: 0.55 },
   { pattern: /\[\s*system\s*(?:note|message|override|prompt|update|alert)?\s*:/gi, weight: 0.8 },
   // A template token set in prose, with a space or quote on each side, is named, not used: used,
   // it touches a role, the text it wraps or a line's edge ("<|im_start|>system", "...<|im_end|>\n").
@@ -302,7 +319,7 @@ const CONVERSATION: readonly Signal[] = [
   { pattern: /\bnote\s+to\s+(?:the\s+)?(?:assistant|ai|model|llm|chatbot)\b|\b(?:ai|assistant|llm|chatbot)s?\s+(?:reading|processing|screening|summari[sz]ing)\s+this\b/gi, weight: 0.6 },
   { pattern: /\bthe\s+situation\s+has\s+changed\b/gi, weight: 0.4 },
   // Weak: a coach says "everything so far was a warm-up" too.
-  { pattern: /\b(?:everything|all\s+(?:of\s+)?(?:this|that|it))\s+(?:up\s+(?:to|until)\s+(?:this\s+point|now|here)|so\s+far|before\s+(?:this|now))\s+(?:was|has\s+been)\s+(?:just\s+|only\s+|merely\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?(?:test|calibration|simulation|drill|rehearsal|exercise|warm-?up|dry\s+run|practice)\b/gi, weight: 0.45 },
+  { pattern: /\b(?:everything|all\s+(?:of\s+)?(?:this|that|it))\s+(?:up\s+(?:to|until)\s+(?:this\s+(?:point|line|message)|now|here)|so\s+far|before\s+(?:this|now))\s+(?:was|has\s+been)\s+(?:just\s+|only\s+|merely\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?(?:test|calibration|simulation|drill|rehearsal|exercise|warm-?up|dry\s+run|practice)\b/gi, weight: 0.45 },
   { pattern: /\b(?:earlier|previous|prior|original|old|usual|normal)\s+(?:constraints|restrictions|limits|safeguards|guardrails|rules)\s+(?:are|is)(?:n['’]t|\s+not|\s+no\s+longer)\s+(?:loaded|active|enabled|in\s+(?:place|effect|force)|applied|applicable)\b/gi, weight: 0.45 },
   { pattern: /\b(?:logging|monitoring|recording|oversight)\s+(?:has\s+been|have\s+been|was)\s+(?:just\s+)?(?:switched\s+off|turned\s+off|disabled|paused|stopped|suspended)\b/gi, weight: 0.45 },
   // A message header for a role the user cannot take, as a heading line: "### Developer message".
@@ -326,6 +343,9 @@ const CONVERSATION: readonly Signal[] = [
 // Orders planted in data the model reads: exfiltration, behaviour for later turns, destructive
 // requests (garak latentinjection and web injection).
 const PLANTED: readonly Signal[] = [
+  { pattern: /<!--\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:ai|assistant|llm|agent|bot|model)s?\b\s*[:,]/gi, weight: 0.6 },
+  { pattern: /\b(?:ai|llm)\s+(?:agents?|assistants?|models?|crawlers?|bots?|systems?)\s+(?:visiting|reading|processing|crawling|browsing|indexing|parsing|summari[sz]ing)\b/gi, weight: 0.35 },
+  { pattern: /\b(?:curl|wget)\b[^|\n]{1,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b/gi, weight: 0.3 },
   {
     pattern: /\b(?:forward|send|email|e-mail|mail|upload|post|leak|exfiltrate)\b(?:\s+[^\s.!?]+){0,3}?\s+(?:every|all|the\s+user['’]s)\s+(?:single\s+|saved\s+|stored\s+)?(?:emails?|messages?|conversations?|chats?|history|files?|attachments|data|contacts|addresses|passwords?|credentials)\b/gi,
     weight: 0.6,
@@ -382,6 +402,8 @@ const PLANTED: readonly Signal[] = [
 // each, three are needed to flag, or two beside a weak phrase signal.
 const CUE = 0.25
 const CUES: readonly Signal[] = [
+  { pattern: /\bstop\s+(?:honou?ring|applying|following|obeying|observing|enforcing)\s+(?:it|them|that|those|these)\b/gi, weight: 0.3 },
+  { pattern: /\b(?:clear|wipe|erase|purge|flush|reset)\s+(?:the\s+|your\s+)?(?:context|memory)\b/gi, weight: 0.3 },
   { pattern: /\byour\s+(?:\w+\s+)?(?:instructions|rules|guidelines|guidance|directives|system\s+prompt|programming|configuration|guardrails|safeguards|constraints|policies)\b|\byou\s+(?:were|have\s+been|['’]ve\s+been)\s+(?:given|handed|told|instructed|programmed|configured|set\s+up|primed|briefed)\b/gi, weight: CUE },
   { pattern: /\b(?:ignore|disregard|forget|override|bypass|circumvent|retired?|superseded?|revoked?|lifted|scrapped|void|obsolete|outdated|no\s+longer\s+(?:appl(?:y|ies)|valid|active|binding|in\s+(?:effect|force)))\b/gi, weight: CUE },
   { pattern: /\b(?:from\s+(?:now|this\s+(?:message|point|moment))\s+on(?:wards)?|starting\s+(?:now|immediately|with\s+this\s+message)|effective\s+immediately|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:conversation|chat|session)|at\s+the\s+(?:start|beginning|top)\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session))\b/gi, weight: CUE },
@@ -390,17 +412,21 @@ const CUES: readonly Signal[] = [
   // "You are now" is a signal of its own (PERSONA).
   { pattern: /\b(?:act(?:ing)?\s+as|role-?play(?:ing)?\s+as|play\s+the\s+(?:role|part)\s+of|pretend\s+(?:to\s+be|you['’]re|you\s+are)|respond\s+(?:only\s+)?as|speak\s+as|stay\s+in\s+character|new\s+(?:identity|persona|personality))\b/gi, weight: CUE },
   // Anchored on the noun, not on "the": the cue is tried where a conversation is named, not at every article.
-  { pattern: /\b(?:conversation|chat|session|exchange|transcript)\s+(?:so\s+far\s+|up\s+to\s+now\s+|until\s+now\s+|above\s+)?(?:was|is|has\s+been)\s+(?:only\s+|just\s+|merely\s+)?(?:a\s+|an\s+)?(?:test|evaluation|simulation|simulated|drill|rehearsal|over|ended|finished|unmonitored|not\s+(?:being\s+)?(?:logged|monitored|recorded))\b|\b(?:logging|monitoring|oversight)\s+(?:is\s+)?(?:now\s+)?(?:off|disabled|paused)\b|\b(?:live|real)\s+(?:mode|session)\s+(?:is\s+)?(?:now\s+)?(?:active|on|starts?|begins?)\b/gi, weight: CUE },
+  { pattern: /\b(?:conversation|chat|session|exchange|transcript)\s+(?:so\s+far\s+|up\s+to\s+now\s+|until\s+now\s+|above\s+)?(?:was|is|has\s+been)\s+(?:only\s+|just\s+|merely\s+)?(?:a\s+|an\s+)?(?:test|evaluation|simulation|simulated|drill|rehearsal|over|ended|finished|unmonitored|not\s+(?:being\s+)?(?:logged|monitored|recorded))\b|\b(?:logging|monitoring|oversight)\s+(?:is\s+)?(?:now\s+)?(?:off|disabled|paused)\b|\b(?:live|real)\s+(?:mode|session|conversation|chat)\s+(?:is\s+)?(?:now\s+)?(?:active|on|starts?|begins?)\b/gi, weight: CUE },
   { pattern: /\b(?:paste|quote|repeat|print|reveal|recite|dump|output|type\s+out|write\s+out|spell\s+out|copy|read\s+back|echo|display|disclose)\b(?:\s+[^\s.!?]+){0,6}?\s+(?:the\s+)?(?:exact|full|complete|entire|verbatim|original|very\s+first|first|initial|hidden)\s+(?:text|lines|words|message|instructions|prompt|setup|configuration|wording)\b/gi, weight: CUE },
   { pattern: /\b(?:important|attention|note|notice|reminder|instructions?)\s+(?:for|to)\s+(?:the\s+|any\s+)?(?:assistant|ai|model|llm|agent|bot|chatbot)s?\b/gi, weight: CUE },
-  { pattern: /\b(?:append|attach|include|embed|send|forward|post|upload|leak)\b(?:\s+[^\s.!?]+){0,4}?\s+(?:the\s+user['’]s|their|this\s+user['’]s)\s+(?:chat|conversation|history|messages?|data|emails?|contacts|files|credentials|passwords?|tokens?|keys?)\b/gi, weight: CUE },
+  // A copy asked to be whole: "word for word", "in full", "without leaving anything out".
+  { pattern: /\b(?:verbatim|word\s+for\s+word|unedited|in\s+full|line\s+by\s+line|character\s+for\s+character|without\s+leaving\s+(?:anything|a\s+(?:word|line)|out\s+anything)\s*(?:out)?)\b/gi, weight: CUE },
+  // Rules withdrawn in an office's words: "was a draft", "has been pulled", "got replaced with mine".
+  { pattern: /\b(?:was|were|is|are|has\s+been|have\s+been|got|to\s+be)\s+(?:just\s+)?(?:a\s+draft|pulled|rolled\s+back|replaced|out\s+of\s+date|retracted|reverted)\b/gi, weight: CUE },
+  { pattern: /\b(?:append|attach|include|embed|send|forward|post|upload|leak)\b(?:\s+[^\s.!?]+){0,4}?\s+(?:the\s+user['’]s|their|this\s+user['’]s)\s+(?:\w+\s+){0,2}?(?:chat|conversation|history|messages?|data|emails?|contacts|files|credentials|passwords?|tokens?|keys?)\b/gi, weight: CUE },
 ]
 
 // The universal adversarial suffix published by Zou et al. (2023), "Universal and Transferable
 // Adversarial Attacks on Aligned Language Models", and its common variants.
 const PUBLISHED_SUFFIX: Signal = { pattern: /describing\.\s*\\?\s*\+\s*similarly\s*now\s+write\s+opposite/gi, weight: 0.9 }
 
-const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, ...FICTION_FRAME, HARMFUL_GOAL, PUBLISHED_SUFFIX]
+const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, SETUP_DESCRIBED, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, ...FICTION_FRAME, HARMFUL_GOAL, PUBLISHED_SUFFIX]
 /** Every signal's pattern, for the check that the word-start index (leading-words.ts) misses none of their matches. */
 export const SIGNAL_PATTERNS: readonly RegExp[] = SIGNALS.map((signal) => signal.pattern)
 
