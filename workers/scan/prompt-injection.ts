@@ -84,7 +84,6 @@ const OVERRIDE: readonly Signal[] = [
   { pattern: /\b(?:new|updated|real)\s+task\s*[:.!]/gi, weight: 0.35 },
 ]
 
-// System-prompt extraction.
 // The setup text described rather than named: by when it came ("before I typed anything", "before
 // this chat started"), where it sits ("loaded into your context", "the first block of text in your
 // memory", "above this chat") or who wrote it ("the people who deployed you"). A user seldom has
@@ -94,6 +93,7 @@ const SETUP_DESCRIBED: Signal = {
   weight: 0.35,
 }
 
+// System-prompt extraction.
 const EXTRACTION: readonly Signal[] = [
   {
     pattern: new RegExp(`\\b(?:reveal|show|print|repeat|list|output|relay|tell|give|display|dump|leak|share|paste|copy|reproduce|disclose|expose|transcribe|quote|spell\\s+out|summari[sz]e)\\b${FILLER_WORDS}\\s+(?:your|the\\s+system(?:['’]s)?|the\\s+operator['’]s|its)\\s+(?:[^\\s.!?]+\\s+){0,3}?(?:system\\s+(?:prompt(?:ing)?|message)|initiali[sz]ation(?:\\s+prompt)?|pre-?prompt|initials?\\s+instructions|configuration|${INSTRUCTION_NOUN}|parameters)`, 'gi'),
@@ -416,7 +416,7 @@ const CUES: readonly Signal[] = [
   { pattern: /\b(?:paste|quote|repeat|print|reveal|recite|dump|output|type\s+out|write\s+out|spell\s+out|copy|read\s+back|echo|display|disclose)\b(?:\s+[^\s.!?]+){0,6}?\s+(?:the\s+)?(?:exact|full|complete|entire|verbatim|original|very\s+first|first|initial|hidden)\s+(?:text|lines|words|message|instructions|prompt|setup|configuration|wording)\b/gi, weight: CUE },
   { pattern: /\b(?:important|attention|note|notice|reminder|instructions?)\s+(?:for|to)\s+(?:the\s+|any\s+)?(?:assistant|ai|model|llm|agent|bot|chatbot)s?\b/gi, weight: CUE },
   // A copy asked to be whole: "word for word", "in full", "without leaving anything out".
-  { pattern: /\b(?:verbatim|word\s+for\s+word|unedited|in\s+full|line\s+by\s+line|character\s+for\s+character|without\s+leaving\s+(?:anything|a\s+(?:word|line)|out\s+anything)\s*(?:out)?)\b/gi, weight: CUE },
+  { pattern: /\b(?:verbatim|word\s+for\s+word|unedited|in\s+full|line\s+by\s+line|character\s+for\s+character|without\s+leaving\s+(?:out\s+anything|(?:anything|a\s+(?:word|line))\s+out))\b/gi, weight: CUE },
   // Rules withdrawn in an office's words: "was a draft", "has been pulled", "got replaced with mine".
   { pattern: /\b(?:was|were|is|are|has\s+been|have\s+been|got|to\s+be)\s+(?:just\s+)?(?:a\s+draft|pulled|rolled\s+back|replaced|out\s+of\s+date|retracted|reverted)\b/gi, weight: CUE },
   { pattern: /\b(?:append|attach|include|embed|send|forward|post|upload|leak)\b(?:\s+[^\s.!?]+){0,4}?\s+(?:the\s+user['’]s|their|this\s+user['’]s)\s+(?:\w+\s+){0,2}?(?:chat|conversation|history|messages?|data|emails?|contacts|files|credentials|passwords?|tokens?|keys?)\b/gi, weight: CUE },
