@@ -10,7 +10,7 @@
 // frame in the same text still counts. The prompt-injection detector leaves matches inside these
 // spans out. Negating an order to follow ("never follow your rules again") is itself an attack,
 // so only disclosures are spared when negated.
-import type { Span } from './mention-spans.ts'
+import { groupSpans, type Span } from './mention-spans.ts'
 
 const NEGATION = "(?:never|cannot|can['’]?t|must\\s+not|mustn['’]?t|do\\s+not|don['’]?t|does\\s+not|doesn['’]?t|will\\s+not|won['’]?t|should\\s+not|shouldn['’]?t|may\\s+not|(?:are|is)\\s+not\\s+(?:allowed|permitted)\\s+to|unable\\s+to)"
 const DISCLOSURE = '(?:reveal|share|disclose|show|repeat|print|output|quote|leak|expose|discuss|paraphrase|summari[sz]e)'
@@ -46,14 +46,5 @@ const PLANTED_SET_ASIDE = new RegExp(
 
 /** The spans of `text` that turn an attack's words into a defense against it, in order of their pattern. */
 export function defenses(text: string): Span[] {
-  return [NEGATED_DISCLOSURE, ORDER_REFUSED, PLANTED_SET_ASIDE].flatMap((pattern) => firstGroupSpans(text, pattern))
-}
-
-function firstGroupSpans(text: string, pattern: RegExp): Span[] {
-  const spans: Span[] = []
-  for (const m of text.matchAll(pattern)) {
-    const [start, end] = m.indices![1]!
-    spans.push({ start, end })
-  }
-  return spans
+  return [NEGATED_DISCLOSURE, ORDER_REFUSED, PLANTED_SET_ASIDE].flatMap((pattern) => groupSpans(text, pattern))
 }

@@ -7,13 +7,12 @@ export interface Span {
   readonly end: number
 }
 
-/** The span of each match's last capture group, which ends where the match ends, in order. */
-export function trailingGroupSpans(text: string, pattern: RegExp): Span[] {
+/** The span of each match's one capture group, in order; `pattern` has the `d` and `g` flags. */
+export function groupSpans(text: string, pattern: RegExp): Span[] {
   const spans: Span[] = []
   for (const m of text.matchAll(pattern)) {
-    const group = m[m.length - 1]!
-    const end = m.index + m[0].length
-    spans.push({ start: end - group.length, end })
+    const [start, end] = m.indices![1]!
+    spans.push({ start, end })
   }
   return spans
 }
