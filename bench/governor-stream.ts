@@ -1,19 +1,25 @@
-// What strict mode adds to a governed stream's first byte: the same gateway with strict mode off and
-// on, in front of one mock provider, each loaded with 50 concurrent streams. The mock streams a
-// prose answer (no sensitive data) one word per chunk, back to back and paced like a fast model.
-// It prints p50/p99 of the time to the first delta (the first text the client gets) for both, the
-// difference, and, from the strict gateway's metrics, how long each scan of streamed text held the
-// event loop. Every process runs on its own, the load generator in this one. Where taskset exists,
-// the gateways run on the last CPU and the load generator and the mock on CPU 0, so the gateway
-// under load has a core to itself and its p99 is not another process's time slice.
+// What strict mode adds to a governed stream's first byte: one gateway in front of one mock
+// provider, with two projects, strict mode off and on, loaded with 50 concurrent streams. The mock
+// streams a prose answer (no sensitive data) one word per chunk, back to back and paced like a fast
+// model. It prints p50/p99 of the time to the first delta (the first text the client gets) for
+// both, the difference, and, from the gateway's metrics, how long each scan of streamed text held
+// the event loop. Every process runs on its own, the load generator in this one. Where taskset
+// exists, the gateway runs on the last CPU and the load generator and the mock on CPU 0, so the
+// gateway under load has a core to itself and its p99 is not another process's time slice.
 //
 //   npm run bench:governor-stream   (BENCH_DURATION=S seconds per round, default 8; BENCH_ROUNDS=N
 //                                    rounds of each, default 2: a p99 needs many streams to settle;
-//                                    BENCH_WARMUP=S seconds of load per gateway first, default 10)
+//                                    BENCH_WARMUP=S seconds of load first, default 10)
 //
-// Rounds alternate off, on, off, on so that a drift of the machine weighs on both alike. A p99 of
-// one round rests on its few slowest streams, so each round's p99 is printed beside the pooled one,
-// and so is what each round on added to the round off before it, with the median of those.
+// Each round measures strict mode two ways. One project at a time: 50 streams with strict mode
+// off, then 50 with it on; this shows what strict mode's CPU does to a gateway where every stream
+// is strict, but the two halves see the machine at different moments, and on a shared VM a
+// round's p99 moves by several times with nothing changed. Both at once: every client alternates
+// between the two projects, so at any moment about half the streams are strict, and both halves
+// meet the same stalls; the difference of their p99s is what strict mode adds to a stream, with
+// the machine's drift taken out (its extra CPU then weighs on both halves alike). A p99 of one
+// round rests on its few slowest streams, so each round's p99 is printed beside the pooled one,
+// with what each round added and the median of those.
 //
 // The clients start one after another, spread over one answer's length, as independent users
 // would. Started together, 50 closed-loop clients whose answers take equally long stay in step,
@@ -54,9 +60,12 @@ const ANSWER_WORDS = ('Thank you for your message. The replacement copy will be 
   'please keep it or pass it on. If the new copy is not with you by next Friday, reply to this message and we will look into it.').split(' ')
 const PIECES = ANSWER_WORDS.map((word, i) => (i === 0 ? word : ` ${word}`))
 
+type Strict = 'off' | 'on'
+
 interface ChildInfo {
   readonly url: string
-  readonly key?: string
+  /** The gateway's keys: one per project, strict mode off and on. */
+  readonly keys?: Readonly<Record<Strict, string>>
 }
 
 // ── children ───────────────────────────────────────────────────────────────────────────────────
@@ -84,17 +93,19 @@ async function runMock(gapMs: number): Promise<ChildInfo> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
 }
 
-async function runGateway(upstreamUrl: string, strictMode: boolean): Promise<ChildInfo> {
+async function runGateway(upstreamUrl: string): Promise<ChildInfo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-stream-'))
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }))
   const store = openStore(dataDir)
-  let key: string
+  const keys: Partial<Record<Strict, string>> = {}
   try {
     const auth = store.forPlugin('auth')
     const registry = createRegistry(auth, await loadSecret(auth, SECRET), systemClock)
-    const project = await registry.createProject({ name: 'bench', plan: 'enterprise', budgetDollars: 1e9 })
-    await registry.updateProject(project.id, { governor: { strictMode } })
-    key = (await registry.createKey({ projectId: project.id, type: 'sk', env: 'prod', name: 'bench' })).key
+    for (const strict of ['off', 'on'] as const) {
+      const project = await registry.createProject({ name: `bench strict ${strict}`, plan: 'enterprise', budgetDollars: 1e9 })
+      await registry.updateProject(project.id, { governor: { strictMode: strict === 'on' } })
+      keys[strict] = (await registry.createKey({ projectId: project.id, type: 'sk', env: 'prod', name: 'bench' })).key
+    }
   } finally {
     await store.close()
   }
@@ -103,7 +114,7 @@ async function runGateway(upstreamUrl: string, strictMode: boolean): Promise<Chi
     overrides: { host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000, plugins: { auth: { secret: SECRET, demoOnFirstStart: false } } },
   })
   process.on('SIGTERM', () => void gateway.close().then(() => process.exit(0)))
-  return { url: gateway.url, key }
+  return { url: gateway.url, keys: keys as Record<Strict, string> }
 }
 
 // ── parent ─────────────────────────────────────────────────────────────────────────────────────
@@ -142,18 +153,20 @@ const BODY = JSON.stringify({
 
 /**
  * Milliseconds from sending the request to the first delta event, for every stream finished in
- * `seconds`; the clients' first requests are spread evenly over `spreadMs`.
+ * `seconds`, by project; the clients' first requests are spread evenly over `spreadMs`. Each
+ * client takes the projects in turn, starting one further along than the client before it.
  */
-async function load(gateway: ChildInfo, seconds: number, spreadMs: number): Promise<number[]> {
+async function load(gateway: ChildInfo, projects: readonly Strict[], seconds: number, spreadMs: number): Promise<Record<Strict, number[]>> {
   const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 })
-  const headers = { 'x-api-key': gateway.key!, 'content-type': 'application/json', 'cache-control': 'no-store' }
-  const firstDelta: number[] = []
+  const headersOf = (strict: Strict) => ({ 'x-api-key': gateway.keys![strict], 'content-type': 'application/json', 'cache-control': 'no-store' })
+  const firstDelta: Record<Strict, number[]> = { off: [], on: [] }
   const until = performance.now() + seconds * 1000
   async function client(_: unknown, i: number): Promise<void> {
     await sleep((i * spreadMs) / CONCURRENCY)
-    while (performance.now() < until) {
+    for (let n = i; performance.now() < until; n++) {
+      const strict = projects[n % projects.length]!
       const sent = performance.now()
-      const res = await request(`${gateway.url}/api/ai/chat`, { method: 'POST', headers, body: BODY, dispatcher })
+      const res = await request(`${gateway.url}/api/ai/chat`, { method: 'POST', headers: headersOf(strict), body: BODY, dispatcher })
       let seen = ''
       let at: number | undefined
       for await (const part of res.body) {
@@ -161,7 +174,7 @@ async function load(gateway: ChildInfo, seconds: number, spreadMs: number): Prom
         if (at === undefined && seen.includes('event: delta')) at = performance.now() - sent
       }
       if (res.statusCode !== 200 || at === undefined || !seen.includes('event: done')) throw new Error(`a stream failed (${res.statusCode}): ${seen.slice(-300)}`)
-      firstDelta.push(at)
+      firstDelta[strict].push(at)
     }
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, client))
@@ -183,7 +196,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-/** The strict gateway's histogram of stream scans: how many, and how many held the loop beyond 1 and 2 ms. */
+/** The gateway's histogram of stream scans: how many, and how many held the loop beyond 1 and 2 ms. */
 async function streamScans(gateway: ChildInfo): Promise<{ count: number; over1ms: number; over2ms: number; meanUs: number }> {
   const text = await (await request(`${gateway.url}/metrics`)).body.text()
   const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0)
@@ -199,48 +212,71 @@ async function streamScans(gateway: ChildInfo): Promise<{ count: number; over1ms
 
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`
 
+/** First-delta times of one way of measuring, by project, pooled and by round. */
+class Measured {
+  readonly pooled: Record<Strict, number[]> = { off: [], on: [] }
+  readonly roundP99: Record<Strict, number[]> = { off: [], on: [] }
+
+  add(firstDelta: Record<Strict, number[]>): void {
+    for (const strict of ['off', 'on'] as const) {
+      if (firstDelta[strict].length === 0) continue
+      this.pooled[strict].push(...firstDelta[strict])
+      this.roundP99[strict].push(percentile(firstDelta[strict].sort((a, b) => a - b), 99))
+    }
+  }
+
+  /** The table's lines: each project, what strict mode added, and what it added round by round. */
+  lines(label: string, cpuPerStream?: Record<Strict, number>): string[] {
+    const summary = { off: { p50: 0, p99: 0 }, on: { p50: 0, p99: 0 } }
+    const out: string[] = []
+    for (const strict of ['off', 'on'] as const) {
+      const sorted = this.pooled[strict].sort((a, b) => a - b)
+      summary[strict] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
+      const cpu = (cpuPerStream === undefined ? '–' : `${(cpuPerStream[strict] * 1e6).toFixed(0)} µs`).padEnd(22)
+      const byRound = this.roundP99[strict].map((ms) => ms.toFixed(1)).join(', ')
+      out.push(`${(strict === 'off' ? label : '').padEnd(18)} ${strict.padEnd(7)} ${String(sorted.length).padStart(7)}  ${fmt(summary[strict].p50).padStart(15)}  ${fmt(summary[strict].p99).padEnd(10)} ${cpu} ${byRound}`)
+    }
+    out.push(`${''.padEnd(18)} added   ${''.padStart(7)}  ${fmt(summary.on.p50 - summary.off.p50).padStart(15)}  ${fmt(summary.on.p99 - summary.off.p99)}`)
+    const addedByRound = this.roundP99.on.map((ms, round) => ms - this.roundP99.off[round]!)
+    out.push(`${''.padEnd(18)} added p99 by round: ${addedByRound.map((ms) => ms.toFixed(1)).join(', ')} ms (median ${fmt(median(addedByRound))})`)
+    return out
+  }
+}
+
 async function main(): Promise<void> {
   const pinning = pinLoadGenerator('auto')
-  // The mock shares the load generator's CPU: it is the gateways' cost that is compared.
+  // The mock shares the load generator's CPU: it is the gateway's cost that is measured.
   const mockCpu = pinning.serverCpu === undefined ? undefined : 0
-  console.log(`governed chat streams, ${CONCURRENCY} concurrent, ${PIECES.length} chunks per answer, ${ROUNDS} rounds of ${ROUND_S} s each (off, on, off, on…)`)
-  console.log(`pinning: ${pinning.serverCpu === undefined ? pinning.description : `gateways on CPU ${pinning.serverCpu}, the load generator and the mock on CPU 0`}`)
-  console.log('pacing             strict  streams  first delta p50  p99        gateway CPU per stream  p99 of each round (ms)')
+  console.log(`governed chat streams, ${CONCURRENCY} concurrent, ${PIECES.length} chunks per answer, ${ROUNDS} rounds, each of ${ROUND_S} s with strict mode off, ${ROUND_S} s on, then ${2 * ROUND_S} s with both at once`)
+  console.log(`pinning: ${pinning.serverCpu === undefined ? pinning.description : `the gateway on CPU ${pinning.serverCpu}, the load generator and the mock on CPU 0`}`)
   for (const gapMs of PACINGS) {
+    const pacing = gapMs === 0 ? 'back to back' : `${gapMs} ms per chunk`
     const mock = await child(['mock', String(gapMs)], mockCpu)
-    const off = await child(['gateway', mock.info.url, 'off'], pinning.serverCpu)
-    const on = await child(['gateway', mock.info.url, 'on'], pinning.serverCpu)
+    const gateway = await child(['gateway', mock.info.url], pinning.serverCpu)
     try {
       const spreadMs = gapMs * PIECES.length
-      const results = { off: [] as number[], on: [] as number[] }
-      const roundP99 = { off: [] as number[], on: [] as number[] }
+      const apart = new Measured()
+      const together = new Measured()
       const cpu = { off: 0, on: 0 }
-      for (const gw of [off, on]) await load(gw.info, WARMUP_S, spreadMs)
+      await load(gateway.info, ['off', 'on'], WARMUP_S, spreadMs)
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [name, gw] of [['off', off], ['on', on]] as const) {
-          const before = cpuSeconds(gw.process)
-          const firstDelta = await load(gw.info, ROUND_S, spreadMs)
-          results[name].push(...firstDelta)
-          roundP99[name].push(percentile(firstDelta.sort((a, b) => a - b), 99))
-          cpu[name] += cpuSeconds(gw.process) - before
+        for (const strict of ['off', 'on'] as const) {
+          const before = cpuSeconds(gateway.process)
+          const firstDelta = await load(gateway.info, [strict], ROUND_S, spreadMs)
+          cpu[strict] += cpuSeconds(gateway.process) - before
+          apart.add(firstDelta)
         }
+        // Twice as long, so that each project gets about as many streams as in a round of its own.
+        together.add(await load(gateway.info, ['off', 'on'], 2 * ROUND_S, spreadMs))
       }
-      const pacing = gapMs === 0 ? 'back to back' : `${gapMs} ms per chunk`
-      const summary: Record<string, { p50: number; p99: number }> = {}
-      for (const name of ['off', 'on'] as const) {
-        const sorted = results[name].sort((a, b) => a - b)
-        summary[name] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
-        const perStream = `${((cpu[name] / sorted.length) * 1e6).toFixed(0)} µs`.padEnd(22)
-        const byRound = roundP99[name].map((ms) => ms.toFixed(1)).join(', ')
-        console.log(`${pacing.padEnd(18)} ${name.padEnd(7)} ${String(sorted.length).padStart(7)}  ${fmt(summary[name]!.p50).padStart(15)}  ${fmt(summary[name]!.p99).padEnd(10)} ${perStream} ${byRound}`)
-      }
-      console.log(`${''.padEnd(18)} added   ${''.padStart(7)}  ${fmt(summary.on!.p50 - summary.off!.p50).padStart(15)}  ${fmt(summary.on!.p99 - summary.off!.p99)}`)
-      const addedByRound = roundP99.on.map((ms, round) => ms - roundP99.off[round]!)
-      console.log(`${''.padEnd(18)} added p99 by round: ${addedByRound.map((ms) => ms.toFixed(1)).join(', ')} ms (median ${fmt(median(addedByRound))})`)
-      const scans = await streamScans(on.info)
+      console.log(`\n${pacing}`)
+      console.log('                   strict  streams  first delta p50  p99        gateway CPU per stream  p99 of each round (ms)')
+      const perStream = { off: cpu.off / apart.pooled.off.length, on: cpu.on / apart.pooled.on.length }
+      for (const line of [...apart.lines('one at a time', perStream), ...together.lines('both at once')]) console.log(line)
+      const scans = await streamScans(gateway.info)
       console.log(`${''.padEnd(18)} stream scans on the event loop: ${scans.count}, mean ${scans.meanUs.toFixed(0)} µs, over 1 ms: ${scans.over1ms}, over 2 ms: ${scans.over2ms}`)
     } finally {
-      await Promise.all([stop(on.process), stop(off.process)])
+      await stop(gateway.process)
       await stop(mock.process)
     }
   }
@@ -248,7 +284,7 @@ async function main(): Promise<void> {
 
 const args = process.argv.slice(2)
 if (args[0] === '--child') {
-  const info = args[1] === 'mock' ? await runMock(Number(args[2])) : await runGateway(args[2]!, args[3] === 'on')
+  const info = args[1] === 'mock' ? await runMock(Number(args[2])) : await runGateway(args[2]!)
   if (args[1] === 'mock') process.on('SIGTERM', () => process.exit(0))
   process.stdout.write(`${READY}${JSON.stringify(info)}\n`)
 } else {
