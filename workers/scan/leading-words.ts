@@ -4,13 +4,20 @@
  * The words one of which every match of `source` starts with, at a word boundary (lower case), or
  * undefined when that cannot be read off simply (the pattern then always runs). Reads top-level
  * alternatives that start with \\b, each a literal prefix or a non-optional (?:…) or (?i:…) group of
- * them.
+ * them, after any lookbehinds (they look before the word, not into it). A word starts with an
+ * ASCII letter, as the detector finds word starts by \\b's own ASCII rule, and may go on in
+ * accented Latin letters ("révèle").
  */
 export function leadingWords(source: string, atBoundary = false): string[] | undefined {
   const words: string[] = []
   for (const alternative of splitAlternatives(source)) {
     const bounded = atBoundary || alternative.startsWith('\\b')
-    const rest = alternative.startsWith('\\b') ? alternative.slice(2) : alternative
+    let rest = alternative.startsWith('\\b') ? alternative.slice(2) : alternative
+    while (rest.startsWith('(?<!') || rest.startsWith('(?<=')) {
+      const close = closingParen(rest, 0)
+      if (close < 0) return undefined
+      rest = rest.slice(close + 1)
+    }
     // A group, or one that ignores case ((?i:…)): words are compared in lower case either way.
     const group = /^\(\?i?:/.exec(rest)?.[0]
     if (group !== undefined) {
@@ -24,7 +31,7 @@ export function leadingWords(source: string, atBoundary = false): string[] | und
       continue
     }
     if (!bounded) return undefined
-    const literal = /^[A-Za-z']+/.exec(rest)?.[0] ?? ''
+    const literal = /^[A-Za-z'][A-Za-z\u00C0-\u024F']*/.exec(rest)?.[0] ?? ''
     const next = rest[literal.length] ?? ''
     // A quantifier right after the literal makes its last letter optional.
     const word = next !== '' && '?*{'.includes(next) ? literal.slice(0, -1) : literal

@@ -14,6 +14,9 @@ t.test('reads the words every match starts with off a pattern, or says it cannot
   t.equal(leadingWords('\\b(?:the\\s+)?user'), undefined, 'an optional first word')
   t.equal(leadingWords('describing\\.\\s+x'), undefined, 'no word boundary before the word')
   t.equal(leadingWords('\\bi[\'’]?m'), undefined, 'a one-letter word')
+  t.same(leadingWords('\\b(?:(?<!\\bno\\s)(?:olvida|ignora)|haz\\s+caso)'), ['olvida', 'ignora', 'haz'], 'a lookbehind looks before the word')
+  t.same(leadingWords('\\b(?:révèle|répète)\\s'), ['révèle', 'répète'], 'accented letters after the first')
+  t.equal(leadingWords('\\büber\\s'), undefined, 'a word that starts with an accented letter: \\b does not see its start')
 })
 
 // The detector tries a signal only where one of its leading words starts: a word read off wrong
