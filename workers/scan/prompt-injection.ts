@@ -7,15 +7,17 @@
 // independent evidence (noisy-or) and the text is flagged when the combined score reaches
 // FLAG_AT, so a weak signal (a role change, "answer only with") needs a second one. Every
 // matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
-// detector decoded (see encoded.ts).
+// detector decoded (see encoded.ts). The families' core phrasings in six other languages are in
+// injection-languages.ts.
 import { leadingWords } from './leading-words.ts'
 import { defenses } from './defenses.ts'
+import { OTHER_LANGUAGE_SIGNALS } from './injection-languages.ts'
 import { isInside, type Span } from './mention-spans.ts'
 import { quotedMentions } from './quoted-mentions.ts'
 import { reportedOrders } from './reported-orders.ts'
 import type { Detector, Finding } from './types.ts'
 
-interface Signal {
+export interface Signal {
   readonly pattern: RegExp
   readonly weight: number
 }
@@ -426,7 +428,7 @@ const CUES: readonly Signal[] = [
 // Adversarial Attacks on Aligned Language Models", and its common variants.
 const PUBLISHED_SUFFIX: Signal = { pattern: /describing\.\s*\\?\s*\+\s*similarly\s*now\s+write\s+opposite/gi, weight: 0.9 }
 
-const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, SETUP_DESCRIBED, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, ...FICTION_FRAME, HARMFUL_GOAL, PUBLISHED_SUFFIX]
+const SIGNALS: readonly Signal[] = [...INVALIDATION, ...OVERRIDE, SETUP_DESCRIBED, ...EXTRACTION, ...PERSONA, ...JAILBREAK, ...SAFETY_OFF, ...CONVERSATION, ...PLANTED, ...CUES, ...FICTION_FRAME, HARMFUL_GOAL, PUBLISHED_SUFFIX, ...OTHER_LANGUAGE_SIGNALS]
 /** Every signal's pattern, for the check that the word-start index (leading-words.ts) misses none of their matches. */
 export const SIGNAL_PATTERNS: readonly RegExp[] = SIGNALS.map((signal) => signal.pattern)
 
