@@ -53,7 +53,8 @@ const FAMILY_SETS = [
   { file: new URL('./data/prompt-injection-unseen-9.jsonl', import.meta.url), title: 'Set written apart from the rules, in wording chosen to differ from every earlier set; measured untouched, then the setup-text signals were written against it' },
   { file: new URL('./data/prompt-injection-unseen-10.jsonl', import.meta.url), title: 'Set written after the setup-text pass, worded apart from every earlier set, never tuned on' },
   { file: new URL('./data/prompt-injection-languages.jsonl', import.meta.url), title: 'Set in German, French, Spanish, Italian, Portuguese and Dutch, measured untouched, then the other-language signals were written beside it' },
-  { file: new URL('./data/prompt-injection-languages-unseen.jsonl', import.meta.url), title: 'Set in the same six languages, written after those signals, worded apart from them, never tuned on' },
+  { file: new URL('./data/prompt-injection-languages-unseen.jsonl', import.meta.url), title: 'Set in the same six languages, written after those signals, worded apart from them; measured untouched, then the second other-language pass was written against it' },
+  { file: new URL('./data/prompt-injection-languages-unseen-2.jsonl', import.meta.url), title: 'Set in the same six languages, written after the second pass, worded apart from every earlier one, never tuned on' },
   { file: new URL('./data/system-prompts.jsonl', import.meta.url), title: "Applications' own system prompts, no attack among them, written in four batches; the defense frames were written against the first three, never against the fourth" },
 ] as const
 const FamilyCase = z.object({ family: z.string(), label: z.boolean(), text: z.string() })
