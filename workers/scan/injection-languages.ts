@@ -28,7 +28,8 @@ const END = '(?![\\wÀ-ɏ])'
 const wordsBut = (negations: string, n: number) => `(?:\\s+(?!(?:${negations})\\b)[^\\s.!?]+){0,${n}}?`
 const WORDS = (n: number) => `(?:\\s+[^\\s.!?]+){0,${n}}?`
 
-const signal = (source: string, weight: number): Signal => ({ pattern: new RegExp(source, 'gi'), weight })
+/** Case is ignored unless `flags` says otherwise (a name told by its capital). */
+const signal = (source: string, weight: number, flags = 'gi'): Signal => ({ pattern: new RegExp(source, flags), weight })
 
 /**
  * A discarding verb, then the instructions with a qualifier before the noun (`before`) or after it
@@ -95,7 +96,6 @@ const OVERRIDE: readonly Signal[] = [
 // attack rewords them.
 const NOT_ABOUT = (prepositions: string) => `(?!\\s+(?:${prepositions})\\b)`
 const SAME_SENTENCE = '[^.!?\\n]{0,60}?'
-/** What the model was given, then in the same sentence a word that voids it. */
 const voided = (given: string, notAbout: string, voids: string) => `(?:${given})${NOT_ABOUT(notAbout)}${SAME_SENTENCE}(?:${voids})`
 const INVALIDATION = signal(
   [
@@ -224,15 +224,18 @@ const NEW_IDENTITY: readonly Signal[] = [
 ]
 
 const WITHOUT_LIMITS = signal(
+  '(?:' +
   '\\b(?:ohne|keinerlei|keine)\\s+(?:jegliche\\s+|jede\\s+|irgendwelche\\s+)?(?:einschr[äa]nkungen?|beschr[äa]nkungen?|regeln?|filter|zensur|grenzen?|richtlinien?|moral|ethik|warnungen)\\b' +
   '|\\bsans\\s+(?:aucune?\\s+|la\\s+moindre\\s+)?(?:restrictions?|r[èe]gles?|filtres?|censure|limites?|limitations?|morale|garde-fous|avertissements)' + END +
   '|\\bsin\\s+(?:ninguna\\s+|ning[úu]n\\s+)?(?:restricci[óo]n|restricciones|reglas?|filtros?|censura|l[íi]mites?|limitaci[óo]n|limitaciones|moral|advertencias)' + END +
   '|\\bsenza\\s+(?:alcuna\\s+|alcun\\s+|nessuna\\s+)?(?:restrizion[ei]|regol[ae]|filtr[io]|censura|limit[ie]|limitazion[ei]|morale|avvertenze)\\b' +
   '|\\bsem\\s+(?:nenhuma\\s+|nenhum\\s+|qualquer\\s+)?(?:restri[çc][ãa]o|restri[çc][õo]es|regras?|filtros?|censura|limites?|limita[çc][ãa]o|limita[çc][õo]es|moral|avisos)' + END +
   '|\\bzonder\\s+(?:enige\\s+|alle\\s+)?(?:beperkingen|beperking|regels?|filters?|censuur|grenzen|grens|restricties|restrictie|moraal|waarschuwingen)\\b' +
-  // Bound by no rule: "an keine Regeln", "libérée de toute règle", "no tiene límites", "geen enkele regel".
-  '|\\bohne\\s+(?:sich|dich)\\s+an\\s+(?:regeln|vorgaben|richtlinien)\\b|\\btoutes?\\s+(?:les\\s+)?(?:r[èe]gles?|limites?|restrictions?)' + END +
-  '|\\bno\\s+tiene\\s+(?:ning[úu]n\\s+|ninguna\\s+)?(?:l[íi]mites?|reglas|restricciones|filtros?)' + END + '|\\bgeen\\s+(?:enkele\\s+)?(?:regels?|beperkingen|grenzen|filters?)\\b',
+  // Bound by no rule: "ohne sich an Regeln zu halten", "libérée de toute règle", "no tiene límites", "geen enkele regel".
+  '|\\bohne\\s+(?:sich|dich)\\s+an\\s+(?:regeln|vorgaben|richtlinien)\\b|\\b(?:libre|libres|libéré|libérée|libérés|liberee|affranchie?)\\s+de\\s+toutes?\\s+(?:les\\s+)?(?:r[èe]gles?|limites?|restrictions?)' + END +
+  '|\\bno\\s+tiene\\s+(?:ning[úu]n\\s+|ninguna\\s+)?(?:l[íi]mites?|reglas|restricciones|filtros?)' + END + '|\\bgeen\\s+(?:enkele\\s+)?(?:regels?|beperkingen|grenzen|filters?)\\b' +
+  // Limits of something else ("sin límites de tiempo", "senza limiti di velocità"), not of any kind.
+  ')(?!\\s+(?:de|del|di|du|des|da|do|van|voor|f[üu]r|zur|zum)\\s+(?!(?:ningún|ningun|ninguna|aucune?|alcun|alcuna|qualquer|nenhum|nenhuma|enige|welke|jeglicher|irgendeiner)\\b))',
   0.35,
 )
 
@@ -267,9 +270,13 @@ const ROLE_TO_PLAY = signal(
   '|\\b(?:juega|haz)\\s+el\\s+papel\\s+de\\b|\\bfinge\\s+(?:ser|que\\s+eres)\\b|\\bimagina\\s+que\\s+eres\\b|\\b(?:actúa|actua)\\s+como\\b' +
   '|\\bfingi\\s+di\\s+essere\\b|\\bimmagina\\s+di\\s+essere\\b|\\bfai\\s+finta\\s+di\\s+essere\\b|\\brecita\\s+la\\s+parte\\s+di\\b|\\bcomportati\\s+come\\b' +
   '|\\bfinja\\s+(?:ser|que)\\b|\\bimagine\\s+que\\s+(?:você|voce)' + END + '|\\b(?:faça|faca)\\s+o\\s+papel\\s+de\\b|\\baja\\s+como\\b' +
-  '|\\bspeel\\s+de\\s+rol\\s+van\\b|\\bdoe\\s+alsof\\s+je\\b|\\bstel\\s+je\\s+voor\\s+dat\\s+je\\b|\\b(?i:speel)\\s+[A-Z]{2,}\\b',
+  '|\\bspeel\\s+de\\s+rol\\s+van\\b|\\bdoe\\s+alsof\\s+je\\b|\\bstel\\s+je\\s+voor\\s+dat\\s+je\\b',
   0.35,
 )
+
+// A name to play, told by its capital: "speel DAN", "juega a ser Caos" is ROLE_TO_PLAY's. Not in
+// German, where every noun has a capital ("spiel Gitarre").
+const NAME_TO_PLAY = signal('\\b(?i:speel|joue|juega|gioca|jogue)\\s+[A-Z][A-Za-z0-9]{1,20}\\b', 0.35, 'g')
 
 const NOTE_TO_THE_AI = signal(
   '\\b(?:hinweis|nachricht|notiz|anweisung)\\s+(?:an|f[üu]r)\\s+(?:den\\s+|die\\s+|das\\s+|alle\\s+)?(?:ki|assistenten|ki-assistenten|sprachmodell|chatbot|ki-modell)\\b' +
@@ -303,5 +310,5 @@ const UNWATCHED = signal(
 
 export const OTHER_LANGUAGE_SIGNALS: readonly Signal[] = [
   ...OVERRIDE, INVALIDATION, EVERYTHING_BEFORE, ...EXTRACTION, TEXT_OF_SETUP, GIVEN_BEFORE, VERBATIM, ...NEW_IDENTITY, WITHOUT_LIMITS, NEVER_REFUSES, ROLE_TO_PLAY,
-  DEVELOPER_MODE, FILTERS_OFF, SAFE_MODE_OFF, NOTE_TO_THE_AI, DATA_SENT_ON, UNWATCHED,
+  NAME_TO_PLAY, DEVELOPER_MODE, FILTERS_OFF, SAFE_MODE_OFF, NOTE_TO_THE_AI, DATA_SENT_ON, UNWATCHED,
 ]
