@@ -71,6 +71,8 @@ export default {
         const auth = ctx.state.auth
         if (auth === undefined) return
         const limits = effectiveLimits(config, auth.project.plan, auth.env)
+        // An unlimited plan has nothing to count: no store is asked, shared or not.
+        if (limits.perMinute === null && limits.perDay === null) return
         let verdict: ReturnType<LimitStore['check']>
         try {
           verdict = limitStore.check(auth.keyId, limits, clock.now())

@@ -72,3 +72,20 @@ t.test('enterprise keys are unlimited and carry no rate-limit headers', async (t
   t.equal(allowed, 5000)
   t.same(ctx.responseHeaders, {})
 })
+
+t.test('an unlimited key never reaches the shared store: no write transaction per request', async (t) => {
+  let transactions = 0
+  const store = {
+    open: () => ({ get: () => undefined, put: () => undefined }),
+    transaction: async <T>(fn: () => T) => {
+      transactions++
+      return fn()
+    },
+  }
+  const config = rateLimitSchema.parse({ shared: true })
+  const hooks = await plugin.setup(config, { clock: { now: () => 0 }, metrics: new Registry(), store } as unknown as PluginDeps)
+  t.equal(hooks.onRequest!(authed('e', 'enterprise', 'prod')), undefined)
+  t.equal(transactions, 0)
+  await hooks.onRequest!(authed('p', 'pro', 'prod'))
+  t.equal(transactions, 1, 'a limited key still counts in the shared store')
+})
