@@ -32,12 +32,16 @@ export interface Database {
   forPlugin(namespace: string): PluginDatabase
   /** False since a query or the heartbeat failed to reach the server, until one reaches it again. */
   isUp(): boolean
+  /** Write transactions this process committed: transaction() calls and writing statements outside one. */
+  commits(): number
   close(): Promise<void>
 }
 
 const CONNECT_TIMEOUT_MS = 2_000
 const QUERY_TIMEOUT_MS = 10_000
 const HEARTBEAT_MS = 2_000
+// A statement outside a transaction commits on its own when it writes.
+const WRITES = /^\s*(INSERT|UPDATE|DELETE)\b/i
 
 export function openDatabase(url: string, log: Logger, options: { readonly maxConnections?: number } = {}): Database {
   const connections = options.maxConnections ?? 20
@@ -50,6 +54,7 @@ export function openDatabase(url: string, log: Logger, options: { readonly maxCo
     application_name: 'tollgate',
   })
   let up = true
+  let commits = 0
   // An idle connection the server dropped emits here; without a listener it would end the process.
   pool.on('error', (err) => {
     up = false
@@ -77,18 +82,29 @@ export function openDatabase(url: string, log: Logger, options: { readonly maxCo
 
   return {
     forPlugin(namespace) {
-      const sql: Sql = { query: (text, values) => observe(() => pool.query(text, values as unknown[])) }
+      const sql: Sql = {
+        async query(text, values) {
+          const result = await observe(() => pool.query(text, values as unknown[]))
+          if (WRITES.test(text)) commits++
+          return result
+        },
+      }
       const channel = `tollgate_${namespace.replaceAll('-', '_')}`
       return {
         ...sql,
         migrate: (migrations) => observe(() => migrate(pool, namespace, migrations)),
-        transaction: (fn) => observe(() => inTransaction(pool, fn)),
+        async transaction(fn) {
+          const result = await observe(() => inTransaction(pool, fn))
+          commits++
+          return result
+        },
         channel,
         // Kept alive by TCP probes, so a server that vanished is noticed even with nothing to send.
         listen: (handlers) => listen({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'tollgate', keepAlive: true }, channel, handlers, log),
       }
     },
     isUp: () => up,
+    commits: () => commits,
     async close() {
       clearInterval(heartbeat)
       await pool.end()

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type GatewayConfig } from './config.ts'
 import { DependencyUnavailableError } from './errors.ts'
 import { drainListeners } from './drain.ts'
 import { createOutbox } from './events.ts'
+import { registerCommitMetrics } from './stores/commit-metrics.ts'
 import { openSharedEvents, type SharedEventOutbox } from './shared-events.ts'
 import { clusterMetricsSource, isClusterWorker } from './cluster.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './core-routes.ts'
@@ -74,6 +75,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }
   await shared.redis?.connected()
   const metrics = createMetrics()
+  registerCommitMetrics(metrics.registry, { lmdb: store.commits, postgres: shared.database?.commits })
   const pool = createPool(core.pool, metrics.registry)
   const events = createOutbox(store.root, clock)
   const background = new Set<Promise<unknown>>()

@@ -30,6 +30,8 @@ export interface Store {
   /** Resolves once every committed write is on disk. */
   flushed(): Promise<void>
   isOpen(): boolean
+  /** Write transactions this process committed to the environment (LMDB batches a turn's writes into one). */
+  commits(): number
   close(): Promise<void>
 }
 
@@ -38,6 +40,7 @@ const STRUCTURES = Symbol.for('structures')
 interface SharedRoot {
   readonly root: RootDatabase
   handles: number
+  commits: number
 }
 
 // One environment per path in a process. LMDB forbids opening an environment twice in one
@@ -56,7 +59,10 @@ function openRoot(path: string): SharedRoot {
     mkdirSync(path, { recursive: true })
     // Several processes may share this environment; LMDB's own locks make that safe. The path is
     // always a directory: lmdb would otherwise take a name with a dot (`/var/lib/tollgate.d`) for a file.
-    const shared = { root: open({ path, maxDbs: 64, compression: false, noSubdir: false }), handles: 1 }
+    const shared: SharedRoot = { root: open({ path, maxDbs: 64, compression: false, noSubdir: false }), handles: 1, commits: 0 }
+    shared.root.on('aftercommit', () => {
+      shared.commits++
+    })
     roots.set(path, shared)
     return shared
   } catch (err) {
@@ -87,6 +93,7 @@ export function openStore(dataDir: string): Store {
       await root.flushed
     },
     isOpen: () => !closed,
+    commits: () => shared.commits,
     async close() {
       if (closed) return
       closed = true
