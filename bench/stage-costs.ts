@@ -139,10 +139,15 @@ async function measure(target: Target, seconds: number, pids: () => number[]): P
   const perAnswer = (ticks: number) => ticksToUs(ticks) / Math.max(1, answered)
   const used = (tid: number) => after.get(tid)!.ticks - (before.threads.get(tid)?.ticks ?? 0)
   const byGroup: Record<ThreadGroup, number> = { v8: 0, libuv: 0, workers: 0, rest: 0 }
-  for (const [tid, thread] of after) if (tid !== pid) byGroup[threadGroupOf(thread.name)] += used(tid)
+  for (const [tid, thread] of after) {
+    const group = threadGroupOf(thread.name)
+    if (tid !== pid && group !== 'rest') byGroup[group] += used(tid)
+  }
   const main = after.has(pid) ? used(pid) : 0
-  // The rest: other threads, and those that ended during the window (the process's total keeps their time).
-  byGroup.rest = all - main - byGroup.v8 - byGroup.libuv - byGroup.workers
+  // The rest: other threads, and those that ended during the window (the process's total keeps
+  // their time). Each thread's ticks are rounded on their own and read a moment after the
+  // process's total, so their sum can pass it by a tick or two: then the rest is none.
+  byGroup.rest = Math.max(0, all - main - byGroup.v8 - byGroup.libuv - byGroup.workers)
   return {
     fromUs, toUs, answered, failed, seconds: (toUs - fromUs) / 1e6, otherCpuPct: machine.otherCpuPct(),
     cpuUs: perAnswer(all), mainUs: perAnswer(main),
