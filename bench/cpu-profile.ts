@@ -54,7 +54,7 @@ const PSEUDO = new Set(['(root)', '(program)', '(idle)', '(garbage collector)'])
  * `(idle)`; a piscina worker waiting for a task blocks in Atomics.wait, which the profiler
  * samples as if it ran.
  */
-function isIdle(frame: CallFrame): boolean {
+export function isIdle(frame: CallFrame): boolean {
   return frame.functionName === '(idle)' || (frame.functionName === 'atomicsWaitLoop' && frame.url.includes('/piscina/'))
 }
 

@@ -60,8 +60,8 @@ export const SUSTAINED_LATENCY_MS = 20
 // The gateway's default pool size, given to the forwarder too: the rows measure what a user runs.
 const STREAM_LANE_CONNECTIONS = routerSchema.parse({}).connections
 
-const openai = (server: Server, body: string): LoadRequest => ({ url: `${server.url}/v1/chat/completions`, method: 'POST', headers: OPENAI_HEADERS, body })
-const complete = (gateway: GatewayServer, cacheControl?: CacheControl, body = COMPLETE_BODY): LoadRequest =>
+export const openai = (server: Server, body: string): LoadRequest => ({ url: `${server.url}/v1/chat/completions`, method: 'POST', headers: OPENAI_HEADERS, body })
+export const complete = (gateway: GatewayServer, cacheControl?: CacheControl, body = COMPLETE_BODY): LoadRequest =>
   ({ url: `${gateway.url}/api/ai/complete`, method: 'POST', headers: completeHeaders(gateway.key, cacheControl === undefined ? {} : { cacheControl }), body })
 const chat = (gateway: GatewayServer): LoadRequest =>
   ({ url: `${gateway.url}/api/ai/chat`, method: 'POST', headers: completeHeaders(gateway.key, { cacheControl: 'no-cache' }), body: COMPLETE_BODY })
@@ -93,7 +93,7 @@ async function isStored(gateway: GatewayServer, body: string): Promise<boolean> 
 }
 
 /** A miss row's probe: 200 from the mock's model, a MISS, and the answer stored (no-cache) or not (no-store). */
-function missProbe(name: string, cacheControl: CacheControl, gatewayOf: GatewayOf = plainGateway) {
+export function missProbe(name: string, cacheControl: CacheControl, gatewayOf: GatewayOf = plainGateway) {
   return async (load: LoadRequest, servers: LaneServers): Promise<ProbeResult> => {
     const answer = await send(load)
     const model = answer.headers['x-gateway-model'] ?? 'none'
@@ -164,7 +164,7 @@ async function hitProbe(load: LoadRequest): Promise<ProbeResult> {
   return { isAsNamed: true, note }
 }
 
-function chatProbe(name: string) {
+export function chatProbe(name: string) {
   return async (load: LoadRequest): Promise<ProbeResult> => {
     const answer = await send(load)
     const type = answer.headers['content-type'] ?? 'none'
@@ -226,8 +226,8 @@ async function sharedStoresCpu(servers: LaneServers): Promise<Record<string, num
 // opening one carries only the role), the gateway's first delta event.
 const OPENAI_TEXT = /"content":"[^"]/
 const GATEWAY_TEXT = /event: delta/
-const openaiStream = (server: Server): StreamTarget => ({ load: openai(server, OPENAI_STREAM_BODY), endMarker: OPENAI_DONE, textMarker: OPENAI_TEXT })
-const chatStream = (gateway: GatewayServer): StreamTarget => ({ load: chat(gateway), endMarker: GATEWAY_DONE, textMarker: GATEWAY_TEXT })
+export const openaiStream = (server: Server): StreamTarget => ({ load: openai(server, OPENAI_STREAM_BODY), endMarker: OPENAI_DONE, textMarker: OPENAI_TEXT })
+export const chatStream = (gateway: GatewayServer): StreamTarget => ({ load: chat(gateway), endMarker: GATEWAY_DONE, textMarker: GATEWAY_TEXT })
 const json = (load: LoadRequest): StreamTarget => ({ load })
 
 const zeroMsLane: Lane = {

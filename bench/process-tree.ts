@@ -19,10 +19,10 @@ interface ProcessTicks {
   readonly reaped: number
 }
 
-function statOf(pid: number): ProcessTicks | undefined {
+function statOf(pid: number, thread?: number): ProcessTicks | undefined {
   try {
     // The command name is in parentheses and may hold spaces: count fields after the last ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return { parent: Number(fields[1]), own: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) }
   } catch {
@@ -33,6 +33,36 @@ function statOf(pid: number): ProcessTicks | undefined {
 /** utime + stime of a process (all its threads), in ticks; 0 once it is gone. */
 export function processTicks(pid: number): number {
   return statOf(pid)?.own ?? 0
+}
+
+export interface ThreadTicks {
+  /** The thread's name (/proc/<pid>/task/<tid>/comm): MainThread, V8Worker, libuv-worker, WorkerThread… */
+  readonly name: string
+  /** utime + stime. */
+  readonly ticks: number
+}
+
+/** utime + stime of each live thread of a process, by thread id (the main thread's is the pid); empty once it is gone. */
+export function threadTicks(pid: number): Map<number, ThreadTicks> {
+  const threads = new Map<number, ThreadTicks>()
+  let ids: string[]
+  try {
+    ids = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return threads
+  }
+  for (const id of ids) {
+    const stat = statOf(pid, Number(id))
+    if (stat === undefined) continue
+    let name: string
+    try {
+      name = readFileSync(`/proc/${pid}/task/${id}/comm`, 'utf8').trim()
+    } catch {
+      continue
+    }
+    threads.set(Number(id), { name, ticks: stat.own })
+  }
+  return threads
 }
 
 /** `roots` and every process running now that descends from one of them. */
