@@ -93,6 +93,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'request-log.ts': 'log',
   'scrub-log-text.ts': 'log',
   'metrics.ts': 'metrics',
+  'commit-metrics.ts': 'metrics',
   'tracing.ts': 'tracing',
   // Helpers of several stages.
   'batched-turns.ts': CALLER,
