@@ -234,7 +234,7 @@ export default {
     }
 
     return {
-      provides: { usageMeter: createUsageMeter({ ledger, clock, metrics, enforceBudgets: config.enforceBudgets, track }) },
+      provides: { usageMeter: createUsageMeter({ guard, clock, metrics, enforceBudgets: config.enforceBudgets }) },
       routes: [usageRoute(ledger, clock)],
       projectRoutes: [memberUsageRoute(ledger, clock)],
       async onRequest(ctx) {
