@@ -16,8 +16,6 @@ export interface BudgetHolds {
   reserve(hold: Hold, limitMicros: number): ReserveResult | Promise<ReserveResult>
   /** Call once the request is settled (its ledger entry committed) or abandoned. */
   release(hold: Hold): void
-  /** Micro-dollars of the month spent (committed) and held by requests still running. */
-  claimedMicros(projectId: string, month: string): number
 }
 
 export function storeHolds(ledger: Ledger): BudgetHolds {
@@ -26,10 +24,6 @@ export function storeHolds(ledger: Ledger): BudgetHolds {
       ledger.reserve(hold.requestId, { projectId: hold.projectId, month: hold.month, micros: hold.micros, owner: SELF_OWNER }, limitMicros),
     // ledger.settle removes the stored hold in the same transaction as the charge.
     release: () => undefined,
-    claimedMicros(projectId, month) {
-      const row = ledger.budget(projectId, month)
-      return row.usedMicros + row.reservedMicros
-    },
   }
 }
 
@@ -54,9 +48,6 @@ export function memoryHolds(ledger: Ledger, onRefusal: (hold: Hold, limitMicros:
       const left = (held.get(key) ?? 0) - hold.micros
       if (left > 0) held.set(key, left)
       else held.delete(key)
-    },
-    claimedMicros(projectId, month) {
-      return ledger.budget(projectId, month).usedMicros + (held.get(`${projectId}/${month}`) ?? 0)
     },
   }
 }

@@ -17,6 +17,7 @@ import { Reply } from '../../proxy/reply.ts'
 import { toMicros, type BudgetRow, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
 import type { Hold } from './budget-holds.ts'
+import { createBudgetGuard } from './budget-guard.ts'
 import { lmdbMeteringStore } from './lmdb-store.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
 import { postgresMeteringStore } from './postgres-store.ts'
@@ -65,12 +66,7 @@ export default {
       name: 'tollgate_cost_dollars_total', help: 'Dollars charged at list price, by provider and model.',
       labelNames: ['provider', 'model'], registers: [metrics],
     })
-    const overage = new Counter({
-      name: 'tollgate_budget_overage_dollars_total',
-      help: 'Dollars a provider counted beyond the request\'s budget hold: recorded in the ledger, not charged.',
-      labelNames: ['provider', 'model'], registers: [metrics],
-    })
-    const budgetRefusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
+    const guard = createBudgetGuard({ ledger, clock, metrics, track })
     const countedInline = new Counter({
       name: 'tollgate_metering_pool_fallbacks_total',
       help: 'Pool tasks of streamed text that metering counted on the event loop instead: the pool refused them (overloaded: its queue was full), failed them, or did not finish them in time (timeout).',
@@ -115,18 +111,13 @@ export default {
     function entryOf(ctx: RequestContext, figures: Metered, outcome: string): LedgerEntry {
       const auth = ctx.state.auth!
       const now = clock.now()
-      const { costMicros } = figures
-      // A provider may count more than the hold allowed for (another tokenizer, framing it adds):
-      // the charge stops at the hold, so concurrent requests can never overspend the budget.
-      const heldMicros = metered.get(ctx)?.micros
-      const charged = heldMicros === undefined ? costMicros : Math.min(costMicros, heldMicros)
       return {
         id: ctx.id, projectId: auth.project.id, keyId: auth.keyId, at: new Date(now).toISOString(),
         month: monthKey(now), day: dayKey(now), provider: figures.provider, model: figures.model,
         promptTokens: figures.promptTokens, completionTokens: figures.completionTokens,
         ...(figures.cachedInputTokens !== undefined && { cachedInputTokens: figures.cachedInputTokens }),
         ...(figures.cacheWriteTokens !== undefined && { cacheWriteTokens: figures.cacheWriteTokens }),
-        costMicros: charged, ...(charged < costMicros ? { overageMicros: costMicros - charged } : {}), cacheHit: figures.cacheHit, outcome,
+        ...guard.charge(figures.costMicros, metered.get(ctx)), cacheHit: figures.cacheHit, outcome,
       }
     }
 
@@ -144,17 +135,13 @@ export default {
      * for the commit as the only durable record.
      */
     function settle(ctx: RequestContext, entry: LedgerEntry, checkpointed: boolean): Promise<void> | undefined {
-      const hold = metered.get(ctx)
-      const settled = ledger.settle(entry, toMicros(ctx.state.auth!.project.budgetDollars), { held: hold !== undefined, checkpointed })
-      track(settled.committed)
+      const settled = guard.settle(entry, ctx.state.auth!.project, metered.get(ctx), checkpointed)
       const charged = (row: BudgetRow) => {
-        // A journaled charge counts in the ledger's rows at once: the hold can go.
-        if (hold !== undefined) ledger.release(hold)
         countCharge(ctx, entry)
         report(ctx, entry, row.usedMicros)
       }
-      if (settled.row === undefined) return settled.committed.then(charged)
-      charged(settled.row)
+      if (settled instanceof Promise) return settled.then(charged)
+      charged(settled)
       return undefined
     }
 
@@ -164,10 +151,7 @@ export default {
       tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
       tokensMetered.inc({ ...labels, direction: 'output' }, entry.completionTokens)
       dollarsCharged.inc(labels, entry.costMicros / 1e6)
-      if (entry.overageMicros !== undefined) {
-        overage.inc(labels, entry.overageMicros / 1e6)
-        ctx.log.warn({ provider: entry.provider, model: entry.model, overageMicros: entry.overageMicros }, 'provider counted beyond the budget hold; the excess is recorded as overage, not charged')
-      }
+      guard.noteOverage(entry, ctx.log)
     }
 
     /** Ends a stream's progress; true when it was checkpointed, so that its settlement removes the checkpoint. */
@@ -250,7 +234,7 @@ export default {
     }
 
     return {
-      provides: { usageMeter: createUsageMeter({ ledger, clock, metrics, enforceBudgets: config.enforceBudgets, track }) },
+      provides: { usageMeter: createUsageMeter({ guard, clock, metrics, enforceBudgets: config.enforceBudgets }) },
       routes: [usageRoute(ledger, clock)],
       projectRoutes: [memberUsageRoute(ledger, clock)],
       async onRequest(ctx) {
@@ -265,14 +249,10 @@ export default {
         // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
         let worst = 0
         for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
-        const hold: Hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: Math.ceil(worst * 1e6) }
-        const result = await ledger.reserve(hold, toMicros(auth.project.budgetDollars))
-        if (!result.ok) {
+        const hold = await guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
+        if (hold instanceof BudgetExceededError) {
           streams.delete(ctx)
-          budgetRefusals.inc()
-          return Reply.error(new BudgetExceededError(
-            `This request may cost up to $${(hold.micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
-          ))
+          return Reply.error(hold)
         }
         metered.set(ctx, hold)
       },

@@ -26,8 +26,6 @@ export function lmdbMeteringStore(store: PluginStore, { shared, track, events }:
     recoverEveryMs: undefined,
     reserve: (hold, limitMicros) => holds.reserve(hold, limitMicros),
     release: (hold) => holds.release(hold),
-    claimedMicros: async (projectId, month) => holds.claimedMicros(projectId, month),
-    limitExceeded: (projectId, month, limitMicros, requestedMicros) => ledger.limitExceeded(projectId, month, limitMicros, requestedMicros),
     // Only a hold taken in the store has a reservation record to remove; skipping the lookup
     // otherwise saves a read per cache hit.
     settle: (entry, limitMicros, { held, checkpointed }) => ledger.settle(entry, limitMicros, shared && held, checkpointed),

@@ -32,10 +32,6 @@ export interface MeteringStore {
   reserve(hold: Hold, limitMicros: number): ReserveResult | Promise<ReserveResult>
   /** Call once the request's settlement counts; a store that removes the hold as it settles ignores it. */
   release(hold: Hold): void
-  /** Micro-dollars of the month spent and held by requests still running. */
-  claimedMicros(projectId: string, month: string): Promise<number>
-  /** Sends usage.limit_exceeded for a refusal decided outside reserve(), once a month. */
-  limitExceeded(projectId: string, month: string, limitMicros: number, requestedMicros: number): Promise<void>
   /** Records a finished request once by its id, charging its month; a repeated id changes nothing. */
   settle(entry: LedgerEntry, limitMicros: number, options: SettleOptions): Settled
   /** Records running streams' progress; a stream already settled is skipped. */

@@ -211,15 +211,6 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     // The settlement removes the hold in its own transaction.
     release: () => undefined,
 
-    async claimedMicros(projectId, month) {
-      const row = await budget(projectId, month)
-      return row.usedMicros + row.reservedMicros
-    },
-
-    async limitExceeded(projectId, month, limitMicros, requestedMicros) {
-      await noteLimit(projectId, month, limitMicros, requestedMicros)
-    },
-
     settle(entry, limitMicros): Settled {
       const committed = tracked(settleInTurn(entry.projectId, { entry, limitMicros }).catch((err: unknown) => {
         // The provider was paid: the charge is kept and retried, and its hold with it, so the

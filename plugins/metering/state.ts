@@ -4,7 +4,7 @@ import type { UsageMeter } from './usage-service.ts'
 
 declare module '../../proxy/plugin.ts' {
   interface PluginServices {
-    /** Budget checks and ledger entries for requests that skip the model call (the pass-through): metering's. */
+    /** Budget holds and ledger entries for requests that skip the model call (the pass-through): metering's. */
     readonly usageMeter?: UsageMeter
   }
 }

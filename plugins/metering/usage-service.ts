@@ -1,19 +1,19 @@
 // Metering for requests that do not go through the model call (the provider pass-through): a
-// budget check before they are forwarded, and their ledger entry once the answer is over. Their
-// cost is only known afterwards, so nothing is held: a project whose month is already spent (or
-// held by requests still running) is refused, and anything else is recorded as it comes.
+// budget hold before they are forwarded, a bound its caller computes from the request, and their
+// ledger entry once the answer is over, charged what the answer reports but never above the hold.
+// The hold is admitted and settled by the same rules as a model route's (budget-guard.ts).
 import { Counter, type Registry } from 'prom-client'
+import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
-import { toMicros } from './ledger.ts'
-import type { MeteringStore } from './metering-store.ts'
+import type { BudgetGuard } from './budget-guard.ts'
+import type { Hold } from './budget-holds.ts'
+import type { LedgerEntry } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
 
 /** A forwarded request's usage, as far as the answer told it. */
 export interface ForwardedUsage {
-  readonly requestId: string
-  readonly project: Project
   readonly keyId: string
   readonly provider: string
   /** The model the answer named, or `unknown`. */
@@ -25,48 +25,56 @@ export interface ForwardedUsage {
   readonly outcome: string
 }
 
+/** A forwarded request's place in its project's budget, from hold() to settle(). */
+export interface ForwardHold {
+  readonly requestId: string
+  readonly project: Project
+  /** Undefined when budgets are not enforced: nothing is held, and the charge is not capped. */
+  readonly held: Hold | undefined
+}
+
 export interface UsageMeter {
-  /** The 402 to answer when the project's month is spent or held up to its budget; undefined to go ahead. */
-  admit(project: Project): Promise<BudgetExceededError | undefined>
-  /** Writes the ledger entry (and charges the budget); resolves once committed. */
-  record(usage: ForwardedUsage): Promise<void>
+  /** Holds `micros` of the project's month while the request runs, or the 402 to answer when the budget cannot cover them. */
+  hold(requestId: string, project: Project, micros: number): Promise<ForwardHold | BudgetExceededError>
+  /**
+   * Writes the ledger entry, charging what the answer reports up to the hold (beyond it, overage),
+   * and gives the hold back; resolves once the charge counts. An unknown cost is charged nothing.
+   */
+  settle(hold: ForwardHold, usage: ForwardedUsage, log: Logger): Promise<void>
 }
 
 export interface UsageMeterDeps {
-  readonly ledger: MeteringStore
+  readonly guard: BudgetGuard
   readonly clock: Clock
   readonly metrics: Registry
   readonly enforceBudgets: boolean
-  readonly track: (work: Promise<unknown>) => void
 }
 
-export function createUsageMeter({ ledger, clock, metrics, enforceBudgets, track }: UsageMeterDeps): UsageMeter {
+export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: UsageMeterDeps): UsageMeter {
   const unpriced = new Counter({
     name: 'tollgate_passthrough_unpriced_total',
     help: 'Pass-through requests recorded with an unknown cost (no usage in the answer, or a model without a price), by provider and reason.',
     labelNames: ['provider', 'reason'], registers: [metrics],
   })
   return {
-    async admit(project) {
-      if (!enforceBudgets) return undefined
-      const month = monthKey(clock.now())
-      const limitMicros = toMicros(project.budgetDollars)
-      const claimed = await ledger.claimedMicros(project.id, month)
-      if (claimed < limitMicros) return undefined
-      track(ledger.limitExceeded(project.id, month, limitMicros, 0))
-      return new BudgetExceededError(`The project has used its $${project.budgetDollars} monthly budget; this request is refused until the next month or a larger budget.`)
+    async hold(requestId, project, micros) {
+      if (!enforceBudgets) return { requestId, project, held: undefined }
+      const held = await guard.hold(requestId, project, micros)
+      return held instanceof BudgetExceededError ? held : { requestId, project, held }
     },
-    async record(usage) {
+    async settle({ requestId, project, held }, usage, log) {
       const now = clock.now()
       const unknown = 'unknown' in usage.cost ? usage.cost.unknown : undefined
       if (unknown !== undefined) unpriced.inc({ provider: usage.provider, reason: unknown })
-      await ledger.settle({
-        id: usage.requestId, projectId: usage.project.id, keyId: usage.keyId, at: new Date(now).toISOString(),
+      const entry: LedgerEntry = {
+        id: requestId, projectId: project.id, keyId: usage.keyId, at: new Date(now).toISOString(),
         month: monthKey(now), day: dayKey(now), provider: usage.provider, model: usage.model,
         promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-        costMicros: 'micros' in usage.cost ? usage.cost.micros : 0, cacheHit: false, outcome: usage.outcome, passthrough: true,
+        ...guard.charge('micros' in usage.cost ? usage.cost.micros : 0, held), cacheHit: false, outcome: usage.outcome, passthrough: true,
         ...(unknown === undefined ? {} : { unpriced: unknown }),
-      }, toMicros(usage.project.budgetDollars), { held: false, checkpointed: false }).committed
+      }
+      await guard.settle(entry, project, held, false)
+      guard.noteOverage(entry, log)
     },
   }
 }

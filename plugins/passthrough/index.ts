@@ -1,10 +1,11 @@
 // The provider pass-through: /api/providers/{openai|anthropic|mistral}/* forwards any other
 // endpoint of the provider (embeddings, files, batches, moderation…) as it is, for a gateway key.
 // The key is checked and rate-limited like any keyed route; the client's credentials are replaced
-// by the gateway's; the project's budget is checked before, and whatever usage the answer reports
-// is charged after. A request whose cost cannot be known is recorded as such, never as free.
+// by the gateway's; before anything is forwarded, the request holds the most it can cost (or its
+// route's ceiling) of the project's budget, and whatever usage the answer reports is charged
+// after, never above the hold. A request whose cost cannot be known is recorded as such, never as free.
 import { modelCatalog } from '../../proxy/catalog.ts'
-import { InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/errors.ts'
+import { BudgetExceededError, InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/errors.ts'
 import type { ProviderName } from '../../proxy/models.ts'
 import type { GatewayPlugin, RouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
@@ -12,7 +13,9 @@ import type { RequestContext } from '../../proxy/context.ts'
 import { apiPathOf } from './api-path.ts'
 import { createForwarder } from './forward.ts'
 import { outgoingHeaders } from './forward-headers.ts'
-import { costOf } from './price.ts'
+import { ceilingMicros, costBoundMicros, type Ceilings } from './hold-bound.ts'
+import { costOf, priceOf } from './price.ts'
+import { requestBody } from './request-body.ts'
 import { passthroughSchema } from './schema.ts'
 import { usageScanner } from './usage-scan.ts'
 
@@ -29,6 +32,8 @@ export default {
     const providers = services.providers!
     const usageMeter = services.usageMeter!
     const forwarder = createForwarder(config)
+    const ceilings: Ceilings = { dollars: config.unboundedHoldDollars, byPath: config.unboundedHoldByPath }
+    const priceOfModel = (model: string) => priceOf(model, modelCatalog(), config.prices)
 
     async function handle(ctx: RequestContext, provider: ProviderName): Promise<Reply> {
       const auth = ctx.state.auth!
@@ -41,21 +46,24 @@ export default {
       if (target === undefined) {
         return Reply.error(new ProviderNotConfiguredError(`The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`))
       }
-      const refusal = await usageMeter.admit(auth.project)
-      if (refusal !== undefined) return Reply.error(refusal)
       return Reply.exchange(async (exchange) => {
         const url = new URL(`${target.origin}${target.path}`)
         const raw = exchange.req.url ?? ''
         const mark = raw.indexOf('?')
         if (mark !== -1) url.search = raw.slice(mark)
         const headers = outgoingHeaders(ctx.headers, target.credential, target.defaults)
-        const { end, seen } = await forwarder.forward(exchange, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
-        const recorded = usageMeter.record({
-          requestId: ctx.id, project: auth.project, keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
+        const body = await requestBody(ctx.method, ctx.headers['content-type'], exchange.body)
+        const bound = body.json === undefined ? undefined : costBoundMicros(body.json.value, body.json.bytes, priceOfModel)
+        // A refusal (a 402, or the store away) ends the request through the server, in the spec's shape.
+        const hold = await usageMeter.hold(ctx.id, auth.project, bound ?? ceilingMicros(ceilings, provider, apiPath))
+        if (hold instanceof BudgetExceededError) throw hold
+        const { end, seen } = await forwarder.forward({ ...exchange, body: body.stream }, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
+        const settled = usageMeter.settle(hold, {
+          keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
           promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
           cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason,
-        })
-        track(recorded.catch((err: unknown) => ctx.log.error({ err }, 'pass-through usage not recorded')))
+        }, ctx.log)
+        track(settled.catch((err: unknown) => ctx.log.error({ err }, 'pass-through usage not recorded')))
         return end
       })
     }

@@ -5,6 +5,8 @@ const price = z.strictObject({
   outputPerMillion: z.number().min(0).default(0),
 })
 
+const dollars = z.number().min(0).max(1_000_000)
+
 export const passthroughSchema = z.strictObject({
   /** Longest silence of the provider's connection, before its answer and between two of its chunks. */
   proxyTimeoutMs: z.int().positive().default(60_000),
@@ -23,6 +25,17 @@ export const passthroughSchema = z.strictObject({
     'text-embedding-ada-002': { inputPerMillion: 0.1, outputPerMillion: 0 },
     'mistral-embed': { inputPerMillion: 0.1, outputPerMillion: 0 },
   }),
+  /**
+   * US dollars of the project's budget held while a request runs whose cost cannot be bounded from
+   * it: it names no priced model, sets no output limit where output costs, or has no JSON body
+   * (an upload, a GET, a DELETE). Charged what its answer reports, never more than this.
+   */
+  unboundedHoldDollars: dollars.default(1),
+  /** The same for one provider's path and everything below it (`openai/v1/files`, `anthropic`); the longest match wins. */
+  unboundedHoldByPath: z.record(
+    z.string().regex(/^(?:openai|anthropic|mistral)(?:\/[^/\s]+)*$/, { error: 'a provider (openai, anthropic, mistral), then its path: openai/v1/files' }),
+    dollars,
+  ).default({}),
 })
 
 export type PassthroughConfig = z.output<typeof passthroughSchema>

@@ -42,9 +42,11 @@ function lastTo(upstream: ProviderUpstream, path: string) {
 
 t.test('an embeddings call is forwarded with the gateway\'s credential, metered and charged', async (t) => {
   const { upstream, url, projectId, key } = await setup(t)
+  // Bytes enough for the 8,000 tokens the provider reports: its hold is bounded by them.
+  const input = 'hello '.repeat(1500)
   const res = await call(`${url}/api/providers/openai/v1/embeddings`, {
     headers: { 'x-api-key': key, authorization: 'Bearer sk-client-own-openai-key', 'api-key': 'client-azure-key', 'openai-organization': 'org-client', 'accept-encoding': 'gzip' },
-    body: { model: 'text-embedding-3-small', input: 'hello' },
+    body: { model: 'text-embedding-3-small', input },
   })
   t.equal(res.status, 200)
   t.equal(res.body.model, 'text-embedding-3-small', 'the provider\'s body as it is')
@@ -59,7 +61,7 @@ t.test('an embeddings call is forwarded with the gateway\'s credential, metered 
   t.equal(got!.headers['api-key'], undefined)
   t.equal(got!.headers['openai-organization'], undefined)
   t.equal(got!.headers['accept-encoding'], 'identity', 'the answer is asked for uncompressed, to read its usage')
-  t.same(JSON.parse(got!.body), { model: 'text-embedding-3-small', input: 'hello' }, 'the body as the client sent it')
+  t.same(JSON.parse(got!.body), { model: 'text-embedding-3-small', input }, 'the body as the client sent it')
   t.notMatch(JSON.stringify(got!.headers), key, 'the gateway key never reaches the provider')
   const usage = await usageWhen(url, key, projectId, (body) => body.models?.['text-embedding-3-small'] !== undefined)
   t.same(usage.models['text-embedding-3-small'], { requests: 1, tokens: 8000, cost: 0.00016 }, '8,000 tokens at $0.02 a million')
@@ -95,8 +97,9 @@ t.test('Anthropic gets its x-api-key and the client\'s anthropic-version; the qu
   t.equal(lastTo(upstream, '/anthropic/v1/mystery')!.headers['anthropic-version'], '2023-06-01', 'the default version when the client sends none')
 })
 
-t.test('a request whose cost cannot be known is recorded as unknown, not free', async (t) => {
-  const { url, projectId, key } = await setup(t)
+t.test('a request whose cost cannot be known is recorded as unknown, not free, and its hold given back', async (t) => {
+  // Each of these holds the default ceiling, $1: the whole budget, so each passes only once the one before gave it back.
+  const { url, projectId, key } = await setup(t, { budgetDollars: 1 })
   t.equal((await call(`${url}/api/providers/openai/v1/moderations`, { key, body: { input: 'x' } })).status, 200)
   t.equal((await call(`${url}/api/providers/openai/v1/mystery`, { key, body: {} })).status, 200)
   const usage = await usageWhen(url, key, projectId, (body) => body.totals?.unpriced === 2)
@@ -122,16 +125,32 @@ t.test('the gateway key is required, and rate limits and budgets hold', async (t
   t.equal(upstream.received.length, 1, 'refused requests never reach the provider')
 })
 
-t.test('402 once the month\'s budget is spent', async (t) => {
-  const { upstream, url, projectId, key } = await setup(t, { budgetDollars: 0.001 })
-  // 1,000 prompt and 100 completion tokens of gpt-4o: $0.0035, past the $0.001 budget.
-  t.equal((await call(`${url}/api/providers/openai/v1/chat/completions`, { key, body: {} })).status, 200)
-  await usageWhen(url, key, projectId, (body) => body.budget?.used > 0)
-  const refused = await call(`${url}/api/providers/openai/v1/embeddings`, { key, body: {} })
-  t.equal(refused.status, 402)
-  t.same(Object.keys(refused.body).sort(), ['code', 'error', 'message'])
-  t.equal(refused.body.error, 'Budget exceeded')
-  t.equal(upstream.received.length, 1)
+t.test('each request holds its worst case before it is forwarded, or its route\'s ceiling; the charge stays within the hold', async (t) => {
+  const { upstream, url, projectId, key } = await setup(t, { budgetDollars: 0.01 }, {
+    plugins: { passthrough: { unboundedHoldDollars: 0.009, unboundedHoldByPath: { 'openai/v1/files': 0 } } },
+  })
+  const chat = (maxTokens: number) => ({ model: 'gpt-4o', max_tokens: maxTokens, messages: [{ role: 'user', content: 'Hi' }] })
+  // gpt-4o: 2.5 micro-dollars a prompt token (every byte of the body may be one), 10 an output token.
+  const holdOf = (body: unknown, maxTokens: number) => Math.ceil(Buffer.byteLength(JSON.stringify(body)) * 2.5 + maxTokens * 10)
+  const tooMuch = await call(`${url}/api/providers/openai/v1/chat/completions`, { key, body: chat(2000) })
+  t.equal(tooMuch.status, 402, '2,000 output tokens may cost $0.02, past the $0.01 budget')
+  t.same(Object.keys(tooMuch.body).sort(), ['code', 'error', 'message'])
+  t.equal(tooMuch.body.error, 'Budget exceeded')
+  t.match(tooMuch.body.message, /may cost up to \$0\.020\d+; the project has \$0\.010000 left/)
+  t.equal(upstream.received.length, 0, 'nothing was forwarded')
+
+  t.equal((await call(`${url}/api/providers/openai/v1/chat/completions`, { key, body: chat(100) })).status, 200)
+  // The provider reports 1,000 prompt and 100 output tokens ($0.0035): more than this body can make.
+  const held = holdOf(chat(100), 100)
+  const usage = await usageWhen(url, key, projectId, (body) => body.budget?.used > 0)
+  t.equal(usage.budget.used, held / 1e6, 'charged its hold, no more')
+  t.equal(usage.budget.overage, (3500 - held) / 1e6, 'the rest recorded as overage')
+  t.match((await call(`${url}/metrics`)).body, /tollgate_budget_overage_dollars_total\{provider="openai",model="gpt-4o-2024-08-06"\} 0\.00/)
+
+  const unbounded = await call(`${url}/api/providers/openai/v1/moderations`, { key, body: { input: 'x' } })
+  t.equal(unbounded.status, 402, 'no model named: the $0.009 ceiling, more than is left')
+  t.equal((await call(`${url}/api/providers/openai/v1/files`, { key })).status, 200, 'the files path\'s own ceiling, 0')
+  t.same(upstream.received.map((r) => r.path), ['/prefix/v1/chat/completions', '/prefix/v1/files'])
 })
 
 t.test('a client that leaves mid-stream aborts the upstream and is metered with what was seen', async (t) => {
@@ -186,9 +205,16 @@ t.test('the body limit holds for streamed bodies of any type', async (t) => {
   })
   t.equal(chunked.statusCode, 413)
   await chunked.body.dump()
+  const json = await request(`${url}/api/providers/openai/v1/embeddings`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: Readable.from((function* () { yield '{"input":"'; for (let i = 0; i < 4; i++) yield 'z'.repeat(512); yield '"}' })()),
+  })
+  t.equal(json.statusCode, 413, 'a JSON body, read before it is forwarded, too')
+  await json.body.dump()
   const small = await call(`${url}/api/providers/openai/v1/files`, { key, raw: 'small', headers: { 'content-type': 'text/plain' } })
   t.equal(small.status, 200, 'a body of another type within the limit passes')
   t.equal(lastTo(upstream, '/prefix/v1/files')!.body, 'small')
+  t.notOk(lastTo(upstream, '/prefix/v1/embeddings'), 'nothing past the limit was forwarded')
 })
 
 t.test('one access log line without content, request metrics, 502 and 504 from the provider\'s failures', async (t) => {

@@ -2,7 +2,8 @@ import t from 'tap'
 import { modelCatalog } from '../../../proxy/catalog.ts'
 import { apiPathOf } from '../../../plugins/passthrough/api-path.ts'
 import { answerHeaders, outgoingHeaders } from '../../../plugins/passthrough/forward-headers.ts'
-import { costOf } from '../../../plugins/passthrough/price.ts'
+import { ceilingMicros, costBoundMicros } from '../../../plugins/passthrough/hold-bound.ts'
+import { costOf, priceOf } from '../../../plugins/passthrough/price.ts'
 import { usageScanner } from '../../../plugins/passthrough/usage-scan.ts'
 
 t.test('outgoing headers: no client credential, no hop-by-hop header, the gateway\'s credential', async (t) => {
@@ -71,4 +72,35 @@ t.test('cost: priced from the catalog (dated snapshots too) or the extra list, e
   t.same(costOf({ promptTokens: 1 }, modelCatalog(), extra), { unknown: 'no_price' })
   t.same(costOf({ model: 'gpt-4o' }, modelCatalog(), extra), { unknown: 'no_usage' })
   t.same(costOf({ model: 'toString', promptTokens: 1 }, modelCatalog(), extra), { unknown: 'no_price' }, 'no prototype key is a price')
+})
+
+t.test('hold bound: body bytes as prompt tokens and every output token allowed, at the model\'s list price', async (t) => {
+  const extra = { 'text-embedding-3-small': { inputPerMillion: 0.02, outputPerMillion: 0 } }
+  const price = (model: string) => priceOf(model, modelCatalog(), extra)
+  // gpt-4o: $2.50 and $10 a million, so 2.5 and 10 micro-dollars a token.
+  t.equal(costBoundMicros({ model: 'gpt-4o', max_tokens: 100 }, 1000, price), 3500)
+  t.equal(costBoundMicros({ model: 'gpt-4o-2024-08-06', max_completion_tokens: 100 }, 1000, price), 3500, 'a dated snapshot is priced as its model')
+  t.equal(costBoundMicros({ model: 'gpt-4o', max_output_tokens: 100 }, 1001, price), 3503, 'rounded up')
+  t.equal(costBoundMicros({ model: 'gpt-4o', max_tokens: 10, max_completion_tokens: 100 }, 0, price), 1000, 'the larger of two limits')
+  t.equal(costBoundMicros({ model: 'gpt-4o', max_tokens: 100, n: 3 }, 0, price), 3000, 'every choice asked for')
+  t.equal(costBoundMicros({ model: 'text-embedding-3-small', input: 'x' }, 50_000, price), 1000, 'no output limit needed where output is free')
+  t.equal(costBoundMicros({ model: 'gpt-4o' }, 1000, price), undefined, 'no output limit')
+  t.equal(costBoundMicros({ model: 'gpt-4o', max_tokens: '100' }, 1000, price), undefined, 'an output limit that is no count')
+  t.equal(costBoundMicros({ model: 'gpt-4o', max_tokens: -1 }, 1000, price), undefined)
+  t.equal(costBoundMicros({ model: 'mystery', max_tokens: 100 }, 1000, price), undefined, 'no price')
+  t.equal(costBoundMicros({ model: 'toString', max_tokens: 100 }, 1000, price), undefined, 'no prototype key is a price')
+  t.equal(costBoundMicros({ max_tokens: 100 }, 1000, price), undefined, 'no model')
+  t.equal(costBoundMicros([{ model: 'gpt-4o', max_tokens: 100 }], 1000, price), undefined, 'no object')
+  t.equal(costBoundMicros(undefined, 1000, price), undefined, 'no JSON')
+})
+
+t.test('hold ceiling: the longest configured provider path that covers the request, by whole segments, else the default', async (t) => {
+  const ceilings = { dollars: 1, byPath: { openai: 0.5, 'openai/v1/files': 0, 'anthropic/v1/messages/count_tokens': 0 } }
+  t.equal(ceilingMicros(ceilings, 'openai', '/v1/files'), 0)
+  t.equal(ceilingMicros(ceilings, 'openai', '/v1/files/file-1/content'), 0)
+  t.equal(ceilingMicros(ceilings, 'openai', '/v1/filesystem'), 500_000, 'a segment is matched whole')
+  t.equal(ceilingMicros(ceilings, 'openai', '/v1/batches'), 500_000)
+  t.equal(ceilingMicros(ceilings, 'anthropic', '/v1/messages/count_tokens'), 0)
+  t.equal(ceilingMicros(ceilings, 'anthropic', '/v1/messages'), 1_000_000)
+  t.equal(ceilingMicros(ceilings, 'mistral', '/v1/files'), 1_000_000)
 })

@@ -1,0 +1,83 @@
+// The budget's rules, one place for every request that may cost money (model routes and the
+// provider pass-through alike): a request is admitted only if the month can cover its hold (the
+// store decides, with every running request's hold counted), its charge never exceeds that hold
+// (what the provider counted beyond it is recorded as overage), and the hold is given back once
+// the charge counts.
+import { Counter, type Registry } from 'prom-client'
+import type { Logger } from 'pino'
+import type { Clock } from '../../proxy/clock.ts'
+import { BudgetExceededError } from '../../proxy/errors.ts'
+import type { Project } from '../../proxy/project.ts'
+import type { Hold } from './budget-holds.ts'
+import { toMicros, type BudgetRow, type LedgerEntry } from './ledger.ts'
+import type { MeteringStore } from './metering-store.ts'
+import { monthKey } from './periods.ts'
+
+/** What a request is charged for a provider's count: at most its hold. */
+export interface Charge {
+  readonly costMicros: number
+  /** The provider's count beyond the hold, when there was any. */
+  readonly overageMicros?: number
+}
+
+export interface BudgetGuard {
+  /** Holds `micros` of the project's month for the request, or the 402 to answer when its budget cannot cover them. */
+  hold(requestId: string, project: Project, micros: number): Promise<Hold | BudgetExceededError>
+  /** The charge for `costMicros` counted by the provider; without a hold (budgets not enforced), all of it. */
+  charge(costMicros: number, hold: Hold | undefined): Charge
+  /**
+   * Records `entry` and gives its hold back once the charge counts: at once when the settlement
+   * was journaled (the month's row as it leaves it), else once committed (a promise of that row).
+   */
+  settle(entry: LedgerEntry, project: Project, hold: Hold | undefined, checkpointed: boolean): BudgetRow | Promise<BudgetRow>
+  /** Counts and logs an entry's overage (model and amount, no content). */
+  noteOverage(entry: LedgerEntry, log: Logger): void
+}
+
+export interface BudgetGuardDeps {
+  readonly ledger: MeteringStore
+  readonly clock: Clock
+  readonly metrics: Registry
+  readonly track: (work: Promise<unknown>) => void
+}
+
+export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuardDeps): BudgetGuard {
+  const refusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
+  const overage = new Counter({
+    name: 'tollgate_budget_overage_dollars_total',
+    help: 'Dollars a provider counted beyond the request\'s budget hold: recorded in the ledger, not charged.',
+    labelNames: ['provider', 'model'], registers: [metrics],
+  })
+  return {
+    async hold(requestId, project, micros) {
+      const hold: Hold = { requestId, projectId: project.id, month: monthKey(clock.now()), micros }
+      const result = await ledger.reserve(hold, toMicros(project.budgetDollars))
+      if (result.ok) return hold
+      refusals.inc()
+      return new BudgetExceededError(
+        `This request may cost up to $${(micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${project.budgetDollars} monthly budget.`,
+      )
+    },
+    charge(costMicros, hold) {
+      // A provider may count more than the hold allowed for (another tokenizer, framing it adds):
+      // the charge stops at the hold, so concurrent requests can never overspend the budget.
+      if (hold === undefined || costMicros <= hold.micros) return { costMicros }
+      return { costMicros: hold.micros, overageMicros: costMicros - hold.micros }
+    },
+    settle(entry, project, hold, checkpointed) {
+      const settled = ledger.settle(entry, toMicros(project.budgetDollars), { held: hold !== undefined, checkpointed })
+      track(settled.committed)
+      // A journaled charge counts in the ledger's rows at once: the hold can go.
+      const release = (row: BudgetRow) => {
+        if (hold !== undefined) ledger.release(hold)
+        return row
+      }
+      return settled.row === undefined ? settled.committed.then(release) : release(settled.row)
+    },
+    noteOverage(entry, log) {
+      if (entry.overageMicros === undefined) return
+      overage.inc({ provider: entry.provider, model: entry.model }, entry.overageMicros / 1e6)
+      log.warn({ provider: entry.provider, model: entry.model, overageMicros: entry.overageMicros }, 'provider counted beyond the budget hold; the excess is recorded as overage, not charged')
+    },
+  }
+}
