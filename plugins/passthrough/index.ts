@@ -55,7 +55,9 @@ export default {
         const body = await requestBody(ctx.method, ctx.headers['content-type'], exchange.body)
         const bound = body.json === undefined ? undefined : costBoundMicros(body.json.value, body.json.bytes, priceOfModel)
         // A refusal (a 402, or the store away) ends the request through the server, in the spec's shape.
-        const hold = await usageMeter.hold(ctx.id, auth.project, bound ?? ceilingMicros(ceilings, provider, apiPath))
+        // Reading or removing a stored object (a GET, a DELETE) generates no tokens: it holds nothing.
+        const worstCase = ctx.method === 'POST' ? bound ?? ceilingMicros(ceilings, provider, apiPath) : 0
+        const hold = await usageMeter.hold(ctx.id, auth.project, worstCase)
         if (hold instanceof BudgetExceededError) throw hold
         const { end, seen } = await forwarder.forward({ ...exchange, body: body.stream }, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
         const settled = usageMeter.settle(hold, {

@@ -149,8 +149,10 @@ t.test('each request holds its worst case before it is forwarded, or its route\'
 
   const unbounded = await call(`${url}/api/providers/openai/v1/moderations`, { key, body: { input: 'x' } })
   t.equal(unbounded.status, 402, 'no model named: the $0.009 ceiling, more than is left')
-  t.equal((await call(`${url}/api/providers/openai/v1/files`, { key })).status, 200, 'the files path\'s own ceiling, 0')
-  t.same(upstream.received.map((r) => r.path), ['/prefix/v1/chat/completions', '/prefix/v1/files'])
+  const upload = await call(`${url}/api/providers/openai/v1/files`, { key, raw: Buffer.from('file bytes'), headers: { 'content-type': 'application/octet-stream' } })
+  t.equal(upload.status, 200, 'an upload under the files path holds that path\'s own ceiling, 0')
+  t.equal((await call(`${url}/api/providers/openai/v1/batches`, { key })).status, 404, 'a GET generates no tokens and holds nothing: forwarded, and the provider answered')
+  t.same(upstream.received.map((r) => r.path), ['/prefix/v1/chat/completions', '/prefix/v1/files', '/prefix/v1/batches'])
 })
 
 t.test('a client that leaves mid-stream aborts the upstream and is metered with what was seen', async (t) => {
