@@ -192,8 +192,8 @@ export class OverloadedError extends RetryLaterError {
   readonly status = 503
   readonly error = 'Service overloaded'
   readonly code = 'overloaded'
-  constructor(message: string, retryAfterS = 1) {
-    super(retryAfterS, message)
+  constructor(message: string, retryAfterS = 1, options?: ErrorOptions) {
+    super(retryAfterS, message, options)
   }
 }
 

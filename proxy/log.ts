@@ -28,10 +28,13 @@ const REDACT_PATHS = [
 const MAX_CAUSES = 3
 const STACK_FRAME = /^\s+at /
 
-/** An error as a log field: its class, status and codes, its scrubbed message, and its stack frames. */
-export function logError(err: unknown, depth = 0): Record<string, unknown> {
-  if (!(err instanceof Error)) return { type: typeof err, message: scrubLogText(String(err)) }
-  const out: Record<string, unknown> = { type: err.name, message: scrubLogText(err.message) }
+/**
+ * An error as a log field: its class, status and codes, its scrubbed message, and its stack frames.
+ * `requestTexts`: the texts of the request it happened to, whose echoes its messages lose.
+ */
+export function logError(err: unknown, requestTexts: readonly string[] = [], depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, message: scrubLogText(String(err), requestTexts) }
+  const out: Record<string, unknown> = { type: err.name, message: scrubLogText(err.message, requestTexts) }
   // A GatewayError's own code, or a system error's (ECONNRESET, …).
   const code: unknown = err instanceof GatewayError ? err.code : (err as { code?: unknown }).code
   if (err instanceof GatewayError) out['status'] = err.status
@@ -39,7 +42,7 @@ export function logError(err: unknown, depth = 0): Record<string, unknown> {
   if (err instanceof UpstreamError && err.provider !== undefined) out['provider'] = err.provider
   // The stack's first lines repeat the message; only the frames are kept.
   if (err.stack !== undefined) out['stack'] = err.stack.split('\n').filter((line) => STACK_FRAME.test(line)).join('\n')
-  if (err.cause !== undefined && depth < MAX_CAUSES) out['cause'] = logError(err.cause, depth + 1)
+  if (err.cause !== undefined && depth < MAX_CAUSES) out['cause'] = logError(err.cause, requestTexts, depth + 1)
   return out
 }
 

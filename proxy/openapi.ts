@@ -67,7 +67,7 @@ const HEADERS = {
   GatewayModel: header('The model that answered, as provider/model; an HTTP trailer on a stream that a keep-alive comment opened before the model spoke.'),
   PromptTokens: header('Input tokens of the request.', { type: 'integer' }),
   CompletionTokens: header('Output tokens generated; on a stream, an HTTP trailer.', { type: 'integer' }),
-  CreditsCharged: header('Dollars charged for the request, 0 on a cache hit; on a stream, an HTTP trailer.'),
+  CreditsCharged: header('Dollars charged for this request, 0 on a cache hit and on an idempotent replay; on a stream, an HTTP trailer.'),
   CreditsRemaining: header('Dollars left in the project\'s monthly budget; on a stream, an HTTP trailer.'),
   CacheStatus: header('Whether the cache answered.', { type: 'string', enum: ['HIT', 'MISS'] }),
   ContextTrimmed: header('Messages dropped from the start of the history to fit the model\'s context window.', { type: 'integer' }),

@@ -8,9 +8,12 @@
 //   none/unmarked  LOG_LEVEL                       minimal
 //
 // No line holds prompt or answer text: the verbose line counts messages and tokens, and errors are
-// scrubbed by log.ts. A production request whose line is not written costs a table lookup, no object.
+// scrubbed by log.ts, of the request's own texts too. A production request whose line is not
+// written costs a table lookup, no object.
 import type { Logger, LevelWithSilent } from 'pino'
+import { requestTexts, type AiRequest } from './ai-request.ts'
 import type { CompletedContext, KeyEnv } from './context.ts'
+import { logError } from './log.ts'
 
 export type RequestLine = 'verbose' | 'minimal'
 
@@ -24,9 +27,10 @@ export interface RequestLogPolicy {
   /**
    * The request's logger, made when first used; a production key's writes errors only. Its lines
    * carry `reqId` (the `x-request-id` answered) and, when the client chose that id, the gateway's
-   * own as `gatewayReqId`, the id its ledger entry and other records are kept under.
+   * own as `gatewayReqId`, the id its ledger entry and other records are kept under. An error it
+   * logs loses the spans that repeat `ai`'s texts (a provider's message may echo the prompt).
    */
-  loggerFor(reqId: string, gatewayReqId: string, env: KeyEnv | null): Logger
+  loggerFor(reqId: string, gatewayReqId: string, env: KeyEnv | null, ai?: AiRequest): Logger
   /** The `request` line's detail for the key's environment; undefined when it is not written. */
   requestLine(env: KeyEnv | null): RequestLine | undefined
 }
@@ -47,10 +51,13 @@ export function createRequestLogPolicy(log: Logger): RequestLogPolicy {
     none: policy(undefined, 'minimal'),
   }
   return {
-    loggerFor(reqId, gatewayReqId, env) {
+    loggerFor(reqId, gatewayReqId, env, ai) {
       const { level } = byEnv[env ?? 'none']
       const bindings = reqId === gatewayReqId ? { reqId } : { reqId, gatewayReqId }
-      return level === undefined ? log.child(bindings) : log.child(bindings, { level })
+      if (ai === undefined) return level === undefined ? log.child(bindings) : log.child(bindings, { level })
+      // The texts are listed only when an error is written.
+      const serializers = { err: (err: unknown) => logError(err, requestTexts(ai).map((text) => text.text)) }
+      return log.child(bindings, level === undefined ? { serializers } : { level, serializers })
     },
     requestLine: (env) => byEnv[env ?? 'none'].line,
   }

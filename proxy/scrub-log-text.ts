@@ -1,7 +1,8 @@
 // Makes a free text (an error message, often a provider's, which may quote the prompt) fit for a
-// log line: quoted spans, e-mail addresses, IP addresses, long digit runs (cards, phone numbers,
+// log line: spans repeating the request's own texts (quoted or not), quoted spans, e-mail addresses, IP addresses, long digit runs (cards, phone numbers,
 // national ids) and key-like tokens are replaced, and the result is capped. Cheap by design: a
 // few regular expressions over a bounded text, no detector; it runs only when a line is written.
+import { eraseEchoes } from './erase-echoes.ts'
 
 const MAX_INPUT_CHARS = 2_000
 const MAX_OUTPUT_CHARS = 200
@@ -20,8 +21,10 @@ const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}\b/g
 // Seven or more digits, single spaces, dots, slashes or dashes between them allowed.
 const DIGIT_RUN = /\d(?:[ ./-]?\d){6,}/g
 
-export function scrubLogText(text: string): string {
+/** `requestTexts`: the texts of the request the line is about, whose echoes are erased first. */
+export function scrubLogText(text: string, requestTexts: Iterable<string> = []): string {
   let clean = text.length > MAX_INPUT_CHARS ? text.slice(0, MAX_INPUT_CHARS) : text
+  clean = eraseEchoes(clean, requestTexts, '[echoed]')
   clean = clean.replace(DOUBLE_QUOTED, '[quoted]').replace(SINGLE_QUOTED, '[quoted]')
   const open = OPEN_QUOTE.exec(clean)
   if (open !== null) clean = `${clean.slice(0, open.index)}[quoted]`

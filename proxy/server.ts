@@ -227,7 +227,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       get log() {
         const env = context.caller?.env ?? null
         if (child === undefined || childEnv !== env) {
-          child = logPolicy.loggerFor(exposedId, id, env)
+          child = logPolicy.loggerFor(exposedId, id, env, context.ai)
           childEnv = env
         }
         return child

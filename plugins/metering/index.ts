@@ -207,30 +207,24 @@ export default {
     /**
      * A replayed answer (idempotency) settles its original's entry, with the original's id and
      * figures: a no-op when the original was charged, its one charge when a crash came between
-     * the idempotency commit and the ledger's. The replay itself is never charged, and reports
-     * what the ledger holds for the original.
+     * the idempotency commit and the ledger's. The replay itself is charged nothing and reports
+     * so (the spec's x-credits-charged is what this request cost), with the budget left now.
      */
     async function settleReplay(ctx: RequestContext, replay: IdempotencyState, result: CompletionResult): Promise<void> {
       const project = ctx.state.auth!.project
-      const charged = await ledger.entry(replay.replayOf)
-      if (charged !== undefined) {
-        report(ctx, charged, (await ledger.budget(project.id, charged.month)).usedMicros)
-        return
+      if (await ledger.entry(replay.replayOf) === undefined) {
+        const entry: LedgerEntry = {
+          id: replay.replayOf, projectId: project.id, keyId: replay.keyId, at: new Date(replay.answeredAt).toISOString(),
+          month: monthKey(replay.answeredAt), day: dayKey(replay.answeredAt), provider: result.provider, model: result.model,
+          promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
+          costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
+        }
+        const settled = ledger.settle(entry, toMicros(project.budgetDollars), { held: true, checkpointed: true })
+        track(settled.committed)
+        if (settled.row === undefined) await settled.committed
       }
-      const entry: LedgerEntry = {
-        id: replay.replayOf, projectId: project.id, keyId: replay.keyId, at: new Date(replay.answeredAt).toISOString(),
-        month: monthKey(replay.answeredAt), day: dayKey(replay.answeredAt), provider: result.provider, model: result.model,
-        promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
-        costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
-      }
-      const settled = ledger.settle(entry, toMicros(project.budgetDollars), { held: true, checkpointed: true })
-      track(settled.committed)
-      if (settled.row !== undefined) {
-        report(ctx, entry, settled.row.usedMicros)
-        return
-      }
-      const row = await settled.committed
-      report(ctx, await ledger.entry(entry.id) ?? entry, row.usedMicros)
+      const used = (await ledger.budget(project.id, monthKey(clock.now()))).usedMicros
+      ctx.charge = { chargedDollars: 0, remainingDollars: Math.max(0, toMicros(project.budgetDollars) - used) / 1e6 }
     }
 
     return {

@@ -1,11 +1,12 @@
 // Token counts of a prompt's texts (each message's, and the tool definitions), with bounded work:
 // the event loop counts short texts until a small time budget is spent, and the worker pool
-// counts the rest in tasks of bounded size and time (count-tokens-in-pool.ts). A task that runs
-// out of time leaves its texts counted by their UTF-8 bytes, an upper bound, so no content can
-// hold a thread or the loop for long.
-import { Buffer } from 'node:buffer'
+// counts the rest in tasks of bounded size (count-tokens-in-pool.ts). Every count is exact: what
+// it decides (trimming, the context window's verdict, the prompt tokens reported) must not depend
+// on how busy the pool is, so a count not done by its deadline fails the request with a
+// retryable 503 instead of giving way to an estimate.
 import type { Message, ToolDefinition } from '../../proxy/ai-request.ts'
 import { countTokensInPool } from '../../proxy/count-tokens-in-pool.ts'
+import { OverloadedError } from '../../proxy/errors.ts'
 import type { WorkerPool } from '../../proxy/pool.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 
@@ -13,8 +14,6 @@ import { countTokens } from '../../workers/count-tokens.ts'
 export const INLINE_MESSAGE_CHARS = 1024
 /** Once inline counting has taken this long, the remaining messages go to the pool. */
 const INLINE_BUDGET_MS = 2
-/** A task still running after this is stopped (its thread is replaced). */
-const TASK_TIMEOUT_MS = 1000
 
 // System prompts and shared instructions repeat across requests; their counts are remembered.
 // Three short messages cost ~15 µs to tokenize, a lookup well under 1 µs.
@@ -44,13 +43,22 @@ export function toolsTextOf(tools: readonly ToolDefinition[]): string {
   return JSON.stringify(tools)
 }
 
-/** Counts in the pool; a task out of time counts its texts by their UTF-8 bytes, unless the request was aborted. */
-function countInPool(texts: readonly string[], pool: Pick<WorkerPool, 'run'>, signal: AbortSignal): Promise<number[]> {
+/**
+ * Counts in the pool by `timeoutMs` after the call (queue included). Past it, or when a task fails,
+ * the other tasks are stopped and the count fails with a 503; a request aborted meanwhile fails
+ * with its own reason.
+ */
+function countInPool(texts: readonly string[], pool: Pick<WorkerPool, 'run'>, signal: AbortSignal, timeoutMs: number): Promise<number[]> {
+  const failed = new AbortController()
+  const deadline = AbortSignal.timeout(timeoutMs)
+  const tasks = AbortSignal.any([signal, deadline, failed.signal])
   return countTokensInPool(texts, pool, {
-    signal: () => AbortSignal.any([signal, AbortSignal.timeout(TASK_TIMEOUT_MS)]),
-    onTaskError(taskTexts, err) {
-      if (signal.aborted || (err as { name?: string }).name !== 'AbortError') throw err
-      return taskTexts.map((text) => Buffer.byteLength(text, 'utf8'))
+    signal: () => tasks,
+    onTaskError(_texts, err) {
+      failed.abort()
+      if (signal.aborted || err instanceof OverloadedError) throw err
+      const why = deadline.aborted ? `could not be counted within ${timeoutMs / 1000} s` : 'could not be counted'
+      throw new OverloadedError(`The prompt's tokens ${why}: the gateway is busy. Retry shortly.`, 1, { cause: err })
     },
   })
 }
@@ -69,11 +77,12 @@ export function countInline(texts: readonly string[]): number[] | undefined {
   return counts
 }
 
-/** Synchronous when every text is remembered or short enough to count inline in the budget. */
+/** Synchronous when every text is remembered or short enough to count inline in the budget; see countInPool for `timeoutMs`. */
 export function countContentTokens(
   texts: readonly string[],
   pool: Pick<WorkerPool, 'run'>,
   signal: AbortSignal,
+  timeoutMs: number,
 ): number[] | Promise<number[]> {
   const counts = new Array<number>(texts.length)
   const deadline = performance.now() + INLINE_BUDGET_MS
@@ -90,7 +99,7 @@ export function countContentTokens(
     }
   }
   if (offloaded.length === 0) return counts
-  return countInPool(offloaded.map((i) => texts[i] as string), pool, signal).then((pooled) => {
+  return countInPool(offloaded.map((i) => texts[i] as string), pool, signal, timeoutMs).then((pooled) => {
     offloaded.forEach((i, n) => {
       counts[i] = remember(texts[i] as string, pooled[n] as number)
     })

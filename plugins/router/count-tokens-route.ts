@@ -11,7 +11,7 @@ import { countContentTokens } from './count-content-tokens.ts'
 import { promptTexts, sizePrompt } from './prompt-size.ts'
 import type { RouteTable } from './route-table.ts'
 
-export function countTokensRoute(routes: RouteTable, pool: WorkerPool): RouteSpec {
+export function countTokensRoute(routes: RouteTable, pool: WorkerPool, countTimeoutMs: number): RouteSpec {
   return {
     method: 'POST',
     path: '/v1/messages/count_tokens',
@@ -23,7 +23,7 @@ export function countTokensRoute(routes: RouteTable, pool: WorkerPool): RouteSpe
     async handle(ctx) {
       const ai = toAiRequest(ctx.body as CountTokensRequest, ctx.headers)
       const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
-      const size = sizePrompt(ai, plan, await countContentTokens(promptTexts(ai), pool, ctx.signal))
+      const size = sizePrompt(ai, plan, await countContentTokens(promptTexts(ai), pool, ctx.signal, countTimeoutMs))
       if (size instanceof InvalidRequestError) return Reply.error(size)
       return Reply.json({ input_tokens: promptTokensOf(size.messageTokens) + size.fixedTokens })
     },

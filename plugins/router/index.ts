@@ -96,7 +96,7 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, confi
   // Counting that needs the pool waits until the request has been admitted (budget, Governor,
   // cache): until then the byte bound stands in, so a refusal never pays for tokenizing.
   const promptTokens = prompt.exact === undefined ? undefined : tokensOf(prompt.exact)
-  const countLater = async (signal: AbortSignal) => tokensOf(sized(sent, plan, await countContentTokens(prompt.texts, deps.pool, signal)))
+  const countLater = async (signal: AbortSignal) => tokensOf(sized(sent, plan, await countContentTokens(prompt.texts, deps.pool, signal, config.countTimeoutMs)))
   const shape = {
     messages: prompt.messages,
     temperature: ai.temperature,
@@ -162,7 +162,7 @@ export default {
       provides: { providers: providerDirectory(config), localModel: adapters.local },
       readiness: () => readiness,
       logFields: routerLogFields,
-      routes: [countTokensRoute(routes, deps.pool), ...modelRoutes(config.tiers)],
+      routes: [countTokensRoute(routes, deps.pool, config.countTimeoutMs), ...modelRoutes(config.tiers)],
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
@@ -181,7 +181,7 @@ export default {
           const prompt = fit(ai, plan, exact)
           return 'texts' in prompt ? decide(ctx, plan, prompt, config, deps) : prompt
         }
-        return counts !== undefined ? fitWith(counts) : Promise.resolve(countContentTokens(texts, deps.pool, ctx.signal)).then(fitWith)
+        return counts !== undefined ? fitWith(counts) : Promise.resolve(countContentTokens(texts, deps.pool, ctx.signal, config.countTimeoutMs)).then(fitWith)
       },
       close: () => upstream.close(),
     }

@@ -60,6 +60,11 @@ export const routerSchema = z.strictObject({
    * open: a pool of 128 queued every stream beyond the 128th before its first token.
    */
   connections: z.int().positive().default(4096),
+  /**
+   * Longest wait for the worker pool's count of a long prompt, queue included. Past it the request
+   * gets a retryable 503: a verdict is never made on an estimate, so it does not depend on load.
+   */
+  countTimeoutMs: z.int().min(10).max(600_000).default(30_000),
   local: z.strictObject({
     /** Pause between two streamed chunks of the local provider, to feel like a real model. */
     chunkDelayMs: z.int().min(0).default(25),

@@ -11,7 +11,8 @@ import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-ga
 
 const PROMPT = 'Draft a note about the purple elephant migration for my aunt'
 const PII_PROMPT = 'my card is 4111 1111 1111 1111 and my mail is jane.doe@example.com'
-const PII = ['4111', 'jane.doe', 'example.com']
+// The card as written, not its first digits alone: those turn up in timestamps.
+const PII = ['4111 1111', 'jane.doe', 'example.com']
 
 type Answer = (prompt: string, res: ServerResponse) => void
 
@@ -36,7 +37,7 @@ function openAiError(res: ServerResponse, status: number, error: Record<string, 
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error }))
 }
 
-async function gatewayWith(t: Test, answer: Answer, env: 'prod' | 'stg' = 'prod') {
+async function gatewayWith(t: Test, answer: Answer, env: 'prod' | 'stg' | null = 'prod', logLevel: 'info' | 'trace' = 'info') {
   const baseUrl = await startEchoingProvider(t, answer)
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir, {}, [{ type: 'sk', env }])
@@ -44,7 +45,7 @@ async function gatewayWith(t: Test, answer: Answer, env: 'prod' | 'stg' = 'prod'
   const { url } = await startTestGateway(t, {
     dataDir,
     env: { OPENAI_API_KEY: 'sk-test-provider-key-000000', OPENAI_BASE_URL: baseUrl },
-    overrides: { logLevel: 'info', plugins: { router: { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 2 } } } },
+    overrides: { logLevel, plugins: { router: { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 2 } } } },
     logDestination: log.destination,
   })
   return { url, key: seeded.keys[0]!.key, log }
@@ -80,6 +81,29 @@ t.test('personal data a provider echoes, quoted or not, never reaches the log', 
     t.equal(answer.body.message, `openai answered 422: ${message(PII_PROMPT)}`)
     for (const value of PII) t.notOk(log.text().includes(value), `${value} is not in the log of «${message('…')}»`)
     t.match(log.lines().find((line) => line.msg === 'request failed'), { err: { provider: { status: 422, type: 'invalid_request_error' } } })
+  }
+})
+
+t.test('a provider echoing the prompt without quotes, a name in it, leaves none of it in any line at trace (unmarked key)', async (t) => {
+  const prompt = 'Please write a birthday card for Margaret Okonkwo-Lindqvist from the purple elephant club'
+  const echoes = [
+    { status: 400, echo: (text: string) => `could not process ${text}`, kept: /^openai answered 400: could not process / },
+    // A 5xx is retried: the attempts' warnings are checked too.
+    {
+      status: 500,
+      echo: (text: string) => `The input ${text.slice(18, 60)} violates our usage policy. Please reduce the length of the messages.`,
+      kept: /^openai answered 500: The input .* violates our usage policy\. Please reduce the length of the messages\.$/,
+    },
+  ]
+  for (const { status, echo, kept } of echoes) {
+    const { url, key, log } = await gatewayWith(t, (text, res) => openAiError(res, status, { message: echo(text), type: 'invalid_request_error', code: null }), null, 'trace')
+    const answer = await call(`${url}/api/ai/complete`, { key, body: ask(prompt) })
+    t.equal(answer.body.message, `openai answered ${status}: ${echo(prompt)}`, 'the client gets the provider\'s message')
+    const lines = log.text().split('\n')
+    for (const word of ['Margaret', 'Okonkwo', 'Lindqvist', 'birthday card', 'purple elephant']) {
+      t.same(lines.filter((line) => line.includes(word)), [], `${word} is in no line`)
+    }
+    t.match(log.lines().find((line) => line.msg === 'request failed')?.err.message, kept, 'the message\'s own words stay')
   }
 })
 

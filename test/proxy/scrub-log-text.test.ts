@@ -43,3 +43,12 @@ t.test('a logged error keeps its class, status, codes and frames, with its messa
   t.notOk(JSON.stringify(logged).includes('secret prompt'), 'the stack\'s message line is not kept')
   t.same(logError('a thrown "string"'), { type: 'string', message: 'a thrown [quoted]' })
 })
+
+t.test('spans repeating the request\'s texts go before the rest is scrubbed, quoted or not', async (t) => {
+  const texts = ['You are a helpful assistant.', 'Write to Margaret Okonkwo at margaret@example.com about the invoice']
+  t.equal(scrubLogText(`could not process Write to Margaret Okonkwo at margaret@example.com`, texts), 'could not process [echoed]')
+  t.equal(scrubLogText(`Invalid value: "${texts[1]}"`, texts), 'Invalid value: [quoted]')
+  t.equal(scrubLogText('could not process Write to Margaret Okonkwo'), 'could not process Write to Margaret Okonkwo', 'without the texts, an unquoted echo cannot be told')
+  const err = new UpstreamError('openai answered 400: could not process Write to Margaret Okonkwo', false, { cause: new Error(`bad body: ${texts[1]}`) })
+  t.match(logError(err, texts), { message: 'openai answered 400: could not process [echoed]', cause: { message: 'bad body: [echoed]' } }, 'causes too')
+})

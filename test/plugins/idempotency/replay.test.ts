@@ -15,33 +15,39 @@ t.test('a retry with the same key and body gets the same answer, marked as a rep
   t.ok(charged > 0)
   t.equal(await gw.budgetUsed(), charged)
 
+  // Without the key the same request is a new one, charged again: the checks below could fail.
+  const unkeyed = await gw.send('complete', undefined)
+  t.equal(unkeyed.headers['x-idempotent-replay'], undefined)
+  const used = Math.round((charged + Number(unkeyed.headers['x-credits-charged'])) * 1e6) / 1e6
+  t.equal(await gw.budgetUsed(), used)
+  t.equal(await gw.requestsMetered(), 2)
+
   const retry = await gw.send('complete', 'order-1')
   t.equal(retry.status, 200)
-  t.strictSame(retry.body, first.body, 'the same Completion result')
+  t.strictSame(retry.body, first.body, 'the same Completion result, its usage.costCents the answer\'s cost')
   t.equal(retry.headers['x-idempotent-replay'], 'true')
   t.equal(retry.headers['x-original-request-id'], first.headers['x-request-id'])
   t.not(retry.headers['x-request-id'], first.headers['x-request-id'], 'the replay has its own request id')
-  for (const name of ['x-gateway-model', 'x-gateway-prompt-tokens', 'x-gateway-completion-tokens', 'x-cache-status', 'x-credits-charged', 'x-credits-remaining']) {
+  for (const name of ['x-gateway-model', 'x-gateway-prompt-tokens', 'x-gateway-completion-tokens', 'x-cache-status']) {
     t.equal(retry.headers[name], first.headers[name], `${name} is the original's`)
   }
-  t.equal(gw.mock.requests.length, 1, 'the model was called once')
-  t.equal(await gw.budgetUsed(), charged, 'the budget moved once')
-  t.equal(await gw.requestsMetered(), 1, 'the ledger holds one entry')
-
-  // Without the key the same request is a new one, charged again: the check above could fail.
-  const unkeyed = await gw.send('complete', undefined)
-  t.equal(unkeyed.headers['x-idempotent-replay'], undefined)
-  t.equal(await gw.budgetUsed(), Math.round((charged + Number(unkeyed.headers['x-credits-charged'])) * 1e6) / 1e6)
-  t.equal(await gw.requestsMetered(), 2)
+  t.equal(retry.headers['x-credits-charged'], '0.000000', 'the replay itself is charged nothing')
+  t.equal(retry.headers['x-credits-remaining'], unkeyed.headers['x-credits-remaining'], 'what is left now, not when the original ran')
+  t.equal(gw.mock.requests.length, 2, 'the model was called for the original and the unkeyed request only')
+  t.equal(await gw.budgetUsed(), used, 'the budget did not move')
+  t.equal(await gw.requestsMetered(), 2, 'no ledger entry for the replay')
 })
 
-t.test('a streamed chat is replayed as the same text and the same done event', async (t) => {
+t.test('a streamed chat is replayed as the same text and a done event that charges nothing', async (t) => {
   const gw = await idempotencyGateway(t)
   const first = await gw.send('chat', 'chat-1')
   t.equal(first.status, 200)
   const firstEvents = parseSse(first.body)
   t.ok(firstEvents.filter((e) => e.event === 'delta').length > 1, 'the original came in several chunks')
   const text = firstEvents.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')
+  const firstDone = firstEvents.at(-1)!.data
+  t.ok(firstDone.creditsCharged > 0)
+  const unkeyed = await gw.send('complete', undefined)
 
   const retry = await gw.send('chat', 'chat-1')
   t.equal(retry.status, 200)
@@ -50,10 +56,34 @@ t.test('a streamed chat is replayed as the same text and the same done event', a
   const events = parseSse(retry.body)
   t.strictSame(events.map((e) => e.event), ['delta', 'done'])
   t.equal(events[0]!.data.text, text)
-  t.strictSame(events[1]!.data, firstEvents.at(-1)!.data, 'the same done event, credits included')
-  t.equal(retry.headers['x-credits-charged'], first.trailers['x-credits-charged'])
-  t.equal(gw.mock.requests.length, 1)
-  t.equal(await gw.requestsMetered(), 1)
+  const remaining = Number(unkeyed.headers['x-credits-remaining'])
+  t.strictSame(events[1]!.data, { ...firstDone, creditsCharged: 0, creditsRemaining: remaining }, 'the same done event, but this request\'s credits')
+  t.equal(retry.headers['x-credits-charged'], '0.000000')
+  t.equal(retry.headers['x-credits-remaining'], unkeyed.headers['x-credits-remaining'])
+  t.equal(gw.mock.requests.length, 2)
+  t.equal(await gw.requestsMetered(), 2)
+})
+
+t.test('a dialect\'s replay (OpenAI chat completions, whole and streamed) charges nothing in its headers', async (t) => {
+  const gw = await idempotencyGateway(t)
+  const send = (stream: boolean) => call(`${gw.url}/v1/chat/completions`, {
+    headers: { authorization: `Bearer ${gw.key}`, 'idempotency-key': `openai-${stream}`, 'cache-control': 'no-store' },
+    body: { model: 'gpt-4o-mini', messages: body.messages, stream },
+  })
+  for (const stream of [false, true]) {
+    const first = await send(stream)
+    t.equal(first.status, 200)
+    const charged = stream ? first.trailers['x-credits-charged'] : first.headers['x-credits-charged']
+    t.ok(Number(charged) > 0, 'the original is charged')
+    const retry = await send(stream)
+    t.equal(retry.headers['x-idempotent-replay'], 'true')
+    t.equal(retry.headers['x-credits-charged'], '0.000000', 'the replay is not')
+    t.equal(retry.headers['x-credits-remaining'], String((1000 - (await gw.budgetUsed())).toFixed(6)))
+    // The completion's id is the answering request's, as on any answer.
+    if (!stream) t.strictSame({ ...retry.body, id: first.body.id }, first.body, 'the same body')
+  }
+  t.equal(gw.mock.requests.length, 2)
+  t.equal(await gw.requestsMetered(), 2)
 })
 
 t.test('the same key with another body or on another endpoint is a 409, and runs nothing', async (t) => {

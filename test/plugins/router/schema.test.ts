@@ -13,6 +13,7 @@ t.test('fills every default from an empty object', async (t) => {
     tiers: { cheap: 'claude-3-haiku-20240307', balanced: 'gpt-4o-mini', frontier: 'gpt-4o' },
     fallback: {},
     connections: 4096,
+    countTimeoutMs: 30_000,
     local: { chunkDelayMs: 25 },
   })
 })
