@@ -92,6 +92,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'log.ts': 'log',
   'request-log.ts': 'log',
   'scrub-log-text.ts': 'log',
+  'erase-echoes.ts': 'log',
   'metrics.ts': 'metrics',
   'commit-metrics.ts': 'metrics',
   'tracing.ts': 'tracing',
