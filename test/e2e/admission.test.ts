@@ -17,7 +17,7 @@ function cjk(length: number, seed: number): string {
   return text
 }
 
-t.test('adversarial bodies are answered while another project\'s health checks stay under 100 ms', async (t) => {
+t.test('adversarial bodies are answered while another project\'s health checks never stall', async (t) => {
   const dataDir = freshDataDir(t)
   const free = await seedProject(dataDir, { plan: 'free' })
   const big = await seedProject(dataDir, { plan: 'enterprise' })
@@ -59,9 +59,14 @@ t.test('adversarial bodies are answered while another project\'s health checks s
     t.equal(answer.body.error, 'Context too long')
   }
   t.ok(latencies.length >= 5, `${latencies.length} health checks ran meanwhile (${Math.round(elapsed)} ms)`)
-  const slowest = Math.max(...latencies)
-  // Counting 960 KB of CJK on the event loop would hold it for seconds; a busy machine's pauses stay well under this.
-  t.ok(slowest < 250, `the slowest health check took ${slowest.toFixed(1)} ms`)
+  const sorted = latencies.toSorted((a, b) => a - b)
+  const slowest = sorted.at(-1)!
+  const median = sorted[Math.floor(sorted.length / 2)]!
+  // Counting these bodies on the event loop would hold it for seconds. The bound follows the
+  // machine's own pace (the median probe) with a floor, so that a loaded machine's pauses (up to
+  // about 0.7 s seen at load 18) do not fail it and such a stall still does.
+  const allowed = Math.max(1000, 20 * median)
+  t.ok(slowest < allowed, `the slowest health check took ${slowest.toFixed(1)} ms (median ${median.toFixed(1)} ms, allowed ${allowed.toFixed(0)} ms)`)
 })
 
 t.test('a project with no budget left is refused on the byte bound, before any token is counted in the pool', async (t) => {
