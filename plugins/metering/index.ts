@@ -1,8 +1,8 @@
 // Metering and budgets: hold the worst-case cost before the model call, settle to the real cost
 // once the answer is known (committed before the response completes, never above the hold), and
 // meter a stream cut short for what it generated, through a crash too: a running stream's
-// progress is checkpointed (stream-checkpoints.ts), and a restart settles what a dead process
-// left to its last checkpoint.
+// progress is checkpointed from its start (stream-checkpoints.ts), and a restart settles what a
+// dead process left to its last checkpoint.
 // Streamed text is counted off the event loop when long (count-streamed-text.ts).
 // An answer is charged what it cost as the core priced it (a cache hit's cost is nothing);
 // what has no answer (an error, a cut stream) is priced here from the model table.
@@ -172,6 +172,7 @@ export default {
         owner: SELF_OWNER,
         limitMicros: toMicros(ctx.state.auth!.project.budgetDollars),
       }),
+      start: (progress) => ledger.startStreams(progress),
       write: (progress) => ledger.checkpoint(progress),
       track,
     })
@@ -213,24 +214,23 @@ export default {
         const auth = ctx.state.auth
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
-        if (isStreamed(ctx)) streams.follow(ctx)
-        if (!config.enforceBudgets) {
-          metered.set(ctx, undefined)
-          return
-        }
-        // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
-        let worst = 0
-        for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
-        const hold: Hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: Math.ceil(worst * 1e6) }
-        const result = await ledger.reserve(hold, toMicros(auth.project.budgetDollars))
-        if (!result.ok) {
-          streams.end(ctx)
-          budgetRefusals.inc()
-          return Reply.error(new BudgetExceededError(
-            `This request may cost up to $${(hold.micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
-          ))
+        let hold: Hold | undefined
+        if (config.enforceBudgets) {
+          // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
+          let worst = 0
+          for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
+          hold = { requestId: ctx.id, projectId: auth.project.id, month: monthKey(clock.now()), micros: Math.ceil(worst * 1e6) }
+          const result = await ledger.reserve(hold, toMicros(auth.project.budgetDollars))
+          if (!result.ok) {
+            budgetRefusals.inc()
+            return Reply.error(new BudgetExceededError(
+              `This request may cost up to $${(hold.micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${auth.project.budgetDollars} monthly budget.`,
+            ))
+          }
         }
         metered.set(ctx, hold)
+        // Recorded as this turn ends: a crash from then on charges at least the prompt the provider is sent.
+        if (isStreamed(ctx)) streams.follow(ctx)
       },
       onResult(ctx, result) {
         const replay = ctx.state.idempotency

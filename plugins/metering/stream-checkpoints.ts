@@ -1,6 +1,9 @@
 // Running streams' progress, recorded so that a crash settles a stream to what it generated
-// instead of releasing it free: each running stream's new text is counted and written every
-// interval, all streams in one transaction, one pass at a time so that no text is counted twice.
+// instead of releasing it free. A stream's first checkpoint, its prompt, is recorded as it is
+// admitted, together with those of every stream admitted in the same turn of the event loop: even
+// a stream far shorter than the interval is then charged at least the prompt the provider was
+// sent. After that, each running stream's new text is counted and written every interval, all
+// streams in one transaction, one pass at a time so that no text is counted twice.
 import type { RequestContext } from '../../proxy/context.ts'
 import type { StreamCheckpoint } from './ledger.ts'
 
@@ -10,6 +13,8 @@ export interface StreamCheckpointsOptions {
   readonly count: (texts: readonly string[]) => number[] | Promise<number[]>
   /** The stream's checkpoint, `completionTokens` generated so far. */
   readonly checkpointOf: (ctx: RequestContext, completionTokens: number) => StreamCheckpoint
+  /** Records streams' first checkpoints (metering-store.ts, startStreams). */
+  readonly start: (progress: readonly StreamCheckpoint[]) => Promise<void>
   /** Records streams' progress (metering-store.ts, checkpoint). */
   readonly write: (progress: readonly StreamCheckpoint[]) => Promise<void>
   /** Shutdown waits for what it is given, and a failure is logged. */
@@ -17,9 +22,9 @@ export interface StreamCheckpointsOptions {
 }
 
 export interface StreamCheckpoints {
-  /** The stream was admitted: its progress is checkpointed from now on. */
+  /** The stream was admitted: its first checkpoint is recorded as the turn ends. */
   follow(ctx: RequestContext): void
-  /** The stream ended; true when it was checkpointed, so that its settlement removes the checkpoint. */
+  /** The stream ended; true when a pass checkpointed it, so that its settlement removes the checkpoint. */
   end(ctx: RequestContext): boolean
   close(): void
 }
@@ -30,8 +35,19 @@ interface StreamProgress {
   checkpointed: boolean
 }
 
-export function streamCheckpoints({ intervalMs, count, checkpointOf, write, track }: StreamCheckpointsOptions): StreamCheckpoints {
+export function streamCheckpoints({ intervalMs, count, checkpointOf, start, write, track }: StreamCheckpointsOptions): StreamCheckpoints {
   const streams = new Map<RequestContext, StreamProgress>()
+  let admitted: RequestContext[] = []
+  let startingSoon: NodeJS.Immediate | undefined
+
+  // One record for the streams admitted in this turn of the event loop, made as the turn ends: as
+  // a rule before the provider, asked in the same turn, can have answered.
+  function startAdmitted(): void {
+    startingSoon = undefined
+    const running = admitted.filter((ctx) => streams.has(ctx))
+    admitted = []
+    if (running.length > 0) track(start(running.map((ctx) => checkpointOf(ctx, 0))))
+  }
 
   /**
    * Counts what each running stream sent since its last checkpoint and records it. A stream that
@@ -78,6 +94,8 @@ export function streamCheckpoints({ intervalMs, count, checkpointOf, write, trac
   return {
     follow(ctx) {
       streams.set(ctx, { countedChars: 0, completionTokens: 0, checkpointed: false })
+      admitted.push(ctx)
+      startingSoon ??= setImmediate(startAdmitted)
     },
     end(ctx) {
       const progress = streams.get(ctx)
@@ -86,6 +104,7 @@ export function streamCheckpoints({ intervalMs, count, checkpointOf, write, trac
     },
     close() {
       clearInterval(periodic)
+      clearImmediate(startingSoon)
     },
   }
 }

@@ -202,6 +202,22 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.same(await survivor.recover(), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'nothing is given back twice')
   })
 
+  t.test('a vanished gateway\'s streams are charged at least their first checkpoint, which never replaces a later one', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const vanished = await stores.open()
+    const survivor = await stores.open()
+    const first = (id: string) => ({ entry: { ...entry(id, 30), completionTokens: 0, outcome: 'recovered' }, owner: 'ignored', limitMicros: 10_000 })
+    await vanished.reserve(hold('short', 900), 10_000)
+    await vanished.reserve(hold('long', 900), 10_000)
+    await vanished.checkpoint([{ ...first('long'), entry: { ...first('long').entry, costMicros: 300 } }])
+    await vanished.startStreams([first('short'), first('long')])
+    stores.clock.advance(LEASE_MS + 1)
+    t.same(await survivor.recover(), { released: 0, recovered: 2, replayed: 0, unreadable: 0 })
+    t.match(await survivor.entry('short'), { outcome: 'recovered', costMicros: 30 }, 'its prompt')
+    t.match(await survivor.entry('long'), { outcome: 'recovered', costMicros: 300 }, 'its later checkpoint')
+    t.match(await survivor.budget('p', '2026-11'), { usedMicros: 330, reservedMicros: 0 })
+  })
+
   t.test('a gateway that missed its renewals renews its lease before it holds again, so its new hold is not swept', async (t) => {
     const stores = await storesOn(t, 'postgres', server)
     const late = await stores.open()
