@@ -161,7 +161,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     return rowOf(found.rows[0])
   }
 
-  /** Settles the streams and releases the holds of gateways whose lease ran out. */
+  /** Settles the streams and releases the holds of gateways whose lease ran out, and drops checkpoints of settled streams. */
   async function sweep(now: number): Promise<{ recovered: number; released: number }> {
     return database.transaction(async (sql) => {
       // Gateways sweeping at once could lock the month rows in different orders: one sweeps, the
@@ -178,6 +178,13 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       const streams = gone.rows
       // Streams first: a stream settled to its checkpoint releases its own hold with its charge.
       await settleBatch(sql, streams.map(({ entry, limit_micros }) => ({ entry, limitMicros: Number(limit_micros) })), events)
+      // A checkpoint whose insert raced its stream's settlement outlived it: the ledger has the stream.
+      await sql.query(
+        `DELETE FROM metering_checkpoints WHERE request_id IN (
+           SELECT c.request_id FROM metering_checkpoints c JOIN metering_ledger l ON l.id = c.request_id
+           LIMIT ${SWEEP_CHECKPOINTS} FOR UPDATE OF c SKIP LOCKED
+         )`,
+      )
       const released = await sql.query<{ released: number }>(
         `WITH gone AS (
            DELETE FROM metering_holds WHERE request_id IN (
