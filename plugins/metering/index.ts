@@ -1,7 +1,8 @@
 // Metering and budgets: hold the worst-case cost before the model call, settle to the real cost
 // once the answer is known (committed before the response completes, never above the hold), and
 // meter a stream cut short for what it generated, through a crash too: a running stream's
-// progress is checkpointed, and a restart settles what a dead process left to its last checkpoint.
+// progress is checkpointed from its start (stream-checkpoints.ts), and a restart settles what a
+// dead process left to its last checkpoint.
 // Streamed text is counted off the event loop when long (count-streamed-text.ts).
 // An answer is charged what it cost as the core priced it (a cache hit's cost is nothing);
 // what has no answer (an error, a cut stream) is priced here from the model table.
@@ -14,7 +15,7 @@ import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { ModelPrices } from '../../proxy/models.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
-import { toMicros, type BudgetRow, type LedgerEntry, type StreamCheckpoint } from './ledger.ts'
+import { toMicros, type BudgetRow, type LedgerEntry } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
 import type { Hold } from './budget-holds.ts'
 import { createBudgetGuard } from './budget-guard.ts'
@@ -24,6 +25,7 @@ import { postgresMeteringStore } from './postgres-store.ts'
 import { SELF_OWNER } from './process-owner.ts'
 import { meteringSchema } from './schema.ts'
 import { countStreamedTexts, type PoolRefusal } from './count-streamed-text.ts'
+import { streamCheckpoints } from './stream-checkpoints.ts'
 import { createUsageMeter } from './usage-service.ts'
 import { memberUsageRoute, usageRoute } from './usage-route.ts'
 
@@ -40,13 +42,6 @@ interface Metered extends ServedBy {
 /** Input and output at the model's plain rates: what a hold reserves and what a partial answer costs. */
 function plainCost(model: ModelPrices, promptTokens: number, completionTokens: number): number {
   return (promptTokens * model.inputPerMillion + completionTokens * model.outputPerMillion) / 1_000_000
-}
-
-/** A running stream's progress: how much of its text has been counted so far. */
-interface StreamProgress {
-  countedChars: number
-  completionTokens: number
-  checkpointed: boolean
 }
 
 export default {
@@ -90,7 +85,6 @@ export default {
     sweeps?.unref()
     /** Requests that passed metering on their way to the model, with their hold, and so must be settled. */
     const metered = new WeakMap<RequestContext, Hold | undefined>()
-    const streams = new Map<RequestContext, StreamProgress>()
 
     /** An answer as the core priced it; its cost in cents carries whole micros. */
     function answered(result: CompletionResult): Metered {
@@ -154,55 +148,18 @@ export default {
       guard.noteOverage(entry, ctx.log)
     }
 
-    /** Ends a stream's progress; true when it was checkpointed, so that its settlement removes the checkpoint. */
-    function endStream(ctx: RequestContext): boolean {
-      const progress = streams.get(ctx)
-      streams.delete(ctx)
-      return progress?.checkpointed === true
-    }
-
-    /**
-     * Counts what each running stream sent since the last checkpoint and records it, all streams
-     * in one transaction. One pass at a time: the next starts once this one's counts are in, so no
-     * text is counted twice. A stream that ended while its text was being counted is left out: its
-     * settlement counts its whole text, and removes only a checkpoint it knew of.
-     */
-    function checkpointStreams(): Promise<void> | undefined {
-      const pending: Array<{ ctx: RequestContext; stream: StreamProgress; upTo: number }> = []
-      for (const [ctx, stream] of streams) {
-        if (ctx.streamedText.length > stream.countedChars) pending.push({ ctx, stream, upTo: ctx.streamedText.length })
-      }
-      if (pending.length === 0) return undefined
-      const record = (tokens: readonly number[]) => {
-        const progress: StreamCheckpoint[] = []
-        pending.forEach(({ ctx, stream, upTo }, i) => {
-          if (streams.get(ctx) !== stream) return
-          stream.completionTokens += tokens[i]!
-          stream.countedChars = upTo
-          stream.checkpointed = true
-          const entry = entryOf(ctx, generated(ctx, ctx.state.router!.promptTokens, stream.completionTokens), 'recovered')
-          progress.push({ entry, owner: SELF_OWNER, limitMicros: toMicros(ctx.state.auth!.project.budgetDollars) })
-        })
-        if (progress.length > 0) track(ledger.checkpoint(progress))
-      }
-      const counted = countStreamed(pending.map(({ ctx, stream, upTo }) => ctx.streamedText.slice(stream.countedChars, upTo)))
-      if (!(counted instanceof Promise)) {
-        record(counted)
-        return undefined
-      }
-      return counted.then(record)
-    }
-    let checkpointing: Promise<void> | undefined
-    const checkpoints = setInterval(() => {
-      if (checkpointing !== undefined) return
-      const pass = checkpointStreams()
-      if (pass === undefined) return
-      checkpointing = pass.finally(() => {
-        checkpointing = undefined
-      })
-      track(checkpointing)
-    }, config.checkpointIntervalMs)
-    checkpoints.unref()
+    const streams = streamCheckpoints({
+      intervalMs: config.checkpointIntervalMs,
+      count: countStreamed,
+      checkpointOf: (ctx, completionTokens) => ({
+        entry: entryOf(ctx, generated(ctx, ctx.state.router!.promptTokens, completionTokens), 'recovered'),
+        owner: SELF_OWNER,
+        limitMicros: toMicros(ctx.state.auth!.project.budgetDollars),
+      }),
+      start: (progress) => ledger.startStreams(progress),
+      write: (progress) => ledger.checkpoint(progress),
+      track,
+    })
 
     /**
      * A replayed answer (idempotency) settles its original's entry, with the original's id and
@@ -235,37 +192,35 @@ export default {
         const auth = ctx.state.auth
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
-        if (isStreamed(ctx)) streams.set(ctx, { countedChars: 0, completionTokens: 0, checkpointed: false })
-        if (!config.enforceBudgets) {
-          metered.set(ctx, undefined)
-          return
-        }
-        // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
-        let worst = 0
-        for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
-        const hold = await guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
-        if (hold instanceof BudgetExceededError) {
-          streams.delete(ctx)
-          return Reply.error(hold)
+        let hold: Hold | undefined
+        if (config.enforceBudgets) {
+          // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
+          let worst = 0
+          for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
+          const held = await guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
+          if (held instanceof BudgetExceededError) return Reply.error(held)
+          hold = held
         }
         metered.set(ctx, hold)
+        // Recorded as this turn ends: a crash from then on charges at least the prompt the provider is sent.
+        if (isStreamed(ctx)) streams.follow(ctx)
       },
       onResult(ctx, result) {
         const replay = ctx.state.idempotency
         if (replay !== undefined && ctx.state.auth !== undefined) return settleReplay(ctx, replay, result)
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return
         // Hits are recorded too (at no charge), before the answer completes like misses.
-        return settle(ctx, entryOf(ctx, answered(result), result.cacheHit ? 'cache_hit' : 'ok'), endStream(ctx))
+        return settle(ctx, entryOf(ctx, answered(result), result.cacheHit ? 'cache_hit' : 'ok'), streams.end(ctx))
       },
       onComplete(ctx: CompletedContext) {
         if (!metered.has(ctx) || ctx.charge?.chargedDollars !== undefined) {
-          streams.delete(ctx)
+          streams.end(ctx)
           if (config.testCrashAfter === 'answer' && ctx.charge !== undefined) process.kill(process.pid, 'SIGKILL')
           return
         }
         // No settled answer: an error, a stream cut short, or a complete answer that an earlier
         // hook withheld (the Governor's strict mode). What the model generated is still paid for.
-        const checkpointed = endStream(ctx)
+        const checkpointed = streams.end(ctx)
         const settleWith = (usage: Metered) => {
           const settling = settle(ctx, entryOf(ctx, usage, ctx.outcome.reason), checkpointed)
           if (settling !== undefined) track(settling)
@@ -282,7 +237,7 @@ export default {
         else settleWith(generatedOf(counted))
       },
       async close() {
-        clearInterval(checkpoints)
+        streams.close()
         clearInterval(sweeps)
         await ledger.close()
       },

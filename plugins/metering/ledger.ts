@@ -101,6 +101,8 @@ const dollars = (micros: number) => micros / 1e6
 interface QueuedSettlement extends JournalLine {
   /** Where it was journaled; absent when the journal could not be written. */
   readonly mark: JournalMark | undefined
+  /** Where the stream's first checkpoint was journaled, done with once this settlement is committed. */
+  readonly startMark: JournalMark | undefined
   readonly resolve: (row: BudgetRow) => void
   readonly reject: (error: unknown) => void
 }
@@ -175,6 +177,9 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   const pendingEntries = new Map<string, LedgerEntry>()
   const unbatchedMicros = new Map<string, number>()
   const inFlight = new Set<InFlightBatch>()
+  // Streams whose first checkpoint this process recorded and has not settled: the journal line it
+  // went to, or `stored` when the journal could not be written and it went to the store instead.
+  const starts = new Map<string, JournalMark | 'stored'>()
 
   function addMicros(micros: Map<string, number>, key: string, delta: number): void {
     const sum = (micros.get(key) ?? 0) + delta
@@ -232,7 +237,10 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
      * changes nothing. Crossing 80% or 90% of `limitMicros` sends its usage event once a month.
      */
     settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false): Settled {
-      const line: JournalLine = { entry, limitMicros, heldInStore, checkpointed }
+      const start = starts.get(entry.id)
+      starts.delete(entry.id)
+      const line: JournalLine = { entry, limitMicros, heldInStore, checkpointed: checkpointed || start === 'stored' }
+      const startMark = start === 'stored' ? undefined : start
       const repeated = pendingEntries.has(entry.id)
       let mark: JournalMark | undefined
       try {
@@ -245,7 +253,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
         addMicros(unbatchedMicros, rowKey(entry.projectId, entry.month), entry.costMicros)
       }
       const committed = new Promise<BudgetRow>((resolve, reject) => {
-        queued.push({ ...line, mark, resolve, reject })
+        queued.push({ ...line, mark, startMark, resolve, reject })
         if (queued.length === 1) commitQueued()
       })
       return { row: mark === undefined ? undefined : rowAfter(entry), committed }
@@ -262,30 +270,48 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     },
 
     /** Records the progress of running streams in one transaction; a stream already settled is skipped. */
-    checkpoint(progress: readonly StreamCheckpoint[]): Promise<void> {
-      return store.transaction(() => {
-        for (const checkpoint of progress) {
-          if (!entries.doesExist(checkpoint.entry.id)) checkpoints.put(checkpoint.entry.id, checkpoint)
-        }
-      })
+    checkpoint,
+
+    /**
+     * Records the first checkpoint of streams just admitted (their prompts), so that a crash from
+     * now on settles each to at least that: journaled with one write, durable at once like a
+     * settlement, and done with once the stream is settled. Where the journal cannot be written,
+     * checkpointed in the store instead.
+     */
+    startStreams(progress: readonly StreamCheckpoint[]): Promise<void> {
+      let mark: JournalMark
+      try {
+        mark = journal.appendAll(progress.map(({ entry, limitMicros }) => ({ entry, limitMicros, heldInStore: true, checkpointed: false, started: true })))
+      } catch {
+        for (const { entry } of progress) starts.set(entry.id, 'stored')
+        return checkpoint(progress)
+      }
+      for (const { entry } of progress) starts.set(entry.id, mark)
+      return Promise.resolve()
     },
 
     /**
      * Cleans up after processes that are gone (a crash leaves their state behind): a stream they
-     * were running is settled to its last checkpoint with the outcome `recovered`, and every other
-     * reservation they held is released.
+     * were running is settled to its last checkpoint with the outcome `recovered` (the one in the
+     * store, else the first one they journaled), and every other reservation they held is released.
      */
     recover(isLive: (owner: string) => boolean): Promise<{ released: number; recovered: number; replayed: number; unreadable: number }> {
       const journals = deadJournals(store.directory, isLive)
       const result = store.transaction(() => {
         const rows = new RowCache(budgets)
         const stats = new Map<string, ModelDayStats>()
-        // Journaled settlements first: a stream settled in full must not be settled again to its checkpoint.
+        // Journaled settlements first: a stream settled in full must not be settled again to its
+        // checkpoint; then checkpoints in the store, which are later than the first ones journaled.
         let replayed = 0
         let unreadable = 0
+        const started: JournalLine[] = []
         for (const found of journals) {
           unreadable += found.unreadable
           for (const line of found.lines) {
+            if (line.started === true) {
+              started.push(line)
+              continue
+            }
             if (!entries.doesExist(line.entry.id)) replayed++
             applySettlement(line, rows, stats)
           }
@@ -295,6 +321,11 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
           if (isLive(value.owner)) continue
           applySettlement({ entry: value.entry, limitMicros: value.limitMicros, heldInStore: true, checkpointed: false }, rows, stats)
           checkpoints.remove(key)
+          recovered++
+        }
+        for (const line of started) {
+          if (entries.doesExist(line.entry.id)) continue
+          applySettlement(line, rows, stats)
           recovered++
         }
         let released = 0
@@ -384,6 +415,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
             journal.committed(item.mark)
             if (pendingEntries.get(item.entry.id) === item.entry) pendingEntries.delete(item.entry.id)
           }
+          if (item.startMark !== undefined) journal.committed(item.startMark)
           item.resolve(settled[i]!)
         })
       },
@@ -394,6 +426,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
         for (const item of lost) item.reject(error)
       },
     )
+  }
+
+  function checkpoint(progress: readonly StreamCheckpoint[]): Promise<void> {
+    return store.transaction(() => {
+      for (const each of progress) {
+        if (!entries.doesExist(each.entry.id)) checkpoints.put(each.entry.id, each)
+      }
+    })
   }
 
   function writeStats(stats: ReadonlyMap<string, ModelDayStats>): void {

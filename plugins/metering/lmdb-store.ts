@@ -30,6 +30,7 @@ export function lmdbMeteringStore(store: PluginStore, { shared, track, events }:
     // otherwise saves a read per cache hit.
     settle: (entry, limitMicros, { held, checkpointed }) => ledger.settle(entry, limitMicros, shared && held, checkpointed),
     checkpoint: (progress) => ledger.checkpoint(progress),
+    startStreams: (progress) => ledger.startStreams(progress),
     entry: async (id) => ledger.entry(id),
     budget: async (projectId, month) => ledger.budget(projectId, month),
     async dayStats(projectId, range) {

@@ -8,7 +8,7 @@ import type { PeriodRange } from './periods.ts'
 export interface Recovered {
   /** Holds of gateways that are gone, given back to their budgets. */
   readonly released: number
-  /** Streams of gateways that are gone, settled to their last checkpoint as `recovered`. */
+  /** Streams of gateways that are gone, settled to their last checkpoint as `recovered` (at least their prompt). */
   readonly recovered: number
   /** Settlements a process journaled and did not commit, committed now. */
   readonly replayed: number
@@ -36,6 +36,11 @@ export interface MeteringStore {
   settle(entry: LedgerEntry, limitMicros: number, options: SettleOptions): Settled
   /** Records running streams' progress; a stream already settled is skipped. */
   checkpoint(progress: readonly StreamCheckpoint[]): Promise<void>
+  /**
+   * Records the first checkpoint of streams just admitted (their prompts), so that a crash while
+   * they run settles each to at least that; a later checkpoint of a stream is never replaced by it.
+   */
+  startStreams(progress: readonly StreamCheckpoint[]): Promise<void>
   entry(id: string): Promise<LedgerEntry | undefined>
   budget(projectId: string, month: string): Promise<BudgetRow>
   /** The figures of each day of the range that had any request, by day. */

@@ -70,6 +70,30 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
   const settleInTurn = batchedTurns(settleNow, turnOptions)
   const reserveInTurn = batchedTurns<Reservation, boolean>((batch) => database.transaction((sql) => admit(sql, batch)), turnOptions)
+  // First checkpoints of all projects in turns: those admitted while one insert commits go in the next.
+  const startInTurn = batchedTurns<readonly StreamCheckpoint[], undefined>(async (batches) => {
+    await insertCheckpoints(batches.flat(), 'keep')
+    return batches.map(() => undefined)
+  }, turnOptions)
+
+  /** Checkpoints of streams not yet settled; a stream's earlier checkpoint is kept or replaced. */
+  async function insertCheckpoints(progress: readonly StreamCheckpoint[], earlier: 'keep' | 'replace'): Promise<void> {
+    if (progress.length === 0) return
+    const onConflict = earlier === 'keep'
+      ? 'DO NOTHING'
+      : 'DO UPDATE SET owner = excluded.owner, limit_micros = excluded.limit_micros, entry = excluded.entry'
+    await database.query(
+      `INSERT INTO metering_checkpoints (request_id, owner, limit_micros, entry)
+       SELECT p.id, p.owner, p.limit_micros, p.entry
+       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::jsonb[]) AS p(id, owner, limit_micros, entry)
+       WHERE NOT EXISTS (SELECT 1 FROM metering_ledger l WHERE l.id = p.id)
+       ON CONFLICT (request_id) ${onConflict}`,
+      [
+        progress.map((p) => p.entry.id), progress.map(() => owner), progress.map((p) => p.limitMicros),
+        progress.map((p) => JSON.stringify(p.entry)),
+      ],
+    )
+  }
 
   /**
    * Admits holds of one project in order, each only while the month's row has room for it. A
@@ -137,7 +161,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     return rowOf(found.rows[0])
   }
 
-  /** Settles the streams and releases the holds of gateways whose lease ran out. */
+  /** Settles the streams and releases the holds of gateways whose lease ran out, and drops checkpoints of settled streams. */
   async function sweep(now: number): Promise<{ recovered: number; released: number }> {
     return database.transaction(async (sql) => {
       // Gateways sweeping at once could lock the month rows in different orders: one sweeps, the
@@ -154,6 +178,13 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       const streams = gone.rows
       // Streams first: a stream settled to its checkpoint releases its own hold with its charge.
       await settleBatch(sql, streams.map(({ entry, limit_micros }) => ({ entry, limitMicros: Number(limit_micros) })), events)
+      // A checkpoint whose insert raced its stream's settlement outlived it: the ledger has the stream.
+      await sql.query(
+        `DELETE FROM metering_checkpoints WHERE request_id IN (
+           SELECT c.request_id FROM metering_checkpoints c JOIN metering_ledger l ON l.id = c.request_id
+           LIMIT ${SWEEP_CHECKPOINTS} FOR UPDATE OF c SKIP LOCKED
+         )`,
+      )
       const released = await sql.query<{ released: number }>(
         `WITH gone AS (
            DELETE FROM metering_holds WHERE request_id IN (
@@ -221,20 +252,11 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       return { row: undefined, committed }
     },
 
-    async checkpoint(progress: readonly StreamCheckpoint[]) {
-      if (progress.length === 0) return
-      await database.query(
-        `INSERT INTO metering_checkpoints (request_id, owner, limit_micros, entry)
-         SELECT p.id, p.owner, p.limit_micros, p.entry
-         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::jsonb[]) AS p(id, owner, limit_micros, entry)
-         WHERE NOT EXISTS (SELECT 1 FROM metering_ledger l WHERE l.id = p.id)
-         ON CONFLICT (request_id) DO UPDATE SET owner = excluded.owner, limit_micros = excluded.limit_micros, entry = excluded.entry`,
-        [
-          progress.map((p) => p.entry.id), progress.map(() => owner), progress.map((p) => p.limitMicros),
-          progress.map((p) => JSON.stringify(p.entry)),
-        ],
-      )
-    },
+    checkpoint: (progress) => insertCheckpoints(progress, 'replace'),
+
+    // Committed in turns, not before the provider is asked: a crash in the moment before the
+    // commit leaves the stream to its hold alone (see README, Budgets on PostgreSQL).
+    startStreams: (progress) => tracked(startInTurn('streams', progress)),
 
     async entry(id) {
       const found = await database.query<{ entry: LedgerEntry }>('SELECT entry FROM metering_ledger WHERE id = $1', [id])

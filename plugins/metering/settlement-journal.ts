@@ -4,6 +4,8 @@
 // kill -9 of the process; the ledger commits it in the background, and a restart replays the
 // files of a process that died before its commits. A power loss may lose the last few
 // milliseconds of lines, where LMDB alone would have kept them (see README, Budgets).
+// A stream's first checkpoint (its prompt) is journaled the same way as it is admitted, so that
+// a crash at any moment of the stream settles it to at least that (see ledger.ts, startStreams).
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -14,9 +16,11 @@ export interface JournalLine {
   readonly limitMicros: number
   readonly heldInStore: boolean
   readonly checkpointed: boolean
+  /** A stream's first checkpoint, not a settlement: applied only where nothing else settled the stream. */
+  readonly started?: true
 }
 
-/** The file a line went to; tell the journal once that line is committed. */
+/** The file a line went to; tell the journal once that line is committed (once per line). */
 export interface JournalMark {
   readonly file: JournalFile
 }
@@ -32,6 +36,8 @@ interface JournalFile {
 export interface SettlementJournal {
   /** Writes the line; throws when it cannot (the caller then waits for the commit instead). */
   append(line: JournalLine): JournalMark
+  /** Writes the lines with one write; throws when it cannot. */
+  appendAll(lines: readonly JournalLine[]): JournalMark
   committed(mark: JournalMark): void
   close(): void
 }
@@ -60,17 +66,23 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     unlinkSync(file.path)
   }
 
+  function write(text: string, lines: number): JournalMark {
+    if (current === undefined || current.bytes >= ROTATE_BYTES) {
+      const previous = current
+      current = startFile()
+      if (previous !== undefined && previous.pending === 0) retire(previous)
+    }
+    current.bytes += writeSync(current.fd, text)
+    current.pending += lines
+    return { file: current }
+  }
+
   return {
-    append(line) {
-      if (current === undefined || current.bytes >= ROTATE_BYTES) {
-        const previous = current
-        current = startFile()
-        if (previous !== undefined && previous.pending === 0) retire(previous)
-      }
-      const text = `${JSON.stringify(line)}\n`
-      current.bytes += writeSync(current.fd, text)
-      current.pending++
-      return { file: current }
+    append: (line) => write(`${JSON.stringify(line)}\n`, 1),
+    appendAll(lines) {
+      let text = ''
+      for (const line of lines) text += `${JSON.stringify(line)}\n`
+      return write(text, lines.length)
     },
     committed({ file }) {
       file.pending--
@@ -93,6 +105,7 @@ const lineSchema = z.object({
   limitMicros: z.number(),
   heldInStore: z.boolean(),
   checkpointed: z.boolean(),
+  started: z.literal(true).optional(),
 })
 
 export interface DeadJournal {

@@ -195,3 +195,40 @@ t.test('a live process\'s journal is left alone, and a journal whose lines are a
   other.close()
   t.same(readdirSync(directory), [])
 })
+
+t.test('a stream\'s first checkpoint is journaled at once: a dead process\'s stream is settled to it, once, unless something later settled it', async (t) => {
+  const dir = freshDataDir(t)
+  const dying = openStore(dir)
+  const before = createLedger(dying.forPlugin('metering'), undefined, '999996:gone')
+  const first = (id: string) => ({ entry: { ...entry(id, 30), completionTokens: 0, outcome: 'recovered' }, owner: '999996:gone', limitMicros: 10_000 })
+  await before.reserve('cut', { projectId: 'p', month: '2026-11', micros: 900, owner: '999996:gone' }, 10_000)
+  await before.startStreams([first('cut'), first('later'), first('ended'), first('journaled')])
+  t.equal(before.checkpointCount(), 0, 'nothing waited for a store transaction')
+  await before.checkpoint([{ ...first('later'), entry: { ...first('later').entry, completionTokens: 40, costMicros: 200 } }])
+  await before.settle(entry('ended', 500), 10_000, false, false).committed
+  await dying.close()
+  await t.rejects(before.settle(entry('journaled', 700), 10_000, false, false).committed, 'the process died before this commit')
+
+  const store = openStore(dir)
+  t.teardown(() => store.close())
+  const after = createLedger(store.forPlugin('metering'))
+  t.same(await after.recover((owner) => owner !== '999996:gone'), { released: 0, recovered: 2, replayed: 1, unreadable: 0 })
+  t.match(after.entry('cut'), { outcome: 'recovered', costMicros: 30, completionTokens: 0 }, 'cut before any other checkpoint: its prompt')
+  t.match(after.entry('later'), { outcome: 'recovered', costMicros: 200 }, 'a later checkpoint wins over the first')
+  t.match(after.entry('ended'), { outcome: 'ok', costMicros: 500 }, 'a settled stream is not charged again')
+  t.match(after.entry('journaled'), { outcome: 'ok', costMicros: 700 }, 'nor a journaled settlement')
+  t.match(after.budget('p', '2026-11'), { usedMicros: 1_430, reservedMicros: 0 }, 'each charged once, the hold released')
+  t.same(await after.recover(() => false), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'nothing twice')
+})
+
+t.test('a journal of first checkpoints is removed once their streams are settled', async (t) => {
+  const dir = freshDataDir(t)
+  const store = openStore(dir)
+  t.teardown(() => store.close())
+  const directory = store.forPlugin('metering').directory
+  const ledger = createLedger(store.forPlugin('metering'))
+  await ledger.startStreams([{ entry: { ...entry('s', 30), outcome: 'recovered' }, owner: 'me', limitMicros: 10_000 }])
+  await ledger.settle(entry('s', 400), 10_000, false, false).committed
+  ledger.close()
+  t.same(readdirSync(directory), [])
+})

@@ -60,7 +60,7 @@ async function storesOn(t: Test, kind: Kind, server: PostgresServer | undefined)
   const emitted = async () => (await core.forPlugin('core').query<{ event: GatewayEvent }>('SELECT event FROM core_events ORDER BY id')).rows.map((r) => r.event)
   let owners = 0
   return {
-    clock, emitted,
+    clock, emitted, tables: core.forPlugin('metering'),
     async open(): Promise<MeteringStore> {
       // Few connections each: the test's gateways start cold on a machine of two cores.
       const database = openDatabase(url, log, { maxConnections: 5 })
@@ -199,6 +199,36 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.match(await survivor.entry('cut'), { outcome: 'recovered', costMicros: 300 })
     t.match(await survivor.budget('p', '2026-11'), { usedMicros: 300, reservedMicros: 500 }, 'the survivor\'s own hold stays: it renewed its lease')
     t.same(await survivor.recover(), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'nothing is given back twice')
+  })
+
+  t.test('a vanished gateway\'s streams are charged at least their first checkpoint, which never replaces a later one', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const vanished = await stores.open()
+    const survivor = await stores.open()
+    const first = (id: string) => ({ entry: { ...entry(id, 30), completionTokens: 0, outcome: 'recovered' }, owner: 'ignored', limitMicros: 10_000 })
+    await vanished.reserve(hold('short', 900), 10_000)
+    await vanished.reserve(hold('long', 900), 10_000)
+    await vanished.checkpoint([{ ...first('long'), entry: { ...first('long').entry, costMicros: 300 } }])
+    await vanished.startStreams([first('short'), first('long')])
+    stores.clock.advance(LEASE_MS + 1)
+    t.same(await survivor.recover(), { released: 0, recovered: 2, replayed: 0, unreadable: 0 })
+    t.match(await survivor.entry('short'), { outcome: 'recovered', costMicros: 30 }, 'its prompt')
+    t.match(await survivor.entry('long'), { outcome: 'recovered', costMicros: 300 }, 'its later checkpoint')
+    t.match(await survivor.budget('p', '2026-11'), { usedMicros: 330, reservedMicros: 0 })
+  })
+
+  t.test('a checkpoint whose insert raced its stream\'s settlement is dropped by the next sweep, charging nothing', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const tables = stores.tables!
+    const ledger = await stores.open()
+    await ledger.settle(entry('raced', 400), 10_000, settled).committed
+    await tables.query(
+      `INSERT INTO metering_checkpoints (request_id, owner, limit_micros, entry) VALUES ('raced', 'gateway-1', 10000, $1)`,
+      [JSON.stringify({ ...entry('raced', 100), outcome: 'recovered' })],
+    )
+    t.match(await ledger.recover(), { recovered: 0 })
+    t.equal((await tables.query<{ n: number }>('SELECT count(*)::int AS n FROM metering_checkpoints')).rows[0]!.n, 0)
+    t.match(await ledger.budget('p', '2026-11'), { usedMicros: 400 })
   })
 
   t.test('a gateway that missed its renewals renews its lease before it holds again, so its new hold is not swept', async (t) => {

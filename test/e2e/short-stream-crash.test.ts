@@ -1,0 +1,58 @@
+// Streams cut by a SIGKILL before their first periodic checkpoint are never released as free:
+// the restart charges each at least its prompt, once, and never above its hold, whether holds are
+// kept in memory or in the store. (On PostgreSQL: test/plugins/metering/shared-stream-crash.test.ts.)
+import t from 'tap'
+import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { openStore } from '../../proxy/store.ts'
+import { createLedger, type LedgerEntry, type Reservation } from '../../plugins/metering/ledger.ts'
+import { checkCutCharges, streamsToCut } from '../helpers/cut-streams.ts'
+import { startMockUpstream } from '../helpers/mock-upstream.ts'
+import { spawnGateway } from '../helpers/spawn-gateway.ts'
+import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
+
+const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
+// No periodic checkpoint can come before the kill: every stream is far shorter than the interval.
+const CHECKPOINT_INTERVAL_MS = 60_000
+
+for (const shared of [false, true]) {
+  t.test(`streams cut by a SIGKILL before any periodic checkpoint are charged at least their prompt (${shared ? 'holds in the store' : 'holds in memory'})`, async (t) => {
+    const mock = await startMockUpstream({ slowStreamMs: 20 })
+    t.teardown(() => mock.close())
+    const dataDir = freshDataDir(t)
+    const configFile = join(dataDir, 'config.json')
+    writeFileSync(configFile, JSON.stringify({ plugins: { metering: { shared, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS } } }))
+    const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
+    const env = { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
+    const first = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
+
+    // Killed as soon as every client has some text: on LMDB, nothing waits for a commit first.
+    const streams = await streamsToCut(t, mock, first.url, seeded.keys[0]!.key)
+    first.child.kill('SIGKILL')
+    await once(first.child, 'exit')
+    const watching = openStore(dataDir)
+    const reservations = watching.forPlugin('metering').open<Reservation>('reservations', { records: true })
+    const holds = new Map(streams.map((stream) => [stream.id, reservations.get(stream.id)?.micros]))
+    await watching.close()
+    if (shared) t.ok(streams.every((stream) => holds.get(stream.id) !== undefined), 'the crash left each stream\'s hold in the store')
+
+    const second = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
+    second.child.kill('SIGTERM')
+    await once(second.child, 'exit')
+
+    const store = openStore(dataDir)
+    t.teardown(() => store.close())
+    const ledger = createLedger(store.forPlugin('metering'))
+    checkCutCharges(t, streams, (id) => ledger.entry(id), (id) => holds.get(id))
+    t.equal(ledger.checkpointCount(), 0, 'no checkpoint is left')
+    t.equal(ledger.reservationCount(), 0, 'no hold is left')
+    const entries = [...store.forPlugin('metering').open<LedgerEntry>('ledger', { records: true }).getRange()].map((e) => e.value)
+    if (entries.length > 0) {
+      const row = ledger.budget(seeded.projectId, entries[0]!.month)
+      t.equal(row.usedMicros, entries.reduce((sum, e) => sum + e.costMicros, 0), 'the budget is charged exactly the ledger\'s sum: nothing twice')
+      t.equal(row.reservedMicros, 0, 'no budget is held')
+    }
+  })
+}
