@@ -45,12 +45,14 @@ function table(headings: readonly string[], lines: readonly string[][]): string 
   return all.map((line) => line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd()).join('\n')
 }
 
+// CPU per answer leads: it moves less than req/s when other work shares the machine.
 function throughputTable(rows: readonly SummaryRow[]): string {
   return table(
-    ['row', 'req/s', 'x base', 'p50 ms', 'p99 ms', 'TTFB p99', 'failed', 'cpu µs/ans', 'x base CPU', 'up/ans', 'other CPU%'],
+    ['row', 'cpu µs/ans', 'x base CPU', 'req/s', 'x base', 'p50 ms', 'p99 ms', 'TTFB p99', 'failed', 'up/ans', 'other CPU%'],
     rows.map((r) => [
-      r.label, num(r.figures.rps, 0), withSpread(r, 'ratio', 2), num(r.figures.p50Ms, 2), num(r.figures.p99Ms, 2), num(r.figures.ttfbP99Ms, 2),
-      String(r.figures.failed), num(r.figures.cpuMicrosPerAnswer, 0), withSpread(r, 'cpuRatio', 2), num(r.figures.upstreamPerAnswer, 2), num(r.figures.otherCpuPct, 0),
+      r.label, num(r.figures.cpuMicrosPerAnswer, 0), withSpread(r, 'cpuRatio', 2), num(r.figures.rps, 0), withSpread(r, 'ratio', 2),
+      num(r.figures.p50Ms, 2), num(r.figures.p99Ms, 2), num(r.figures.ttfbP99Ms, 2), String(r.figures.failed),
+      num(r.figures.upstreamPerAnswer, 2), num(r.figures.otherCpuPct, 0),
     ]),
   )
 }
@@ -68,11 +70,14 @@ function latencyTable(rows: readonly SummaryRow[]): string {
 
 function streamsTable(rows: readonly SummaryRow[]): string {
   return table(
-    ['row', 'streams/s', 'x fwd', 'TTFB p99', 'first text p99', 'p99 ms', 'failed', 'stalled', 'RSS MB before/peak/¼/end', 'cpu µs/stream', 'other CPU%'],
+    ['row', 'cpu µs/stream', 'x fwd CPU', 'streams/s', 'x fwd', 'TTFB p99', 'first text p99', 'p99 ms', 'failed', 'stalled', 'RSS MB before/peak/¼/end', 'other CPU%'],
     rows.map((r) => {
       const f = r.figures
       const rss = [f.rssBeforeMb, f.rssPeakMb, f.rssQuarterMb, f.rssEndMb].map((v) => num(v, 0) || '-').join('/')
-      return [r.label, num(f.rps, 0), withSpread(r, 'ratio', 2), num(f.ttfbP99Ms, 1), num(f.ttftP99Ms, 1), num(f.p99Ms, 0), String(f.failed), String(f.stalls ?? 0), rss, num(f.cpuMicrosPerAnswer, 0), num(f.otherCpuPct, 0)]
+      return [
+        r.label, num(f.cpuMicrosPerAnswer, 0), withSpread(r, 'cpuRatio', 2), num(f.rps, 0), withSpread(r, 'ratio', 2),
+        num(f.ttfbP99Ms, 1), num(f.ttftP99Ms, 1), num(f.p99Ms, 0), String(f.failed), String(f.stalls ?? 0), rss, num(f.otherCpuPct, 0),
+      ]
     }),
   )
 }
@@ -86,7 +91,7 @@ export function formatReport(summary: Summary): string {
     `Load: ${info.connections} connections (${info.sustainedConnections} on the 20 ms mock), ${info.warmupSeconds} s warm-up then ${info.durationSeconds} s measured per row; a stream is stalled after ${info.stallMs} ms without a byte.`,
     ...info.lanes.map((lane) => `Lane ${lane}.`),
     'Ratios and added latencies compare rows of the same repeat; with repeats, the median of the per-repeat values [min-max], other figures are medians and counts are sums over the repeats. Absolute numbers move with the machine; ratios are what to compare.',
-    'cpu µs/ans: CPU of the loaded server process alone (all its threads; with every process of its PostgreSQL and Redis for the rows on them) per answer; x base CPU: the baseline\'s over the row\'s, the req/s ratio each would reach with its core to itself (the mock\'s share aside). up/ans: mock requests per answer (1 a miss, 0 a hit). other CPU%: CPU the rest of the machine used during the row, % of one core (a few % of it is our own loopback traffic).',
+    'cpu µs/ans: CPU of the loaded server alone (all its threads; with every process of its PostgreSQL and Redis for the rows on them) per answer; x base CPU: the row\'s over the baseline\'s (the gateway\'s cost in forwarder answers). up/ans: mock requests per answer (1 a miss, 0 a hit). other CPU%: CPU the rest of the machine used during the row, % of one core (a few % of it is our own loopback traffic).',
   ]
   if (of('throughput').length > 0) out.push('', 'Throughput (closed loop, rows taking turns in slices; json rows by autocannon, stream rows by an undici client):', throughputTable(of('throughput')))
   if (of('latency').length > 0) out.push('', 'Unloaded latency (1 connection per target, requests interleaved; + = over the direct mock):', latencyTable(of('latency')))

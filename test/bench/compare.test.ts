@@ -40,3 +40,11 @@ t.test('a goal passes or fails on the median, and is not judged when the row is 
   const failing = [row(ROW.jsonForwarder, 'throughput', { rps: 1000 }), row(ROW.missNoCache, 'throughput', { rps: 900, failed: 3 }, ROW.jsonForwarder)]
   t.match(judge(summarise([failing])), [{ verdict: 'not judged', reason: '3 failed answers' }])
 })
+
+t.test('the CPU ratio is the row\'s CPU per answer over its baseline\'s: what an answer costs in forwarder answers', async (t) => {
+  const [, miss] = summarise([[
+    row(ROW.jsonForwarder, 'throughput', { rps: 1000, cpuMicrosPerAnswer: 80 }),
+    row(ROW.missNoCache, 'throughput', { rps: 300, cpuMicrosPerAnswer: 320 }, ROW.jsonForwarder),
+  ]])
+  t.equal(miss!.derived.cpuRatio, 4)
+})
