@@ -48,3 +48,13 @@ t.test('the CPU ratio is the row\'s CPU per answer over its baseline\'s: what an
   ]])
   t.equal(miss!.derived.cpuRatio, 4)
 })
+
+t.test('two workers are judged on the store commits they take per answer', async (t) => {
+  const scaling = (commits: number): RowResult[] => [
+    row(ROW.scalingJsonForwarder, 'throughput', { rps: 1000 }),
+    row(ROW.scalingJson(1), 'throughput', { rps: 300, storeCommitsPerAnswer: 0.5 }, ROW.scalingJsonForwarder),
+    row(ROW.scalingJson(2), 'throughput', { rps: 500, storeCommitsPerAnswer: commits }, ROW.scalingJson(1)),
+  ]
+  t.match(judge(summarise([scaling(0.04)])), [{ row: ROW.scalingJson(2), verdict: 'pass', actual: '0.040' }])
+  t.match(judge(summarise([scaling(0.4)])), [{ row: ROW.scalingJson(2), verdict: 'fail', actual: '0.400' }])
+})

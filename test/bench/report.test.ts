@@ -28,4 +28,23 @@ t.test('CPU per answer and its ratio to the baseline are the first figures after
   t.same(cellsOf(lineOf(text, ROW.missNoCache), ROW.missNoCache).slice(0, 4), ['405', '4.50', '1500', '0.25'])
   t.match(text, /^row\s+cpu µs\/stream\s+x fwd CPU\s+streams\/s\s+x fwd\s/m)
   t.same(cellsOf(lineOf(text, ROW.streamsChat(32)), ROW.streamsChat(32)).slice(0, 4), ['250', '2.50', '450', '0.90'])
+  t.notMatch(lineOf(text, 'row '), /commits/, 'no commits column when no row counts commits')
+  t.notMatch(text, /^Scaling/m)
+})
+
+t.test('the scaling rows get a commits column and a table by worker count', async (t) => {
+  const text = report([
+    row(ROW.scalingJsonForwarder, 'throughput', { rps: 6000, cpuMicrosPerAnswer: 90 }),
+    row(ROW.scalingJson(1), 'throughput', { rps: 1500, cpuMicrosPerAnswer: 400, storeCommitsPerAnswer: 0.25 }, ROW.scalingJsonForwarder),
+    row(ROW.scalingJson(2), 'throughput', { rps: 2400, cpuMicrosPerAnswer: 440, storeCommitsPerAnswer: 0.125 }, ROW.scalingJson(1)),
+    row(ROW.scalingStreamForwarder, 'throughput', { rps: 5000, cpuMicrosPerAnswer: 100 }),
+    row(ROW.scalingChat(1), 'throughput', { rps: 1000, cpuMicrosPerAnswer: 600, storeCommitsPerAnswer: 0.5 }, ROW.scalingStreamForwarder),
+    row(ROW.scalingChat(2), 'throughput', { rps: 1700, cpuMicrosPerAnswer: 650, storeCommitsPerAnswer: 0.25 }, ROW.scalingChat(1)),
+  ])
+  t.match(lineOf(text, 'row '), /\sfailed\s+commits\/ans\s+up\/ans\s/)
+  t.match(lineOf(text, ROW.scalingJson(2)), /\s0\.125$/)
+  t.match(text, /^Scaling \(`tollgate serve --workers N`/m)
+  t.match(lineOf(text, 'workers '), /^workers\s+json cpu µs\/ans\s+json req\/s\s+x 1 worker\s+json commits\/ans\s+stream cpu µs\/ans\s+streams\/s\s+x 1 worker\s+stream commits\/ans$/)
+  t.same(cellsOf(lineOf(text, '1 '), ''), ['1', '400', '1500', '1.00', '0.250', '600', '1000', '1.00', '0.500'])
+  t.same(cellsOf(lineOf(text, '2 '), ''), ['2', '440', '2400', '1.60', '0.125', '650', '1700', '1.70', '0.250'])
 })
