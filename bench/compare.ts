@@ -9,8 +9,9 @@ export interface Derived {
   /** rps over the baseline's rps (throughput and streams rows). */
   readonly ratio?: number
   /**
-   * The baseline's server CPU per answer over this row's: what the req/s ratio would be if each
-   * server had its core to itself. Steadier than the req/s ratio when other work shares the core.
+   * This row's server CPU per answer over the baseline's: what an answer costs here in the
+   * baseline's answers (the gateway's in the forwarder's). Steadier than the req/s ratio when
+   * other work shares the core.
    */
   readonly cpuRatio?: number
   /** This row's latency minus the baseline's (latency rows). */
@@ -55,7 +56,7 @@ function deriveOne(row: RowResult, base: RowResult | undefined): Derived {
       addedTtfbP99Ms: (f.ttfbP99Ms ?? Number.NaN) - (b.ttfbP99Ms ?? Number.NaN),
     }
   }
-  return { ratio: (f.rps ?? Number.NaN) / (b.rps ?? Number.NaN), cpuRatio: (b.cpuMicrosPerAnswer ?? Number.NaN) / (f.cpuMicrosPerAnswer ?? Number.NaN) }
+  return { ratio: (f.rps ?? Number.NaN) / (b.rps ?? Number.NaN), cpuRatio: (f.cpuMicrosPerAnswer ?? Number.NaN) / (b.cpuMicrosPerAnswer ?? Number.NaN) }
 }
 
 /** Each row of one repeat with its derived figures against its baseline in that repeat. */

@@ -41,6 +41,19 @@ function addedAtMost(row: string, figure: 'addedP50Ms' | 'addedP99Ms' | 'addedTt
   }
 }
 
+/** Under load with two workers, the shared store takes at most one commit per 20 requests. */
+const MAX_COMMITS_PER_ANSWER = 1 / 20
+
+function commitsAtMost(row: string): Goal {
+  return {
+    row, text: `LMDB commits per answer <= ${MAX_COMMITS_PER_ANSWER} (one per ${1 / MAX_COMMITS_PER_ANSWER} requests)`,
+    judge: (r) => {
+      const commits = r.figures.storeCommitsPerAnswer
+      return commits === undefined || Number.isNaN(commits) ? undefined : { actual: commits.toFixed(3), passes: commits <= MAX_COMMITS_PER_ANSWER }
+    },
+  }
+}
+
 /** The step the gateway must hold: every stream finished, none stalled, at the forwarder's rate, memory flat. */
 const FLAT_MEMORY_GROWTH = 0.1
 const FORWARDER_RATE = 0.95
@@ -67,6 +80,8 @@ export const GOALS: readonly Goal[] = [
   atLeast(ROW.hit, 0.35),
   streamsHeld,
   atLeast(ROW.governed, 0.35),
+  commitsAtMost(ROW.scalingJson(2)),
+  commitsAtMost(ROW.scalingChat(2)),
 ]
 
 function whyNotJudged(row: SummaryRow, base: SummaryRow | undefined, isStreamGoal: boolean): string | undefined {

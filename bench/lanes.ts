@@ -1,8 +1,8 @@
 // The rows of `npm run bench`, lane by lane, in the order they run. A lane is one set of servers
 // in front of one mock: the 0 ms mock (throughput, cache, governed, unloaded latency, and the miss
 // and governed rows again with the records in PostgreSQL and Redis), the 20 ms mock (sustained
-// throughput), the slowly streaming mock (concurrent streams), and, on request, the Governor
-// placement rows.
+// throughput), the slowly streaming mock (concurrent streams), the 0 ms mock again for the
+// gateway as `tollgate serve --workers N` (scaling), and, on request, the Governor placement rows.
 import { governorCompleteBody } from './governor-payload.ts'
 import { COMPLETE_BODY, OPENAI_BODY, OPENAI_HEADERS, OPENAI_STREAM_BODY, completeHeaders, uniqueCompleteBody, MODEL, type CacheControl } from './payload.ts'
 import { placementSteps } from './placement-rows.ts'
@@ -46,7 +46,19 @@ export const ROW = {
   sustainedMiss: '20 ms mock: complete miss (no-cache)',
   streamsForwarder: (open: number) => `${open} streams: lean forwarder`,
   streamsChat: (open: number) => `${open} streams: chat miss (no-cache)`,
+  scalingJsonForwarder: 'scaling json: lean forwarder',
+  scalingJson: (workers: number) => `scaling json: complete miss (no-cache), --workers ${workers}`,
+  scalingStreamForwarder: 'scaling stream: lean forwarder',
+  scalingChat: (workers: number) => `scaling stream: chat miss (no-cache), --workers ${workers}`,
 } as const
+
+/** Whether `name` is a scaling row's, json or stream, and for how many workers. */
+export function scalingRowOf(name: string): { readonly kind: 'json' | 'stream'; readonly workers: number } | undefined {
+  const workers = Number(/, --workers (\d+)$/.exec(name)?.[1])
+  if (name === ROW.scalingJson(workers)) return { kind: 'json', workers }
+  if (name === ROW.scalingChat(workers)) return { kind: 'stream', workers }
+  return undefined
+}
 
 /** The open-stream steps every full run takes; --stretch adds the next one. */
 export const STREAM_STEPS = [32, 128, 512] as const
@@ -230,10 +242,12 @@ export const openaiStream = (server: Server): StreamTarget => ({ load: openai(se
 export const chatStream = (gateway: GatewayServer): StreamTarget => ({ load: chat(gateway), endMarker: GATEWAY_DONE, textMarker: GATEWAY_TEXT })
 const json = (load: LoadRequest): StreamTarget => ({ load })
 
+const ZERO_MS_SETUP = { mock: { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections }
+
 const zeroMsLane: Lane = {
   name: '0 ms mock',
   description: 'mock answers at once; streams are 8 events written back to back',
-  setup: { mock: { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
+  setup: ZERO_MS_SETUP,
   steps: [
     roundRobinStep([
       autocannonRow({ name: ROW.jsonDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
@@ -353,6 +367,37 @@ function streamsLane(steps: readonly number[]): Lane {
   }
 }
 
+/**
+ * The gateway as an operator starts it, `tollgate serve --workers N`, for each N: one worker is
+ * compared with the forwarder, N workers with one. Every row reads the store's commit counter.
+ */
+function scalingLane(workers: readonly number[]): Lane {
+  const served = (n: number): GatewayOf => (s) => s.served(n)
+  return {
+    name: 'scaling',
+    description: `mock answers at once; the gateway started as \`tollgate serve --workers N\` for N = ${workers.join(', ')}, each on the CPUs its row's note names`,
+    setup: ZERO_MS_SETUP,
+    steps: [
+      roundRobinStep([
+        autocannonRow({ name: ROW.scalingJsonForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
+        ...workers.map((n) => autocannonRow({
+          name: ROW.scalingJson(n), baseline: n === 1 ? ROW.scalingJsonForwarder : ROW.scalingJson(1), countsStoreCommits: true,
+          target: async (s) => { const g = await s.served(n); return { server: g, load: complete(g, 'no-cache') } },
+          probe: missProbe(ROW.scalingJson(n), 'no-cache', served(n)),
+        })),
+      ]),
+      roundRobinStep([
+        streamRow({ name: ROW.scalingStreamForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } }),
+        ...workers.map((n) => streamRow({
+          name: ROW.scalingChat(n), baseline: n === 1 ? ROW.scalingStreamForwarder : ROW.scalingChat(1), countsStoreCommits: true,
+          target: async (s) => { const g = await s.served(n); return { server: g, stream: chatStream(g) } },
+          probe: chatProbe(ROW.scalingChat(n)),
+        })),
+      ]),
+    ],
+  }
+}
+
 const placementLane: Lane = {
   name: 'Governor placement',
   description: 'mock answers at once; gateways that scan every text on the event loop or in the worker pool',
@@ -360,6 +405,6 @@ const placementLane: Lane = {
   steps: placementSteps,
 }
 
-export function lanes(settings: Pick<Settings, 'streamSteps'>): Lane[] {
-  return [zeroMsLane, sustainedLane, streamsLane(settings.streamSteps), placementLane]
+export function lanes(settings: Pick<Settings, 'streamSteps' | 'scalingWorkers'>): Lane[] {
+  return [zeroMsLane, sustainedLane, streamsLane(settings.streamSteps), scalingLane(settings.scalingWorkers), placementLane]
 }

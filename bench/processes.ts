@@ -26,6 +26,10 @@ export interface Child<I> {
 export interface ChildOptions {
   /** Extra flags for the child's Node, e.g. `--cpu-prof`. */
   readonly nodeFlags?: readonly string[]
+  /** The CPUs to pin the child to instead of the servers' CPU (a cluster's). */
+  readonly cpus?: readonly number[]
+  /** How long it may take to be ready (READY_TIMEOUT_MS otherwise): a cluster starts its workers one by one. */
+  readonly readyTimeoutMs?: number
 }
 
 /** VmRSS of a process in bytes, or undefined where /proc cannot tell. */
@@ -52,12 +56,12 @@ export class Fleet {
   async start<I>(name: string, entry: string, spec: unknown, options: ChildOptions = {}): Promise<Child<I>> {
     const file = fileURLToPath(new URL(`./targets/${entry}.ts`, import.meta.url))
     // taskset execs Node in its own place, so the PID is Node's.
-    const [command, ...args] = pinnedCommand([process.execPath, ...(options.nodeFlags ?? []), file, JSON.stringify(spec)], this.#serverCpu)
+    const [command, ...args] = pinnedCommand([process.execPath, ...(options.nodeFlags ?? []), file, JSON.stringify(spec)], options.cpus ?? this.#serverCpu)
     // The child's stdout goes to our stderr, so its log lines never mix with `--json` output.
     const child = spawn(command!, args, { stdio: ['ignore', 2, 2, 'ipc'] })
     this.#children.set(name, child)
     child.once('exit', () => this.#children.delete(name))
-    const info = await readyInfo<I>(name, child)
+    const info = await readyInfo<I>(name, child, options.readyTimeoutMs ?? READY_TIMEOUT_MS)
     const pid = child.pid!
     return { name, pid, info, cpuMicros: () => cpuMicrosOf(name, child), rssBytes: () => rssBytesOf(pid) }
   }
@@ -73,6 +77,11 @@ export class Fleet {
     await Promise.all([...this.#children.values()].map((child) => stop(child)))
   }
 
+  /** The CPU every child runs on unless told otherwise; undefined when not pinned. */
+  get serverCpu(): number | undefined {
+    return this.#serverCpu
+  }
+
   /** PIDs of the children running now. */
   pids(): number[] {
     return [...this.#children.values()].flatMap((child) => (child.pid === undefined ? [] : [child.pid]))
@@ -84,9 +93,9 @@ export class Fleet {
   }
 }
 
-function readyInfo<I>(name: string, child: ChildProcess): Promise<I> {
+function readyInfo<I>(name: string, child: ChildProcess, timeoutMs: number): Promise<I> {
   return new Promise<I>((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`${name} was not ready within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS)
+    const timer = setTimeout(() => finish(new Error(`${name} was not ready within ${timeoutMs} ms`)), timeoutMs)
     const onMessage = (message: ChildMessage<I>) => {
       if (message.type === 'ready') finish(undefined, message.info)
       else if (message.type === 'failed') finish(new Error(`${name} failed to start: ${message.message}`))

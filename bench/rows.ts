@@ -7,7 +7,7 @@ import { runLoad } from './load.ts'
 import { openCpuWindow } from './machine.ts'
 import { runInterleaved } from './one-connection.ts'
 import { send, type LoadRequest } from './probe.ts'
-import { eventLoopLagP99Ms, resetEventLoopLag } from './server-metrics.ts'
+import { eventLoopLagP99Ms, lmdbCommits, resetEventLoopLag } from './server-metrics.ts'
 import type { LaneServers, LaneSetup, Server } from './servers.ts'
 import { runStreamLoad } from './stream-load.ts'
 import type { StreamTarget } from './stream-client.ts'
@@ -46,6 +46,8 @@ export interface Figures {
   readonly otherCpuPct?: number
   /** Upstream requests per answer (1 for a miss, 0 for a cache hit). */
   readonly upstreamPerAnswer?: number
+  /** LMDB write transactions the server committed per answer (its tollgate_store_commits_total). */
+  readonly storeCommitsPerAnswer?: number
   /** The server's resident memory before the step, at its peak, a quarter into the window and at its end. */
   readonly rssBeforeMb?: number
   readonly rssPeakMb?: number
@@ -73,6 +75,8 @@ export interface Settings {
   readonly durationSeconds: number
   /** Open streams per step of the concurrent-streams rows. */
   readonly streamSteps: readonly number[]
+  /** The worker counts of the scaling rows (`tollgate serve --workers N`). */
+  readonly scalingWorkers: readonly number[]
   /** A wait for the next byte of a stream longer than this is a stall. */
   readonly stallMs: number
 }
@@ -137,6 +141,8 @@ export interface AutocannonRow extends Omit<RowDef, 'kind'> {
   /** Counters read before and after every slice; the report shows how far they moved. */
   audit?(servers: LaneServers): Promise<Readonly<Record<string, number>>>
   readonly measuresLoopLag?: boolean
+  /** Reads the server's LMDB commit counter around every slice. */
+  readonly countsStoreCommits?: boolean
   /** Why the row cannot run on this machine (a server not installed), or undefined when it can. */
   unavailable?(): string | undefined
 }
@@ -144,6 +150,8 @@ export interface AutocannonRow extends Omit<RowDef, 'kind'> {
 export interface StreamRow extends Omit<RowDef, 'kind'> {
   target(servers: LaneServers): Promise<{ readonly server: Server; readonly stream: StreamTarget }>
   probe?(load: LoadRequest, servers: LaneServers): Promise<ProbeResult>
+  /** Reads the server's LMDB commit counter around every slice. */
+  readonly countsStoreCommits?: boolean
 }
 
 /** What one slice of closed-loop load on one row gave. */
@@ -173,6 +181,7 @@ export interface LoadMember {
   readonly def: RowDef
   readonly isStream: boolean
   readonly measuresLoopLag: boolean
+  readonly countsStoreCommits: boolean
   prepare(servers: LaneServers, settings: Settings): Promise<PreparedMember>
   audit?(servers: LaneServers): Promise<Readonly<Record<string, number>>>
   unavailable?(): string | undefined
@@ -195,6 +204,7 @@ export function autocannonRow(row: AutocannonRow): LoadMember {
     def: defOf(row),
     isStream: false,
     measuresLoopLag: row.measuresLoopLag === true,
+    countsStoreCommits: row.countsStoreCommits === true,
     ...(row.audit === undefined ? {} : { audit: row.audit }),
     ...(row.unavailable === undefined ? {} : { unavailable: row.unavailable }),
     async prepare(servers, settings) {
@@ -221,6 +231,7 @@ export function streamRow(row: StreamRow): LoadMember {
     def: defOf(row),
     isStream: true,
     measuresLoopLag: false,
+    countsStoreCommits: row.countsStoreCommits === true,
     async prepare(servers, settings) {
       const { server, stream } = await row.target(servers)
       const probe = await (row.probe ?? ((l: LoadRequest) => expectStatus200(row.name)(l)))(stream.load, servers)
@@ -265,7 +276,7 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
       const sliceSeconds = s.durationSeconds / slices
       ctx.progress(`${running.map((m, i) => `${m.def.name} (${prepared[i]!.probe.note})`).join(', ')}: ${s.warmupSeconds} s warm-up each, then ${slices} turns of ${sliceSeconds} s each`)
       for (const p of prepared) await p.warm(s.warmupSeconds)
-      const taken = running.map(() => ({ slices: [] as Slice[], cpuMicros: 0, upstream: 0, otherCpu: [] as number[], lag: [] as number[], audited: {} as Record<string, number> }))
+      const taken = running.map(() => ({ slices: [] as Slice[], cpuMicros: 0, upstream: 0, commits: 0, otherCpu: [] as number[], lag: [] as number[], audited: {} as Record<string, number> }))
       for (let turn = 0; turn < slices; turn++) {
         for (let k = 0; k < running.length; k++) {
           const i = (turn + k) % running.length
@@ -274,6 +285,7 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
           const into = taken[i]!
           const auditBefore = (await member.audit?.(servers)) ?? {}
           const upBefore = await upstreamRequests(servers)
+          const commitsBefore = member.countsStoreCommits ? await lmdbCommits(p.server.url) : 0
           if (member.measuresLoopLag) await resetEventLoopLag(p.server.url)
           const cpuBefore = await p.server.cpuMicros()
           const window = openCpuWindow(ctx.pids())
@@ -283,6 +295,7 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
           if (other !== undefined) into.otherCpu.push(other)
           if (member.measuresLoopLag) into.lag.push(await eventLoopLagP99Ms(p.server.url))
           into.upstream += (await upstreamRequests(servers)) - upBefore
+          if (member.countsStoreCommits) into.commits += (await lmdbCommits(p.server.url)) - commitsBefore
           const moves = moved(auditBefore, (await member.audit?.(servers)) ?? {})
           for (const [name, delta] of Object.entries(moves)) into.audited[name] = (into.audited[name] ?? 0) + delta
         }
@@ -306,10 +319,11 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
             cpuMicrosPerAnswer: t.cpuMicros / answered,
             ...(t.otherCpu.length === 0 ? {} : { otherCpuPct: t.otherCpu.reduce((a, b) => a + b, 0) / t.otherCpu.length }),
             ...(p.server.url === mockUrl ? {} : { upstreamPerAnswer: t.upstream / answered }),
+            ...(member.countsStoreCommits ? { storeCommitsPerAnswer: t.commits / answered } : {}),
             ...(t.lag.length === 0 ? {} : { loopLagP99Ms: median(t.lag) }),
           },
           ...(member.audit === undefined ? {} : { audited: t.audited }),
-          notes: [p.probe.note, `${p.connections} connections`, ...(timeouts > 0 ? [`${timeouts} timeouts`] : []), ...new Set(t.slices.flatMap((x) => x.problems))],
+          notes: [p.probe.note, `${p.connections} connections`, ...(p.server.placement === undefined ? [] : [p.server.placement]), ...(timeouts > 0 ? [`${timeouts} timeouts`] : []), ...new Set(t.slices.flatMap((x) => x.problems))],
         }
       })
       return [...measured, ...skipped]

@@ -3,9 +3,11 @@
 // Measures the gateway against baselines run in the same repeat: the lean forwarder
 // (targets/lean-forwarder.ts) for every proxied row, the direct mock for added latency, a static
 // node:http server answering the same bytes for cache hits, the gateway on LMDB for the same rows
-// on PostgreSQL + Redis. Rows and lanes are in lanes.ts. Every server runs in its own process,
-// pinned apart from the load generator where taskset exists; all are stopped at the end, and the
-// temporary stores (the gateways', PostgreSQL's and Redis's) with them.
+// on PostgreSQL + Redis, and `tollgate serve --workers 1` for the same rows with more workers
+// (`--only scaling`). Rows and lanes are in lanes.ts. Every server runs in its own process,
+// pinned apart from the load generator where taskset exists (a cluster on the cores it gets, see
+// pinning.ts); all are stopped at the end, and the temporary stores (the gateways', PostgreSQL's
+// and Redis's) with them.
 //
 // --repeat N        run every row N times; the report gives medians of the per-repeat figures
 // --only TEXT,...   only the rows whose name contains one of the texts (case-insensitive; `=NAME`
@@ -24,7 +26,7 @@ import { boardOf } from './board.ts'
 import { summarise } from './compare.ts'
 import { judge } from './goals.ts'
 import { lanes, ROW, STREAM_STEPS, STRETCH_STEP, SUSTAINED_LATENCY_MS } from './lanes.ts'
-import { pinLoadGenerator } from './pinning.ts'
+import { pinLoadGenerator, scalingWorkers } from './pinning.ts'
 import { Fleet } from './processes.ts'
 import { formatJson, formatReport, type Summary } from './report.ts'
 import { selectSteps, type Selection } from './select.ts'
@@ -70,20 +72,21 @@ async function main(): Promise<void> {
   })
   if (values.pin !== 'auto' && values.pin !== 'off') throw new Error(`--pin must be auto or off, got "${values.pin}"`)
   const connections = Math.round(positive(values.connections, '--connections'))
+  // Before pinning: once pinned, this process sees one CPU.
+  const cpuCount = availableParallelism()
   const settings: Settings = {
     connections,
     sustainedConnections: 2 * connections,
     warmupSeconds: positive(values.warmup, '--warmup'),
     durationSeconds: positive(values.duration, '--duration'),
     streamSteps: values.stretch ? [...STREAM_STEPS, STRETCH_STEP] : [...STREAM_STEPS],
+    scalingWorkers: scalingWorkers(cpuCount),
     stallMs: 1000,
   }
   const repeats = Math.round(positive(values.repeat, '--repeat'))
   const plan = selectSteps(lanes(settings), values.only)
   if (plan.lanes.length === 0) throw new Error(`--only ${values.only}: no row matches`)
 
-  // Before pinning: once pinned, this process sees one CPU.
-  const cpuCount = availableParallelism()
   const pinning = pinLoadGenerator(values.pin)
   const fleet = new Fleet(pinning.serverCpu)
   // A gateway removes its store when it stops, and the shared stores their data; this covers a
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
         const base = rows.find((r) => r.name === row?.baseline)
         return row?.figures.rps === undefined || base?.figures.rps === undefined ? '-' : (row.figures.rps / base.figures.rps).toFixed(2)
       }
-      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.missShared, ROW.chatMiss, ROW.hit, ROW.governed].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
+      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.missShared, ROW.chatMiss, ROW.hit, ROW.governed, ROW.scalingJson(2), ROW.scalingChat(2)].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
     }
   } finally {
     await fleet.stopAll()

@@ -1,6 +1,7 @@
-// Figures read from a gateway's own Prometheus endpoint: the Governor's scans by place, and the
-// event-loop lag. prom-client's event-loop figures come from a histogram it resets on every
-// scrape, so a scrape just before a run starts a fresh window and the next one reports that window.
+// Figures read from a gateway's own Prometheus endpoint: the Governor's scans by place, the LMDB
+// commits, and the event-loop lag. prom-client's event-loop figures come from a histogram it
+// resets on every scrape, so a scrape just before a run starts a fresh window and the next one
+// reports that window.
 import { send } from './probe.ts'
 
 async function scrape(serverUrl: string): Promise<string> {
@@ -21,6 +22,11 @@ export async function governorScans(serverUrl: string): Promise<{ inline: number
     inline: sample(text, 'tollgate_governor_scan_seconds_count{where="inline"}'),
     pool: sample(text, 'tollgate_governor_scan_seconds_count{where="pool"}'),
   }
+}
+
+/** Write transactions the server has committed to LMDB (a cluster's /metrics sums its workers). */
+export async function lmdbCommits(serverUrl: string): Promise<number> {
+  return sample(await scrape(serverUrl), 'tollgate_store_commits_total{store="lmdb"}')
 }
 
 /** Starts a new event-loop lag window. */

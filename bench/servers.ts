@@ -1,6 +1,6 @@
 // The servers of one lane, each started in its own (pinned) process the first time a row asks for
-// it: the mock upstream with the lane's pace, the lean forwarder and the gateways in front of it,
-// and the static floor replaying a recorded cache hit. A lane's forwarder and gateways use the
+// it: the mock upstream with the lane's pace, the lean forwarder and the gateways in front of it
+// (one of them as `tollgate serve --workers N`), and the static floor replaying a recorded cache hit. A lane's forwarder and gateways use the
 // same number of sockets to the mock, so they differ only in the work they do.
 import type { Child, Fleet } from './processes.ts'
 import { replayable, send } from './probe.ts'
@@ -8,6 +8,8 @@ import { completeHeaders, COMPLETE_BODY } from './payload.ts'
 import type { GatewayInfo, GatewaySpec } from './targets/gateway.ts'
 import type { LeanForwarderSpec } from './targets/lean-forwarder.ts'
 import type { MockSpec } from './targets/mock-upstream.ts'
+import type { ServedGatewaySpec } from './targets/served-gateway.ts'
+import { clusterPlacement } from './pinning.ts'
 import type { SharedStoresInfo } from './targets/shared-stores.ts'
 import { rateLimitSchema } from '../plugins/rate-limit/schema.ts'
 
@@ -19,6 +21,8 @@ export interface Server {
   /** CPU time (all threads) the process has used so far. */
   cpuMicros(): Promise<number>
   rssBytes(): number | undefined
+  /** Where it runs, when not on the servers' CPU (a cluster's CPUs), for the row's notes. */
+  readonly placement?: string
 }
 
 export interface GatewayServer extends Server {
@@ -59,6 +63,8 @@ export interface LaneSetup {
 export const ENTERPRISE_LIMIT = { perMinute: 6_000_000, burst: 100_000, perDay: 1_000_000_000 }
 const NO_MEMO = 0
 const SHARED_STORES = 'PostgreSQL + Redis'
+// The workers start one after the other, each opening the store and setting up every plugin.
+const SERVED_READY_TIMEOUT_MS = 150_000
 // Far above the 16 KB placement rows' message, so all of it is scanned on the event loop.
 const WHOLE_REQUEST_CHARS = 1 << 20
 
@@ -134,6 +140,22 @@ export class LaneServers {
       const server = { ...serverOf(child), projectId: child.info.projectId, key: child.info.key }
       if (sharedStores === undefined) return server
       return { ...server, cpuMicros: async () => (await child.cpuMicros()) + (await sharedStores.cpuMicros()) }
+    })
+  }
+
+  /**
+   * The gateway as an operator starts it, `tollgate serve --workers N` (see
+   * targets/served-gateway.ts), on the CPUs clusterPlacement gives N workers.
+   */
+  served(workers: number): Promise<GatewayServer> {
+    return this.#once(`tollgate serve --workers ${workers}`, async (name) => {
+      const placement = clusterPlacement(this.#fleet.serverCpu, workers)
+      const spec: ServedGatewaySpec = { upstreamUrl: (await this.mock()).url, upstreamConnections: this.#setup.upstreamConnections, workers }
+      const child = await this.#fleet.start<GatewayInfo>(name, 'served-gateway', spec, {
+        readyTimeoutMs: SERVED_READY_TIMEOUT_MS, ...(placement.cpus === undefined ? {} : { cpus: placement.cpus }),
+      })
+      this.#dataDirs.push(child.info.dataDir)
+      return { ...serverOf(child), projectId: child.info.projectId, key: child.info.key, placement: placement.description }
     })
   }
 

@@ -126,6 +126,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'index.ts': 'offPath',
   'config.ts': 'offPath',
   'cluster.ts': 'offPath',
+  'cluster-metrics.ts': 'offPath',
   'drain.ts': 'offPath',
   'openapi.ts': 'offPath',
   'route-docs.ts': 'offPath',

@@ -1,20 +1,10 @@
 // Several gateway processes on one host (tollgate serve --workers N): node:cluster shares the
 // port, LMDB shares the store, and /metrics on any worker answers for all of them by asking the
-// primary, which gathers every worker's registry (prom-client's AggregatorRegistry).
+// primary, which gathers every serving worker's registry (cluster-metrics.ts).
 import cluster, { type Worker } from 'node:cluster'
-import { randomUUID } from 'node:crypto'
-import { AggregatorRegistry, type Registry } from 'prom-client'
+import { clusterMetricsGatherer } from './cluster-metrics.ts'
 
-const METRICS_REQUEST = 'tollgate:metrics-request'
-const METRICS_RESPONSE = 'tollgate:metrics-response'
 const READY = 'tollgate:ready'
-
-interface MetricsMessage {
-  readonly type: string
-  readonly id: string
-  readonly text?: string
-  readonly error?: string
-}
 
 export interface PrimaryOptions {
   readonly workers: number
@@ -47,7 +37,6 @@ interface WorkerState {
  * once they are gone.
  */
 export function runPrimary(options: PrimaryOptions): void {
-  const aggregator = new AggregatorRegistry()
   const alive = new Map<Worker, WorkerState>()
   let starting: Worker | undefined
   let next: NodeJS.Timeout | undefined
@@ -56,13 +45,13 @@ export function runPrimary(options: PrimaryOptions): void {
   let youngDeaths = 0
   let stopping = false
 
-  cluster.on('message', (worker: Worker, message: MetricsMessage) => {
+  const metrics = clusterMetricsGatherer<Worker>({
+    serving: () => [...alive].filter(([, state]) => state.ready).map(([worker]) => worker),
+    log: options.log,
+  })
+  cluster.on('message', (worker: Worker, message: { readonly type?: string }) => {
     if (message?.type === READY) return ready(worker)
-    if (message?.type !== METRICS_REQUEST) return
-    aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: METRICS_RESPONSE, id: message.id, text }),
-      (err: unknown) => worker.send({ type: METRICS_RESPONSE, id: message.id, error: String(err) }),
-    )
+    metrics(worker, message)
   })
 
   const serving = () => [...alive.values()].filter((w) => w.ready).length
@@ -126,27 +115,6 @@ export function runPrimary(options: PrimaryOptions): void {
 /** In a worker: tells the primary the gateway is up (no-op in a single process). */
 export function announceReady(): void {
   if (cluster.isWorker) process.send!({ type: READY })
-}
-
-/** In a worker: a source of metrics for the whole cluster, answered by the primary. */
-export function clusterMetricsSource(registry: Registry): () => Promise<string> {
-  new AggregatorRegistry()
-  AggregatorRegistry.setRegistries([registry])
-  const pending = new Map<string, { resolve: (text: string) => void; reject: (err: Error) => void }>()
-  process.on('message', (message: MetricsMessage) => {
-    if (message?.type !== METRICS_RESPONSE) return
-    const waiter = pending.get(message.id)
-    if (waiter === undefined) return
-    pending.delete(message.id)
-    if (message.text !== undefined) waiter.resolve(message.text)
-    else waiter.reject(new Error(message.error ?? 'no metrics from the primary'))
-  })
-  return () =>
-    new Promise((resolve, reject) => {
-      const id = randomUUID()
-      pending.set(id, { resolve, reject })
-      process.send!({ type: METRICS_REQUEST, id })
-    })
 }
 
 export const isClusterWorker = () => cluster.isWorker

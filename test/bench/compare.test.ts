@@ -40,3 +40,21 @@ t.test('a goal passes or fails on the median, and is not judged when the row is 
   const failing = [row(ROW.jsonForwarder, 'throughput', { rps: 1000 }), row(ROW.missNoCache, 'throughput', { rps: 900, failed: 3 }, ROW.jsonForwarder)]
   t.match(judge(summarise([failing])), [{ verdict: 'not judged', reason: '3 failed answers' }])
 })
+
+t.test('the CPU ratio is the row\'s CPU per answer over its baseline\'s: what an answer costs in forwarder answers', async (t) => {
+  const [, miss] = summarise([[
+    row(ROW.jsonForwarder, 'throughput', { rps: 1000, cpuMicrosPerAnswer: 80 }),
+    row(ROW.missNoCache, 'throughput', { rps: 300, cpuMicrosPerAnswer: 320 }, ROW.jsonForwarder),
+  ]])
+  t.equal(miss!.derived.cpuRatio, 4)
+})
+
+t.test('two workers are judged on the store commits they take per answer', async (t) => {
+  const scaling = (commits: number): RowResult[] => [
+    row(ROW.scalingJsonForwarder, 'throughput', { rps: 1000 }),
+    row(ROW.scalingJson(1), 'throughput', { rps: 300, storeCommitsPerAnswer: 0.5 }, ROW.scalingJsonForwarder),
+    row(ROW.scalingJson(2), 'throughput', { rps: 500, storeCommitsPerAnswer: commits }, ROW.scalingJson(1)),
+  ]
+  t.match(judge(summarise([scaling(0.04)])), [{ row: ROW.scalingJson(2), verdict: 'pass', actual: '0.040' }])
+  t.match(judge(summarise([scaling(0.4)])), [{ row: ROW.scalingJson(2), verdict: 'fail', actual: '0.400' }])
+})
