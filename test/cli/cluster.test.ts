@@ -1,14 +1,14 @@
 // `tollgate serve --workers 2`: two processes share the port and the store, and a key's limit
 // and the account routes' attempt limits hold across them instead of doubling; /metrics on
-// either answers for both, at once while a worker is still starting, and in spite of a stuck one.
+// either answers for both (cluster-metrics.test.ts: at once while a worker is still starting, and
+// in spite of a stuck one).
 import t, { type Test } from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { call } from '../helpers/http.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
-import { launchPrimary, urlOf } from '../helpers/spawn-cluster.ts'
+import { freshConnection } from '../helpers/spawn-cluster.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 
@@ -34,17 +34,6 @@ async function startCluster(t: Test, dataDir: string): Promise<{ child: ChildPro
     })
   })
   return { child, url }
-}
-
-/** A fresh connection each time, so the primary hands the requests to both workers in turn. */
-function freshConnection(url: string, headers: Record<string, string>, body?: unknown): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
-    }).on('error', reject)
-    req.end(body === undefined ? undefined : JSON.stringify(body))
-  })
 }
 
 t.test('two workers sharing one store let through no more than the key\'s burst', async (t) => {
@@ -74,52 +63,4 @@ t.test('two workers sharing one store allow 5 login attempts a minute for an add
   t.same(statuses, [401, 401, 401, 401, 401, 429, 429, 429, 429, 429])
   const metrics = await call(`${url}/metrics`)
   t.match(metrics.body, /tollgate_requests_total\{route="auth_login",status_class="4xx",reason="client_error"\} 5/, 'the cluster\'s metrics count the five attempts answered')
-})
-
-/** GET /metrics on a fresh connection: its status, body and time taken. */
-function scrape(url: string, signal?: AbortSignal): Promise<{ status: number; body: string; ms: number }> {
-  const started = performance.now()
-  return new Promise((resolve, reject) => {
-    request(`${url}/metrics`, { agent: false, ...(signal === undefined ? {} : { signal }) }, (res) => {
-      let body = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }))
-    }).on('error', reject).end()
-  })
-}
-
-t.test('a fresh cluster answers its first scrape at once, while its second worker is still starting', async (t) => {
-  const primary = launchPrimary(t, 2)
-  await primary.until(/listening on/)
-  const url = urlOf(primary.output())
-  const first = await scrape(url)
-  t.equal(first.status, 200, 'the first scrape is answered by the worker that serves')
-  t.ok(first.ms < 3000, `promptly (${Math.round(first.ms)} ms), not after a wait for the worker still starting`)
-  t.match(first.body, /^tollgate_provider_simulated\{provider="openai"\} 1$/m)
-  await primary.until(/listening on/, 2)
-  for (let i = 0; i < 3; i++) {
-    const next = await scrape(url)
-    t.equal(next.status, 200)
-    t.ok(next.ms < 3000, `scrape ${i + 2} with both workers up in ${Math.round(next.ms)} ms`)
-  }
-})
-
-t.test('a worker that cannot answer delays a scrape but does not fail it: the cluster answers with the figures it gave last', async (t) => {
-  const primary = launchPrimary(t, 2)
-  await primary.until(/listening on/, 2)
-  const url = urlOf(primary.output())
-  for (let i = 0; i < 4; i++) t.equal(await freshConnection(`${url}/api/health`, {}), 401)
-  t.equal((await scrape(url)).status, 200, 'both workers give their figures once')
-  const [stopped] = primary.workers()
-  process.kill(stopped!, 'SIGSTOP')
-  // The primary hands a stopped worker one connection, which then waits; the others are answered.
-  const abort = new AbortController()
-  t.teardown(() => abort.abort())
-  const scrapes = [0, 1, 2].map(() => scrape(url, abort.signal))
-  for (const pending of scrapes) pending.catch(() => undefined)
-  const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no scrape answered within 15 s')), 15_000).unref())
-  const answer = await Promise.race([Promise.any(scrapes), deadline])
-  t.equal(answer.status, 200, 'answered, not 500')
-  t.match(answer.body, /^tollgate_requests_total\{route="health",status_class="4xx",reason="[^"]+"\} 4$/m, 'the stopped worker\'s requests are still counted')
-  t.match(primary.output(), new RegExp(`worker ${stopped} gave no metrics within \\d+ ms`), 'the primary says which worker was silent')
 })

@@ -3,6 +3,7 @@
 import type { Test } from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { request } from 'node:http'
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { freshDataDir, TEST_SECRET } from './start-gateway.ts'
@@ -77,3 +78,14 @@ export async function firstWorker(primary: Primary): Promise<number> {
 
 /** The URL the first worker printed. */
 export const urlOf = (output: string) => /listening on (http:\/\/\S+)/.exec(output)![1]!
+
+/** A fresh connection each time, so the primary hands the requests to both workers in turn. */
+export function freshConnection(url: string, headers: Record<string, string>, body?: unknown): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    }).on('error', reject)
+    req.end(body === undefined ? undefined : JSON.stringify(body))
+  })
+}
