@@ -534,10 +534,10 @@ const MENTION: RuleVerdict = { kind: 'mention' }
 // little to decide, the learned model scores the text's windows and adds the one it flags.
 export const promptInjectionDetector: Detector = {
   types: ['PROMPT_INJECTION'],
-  detect(text) {
+  detect(text, _wanted, options) {
     const byRules = ruleVerdict(text)
     if (byRules.kind === 'attack') return byRules.findings
-    if (byRules.kind === 'mention') return []
+    if (byRules.kind === 'mention' || !options.learned) return []
     const hit = modelHit(text)
     if (hit === undefined) return []
     return [{ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score: Math.max(FLAG_AT, hit.probability), heuristic: true }]
