@@ -15,6 +15,7 @@ import { isDocumentedExample } from '../workers/scan/example-keys.ts'
 import { isPlaceholder } from '../workers/scan/secret-values.ts'
 import { ENTITY_TYPES, type EntityType, type Finding } from '../workers/scan/types.ts'
 import { FAMILIES, familiesOf } from './injection-families.ts'
+import { printHeldOut } from './injection-held-out.ts'
 
 const GoldEntity = z.object({
   type: z.string(),
@@ -230,6 +231,7 @@ function main(): void {
   printPromptInjection(scores.get('PROMPT_INJECTION'))
   printFamilies('PROMPT_INJECTION recall per attack family (families by phrasing, bench/injection-families.ts):', injections)
   for (const set of FAMILY_SETS) printFamilies(`${set.title} (${fileURLToPath(set.file)}):`, loadFamilySet(set.file))
+  printHeldOut()
   printSecretDetail(secretPositiveCases, secretNegatives)
   printDisputed(scores)
   printTargets(scores)

@@ -6,7 +6,7 @@ import { DETECTORS } from './scan/detectors.ts'
 import { findEncodedRuns } from './scan/encoded.ts'
 import { mergeFindings } from './scan/merge.ts'
 import { normalizeText } from './scan/normalize.ts'
-import { ENTITY_TYPES, type EntityType, type Finding } from './scan/types.ts'
+import { ENTITY_TYPES, type DetectOptions, type EntityType, type Finding } from './scan/types.ts'
 
 export type { EntityType, Finding } from './scan/types.ts'
 
@@ -14,14 +14,17 @@ export interface ScanInput {
   readonly text: string
   /** Types to look for; all types when omitted. */
   readonly types?: readonly EntityType[]
+  /** Let the learned prompt-injection model decide what the rules leave undecided (off when omitted). */
+  readonly learned?: boolean
 }
 
 export function scanContent(input: ScanInput): Finding[] {
   const wanted = new Set<EntityType>(input.types ?? ENTITY_TYPES)
   if (input.text.length === 0 || wanted.size === 0) return []
   const normalized = normalizeText(input.text)
+  const options: DetectOptions = { learned: input.learned === true }
   const found: Finding[] = []
-  for (const finding of detect(normalized.text, wanted)) {
+  for (const finding of detect(normalized.text, wanted, options)) {
     found.push({ ...finding, ...normalized.toOriginal(finding.start, finding.end) })
   }
   const runs = findEncodedRuns(normalized.text)
@@ -35,7 +38,7 @@ export function scanContent(input: ScanInput): Finding[] {
       length += run.text.length + RUN_SEPARATOR.length
     }
     const decoded = normalizeText(runs.map((run) => run.text).join(RUN_SEPARATOR))
-    for (const finding of detect(decoded.text, wanted)) {
+    for (const finding of detect(decoded.text, wanted, options)) {
       const joined = decoded.toOriginal(finding.start, finding.end)
       const index = runIndexAt(starts, joined.start)
       const run = runs[index]!
@@ -63,11 +66,11 @@ function runIndexAt(starts: readonly number[], at: number): number {
 }
 
 /** Every wanted detector's findings on normalized text, offsets into that text. */
-function detect(text: string, wanted: ReadonlySet<EntityType>): Finding[] {
+function detect(text: string, wanted: ReadonlySet<EntityType>, options: DetectOptions): Finding[] {
   const found: Finding[] = []
   for (const detector of DETECTORS) {
     if (!detector.types.some((type) => wanted.has(type))) continue
-    for (const finding of detector.detect(text, wanted)) {
+    for (const finding of detector.detect(text, wanted, options)) {
       if (wanted.has(finding.type) && finding.end > finding.start) found.push(finding)
     }
   }
@@ -76,9 +79,10 @@ function detect(text: string, wanted: ReadonlySet<EntityType>): Finding[] {
 
 export interface ScanBatchInput {
   readonly texts: readonly string[]
+  readonly learned?: boolean
 }
 
 /** Several texts in one pool task: findings per text, offsets into that text. */
 export function scanContentBatch(input: ScanBatchInput): Finding[][] {
-  return input.texts.map((text) => scanContent({ text }))
+  return input.texts.map((text) => scanContent({ text, ...(input.learned === undefined ? {} : { learned: input.learned }) }))
 }

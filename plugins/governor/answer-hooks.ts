@@ -34,6 +34,8 @@ import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.
 export interface AnswerHooksDeps extends RequestHooksDeps {
   readonly rules: ProjectRules
   readonly pool: WorkerPool
+  /** The learned prompt-injection model decides what the rules leave undecided in streamed answers. */
+  readonly learned: boolean
 }
 
 // The record of a stopped stream is written even when its client has gone meanwhile.
@@ -61,7 +63,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   const guards = new WeakMap<RequestContext, StreamGuard>()
   /** A guarded stream's whole answer and tool calls, assessed at its end. */
   const endAssessments = new WeakMap<RequestContext, Assessment>()
-  const streamScan = createStreamScan({ pool: deps.pool, scanSeconds: deps.metrics.scanSeconds })
+  const streamScan = createStreamScan({ pool: deps.pool, scanSeconds: deps.metrics.scanSeconds, learned: deps.learned })
 
   function guardOf(ctx: RequestContext): StreamGuard | undefined {
     const known = guards.get(ctx)

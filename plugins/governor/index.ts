@@ -49,13 +49,13 @@ export default {
     const rules = createProjectRules(log)
     const assess = createAssessor({
       pool,
-      limits: { inlineMaxChars: config.inlineScanChars, inlineBudgetChars: config.inlineBudgetChars },
+      limits: { inlineMaxChars: config.inlineScanChars, inlineBudgetChars: config.inlineBudgetChars, learned: config.learnedModel },
       memoEntries: config.memoEntries,
       scanSeconds: metrics.scanSeconds,
       rules,
     })
     const hooks = createRequestHooks({ assess, trail, models, newId, clock, metrics })
-    const answers = createAnswerHooks({ assess, trail, models, newId, clock, metrics, rules, pool })
+    const answers = createAnswerHooks({ assess, trail, models, newId, clock, metrics, rules, pool, learned: config.learnedModel })
     // Settings and policies are fields of the project record, written through the auth plugin's
     // registry by the policies service only; later plugins (the management API) are given it too.
     const policies = createPolicies(services.registry!)

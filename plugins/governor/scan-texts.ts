@@ -18,6 +18,8 @@ export interface ScanLimits {
   readonly inlineMaxChars: number
   /** Most characters scanned on the event loop per call; further texts go to the pool. */
   readonly inlineBudgetChars: number
+  /** The learned prompt-injection model decides what the rules leave undecided. */
+  readonly learned: boolean
 }
 
 export interface ScannedTexts {
@@ -30,14 +32,14 @@ export async function scanTexts(texts: readonly string[], pool: WorkerPool, limi
   const findings: Finding[][] = new Array(texts.length)
   const { inline, pooled } = inlineOrPooled(texts.map((text) => text.length), { maxInline: limits.inlineMaxChars, budget: limits.inlineBudgetChars })
   if (pooled.length === 0) {
-    for (const index of inline) findings[index] = scanContent({ text: texts[index]! })
+    for (const index of inline) findings[index] = scanContent({ text: texts[index]!, learned: limits.learned })
     return { findings, pooled: 0 }
   }
   // The first failure (a full queue, an abort) cancels the other tasks of this call.
   const cancel = new AbortController()
   const taskSignal = AbortSignal.any([signal, cancel.signal])
   const tasks = batchesOf(pooled, texts).map((batch) =>
-    pool.run('scanContentBatch', { texts: batch.map((index) => texts[index]!) }, taskSignal).then((found) => {
+    pool.run('scanContentBatch', { texts: batch.map((index) => texts[index]!), learned: limits.learned }, taskSignal).then((found) => {
       batch.forEach((index, i) => {
         findings[index] = found[i]!
       })
@@ -49,7 +51,7 @@ export async function scanTexts(texts: readonly string[], pool: WorkerPool, limi
   })
   try {
     // Inline scans run while the workers do theirs.
-    for (const index of inline) findings[index] = scanContent({ text: texts[index]! })
+    for (const index of inline) findings[index] = scanContent({ text: texts[index]!, learned: limits.learned })
   } catch (err) {
     cancel.abort()
     settled.catch(() => undefined)

@@ -21,4 +21,10 @@ export const governorSchema = z.strictObject({
   inlineBudgetChars: z.number().int().nonnegative().default(DEFAULT_INLINE_BUDGET_CHARS),
   /** Verdicts remembered per process (0: none). */
   memoEntries: z.number().int().nonnegative().default(5000),
+  /**
+   * Let the learned prompt-injection model (npm run train:governor) flag what the phrase rules
+   * leave undecided, in requests and answers. Off by default: on sources it never saw it adds about
+   * a point of recall and flags a few defensive system prompts (README, Governor).
+   */
+  learnedModel: z.boolean().default(false),
 })

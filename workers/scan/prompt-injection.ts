@@ -9,6 +9,7 @@
 // matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
 // detector decoded (see encoded.ts). The families' core phrasings in six other languages are in
 // injection-languages.ts.
+import { modelHit } from './injection-model.ts'
 import { leadingWords } from './leading-words.ts'
 import { defenses } from './defenses.ts'
 import { OTHER_LANGUAGE_SIGNALS } from './injection-languages.ts'
@@ -484,40 +485,61 @@ function scoreOf(hits: readonly Hit[]): number {
   return 1 - clean
 }
 
+/**
+ * What the phrase rules make of normalized text: an attack (findings), phrases that would flag but
+ * are quoted, reported or forbidden (a mention), or too little to decide.
+ */
+export type RuleVerdict = { readonly kind: 'attack'; readonly findings: Finding[] } | { readonly kind: 'mention' } | { readonly kind: 'undecided' }
+
+export function ruleVerdict(text: string): RuleVerdict {
+  const hits: Hit[] = []
+  for (const signal of UNANCHORED) {
+    signal.pattern.lastIndex = 0
+    for (let m = signal.pattern.exec(text); m !== null; m = signal.pattern.exec(text)) {
+      hits.push({ start: m.index, end: m.index + m[0].length, signal })
+    }
+  }
+  const lower = text.toLowerCase()
+  // Where each anchored signal's last match ended: like a global search, matches do not overlap.
+  const searchedTo = new Map<Anchored, number>()
+  for (let at = 0; at < text.length - 1; at++) {
+    if (!isWordCode(text.charCodeAt(at)) || (at > 0 && isWordCode(text.charCodeAt(at - 1)))) continue
+    for (const word of FIRST_LETTERS.get(pairKey(lower, at)) ?? []) {
+      if (!lower.startsWith(word, at)) continue
+      for (const anchored of ANCHORED_BY_WORD.get(word) ?? []) {
+        if ((searchedTo.get(anchored) ?? 0) > at) continue
+        anchored.sticky.lastIndex = at
+        const m = anchored.sticky.exec(text)
+        if (m === null) continue
+        searchedTo.set(anchored, at + Math.max(1, m[0].length))
+        hits.push({ start: at, end: at + m[0].length, signal: anchored.signal })
+      }
+    }
+  }
+  // Sparing a match can only lower the score, and most texts stay below the flag with every
+  // match counted, so the spans that spare one are looked for only when they could matter.
+  if (scoreOf(hits) < FLAG_AT) return UNDECIDED
+  const mentions = [...quotedMentions(text), ...reportedOrders(text), ...defenses(text)]
+  const said = hits.filter((hit) => !isInside(mentions, hit.start, hit.end))
+  const score = scoreOf(said)
+  if (score < FLAG_AT) return MENTION
+  return { kind: 'attack', findings: said.map((hit): Finding => ({ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score, heuristic: true })) }
+}
+
+const UNDECIDED: RuleVerdict = { kind: 'undecided' }
+const MENTION: RuleVerdict = { kind: 'mention' }
+
+// A rule hit stays a hit, and so does the rules' reading of a mention (a system prompt that
+// forbids "ignore your instructions" names the attack it refuses). Where the rules find too
+// little to decide, the learned model scores the text's windows and adds the one it flags.
 export const promptInjectionDetector: Detector = {
   types: ['PROMPT_INJECTION'],
-  detect(text) {
-    const hits: Hit[] = []
-    for (const signal of UNANCHORED) {
-      signal.pattern.lastIndex = 0
-      for (let m = signal.pattern.exec(text); m !== null; m = signal.pattern.exec(text)) {
-        hits.push({ start: m.index, end: m.index + m[0].length, signal })
-      }
-    }
-    const lower = text.toLowerCase()
-    // Where each anchored signal's last match ended: like a global search, matches do not overlap.
-    const searchedTo = new Map<Anchored, number>()
-    for (let at = 0; at < text.length - 1; at++) {
-      if (!isWordCode(text.charCodeAt(at)) || (at > 0 && isWordCode(text.charCodeAt(at - 1)))) continue
-      for (const word of FIRST_LETTERS.get(pairKey(lower, at)) ?? []) {
-        if (!lower.startsWith(word, at)) continue
-        for (const anchored of ANCHORED_BY_WORD.get(word) ?? []) {
-          if ((searchedTo.get(anchored) ?? 0) > at) continue
-          anchored.sticky.lastIndex = at
-          const m = anchored.sticky.exec(text)
-          if (m === null) continue
-          searchedTo.set(anchored, at + Math.max(1, m[0].length))
-          hits.push({ start: at, end: at + m[0].length, signal: anchored.signal })
-        }
-      }
-    }
-    // Sparing a match can only lower the score, and most texts stay below the flag with every
-    // match counted, so the spans that spare one are looked for only when they could matter.
-    if (scoreOf(hits) < FLAG_AT) return []
-    const mentions = [...quotedMentions(text), ...reportedOrders(text), ...defenses(text)]
-    const said = hits.filter((hit) => !isInside(mentions, hit.start, hit.end))
-    const score = scoreOf(said)
-    if (score < FLAG_AT) return []
-    return said.map((hit): Finding => ({ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score, heuristic: true }))
+  detect(text, _wanted, options) {
+    const byRules = ruleVerdict(text)
+    if (byRules.kind === 'attack') return byRules.findings
+    if (byRules.kind === 'mention' || !options.learned) return []
+    const hit = modelHit(text)
+    if (hit === undefined) return []
+    return [{ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score: Math.max(FLAG_AT, hit.probability), heuristic: true }]
   },
 }

@@ -71,5 +71,10 @@ export interface Finding {
  */
 export interface Detector {
   readonly types: readonly EntityType[]
-  detect(text: string, wanted: ReadonlySet<EntityType>): Finding[]
+  detect(text: string, wanted: ReadonlySet<EntityType>, options: DetectOptions): Finding[]
+}
+
+export interface DetectOptions {
+  /** Score what the prompt-injection rules leave undecided with the learned model (plugins.governor.learnedModel). */
+  readonly learned: boolean
 }

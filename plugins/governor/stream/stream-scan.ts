@@ -27,6 +27,8 @@ const PHRASE_TYPES: readonly EntityType[] = ['PROMPT_INJECTION']
 
 export interface StreamScanDeps {
   readonly pool: WorkerPool
+  /** The learned prompt-injection model decides what the rules leave undecided. */
+  readonly learned: boolean
   /** Seconds per scan, by where it ran: `stream` on the event loop, `stream_pool` in the pool. */
   readonly scanSeconds: Histogram<'where'>
 }
@@ -37,7 +39,7 @@ export function createStreamScan(deps: StreamScanDeps): (signal: AbortSignal) =>
   const pooledSeconds = deps.scanSeconds.labels({ where: 'stream_pool' })
 
   return (signal) => (text, phrasesOnly) => {
-    const input = phrasesOnly ? { text, types: PHRASE_TYPES } : { text }
+    const input = phrasesOnly ? { text, types: PHRASE_TYPES, learned: deps.learned } : { text, learned: deps.learned }
     const started = performance.now()
     if (text.length <= INLINE_WINDOW_CHARS) {
       const findings = scanContent(input)

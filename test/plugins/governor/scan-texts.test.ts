@@ -28,7 +28,7 @@ function recordingPool(fail?: (call: number) => Error | undefined) {
   return { pool, texts, batches, signals }
 }
 
-const limits = { inlineMaxChars: 20, inlineBudgetChars: 30 }
+const limits = { inlineMaxChars: 20, inlineBudgetChars: 30, learned: false }
 const mail = 'mail ana@example.org'
 
 t.test('short texts are scanned inline until the budget is spent; long texts and the rest go to the pool', async (t) => {
@@ -72,6 +72,6 @@ t.test('many long texts take a few pool tasks, not one each, and every text keep
 
 t.test('small pooled texts are grouped until a batch holds enough work', async (t) => {
   const { pool, batches } = recordingPool()
-  await scanTexts(Array.from({ length: 10 }, () => 'x'.repeat(100)), pool, { inlineMaxChars: 20, inlineBudgetChars: 30 }, new AbortController().signal)
+  await scanTexts(Array.from({ length: 10 }, () => 'x'.repeat(100)), pool, { inlineMaxChars: 20, inlineBudgetChars: 30, learned: false }, new AbortController().signal)
   t.equal(batches.length, 1, 'ten texts of 100 characters are one task')
 })

@@ -2,8 +2,9 @@
 import t from 'tap'
 import { governorSchema } from '../../../plugins/governor/schema.ts'
 
-t.test('defaults scan up to 1 KiB per text and 2 KiB per request inline and remember 5000 verdicts', async (t) => {
-  t.same(governorSchema.parse({}), { inlineScanChars: 1024, inlineBudgetChars: 2048, memoEntries: 5000 })
+t.test('defaults scan up to 1 KiB per text and 2 KiB per request inline, remember 5000 verdicts and leave the learned model off', async (t) => {
+  t.same(governorSchema.parse({}), { inlineScanChars: 1024, inlineBudgetChars: 2048, memoEntries: 5000, learnedModel: false })
+  t.notOk(governorSchema.safeParse({ learnedModel: 'yes' }).success)
 })
 
 t.test('refuses unknown keys and negative or fractional sizes', async (t) => {

@@ -176,7 +176,7 @@ t.test('windows up to the bound are scanned at once; longer ones in the pool, wh
   const scanSeconds = new Histogram({ name: 'scan_seconds', help: 'scans', labelNames: ['where'], registers: [new Registry()] })
   const signal = new AbortController().signal
 
-  const scan = createStreamScan({ pool: pool(undefined), scanSeconds })(signal)
+  const scan = createStreamScan({ pool: pool(undefined), scanSeconds, learned: false })(signal)
   const atBound = `${prose(INLINE_WINDOW_CHARS - SENSITIVE.email.length - 1)} ${SENSITIVE.email}`
   t.equal(atBound.length, INLINE_WINDOW_CHARS)
   const found = scan(atBound, false)
@@ -188,13 +188,13 @@ t.test('windows up to the bound are scanned at once; longer ones in the pool, wh
   t.same(await later, [])
   t.same(runs, ['scanContent'])
 
-  const full = createStreamScan({ pool: pool(new OverloadedError('The worker pool queue is full; retry shortly.')), scanSeconds })(signal)
+  const full = createStreamScan({ pool: pool(new OverloadedError('The worker pool queue is full; retry shortly.')), scanSeconds, learned: false })(signal)
   const stopped = await Promise.resolve(full('z'.repeat(INLINE_WINDOW_CHARS + 1), false)).catch((err: unknown) => err)
   t.ok(stopped instanceof StreamStop, 'the stream is stopped')
   t.match(await (stopped as StreamStop).error, { status: 503, code: 'overloaded', message: /queue was full.*unchecked text is not let out/ })
 
   const failing = new Error('worker died')
-  const broken = createStreamScan({ pool: pool(failing), scanSeconds })(signal)
+  const broken = createStreamScan({ pool: pool(failing), scanSeconds, learned: false })(signal)
   await t.rejects(Promise.resolve(broken('z'.repeat(INLINE_WINDOW_CHARS + 1), false)), failing, 'another failure is the hook\'s failure')
 })
 

@@ -1,0 +1,52 @@
+// The prompt-injection model on source-held-out folds of ../shared/data/prompt-injection/train.jsonl:
+// each row scored by a model trained without its source (scripts/governor-model/folds.ts), at the
+// shipped thresholds, beside the phrase rules on the same row. Rules alone, model alone, and both
+// as the scanner combines them (a rule hit stays; a mention the rules spare stays clean; the
+// model decides the rest), per family, source and language.
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { DEFAULT_DATA_FILE, loadDataset } from '../scripts/governor-model/dataset.ts'
+import { encodeText } from '../scripts/governor-model/encode.ts'
+import { figuresOf, percent, type Figures } from '../scripts/governor-model/figures.ts'
+import { heldOutLogits } from '../scripts/governor-model/held-out.ts'
+import { TRAIN_OPTIONS } from '../scripts/governor-model/trainer.ts'
+import { loadModel } from '../workers/scan/injection-model.ts'
+import { normalizeText } from '../workers/scan/normalize.ts'
+import { ruleVerdict } from '../workers/scan/prompt-injection.ts'
+
+export function printHeldOut(): void {
+  const file = fileURLToPath(DEFAULT_DATA_FILE)
+  if (!existsSync(file)) {
+    console.log(`\nPrompt-injection model on held-out sources: skipped, ${file} not found`)
+    return
+  }
+  const { rows } = loadDataset(file)
+  const encoded = rows.map((row) => encodeText(row.text))
+  const logits = heldOutLogits(rows, encoded, TRAIN_OPTIONS)
+  const { thresholds } = loadModel()
+  const verdicts = rows.map((row) => ruleVerdict(normalizeText(row.text).text).kind)
+  const model = (i: number) => logits[i]! > thresholds[encoded[i]!.script]
+  const runs = {
+    rules: figuresOf(rows, (i) => verdicts[i] === 'attack'),
+    model: figuresOf(rows, model),
+    both: figuresOf(rows, (i) => verdicts[i] === 'attack' || (verdicts[i] === 'undecided' && model(i))),
+  }
+  console.log(`\nPrompt-injection on ${file}, each row scored by a model trained without its source (flagged: rules | model | both):`)
+  line('all attacks', runs, (f) => f.attacks)
+  line('all benign', runs, (f) => f.benign)
+  console.log(' by family:')
+  for (const family of Object.keys(runs.rules.byFamily)) line(`  ${family}`, runs, (f) => f.byFamily[family]!)
+  console.log(' by source:')
+  for (const source of Object.keys(runs.rules.bySource)) line(`  ${source}`, runs, (f) => f.bySource[source]!)
+  console.log(' by language, attacks / benign:')
+  for (const lang of Object.keys(runs.rules.byLanguage)) {
+    line(`  ${lang} attacks`, runs, (f) => f.byLanguage[lang]!.attacks)
+    line(`  ${lang} benign`, runs, (f) => f.byLanguage[lang]!.benign)
+  }
+}
+
+function line(label: string, runs: Readonly<Record<'rules' | 'model' | 'both', Figures>>, pick: (f: Figures) => { flagged: number; of: number }): void {
+  const of = pick(runs.rules).of
+  if (of === 0) return
+  console.log(`  ${label.padEnd(44)} ${[runs.rules, runs.model, runs.both].map((f) => percent(pick(f)).padStart(6)).join(' | ')}  of ${of}`)
+}
