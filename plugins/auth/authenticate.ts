@@ -4,6 +4,12 @@
 import { parseKey } from './key-format.ts'
 import type { AuthRegistry, KeyRecord } from './registry.ts'
 import type { AuthState, Authenticate } from './state.ts'
+import { VerifiedKeys } from './verified-keys.ts'
+
+/** Far more keys than one gateway serves at once. */
+const VERIFIED_KEYS = 10_000
+
+const verifiedByRegistry = new WeakMap<AuthRegistry, VerifiedKeys>()
 
 function stateOf(registry: AuthRegistry, record: KeyRecord | undefined): AuthState | undefined {
   if (record === undefined || record.status !== 'active') return undefined
@@ -19,8 +25,22 @@ function stateOf(registry: AuthRegistry, record: KeyRecord | undefined): AuthSta
  * request is answered 503, never 401 by mistake.
  */
 export function authenticateKey(registry: AuthRegistry, key: string): AuthState | Promise<AuthState | undefined> | undefined {
+  let verified = verifiedByRegistry.get(registry)
+  if (verified === undefined) {
+    verified = new VerifiedKeys(VERIFIED_KEYS)
+    verifiedByRegistry.set(registry, verified)
+  }
+  // Read before the records, so that a change made while they are read is never remembered as current.
+  const generation = registry.generation()
+  const fingerprint = VerifiedKeys.fingerprint(key)
+  const known = verified.get(fingerprint, generation)
+  if (known !== undefined) return known
   if (parseKey(key) === undefined) return undefined
-  return stateOf(registry, registry.findByKey(key)) ?? registry.lookupKey(key).then((record) => stateOf(registry, record))
+  const remember = (state: AuthState | undefined) => {
+    if (state !== undefined) verified.set(fingerprint, generation, state)
+    return state
+  }
+  return remember(stateOf(registry, registry.findByKey(key))) ?? registry.lookupKey(key).then((record) => stateOf(registry, record))
 }
 
 export function createAuthenticate(registry: AuthRegistry): Authenticate {

@@ -9,18 +9,26 @@ export class KeyReplica {
   readonly #keysByHash = new Map<string, KeyRecord>()
   readonly #hashById = new Map<string, string>()
   readonly #lastUsed = new Map<string, string>()
+  #version = 0
+
+  /** Changes with every change of a project or key (not of last-used times). */
+  get version(): number {
+    return this.#version
+  }
 
   replaceAll(projects: readonly Project[], keys: readonly KeyRecord[], lastUsed: ReadonlyArray<readonly [string, string]>): void {
     this.#projects.clear()
     this.#keysByHash.clear()
     this.#hashById.clear()
     this.#lastUsed.clear()
+    this.#version++
     for (const project of projects) this.putProject(project)
     for (const key of keys) this.putKey(key)
     for (const [id, at] of lastUsed) this.#lastUsed.set(id, at)
   }
 
   putProject(project: Project): void {
+    this.#version++
     this.#projects.set(project.id, withCurrentFields(project))
   }
 
@@ -34,11 +42,13 @@ export class KeyReplica {
   }
 
   putKey(record: KeyRecord): void {
+    this.#version++
     this.#keysByHash.set(record.hash, record)
     this.#hashById.set(record.id, record.hash)
   }
 
   removeKey(id: string): void {
+    this.#version++
     const hash = this.#hashById.get(id)
     if (hash !== undefined) this.#keysByHash.delete(hash)
     this.#hashById.delete(id)

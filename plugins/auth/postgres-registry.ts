@@ -196,6 +196,7 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
       await readBack(refreshKey(id))
     },
     findByKey,
+    generation: () => replica.version,
     async lookupKey(key) {
       const known = findByKey(key)
       if (known?.status === 'active' && replica.project(known.projectId) !== undefined) return known

@@ -66,6 +66,11 @@ export interface AuthRegistry {
   /** The active-or-not record of a presented key, compared in constant time; undefined when unknown. */
   findByKey(key: string): KeyRecord | undefined
   /**
+   * A value that changes whenever a project or key that findByKey and getProject answer from may
+   * have changed, by any process: what was authenticated under one value holds while it lasts.
+   */
+  generation(): number
+  /**
    * findByKey, made sure where the records are shared: a key this process does not know, or knows
    * as inactive, may have been made or reactivated by another gateway a moment ago. Its project
    * is then known too. Throws DependencyUnavailableError when the records cannot be reached, and
@@ -77,6 +82,7 @@ export interface AuthRegistry {
 }
 
 const SECRET_ENTRY = 'hmac-secret'
+const CHANGES = 'projects-and-keys'
 /** Key records and projects kept decoded: far more than one gateway serves at once. */
 const HOT_RECORDS = 10_000
 
@@ -147,6 +153,10 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
   const records = store.open<KeyRecord>('keys-by-hash', { records: true })
   const hashes = store.open<string>('key-ids')
   const lastUsed = store.open<string>('key-last-used')
+  // Counts the writes of projects and keys by every process on the store, each in the transaction
+  // of its write: one small read tells whether anything authenticated before may have changed.
+  const changes = store.open<number>('changes')
+  const changed = () => changes.put(CHANGES, (changes.get(CHANGES) ?? 0) + 1)
   const iso = () => new Date(clock.now()).toISOString()
   // Every authenticated request reads its key record and its project.
   const recordByHash = decodedReads(records, HOT_RECORDS)
@@ -179,7 +189,10 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
   return {
     async createProject(input) {
       const project = newProject(input, iso())
-      await projects.put(project.id, project)
+      await store.transaction(() => {
+        projects.put(project.id, project)
+        changed()
+      })
       return project
     },
     getProject: (id) => withCurrentFields(projectById(id)),
@@ -188,6 +201,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
       return store.transaction(() => {
         const next = changedProject(projectOf(id), changes)
         projects.put(id, next)
+        changed()
         return next
       })
     },
@@ -197,6 +211,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
       await store.transaction(() => {
         records.put(record.hash, record)
         hashes.put(record.id, record.hash)
+        changed()
       })
       return { record: view(record), key }
     },
@@ -210,6 +225,7 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
       const next = await store.transaction(() => {
         const record = { ...recordOf(id), status }
         records.put(record.hash, record)
+        changed()
         return record
       })
       return view(next)
@@ -220,9 +236,11 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
         records.remove(record.hash)
         hashes.remove(id)
         lastUsed.remove(id)
+        changed()
       })
     },
     findByKey,
+    generation: () => changes.get(CHANGES) ?? 0,
     // LMDB is shared by every process on the host: what findByKey read is already the truth.
     lookupKey: (key) => Promise.resolve(findByKey(key)),
     async touchKey(id) {

@@ -14,6 +14,9 @@ const NO_STORE: CachePolicy = { serve: false, store: false }
 
 export function cachePolicyOf(header: string | undefined): CachePolicy {
   if (header === undefined) return USE_CACHE
+  // The headers clients send, told apart without splitting them.
+  if (header === 'no-cache') return REFRESH
+  if (header === 'no-store') return NO_STORE
   let policy = USE_CACHE
   for (const part of header.split(',')) {
     const directive = part.split('=', 1)[0]!.trim().toLowerCase()

@@ -23,6 +23,11 @@ import { cacheLogFields } from './state.ts'
 
 type Answer = Pick<CompletionResult, 'text' | 'provider' | 'model' | 'usage' | 'toolCalls' | 'finishReason'>
 
+/** Whether the text's UTF-8 bytes fit `bytes`: a UTF-16 unit is at most 3 of them, so most texts need no count. */
+function fitsInline(text: string, bytes: number): boolean {
+  return text.length * 3 <= bytes || Buffer.byteLength(text) <= bytes
+}
+
 /** A cached answer as the client sees it: a hit costs nothing. */
 function hitOf(answer: Answer): CompletionResult {
   const { usage } = answer
@@ -147,7 +152,7 @@ export default {
           governorVersion: ai.governorMetadata === undefined ? null : project.governor.version,
           options: ai,
         })
-        if (Buffer.byteLength(canonical) <= config.poolThresholdBytes) return lookup(ctx, hashCacheKey(canonical), policy, project)
+        if (fitsInline(canonical, config.poolThresholdBytes)) return lookup(ctx, hashCacheKey(canonical), policy, project)
         return pool.run('hashCacheKey', canonical, ctx.signal).then((key) => lookup(ctx, key, policy, project))
       },
       // The core calls onResult only for a complete, successful answer: a failed, cut or stopped

@@ -9,7 +9,7 @@ import type { Clock } from '../../proxy/clock.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
 import type { Hold } from './budget-holds.ts'
-import { toMicros, type BudgetRow, type LedgerEntry } from './ledger.ts'
+import { toMicros, type BudgetRow, type LedgerEntry, type ReserveResult } from './ledger.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { monthKey } from './periods.ts'
 
@@ -21,8 +21,11 @@ export interface Charge {
 }
 
 export interface BudgetGuard {
-  /** Holds `micros` of the project's month for the request, or the 402 to answer when its budget cannot cover them. */
-  hold(requestId: string, project: Project, micros: number): Promise<Hold | BudgetExceededError>
+  /**
+   * Holds `micros` of the project's month for the request, or the 402 to answer when its budget
+   * cannot cover them: at once where holds are kept in memory, a promise where the store decides.
+   */
+  hold(requestId: string, project: Project, micros: number): Hold | BudgetExceededError | Promise<Hold | BudgetExceededError>
   /** The charge for `costMicros` counted by the provider; without a hold (budgets not enforced), all of it. */
   charge(costMicros: number, hold: Hold | undefined): Charge
   /**
@@ -49,14 +52,17 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
     labelNames: ['provider', 'model'], registers: [metrics],
   })
   return {
-    async hold(requestId, project, micros) {
+    hold(requestId, project, micros) {
       const hold: Hold = { requestId, projectId: project.id, month: monthKey(clock.now()), micros }
-      const result = await ledger.reserve(hold, toMicros(project.budgetDollars))
-      if (result.ok) return hold
-      refusals.inc()
-      return new BudgetExceededError(
-        `This request may cost up to $${(micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${project.budgetDollars} monthly budget.`,
-      )
+      const decided = (result: ReserveResult): Hold | BudgetExceededError => {
+        if (result.ok) return hold
+        refusals.inc()
+        return new BudgetExceededError(
+          `This request may cost up to $${(micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${project.budgetDollars} monthly budget.`,
+        )
+      }
+      const result = ledger.reserve(hold, toMicros(project.budgetDollars))
+      return result instanceof Promise ? result.then(decided) : decided(result)
     },
     charge(costMicros, hold) {
       // A provider may count more than the hold allowed for (another tokenizer, framing it adds):

@@ -39,6 +39,14 @@ interface Metered extends ServedBy {
   readonly cacheHit: boolean
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+interface ChargeCounters {
+  readonly input: { inc(value: number): void }
+  readonly output: { inc(value: number): void }
+  readonly dollars: { inc(value: number): void }
+}
+
 /** Input and output at the model's plain rates: what a hold reserves and what a partial answer costs. */
 function plainCost(model: ModelPrices, promptTokens: number, completionTokens: number): number {
   return (promptTokens * model.inputPerMillion + completionTokens * model.outputPerMillion) / 1_000_000
@@ -61,6 +69,21 @@ export default {
       name: 'tollgate_cost_dollars_total', help: 'Dollars charged at list price, by provider and model.',
       labelNames: ['provider', 'model'], registers: [metrics],
     })
+    /** The counters of a provider and model, bound to their labels once: a label lookup per request showed in profiles. */
+    const bound = new Map<string, ChargeCounters>()
+    const countersOf = (provider: string, model: string): ChargeCounters => {
+      const key = `${provider}\0${model}`
+      let counters = bound.get(key)
+      if (counters === undefined) {
+        counters = {
+          input: tokensMetered.labels({ provider, model, direction: 'input' }),
+          output: tokensMetered.labels({ provider, model, direction: 'output' }),
+          dollars: dollarsCharged.labels({ provider, model }),
+        }
+        bound.set(key, counters)
+      }
+      return counters
+    }
     const guard = createBudgetGuard({ ledger, clock, metrics, track })
     const countedInline = new Counter({
       name: 'tollgate_metering_pool_fallbacks_total',
@@ -102,17 +125,22 @@ export default {
       return { provider, model, promptTokens, completionTokens, costMicros, cacheHit: false }
     }
 
+    // One literal with the optional fields added after: spreading them in made a slow
+    // dictionary-mode object, which the journal's JSON and the store's encoding then paid for again.
     function entryOf(ctx: RequestContext, figures: Metered, outcome: string): LedgerEntry {
       const auth = ctx.state.auth!
       const now = clock.now()
-      return {
+      const charge = guard.charge(figures.costMicros, metered.get(ctx))
+      const entry: Mutable<LedgerEntry> = {
         id: ctx.id, projectId: auth.project.id, keyId: auth.keyId, at: new Date(now).toISOString(),
         month: monthKey(now), day: dayKey(now), provider: figures.provider, model: figures.model,
         promptTokens: figures.promptTokens, completionTokens: figures.completionTokens,
-        ...(figures.cachedInputTokens !== undefined && { cachedInputTokens: figures.cachedInputTokens }),
-        ...(figures.cacheWriteTokens !== undefined && { cacheWriteTokens: figures.cacheWriteTokens }),
-        ...guard.charge(figures.costMicros, metered.get(ctx)), cacheHit: figures.cacheHit, outcome,
+        costMicros: charge.costMicros, cacheHit: figures.cacheHit, outcome,
       }
+      if (figures.cachedInputTokens !== undefined) entry.cachedInputTokens = figures.cachedInputTokens
+      if (figures.cacheWriteTokens !== undefined) entry.cacheWriteTokens = figures.cacheWriteTokens
+      if (charge.overageMicros !== undefined) entry.overageMicros = charge.overageMicros
+      return entry
     }
 
     function report(ctx: RequestContext, entry: LedgerEntry, usedMicros: number): void {
@@ -141,11 +169,12 @@ export default {
 
     function countCharge(ctx: RequestContext, entry: LedgerEntry): void {
       if (entry.cacheHit) return
-      const labels = { provider: entry.provider, model: entry.model }
-      tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
-      tokensMetered.inc({ ...labels, direction: 'output' }, entry.completionTokens)
-      dollarsCharged.inc(labels, entry.costMicros / 1e6)
-      guard.noteOverage(entry, ctx.log)
+      const counters = countersOf(entry.provider, entry.model)
+      counters.input.inc(entry.promptTokens)
+      counters.output.inc(entry.completionTokens)
+      counters.dollars.inc(entry.costMicros / 1e6)
+      // ctx.log makes the request's logger, which a request without an overage never needs.
+      if (entry.overageMicros !== undefined) guard.noteOverage(entry, ctx.log)
     }
 
     const streams = streamCheckpoints({
@@ -184,26 +213,32 @@ export default {
       ctx.charge = { chargedDollars: 0, remainingDollars: Math.max(0, toMicros(project.budgetDollars) - used) / 1e6 }
     }
 
+    /** The request passed metering on its way to the model, holding `hold`. */
+    function admit(ctx: RequestContext, hold: Hold | undefined): undefined {
+      metered.set(ctx, hold)
+      // Recorded as this turn ends: a crash from then on charges at least the prompt the provider is sent.
+      if (isStreamed(ctx)) streams.follow(ctx)
+      return undefined
+    }
+
+    const admitHeld = (ctx: RequestContext, held: Hold | BudgetExceededError): Reply | undefined =>
+      held instanceof BudgetExceededError ? Reply.error(held) : admit(ctx, held)
+
     return {
       provides: { usageMeter: createUsageMeter({ guard, clock, metrics, enforceBudgets: config.enforceBudgets }) },
       routes: [usageRoute(ledger, clock)],
       projectRoutes: [memberUsageRoute(ledger, clock)],
-      async onRequest(ctx) {
+      // Synchronous where holds are kept in memory: no promise on the request path.
+      onRequest(ctx) {
         const auth = ctx.state.auth
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
-        let hold: Hold | undefined
-        if (config.enforceBudgets) {
-          // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
-          let worst = 0
-          for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
-          const held = await guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
-          if (held instanceof BudgetExceededError) return Reply.error(held)
-          hold = held
-        }
-        metered.set(ctx, hold)
-        // Recorded as this turn ends: a crash from then on charges at least the prompt the provider is sent.
-        if (isStreamed(ctx)) streams.follow(ctx)
+        if (!config.enforceBudgets) return admit(ctx, undefined)
+        // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
+        let worst = 0
+        for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
+        const held = guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
+        return held instanceof Promise ? held.then((decided) => admitHeld(ctx, decided)) : admitHeld(ctx, held)
       },
       onResult(ctx, result) {
         const replay = ctx.state.idempotency

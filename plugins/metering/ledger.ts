@@ -158,9 +158,18 @@ class RowCache {
   writeAll(): void {
     for (const key of this.#changed) this.#budgets.put(key, this.#rows.get(key)!)
   }
+
+  /** The rows written, by key. */
+  *written(): Iterable<[string, BudgetRow]> {
+    for (const key of this.#changed) yield [key, this.#rows.get(key)!]
+  }
 }
 
-export function createLedger(store: PluginStore, events?: EventOutbox, owner = SELF_OWNER) {
+/**
+ * `alone`: this process is the only one writing the store (no --workers), so the month rows it
+ * committed are the stored ones, and are kept here instead of read back on every request.
+ */
+export function createLedger(store: PluginStore, events?: EventOutbox, owner = SELF_OWNER, alone = false) {
   const budgets = store.open<BudgetRow>('budgets', { records: true })
   const reservations = store.open<Reservation>('reservations', { records: true })
   const entries = store.open<LedgerEntry>('ledger', { records: true })
@@ -180,6 +189,11 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   // Streams whose first checkpoint this process recorded and has not settled: the journal line it
   // went to, or `stored` when the journal could not be written and it went to the store instead.
   const starts = new Map<string, JournalMark | 'stored'>()
+  // The month rows as this process alone last committed them: set from what a settling
+  // transaction wrote once its commit settles (when its in-flight charges stop counting), and read
+  // from the store only while no transaction is in flight, so that no charge counts twice.
+  // Another write to a row (a limit's notice, a recovery) drops it, to be read again.
+  const committedRows = alone ? new Map<string, BudgetRow>() : undefined
 
   function addMicros(micros: Map<string, number>, key: string, delta: number): void {
     const sum = (micros.get(key) ?? 0) + delta
@@ -189,13 +203,34 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
 
   function budget(projectId: string, month: string): BudgetRow {
     const key = rowKey(projectId, month)
+    const known = committedRows?.get(key)
+    if (known !== undefined) return withPending(key, known, false)
     const row = budgets.get(key) ?? EMPTY_ROW
+    if (committedRows !== undefined && inFlight.size === 0) committedRows.set(key, row)
+    return withPending(key, row, true)
+  }
+
+  /**
+   * The row with what is settled and not yet committed counted as used. A stored row read while a
+   * transaction is in flight may already hold its charges: `stored` checks for that.
+   */
+  function withPending(key: string, row: BudgetRow, stored: boolean): BudgetRow {
     let pending = unbatchedMicros.get(key) ?? 0
     for (const batch of inFlight) {
       const micros = batch.micros.get(key)
-      if (micros !== undefined && !entries.doesExist(batch.marker!)) pending += micros
+      if (micros !== undefined && !(stored && entries.doesExist(batch.marker!))) pending += micros
     }
     return pending === 0 ? row : { ...row, usedMicros: row.usedMicros + pending }
+  }
+
+  /** After a write to month rows outside a settling transaction: they are read again. */
+  function forgetRows<T>(written: Promise<T>, keys?: readonly string[]): Promise<T> {
+    if (committedRows === undefined) return written
+    const forget = () => {
+      if (keys === undefined) committedRows.clear()
+      else for (const key of keys) committedRows.delete(key)
+    }
+    return written.finally(forget)
   }
 
   /** The row as a journaled entry leaves it; undefined when the store cannot be read (closing). */
@@ -213,7 +248,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
 
     /** Holds `reservation.micros` of the month's budget in the store, where every process sharing it sees the hold. */
     reserve(requestId: string, reservation: Reservation, limitMicros: number): Promise<ReserveResult> {
-      return store.transaction((): ReserveResult => {
+      return forgetRows(store.transaction((): ReserveResult => {
         const key = rowKey(reservation.projectId, reservation.month)
         const row = budgets.get(key) ?? EMPTY_ROW
         const available = limitMicros - row.usedMicros - row.reservedMicros
@@ -224,12 +259,13 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
         budgets.put(key, { ...row, reservedMicros: row.reservedMicros + reservation.micros })
         reservations.put(requestId, reservation)
         return { ok: true }
-      })
+      }), [rowKey(reservation.projectId, reservation.month)])
     },
 
     /** Sends usage.limit_exceeded for a refusal decided outside the store, once a month. */
     limitExceeded(projectId: string, month: string, limitMicros: number, requestedMicros: number): Promise<void> {
-      return store.transaction(() => noteLimit(projectId, month, limitMicros, requestedMicros, budgets.get(rowKey(projectId, month)) ?? EMPTY_ROW))
+      const key = rowKey(projectId, month)
+      return forgetRows(store.transaction(() => noteLimit(projectId, month, limitMicros, requestedMicros, budgets.get(key) ?? EMPTY_ROW)), [key])
     },
 
     /**
@@ -297,7 +333,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
      */
     recover(isLive: (owner: string) => boolean): Promise<{ released: number; recovered: number; replayed: number; unreadable: number }> {
       const journals = deadJournals(store.directory, isLive)
-      const result = store.transaction(() => {
+      const result = forgetRows(store.transaction(() => {
         const rows = new RowCache(budgets)
         const stats = new Map<string, ModelDayStats>()
         // Journaled settlements first: a stream settled in full must not be settled again to its
@@ -337,7 +373,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
         rows.writeAll()
         writeStats(stats)
         return { released, recovered, replayed, unreadable }
-      })
+      }))
       return result.then((counts) => {
         for (const found of journals) removeJournal(found.path)
         return counts
@@ -381,6 +417,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     let batch: QueuedSettlement[] | undefined
     // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
     const flight: InFlightBatch = { marker: undefined, micros: new Map() }
+    let written: RowCache | undefined
     const commit = new Promise<BudgetRow[]>((resolve) => resolve(store.transaction(() => {
       batch = queued
       queued = []
@@ -389,7 +426,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       const settled = batch.map((item) => {
         const counted = pendingEntries.get(item.entry.id) === item.entry
         const isNew = !entries.doesExist(item.entry.id)
-        const row = applySettlement(item, rows, stats)
+        const row = applySettlement(item, rows, stats, !isNew)
         if (counted) {
           const key = rowKey(item.entry.projectId, item.entry.month)
           addMicros(unbatchedMicros, key, -item.entry.costMicros)
@@ -403,6 +440,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       })
       rows.writeAll()
       writeStats(stats)
+      written = rows
       if (flight.micros.size > 0) inFlight.add(flight)
       return settled
     })))
@@ -410,6 +448,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     commit.then(
       (settled) => {
         inFlight.delete(flight)
+        if (committedRows !== undefined) for (const [key, row] of written!.written()) committedRows.set(key, row)
         batch!.forEach((item, i) => {
           if (item.mark !== undefined) {
             journal.committed(item.mark)
@@ -440,10 +479,12 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
   }
 
-  function applySettlement({ entry, limitMicros, heldInStore, checkpointed }: JournalLine, rows: RowCache, stats: Map<string, ModelDayStats>): BudgetRow {
+  function applySettlement(
+    { entry, limitMicros, heldInStore, checkpointed }: JournalLine, rows: RowCache, stats: Map<string, ModelDayStats>, recorded = entries.doesExist(entry.id),
+  ): BudgetRow {
     const key = rowKey(entry.projectId, entry.month)
     if (checkpointed) checkpoints.remove(entry.id)
-    if (entries.doesExist(entry.id)) return rows.get(key)
+    if (recorded) return rows.get(key)
     const held = heldInStore ? reservations.get(entry.id) : undefined
     // From the month it was taken in: a request that began last month releases last month's hold.
     if (held !== undefined) releaseHold(entry.id, held, rows)

@@ -7,7 +7,7 @@ import { memoryHolds, storeHolds } from './budget-holds.ts'
 import { createLedger, type DayStats } from './ledger.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { daysOf } from './periods.ts'
-import { isLiveOwner } from './process-owner.ts'
+import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
 
 export interface LmdbMeteringOptions {
   /** Processes share the store (serve --workers): holds are kept in it. */
@@ -17,7 +17,7 @@ export interface LmdbMeteringOptions {
 }
 
 export function lmdbMeteringStore(store: PluginStore, { shared, track, events }: LmdbMeteringOptions): MeteringStore {
-  const ledger = createLedger(store, events)
+  const ledger = createLedger(store, events, SELF_OWNER, !shared)
   const holds = shared
     ? storeHolds(ledger)
     : memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))

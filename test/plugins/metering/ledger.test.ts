@@ -4,6 +4,8 @@ import t, { type Test } from 'tap'
 import { openStore } from '../../../proxy/store.ts'
 import { createOutbox } from '../../../proxy/events.ts'
 import { createLedger, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
+import { SELF_OWNER } from '../../../plugins/metering/process-owner.ts'
+import type { PluginStore } from '../../../proxy/store.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 
 function setup(t: Test) {
@@ -145,6 +147,38 @@ t.test('a journaled settlement counts at once, before its commit', async (t) => 
   t.match(ledger.entry('now'), { costMicros: 700 })
   t.match(await settled.committed, { usedMicros: 700 })
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 700 }, 'counted once after the commit')
+})
+
+t.test('a process alone on its store holds and settles from its own count, reading no month row back, and counts each charge once', async (t) => {
+  const store = openStore(freshDataDir(t))
+  t.teardown(() => store.close())
+  const plugin = store.forPlugin('metering')
+  let rowReads = 0
+  const counted: PluginStore = {
+    ...plugin,
+    open<V>(name: string, options?: Parameters<PluginStore['open']>[1]) {
+      const db = plugin.open<V>(name, options)
+      if (name === 'budgets') {
+        const get = db.get.bind(db)
+        db.get = (key) => {
+          rowReads++
+          return get(key)
+        }
+      }
+      return db
+    },
+  }
+  const ledger = createLedger(counted, undefined, SELF_OWNER, true)
+  await ledger.settle(entry('first', 700), 10_000).committed
+  const readsBefore = rowReads
+  const second = ledger.settle(entry('second', 200), 10_000)
+  t.match(second.row, { usedMicros: 900 }, 'the row as this charge leaves it')
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 900 }, 'while its commit runs')
+  t.equal(rowReads, readsBefore, 'no month row was read on the way')
+  await second.committed
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 900 }, 'counted once after the commit')
+  await ledger.limitExceeded('p', '2026-11', 1_000, 500)
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 900, notified: [100] }, 'a write outside a settlement is read back')
 })
 
 t.test('a settlement the process could not commit is replayed once by the next start', async (t) => {
