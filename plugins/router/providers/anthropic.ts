@@ -3,7 +3,7 @@
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
 import type { FinishReason, ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
-import type { Upstream } from '../../../proxy/upstream.ts'
+import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { jsonInstructionOf, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
@@ -221,7 +221,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
       let isFinished = false
       // Content block index → the tool call's own index among the answer's tool calls.
       const toolIndexOfBlock = new Map<unknown, number>()
-      for await (const event of readEvents(response.chunks(), LABEL)) {
+      for await (const event of readEvents(response, LABEL)) {
         if (event.event === 'ping') continue
         const data = parseAnswer(LABEL, event.data) as WireEvent
         switch (data.type) {

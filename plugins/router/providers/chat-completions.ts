@@ -3,7 +3,7 @@
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
 import type { FinishReason, ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
-import type { Upstream } from '../../../proxy/upstream.ts'
+import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { JSON_MODE_INSTRUCTION, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
@@ -173,7 +173,7 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
     async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
       const response = await postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders)
       let isFinished = false
-      for await (const event of readEvents(response.chunks(), label)) {
+      for await (const event of readEvents(response, label)) {
         if (event.data === '[DONE]') {
           isFinished = true
           continue

@@ -3,7 +3,7 @@
 // so the timeout tests take up to a second whatever timeout they set.
 import t, { type Test } from 'tap'
 import { UpstreamError, UpstreamTimeoutError } from '../../../proxy/errors.ts'
-import { createUpstream } from '../../../proxy/upstream.ts'
+import { createUpstream } from '../../../proxy/pipeline/upstream.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'
 import { startMockUpstream, type MockUpstreamOptions } from '../../helpers/mock-upstream.ts'
