@@ -2,7 +2,7 @@
 // RequestContext, and rendering of replies. No business rules here; those live in plugins.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
-import { callModel, deliverCompletion, type AiDeps, type Finish } from './ai-call.ts'
+import { callModel, deliverCompletion, type AiDeps, type Finish } from './pipeline/ai-call.ts'
 import { limitedBody, parseJsonBody, readBody } from './body.ts'
 import type { Chain } from './chain.ts'
 import type { Clock } from './clock.ts'

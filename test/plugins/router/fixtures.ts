@@ -91,9 +91,10 @@ export const user = (content: string) => ({ role: 'user', content }) satisfies M
 export const assistant = (content: string) => ({ role: 'assistant', content }) satisfies Message
 export const system = (content: string) => ({ role: 'system', content }) satisfies Message
 
-export async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
+/** Every event of a stream, its batches one after the other. */
+export async function collect<T>(batches: AsyncIterable<readonly T[]>): Promise<T[]> {
   const all: T[] = []
-  for await (const event of events) all.push(event)
+  for await (const batch of batches) all.push(...batch)
   return all
 }
 

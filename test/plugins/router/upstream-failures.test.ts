@@ -72,8 +72,8 @@ t.test('a stream cut mid-way yields what arrived, then throws a retryable Upstre
   mock.fail('stream-cut')
   const seen: string[] = []
   const err = await caught((async () => {
-    for await (const event of adapter.stream(request, new AbortController().signal)) {
-      if (event.type === 'delta') seen.push(event.text)
+    for await (const batch of adapter.stream(request, new AbortController().signal)) {
+      for (const event of batch) if (event.type === 'delta') seen.push(event.text)
     }
   })())
   t.ok(seen.length >= 1, 'some deltas arrived before the cut')
