@@ -5,8 +5,8 @@ import { z } from 'zod'
 import { modelNameSchema } from './catalog.ts'
 import type { ModelName, Quality } from './models.ts'
 
-const MAX_MESSAGES = 1000
-const MAX_TOKENS_CEILING = 32_768
+export const MAX_MESSAGES = 1000
+export const MAX_TOKENS_CEILING = 32_768
 
 export const ACTION_TYPES = [
   'customer_support', 'other', 'legal_advice', 'medical_advice',

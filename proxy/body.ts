@@ -65,6 +65,20 @@ export function jsonDepth(text: string, limit: number): number {
   return max
 }
 
+/**
+ * Whether `text` holds at most `limit` opening brackets, strings included: then it cannot nest
+ * deeper than `limit`, and the scan of jsonDepth is not needed. Searched natively, not char by char.
+ */
+function fewBrackets(text: string, limit: number): boolean {
+  let count = 0
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > limit) return false
+    }
+  }
+  return true
+}
+
 function rejectProto(key: string, value: unknown): unknown {
   if (key === '__proto__') throw new InvalidRequestError('Invalid JSON body', 'Keys named __proto__ are not accepted.')
   return value
@@ -73,7 +87,7 @@ function rejectProto(key: string, value: unknown): unknown {
 export function parseJsonBody(raw: Buffer, maxDepth: number): unknown {
   const text = raw.toString('utf8')
   if (text.trim() === '') throw new InvalidRequestError('Missing request body', 'Send a JSON object as the request body.')
-  if (jsonDepth(text, maxDepth) > maxDepth) {
+  if (!fewBrackets(text, maxDepth) && jsonDepth(text, maxDepth) > maxDepth) {
     throw new InvalidRequestError('Invalid JSON body', `The body nests deeper than ${maxDepth} levels.`)
   }
   // The reviver is only paid for when the key could be present (directly or \u-escaped).

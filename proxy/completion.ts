@@ -59,10 +59,12 @@ export interface ProviderResult {
 /**
  * A planned call to a model, built by the router before any byte reaches the client. Both
  * methods retry transient failures internally, and only before they return or yield a first event.
+ * A stream yields its events in batches, one per read of the provider's answer (never an empty
+ * one); stopping its iteration early stops the call.
  */
 export interface UpstreamCall {
   complete(signal: AbortSignal): Promise<ProviderResult>
-  stream(signal: AbortSignal): AsyncIterable<ProviderEvent>
+  stream(signal: AbortSignal): AsyncIterable<readonly ProviderEvent[]>
 }
 
 /**

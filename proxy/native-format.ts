@@ -4,7 +4,7 @@ import type { AnswerFormat, StreamFrames } from './answer-format.ts'
 import type { CompletionResult } from './completion.ts'
 import type { RequestContext } from './context.ts'
 import { creditsOf, roundDollars } from './credits.ts'
-import { sseFrame } from './sse.ts'
+import { sseFrame } from './http/sse.ts'
 
 /** Only the spec's fields: tool calls and the finish reason exist for the dialects. */
 function completionBody(result: CompletionResult) {

@@ -2,15 +2,15 @@
 // RequestContext, and rendering of replies. No business rules here; those live in plugins.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
-import { callModel, deliverCompletion, type AiDeps, type Finish } from './ai-call.ts'
+import { callModel, deliverCompletion, type AiDeps, type Finish } from './pipeline/ai-call.ts'
 import { limitedBody, parseJsonBody, readBody } from './body.ts'
 import type { Chain } from './chain.ts'
 import type { Clock } from './clock.ts'
 import type { CoreConfig } from './config.ts'
 import type { CompletedContext, KeyEnv, Outcome, RequestContext } from './context.ts'
-import { aiRequestSchemaFor } from './core-routes.ts'
 import type { AiRequest } from './ai-request.ts'
 import type { ParsedAiBody } from './dialect.ts'
+import { parseAiBody } from './http/ai-body.ts'
 import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
 import { GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
@@ -194,9 +194,9 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
     const raw = await readBody(req, config.bodyLimitBytes)
     if (route.dialect !== undefined) return route.dialect.parse(parseJsonBody(raw, config.maxJsonDepth), req.headers)
-    const schema = route.kind === 'ai' ? aiRequestSchemaFor(route) : route.body
-    if (schema === undefined) return undefined
-    return validate(schema, parseJsonBody(raw, config.maxJsonDepth))
+    if (route.kind === 'ai') return parseAiBody(parseJsonBody(raw, config.maxJsonDepth), route.stream)
+    if (route.body === undefined) return undefined
+    return validate(route.body, parseJsonBody(raw, config.maxJsonDepth))
   }
 
   function makeContext(

@@ -70,16 +70,20 @@ async function withRetry<T>(
 
 const completeOnce: Attempt<ProviderResult> = (candidate, request, signal) => candidate.adapter.complete(request, signal)
 
-interface OpenedStream {
-  readonly events: AsyncIterator<ProviderEvent>
-  readonly first: IteratorResult<ProviderEvent>
+/** A stream whose first batch (or its end) has arrived, and the events still to come. */
+export interface OpenedStream {
+  readonly first: IteratorResult<readonly ProviderEvent[]>
+  readonly rest: AsyncIterator<readonly ProviderEvent[]>
+}
+
+interface OpenedAttempt extends OpenedStream {
   readonly candidate: Candidate
 }
 
-// A stream counts as open once its first event (or its end) has arrived.
-const openOnce: Attempt<OpenedStream> = async (candidate, request, signal) => {
-  const events = candidate.adapter.stream(request, signal)[Symbol.asyncIterator]()
-  return { events, first: await events.next(), candidate }
+// A stream counts as open once its first batch (or its end) has arrived.
+const openOnce: Attempt<OpenedAttempt> = async (candidate, request, signal) => {
+  const rest = candidate.adapter.stream(request, signal)[Symbol.asyncIterator]()
+  return { rest, first: await rest.next(), candidate }
 }
 
 export function completeWithRetry(
@@ -93,27 +97,19 @@ export function completeWithRetry(
 }
 
 /**
- * Once the first event is out, failures reach the caller as they are: a stream is never replayed.
- * A fallback that serves is announced first, with a `served` event.
+ * Opens the stream, retrying as completeWithRetry does, up to its first batch; once that is out,
+ * failures reach the caller as they are: a stream is never replayed. A fallback that serves is
+ * announced first, with a `served` event.
  */
-export async function* streamWithRetry(
+export async function openStreamWithRetry(
   candidates: readonly Candidate[],
   shape: RequestShape,
   policy: RetryPolicy,
   signal: AbortSignal,
   observer: CallObserver,
-): AsyncGenerator<ProviderEvent, void, undefined> {
-  const { events, first, candidate } = await withRetry(openOnce, candidates, shape, policy, signal, observer)
-  try {
-    if (candidate !== candidates[0]) yield { type: 'served', provider: candidate.provider, model: candidate.model }
-    if (first.done === true) return
-    yield first.value
-    for (;;) {
-      const next = await events.next()
-      if (next.done === true) return
-      yield next.value
-    }
-  } finally {
-    await events.return?.()
-  }
+): Promise<OpenedStream> {
+  const { rest, first, candidate } = await withRetry(openOnce, candidates, shape, policy, signal, observer)
+  if (candidate === candidates[0]) return { first, rest }
+  const served: ProviderEvent = { type: 'served', provider: candidate.provider, model: candidate.model }
+  return { first: { done: false, value: first.done === true ? [served] : [served, ...first.value] }, rest }
 }

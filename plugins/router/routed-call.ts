@@ -7,9 +7,10 @@ import { UpstreamInvalidJsonError, type UpstreamError, type UpstreamTimeoutError
 import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/gateway-headers.ts'
 import {
   completeWithRetry,
-  streamWithRetry,
+  openStreamWithRetry,
   type CallObserver,
   type Candidate,
+  type OpenedStream,
   type RequestShape,
   type RetryPolicy,
 } from './call-with-retry.ts'
@@ -47,8 +48,8 @@ export class RoutedCall implements UpstreamCall, CallObserver {
     return json === result.text ? result : { ...result, text: json }
   }
 
-  async *stream(signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    yield* streamWithRetry(this.#candidates, await this.#shapeFor(signal), this.#policy, signal, this)
+  stream(signal: AbortSignal): AsyncIterable<readonly ProviderEvent[]> {
+    return new RoutedStream(async () => openStreamWithRetry(this.#candidates, await this.#shapeFor(signal), this.#policy, signal, this))
   }
 
   /** Counts the prompt first when that was left until after admission. */
@@ -72,5 +73,45 @@ export class RoutedCall implements UpstreamCall, CallObserver {
 
   onAttemptFailed(candidate: Candidate, attempt: number, error: UpstreamError | UpstreamTimeoutError): void {
     this.#ctx.log.warn({ provider: candidate.provider, model: candidate.model, attempt, err: error }, 'upstream attempt failed')
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
+
+/**
+ * The routed stream as the core reads it: the first read opens it (with its retries), every later
+ * one is the provider stream's own, with no layer of its own in between.
+ */
+class RoutedStream implements AsyncIterableIterator<readonly ProviderEvent[]> {
+  readonly #open: () => Promise<OpenedStream>
+  #rest: AsyncIterator<readonly ProviderEvent[]> | undefined
+  #isStopped = false
+
+  constructor(open: () => Promise<OpenedStream>) {
+    this.#open = open
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  next(): Promise<IteratorResult<readonly ProviderEvent[], undefined>> {
+    if (this.#rest !== undefined) return this.#rest.next()
+    if (this.#isStopped) return Promise.resolve(DONE)
+    return this.#first()
+  }
+
+  async #first(): Promise<IteratorResult<readonly ProviderEvent[], undefined>> {
+    const { first, rest } = await this.#open()
+    this.#rest = rest
+    // Stopped while it opened: the provider's request stops now.
+    if (this.#isStopped) await rest.return?.()
+    return first
+  }
+
+  async return(): Promise<IteratorReturnResult<undefined>> {
+    this.#isStopped = true
+    await this.#rest?.return?.()
+    return DONE
   }
 }

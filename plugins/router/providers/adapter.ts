@@ -31,8 +31,12 @@ export interface ProviderAdapter {
   /** Where calls go (a URL, or `built-in`), for the log at start. */
   readonly target: string
   complete(request: ProviderRequest, signal: AbortSignal): Promise<ProviderResult>
-  /** Yields text and tool-call deltas, the finish reason, then the provider's usage figures when it reports them. */
-  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>
+  /**
+   * Yields text and tool-call deltas, the finish reason, then the provider's usage figures when it
+   * reports them: in batches, one per read of the provider's answer. Stopping the iteration early
+   * stops the upstream request.
+   */
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<readonly ProviderEvent[]>
 }
 
 /** Sent as a system instruction in json mode; OpenAI also refuses json_object unless the prompt says "JSON". */

@@ -1,13 +1,13 @@
 // Anthropic's Messages wire format: POST /v1/messages with system text at the top level, a JSON
 // answer of content blocks, or a stream of typed events from message_start to message_stop.
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
-import type { FinishReason, ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
+import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
-import type { Upstream } from '../../../proxy/upstream.ts'
+import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { jsonInstructionOf, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
-import { readEvents } from './sse.ts'
+import { eventBatches } from './sse.ts'
 
 export interface AnthropicOptions {
   readonly baseUrl: string
@@ -213,59 +213,62 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
         : result
     },
 
-    async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders)
+    stream(request, signal) {
       let inputTokens: unknown
       let startUsage: WireUsage | undefined
       let outputTokens: unknown
       let isFinished = false
       // Content block index → the tool call's own index among the answer's tool calls.
       const toolIndexOfBlock = new Map<unknown, number>()
-      for await (const event of readEvents(response.chunks(), LABEL)) {
-        if (event.event === 'ping') continue
-        const data = parseAnswer(LABEL, event.data) as WireEvent
-        switch (data.type) {
-          case 'message_start':
-            startUsage = data.message?.usage
-            inputTokens = startUsage?.input_tokens
-            break
-          case 'content_block_start': {
-            const block = data.content_block
-            if (block?.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
-              const index = toolIndexOfBlock.size
-              toolIndexOfBlock.set(data.index, index)
-              yield { type: 'tool_call', delta: { index, id: block.id, name: block.name, arguments: '' } }
-            }
-            break
-          }
-          case 'content_block_delta':
-            if (data.delta?.type === 'text_delta' && typeof data.delta.text === 'string' && data.delta.text.length > 0) {
-              yield { type: 'delta', text: data.delta.text }
-            } else if (data.delta?.type === 'input_json_delta' && typeof data.delta.partial_json === 'string') {
-              const index = toolIndexOfBlock.get(data.index)
-              if (index !== undefined && data.delta.partial_json.length > 0) {
-                yield { type: 'tool_call', delta: { index, arguments: data.delta.partial_json } }
+      return eventBatches(() => postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders), LABEL, {
+        onEvent(event, out) {
+          if (event.event === 'ping') return
+          const data = parseAnswer(LABEL, event.data) as WireEvent
+          switch (data.type) {
+            case 'message_start':
+              startUsage = data.message?.usage
+              inputTokens = startUsage?.input_tokens
+              break
+            case 'content_block_start': {
+              const block = data.content_block
+              if (block?.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+                const index = toolIndexOfBlock.size
+                toolIndexOfBlock.set(data.index, index)
+                out.push({ type: 'tool_call', delta: { index, id: block.id, name: block.name, arguments: '' } })
               }
+              break
             }
-            break
-          case 'message_delta': {
-            // output_tokens here is the running total for the whole message.
-            outputTokens = data.usage?.output_tokens
-            const reason = finishReasonOf(data.delta?.stop_reason)
-            if (reason !== undefined) yield { type: 'finish', reason }
-            break
+            case 'content_block_delta':
+              if (data.delta?.type === 'text_delta' && typeof data.delta.text === 'string' && data.delta.text.length > 0) {
+                out.push({ type: 'delta', text: data.delta.text })
+              } else if (data.delta?.type === 'input_json_delta' && typeof data.delta.partial_json === 'string') {
+                const index = toolIndexOfBlock.get(data.index)
+                if (index !== undefined && data.delta.partial_json.length > 0) {
+                  out.push({ type: 'tool_call', delta: { index, arguments: data.delta.partial_json } })
+                }
+              }
+              break
+            case 'message_delta': {
+              // output_tokens here is the running total for the whole message.
+              outputTokens = data.usage?.output_tokens
+              const reason = finishReasonOf(data.delta?.stop_reason)
+              if (reason !== undefined) out.push({ type: 'finish', reason })
+              break
+            }
+            case 'message_stop':
+              isFinished = true
+              break
+            case 'error':
+              throw streamError(LABEL, data, apiKey)
           }
-          case 'message_stop':
-            isFinished = true
-            break
-          case 'error':
-            throw streamError(LABEL, data, apiKey)
-        }
-      }
-      if (!isFinished) throw new UpstreamError(`${LABEL} ended its stream before it was complete.`, true)
-      if (typeof inputTokens === 'number' && typeof outputTokens === 'number') {
-        yield { type: 'usage', usage: usageOf(inputTokens, outputTokens, startUsage) }
-      }
+        },
+        onEnd(out) {
+          if (!isFinished) throw new UpstreamError(`${LABEL} ended its stream before it was complete.`, true)
+          if (typeof inputTokens === 'number' && typeof outputTokens === 'number') {
+            out.push({ type: 'usage', usage: usageOf(inputTokens, outputTokens, startUsage) })
+          }
+        },
+      })
     },
   }
 }

@@ -1,13 +1,13 @@
 // The Chat Completions wire format, spoken by OpenAI and by Mistral: POST /v1/chat/completions,
 // a JSON answer or SSE chunks ending in `data: [DONE]`.
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
-import type { FinishReason, ProviderEvent, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
+import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
-import type { Upstream } from '../../../proxy/upstream.ts'
+import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { JSON_MODE_INSTRUCTION, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
-import { readEvents } from './sse.ts'
+import { eventBatches } from './sse.ts'
 
 export interface ChatCompletionsOptions {
   readonly label: 'openai' | 'mistral'
@@ -170,42 +170,45 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
       }
     },
 
-    async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders)
+    stream(request, signal) {
       let isFinished = false
-      for await (const event of readEvents(response.chunks(), label)) {
-        if (event.data === '[DONE]') {
-          isFinished = true
-          continue
-        }
-        const chunk = parseAnswer(label, event.data) as WireChunk
-        if (chunk.error !== undefined && chunk.error !== null) throw streamError(label, chunk, apiKey)
-        const choice = chunk.choices?.[0]
-        const text = choice?.delta?.content
-        if (typeof text === 'string' && text.length > 0) yield { type: 'delta', text }
-        const calls = choice?.delta?.tool_calls
-        if (Array.isArray(calls)) {
-          for (const call of calls) {
-            const index = typeof call.index === 'number' ? call.index : 0
-            const name = call.function?.name
-            const args = call.function?.arguments
-            yield {
-              type: 'tool_call',
-              delta: {
-                index,
-                ...(typeof call.id === 'string' && { id: call.id }),
-                ...(typeof name === 'string' && { name }),
-                arguments: typeof args === 'string' ? args : '',
-              },
+      return eventBatches(() => postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders), label, {
+        onEvent(event, out) {
+          if (event.data === '[DONE]') {
+            isFinished = true
+            return
+          }
+          const chunk = parseAnswer(label, event.data) as WireChunk
+          if (chunk.error !== undefined && chunk.error !== null) throw streamError(label, chunk, apiKey)
+          const choice = chunk.choices?.[0]
+          const text = choice?.delta?.content
+          if (typeof text === 'string' && text.length > 0) out.push({ type: 'delta', text })
+          const calls = choice?.delta?.tool_calls
+          if (Array.isArray(calls)) {
+            for (const call of calls) {
+              const index = typeof call.index === 'number' ? call.index : 0
+              const name = call.function?.name
+              const args = call.function?.arguments
+              out.push({
+                type: 'tool_call',
+                delta: {
+                  index,
+                  ...(typeof call.id === 'string' && { id: call.id }),
+                  ...(typeof name === 'string' && { name }),
+                  arguments: typeof args === 'string' ? args : '',
+                },
+              })
             }
           }
-        }
-        const reason = finishReasonOf(choice?.finish_reason)
-        if (reason !== undefined) yield { type: 'finish', reason }
-        const usage = usageOf(chunk.usage)
-        if (usage !== undefined) yield { type: 'usage', usage }
-      }
-      if (!isFinished) throw new UpstreamError(`${label} ended its stream before it was complete.`, true)
+          const reason = finishReasonOf(choice?.finish_reason)
+          if (reason !== undefined) out.push({ type: 'finish', reason })
+          const usage = usageOf(chunk.usage)
+          if (usage !== undefined) out.push({ type: 'usage', usage })
+        },
+        onEnd() {
+          if (!isFinished) throw new UpstreamError(`${label} ended its stream before it was complete.`, true)
+        },
+      })
     },
   }
 }

@@ -1,5 +1,5 @@
 // One provider API endpoint, resolved at setup, and the POST every HTTP adapter makes to it.
-import type { Upstream, UpstreamResponse, UpstreamTarget } from '../../../proxy/upstream.ts'
+import type { Upstream, UpstreamResponse, UpstreamTarget } from '../../../proxy/pipeline/upstream.ts'
 import { providerError } from './provider-error.ts'
 
 export interface Endpoint extends UpstreamTarget {

@@ -43,23 +43,26 @@ export function createLocalAdapter(options: LocalOptions): ProviderAdapter {
       }
     },
 
-    async *stream(request, signal): AsyncGenerator<ProviderEvent, void, undefined> {
+    // A batch per paced chunk of text, then one with the tool calls, the finish reason and usage.
+    async *stream(request, signal): AsyncGenerator<readonly ProviderEvent[], void, undefined> {
       signal.throwIfAborted()
       const answer = simulateAnswer(request)
       const chunks = splitIntoChunks(answer.text)
       for (let i = 0; i < chunks.length; i++) {
         if (i > 0) await pause(options.chunkDelayMs, signal)
-        yield { type: 'delta', text: chunks[i] as string }
+        yield [{ type: 'delta', text: chunks[i] as string }]
       }
+      const last: ProviderEvent[] = []
       const calls = answer.toolCalls ?? []
       for (let index = 0; index < calls.length; index++) {
         const call = calls[index]!
         // Like the providers: the call's id and name first, then its arguments.
-        yield { type: 'tool_call', delta: { index, id: call.id, name: call.name, arguments: '' } }
-        yield { type: 'tool_call', delta: { index, arguments: call.arguments } }
+        last.push({ type: 'tool_call', delta: { index, id: call.id, name: call.name, arguments: '' } })
+        last.push({ type: 'tool_call', delta: { index, arguments: call.arguments } })
       }
-      yield { type: 'finish', reason: answer.finishReason }
-      yield { type: 'usage', usage: { promptTokens: request.promptTokens, completionTokens: answer.completionTokens } }
+      last.push({ type: 'finish', reason: answer.finishReason })
+      last.push({ type: 'usage', usage: { promptTokens: request.promptTokens, completionTokens: answer.completionTokens } })
+      yield last
     },
   }
 }

@@ -3,7 +3,7 @@
 import type { AnswerFormat, StreamFrames, StreamStart } from '../../answer-format.ts'
 import type { CompletionResult, FinishReason } from '../../completion.ts'
 import type { RequestContext } from '../../context.ts'
-import { sseFrame } from '../../sse.ts'
+import { sseFrame } from '../../http/sse.ts'
 import { anthropicErrorBody } from './errors.ts'
 
 const STOP_REASONS: Readonly<Record<FinishReason, string>> = {

@@ -3,7 +3,8 @@ import { UpstreamError } from '../../../proxy/errors.ts'
 import {
   backoffMs,
   completeWithRetry,
-  streamWithRetry,
+  openStreamWithRetry,
+  type OpenedStream,
   type CallObserver,
   type Candidate,
   type RequestShape,
@@ -13,6 +14,13 @@ import { createAnthropicAdapter } from '../../../plugins/router/providers/anthro
 import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'
 import { startMockUpstream } from '../../helpers/mock-upstream.ts'
 import { TEST_KEY, caught, collect, testUpstream, user } from './fixtures.ts'
+
+/** An opened stream's batches, its first one included. */
+async function* batchesOf({ first, rest }: OpenedStream) {
+  if (first.done === true) return
+  yield first.value
+  for (let step = await rest.next(); step.done !== true; step = await rest.next()) yield step.value
+}
 
 const shape: RequestShape = {
   messages: [user('Summarise the quarterly report.')],
@@ -107,7 +115,7 @@ t.test('retries a stream that fails before its first event and tells which candi
   const { observer, served } = recorder()
   mock.fail('server-error', 3)
   mock.fail('stream-error')
-  const events = await collect(streamWithRetry([primary, fallback], shape, noDelay, new AbortController().signal, observer))
+  const events = await collect(batchesOf(await openStreamWithRetry([primary, fallback], shape, noDelay, new AbortController().signal, observer)))
   t.equal(events.map((e) => (e.type === 'delta' ? e.text : '')).join(''), 'Echo: Summarise the quarterly report.')
   t.equal(mock.requests.length, 5, 'three tries of the primary, two of the fallback')
   t.same(served, ['anthropic/claude-3-haiku-20240307'])
@@ -118,8 +126,9 @@ t.test('does not retry a stream that fails after its first event', async (t) => 
   mock.fail('stream-cut')
   const seen: string[] = []
   const err = await caught((async () => {
-    for await (const event of streamWithRetry([primary], shape, noDelay, new AbortController().signal, recorder().observer)) {
-      if (event.type === 'delta') seen.push(event.text)
+    const opened = await openStreamWithRetry([primary], shape, noDelay, new AbortController().signal, recorder().observer)
+    for await (const batch of batchesOf(opened)) {
+      for (const event of batch) if (event.type === 'delta') seen.push(event.text)
     }
   })())
   t.ok(err instanceof UpstreamError)

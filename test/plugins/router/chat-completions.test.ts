@@ -74,6 +74,14 @@ t.test('streams OpenAI deltas in order, the finish reason, then the usage it ask
   t.equal(lastBody(mock).stream, true)
 })
 
+t.test('a stream written in one piece reaches the gateway as one batch of events, not event by event', async (t) => {
+  const { adapter } = await setup(t, 'openai')
+  const batches: (readonly unknown[])[] = []
+  for await (const batch of adapter.stream(request('gpt-4o-mini'), signal)) batches.push(batch)
+  t.equal(batches.length, 1, 'the mock writes the whole stream at once')
+  t.equal(batches[0]?.length, 6)
+})
+
 t.test('streams Mistral deltas and takes usage from its last chunk without sending stream_options', async (t) => {
   const { mock, adapter } = await setup(t, 'mistral')
   const events = await collect(adapter.stream(request('mistral-large-latest'), signal))

@@ -10,7 +10,7 @@ import type { AuthState } from '../../../plugins/auth/state.ts'
 import type { PluginDeps, PluginHooks } from '../../../proxy/plugin.ts'
 import type { WorkerPool } from '../../../proxy/pool.ts'
 import type { PluginStore } from '../../../proxy/store.ts'
-import { createUpstream, type Upstream } from '../../../proxy/upstream.ts'
+import { createUpstream, type Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 import router from '../../../plugins/router/index.ts'
 import { routerSchema } from '../../../plugins/router/schema.ts'
@@ -91,9 +91,10 @@ export const user = (content: string) => ({ role: 'user', content }) satisfies M
 export const assistant = (content: string) => ({ role: 'assistant', content }) satisfies Message
 export const system = (content: string) => ({ role: 'system', content }) satisfies Message
 
-export async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
+/** Every event of a stream, its batches one after the other. */
+export async function collect<T>(batches: AsyncIterable<readonly T[]>): Promise<T[]> {
   const all: T[] = []
-  for await (const event of events) all.push(event)
+  for await (const batch of batches) all.push(...batch)
   return all
 }
 

@@ -142,10 +142,10 @@ t.test('announces the fallback with a served event and switches x-gateway-model 
   const first = await events.next()
   t.equal(first.done, false)
   t.equal(ctx.responseHeaders['x-gateway-model'], 'mistral/mistral-large-latest', 'already set when the first event arrives')
-  t.same(first.value, { type: 'served', provider: 'mistral', model: 'mistral-large-latest' })
+  t.same(first.value?.[0], { type: 'served', provider: 'mistral', model: 'mistral-large-latest' })
   t.equal(decisionOf(ctx).model, 'gpt-4o-mini', 'the decision stays the router\'s choice')
-  const rest: ProviderEvent[] = []
-  for (let step = await events.next(); step.done !== true; step = await events.next()) rest.push(step.value)
+  const rest: ProviderEvent[] = [...(first.value ?? []).slice(1)]
+  for (let step = await events.next(); step.done !== true; step = await events.next()) rest.push(...step.value)
   t.same(rest.at(-1), { type: 'usage', usage: { promptTokens: 6, completionTokens: 5 } })
 })
 

@@ -3,7 +3,7 @@
 // so the timeout tests take up to a second whatever timeout they set.
 import t, { type Test } from 'tap'
 import { UpstreamError, UpstreamTimeoutError } from '../../../proxy/errors.ts'
-import { createUpstream } from '../../../proxy/upstream.ts'
+import { createUpstream } from '../../../proxy/pipeline/upstream.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'
 import { startMockUpstream, type MockUpstreamOptions } from '../../helpers/mock-upstream.ts'
@@ -72,8 +72,8 @@ t.test('a stream cut mid-way yields what arrived, then throws a retryable Upstre
   mock.fail('stream-cut')
   const seen: string[] = []
   const err = await caught((async () => {
-    for await (const event of adapter.stream(request, new AbortController().signal)) {
-      if (event.type === 'delta') seen.push(event.text)
+    for await (const batch of adapter.stream(request, new AbortController().signal)) {
+      for (const event of batch) if (event.type === 'delta') seen.push(event.text)
     }
   })())
   t.ok(seen.length >= 1, 'some deltas arrived before the cut')

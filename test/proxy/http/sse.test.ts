@@ -6,10 +6,10 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
 import { request } from 'undici'
-import { hello, parseSse } from '../helpers/http.ts'
-import { startMockedGateway } from '../helpers/mocked-gateway.ts'
-import { until } from '../helpers/until.ts'
-import { KEEP_ALIVE_FRAME } from '../../proxy/sse.ts'
+import { hello, parseSse } from '../../helpers/http.ts'
+import { startMockedGateway } from '../../helpers/mocked-gateway.ts'
+import { until } from '../../helpers/until.ts'
+import { KEEP_ALIVE_FRAME } from '../../../proxy/http/sse.ts'
 
 // Short, so that a test waits for a few of them; nothing here depends on how late a timer fires.
 const KEEP_ALIVE_MS = 30

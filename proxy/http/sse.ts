@@ -34,7 +34,7 @@ export class SseWriter {
     return this.#res.headersSent
   }
 
-  /** Sends the status line and headers. */
+  /** Sets the status line and headers; they go out with the first frames, in the same write. */
   open({ headers, trailers }: SseHead): void {
     const head: Record<string, string> = {
       ...headers,
@@ -44,7 +44,6 @@ export class SseWriter {
     }
     if (trailers.length > 0) head.trailer = trailers.join(', ')
     this.#res.writeHead(200, head)
-    this.#res.flushHeaders()
   }
 
   /**
@@ -70,13 +69,14 @@ export class SseWriter {
     clearTimeout(this.#keepAlive)
   }
 
-  /** Writes frames (nothing for ''); waits for the socket to drain when the client reads slower than we write. */
-  async write(frames: string): Promise<void> {
-    if (frames === '' || this.#res.destroyed) return
+  /**
+   * Writes frames (nothing for ''), in one write to the socket. A promise only when the client
+   * reads slower than we write: it resolves once the socket has drained.
+   */
+  write(frames: string): Promise<unknown> | undefined {
+    if (frames === '' || this.#res.destroyed) return undefined
     this.#keepAlive?.refresh()
-    if (!this.#res.write(frames)) {
-      await once(this.#res, 'drain', { signal: this.#signal })
-    }
+    return this.#res.write(frames) ? undefined : once(this.#res, 'drain', { signal: this.#signal })
   }
 
   /**
@@ -89,10 +89,11 @@ export class SseWriter {
     this.#res.end(frames)
   }
 
-  close(trailers: Record<string, string> = {}): void {
+  /** Ends the stream with its last frames, and the trailers when there are any. */
+  close(frames: string, trailers?: Record<string, string>): void {
     this.stopKeepAlive()
     if (this.#res.destroyed) return
-    if (Object.keys(trailers).length > 0) this.#res.addTrailers(trailers)
-    this.#res.end()
+    if (trailers !== undefined) this.#res.addTrailers(trailers)
+    this.#res.end(frames)
   }
 }

@@ -4,25 +4,25 @@
 import type { ServerResponse } from 'node:http'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Span } from '@opentelemetry/api'
-import type { ToolCall } from './ai-request.ts'
-import type { AnswerFormat, StreamFrames } from './answer-format.ts'
-import type { Chain } from './chain.ts'
-import { modelCatalog } from './catalog.ts'
-import type { CompletionResult, FinishReason, ProviderEvent, ProviderResult, ServedBy, TokenUsage, ToolCallDelta } from './completion.ts'
-import { isStreamed, type ModelCall, type Outcome, type RequestContext } from './context.ts'
-import { creditsOf, dollars } from './credits.ts'
-import { InternalError, ShuttingDownError, toGatewayError } from './errors.ts'
-import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from './gateway-headers.ts'
-import type { CoreMetrics } from './metrics.ts'
-import { costDollars } from './models.ts'
-import { nativeFormat } from './native-format.ts'
-import type { Reply } from './reply.ts'
-import { sendJson } from './respond.ts'
-import { SseWriter, type SseHead } from './sse.ts'
-import { StreamStop } from './stream-stop.ts'
-import { newSpanId, traceHeadersOf, type TraceParent } from './trace-context.ts'
-import { endProviderCall, failSpan, type Tracing } from './tracing.ts'
-import { countTokens } from '../workers/count-tokens.ts'
+import type { ToolCall } from '../ai-request.ts'
+import type { AnswerFormat, StreamFrames } from '../answer-format.ts'
+import type { Chain } from '../chain.ts'
+import { modelCatalog } from '../catalog.ts'
+import type { CompletionResult, FinishReason, ProviderEvent, ProviderResult, ServedBy, TokenUsage, ToolCallDelta } from '../completion.ts'
+import { isStreamed, type ModelCall, type Outcome, type RequestContext } from '../context.ts'
+import { creditsOf, dollars } from '../credits.ts'
+import { InternalError, ShuttingDownError, toGatewayError } from '../errors.ts'
+import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../gateway-headers.ts'
+import type { CoreMetrics } from '../metrics.ts'
+import { costDollars } from '../models.ts'
+import { nativeFormat } from '../native-format.ts'
+import type { Reply } from '../reply.ts'
+import { sendJson } from '../respond.ts'
+import { SseWriter, type SseHead } from '../http/sse.ts'
+import { StreamStop } from '../stream-stop.ts'
+import { newSpanId, traceHeadersOf, type TraceParent } from '../trace-context.ts'
+import { endProviderCall, failSpan, type Tracing } from '../tracing.ts'
+import { countTokens } from '../../workers/count-tokens.ts'
 
 export interface Finish {
   readonly status: number
@@ -145,15 +145,14 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   const sse = new SseWriter(res, ctx.signal)
   const frames = format.stream(ctx, { model: result.model, promptTokens: result.usage.promptTokens })
   sse.open({ headers: { ...earlyHeaders(ctx, result), ...lateHeaders(ctx, result) }, trailers: [] })
-  await sse.write(frames.open())
-  await sse.write(frames.text(result.text))
+  // The whole answer is known: it goes out in one write.
+  let out = frames.open() + frames.text(result.text)
   const calls = result.toolCalls ?? []
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index]!
-    await sse.write(frames.toolCall({ index, id: call.id, name: call.name, arguments: call.arguments }))
+    out += frames.toolCall({ index, id: call.id, name: call.name, arguments: call.arguments })
   }
-  await sse.write(frames.close(result))
-  sse.close()
+  sse.close(out + frames.close(result))
   return { status: 200, reason }
 }
 
@@ -205,13 +204,16 @@ function withoutIndex({ id, name, arguments: input }: AssembledCall): ToolCall {
   return { id, name, arguments: input }
 }
 
+/**
+ * The answer as Server-Sent Events. The provider's events come in batches, one per read of its
+ * answer; each batch goes through the stream hooks event by event and out to the client in one
+ * write, so a stream costs a promise per read and not per event or per layer.
+ */
 async function streamAnswer(
   ctx: RequestContext, res: ServerResponse, decision: ModelCall, deps: AiDeps,
   firstByte: () => void, observe: (outcome: 'ok' | 'error') => void, span: Span | undefined,
 ): Promise<Finish> {
-  // The call's own signal as well as the request's: a plugin that stops the stream stops the call.
-  const upstream = new AbortController()
-  const events = decision.call.stream(AbortSignal.any([ctx.signal, upstream.signal]))[Symbol.asyncIterator]()
+  const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
   const sse = new SseWriter(res, ctx.signal)
   const head = (): SseHead => ({ headers: { ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, trailers: [...LATE_HEADERS, ...ctx.trailerNames] })
   // Opened by a keep-alive comment before the provider spoke, the stream cannot yet say which
@@ -223,18 +225,12 @@ async function streamAnswer(
   }
   if (deps.streamKeepAliveMs > 0) sse.keepAlive(deps.streamKeepAliveMs, headBeforeModel)
   const framesFor = (served: ServedBy) => formatOf(ctx).stream(ctx, { model: served.model, promptTokens: decision.promptTokens })
-  // Nothing is sent before the first event unless the model is silent for longer than the
+  // Nothing is sent before the first batch unless the model is silent for longer than the
   // keep-alive interval, so a failure up to here is usually still a plain JSON error.
-  let step: IteratorResult<ProviderEvent>
-  let servedBy: ServedBy | undefined
+  let step: IteratorResult<readonly ProviderEvent[]>
   try {
     step = await events.next()
     firstByte()
-    // A fallback that serves is announced first.
-    if (step.done !== true && step.value.type === 'served') {
-      servedBy = ctx.servedBy = step.value
-      step = await events.next()
-    }
   } catch (err) {
     if (!sse.opened) {
       sse.stopKeepAlive()
@@ -242,22 +238,31 @@ async function streamAnswer(
     }
     observe('error')
     if (span !== undefined) failSpan(deps.tracing!, span, err)
-    return streamFailed(ctx, sse, framesFor(decision), err)
+    return streamFailed(ctx, sse, framesFor(decision), '', err)
   }
+  // A fallback that serves is announced first.
+  const announced = step.done === true ? undefined : step.value[0]
+  const servedBy = announced?.type === 'served' ? (ctx.servedBy = { provider: announced.provider, model: announced.model }) : undefined
   const frames = framesFor(servedBy ?? decision)
   const modelAsTrailer = sse.opened
   if (!sse.opened) sse.open(head())
-  await sse.write(frames.open())
+  // Frames not yet written: what one batch produces goes out in one write.
+  let out = frames.open()
+  const flush = (): Promise<unknown> | undefined => {
+    const written = sse.write(out)
+    out = ''
+    return written
+  }
   let usage: TokenUsage | undefined
   let finishReason: FinishReason | undefined
   // The text the model generated (ctx.streamedText also counts tool calls), and what the client
   // got of it: stream hooks may hold text back, replace it or stop the stream.
   let generated = ''
   let sent = ''
-  const send = async (text: string) => {
+  const send = (text: string) => {
     if (text === '') return
     sent += text
-    await sse.write(frames.text(text))
+    out += frames.text(text)
   }
   const toolCallPieces: ToolCallDelta[] = []
   let toolCalls: AssembledCall[] = []
@@ -266,59 +271,73 @@ async function streamAnswer(
   try {
     // Held tool-call pieces go out only once the end hooks have seen the whole calls.
     const holdToolCalls = deps.chain.holdsStreamToolCalls(ctx)
-    for (; step.done !== true; step = await events.next()) {
-      const event = step.value
-      switch (event.type) {
-        case 'usage':
-          usage = event.usage
-          break
-        case 'finish':
-          finishReason = event.reason
-          break
-        case 'tool_call':
-          toolCallPieces.push(event.delta)
-          // Metering counts what was generated, should the stream be cut.
-          ctx.streamedText += (event.delta.name ?? '') + event.delta.arguments
-          if (!holdToolCalls) await sse.write(frames.toolCall(event.delta))
-          break
-        case 'delta':
-          for (let from = 0; from < event.text.length;) {
-            if (from > 0) await nextTurn()
-            const to = pieceEnd(event.text, from)
-            const piece = event.text.slice(from, to)
-            from = to
-            generated += piece
-            ctx.streamedText += piece
-            // A hook's long work (a scan in the worker pool) is awaited before the next piece.
-            const passed = deps.chain.runStreamChunk(ctx, { text: piece })
-            await send((passed instanceof Promise ? await passed : passed).text)
-          }
-          break
+    for (let from = servedBy === undefined ? 0 : 1; step.done !== true; step = await events.next(), from = 0) {
+      const batch = step.value
+      for (let i = from; i < batch.length; i++) {
+        const event = batch[i]!
+        switch (event.type) {
+          case 'usage':
+            usage = event.usage
+            break
+          case 'finish':
+            finishReason = event.reason
+            break
+          case 'tool_call':
+            toolCallPieces.push(event.delta)
+            // Metering counts what was generated, should the stream be cut.
+            ctx.streamedText += (event.delta.name ?? '') + event.delta.arguments
+            if (!holdToolCalls) out += frames.toolCall(event.delta)
+            break
+          case 'delta':
+            for (let at = 0; at < event.text.length;) {
+              if (at > 0) {
+                await flush()
+                await nextTurn()
+              }
+              const to = pieceEnd(event.text, at)
+              const piece = event.text.slice(at, to)
+              at = to
+              generated += piece
+              ctx.streamedText += piece
+              const passed = deps.chain.runStreamChunk(ctx, { text: piece })
+              if (passed instanceof Promise) {
+                // A hook's long work (a scan in the worker pool): what passed before goes out meanwhile.
+                await flush()
+                send((await passed).text)
+              } else {
+                send(passed.text)
+              }
+            }
+            break
+        }
       }
+      const written = flush()
+      if (written !== undefined) await written
     }
     toolCalls = assembleToolCalls(toolCallPieces)
     const ended = await deps.chain.runStreamEnd(ctx, toolCalls)
     // The held text came before the tool calls, and goes out before them.
-    await send(ended.text)
+    send(ended.text)
     sentCalls = holdToolCalls ? ended.toolCalls : toolCalls
-    if (holdToolCalls) for (const piece of heldPieces(toolCallPieces, toolCalls, sentCalls)) await sse.write(frames.toolCall(piece))
+    if (holdToolCalls) for (const piece of heldPieces(toolCallPieces, toolCalls, sentCalls)) out += frames.toolCall(piece)
+    const written = flush()
+    if (written !== undefined) await written
   } catch (err) {
     if (err instanceof StreamStop) {
       observe('ok')
       if (span !== undefined) failSpan(deps.tracing!, span, err)
-      upstream.abort(err)
       // Closes the provider's response now rather than when it would have ended.
       events.return?.().catch(() => undefined)
       const error = await err.error.catch((cause: unknown) => {
         ctx.log.error({ err: cause }, 'stopping the stream failed')
         return toGatewayError(cause)
       })
-      sse.end(frames.error(error))
+      sse.end(out + frames.error(error))
       return { status: 200, reason: 'stream_stopped' }
     }
     observe('error')
     if (span !== undefined) failSpan(deps.tracing!, span, err)
-    return streamFailed(ctx, sse, frames, err)
+    return streamFailed(ctx, sse, frames, out, err)
   }
   observe('ok')
   // Usage counts what the model generated; the text and the tool calls are what the client got.
@@ -335,20 +354,19 @@ async function streamAnswer(
   ctx.result = result
   // A stream's status is sent; a Reply from onResult cannot replace it any more.
   await deps.chain.runResult(ctx, result)
-  await sse.write(frames.close(result))
-  sse.close({ ...(modelAsTrailer && { [MODEL_HEADER]: modelHeaderOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
+  sse.close(frames.close(result), { ...(modelAsTrailer && { [MODEL_HEADER]: modelHeaderOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
 }
 
-/** A stream whose status is sent failed: it ends with the format's error event. */
-function streamFailed(ctx: RequestContext, sse: SseWriter, frames: StreamFrames, err: unknown): Finish {
+/** A stream whose status is sent failed: it ends with the frames not yet written and the format's error event. */
+function streamFailed(ctx: RequestContext, sse: SseWriter, frames: StreamFrames, unwritten: string, err: unknown): Finish {
   // The gateway cutting the stream at its shutdown deadline aborts the signal too; only the
   // client leaving means nobody is there to read an error event.
   const cut = ctx.signal.reason instanceof ShuttingDownError ? ctx.signal.reason : undefined
   if (ctx.signal.aborted && cut === undefined) return { status: 200, reason: 'client_aborted' }
   const error = cut ?? toGatewayError(err)
   ctx.log.error({ err }, 'stream failed after it began')
-  sse.end(frames.error(error))
+  sse.end(unwritten + frames.error(error))
   return { status: 200, reason: 'stream_aborted', errorCode: error.code }
 }
 
