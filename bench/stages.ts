@@ -74,6 +74,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'trace-context.ts': 'accept',
   // The body against the endpoint's schema.
   'validate.ts': 'validation',
+  'ai-body.ts': 'validation',
   'ai-request.ts': 'validation',
   'core-routes.ts': 'validation',
   'dialect.ts': 'validation',
