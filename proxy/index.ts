@@ -55,9 +55,10 @@ export interface Gateway {
   readonly notices: readonly string[]
   /**
    * Stops accepting and drains (/readyz 503, new requests on kept-alive sockets 503), lets in-flight
-   * requests finish within the grace period, ends those still running at its end, then closes everything.
+   * requests finish within the grace period (`shutdownGraceMs` unless given), ends those still
+   * running at its end, then closes everything.
    */
-  close(): Promise<void>
+  close(graceMs?: number): Promise<void>
 }
 
 export async function start(options: StartOptions = {}): Promise<Gateway> {
@@ -160,10 +161,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   return {
     url, port, metricsUrl, authUrl, config, log, metrics, notices,
     routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path, documented: r.documented !== false, described: isDescribed(r) }))),
-    close() {
+    close(graceMs = core.shutdownGraceMs) {
       closing ??= (async () => {
         draining = true
-        await drainListeners(running, core.shutdownGraceMs, log)
+        await drainListeners(running, graceMs, log)
         await Promise.allSettled([...background])
         await closeAll(entries, pool, store, shared)
         if (tracing !== undefined) await flushTraces(tracing, log)
