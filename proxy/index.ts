@@ -20,6 +20,7 @@ import { createMetrics, type CoreMetrics } from './metrics.ts'
 import type { GatewayPlugin, PluginHooks, PluginServices } from './plugin.ts'
 import { createPool, type WorkerPool } from './pool.ts'
 import { projectRoutes } from './project-routes.ts'
+import { trackReadiness } from './readiness.ts'
 import { buildRouteTable, type Route } from './routes.ts'
 import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
 import { openStore, type Store } from './store.ts'
@@ -111,12 +112,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     ...entries.flatMap(({ hooks }) => (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false }))),
     ...projectRoutes(entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []), services.projectAccess),
   ]
-  const notReady = () => [
-    ...(store.isOpen() ? [] : ['store']),
-    ...(shared.database?.isUp() === false ? ['postgres'] : []),
-    ...(shared.redis?.isUp() === false ? ['redis'] : []),
-  ]
-  const readiness = () => Object.assign({ ...dependencies(shared) }, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
+  const readiness = trackReadiness(() => store.isOpen(), shared, metrics.registry)
+  const readinessDetails = () => Object.assign({ ...readiness.dependencies() }, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
   let draining = false
   const metricsSource: MetricsSource = {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
@@ -125,7 +122,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const onAuthListener = (route: Route) => core.authPort !== undefined && route.listener === 'auth'
   const listeners: ListenerSpec[] = [{
     name: 'main', port: core.port,
-    routes: [...coreRoutes(metricsSource, notReady, () => draining, core.metricsPort === undefined, readiness), ...pluginRoutes.filter((r) => !onAuthListener(r))],
+    routes: [...coreRoutes(metricsSource, readiness, () => draining, core.metricsPort === undefined, readinessDetails), ...pluginRoutes.filter((r) => !onAuthListener(r))],
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
@@ -241,14 +238,6 @@ interface SharedStores {
   readonly redis: SharedRedis | undefined
   /** Opened with the database, once its table is migrated. */
   events?: SharedEventOutbox
-}
-
-/** For /readyz: each shared store configured, up or down. */
-function dependencies(shared: SharedStores): { dependencies?: Record<string, 'up' | 'down'> } {
-  const found: Record<string, 'up' | 'down'> = {}
-  if (shared.database !== undefined) found.postgres = shared.database.isUp() ? 'up' : 'down'
-  if (shared.redis !== undefined) found.redis = shared.redis.isUp() ? 'up' : 'down'
-  return Object.keys(found).length === 0 ? {} : { dependencies: found }
 }
 
 async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store, shared: SharedStores): Promise<void> {
