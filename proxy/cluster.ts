@@ -35,9 +35,10 @@ const STABLE_MS = 30_000
 
 /**
  * The end of the grace that the workers leave to the primary: two seconds, or a quarter of a
- * shorter grace. A worker drains with the rest, so that closing its store and exiting, which take
- * most of a second on a busy machine, still fit in the grace; the primary kills a worker that is
- * running all the same when half the margin is left, the time its own exit can take there.
+ * shorter grace. A worker drains with the rest and has a quarter of the margin beyond it for
+ * closing its store and exiting; the primary kills a worker still running after that and keeps
+ * the last three quarters for its own exit, which on a busy machine can take more than a second
+ * (it is done when the process is gone, not when it calls exit).
  */
 function exitMarginMs(graceMs: number): number {
   return Math.min(2000, Math.floor(graceMs / 4))
@@ -134,7 +135,7 @@ export function runPrimary(options: PrimaryOptions): void {
     options.log(`${signal}: stopping ${alive.size} worker${alive.size === 1 ? '' : 's'}`)
     if (alive.size === 0) process.exit(0)
     for (const worker of alive.keys()) worker.process.kill('SIGTERM')
-    const killAt = at + options.graceMs - exitMarginMs(options.graceMs) / 2
+    const killAt = at + options.graceMs - exitMarginMs(options.graceMs) * 3 / 4
     setTimeout(() => {
       const late = [...alive.keys()]
       for (const worker of late) worker.process.kill('SIGKILL')
