@@ -1,13 +1,12 @@
 // `tollgate serve`: the gateway in the foreground, stopped gracefully by SIGTERM or SIGINT; with
 // --workers N, N processes sharing the port and the store.
 import cluster from 'node:cluster'
-import { announceReady, runPrimary } from '../proxy/cluster.ts'
+import { announceReady, runPrimary, workerGraceMs } from '../proxy/cluster.ts'
 import { loadConfig } from '../proxy/config.ts'
 import { start, type Gateway, type StartOptions } from '../proxy/index.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 import { onParentExit } from './parent-watch.ts'
-
-const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const
+import { onStopSignal, type StopRequest } from './stop-signals.ts'
 
 export async function serve(options: StartOptions, workers: number): Promise<void> {
   // Started by npm: if npm goes away without passing its signal on (it signals the shell it
@@ -21,19 +20,21 @@ export async function serve(options: StartOptions, workers: number): Promise<voi
   }
   if (workers > 1 && cluster.isPrimary) {
     // A bad setting fails here once, in one line, instead of in every worker the primary starts.
-    loadConfig(builtinPlugins, process.env, options.overrides)
-    return runPrimary({ workers, log: (line) => process.stderr.write(`tollgate: ${line}\n`) })
+    const config = loadConfig(builtinPlugins, process.env, options.overrides)
+    return runPrimary({
+      workers,
+      graceMs: config.core.shutdownGraceMs,
+      log: (line) => process.stderr.write(`tollgate: ${line}\n`),
+      onStop: (stop) => onStopSignal(({ signal, at }) => stop(signal, at)),
+    })
   }
-  // Listening from the start: a signal during start-up stops the gateway as soon as it is up
-  // (a terminal's Ctrl-C and `npm start` may deliver the same signal twice; the first one counts).
-  let stopRequested: string | undefined
+  // A signal during start-up stops the gateway as soon as it is up.
+  let stopRequested: StopRequest | undefined
   let gateway: Gateway | undefined
-  const stop = (reason: string) => {
-    if (stopRequested !== undefined) return
-    stopRequested = reason
-    if (gateway !== undefined) shutDown(gateway, reason)
-  }
-  for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal))
+  onStopSignal((request) => {
+    stopRequested = request
+    if (gateway !== undefined) shutDown(gateway, request)
+  })
   const overrides = workers > 1
     ? { ...options.overrides, plugins: { ...(options.overrides?.plugins as object | undefined), 'rate-limit': { shared: true }, metering: { shared: true }, accounts: { shared: true } } }
     : options.overrides
@@ -44,9 +45,12 @@ export async function serve(options: StartOptions, workers: number): Promise<voi
   if (stopRequested !== undefined) shutDown(gateway, stopRequested)
 }
 
-function shutDown(gateway: Gateway, reason: string): void {
-  gateway.log.info({ reason, graceMs: gateway.config.core.shutdownGraceMs }, 'shutting down')
-  gateway.close().then(() => process.exit(0), (err: unknown) => {
+/** The grace is counted from the signal; a worker's is shorter, so that the primary's deadline covers it. */
+function shutDown(gateway: Gateway, { signal, at }: StopRequest): void {
+  const grace = cluster.isWorker ? workerGraceMs(gateway.config.core.shutdownGraceMs) : gateway.config.core.shutdownGraceMs
+  const graceMs = Math.max(0, Math.round(grace - (performance.now() - at)))
+  gateway.log.info({ reason: signal, graceMs }, 'shutting down')
+  gateway.close(graceMs).then(() => process.exit(0), (err: unknown) => {
     gateway.log.error({ err }, 'shutdown failed')
     process.exit(1)
   })

@@ -8,8 +8,12 @@ const READY = 'tollgate:ready'
 
 export interface PrimaryOptions {
   readonly workers: number
+  /** shutdownGraceMs: the whole cluster's stop, counted from the signal. */
+  readonly graceMs: number
   /** One line for the operator (stderr). */
   readonly log: (line: string) => void
+  /** Registers the stop: `at` is performance.now() when the signal arrived, possibly before this call. */
+  readonly onStop: (stop: (signal: string, at: number) => void) => void
 }
 
 /** Worker starts that may fail in a row, while no worker serves, before the primary gives up. */
@@ -18,6 +22,21 @@ const BACKOFF_FIRST_MS = 250
 const BACKOFF_MAX_MS = 15_000
 /** A worker that served this long died of something new: the backoff starts over. */
 const STABLE_MS = 30_000
+
+/**
+ * The end of the grace that the workers leave to the primary: two seconds, or a quarter of a
+ * shorter grace. A worker drains with the rest and has a quarter of the margin beyond it for
+ * closing its store and exiting; the primary kills a worker still running after that and keeps
+ * the last three quarters for its own exit, which on a busy machine can take more than a second
+ * (it is done when the process is gone, not when it calls exit).
+ */
+function exitMarginMs(graceMs: number): number {
+  return Math.min(2000, Math.floor(graceMs / 4))
+}
+
+export function workerGraceMs(graceMs: number): number {
+  return graceMs - exitMarginMs(graceMs)
+}
 
 /** The wait before replacing a worker, after `youngDeaths` deaths in a row of workers that did not serve STABLE_MS. */
 export function backoffMs(youngDeaths: number): number {
@@ -34,7 +53,7 @@ interface WorkerState {
  * one that dies, before or after it is ready, is replaced after a backoff that doubles while
  * workers keep dying young. When START_BUDGET starts in a row fail and none serves, it logs why
  * and exits 1. SIGTERM/SIGINT, even during start-up, stop every worker gracefully; it exits 0
- * once they are gone.
+ * once they are gone, and at the latest when the grace is over, killing the workers still running.
  */
 export function runPrimary(options: PrimaryOptions): void {
   const alive = new Map<Worker, WorkerState>()
@@ -98,17 +117,23 @@ export function runPrimary(options: PrimaryOptions): void {
     }, delay)
   }
 
-  function stop(signal: string): void {
+  function stop(signal: string, at: number): void {
     if (stopping) return
     stopping = true
     clearTimeout(next)
     options.log(`${signal}: stopping ${alive.size} worker${alive.size === 1 ? '' : 's'}`)
     if (alive.size === 0) process.exit(0)
     for (const worker of alive.keys()) worker.process.kill('SIGTERM')
+    const killAt = at + options.graceMs - exitMarginMs(options.graceMs) * 3 / 4
+    setTimeout(() => {
+      const late = [...alive.keys()]
+      for (const worker of late) worker.process.kill('SIGKILL')
+      options.log(`the grace is nearly over: killed worker${late.length === 1 ? '' : 's'} ${late.map((w) => w.process.pid).join(', ')}, still stopping`)
+      process.exit(0)
+    }, Math.max(0, killAt - performance.now()))
   }
 
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  process.on('SIGINT', () => stop('SIGINT'))
+  options.onStop(stop)
   fill()
 }
 

@@ -18,8 +18,9 @@ export const healthSchema = z.object({ status: z.literal('ok'), authenticated: z
 export const livenessSchema = z.object({ status: z.literal('ok') })
 
 export const readinessSchema = z.looseObject({
-  status: z.enum(['ready', 'not ready', 'draining']).describe('Answered with 503 unless ready.'),
-  notReady: z.array(z.string()).optional().describe('The parts that are not ready: `store`, `postgres`, `redis`.'),
+  status: z.enum(['ready', 'degraded', 'not ready', 'draining']).describe('`ready` and `degraded` are answered with 200, the others with 503.'),
+  notReady: z.array(z.string()).optional().describe('The parts without which nothing could be served, when away: `store`, `postgres`.'),
+  degraded: z.array(z.string()).optional().describe('The dependencies that are away and that the gateway serves around: `redis` (limited keys get 503, the cache misses).'),
   dependencies: z.strictObject({ postgres: z.enum(['up', 'down']).optional(), redis: z.enum(['up', 'down']).optional() }).optional().describe('The shared stores this gateway is configured with, and whether each answers.'),
 }).describe('Also the plugins\' facts, e.g. which providers are simulated.')
 

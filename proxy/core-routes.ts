@@ -5,6 +5,7 @@ import { chatRequestSchema, completeRequestSchema } from './ai-request.ts'
 import { anthropicRoutes } from './dialects/anthropic/index.ts'
 import { openAiRoutes } from './dialects/openai/index.ts'
 import { completionResultSchema, healthSchema, livenessSchema, metricsSchema, readinessSchema } from './core-answers.ts'
+import type { Readiness } from './readiness.ts'
 import { Reply } from './reply.ts'
 import { ANY_KEY, type Route } from './routes.ts'
 
@@ -15,11 +16,6 @@ export function aiRequestSchemaFor(route: Route) {
   return route.stream ? chatRequestSchema : completeRequestSchema
 }
 
-export interface Readiness {
-  /** Names of the parts that are not ready; empty when all are. */
-  (): string[]
-}
-
 /** Where /metrics text comes from: this process's registry, or the whole cluster's. */
 export interface MetricsSource {
   readonly text: () => Promise<string>
@@ -27,10 +23,13 @@ export interface MetricsSource {
 }
 
 /**
+ * `readiness`: /readyz answers 503 only for the parts without which nothing could be served, and
+ * 200 `degraded` for the dependencies the gateway serves around.
  * `draining`: the gateway is stopping; /readyz answers 503 so load balancers send no more.
- * `details`: the plugins' facts for /readyz's body, beside `status` (PluginHooks.readiness).
+ * `details`: the shared stores' states and the plugins' facts for /readyz's body, beside `status`
+ * (PluginHooks.readiness).
  */
-export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining: () => boolean, serveMetrics: boolean, details: () => Record<string, unknown>): Route[] {
+export function coreRoutes(metrics: MetricsSource, readiness: Pick<Readiness, 'notReady' | 'degraded'>, draining: () => boolean, serveMetrics: boolean, details: () => Record<string, unknown>): Route[] {
   const routes: Route[] = [
     CHAT_ROUTE,
     COMPLETE_ROUTE,
@@ -45,8 +44,11 @@ export function coreRoutes(metrics: MetricsSource, notReady: Readiness, draining
       method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false, probe: true, docs: { response: readinessSchema },
       handle: () => {
         if (draining()) return Reply.json({ status: 'draining' }, 503)
-        const parts = notReady()
-        return parts.length === 0 ? Reply.json({ status: 'ready', ...details() }) : Reply.json({ status: 'not ready', notReady: parts, ...details() }, 503)
+        const notReady = readiness.notReady()
+        const degraded = readiness.degraded()
+        const named = degraded.length === 0 ? {} : { degraded }
+        if (notReady.length > 0) return Reply.json({ status: 'not ready', notReady, ...named, ...details() }, 503)
+        return Reply.json({ status: degraded.length === 0 ? 'ready' : 'degraded', ...named, ...details() })
       },
     },
   ]

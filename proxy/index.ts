@@ -22,6 +22,7 @@ import { createMetrics, type CoreMetrics } from './metrics.ts'
 import type { GatewayPlugin, PluginHooks, PluginServices } from './plugin.ts'
 import { createPool, type WorkerPool } from './pool.ts'
 import { projectRoutes } from './project-routes.ts'
+import { trackReadiness } from './readiness.ts'
 import { buildRouteTable, type Route } from './routes.ts'
 import { createHandler, createHttpServer, type RequestHandler } from './server.ts'
 import { openStore, type Store } from './store.ts'
@@ -57,9 +58,10 @@ export interface Gateway {
   readonly notices: readonly string[]
   /**
    * Stops accepting and drains (/readyz 503, new requests on kept-alive sockets 503), lets in-flight
-   * requests finish within the grace period, ends those still running at its end, then closes everything.
+   * requests finish within the grace period (`shutdownGraceMs` unless given), ends those still
+   * running at its end, then closes everything.
    */
-  close(): Promise<void>
+  close(graceMs?: number): Promise<void>
 }
 
 export async function start(options: StartOptions = {}): Promise<Gateway> {
@@ -113,12 +115,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     ...entries.flatMap(({ hooks }) => (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false }))),
     ...projectRoutes(entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []), services.projectAccess),
   ]
-  const notReady = () => [
-    ...(store.isOpen() ? [] : ['store']),
-    ...(shared.database?.isUp() === false ? ['postgres'] : []),
-    ...(shared.redis?.isUp() === false ? ['redis'] : []),
-  ]
-  const readiness = () => Object.assign({ ...dependencies(shared) }, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
+  const readiness = trackReadiness(() => store.isOpen(), shared, metrics.registry)
+  const readinessDetails = () => Object.assign({ ...readiness.dependencies() }, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
   let draining = false
   const metricsSource: MetricsSource = {
     text: isClusterWorker() ? clusterMetricsSource(metrics.registry) : () => metrics.registry.metrics(),
@@ -127,7 +125,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const onAuthListener = (route: Route) => core.authPort !== undefined && route.listener === 'auth'
   const listeners: ListenerSpec[] = [{
     name: 'main', port: core.port,
-    routes: [...coreRoutes(metricsSource, notReady, () => draining, core.metricsPort === undefined, readiness), ...pluginRoutes.filter((r) => !onAuthListener(r))],
+    routes: [...coreRoutes(metricsSource, readiness, () => draining, core.metricsPort === undefined, readinessDetails), ...pluginRoutes.filter((r) => !onAuthListener(r))],
   }]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
@@ -163,10 +161,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   return {
     url, port, metricsUrl, authUrl, config, log, metrics, notices,
     routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path, documented: r.documented !== false, described: isDescribed(r) }))),
-    close() {
+    close(graceMs = core.shutdownGraceMs) {
       closing ??= (async () => {
         draining = true
-        await drainListeners(running, core.shutdownGraceMs, log)
+        await drainListeners(running, graceMs, log)
         await Promise.allSettled([...background])
         await closeAll(entries, pool, store, shared)
         if (tracing !== undefined) await flushTraces(tracing, log)
@@ -243,14 +241,6 @@ interface SharedStores {
   readonly redis: SharedRedis | undefined
   /** Opened with the database, once its table is migrated. */
   events?: SharedEventOutbox
-}
-
-/** For /readyz: each shared store configured, up or down. */
-function dependencies(shared: SharedStores): { dependencies?: Record<string, 'up' | 'down'> } {
-  const found: Record<string, 'up' | 'down'> = {}
-  if (shared.database !== undefined) found.postgres = shared.database.isUp() ? 'up' : 'down'
-  if (shared.redis !== undefined) found.redis = shared.redis.isUp() ? 'up' : 'down'
-  return Object.keys(found).length === 0 ? {} : { dependencies: found }
 }
 
 async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store, shared: SharedStores): Promise<void> {

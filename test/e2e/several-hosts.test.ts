@@ -97,8 +97,8 @@ t.test('three gateway processes on one PostgreSQL and one Redis', { skip: POSTGR
     t.equal(mock.requests.length - calls, 1, 'one call to the provider')
   })
 
-  t.test('Redis stopped: limited keys get 503 on every host, none crashes; back, they are served again', async (t) => {
-    const { key } = await newKey(t, 'pro')
+  t.test('Redis stopped: limited keys get 503 on every host, unlimited ones are served and every host stays ready, none crashes; back, they are served again', async (t) => {
+    const [{ key }, { key: unlimited }] = await Promise.all([newKey(t, 'pro'), newKey(t, 'enterprise')])
     for (const host of hosts) t.equal((await call(`${host.url}/api/health`, { key })).status, 200)
     await redis.stop()
     for (const host of hosts) {
@@ -106,7 +106,8 @@ t.test('three gateway processes on one PostgreSQL and one Redis', { skip: POSTGR
       t.equal(answer.status, 503)
       t.match(answer.body, { code: 'dependency_unavailable', dependency: 'redis' })
       t.equal(answer.headers['retry-after'], '1')
-      t.match(await call(`${host.url}/readyz`), { status: 503, body: { notReady: ['redis'] } })
+      t.equal((await call(`${host.url}/api/health`, { key: unlimited })).status, 200, 'an unlimited key is served')
+      t.match(await call(`${host.url}/readyz`), { status: 200, body: { status: 'degraded', degraded: ['redis'] } }, 'so a balancer keeps the host')
     }
     await redis.start()
     for (const host of hosts) {

@@ -7,6 +7,7 @@ import { request } from 'node:http'
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { freshDataDir, TEST_SECRET } from './start-gateway.ts'
+import { until } from './until.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 
@@ -19,9 +20,11 @@ export interface Primary {
   readonly workers: () => number[]
 }
 
-export function launchPrimary(t: Test, workers: number, env: NodeJS.ProcessEnv = {}): Primary {
-  const dataDir = freshDataDir(t)
-  const child = spawn(process.execPath, [CLI, 'serve', '--workers', String(workers), '--data', dataDir], {
+export function launchPrimary(t: Test, workers: number, env: NodeJS.ProcessEnv = {}, dataDir = freshDataDir(t)): Primary {
+  // tap adds its preload to every process a test spawns (NODE_OPTIONS); it takes SIGTERM and
+  // SIGINT itself and would hide what the gateway does with them. `env -u` drops it (and execs
+  // Node, so the child's process id is the primary's).
+  const child = spawn('env', ['-u', 'NODE_OPTIONS', process.execPath, CLI, 'serve', '--workers', String(workers), '--data', dataDir], {
     env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -57,10 +60,10 @@ export function launchPrimary(t: Test, workers: number, env: NodeJS.ProcessEnv =
   }
 }
 
+/** A process that has exited and waits to be reaped (a zombie) is not running. */
 export function isRunning(pid: number): boolean {
   try {
-    process.kill(pid, 0)
-    return true
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
   } catch {
     return false
   }
@@ -78,6 +81,15 @@ export async function firstWorker(primary: Primary): Promise<number> {
 
 /** The URL the first worker printed. */
 export const urlOf = (output: string) => /listening on (http:\/\/\S+)/.exec(output)![1]!
+
+/**
+ * performance.now() when the process ended, read from /proc: on a loaded machine the test's own
+ * `exit` event can come most of a second after the process is gone.
+ */
+export async function endOf(pid: number, timeoutMs = 60_000): Promise<number> {
+  await until(() => !isRunning(pid), `process ${pid} to end`, timeoutMs)
+  return performance.now()
+}
 
 /** A fresh connection each time, so the primary hands the requests to both workers in turn. */
 export function freshConnection(url: string, headers: Record<string, string>, body?: unknown): Promise<number> {

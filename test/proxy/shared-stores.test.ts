@@ -1,5 +1,6 @@
 // The shared stores' connections: migrations once across gateways starting together, queries that
-// fail fast while the server is away, and /readyz naming the dependency that is down.
+// fail fast while the server is away, and /readyz naming the dependency that is down: not ready
+// without PostgreSQL, ready but degraded without Redis.
 import t from 'tap'
 import pino from 'pino'
 import { openDatabase } from '../../proxy/database.ts'
@@ -8,7 +9,8 @@ import { DependencyUnavailableError } from '../../proxy/errors.ts'
 import { ConfigError } from '../../proxy/config.ts'
 import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'
-import { startTestGateway } from '../helpers/start-gateway.ts'
+import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
+import { until } from '../helpers/until.ts'
 import { call } from '../helpers/http.ts'
 import { captureLog } from '../helpers/log-capture.ts'
 
@@ -64,6 +66,21 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     await plugin.query('SELECT 1')
     t.equal(database.isUp(), true)
   })
+
+  t.test('PostgreSQL away: /readyz answers 503 naming it, and 200 again when it is back', async (t) => {
+    const { url } = await startTestGateway(t, { env: { DATABASE_URL: await server.freshDatabase(t) } })
+    const postgresUp = async () => /^tollgate_dependency_up\{dependency="postgres"\} (\d)$/m.exec((await call(`${url}/metrics`)).body)?.[1]
+    t.match(await call(`${url}/readyz`), { status: 200, body: { status: 'ready', dependencies: { postgres: 'up' } } })
+    t.equal(await postgresUp(), '1')
+    await server.stop()
+    let answer = await call(`${url}/readyz`)
+    await until(async () => (answer = await call(`${url}/readyz`)).status === 503, 'the gateway to find PostgreSQL away', 30_000)
+    t.match(answer.body, { status: 'not ready', notReady: ['postgres'], dependencies: { postgres: 'down' } })
+    t.equal(await postgresUp(), '0')
+    await server.start()
+    await until(async () => (await call(`${url}/readyz`)).status === 200, 'ready again', 30_000)
+    t.equal(await postgresUp(), '1')
+  })
 })
 
 t.test('a PostgreSQL that cannot be reached at start stops the gateway with one line naming DATABASE_URL, never its password', async (t) => {
@@ -88,25 +105,38 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     t.equal(await redis.run((c) => c.set('x', '1')), 'OK')
   })
 
-  t.test('/readyz names the dependency that is down, and is ready again when it is back', async (t) => {
+  t.test('Redis away: /readyz stays 200 naming redis as degraded, unlimited keys are served and limited ones get 503; back: ready again', async (t) => {
     const server = await startRedis(t)
     const log = captureLog()
-    const gateway = await startTestGateway(t, { env: { REDIS_URL: server.url }, overrides: { logLevel: 'warn' }, logDestination: log.destination })
-    t.match(await call(`${gateway.url}/readyz`), { status: 200, body: { status: 'ready', dependencies: { redis: 'up' } } })
+    const dataDir = freshDataDir(t)
+    const unlimited = (await seedProject(dataDir, { plan: 'enterprise' })).keys[0]!.key
+    const limited = (await seedProject(dataDir, { plan: 'pro' })).keys[0]!.key
+    const { url } = await startTestGateway(t, { dataDir, env: { REDIS_URL: server.url }, overrides: { logLevel: 'warn' }, logDestination: log.destination })
+    const complete = (key: string, n: number) => call(`${url}/api/ai/complete`, { key, body: { messages: [{ role: 'user', content: `question ${n}` }] } })
+    const redisUp = async () => /^tollgate_dependency_up\{dependency="redis"\} (\d)$/m.exec((await call(`${url}/metrics`)).body)?.[1]
+    t.match(await call(`${url}/readyz`), { status: 200, body: { status: 'ready', dependencies: { redis: 'up' } } })
+    t.equal(await redisUp(), '1')
+
     await server.stop()
-    t.match(await call(`${gateway.url}/readyz`), { status: 503, body: { status: 'not ready', notReady: ['redis'], dependencies: { redis: 'down' } } })
+    const degraded = await call(`${url}/readyz`)
+    t.match(degraded, { status: 200, body: { status: 'degraded', degraded: ['redis'], dependencies: { redis: 'down' } } }, 'ready, the dependency it degrades around named')
+    t.notOk('notReady' in degraded.body)
+    t.equal(await redisUp(), '0', 'tollgate_dependency_up says Redis is down')
+    t.equal((await complete(unlimited, 1)).status, 200, 'an unlimited key is served')
+    t.match(await complete(limited, 2), { status: 503, headers: { 'retry-after': '1' }, body: { code: 'dependency_unavailable', dependency: 'redis' } }, 'a limited key is refused: its limit cannot be checked')
     // The warning comes with the first reconnection attempt that fails.
     const redisWarning = () => log.lines().find((line) => line.dependency === 'redis' && line.level === 40)
-    for (let waited = 0; redisWarning() === undefined && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    await until(() => redisWarning() !== undefined, 'the warning')
     const warning = redisWarning()
     t.match(warning, { msg: /Redis is unreachable/, err: { type: String, message: String } }, 'the warning carries the error as a logged error')
     t.notMatch(warning?.err.message, /\[object Object\]/)
+
     await server.start()
-    let ready = await call(`${gateway.url}/readyz`)
-    while (ready.status !== 200) {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-      ready = await call(`${gateway.url}/readyz`)
-    }
-    t.match(ready.body, { dependencies: { redis: 'up' } })
+    let ready = await call(`${url}/readyz`)
+    await until(async () => (ready = await call(`${url}/readyz`)).body.status === 'ready', 'ready again')
+    t.match(ready, { status: 200, body: { dependencies: { redis: 'up' } } })
+    t.notOk('degraded' in ready.body)
+    t.equal(await redisUp(), '1')
+    t.equal((await complete(limited, 3)).status, 200, 'the limited key is served again, without a restart')
   })
 })

@@ -6,6 +6,7 @@ import { cpSync } from 'node:fs'
 import pino from 'pino'
 import { openRedis } from '../../../proxy/redis.ts'
 import { call, parseSse } from '../../helpers/http.ts'
+import { until } from '../../helpers/until.ts'
 import { REDIS_MISSING, startRedis, type RedisServer } from '../../helpers/redis-server.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 
@@ -26,7 +27,7 @@ async function gateways(t: Test, server: RedisServer, slowA = false) {
 }
 
 async function untilUp(url: string) {
-  while ((await call(`${url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(async () => (await call(`${url}/readyz`)).body.dependencies?.redis === 'up', 'Redis to be up again')
 }
 
 t.test('Redis', { skip: REDIS_MISSING }, async (t) => {

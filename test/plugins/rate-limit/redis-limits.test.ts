@@ -10,6 +10,7 @@ import type { PlanLimits } from '../../../plugins/rate-limit/schema.ts'
 import { openRedis } from '../../../proxy/redis.ts'
 import { call } from '../../helpers/http.ts'
 import { captureLog, type LogCapture } from '../../helpers/log-capture.ts'
+import { until } from '../../helpers/until.ts'
 import { REDIS_MISSING, startRedis, type RedisServer } from '../../helpers/redis-server.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 
@@ -45,7 +46,7 @@ async function gateways(t: Test, server: RedisServer, plugins: Record<string, un
 }
 
 async function untilUp(url: string) {
-  while ((await call(`${url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(async () => (await call(`${url}/readyz`)).body.dependencies?.redis === 'up', 'Redis to be up again')
 }
 
 t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
