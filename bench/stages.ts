@@ -129,6 +129,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'cluster.ts': 'offPath',
   'cluster-metrics.ts': 'offPath',
   'drain.ts': 'offPath',
+  'readiness.ts': 'offPath',
   'openapi.ts': 'offPath',
   'route-docs.ts': 'offPath',
   'project-routes.ts': 'offPath',
