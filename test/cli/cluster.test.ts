@@ -10,6 +10,10 @@ import { call } from '../helpers/http.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { freshConnection } from '../helpers/spawn-cluster.ts'
 
+// A cluster of two workers starts and stops in each test: on a loaded 2-core
+// machine the whole file can pass tap's 120 s per file.
+t.setTimeout(300_000)
+
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 
 /** Resolves once both workers listen. */

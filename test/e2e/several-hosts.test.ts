@@ -13,6 +13,10 @@ import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { BUILTIN_MODELS as MODELS } from '../../proxy/models.ts'
 
+// Three gateways start and stop in each test: on a loaded 2-core
+// machine the whole file can pass tap's 120 s per file.
+t.setTimeout(300_000)
+
 const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 const noStore = { 'cache-control': 'no-store' }
