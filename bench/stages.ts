@@ -111,6 +111,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'events.ts': CALLER,
   'gateway-headers.ts': CALLER,
   'ids.ts': CALLER,
+  'seeded-random.ts': CALLER,
   'inline-or-pooled.ts': CALLER,
   'models.ts': CALLER,
   'owner-lease.ts': CALLER,

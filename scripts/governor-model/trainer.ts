@@ -6,7 +6,8 @@
 import { BUCKETS } from '../../workers/scan/injection-features.ts'
 import { windowsOf } from '../../workers/scan/injection-windows.ts'
 import type { EncodedText } from './encode.ts'
-import { seededRandom, shuffledIndexes } from './prng.ts'
+import { seededRandom } from '../../proxy/kit/seeded-random.ts'
+import { shuffledIndexes } from './prng.ts'
 
 export interface TrainingText {
   readonly encoded: EncodedText

@@ -6,6 +6,7 @@ import type { FinishReason } from '../../../proxy/completion.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 import type { ProviderRequest } from './adapter.ts'
 import { sampleOf } from './schema-sample.ts'
+import { seededRandom } from '../../../proxy/kit/seeded-random.ts'
 
 const SENTENCES = [
   'That is a fair question, and the short answer depends on what you need most.',
@@ -50,18 +51,6 @@ function hashInto(hash: number, text: string): number {
     h = Math.imul(h, 0x01000193)
   }
   return h >>> 0
-}
-
-/** mulberry32: a tiny seeded generator; Math.random cannot be seeded. */
-function seededRandom(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function seedOf(request: ProviderRequest): number {
