@@ -66,6 +66,10 @@ export default {
       name: 'tollgate_cost_dollars_total', help: 'Dollars charged at list price, by provider and model.',
       labelNames: ['provider', 'model'], registers: [metrics],
     })
+    const unpricedServed = new Counter({
+      name: 'tollgate_unpriced_requests_total', help: 'Model calls served under a name the model table does not list (unpricedModels): charged nothing, recorded as unpriced.',
+      labelNames: ['provider'], registers: [metrics],
+    })
     const guard = createBudgetGuard({ ledger, clock, metrics, track })
     const countedInline = new Counter({
       name: 'tollgate_metering_pool_fallbacks_total',
@@ -118,6 +122,8 @@ export default {
         ...(figures.cachedInputTokens !== undefined && { cachedInputTokens: figures.cachedInputTokens }),
         ...(figures.cacheWriteTokens !== undefined && { cacheWriteTokens: figures.cacheWriteTokens }),
         ...guard.charge(figures.costMicros, metered.get(ctx)), cacheHit: figures.cacheHit, outcome,
+        // A name the config lets through unpriced is charged nothing, and says so.
+        ...(!figures.cacheHit && !modelCatalog().info(figures.model).priced && { unpriced: 'no_price' }),
       }
     }
 
@@ -147,7 +153,8 @@ export default {
 
     function countCharge(ctx: RequestContext, entry: LedgerEntry): void {
       if (entry.cacheHit) return
-      const labels = { provider: entry.provider, model: entry.model }
+      if (entry.unpriced !== undefined) unpricedServed.inc({ provider: entry.provider })
+      const labels = { provider: entry.provider, model: modelCatalog().metricName(entry.model) }
       tokensMetered.inc({ ...labels, direction: 'input' }, entry.promptTokens)
       tokensMetered.inc({ ...labels, direction: 'output' }, entry.completionTokens)
       dollarsCharged.inc(labels, entry.costMicros / 1e6)
@@ -240,9 +247,13 @@ export default {
           metered.set(ctx, undefined)
           return
         }
-        // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
+        // The most any model that may serve this can charge: the prompt's bound and every token the
+        // answer may hold. A model without a price holds the configured ceiling instead.
         let worst = 0
-        for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
+        for (const model of decision.models) {
+          const info = modelCatalog().info(model)
+          worst = Math.max(worst, info.priced ? plainCost(info, decision.promptTokensBound, decision.maxTokens) : config.unpricedHoldDollars)
+        }
         const hold = await guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
         if (hold instanceof BudgetExceededError) {
           streams.delete(ctx)
