@@ -19,6 +19,7 @@ import { InFlight, untilAborted } from './in-flight.ts'
 import { createCacheMetrics } from './metrics.ts'
 import { redisAnswerStore } from './redis-answers.ts'
 import { sharedFlights } from './shared-flights.ts'
+import { isCacheable } from './sampling-rule.ts'
 import { cacheSchema } from './schema.ts'
 import { cacheLogFields } from './state.ts'
 
@@ -134,7 +135,7 @@ export default {
         const policy = cachePolicyOf(ctx.headers['cache-control'])
         const ai = aiRequestOf(ctx)
         const isDialect = ctx.route.dialect !== undefined
-        if (!project.cacheEnabled || !policy.store) {
+        if (!project.cacheEnabled || !policy.store || !isCacheable(isDialect, ai, project.cacheSampled === true)) {
           counters.bypass.inc()
           return
         }
