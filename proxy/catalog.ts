@@ -37,7 +37,7 @@ export interface ModelCatalog {
 const UNPRICED_CAPABILITIES = { tools: true, vision: true, json: true, reasoning: false } as const
 /** Names let through are kept known this many at a time, so that the names clients send cannot grow it. */
 const UNPRICED_KEPT = 1024
-export const UNPRICED_METRIC_NAME = 'unpriced'
+const UNPRICED_METRIC_NAME = 'unpriced'
 
 export interface CatalogConfig {
   readonly models: Readonly<Record<string, ModelEntry>>
@@ -74,10 +74,8 @@ export function buildCatalog(config: CatalogConfig): ModelCatalog | CatalogProbl
     if (!table.has(target)) return { path: `aliases.${alias}`, message: `no such model ${target} (known: ${known()})` }
     aliases.set(alias, target)
   }
-  for (const [alias, target] of aliases) {
-    if (table.has(alias)) aliases.delete(alias)
-    else if (!table.has(target)) return { path: `aliases.${alias}`, message: `the shipped alias names ${target}, which the table no longer holds` }
-  }
+  // A configured model may take a shipped alias's name: the model wins.
+  for (const alias of aliases.keys()) if (table.has(alias)) aliases.delete(alias)
   return catalogOf(table, aliases, unpricedMatcher(config.unpricedModels))
 }
 

@@ -8,7 +8,7 @@ import { SHIPPED_TABLE } from './model-table.ts'
 
 export type ProviderName = 'openai' | 'anthropic' | 'mistral'
 export type Quality = 'cheap' | 'balanced' | 'frontier'
-/** A name in the model table: a built-in one or one the config file added. */
+/** A name in the model table: a shipped one or one the config file added. */
 export type ModelName = string
 
 export const QUALITIES: readonly Quality[] = ['cheap', 'balanced', 'frontier']

@@ -90,6 +90,10 @@ t.test('configured aliases: to a model of the table, never a tier\'s or a model\
   t.equal(problem({ aliases: { cheap: 'gpt-4o' } }), 'aliases.cheap: an alias may not take a tier\'s name')
   t.match(problem({ aliases: { 'gpt-4o': 'gpt-4.1' } }), /^aliases\.gpt-4o: an alias may not take a model's name/)
   t.match(problem({ aliases: { fast: 'gpt-9' } }), /^aliases\.fast: no such model gpt-9 \(known: gpt-4o, /)
+  const shadowing = built({ models: { 'claude-opus-4-0': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 1, outputPerMillion: 2, capabilities } } })
+  t.equal(shadowing.canonical('claude-opus-4-0'), 'claude-opus-4-0', 'a configured model that takes a shipped alias\'s name wins')
+  t.equal(shadowing.info('claude-opus-4-0').inputPerMillion, 1)
+  t.notOk(shadowing.aliases.has('claude-opus-4-0'))
 })
 
 t.test('names let through unpriced: by pattern, with or without the provider\'s prefix, never priced', async (t) => {
