@@ -29,7 +29,7 @@ export const OPENAI_BODY = JSON.stringify({
   model: MODEL,
   messages: CONVERSATION,
   temperature: TEMPERATURE,
-  max_tokens: MAX_TOKENS,
+  max_completion_tokens: MAX_TOKENS,
   stream: false,
 })
 
@@ -38,7 +38,7 @@ export const OPENAI_STREAM_BODY = JSON.stringify({
   model: MODEL,
   messages: CONVERSATION,
   temperature: TEMPERATURE,
-  max_tokens: MAX_TOKENS,
+  max_completion_tokens: MAX_TOKENS,
   stream: true,
   stream_options: { include_usage: true },
 })

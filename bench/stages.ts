@@ -114,6 +114,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'seeded-random.ts': CALLER,
   'inline-or-pooled.ts': CALLER,
   'models.ts': CALLER,
+  'unpriced-models.ts': CALLER,
   'owner-lease.ts': CALLER,
   'plugin.ts': CALLER,
   'pool.ts': CALLER,
@@ -127,6 +128,8 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   // Boot, stop and the routes that are not a model call.
   'index.ts': 'offPath',
   'config.ts': 'offPath',
+  'model-entry.ts': 'offPath',
+  'model-table.ts': 'offPath',
   'cluster.ts': 'offPath',
   'cluster-metrics.ts': 'offPath',
   'drain.ts': 'offPath',

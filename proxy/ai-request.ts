@@ -7,6 +7,11 @@ import type { ModelName, Quality } from './models.ts'
 
 export const MAX_MESSAGES = 1000
 export const MAX_TOKENS_CEILING = 32_768
+/**
+ * The spec's default temperature on its own endpoints: sent when the client sent none, except to a
+ * reasoning model, which takes none (see plugins/router/sampling.ts).
+ */
+export const SPEC_TEMPERATURE = 0.7
 
 export const ACTION_TYPES = [
   'customer_support', 'other', 'legal_advice', 'medical_advice',
@@ -36,7 +41,8 @@ const baseFields = {
     .max(MAX_MESSAGES, `messages may hold at most ${MAX_MESSAGES} messages`),
   quality: z.enum(['cheap', 'balanced', 'frontier'], { error: 'quality must be one of cheap, balanced, frontier' }).default('balanced'),
   temperature: z.number({ error: 'temperature must be a number' })
-    .min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').default(0.7),
+    .min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').optional()
+    .meta({ description: `Default ${SPEC_TEMPERATURE}; a reasoning model is sent none unless the request gives one.` }),
   model: modelNameSchema(false).optional(),
   maxTokens: z.number({ error: 'maxTokens must be a number' })
     .int('maxTokens must be a whole number')
@@ -128,9 +134,11 @@ export interface GenerationOptions {
 export interface AiRequest extends GenerationOptions {
   readonly messages: readonly Message[]
   readonly quality: Quality
-  readonly temperature: number
+  /** As the client sent it; absent, the spec's endpoints send SPEC_TEMPERATURE and the dialects none. */
+  readonly temperature?: number | undefined
   readonly model?: ModelName | undefined
-  readonly maxTokens: number
+  /** As the client sent it (the spec's endpoints default it to 1000); absent, none is sent upstream. */
+  readonly maxTokens?: number | undefined
   readonly mode: 'text' | 'json'
   readonly governorMetadata?: GovernorMetadata | undefined
   /** Set by a dialect whose body chooses SSE; the spec's endpoints stream by route. */

@@ -3,7 +3,7 @@
 // process with a message naming the variable or path; nothing reads process.env after this.
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { buildCatalog, modelEntrySchema, priceOverrideSchema, useCatalog } from './catalog.ts'
+import { buildCatalog, modelEntrySchema, priceOverrideSchema, unpricedModelsSchema, useCatalog } from './catalog.ts'
 import type { EnvVar, GatewayPlugin } from './plugin.ts'
 
 const port = z.number().int().min(0).max(65_535)
@@ -39,10 +39,14 @@ export const coreSchema = z.strictObject({
     endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).optional(),
     serviceName: z.string().min(1).default('tollgate'),
   }).default({ serviceName: 'tollgate' }),
-  /** Models added to the built-in table, or replacing a built-in of the same name (catalog.ts). */
+  /** Models added to the shipped table, or replacing a shipped model of the same name (catalog.ts). */
   models: z.record(z.string().min(1), modelEntrySchema).default({}),
   /** List prices per model, replacing the table's model by model. */
   pricing: z.record(z.string().min(1), priceOverrideSchema).default({}),
+  /** Other names for models of the table, beside the ones the providers document (models/models.json). */
+  aliases: z.record(z.string().min(1), z.string().min(1)).default({}),
+  /** Per provider, patterns of names the table does not list that are served anyway, unpriced. */
+  unpricedModels: unpricedModelsSchema,
   /** Where each quality tier routes is the router's setting now; an old config is told where it went. */
   tiers: z.never({ error: 'tiers moved to plugins.router.tiers' }).optional(),
   plugins: z.record(z.string(), z.unknown()).default({}),

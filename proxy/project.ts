@@ -34,6 +34,11 @@ export interface Project {
   readonly budgetDollars: number
   readonly cacheTtlSeconds: number
   readonly cacheEnabled: boolean
+  /**
+   * The cache also answers a client dialect's sampled requests (temperature above 0, no seed);
+   * absent or false, only its deterministic ones. The spec's endpoints cache either way.
+   */
+  readonly cacheSampled?: boolean
   readonly governor: GovernorSettings
   readonly createdAt: string
 }

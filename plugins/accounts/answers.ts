@@ -41,6 +41,7 @@ export const invitationAnswer = z.object({
 export const projectAnswer = z.object({
   id: z.string(), organizationId: z.string().optional(), name: z.string(), plan: z.enum(PLANS), budgetDollars: z.number(),
   cacheTtlSeconds: z.number().int(), cacheEnabled: z.boolean(),
+  cacheSampled: z.boolean().optional().describe('The cache also answers OpenAI and Anthropic requests sampled above temperature 0 without a seed; absent: false.'),
   governor: z.looseObject({ enabled: z.boolean(), strictMode: z.boolean(), autoApproveThreshold: z.number(), customRules: z.array(z.unknown()), version: z.number().int() }),
   createdAt: instant,
 })

@@ -30,6 +30,7 @@ const updateBody = z.strictObject({
   cacheTtlSeconds: z.number({ error: 'cacheTtlSeconds must be a number' }).int('cacheTtlSeconds must be a whole number')
     .min(0, 'cacheTtlSeconds must not be negative').max(MAX_CACHE_TTL_SECONDS, 'cacheTtlSeconds may be at most 30 days').optional(),
   cacheEnabled: z.boolean({ error: 'cacheEnabled must be true or false' }).optional(),
+  cacheSampled: z.boolean({ error: 'cacheSampled must be true or false' }).optional(),
   // The Governor's own schema: the same checks (a regex's safety among them) as its policies routes.
   governor: settingsChangesSchema.optional(),
 }).refine((changes) => Object.keys(changes).length > 0, { message: 'give at least one field to change' })

@@ -39,7 +39,7 @@ export interface NewProject {
   readonly budgetDollars: number
 }
 
-export type ProjectChanges = Partial<Pick<Project, 'name' | 'plan' | 'budgetDollars' | 'cacheTtlSeconds' | 'cacheEnabled'>> & {
+export type ProjectChanges = Partial<Pick<Project, 'name' | 'plan' | 'budgetDollars' | 'cacheTtlSeconds' | 'cacheEnabled' | 'cacheSampled'>> & {
   readonly governor?: Partial<Omit<GovernorSettings, 'version'>>
 }
 
@@ -110,6 +110,7 @@ export function newProject(input: NewProject, createdAt: string): Project {
     budgetDollars: input.budgetDollars,
     cacheTtlSeconds: 3600,
     cacheEnabled: true,
+    cacheSampled: false,
     governor: DEFAULT_GOVERNOR_SETTINGS,
     createdAt,
   }

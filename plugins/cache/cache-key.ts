@@ -10,8 +10,9 @@ export interface CacheKeyFields {
   readonly model: string
   /** The messages sent upstream, after context-window trimming. */
   readonly messages: readonly Message[]
-  readonly temperature: number
-  readonly maxTokens: number
+  /** Null when the request left it to the provider. */
+  readonly temperature: number | null
+  readonly maxTokens: number | null
   readonly mode: string
   /** The project's Governor settings version when the request is governed; null when it is not. */
   readonly governorVersion: number | null

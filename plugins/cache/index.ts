@@ -5,6 +5,7 @@
 // identical misses on different gateways make one model call too (shared-flights.ts). A cache
 // store that cannot answer costs a model call, never the request: a failed lookup is a miss, a
 // failed write is dropped, and both are counted.
+import { SPEC_TEMPERATURE } from '../../proxy/ai-request.ts'
 import type { CompletionResult } from '../../proxy/completion.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
@@ -18,6 +19,7 @@ import { InFlight, untilAborted } from './in-flight.ts'
 import { createCacheMetrics } from './metrics.ts'
 import { redisAnswerStore } from './redis-answers.ts'
 import { sharedFlights } from './shared-flights.ts'
+import { isCacheable } from './sampling-rule.ts'
 import { cacheSchema } from './schema.ts'
 import { cacheLogFields } from './state.ts'
 
@@ -136,18 +138,20 @@ export default {
         if (auth === undefined || decision === undefined) return
         const project = auth.project
         const policy = cachePolicyOf(ctx.headers['cache-control'])
-        if (!project.cacheEnabled || !policy.store) {
+        const ai = aiRequestOf(ctx)
+        const isDialect = ctx.route.dialect !== undefined
+        if (!project.cacheEnabled || !policy.store || !isCacheable(isDialect, ai, project.cacheSampled === true)) {
           counters.bypass.inc()
           return
         }
-        const ai = aiRequestOf(ctx)
         const canonical = encodeCacheKey({
           projectId: project.id,
           provider: decision.provider,
           model: decision.model,
           messages: decision.messages,
-          temperature: ai.temperature,
-          maxTokens: ai.maxTokens,
+          // The spec's endpoints send their default when the request gives none: the same request.
+          temperature: ai.temperature ?? (isDialect ? null : SPEC_TEMPERATURE),
+          maxTokens: ai.maxTokens ?? null,
           mode: ai.mode,
           governorVersion: ai.governorMetadata === undefined ? null : project.governor.version,
           options: ai,

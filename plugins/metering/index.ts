@@ -84,6 +84,10 @@ export default {
       }
       return counters
     }
+    const unpricedServed = new Counter({
+      name: 'tollgate_unpriced_requests_total', help: 'Model calls served under a name the model table does not list (unpricedModels): charged nothing, recorded as unpriced.',
+      labelNames: ['provider'], registers: [metrics],
+    })
     const guard = createBudgetGuard({ ledger, clock, metrics, track })
     const countedInline = new Counter({
       name: 'tollgate_metering_pool_fallbacks_total',
@@ -140,6 +144,8 @@ export default {
       if (figures.cachedInputTokens !== undefined) entry.cachedInputTokens = figures.cachedInputTokens
       if (figures.cacheWriteTokens !== undefined) entry.cacheWriteTokens = figures.cacheWriteTokens
       if (charge.overageMicros !== undefined) entry.overageMicros = charge.overageMicros
+      // A name the config lets through unpriced is charged nothing, and says so.
+      if (!figures.cacheHit && !modelCatalog().info(figures.model).priced) entry.unpriced = 'no_price'
       return entry
     }
 
@@ -169,7 +175,9 @@ export default {
 
     function countCharge(ctx: RequestContext, entry: LedgerEntry): void {
       if (entry.cacheHit) return
-      const counters = countersOf(entry.provider, entry.model)
+      if (entry.unpriced !== undefined) unpricedServed.inc({ provider: entry.provider })
+      // Names let through unpriced are the client's own: one bounded label stands for them all.
+      const counters = countersOf(entry.provider, modelCatalog().metricName(entry.model))
       counters.input.inc(entry.promptTokens)
       counters.output.inc(entry.completionTokens)
       counters.dollars.inc(entry.costMicros / 1e6)
@@ -234,9 +242,13 @@ export default {
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
         if (!config.enforceBudgets) return admit(ctx, undefined)
-        // The most any model that may serve this can charge: the prompt's bound and every token maxTokens allows.
+        // The most any model that may serve this can charge: the prompt's bound and every token the
+        // answer may hold. A model without a price holds the configured ceiling instead.
         let worst = 0
-        for (const model of decision.models) worst = Math.max(worst, plainCost(modelCatalog().info(model), decision.promptTokensBound, ctx.ai!.maxTokens))
+        for (const model of decision.models) {
+          const info = modelCatalog().info(model)
+          worst = Math.max(worst, info.priced ? plainCost(info, decision.promptTokensBound, decision.maxTokens) : config.unpricedHoldDollars)
+        }
         const held = guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
         return held instanceof Promise ? held.then((decided) => admitHeld(ctx, decided)) : admitHeld(ctx, held)
       },

@@ -3,6 +3,11 @@ import { z } from 'zod'
 export const meteringSchema = z.strictObject({
   /** Refuse requests whose worst-case cost does not fit the remaining monthly budget. */
   enforceBudgets: z.boolean().default(true),
+  /**
+   * What a request to a model without a price (a name unpricedModels lets through) holds of the
+   * budget while it runs, in dollars: its cost is not known, so no token count bounds it.
+   */
+  unpricedHoldDollars: z.number().nonnegative().max(1_000_000).default(1),
   /** Hold budgets in the store so that processes sharing it see each other's holds (set by --workers). */
   shared: z.boolean().default(false),
   /**

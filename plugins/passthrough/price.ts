@@ -16,7 +16,8 @@ const DATE_SUFFIX = /-\d{4}-\d{2}-\d{2}$/
 
 export function priceOf(model: string, catalog: ModelCatalog, extra: Readonly<Record<string, Price>>): Price | undefined {
   for (const name of [model, model.replace(DATE_SUFFIX, '')]) {
-    if (catalog.has(name)) return catalog.info(name)
+    // A name the catalog lets through unpriced has no price here either.
+    if (catalog.has(name) && catalog.info(name).priced) return catalog.info(name)
     if (Object.hasOwn(extra, name)) return extra[name]
   }
   return undefined

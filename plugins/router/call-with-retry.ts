@@ -5,6 +5,7 @@ import { UpstreamError, UpstreamTimeoutError } from '../../proxy/errors.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 import { pause } from './pause.ts'
+import { temperatureFor } from './sampling.ts'
 
 export interface Candidate {
   readonly provider: ServingProvider
@@ -25,7 +26,10 @@ export interface CallObserver {
   onServed(candidate: Candidate): void
 }
 
-export type RequestShape = Omit<ProviderRequest, 'model'>
+export type RequestShape = Omit<ProviderRequest, 'model'> & {
+  /** The route's temperature when the client sent none: sent only to models that take one. */
+  readonly defaultTemperature?: number | undefined
+}
 
 /** Connect errors, resets, 429, 5xx and timeouts; never a 4xx, an abort or a bug. */
 export function isTransient(err: unknown): err is UpstreamError | UpstreamTimeoutError {
@@ -50,7 +54,7 @@ async function withRetry<T>(
 ): Promise<T> {
   let lastError: unknown
   for (const candidate of candidates) {
-    const request: ProviderRequest = { ...shape, model: candidate.model }
+    const request: ProviderRequest = { ...shape, model: candidate.model, temperature: temperatureFor(candidate.model, shape.temperature, shape.defaultTemperature) }
     for (let attempt = 0; attempt <= policy.attempts; attempt++) {
       if (attempt > 0) await pause(backoffMs(attempt - 1, policy), signal)
       try {

@@ -2,7 +2,7 @@
 // context window, and leaves an UpstreamCall in ctx.modelCall for the core to run, the same
 // decision in ctx.state.router for the plugins after it. It also answers the Anthropic dialect's
 // count_tokens, since it is the one that counts prompts.
-import type { AiRequest, Message } from '../../proxy/ai-request.ts'
+import { SPEC_TEMPERATURE, type AiRequest, type Message } from '../../proxy/ai-request.ts'
 import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
 import { InvalidRequestError } from '../../proxy/errors.ts'
 import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/gateway-headers.ts'
@@ -25,6 +25,7 @@ import { createLocalAdapter } from './providers/local.ts'
 import { buildRouteTable, type Adapters, type RoutePlan } from './route-table.ts'
 import { providerDirectory } from './provider-directory.ts'
 import { RoutedCall } from './routed-call.ts'
+import { answerRoom } from './sampling.ts'
 import { routerSchema, type RouterConfig } from './schema.ts'
 import { reportSimulatedProviders, simulatedProviders } from './simulated-providers.ts'
 
@@ -66,14 +67,19 @@ function sized(ai: AiRequest, plan: RoutePlan, counts: readonly number[]): Promp
   return sizePrompt(ai, plan, [...counts]) as PromptSize
 }
 
+/** The answer's room in the context window, as a 400 tells the client. */
+function roomText(ai: AiRequest, room: number): string {
+  return ai.maxTokens === undefined ? `the answer needs room for ${room} more (the request sets no maximum)` : `maxTokens asks for ${room} more`
+}
+
 /** What is left of the prompt once the oldest turns that do not fit are dropped, or the 400 that nothing fits. */
-function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[]): SizedPrompt | Reply {
+function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[], room: number): SizedPrompt | Reply {
   const size = sized(ai, plan, counts)
-  const fitted = fitContextWindow(ai.messages, size.messageTokens, ai.maxTokens, plan.contextWindow, size.fixedTokens)
+  const fitted = fitContextWindow(ai.messages, size.messageTokens, room, plan.contextWindow, size.fixedTokens)
   if (!fitted.fits) {
     return Reply.error(new InvalidRequestError(
       'Context too long',
-      `The messages need ${fitted.promptTokens} tokens and maxTokens asks for ${ai.maxTokens} more, but ${plan.primary.model} ` +
+      `The messages need ${fitted.promptTokens} tokens and ${roomText(ai, room)}, but ${plan.primary.model} ` +
         `holds ${plan.contextWindow} tokens. Even without the older messages, the system messages and the last message ` +
         `need ${fitted.minimumPromptTokens}. Shorten them or lower maxTokens.`,
     ))
@@ -85,7 +91,7 @@ function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[]): SizedPr
   return { messages: fitted.messages, dropped: fitted.dropped, texts, bytes: sized(rest, plan, textBytes(texts)), exact: sized(rest, plan, keep(counts)) }
 }
 
-function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, config: RouterConfig, deps: PluginDeps): undefined {
+function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, answerTokens: number, config: RouterConfig, deps: PluginDeps): undefined {
   const ai = aiRequestOf(ctx)
   const { primary } = plan
   const { candidates } = prompt.bytes
@@ -100,6 +106,8 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, confi
   const shape = {
     messages: prompt.messages,
     temperature: ai.temperature,
+    // The spec's endpoints keep its default; a dialect's client that sends none gets the provider's.
+    defaultTemperature: ctx.route.dialect === undefined ? SPEC_TEMPERATURE : undefined,
     maxTokens: ai.maxTokens,
     mode: ai.mode,
     tools: ai.tools,
@@ -118,6 +126,7 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, confi
     trimmedMessages: prompt.dropped,
     promptTokens: promptTokens ?? bound,
     promptTokensBound: bound,
+    maxTokens: answerTokens,
     call: new RoutedCall(candidates, shape, promptTokens ?? countLater, config.retry, ctx),
   }
   ctx.state.router = decision
@@ -172,14 +181,17 @@ export default {
         const bytes = sizePrompt(ai, plan, textBytes(texts))
         if (bytes instanceof InvalidRequestError) return Reply.error(bytes)
         const counts = countInline(texts)
+        // A budget hold reserves the longest answer that may come; the window keeps room for a usual one.
+        const answerTokens = ai.maxTokens ?? plan.maxOutputTokens
+        const room = answerRoom(ai.maxTokens, plan.maxOutputTokens)
         // Whatever the tokenizer, a prompt within its byte bound fits: nothing to count or trim.
-        if (byteBound(bytes, ai.mode) + ai.maxTokens <= plan.contextWindow) {
+        if (byteBound(bytes, ai.mode) + room <= plan.contextWindow) {
           const exact = counts === undefined ? undefined : sized(ai, plan, counts)
-          return decide(ctx, plan, { messages: ai.messages, dropped: 0, texts, bytes, exact }, config, deps)
+          return decide(ctx, plan, { messages: ai.messages, dropped: 0, texts, bytes, exact }, answerTokens, config, deps)
         }
         const fitWith = (exact: readonly number[]) => {
-          const prompt = fit(ai, plan, exact)
-          return 'texts' in prompt ? decide(ctx, plan, prompt, config, deps) : prompt
+          const prompt = fit(ai, plan, exact, room)
+          return 'texts' in prompt ? decide(ctx, plan, prompt, answerTokens, config, deps) : prompt
         }
         return counts !== undefined ? fitWith(counts) : Promise.resolve(countContentTokens(texts, deps.pool, ctx.signal, config.countTimeoutMs)).then(fitWith)
       },

@@ -1,6 +1,6 @@
-// GET /v1/models and /v1/models/{id} in OpenAI's shape: the catalog's models and the tier names,
-// every one of which a gateway key may ask for. The router serves them: it knows where each tier
-// routes.
+// GET /v1/models and /v1/models/{id} in OpenAI's shape: the catalog's models, their aliases and
+// the tier names, every one of which a gateway key may ask for. The router serves them: it knows
+// where each tier routes.
 import { modelCatalog } from '../../proxy/catalog.ts'
 import { modelListSchema, modelObjectSchema } from '../../proxy/dialects/openai/answers.ts'
 import { NotFoundError } from '../../proxy/errors.ts'
@@ -27,6 +27,7 @@ function listOf(tiers: Readonly<Record<Quality, ModelName>>): ModelList {
     object: 'list',
     data: [
       ...catalog.names.map((name): ModelObject => ({ id: name, object: 'model', created: created(name), owned_by: catalog.info(name).provider })),
+      ...[...catalog.aliases.keys()].map((alias): ModelObject => ({ id: alias, object: 'model', created: created(alias), owned_by: catalog.info(alias).provider })),
       // A tier is the gateway's own name for the model it routes to.
       ...QUALITIES.map((tier): ModelObject => ({ id: tier, object: 'model', created: created(tiers[tier]), owned_by: 'tollgate' })),
     ],

@@ -31,13 +31,17 @@ export function servingProvider(model: ModelName, isTestMode: boolean, configure
 }
 
 /**
- * The targets to try in order: the explicit model or the tier's model, then the tier's fallback.
- * An explicit model gets no fallback: the client asked for that model and no other.
+ * The targets to try in order: the explicit model or the tier's model, then the tier's fallback,
+ * each under the table's name. An explicit model gets no fallback: the client asked for that
+ * model and no other.
  */
 export function resolveTargets(choice: ModelChoice, isTestMode: boolean, rules: RoutingRules): readonly [Target, ...Target[]] {
-  const model = choice.model ?? rules.tiers[choice.quality]
+  const catalog = modelCatalog()
+  // An alias is served, metered and reported as the model it stands for.
+  const model = catalog.canonical(choice.model ?? rules.tiers[choice.quality])
   const primary: Target = { provider: servingProvider(model, isTestMode, rules.configured), model }
-  const fallbackModel = choice.model === undefined ? rules.fallback[choice.quality] : undefined
+  const tierFallback = choice.model === undefined ? rules.fallback[choice.quality] : undefined
+  const fallbackModel = tierFallback === undefined ? undefined : catalog.canonical(tierFallback)
   if (fallbackModel === undefined) return [primary]
   const fallback: Target = { provider: servingProvider(fallbackModel, isTestMode, rules.configured), model: fallbackModel }
   const isSameTarget = fallback.provider === primary.provider && fallback.model === primary.model

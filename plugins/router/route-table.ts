@@ -1,5 +1,6 @@
 // The candidates for every possible choice of model or tier, with and without test mode, built
-// once at setup so that routing a request costs two lookups and no allocation.
+// once at setup so that routing a request costs two lookups and no allocation. An alias shares its
+// model's plan; a name let through unpriced, which the table does not list, is planned per request.
 import type { ServingProvider } from '../../proxy/completion.ts'
 import { modelCatalog } from '../../proxy/catalog.ts'
 import { QUALITIES, type ModelName, type ProviderName, type Quality } from '../../proxy/models.ts'
@@ -14,6 +15,8 @@ export interface RoutePlan {
   readonly candidates: readonly Candidate[]
   /** The smallest window among the candidates, so the same trimmed prompt fits each of them. */
   readonly contextWindow: number
+  /** The longest answer any candidate gives: what a budget hold reserves when the client sets no maximum. */
+  readonly maxOutputTokens: number
 }
 
 export interface RouteTable {
@@ -47,11 +50,18 @@ export function buildRouteTable(adapters: Adapters, routing: TierRouting): Route
   const planOf = ([first, ...rest]: readonly [Target, ...Target[]]): RoutePlan => {
     const primary: Candidate = { ...first, adapter: adapterOf(first.provider) }
     const candidates = [primary, ...rest.map((target) => ({ ...target, adapter: adapterOf(target.provider) }))]
-    return { primary, candidates, contextWindow: Math.min(...candidates.map((c) => catalog.info(c.model).contextWindow)) }
+    const infos = candidates.map((c) => catalog.info(c.model))
+    return {
+      primary, candidates,
+      contextWindow: Math.min(...infos.map((info) => info.contextWindow)),
+      maxOutputTokens: Math.max(...infos.map((info) => info.maxOutputTokens)),
+    }
   }
+  const modelPlan = (model: ModelName, isTestMode: boolean) => planOf(resolveTargets({ model, quality: 'balanced' }, isTestMode, rules))
   const plansFor = (isTestMode: boolean): Plans => {
     const byModel = new Map<ModelName, RoutePlan>()
-    for (const model of catalog.names) byModel.set(model, planOf(resolveTargets({ model, quality: 'balanced' }, isTestMode, rules)))
+    for (const model of catalog.names) byModel.set(model, modelPlan(model, isTestMode))
+    for (const [alias, model] of catalog.aliases) byModel.set(alias, byModel.get(model)!)
     const byTier = {} as Record<Quality, RoutePlan>
     for (const quality of QUALITIES) byTier[quality] = planOf(resolveTargets({ quality }, isTestMode, rules))
     return { byModel, byTier }
@@ -62,7 +72,8 @@ export function buildRouteTable(adapters: Adapters, routing: TierRouting): Route
   return {
     planFor(choice, isTestMode) {
       const plans = isTestMode ? test : live
-      return choice.model === undefined ? plans.byTier[choice.quality] : plans.byModel.get(choice.model)!
+      if (choice.model === undefined) return plans.byTier[choice.quality]
+      return plans.byModel.get(choice.model) ?? plans.byModel.get(catalog.canonical(choice.model)) ?? modelPlan(choice.model, isTestMode)
     },
   }
 }

@@ -15,6 +15,11 @@ export interface RouteDecision extends ModelCall {
   readonly trimmedMessages: number
   /** At least what any serving provider can count for the prompt: what a budget hold reserves. */
   readonly promptTokensBound: number
+  /**
+   * The most tokens the answer may hold: the client's maximum, or else the longest answer a
+   * candidate model gives. What a budget hold reserves for output.
+   */
+  readonly maxTokens: number
 }
 
 /** The router's built-in local provider: simulated answers, with no network call. */

@@ -41,15 +41,15 @@ function checked(value: unknown, stream: boolean): AiRequest | undefined {
   }
   const quality = body.quality ?? 'balanced'
   if (!isQuality(quality)) return undefined
-  const temperature = body.temperature ?? 0.7
-  if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2)) return undefined
+  // Absent stays absent: the spec's default (SPEC_TEMPERATURE) is not for every model.
+  const temperature = body.temperature
+  if (temperature !== undefined && (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2))) return undefined
   const model = body.model
   if (model !== undefined && (typeof model !== 'string' || !modelCatalog().has(model))) return undefined
   const maxTokens = body.maxTokens ?? 1000
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > MAX_TOKENS_CEILING) return undefined
   const mode = body.mode ?? 'text'
   if (mode !== 'text' && (stream || mode !== 'json')) return undefined
-  return model === undefined
-    ? { messages, quality, temperature, maxTokens, mode }
-    : { messages, quality, temperature, model, maxTokens, mode }
+  // In zod's key order, which the cache key follows.
+  return { messages, quality, ...(temperature !== undefined && { temperature }), ...(model !== undefined && { model }), maxTokens, mode }
 }

@@ -28,7 +28,7 @@ t.test('complete is routed to OpenAI in its wire format and reports its usage', 
   const sent = mock.requests[0]!
   t.equal(sent.path, '/v1/chat/completions')
   t.equal(sent.headers.authorization, 'Bearer test-openai')
-  t.match(sent.body, { model: 'gpt-4o-mini', temperature: 0.2, max_tokens: 50, messages: hello.messages })
+  t.match(sent.body, { model: 'gpt-4o-mini', temperature: 0.2, max_completion_tokens: 50, messages: hello.messages })
   t.equal(res.headers['x-gateway-completion-tokens'], String(res.body.usage.completionTokens))
   t.equal(Number(res.headers['x-credits-charged']), res.body.usage.costCents / 100)
 })

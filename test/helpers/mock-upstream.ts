@@ -106,6 +106,7 @@ interface WireRequest {
   readonly messages?: readonly WireMessage[]
   readonly system?: string
   readonly max_tokens?: number
+  readonly max_completion_tokens?: number
   readonly temperature?: number
   readonly stream?: boolean
   readonly stream_options?: { readonly include_usage?: boolean }
@@ -214,6 +215,9 @@ function toolToCall(dialect: Dialect, wire: WireRequest): string | undefined {
   return tools[0]?.name ?? tools[0]?.function?.name
 }
 
+/** OpenAI's reasoning models, which refuse max_tokens and any temperature but their default. */
+const OPENAI_REASONING_MODEL = /^(?:o\d|gpt-5)/
+
 /** The checks the real APIs make that an adapter could get wrong. */
 function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireRequest): { status: number; type: string; message: string } | undefined {
   const orphan = orphanToolResult(dialect, wire.messages ?? [])
@@ -235,6 +239,14 @@ function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireR
   if (key.length === 0 || key.includes('invalid')) {
     const masked = `${key.slice(0, 6)}${'*'.repeat(8)}${key.slice(-4)}`
     return { status: 401, type: 'invalid_request_error', message: dialect === 'mistral' ? 'Unauthorized' : `Incorrect API key provided: ${masked}.` }
+  }
+  if (dialect === 'openai' && OPENAI_REASONING_MODEL.test(wire.model ?? '')) {
+    if (wire.max_tokens !== undefined) {
+      return { status: 400, type: 'invalid_request_error', message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." }
+    }
+    if (wire.temperature !== undefined && wire.temperature !== 1) {
+      return { status: 400, type: 'invalid_request_error', message: `Unsupported value: 'temperature' does not support ${wire.temperature} with this model. Only the default (1) value is supported.` }
+    }
   }
   if (dialect === 'mistral' && wire.stream_options !== undefined) {
     return { status: 422, type: 'invalid_request_error', message: 'stream_options: Extra inputs are not permitted' }
@@ -267,7 +279,7 @@ function answerOf(exchange: Exchange, isInvalidJson: boolean, usageFactor: numbe
     text = isInvalidJson ? 'Sure! Here is the answer you asked for.' : JSON.stringify({ echo: last })
   } else {
     const words = `Echo: ${last}`.split(' ')
-    text = words.slice(0, Math.max(1, wire.max_tokens ?? words.length)).join(' ')
+    text = words.slice(0, Math.max(1, wire.max_completion_tokens ?? wire.max_tokens ?? words.length)).join(' ')
   }
   return { text, promptTokens: Math.ceil(promptTokens * usageFactor), completionTokens: Math.ceil(tokensOf(text.length) * usageFactor) }
 }

@@ -37,10 +37,11 @@ function ProjectSettings({ project, canWrite, onSaved }) {
   const submit = (event) => {
     const { name, plan, budgetDollars, cacheTtlSeconds } = fieldsOf(event)
     const cacheEnabled = event.currentTarget.elements.cacheEnabled.checked
+    const cacheSampled = event.currentTarget.elements.cacheSampled.checked
     setSaved(false)
     save.run(async () => {
       await api('PATCH', `/api/projects/${encodeURIComponent(project.id)}`, {
-        name, plan, budgetDollars: Number(budgetDollars), cacheEnabled, cacheTtlSeconds: Number(cacheTtlSeconds),
+        name, plan, budgetDollars: Number(budgetDollars), cacheEnabled, cacheSampled, cacheTtlSeconds: Number(cacheTtlSeconds),
       })
       setSaved(true)
       onSaved()
@@ -55,6 +56,7 @@ function ProjectSettings({ project, canWrite, onSaved }) {
       <label>Plan <select name="plan">${planOptions(project.plan === 'startup' ? 'pro' : project.plan)}</select></label>
       <label>Monthly budget (USD) <input name="budgetDollars" type="number" min="0" step="0.01" defaultValue=${project.budgetDollars} required /></label>
       <label class="check"><input name="cacheEnabled" type="checkbox" defaultChecked=${project.cacheEnabled} /> Answer identical requests from the cache</label>
+      <label class="check"><input name="cacheSampled" type="checkbox" defaultChecked=${project.cacheSampled === true} /> Also answer OpenAI and Anthropic requests sampled above temperature 0 (without a seed) from the cache</label>
       <label>Cache entries live (seconds) <input name="cacheTtlSeconds" type="number" min="0" max="2592000" step="1" defaultValue=${project.cacheTtlSeconds} required /></label>
       <${ErrorText} error=${save.error} />
       ${saved && html`<p class="success" role="status">Saved.</p>`}

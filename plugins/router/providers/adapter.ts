@@ -9,8 +9,10 @@ import type { ModelName } from '../../../proxy/models.ts'
 export interface ProviderRequest extends GenerationOptions {
   readonly model: ModelName
   readonly messages: readonly Message[]
-  readonly temperature: number
-  readonly maxTokens: number
+  /** Sent when present: the client's, or the route's default for a model that takes one (sampling.ts). */
+  readonly temperature?: number | undefined
+  /** Sent when present: the client's bound on the answer. */
+  readonly maxTokens?: number | undefined
   readonly mode: 'text' | 'json'
   /** The gateway's own count of the prompt, for a provider that has none of its own. */
   readonly promptTokens: number

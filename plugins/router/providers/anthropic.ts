@@ -7,6 +7,7 @@ import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { jsonInstructionOf, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
+import { maxTokensFor } from '../sampling.ts'
 import { eventBatches } from './sse.ts'
 
 export interface AnthropicOptions {
@@ -162,8 +163,8 @@ function bodyOf(request: ProviderRequest, isStream: boolean): string {
     model: upstreamIdOf(request.model),
     system,
     messages,
-    max_tokens: request.maxTokens,
-    temperature: Math.min(request.temperature, MAX_TEMPERATURE),
+    max_tokens: maxTokensFor(request.model, request.maxTokens, request.promptTokens),
+    temperature: request.temperature === undefined ? undefined : Math.min(request.temperature, MAX_TEMPERATURE),
     top_p: request.topP,
     stop_sequences: request.stop,
     tools: request.tools?.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),

@@ -133,9 +133,10 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
     return JSON.stringify({
       model: upstreamIdOf(request.model),
       messages: isJson ? [JSON_MODE_MESSAGE, ...messages] : messages,
-      temperature: Math.min(request.temperature, options.maxTemperature),
+      temperature: request.temperature === undefined ? undefined : Math.min(request.temperature, options.maxTemperature),
       top_p: request.topP,
-      max_tokens: request.maxTokens,
+      // OpenAI's reasoning models refuse max_tokens; every OpenAI chat model takes this instead.
+      [isMistral ? 'max_tokens' : 'max_completion_tokens']: request.maxTokens,
       stop: request.stop,
       [isMistral ? 'random_seed' : 'seed']: request.seed,
       tools: request.tools?.map((tool) => ({ type: 'function', function: tool })),

@@ -152,24 +152,26 @@ function toolAnswer(request: ProviderRequest, tool: ToolDefinition): LocalAnswer
  * are never over maxTokens.
  */
 export function simulateAnswer(request: ProviderRequest): LocalAnswer {
+  // Without a maximum the answer's own size bounds it, as a provider's longest answer would.
+  const maxTokens = request.maxTokens ?? Number.POSITIVE_INFINITY
   const tool = toolToCall(request)
   if (tool !== undefined) return toolAnswer(request, tool)
   const random = seededRandom(seedOf(request))
   const target = targetTokens(request, random)
-  const words = pickWords(Math.min(target, request.maxTokens), random)
+  const words = pickWords(Math.min(target, maxTokens), random)
   let text = render(words, request)
   let tokens = countTokens(text)
-  while (tokens > request.maxTokens && words.length > 0) {
+  while (tokens > maxTokens && words.length > 0) {
     // Dropping as many words as tokens are in excess converges in one or two rounds.
-    words.length = Math.max(0, words.length - Math.max(1, tokens - request.maxTokens))
+    words.length = Math.max(0, words.length - Math.max(1, tokens - maxTokens))
     text = render(words, request)
     tokens = countTokens(text)
   }
-  if (tokens > request.maxTokens) {
+  if (tokens > maxTokens) {
     text = request.mode === 'json' ? '{}' : ''
     tokens = countTokens(text)
   }
   const stopped = request.mode === 'json' ? text : cutAtStop(text, request.stop)
   if (stopped !== text) return { text: stopped, completionTokens: countTokens(stopped), finishReason: 'stop' }
-  return { text, completionTokens: tokens, finishReason: target > request.maxTokens ? 'length' : 'stop' }
+  return { text, completionTokens: tokens, finishReason: target > maxTokens ? 'length' : 'stop' }
 }

@@ -10,7 +10,8 @@ import { validate } from '../../validate.ts'
 import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema } from '../shared.ts'
 
 const MAX_MESSAGES = 1000
-const MAX_TOKENS_CEILING = 32_768
+/** Above every model's longest answer: each model's own limit is the provider's to enforce. */
+const MAX_TOKENS_CEILING = 1_000_000
 const MAX_TOOLS = 128
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string({ error: 'a text block needs text' }) })
@@ -169,9 +170,9 @@ export function toAiRequest(body: CountTokensRequest & { max_tokens?: number; st
   return {
     ...modelChoiceOf(body.model),
     messages: [...system, ...body.messages.flatMap(toMessages)],
-    // Anthropic's own default when the client sends none.
-    temperature: body.temperature ?? 1,
-    maxTokens: body.max_tokens ?? 1,
+    // Absent: none is sent, and the provider applies its own default.
+    temperature: body.temperature,
+    maxTokens: body.max_tokens,
     mode: 'text',
     governorMetadata: governorMetadataOf(body.governorMetadata, headers),
     stream: body.stream === true,

@@ -9,10 +9,9 @@ import { validate } from '../../validate.ts'
 import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema } from '../shared.ts'
 
 const MAX_MESSAGES = 1000
-const MAX_TOKENS_CEILING = 32_768
+/** Above every model's longest answer: each model's own limit is the provider's to enforce. */
+const MAX_TOKENS_CEILING = 1_000_000
 const MAX_TOOLS = 128
-/** Without max_tokens the answer is bounded by the smallest output limit in the catalog (Claude 3's). */
-export const DEFAULT_MAX_TOKENS = 4096
 
 const textPart = z.object({ type: z.literal('text'), text: z.string({ error: 'a text part needs text' }) })
 const imagePart = z.object({
@@ -158,9 +157,9 @@ export function toAiRequest(body: ChatCompletionsRequest, headers: IncomingHttpH
   return {
     ...modelChoiceOf(body.model),
     messages: body.messages.map(toMessage),
-    // OpenAI's own default when the client sends none.
-    temperature: body.temperature ?? 1,
-    maxTokens: body.max_completion_tokens ?? body.max_tokens ?? DEFAULT_MAX_TOKENS,
+    // Absent: none is sent, and the provider applies its own default.
+    temperature: body.temperature ?? undefined,
+    maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     mode: format?.type === 'json_object' || format?.type === 'json_schema' ? 'json' : 'text',
     governorMetadata: governorMetadataOf(body.governorMetadata, headers),
     stream: body.stream === true,

@@ -53,3 +53,15 @@ t.test('accepted settings are written once through the Governor: rules get ids a
   t.equal(answer.body.governor.version, before.governor.version + 1)
   t.same((await read()).governor, answer.body.governor)
 })
+
+t.test('cacheSampled is a project setting beside cacheEnabled: written, read back, and checked', async (t) => {
+  const { patch, read } = await ownerWithProject()
+  t.equal((await read()).cacheSampled, false, 'off for a new project')
+  const answer = await patch({ cacheSampled: true })
+  t.equal(answer.status, 200)
+  t.equal(answer.body.cacheSampled, true)
+  t.equal((await read()).cacheSampled, true)
+  const refused = await patch({ cacheSampled: 'yes' })
+  t.equal(refused.status, 400)
+  t.match(refused.body.issues, [{ path: 'cacheSampled', message: 'cacheSampled must be true or false' }])
+})

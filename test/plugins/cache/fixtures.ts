@@ -111,6 +111,7 @@ export function request(options: RequestOptions = {}): RequestContext {
     trimmedMessages: 0,
     promptTokens: 5,
     promptTokensBound: 50,
+    maxTokens: 1000,
     call: {
       complete: () => Promise.reject(new Error('the cache tests make no model call')),
       stream: () => { throw new Error('the cache tests make no model call') },

@@ -119,9 +119,10 @@ for (const [name, pieces, redactedArguments] of [
     const tools = [{ type: 'function' as const, function: { name: 'file_payment', parameters: { type: 'object', properties: {} } } }]
     const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
     const redactedCall = { id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: redactedArguments } }
+    // Deterministic (temperature 0), so the dialect's answers may be served from the cache.
     const ask = (openai: OpenAI, content: string, stream: boolean) => stream
-      ? openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers }).finalChatCompletion()
-      : openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools }, { headers })
+      ? openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, temperature: 0 }, { headers }).finalChatCompletion()
+      : openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, temperature: 0 }, { headers })
 
     const { gw, upstream } = await gatewayAnswering(t, 'Filing it now.', REDACTING, { toolCall })
     const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })

@@ -102,7 +102,7 @@ t.test('the same key with another body or on another endpoint is a 409, and runs
   t.equal(gw.mock.requests.length, 1)
   t.equal(await gw.requestsMetered(), 1)
 
-  const reordered = await gw.send('complete', 'order-2', { model: body.model, temperature: 0.7, messages: body.messages })
+  const reordered = await gw.send('complete', 'order-2', { model: body.model, maxTokens: 1000, messages: body.messages })
   t.equal(reordered.headers['x-idempotent-replay'], 'true', 'field order and a default sent explicitly are the same request')
 })
 

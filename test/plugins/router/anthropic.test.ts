@@ -67,6 +67,14 @@ t.test('streams text deltas, the stop reason, and usage from message_start and m
   t.equal((mock.requests.at(-1)?.body as { stream?: unknown }).stream, true)
 })
 
+t.test('sends no temperature the request does not set, and the model\'s longest answer as the max_tokens Anthropic needs', async (t) => {
+  const { mock, adapter } = await setup(t)
+  await adapter.complete(request({ model: 'claude-3-5-sonnet-20241022', temperature: undefined, maxTokens: undefined }), signal)
+  const sent = mock.requests.at(-1)?.body as Record<string, unknown>
+  t.notOk('temperature' in sent)
+  t.equal(sent.max_tokens, 8192)
+})
+
 t.test('caps the temperature at Anthropic\'s maximum of 1', async (t) => {
   const { mock, adapter } = await setup(t)
   const result = await adapter.complete(request({ temperature: 2 }), signal)

@@ -54,9 +54,25 @@ t.test('sends the Chat Completions request shape with a bearer key', async (t) =
     model: 'gpt-4o',
     messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the capital of France?' }],
     temperature: 1.4,
-    max_tokens: 77,
+    max_completion_tokens: 77,
     stream: false,
   })
+})
+
+t.test('sends no temperature and no bound the request does not set, so the provider applies its own', async (t) => {
+  const { mock, adapter } = await setup(t, 'openai')
+  const result = await adapter.complete(request('gpt-5', { temperature: undefined, maxTokens: undefined }), signal)
+  t.equal(result.text, 'Echo: What is the capital of France?', 'a reasoning model answers what it is sent')
+  t.notOk('temperature' in lastBody(mock))
+  t.notOk('max_tokens' in lastBody(mock))
+  t.notOk('max_completion_tokens' in lastBody(mock))
+})
+
+t.test('Mistral takes the bound as max_tokens', async (t) => {
+  const { mock, adapter } = await setup(t, 'mistral')
+  await adapter.complete(request('mistral-small-latest', { maxTokens: 30 }), signal)
+  t.equal(lastBody(mock).max_tokens, 30)
+  t.notOk('max_completion_tokens' in lastBody(mock))
 })
 
 t.test('streams OpenAI deltas in order, the finish reason, then the usage it asked for with stream_options', async (t) => {

@@ -120,7 +120,35 @@ t.test('calls the decided provider with the request\'s messages, temperature and
   const { ctx } = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], maxTokens: 50, temperature: 0.3 } })
   const result = await decisionOf(ctx).call.complete(ctx.signal)
   t.same(result, { text: 'Echo: Hello', usage: { promptTokens: 5, completionTokens: 3 }, finishReason: 'stop' })
-  t.match(mock.requests[0]?.body, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50, temperature: 0.3 })
+  t.match(mock.requests[0]?.body, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_completion_tokens: 50, temperature: 0.3 })
+})
+
+t.test('the spec\'s endpoints send their default temperature and maxTokens, but no temperature to a reasoning model', async (t) => {
+  const mock = await withMock(t)
+  const plain = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], model: 'gpt-4.1-mini' } })
+  await decisionOf(plain.ctx).call.complete(plain.ctx.signal)
+  t.match(mock.requests.at(-1)?.body, { model: 'gpt-4.1-mini', temperature: 0.7, max_completion_tokens: 1000 })
+  const reasoning = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], model: 'gpt-5' } })
+  const answer = await decisionOf(reasoning.ctx).call.complete(reasoning.ctx.signal)
+  t.equal(answer.text, 'Echo: Hello', 'the reasoning model answers')
+  t.notOk('temperature' in (mock.requests.at(-1)?.body as object))
+  t.match(mock.requests.at(-1)?.body, { model: 'gpt-5', max_completion_tokens: 1000 })
+  const chosen = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], model: 'gpt-5', temperature: 1 } })
+  await decisionOf(chosen.ctx).call.complete(chosen.ctx.signal)
+  t.match(mock.requests.at(-1)?.body, { temperature: 1 }, 'a temperature the client sets is sent')
+})
+
+t.test('the answer\'s bound: the client\'s maximum, else the longest answer the model gives', async (t) => {
+  const { decision } = await decide(t, {}, { ai: { messages: [user('Hello')], model: 'gpt-4.1-mini', maxTokens: 321 } })
+  t.equal(decision?.maxTokens, 321)
+  const { ctx } = await decide(t, {}, { ai: { messages: [user('Hello')], model: 'claude-3-5-sonnet-latest' } })
+  t.match(decisionOf(ctx), { model: 'claude-3-5-sonnet-20241022' }, 'an alias is routed as its model')
+  const hooks = await startRouter(t, {})
+  const unbounded = makeContext({ state: { auth: authState(false) }, ai: { messages: [user('Hello')], model: 'o3' } })
+  const ai = unbounded.ai!
+  const sent = { ...unbounded, ai: { ...ai, maxTokens: undefined } }
+  await hooks.onRequest?.(sent)
+  t.equal(sent.state.router?.maxTokens, 100_000, 'o3\'s longest answer')
 })
 
 t.test('reports the fallback model in the answer and x-gateway-model when it serves a completion', async (t) => {

@@ -44,7 +44,7 @@ t.test('rejects unknown keys at every level', async (t) => {
 })
 
 t.test('rejects a fallback that is not a known model, an empty key and a base URL that is not http', async (t) => {
-  t.match(routerSchema.safeParse({ fallback: { cheap: 'gpt-5' } }).error?.issues[0], { path: ['fallback', 'cheap'] })
+  t.match(routerSchema.safeParse({ fallback: { cheap: 'gpt-9-ultra' } }).error?.issues[0], { path: ['fallback', 'cheap'] })
   t.match(routerSchema.safeParse({ providers: { anthropic: { apiKey: '' } } }).error?.issues[0], {
     path: ['providers', 'anthropic', 'apiKey'],
     message: /leave it unset/,

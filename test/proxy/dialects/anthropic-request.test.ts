@@ -16,10 +16,10 @@ function refusal(t: Test, body: Record<string, unknown>): InvalidRequestError | 
   return undefined
 }
 
-t.test('maps system text to a system message and uses Anthropic\'s default temperature', async (t) => {
+t.test('maps system text to a system message and leaves the temperature to Anthropic', async (t) => {
   const { request } = parse({ system: [{ type: 'text', text: 'Be brief.' }, { type: 'text', text: 'Be kind.' }] })
   t.same(request.messages, [{ role: 'system', content: 'Be brief.\nBe kind.' }, { role: 'user', content: 'Hi' }])
-  t.equal(request.temperature, 1)
+  t.equal(request.temperature, undefined)
   t.equal(request.maxTokens, 100)
   t.equal(request.model, 'claude-3-haiku-20240307')
 })

@@ -34,7 +34,7 @@ t.test('translates a request for another configured model', async (t) => {
   const message = await anthropic.messages.create({ model: 'gpt-4o-mini', max_tokens: 100, system: 'Be brief.', messages: [question] })
   t.match(message, { model: 'gpt-4o-mini', content: [{ type: 'text', text: 'Echo: What is the weather in Paris?' }], stop_reason: 'end_turn' })
   t.equal(gw.mock.requests.at(-1)?.path, '/v1/chat/completions')
-  t.match(gw.mock.requests.at(-1)?.body, { messages: [{ role: 'system', content: 'Be brief.' }, question], max_tokens: 100 })
+  t.match(gw.mock.requests.at(-1)?.body, { messages: [{ role: 'system', content: 'Be brief.' }, question], max_completion_tokens: 100 })
 })
 
 t.test('streams Anthropic\'s events, which the SDK\'s MessageStream assembles', async (t) => {

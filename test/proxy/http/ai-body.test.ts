@@ -39,8 +39,10 @@ t.test('a body gets the same request or the same 400 as the zod schemas give it,
   }), { numRuns: 5000 })
 })
 
-t.test('the common bodies are taken, with the spec defaults filled in', async (t) => {
+t.test('the common bodies are taken, with the spec defaults filled in and no temperature the client did not send', async (t) => {
   const request = parseAiBody({ messages: [{ role: 'user', content: 'hi' }] }, false)
-  t.same(request, { messages: [{ role: 'user', content: 'hi' }], quality: 'balanced', temperature: 0.7, maxTokens: 1000, mode: 'text' })
+  t.same(request, { messages: [{ role: 'user', content: 'hi' }], quality: 'balanced', maxTokens: 1000, mode: 'text' })
+  t.notOk('temperature' in request, 'the model decides its default (sampling.ts)')
+  t.same(Object.keys(parseAiBody({ messages: [{ role: 'user', content: 'hi' }], model: 'gpt-4o', temperature: 0 }, false)), ['messages', 'quality', 'temperature', 'model', 'maxTokens', 'mode'])
   t.throws(() => parseAiBody({ messages: [{ role: 'user', content: 'hi' }], mode: 'json' }, true), { status: 400, message: /mode is only available on \/api\/ai\/complete/ })
 })
