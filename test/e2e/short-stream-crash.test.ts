@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openStore } from '../../proxy/store.ts'
-import { createLedger, type LedgerEntry, type Reservation } from '../../plugins/metering/ledger.ts'
-import { checkCutCharges, streamsToCut } from '../helpers/cut-streams.ts'
+import type { LedgerEntry, Reservation } from '../../plugins/metering/ledger.ts'
+import { checkCutCharges, ledgerAfterRestart, streamsToCut } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
@@ -38,13 +38,7 @@ for (const shared of [false, true]) {
     await watching.close()
     if (shared) t.ok(streams.every((stream) => holds.get(stream.id) !== undefined), 'the crash left each stream\'s hold in the store')
 
-    const second = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
-    second.child.kill('SIGTERM')
-    await once(second.child, 'exit')
-
-    const store = openStore(dataDir)
-    t.teardown(() => store.close())
-    const ledger = createLedger(store.forPlugin('metering'))
+    const { store, ledger } = await ledgerAfterRestart(t, CLI, dataDir, env)
     checkCutCharges(t, streams, (id) => ledger.entry(id), (id) => holds.get(id))
     t.equal(ledger.checkpointCount(), 0, 'no checkpoint is left')
     t.equal(ledger.reservationCount(), 0, 'no hold is left')

@@ -7,12 +7,13 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
+import { ledgerAfterRestart } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { until } from '../helpers/until.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
-import { createLedger, type StreamCheckpoint } from '../../plugins/metering/ledger.ts'
+import type { StreamCheckpoint } from '../../plugins/metering/ledger.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
@@ -62,13 +63,7 @@ for (const shared of [false, true]) {
     await once(first.child, 'exit')
     const generated = received.map((stream) => countTokens(stream.text))
 
-    const second = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
-    second.child.kill('SIGTERM')
-    await once(second.child, 'exit')
-
-    const store = openStore(dataDir)
-    t.teardown(() => store.close())
-    const ledger = createLedger(store.forPlugin('metering'))
+    const { ledger } = await ledgerAfterRestart(t, CLI, dataDir, env)
     received.forEach((stream, i) => {
       const entry = ledger.entry(stream.id)
       t.ok(entry !== undefined, `stream ${i} is in the ledger`)

@@ -4,7 +4,10 @@
 import type { Test } from 'tap'
 import { request } from 'undici'
 import { modelCatalog } from '../../proxy/catalog.ts'
-import { toMicros, type LedgerEntry } from '../../plugins/metering/ledger.ts'
+import { once } from 'node:events'
+import { createLedger, toMicros, type Ledger, type LedgerEntry } from '../../plugins/metering/ledger.ts'
+import { openStore, type Store } from '../../proxy/store.ts'
+import { spawnGateway } from './spawn-gateway.ts'
 import type { MockUpstream } from './mock-upstream.ts'
 import { until } from './until.ts'
 
@@ -56,4 +59,17 @@ export function checkCutCharges(t: Test, streams: readonly CutStream[], entryOf:
     const hold = holdOf(stream.id)
     if (hold !== undefined) t.ok(entry.costMicros <= hold, `never above its hold (${hold} micros)`)
   }
+}
+
+/**
+ * The store and ledger of `dataDir` once a gateway has started on it and stopped again: the
+ * restart settles what a crashed process left.
+ */
+export async function ledgerAfterRestart(t: Test, cli: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<{ readonly store: Store; readonly ledger: Ledger }> {
+  const second = await spawnGateway(t, [cli, 'serve', '--data', dataDir], env)
+  second.child.kill('SIGTERM')
+  await once(second.child, 'exit')
+  const store = openStore(dataDir)
+  t.teardown(() => store.close())
+  return { store, ledger: createLedger(store.forPlugin('metering')) }
 }
