@@ -20,7 +20,10 @@ t.test('a fresh cluster answers its first scrape at once, while its second worke
   const primary = launchPrimary(t, 2)
   await primary.until(/listening on/)
   const url = urlOf(primary.output())
-  const first = await scrape(url)
+  // A refused connection here would mean no worker holds the port: say what the cluster said.
+  const first = await scrape(url).catch((err: unknown) => {
+    throw new Error(`the first scrape failed (${String(err)}); the cluster said: ${primary.output()}`)
+  })
   t.equal(first.status, 200, 'the first scrape is answered by the worker that serves')
   t.ok(first.ms < 3000, `promptly (${Math.round(first.ms)} ms), not after a wait for the worker still starting`)
   t.match(first.body, /^tollgate_provider_simulated\{provider="openai"\} 1$/m)
