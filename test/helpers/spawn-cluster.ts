@@ -79,8 +79,8 @@ export async function firstWorker(primary: Primary): Promise<number> {
   }
 }
 
-/** The URL the first worker printed. */
-export const urlOf = (output: string) => /listening on (http:\/\/\S+)/.exec(output)![1]!
+/** The URL the first worker printed, once its whole line is out. */
+export const urlOf = (output: string) => /listening on (http:\/\/\S+)\n/.exec(output)![1]!
 
 /**
  * performance.now() when the process ended, read from /proc: on a loaded machine the test's own
