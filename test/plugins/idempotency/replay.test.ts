@@ -79,8 +79,8 @@ t.test('a dialect\'s replay (OpenAI chat completions, whole and streamed) charge
     t.equal(retry.headers['x-idempotent-replay'], 'true')
     t.equal(retry.headers['x-credits-charged'], '0.000000', 'the replay is not')
     t.equal(retry.headers['x-credits-remaining'], String((1000 - (await gw.budgetUsed())).toFixed(6)))
-    // The completion's id is the answering request's, as on any answer.
-    if (!stream) t.strictSame({ ...retry.body, id: first.body.id }, first.body, 'the same body')
+    // The completion's id and its `created` second are the answering request's, as on any answer.
+    if (!stream) t.strictSame({ ...retry.body, id: first.body.id, created: first.body.created }, first.body, 'the same body')
   }
   t.equal(gw.mock.requests.length, 2)
   t.equal(await gw.requestsMetered(), 2)
