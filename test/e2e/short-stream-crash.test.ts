@@ -3,15 +3,11 @@
 // kept in memory or in the store. (On PostgreSQL: test/plugins/metering/shared-stream-crash.test.ts.)
 import t from 'tap'
 import { once } from 'node:events'
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openStore } from '../../proxy/store.ts'
 import type { LedgerEntry, Reservation } from '../../plugins/metering/ledger.ts'
-import { checkCutCharges, ledgerAfterRestart, streamsToCut } from '../helpers/cut-streams.ts'
+import { checkCutCharges, gatewayToCrash, ledgerAfterRestart, streamsToCut } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
-import { spawnGateway } from '../helpers/spawn-gateway.ts'
-import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 // No periodic checkpoint can come before the kill: every stream is far shorter than the interval.
@@ -21,12 +17,7 @@ for (const shared of [false, true]) {
   t.test(`streams cut by a SIGKILL before any periodic checkpoint are charged at least their prompt (${shared ? 'holds in the store' : 'holds in memory'})`, async (t) => {
     const mock = await startMockUpstream({ slowStreamMs: 20 })
     t.teardown(() => mock.close())
-    const dataDir = freshDataDir(t)
-    const configFile = join(dataDir, 'config.json')
-    writeFileSync(configFile, JSON.stringify({ plugins: { metering: { shared, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS } } }))
-    const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
-    const env = { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
-    const first = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
+    const { dataDir, seeded, env, first } = await gatewayToCrash(t, CLI, mock, { shared, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS })
 
     // Killed as soon as every client has some text: on LMDB, nothing waits for a commit first.
     const streams = await streamsToCut(t, mock, first.url, seeded.keys[0]!.key)

@@ -3,15 +3,11 @@
 // `recovered`, instead of releasing its hold as if nothing had been generated.
 import t from 'tap'
 import { once } from 'node:events'
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
-import { ledgerAfterRestart } from '../helpers/cut-streams.ts'
+import { gatewayToCrash, ledgerAfterRestart } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
-import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { until } from '../helpers/until.ts'
-import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
 import type { StreamCheckpoint } from '../../plugins/metering/ledger.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
@@ -31,12 +27,7 @@ for (const shared of [false, true]) {
     const mock = await startMockUpstream({ slowStreamMs: 20 })
     t.teardown(() => mock.close())
     mock.fail('slow-stream', STREAMS)
-    const dataDir = freshDataDir(t)
-    const configFile = join(dataDir, 'config.json')
-    writeFileSync(configFile, JSON.stringify({ plugins: { metering: { shared, checkpointIntervalMs: CHECKPOINT_MS } } }))
-    const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
-    const env = { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
-    const first = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], env)
+    const { dataDir, seeded, env, first } = await gatewayToCrash(t, CLI, mock, { shared, checkpointIntervalMs: CHECKPOINT_MS })
 
     const received: Received[] = await Promise.all(Array.from({ length: STREAMS }, async (_, i) => {
       const res = await request(`${first.url}/api/ai/chat`, {

@@ -5,6 +5,9 @@ import type { Test } from 'tap'
 import { request } from 'undici'
 import { modelCatalog } from '../../proxy/catalog.ts'
 import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { freshDataDir, seedProject, TEST_SECRET } from './start-gateway.ts'
 import { createLedger, toMicros, type Ledger, type LedgerEntry } from '../../plugins/metering/ledger.ts'
 import { openStore, type Store } from '../../proxy/store.ts'
 import { spawnGateway } from './spawn-gateway.ts'
@@ -72,4 +75,18 @@ export async function ledgerAfterRestart(t: Test, cli: string, dataDir: string, 
   const store = openStore(dataDir)
   t.teardown(() => store.close())
   return { store, ledger: createLedger(store.forPlugin('metering')) }
+}
+
+/**
+ * A gateway process on a fresh store, its provider the mock, with metering's `shared` and
+ * checkpoint interval as the crash test sets them: the process to kill, and what a restart needs.
+ */
+export async function gatewayToCrash(t: Test, cli: string, mock: MockUpstream, metering: { readonly shared: boolean; readonly checkpointIntervalMs: number }) {
+  const dataDir = freshDataDir(t)
+  const configFile = join(dataDir, 'config.json')
+  writeFileSync(configFile, JSON.stringify({ plugins: { metering } }))
+  const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
+  const env = { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
+  const first = await spawnGateway(t, [cli, 'serve', '--data', dataDir], env)
+  return { dataDir, seeded, env, first }
 }
