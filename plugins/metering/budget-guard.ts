@@ -71,7 +71,7 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
       return { costMicros: hold.micros, overageMicros: costMicros - hold.micros }
     },
     settle(entry, project, hold, checkpointed) {
-      const settled = ledger.settle(entry, toMicros(project.budgetDollars), { held: hold !== undefined, checkpointed })
+      const settled = ledger.settle(entry, toMicros(project.budgetDollars), { hold, checkpointed })
       track(settled.committed)
       // A journaled charge counts in the ledger's rows at once: the hold can go.
       const release = (row: BudgetRow) => {

@@ -213,7 +213,7 @@ export default {
           promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
           costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
         }
-        const settled = ledger.settle(entry, toMicros(project.budgetDollars), { held: true, checkpointed: true })
+        const settled = ledger.settle(entry, toMicros(project.budgetDollars), { hold: undefined, checkpointed: true })
         track(settled.committed)
         if (settled.row === undefined) await settled.committed
       }

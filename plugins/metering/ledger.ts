@@ -86,6 +86,15 @@ export interface DayStats {
   readonly models: Readonly<Record<string, ModelStats>>
 }
 
+/** A hold carved from its process's budget lease: the month it was taken in and its amount. */
+export interface LeasedHold {
+  readonly month: string
+  readonly micros: number
+}
+
+/** What a lease asked of the month got: the amount added to it, or what was left when it could not be. */
+export type LeaseResult = { readonly grantedMicros: number } | { readonly availableMicros: number }
+
 export type ReserveResult = { readonly ok: true } | { readonly ok: false; readonly availableMicros: number }
 
 const EMPTY_ROW: BudgetRow = { usedMicros: 0, reservedMicros: 0 }
@@ -176,6 +185,8 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   const modelDays = store.open<ModelDayStats>('model-day-stats', { records: true })
   const checkpoints = store.open<StreamCheckpoint>('stream-checkpoints', { records: true })
   const rowKey = (projectId: string, month: string) => `${projectId}/${month}`
+  // Beside the requests' own reservations: a request id never starts with it.
+  const leaseKey = (holder: string, projectId: string, month: string) => `lease/${holder}/${projectId}/${month}`
   let queued: QueuedSettlement[] = []
   let lastCommit: Promise<unknown> = Promise.resolve()
   const journal = openJournal(store.directory, owner)
@@ -269,13 +280,54 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     },
 
     /**
+     * Adds to this process's lease on the month `needMicros` and, of what is left beyond them, as
+     * much as `spare` gives (decided inside the transaction, from what the month has left); or,
+     * when the month cannot cover `needMicros`, adds nothing and notes the limit as reserve() does.
+     */
+    growLease(projectId: string, month: string, needMicros: number, limitMicros: number, spare: (beyondMicros: number) => number): Promise<LeaseResult> {
+      return store.transaction((): LeaseResult => {
+        const key = rowKey(projectId, month)
+        const row = budgets.get(key) ?? EMPTY_ROW
+        const available = limitMicros - row.usedMicros - row.reservedMicros
+        if (needMicros > available) {
+          noteLimit(projectId, month, limitMicros, needMicros, row)
+          return { availableMicros: Math.max(0, available) }
+        }
+        const grantedMicros = needMicros + spare(available - needMicros)
+        budgets.put(key, { ...row, reservedMicros: row.reservedMicros + grantedMicros })
+        const id = leaseKey(owner, projectId, month)
+        const lease = reservations.get(id)
+        reservations.put(id, { projectId, month, micros: (lease?.micros ?? 0) + grantedMicros, owner })
+        return { grantedMicros }
+      })
+    },
+
+    /**
+     * Gives back to the month what `micros()` says this process's lease holds unused, asked inside
+     * the transaction so that holds carved or settled meanwhile count; resolves with the amount.
+     */
+    returnLease(projectId: string, month: string, micros: () => number): Promise<number> {
+      return store.transaction(() => {
+        const id = leaseKey(owner, projectId, month)
+        const lease = reservations.get(id)
+        const returned = Math.min(Math.max(0, micros()), lease?.micros ?? 0)
+        if (lease === undefined || returned === 0) return 0
+        const rows = new RowCache(budgets)
+        shrinkLease(id, lease, returned, rows)
+        rows.writeAll()
+        return returned
+      })
+    },
+
+    /**
      * Records a finished request and releases its reservation; a second call for the same id
      * changes nothing. Crossing 80% or 90% of `limitMicros` sends its usage event once a month.
      */
-    settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false): Settled {
+    settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false, leased?: LeasedHold): Settled {
       const start = starts.get(entry.id)
       starts.delete(entry.id)
       const line: JournalLine = { entry, limitMicros, heldInStore, checkpointed: checkpointed || start === 'stored' }
+      if (leased !== undefined) (line as { leased?: LeasedHold }).leased = leased
       const startMark = start === 'stored' ? undefined : start
       const repeated = pendingEntries.has(entry.id)
       let mark: JournalMark | undefined
@@ -349,19 +401,19 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
               continue
             }
             if (!entries.doesExist(line.entry.id)) replayed++
-            applySettlement(line, rows, stats)
+            applySettlement(line, rows, stats, found.owner)
           }
         }
         let recovered = 0
         for (const { key, value } of checkpoints.getRange()) {
           if (isLive(value.owner)) continue
-          applySettlement({ entry: value.entry, limitMicros: value.limitMicros, heldInStore: true, checkpointed: false }, rows, stats)
+          applySettlement({ entry: value.entry, limitMicros: value.limitMicros, heldInStore: true, checkpointed: false }, rows, stats, value.owner)
           checkpoints.remove(key)
           recovered++
         }
         for (const line of started) {
           if (entries.doesExist(line.entry.id)) continue
-          applySettlement(line, rows, stats)
+          applySettlement(line, rows, stats, owner)
           recovered++
         }
         let released = 0
@@ -426,7 +478,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       const settled = batch.map((item) => {
         const counted = pendingEntries.get(item.entry.id) === item.entry
         const isNew = !entries.doesExist(item.entry.id)
-        const row = applySettlement(item, rows, stats, !isNew)
+        const row = applySettlement(item, rows, stats, owner, !isNew)
         if (counted) {
           const key = rowKey(item.entry.projectId, item.entry.month)
           addMicros(unbatchedMicros, key, -item.entry.costMicros)
@@ -479,11 +531,19 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
   }
 
+  /** `writer`: the process that settled it, whose lease a leased hold came from. */
   function applySettlement(
-    { entry, limitMicros, heldInStore, checkpointed }: JournalLine, rows: RowCache, stats: Map<string, ModelDayStats>, recorded = entries.doesExist(entry.id),
+    { entry, limitMicros, heldInStore, leased, checkpointed }: JournalLine, rows: RowCache, stats: Map<string, ModelDayStats>, writer: string,
+    recorded = entries.doesExist(entry.id),
   ): BudgetRow {
     const key = rowKey(entry.projectId, entry.month)
     if (checkpointed) checkpoints.remove(entry.id)
+    // Even when another process recorded the entry first (an idempotent replay): the hold is this one's.
+    if (leased !== undefined) {
+      const id = leaseKey(writer, entry.projectId, leased.month)
+      const lease = reservations.get(id)
+      if (lease !== undefined) shrinkLease(id, lease, Math.min(leased.micros, lease.micros), rows)
+    }
     if (recorded) return rows.get(key)
     const held = heldInStore ? reservations.get(entry.id) : undefined
     // From the month it was taken in: a request that began last month releases last month's hold.
@@ -526,6 +586,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       period: month, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
       budget_reserved: dollars(row.reservedMicros), requested_cost: dollars(requestedMicros),
     })
+  }
+
+  function shrinkLease(id: string, lease: Reservation, micros: number, rows: RowCache): void {
+    const key = rowKey(lease.projectId, lease.month)
+    const row = rows.get(key)
+    rows.set(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - micros) })
+    if (micros >= lease.micros) reservations.remove(id)
+    else reservations.put(id, { ...lease, micros: lease.micros - micros })
   }
 
   function releaseHold(id: string, held: Reservation, rows: RowCache): void {

@@ -1,9 +1,11 @@
 // Metering on the local LMDB store: the ledger of ledger.ts, with holds in memory for a process
-// alone on its store or in the store for processes sharing it (budget-holds.ts). A settlement is
-// journaled and counts at once; its commit follows in the background.
+// alone on its store (budget-holds.ts), or carved from budget leases for processes sharing it
+// (budget-leases.ts). A settlement is journaled and counts at once; its commit follows in the
+// background.
 import type { EventOutbox } from '../../proxy/events.ts'
 import type { PluginStore } from '../../proxy/store.ts'
-import { memoryHolds, storeHolds } from './budget-holds.ts'
+import { memoryHolds } from './budget-holds.ts'
+import { leasedHolds } from './budget-leases.ts'
 import { createLedger, type DayStats } from './ledger.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { daysOf } from './periods.ts'
@@ -16,19 +18,24 @@ export interface LmdbMeteringOptions {
   readonly events?: EventOutbox | undefined
 }
 
+/** How often leases unused since the last look are given back: between one and two of these idle. */
+const LEASE_SWEEP_MS = 1_000
+
 export function lmdbMeteringStore(store: PluginStore, { shared, track, events }: LmdbMeteringOptions): MeteringStore {
   const ledger = createLedger(store, events, SELF_OWNER, !shared)
-  const holds = shared
-    ? storeHolds(ledger)
-    : memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
+  const leases = shared ? leasedHolds(ledger) : undefined
+  const holds = leases ?? memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
+  // A lease that cannot be given back now (the store closing) stays reserved until the next start's recovery.
+  const sweep = leases === undefined ? undefined : setInterval(() => track(leases.returnIdle().catch(() => undefined)), LEASE_SWEEP_MS)
+  sweep?.unref()
   return {
     recover: () => ledger.recover(isLiveOwner),
     recoverEveryMs: undefined,
     reserve: (hold, limitMicros) => holds.reserve(hold, limitMicros),
     release: (hold) => holds.release(hold),
-    // Only a hold taken in the store has a reservation record to remove; skipping the lookup
-    // otherwise saves a read per cache hit.
-    settle: (entry, limitMicros, { held, checkpointed }) => ledger.settle(entry, limitMicros, shared && held, checkpointed),
+    // No request has a reservation record of its own here: a leased hold shrinks its lease instead.
+    settle: (entry, limitMicros, { hold, checkpointed }) =>
+      ledger.settle(entry, limitMicros, false, checkpointed, leases !== undefined && hold !== undefined ? leases.settling(hold) : undefined),
     checkpoint: (progress) => ledger.checkpoint(progress),
     startStreams: (progress) => ledger.startStreams(progress),
     entry: async (id) => ledger.entry(id),
@@ -43,6 +50,8 @@ export function lmdbMeteringStore(store: PluginStore, { shared, track, events }:
     },
     idle: () => ledger.idle(),
     async close() {
+      clearInterval(sweep)
+      await leases?.returnAll().catch(() => undefined)
       await ledger.idle()
       ledger.close()
     },

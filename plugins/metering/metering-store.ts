@@ -17,8 +17,8 @@ export interface Recovered {
 }
 
 export interface SettleOptions {
-  /** The request reserved a hold, which the settlement removes. */
-  readonly held: boolean
+  /** The hold the request reserved, which the settlement gives back; undefined when it took none. */
+  readonly hold: Hold | undefined
   /** The request is a stream whose progress was checkpointed, which the settlement removes. */
   readonly checkpointed: boolean
 }

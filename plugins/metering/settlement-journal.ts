@@ -9,12 +9,15 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { LedgerEntry } from './ledger.ts'
+import type { LeasedHold, LedgerEntry } from './ledger.ts'
 
 export interface JournalLine {
   readonly entry: LedgerEntry
   readonly limitMicros: number
+  /** Its hold is a reservation of its own in the store, keyed by the request id. */
   readonly heldInStore: boolean
+  /** Its hold was carved from its process's budget lease (budget-leases.ts), which shrinks by it as it settles. */
+  readonly leased?: LeasedHold
   readonly checkpointed: boolean
   /** A stream's first checkpoint, not a settlement: applied only where nothing else settled the stream. */
   readonly started?: true
@@ -104,12 +107,15 @@ const lineSchema = z.object({
   }),
   limitMicros: z.number(),
   heldInStore: z.boolean(),
+  leased: z.object({ month: z.string(), micros: z.number() }).optional(),
   checkpointed: z.boolean(),
   started: z.literal(true).optional(),
 })
 
 export interface DeadJournal {
   readonly path: string
+  /** The process that wrote it. */
+  readonly owner: string
   readonly lines: readonly JournalLine[]
   /** Lines that could not be read: the last one, cut by the crash mid-write, or damage. */
   readonly unreadable: number
@@ -144,7 +150,7 @@ export function deadJournals(directory: string, isLive: (owner: string) => boole
       if (parsed.success) lines.push(parsed.data as unknown as JournalLine)
       else unreadable++
     }
-    found.push({ path, lines, unreadable })
+    found.push({ path, owner: ownerOf(name), lines, unreadable })
   }
   return found
 }

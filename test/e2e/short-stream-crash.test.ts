@@ -25,12 +25,13 @@ for (const shared of [false, true]) {
     await once(first.child, 'exit')
     const watching = openStore(dataDir)
     const reservations = watching.forPlugin('metering').open<Reservation>('reservations', { records: true })
-    const holds = new Map(streams.map((stream) => [stream.id, reservations.get(stream.id)?.micros]))
+    // Processes sharing a store carve their holds from a lease there (budget-leases.ts).
+    const leased = [...reservations.getRange()].reduce((sum, { key, value }) => String(key).startsWith('lease/') ? sum + value.micros : sum, 0)
     await watching.close()
-    if (shared) t.ok(streams.every((stream) => holds.get(stream.id) !== undefined), 'the crash left each stream\'s hold in the store')
+    if (shared) t.ok(leased > 0, 'the crash left the lease the streams\' holds came from in the store')
 
     const { store, ledger } = await ledgerAfterRestart(t, CLI, dataDir, env)
-    checkCutCharges(t, streams, (id) => ledger.entry(id), (id) => holds.get(id))
+    checkCutCharges(t, streams, (id) => ledger.entry(id), () => undefined)
     t.equal(ledger.checkpointCount(), 0, 'no checkpoint is left')
     t.equal(ledger.reservationCount(), 0, 'no hold is left')
     const entries = [...store.forPlugin('metering').open<LedgerEntry>('ledger', { records: true }).getRange()].map((e) => e.value)

@@ -26,7 +26,9 @@ const entry = (id: string, costMicros: number): LedgerEntry => ({
   provider: 'openai', model: 'gpt-4o', promptTokens: 10, completionTokens: 10, costMicros, cacheHit: false, outcome: 'ok',
 })
 const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
-const settled = { held: true, checkpointed: false }
+/** Settling a request that reserved `held`; a request that reserved nothing settles with `unheld`. */
+const settled = (held: Hold) => ({ hold: held, checkpointed: false })
+const unheld = { hold: undefined, checkpointed: false }
 const november = { start: '2026-11-01', end: '2026-11-30' }
 
 type Kind = 'lmdb' | 'postgres'
@@ -77,7 +79,7 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     const ledger = await (await storesOn(t, kind, server)).open()
     t.same(await ledger.reserve(hold('r1', 8_000), 10_000), { ok: true })
     t.same(await ledger.reserve(hold('r2', 3_000), 10_000), { ok: false, availableMicros: 2_000 })
-    await ledger.settle(entry('r1', 1_000), 10_000, settled).committed
+    await ledger.settle(entry('r1', 1_000), 10_000, settled(hold('r1', 8_000))).committed
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 1_000, reservedMicros: 0 })
     t.same(await ledger.reserve(hold('r2', 3_000), 10_000), { ok: true })
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 1_000, reservedMicros: 3_000 })
@@ -88,9 +90,9 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     const [a, b] = [await stores.open(), await stores.open()]
     await a.reserve(hold('r1', 2_000), 10_000)
     const rows = await Promise.all([
-      a.settle(entry('r1', 500), 10_000, settled).committed,
-      a.settle(entry('r1', 500), 10_000, settled).committed,
-      b.settle(entry('r1', 500), 10_000, settled).committed,
+      a.settle(entry('r1', 500), 10_000, settled(hold('r1', 2_000))).committed,
+      a.settle(entry('r1', 500), 10_000, unheld).committed,
+      b.settle(entry('r1', 500), 10_000, unheld).committed,
     ])
     t.same(rows.map((row) => row.usedMicros), [500, 500, 500])
     t.match(await b.budget('p', '2026-11'), { usedMicros: 500, reservedMicros: 0 })
@@ -100,14 +102,15 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
 
   t.test('the month\'s figures and the day\'s add up across requests, months apart', async (t) => {
     const ledger = await (await storesOn(t, kind, server)).open()
-    await ledger.reserve({ ...hold('old', 900), month: '2026-10' }, 10_000)
+    const october = { ...hold('old', 900), month: '2026-10' }
+    await ledger.reserve(october, 10_000)
     await Promise.all([
-      ledger.settle(entry('a', 4_000), 10_000, settled).committed,
-      ledger.settle({ ...entry('hit', 0), cacheHit: true, outcome: 'cache_hit' }, 10_000, settled).committed,
-      ledger.settle({ ...entry('over', 1_000), overageMicros: 250, model: 'gpt-4o-mini' }, 10_000, settled).committed,
-      ledger.settle({ ...entry('free', 0), unpriced: 'no_usage', passthrough: true }, 10_000, { held: false, checkpointed: false }).committed,
+      ledger.settle(entry('a', 4_000), 10_000, unheld).committed,
+      ledger.settle({ ...entry('hit', 0), cacheHit: true, outcome: 'cache_hit' }, 10_000, unheld).committed,
+      ledger.settle({ ...entry('over', 1_000), overageMicros: 250, model: 'gpt-4o-mini' }, 10_000, unheld).committed,
+      ledger.settle({ ...entry('free', 0), unpriced: 'no_usage', passthrough: true }, 10_000, unheld).committed,
       // Began in October, answered in November: October's hold goes, November is charged.
-      ledger.settle(entry('old', 300), 10_000, settled).committed,
+      ledger.settle(entry('old', 300), 10_000, settled(october)).committed,
     ])
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 5_300, reservedMicros: 0, overageMicros: 250 })
     t.match(await ledger.budget('p', '2026-10'), { usedMicros: 0, reservedMicros: 0 })
@@ -127,7 +130,7 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     const ids = Array.from({ length: 100 }, (_, i) => `c${i}`)
     const held = await Promise.all(ids.map((id) => ledger.reserve(hold(id, 100), 10_000)))
     t.ok(held.every((h) => h.ok), 'every hold fits')
-    await Promise.all(ids.map((id) => ledger.settle(entry(id, 100), 10_000, settled).committed))
+    await Promise.all(ids.map((id) => ledger.settle(entry(id, 100), 10_000, settled(hold(id, 100))).committed))
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 10_000, reservedMicros: 0, notified: [80, 90] })
     t.match(await ledger.dayStats('p', november), new Map([['2026-11-21', { misses: 100, models: { 'gpt-4o': { requests: 100, costMicros: 10_000 } } }]]))
     t.same((await stores.emitted()).map((e) => e.data.threshold_percent), [80, 90])
@@ -136,11 +139,11 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
   t.test('usage events fire once each: 80% and 90% thresholds, then the limit on the first refusal', async (t) => {
     const stores = await storesOn(t, kind, server)
     const ledger = await stores.open()
-    await ledger.settle(entry('a', 7_000), 10_000, settled).committed
+    await ledger.settle(entry('a', 7_000), 10_000, unheld).committed
     t.same(await stores.emitted(), [], 'below 80%')
-    await ledger.settle(entry('b', 1_500), 10_000, settled).committed
-    await ledger.settle(entry('c', 100), 10_000, settled).committed
-    const row = await ledger.settle(entry('d', 600), 10_000, settled).committed
+    await ledger.settle(entry('b', 1_500), 10_000, unheld).committed
+    await ledger.settle(entry('c', 100), 10_000, unheld).committed
+    const row = await ledger.settle(entry('d', 600), 10_000, unheld).committed
     t.same(row.notified, [80, 90])
     t.match(await stores.emitted(), [
       { type: 'usage.threshold_reached', project_id: 'p', data: { threshold_percent: 80, budget_limit: 0.01, budget_used: 0.0085, period: '2026-11' } },
@@ -155,10 +158,10 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
 
   t.test('a stream\'s checkpoint goes with its settlement, and one that arrives after it is dropped', async (t) => {
     const ledger = await (await storesOn(t, kind, server)).open()
-    await ledger.settle(entry('done', 400), 10_000, { held: false, checkpointed: true }).committed
+    await ledger.settle(entry('done', 400), 10_000, { hold: undefined, checkpointed: true }).committed
     await ledger.checkpoint([{ entry: { ...entry('done', 100), outcome: 'recovered' }, owner: 'gone', limitMicros: 10_000 }])
     await ledger.checkpoint([{ entry: { ...entry('running', 100), outcome: 'recovered' }, owner: 'gone', limitMicros: 10_000 }])
-    await ledger.settle(entry('running', 250), 10_000, { held: false, checkpointed: true }).committed
+    await ledger.settle(entry('running', 250), 10_000, { hold: undefined, checkpointed: true }).committed
     t.match(await ledger.recover(), { recovered: 0 }, 'nothing is left to settle from a checkpoint')
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 650 })
   })
@@ -177,7 +180,7 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     const admitted = results.flatMap((result, i) => result.ok ? [i] : [])
     t.equal(admitted.length, 10)
     t.match(await gateways[0]!.budget('p', '2026-11'), { usedMicros: 0, reservedMicros: 10_000 })
-    await Promise.all(admitted.map((i) => gateways[(i + 1) % 4]!.settle(entry(`r${i}`, 900), 10_000, settled).committed))
+    await Promise.all(admitted.map((i) => gateways[(i + 1) % 4]!.settle(entry(`r${i}`, 900), 10_000, settled(hold(`r${i}`, 1_000))).committed))
     const row = await gateways[3]!.budget('p', '2026-11')
     t.same(row, { usedMicros: 9_000, reservedMicros: 0, notified: [100, 80, 90] }, 'the limit was noted at the first refusal')
     t.ok(row.usedMicros <= 10_000)
@@ -221,7 +224,7 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     const stores = await storesOn(t, 'postgres', server)
     const tables = stores.tables!
     const ledger = await stores.open()
-    await ledger.settle(entry('raced', 400), 10_000, settled).committed
+    await ledger.settle(entry('raced', 400), 10_000, unheld).committed
     await tables.query(
       `INSERT INTO metering_checkpoints (request_id, owner, limit_micros, entry) VALUES ('raced', 'gateway-1', 10000, $1)`,
       [JSON.stringify({ ...entry('raced', 100), outcome: 'recovered' })],
@@ -251,7 +254,7 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.ok(refused instanceof DependencyUnavailableError, 'DependencyUnavailableError')
     t.equal((refused as DependencyUnavailableError).status, 503)
     t.ok(performance.now() - started < 3_000, 'fast, not a hang')
-    await t.rejects(ledger.settle(entry('answered', 700), 10_000, settled).committed, DependencyUnavailableError)
+    await t.rejects(ledger.settle(entry('answered', 700), 10_000, settled(hold('answered', 1_000))).committed, DependencyUnavailableError)
     await server.start()
     await ledger.recover()
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 700, reservedMicros: 0 }, 'charged once it could be, its hold released')
