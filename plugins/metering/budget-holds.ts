@@ -1,9 +1,8 @@
 // Where a request's worst-case cost is held while it runs. One process alone on its store holds
 // in memory: a check and an add on one thread cannot interleave, and it saves a store transaction
-// per request. Processes sharing a store (serve --workers) hold in the store, in a transaction
-// every process sees. Either way the settled spend is read from the store, committed.
+// per request. Processes sharing a store (serve --workers) carve holds from budget leases every
+// process sees (budget-leases.ts). Either way the settled spend is read from the store, committed.
 import type { Ledger, ReserveResult } from './ledger.ts'
-import { SELF_OWNER } from './process-owner.ts'
 
 export interface Hold {
   readonly requestId: string
@@ -16,15 +15,6 @@ export interface BudgetHolds {
   reserve(hold: Hold, limitMicros: number): ReserveResult | Promise<ReserveResult>
   /** Call once the request is settled (its ledger entry committed) or abandoned. */
   release(hold: Hold): void
-}
-
-export function storeHolds(ledger: Ledger): BudgetHolds {
-  return {
-    reserve: (hold, limitMicros) =>
-      ledger.reserve(hold.requestId, { projectId: hold.projectId, month: hold.month, micros: hold.micros, owner: SELF_OWNER }, limitMicros),
-    // ledger.settle removes the stored hold in the same transaction as the charge.
-    release: () => undefined,
-  }
 }
 
 export function memoryHolds(ledger: Ledger, onRefusal: (hold: Hold, limitMicros: number) => void): BudgetHolds {
