@@ -12,7 +12,18 @@
 // exactly, and a refusal while another process still holds an unused slice can happen only with
 // less than that slice left (see README, Running several processes).
 import type { Hold, BudgetHolds } from './budget-holds.ts'
-import type { Ledger, LeasedHold, ReserveResult } from './ledger.ts'
+import type { LeasedHold, LeaseResult, ReserveResult } from './ledger.ts'
+
+/** Where leases are kept: the LMDB ledger, or PostgreSQL shared by several gateways. */
+export interface LeaseStore {
+  /**
+   * Adds to this process's lease on the month `needMicros` and, of what is left beyond them, as
+   * much as `spare` gives; or, when the month cannot cover `needMicros`, adds nothing and notes the limit.
+   */
+  growLease(projectId: string, month: string, needMicros: number, limitMicros: number, spare: (beyondMicros: number) => number): Promise<LeaseResult>
+  /** Gives back what `micros()` says the lease holds unused (asked as late as the store can); resolves with the amount. */
+  returnLease(projectId: string, month: string, micros: () => number): Promise<number>
+}
 
 const SHARE_OF_REST = 16
 const MAX_HOLDS_SPARE = 256
@@ -20,6 +31,8 @@ const MIN_HOLDS_LEFT = 64
 
 interface Lease {
   readonly projectId: string
+  /** Its stored lease may have been taken over (a gateway presumed gone): its holds no longer shrink the stored one. */
+  lapsed: boolean
   readonly month: string
   /** What this process's lease holds, as far as its own settlements go (the store's shrinks at their commits). */
   micros: number
@@ -31,13 +44,31 @@ interface Lease {
 }
 
 export interface LeasedHolds extends BudgetHolds {
-  /** The leased part of a hold being settled: the settlement's commit shrinks the stored lease by it. */
-  settling(hold: Hold): LeasedHold
+  /**
+   * The leased part of a hold being settled, which the settlement's commit shrinks the stored
+   * lease by; undefined when its lease lapsed.
+   */
+  settling(hold: Hold): LeasedHold | undefined
   /** Gives back what leases unused since the last sweep hold. */
   returnIdle(): Promise<void>
-  /** Gives back what every lease holds unused. */
-  returnAll(): Promise<void>
+  /**
+   * Forgets every lease: the store's were taken over or dropped (the gateway was presumed gone).
+   * Holds carved from them settle without shrinking any.
+   */
+  lapse(): void
+  /** Stops the sweeps and gives back what every lease holds unused. */
+  close(): Promise<void>
 }
+
+export interface LeaseOptions {
+  /** Undefined when holds may be carved now; else a promise to wait for first (the gateway's own lease renewed). */
+  readonly ready?: () => Promise<void> | undefined
+  /** Where a sweep's failure goes (it is tried again at the next sweep). */
+  readonly track: (work: Promise<unknown>) => void
+}
+
+/** How often leases unused since the last look are given back: between one and two of these idle. */
+const SWEEP_EVERY_MS = 1_000
 
 const ADMITTED: ReserveResult = { ok: true }
 
@@ -47,23 +78,25 @@ export function spareOf(needMicros: number, beyondMicros: number): number {
   return Math.min(Math.floor(beyondMicros / SHARE_OF_REST), needMicros * MAX_HOLDS_SPARE)
 }
 
-export function leasedHolds(ledger: Ledger): LeasedHolds {
-  const leases = new Map<string, Lease>()
+export function leasedHolds(ledger: LeaseStore, { ready, track }: LeaseOptions): LeasedHolds {
+  let leases = new Map<string, Lease>()
+  const carvedFrom = new WeakMap<Hold, Lease>()
 
   function leaseOf(hold: Hold): Lease {
     const key = `${hold.projectId}/${hold.month}`
     let lease = leases.get(key)
     if (lease === undefined) {
-      lease = { projectId: hold.projectId, month: hold.month, micros: 0, carved: 0, growing: undefined, usedSinceSweep: true }
+      lease = { projectId: hold.projectId, month: hold.month, lapsed: false, micros: 0, carved: 0, growing: undefined, usedSinceSweep: true }
       leases.set(key, lease)
     }
     return lease
   }
 
-  function carve(lease: Lease, micros: number): boolean {
+  function carve(lease: Lease, hold: Hold): boolean {
     lease.usedSinceSweep = true
-    if (lease.growing !== undefined || lease.micros - lease.carved < micros) return false
-    lease.carved += micros
+    if (lease.growing !== undefined || lease.micros - lease.carved < hold.micros) return false
+    lease.carved += hold.micros
+    carvedFrom.set(hold, lease)
     return true
   }
 
@@ -71,7 +104,7 @@ export function leasedHolds(ledger: Ledger): LeasedHolds {
     for (;;) {
       while (lease.growing !== undefined) {
         await lease.growing.catch(() => undefined)
-        if (carve(lease, hold.micros)) return ADMITTED
+        if (carve(lease, hold)) return ADMITTED
       }
       const need = hold.micros - (lease.micros - lease.carved)
       const growing = ledger.growLease(lease.projectId, lease.month, need, limitMicros, (beyond) => spareOf(need, beyond))
@@ -84,7 +117,7 @@ export function leasedHolds(ledger: Ledger): LeasedHolds {
       }
       if ('availableMicros' in result) return { ok: false, availableMicros: result.availableMicros + Math.max(0, lease.micros - lease.carved) }
       lease.micros += result.grantedMicros
-      if (carve(lease, hold.micros)) return ADMITTED
+      if (carve(lease, hold)) return ADMITTED
     }
   }
 
@@ -98,29 +131,46 @@ export function leasedHolds(ledger: Ledger): LeasedHolds {
     })
   }
 
+  function reserveNow(hold: Hold, limitMicros: number): ReserveResult | Promise<ReserveResult> {
+    const lease = leaseOf(hold)
+    return carve(lease, hold) ? ADMITTED : grown(lease, hold, limitMicros)
+  }
+
+  async function returnIdle(): Promise<void> {
+    const idle: Lease[] = []
+    for (const lease of leases.values()) {
+      if (!lease.usedSinceSweep && lease.micros > lease.carved) idle.push(lease)
+      lease.usedSinceSweep = false
+    }
+    await Promise.all(idle.map(giveBack))
+  }
+
+  const sweeps = setInterval(() => track(returnIdle()), SWEEP_EVERY_MS)
+  sweeps.unref()
+
   return {
     reserve(hold, limitMicros) {
-      const lease = leaseOf(hold)
-      return carve(lease, hold.micros) ? ADMITTED : grown(lease, hold, limitMicros)
+      const waiting = ready?.()
+      return waiting === undefined ? reserveNow(hold, limitMicros) : waiting.then(() => reserveNow(hold, limitMicros))
     },
     settling(hold) {
       // The hold's amount leaves the lease as its charge counts: what is free of it stays as it was.
-      const lease = leaseOf(hold)
+      const lease = carvedFrom.get(hold)
+      if (lease === undefined) return undefined
+      carvedFrom.delete(hold)
       lease.carved -= hold.micros
       lease.micros -= hold.micros
-      return { month: hold.month, micros: hold.micros }
+      return lease.lapsed ? undefined : { month: hold.month, micros: hold.micros }
     },
     // settling() already gave the hold back, as its settlement was written.
     release: () => undefined,
-    async returnIdle() {
-      const idle: Lease[] = []
-      for (const lease of leases.values()) {
-        if (!lease.usedSinceSweep && lease.micros > lease.carved) idle.push(lease)
-        lease.usedSinceSweep = false
-      }
-      await Promise.all(idle.map(giveBack))
+    returnIdle,
+    lapse() {
+      for (const lease of leases.values()) lease.lapsed = true
+      leases = new Map()
     },
-    async returnAll() {
+    async close() {
+      clearInterval(sweeps)
       await Promise.all([...leases.values()].filter((lease) => lease.micros > lease.carved).map(giveBack))
     },
   }

@@ -18,16 +18,11 @@ export interface LmdbMeteringOptions {
   readonly events?: EventOutbox | undefined
 }
 
-/** How often leases unused since the last look are given back: between one and two of these idle. */
-const LEASE_SWEEP_MS = 1_000
-
 export function lmdbMeteringStore(store: PluginStore, { shared, track, events }: LmdbMeteringOptions): MeteringStore {
   const ledger = createLedger(store, events, SELF_OWNER, !shared)
-  const leases = shared ? leasedHolds(ledger) : undefined
+  // A lease that cannot be given back (the store closing) stays reserved until the next start's recovery.
+  const leases = shared ? leasedHolds(ledger, { track: (work) => track(work.catch(() => undefined)) }) : undefined
   const holds = leases ?? memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
-  // A lease that cannot be given back now (the store closing) stays reserved until the next start's recovery.
-  const sweep = leases === undefined ? undefined : setInterval(() => track(leases.returnIdle().catch(() => undefined)), LEASE_SWEEP_MS)
-  sweep?.unref()
   return {
     recover: () => ledger.recover(isLiveOwner),
     recoverEveryMs: undefined,
@@ -50,8 +45,7 @@ export function lmdbMeteringStore(store: PluginStore, { shared, track, events }:
     },
     idle: () => ledger.idle(),
     async close() {
-      clearInterval(sweep)
-      await leases?.returnAll().catch(() => undefined)
+      await leases?.close().catch(() => undefined)
       await ledger.idle()
       ledger.close()
     },

@@ -27,7 +27,9 @@ function processes(t: Test, owners: readonly string[]) {
       growths++
       return grow(...args)
     }
-    return { ledger, holds: leasedHolds(ledger), growths: () => growths }
+    const holds = leasedHolds(ledger, { track: () => undefined })
+    t.teardown(() => holds.close().catch(() => undefined))
+    return { ledger, holds, growths: () => growths }
   })
 }
 
@@ -62,8 +64,9 @@ t.test('two processes, 200 concurrent holds against a month that fits 10: exactl
 t.test('a settlement shrinks the lease by its hold in its commit; an idle lease goes back after a sweep without use', async (t) => {
   const [one] = processes(t, ['101:a'])
   const limit = 1_000_000_000
-  await one!.holds.reserve(hold('r1', 1_000), limit)
-  await one!.ledger.settle(entry('r1', 400), limit, false, false, one!.holds.settling(hold('r1', 1_000))).committed
+  const r1 = hold('r1', 1_000)
+  await one!.holds.reserve(r1, limit)
+  await one!.ledger.settle(entry('r1', 400), limit, false, false, one!.holds.settling(r1)).committed
   t.match(one!.ledger.budget('p', '2026-11'), { usedMicros: 400, reservedMicros: 256_000 }, 'charged; the spare stays leased')
   await one!.holds.returnIdle()
   t.match(one!.ledger.budget('p', '2026-11'), { reservedMicros: 256_000 }, 'used since the last sweep: kept')
@@ -72,11 +75,22 @@ t.test('a settlement shrinks the lease by its hold in its commit; an idle lease 
   t.equal(one!.ledger.reservationCount(), 0, 'no lease record is left')
 })
 
+t.test('a hold settles its own lease: one carved before the leases lapsed shrinks none of the new ones', async (t) => {
+  const [one] = processes(t, ['101:a'])
+  const limit = 1_000_000_000
+  const old = hold('old', 1_000)
+  await one!.holds.reserve(old, limit)
+  one!.holds.lapse()
+  await one!.holds.reserve(hold('new', 1_000), limit)
+  t.equal(one!.holds.settling(old), undefined, 'the lapsed lease is not shrunk by it')
+  t.same(one!.holds.settling(hold('new', 1_000)), undefined, 'a hold never carved settles nothing')
+})
+
 t.test('a hold carved while the lease is given back is kept: only the unused part goes', async (t) => {
   const [one] = processes(t, ['101:a'])
   const limit = 1_000_000_000
   await one!.holds.reserve(hold('r1', 1_000), limit)
-  const returning = one!.holds.returnAll()
+  const returning = one!.holds.close()
   t.same(one!.holds.reserve(hold('r2', 1_000), limit), { ok: true }, 'carved before the return\'s transaction ran')
   await returning
   t.match(one!.ledger.budget('p', '2026-11'), { reservedMicros: 2_000 }, 'the two running holds stay reserved')
@@ -86,14 +100,14 @@ t.test('a process killed with a lease: recovery gives the lease back and its jou
   const dir = freshDataDir(t)
   const dying = openStore(dir)
   const gone = createLedger(dying.forPlugin('metering'), undefined, '999995:gone')
-  const holds = leasedHolds(gone)
+  const holds = leasedHolds(gone, { track: () => undefined })
   const limit = 1_000_000_000
-  await holds.reserve(hold('committed', 1_000), limit)
-  await holds.reserve(hold('journaled', 1_000), limit)
-  await holds.reserve(hold('running', 1_000), limit)
-  await gone.settle(entry('committed', 600), limit, false, false, holds.settling(hold('committed', 1_000))).committed
+  const [committed, journaled, running] = [hold('committed', 1_000), hold('journaled', 1_000), hold('running', 1_000)]
+  for (const each of [committed, journaled, running]) await holds.reserve(each, limit)
+  await gone.settle(entry('committed', 600), limit, false, false, holds.settling(committed)).committed
   await dying.close()
-  await t.rejects(gone.settle(entry('journaled', 700), limit, false, false, holds.settling(hold('journaled', 1_000))).committed, 'killed before this commit')
+  await t.rejects(gone.settle(entry('journaled', 700), limit, false, false, holds.settling(journaled)).committed, 'killed before this commit')
+  await holds.close().catch(() => undefined)
 
   const store = openStore(dir)
   t.teardown(() => store.close())

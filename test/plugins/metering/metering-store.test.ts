@@ -77,9 +77,10 @@ async function storesOn(t: Test, kind: Kind, server: PostgresServer | undefined)
 async function suite(t: Test, kind: Kind, server?: PostgresServer) {
   t.test('a hold is admitted only while it fits, and settles to the real cost', async (t) => {
     const ledger = await (await storesOn(t, kind, server)).open()
-    t.same(await ledger.reserve(hold('r1', 8_000), 10_000), { ok: true })
+    const r1 = hold('r1', 8_000)
+    t.same(await ledger.reserve(r1, 10_000), { ok: true })
     t.same(await ledger.reserve(hold('r2', 3_000), 10_000), { ok: false, availableMicros: 2_000 })
-    await ledger.settle(entry('r1', 1_000), 10_000, settled(hold('r1', 8_000))).committed
+    await ledger.settle(entry('r1', 1_000), 10_000, settled(r1)).committed
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 1_000, reservedMicros: 0 })
     t.same(await ledger.reserve(hold('r2', 3_000), 10_000), { ok: true })
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 1_000, reservedMicros: 3_000 })
@@ -88,9 +89,10 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
   t.test('a request settled twice, or replayed by another gateway, is counted once', async (t) => {
     const stores = await storesOn(t, kind, server)
     const [a, b] = [await stores.open(), await stores.open()]
-    await a.reserve(hold('r1', 2_000), 10_000)
+    const r1 = hold('r1', 2_000)
+    await a.reserve(r1, 10_000)
     const rows = await Promise.all([
-      a.settle(entry('r1', 500), 10_000, settled(hold('r1', 2_000))).committed,
+      a.settle(entry('r1', 500), 10_000, settled(r1)).committed,
       a.settle(entry('r1', 500), 10_000, unheld).committed,
       b.settle(entry('r1', 500), 10_000, unheld).committed,
     ])
@@ -127,10 +129,10 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
   t.test('100 requests of one project at once on one gateway: each held, charged and counted once, each threshold announced once', async (t) => {
     const stores = await storesOn(t, kind, server)
     const ledger = await stores.open()
-    const ids = Array.from({ length: 100 }, (_, i) => `c${i}`)
-    const held = await Promise.all(ids.map((id) => ledger.reserve(hold(id, 100), 10_000)))
+    const holds = Array.from({ length: 100 }, (_, i) => hold(`c${i}`, 100))
+    const held = await Promise.all(holds.map((each) => ledger.reserve(each, 10_000)))
     t.ok(held.every((h) => h.ok), 'every hold fits')
-    await Promise.all(ids.map((id) => ledger.settle(entry(id, 100), 10_000, settled(hold(id, 100))).committed))
+    await Promise.all(holds.map((each) => ledger.settle(entry(each.requestId, 100), 10_000, settled(each)).committed))
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 10_000, reservedMicros: 0, notified: [80, 90] })
     t.match(await ledger.dayStats('p', november), new Map([['2026-11-21', { misses: 100, models: { 'gpt-4o': { requests: 100, costMicros: 10_000 } } }]]))
     t.same((await stores.emitted()).map((e) => e.data.threshold_percent), [80, 90])
@@ -176,11 +178,12 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
   t.test('200 concurrent reserves from four gateways against a budget that fits 10: exactly 10 are held, and used stays within the limit', async (t) => {
     const stores = await storesOn(t, 'postgres', server)
     const gateways = await Promise.all([1, 2, 3, 4].map(() => stores.open()))
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => gateways[i % 4]!.reserve(hold(`r${i}`, 1_000), 10_000)))
+    const holds = Array.from({ length: 200 }, (_, i) => hold(`r${i}`, 1_000))
+    const results = await Promise.all(holds.map((each, i) => gateways[i % 4]!.reserve(each, 10_000)))
     const admitted = results.flatMap((result, i) => result.ok ? [i] : [])
     t.equal(admitted.length, 10)
     t.match(await gateways[0]!.budget('p', '2026-11'), { usedMicros: 0, reservedMicros: 10_000 })
-    await Promise.all(admitted.map((i) => gateways[(i + 1) % 4]!.settle(entry(`r${i}`, 900), 10_000, settled(hold(`r${i}`, 1_000))).committed))
+    await Promise.all(admitted.map((i) => gateways[i % 4]!.settle(entry(`r${i}`, 900), 10_000, settled(holds[i]!)).committed))
     const row = await gateways[3]!.budget('p', '2026-11')
     t.same(row, { usedMicros: 9_000, reservedMicros: 0, notified: [100, 80, 90] }, 'the limit was noted at the first refusal')
     t.ok(row.usedMicros <= 10_000)
@@ -247,14 +250,15 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
   t.test('with the database away, a reserve fails at once with a 503 error, and a settlement is kept until it returns', async (t) => {
     const stores = await storesOn(t, 'postgres', server)
     const ledger = await stores.open()
-    await ledger.reserve(hold('answered', 1_000), 10_000)
+    const answered = hold('answered', 1_000)
+    await ledger.reserve(answered, 10_000)
     await server.stop()
     const started = performance.now()
     const refused = await Promise.resolve(ledger.reserve(hold('next', 1_000), 10_000)).catch((err: unknown) => err)
     t.ok(refused instanceof DependencyUnavailableError, 'DependencyUnavailableError')
     t.equal((refused as DependencyUnavailableError).status, 503)
     t.ok(performance.now() - started < 3_000, 'fast, not a hang')
-    await t.rejects(ledger.settle(entry('answered', 700), 10_000, settled(hold('answered', 1_000))).committed, DependencyUnavailableError)
+    await t.rejects(ledger.settle(entry('answered', 700), 10_000, settled(answered)).committed, DependencyUnavailableError)
     await server.start()
     await ledger.recover()
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 700, reservedMicros: 0 }, 'charged once it could be, its hold released')
