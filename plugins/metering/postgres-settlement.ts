@@ -10,6 +10,8 @@ import type { BudgetRow, LedgerEntry } from './ledger.ts'
 export interface Settlement {
   readonly entry: LedgerEntry
   readonly limitMicros: number
+  /** Its hold was carved from its gateway's budget lease (the lease's row in metering_holds), which shrinks by it. */
+  readonly lease?: { readonly id: string; readonly month: string; readonly micros: number }
 }
 
 export interface BudgetRecord {
@@ -50,6 +52,8 @@ interface MonthCharge {
   month: string
   usedMicros: number
   overageMicros: number
+  /** Given back from leases: what their holds took of the month. */
+  leasedMicros: number
   /** The limit the latest of its settlements was made under. */
   limitMicros: number
 }
@@ -92,14 +96,21 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
   const inserted = new Set(applied.rows[0]!.inserted)
   const charges = new Map<string, MonthCharge>()
   const stats = new Map<string, DayModel>()
-  for (const { entry, limitMicros } of unique) {
+  const chargeOf = (projectId: string, month: string, limitMicros: number) => {
+    const key = monthKey(projectId, month)
+    const charge = charges.get(key) ?? { projectId, month, usedMicros: 0, overageMicros: 0, leasedMicros: 0, limitMicros }
+    charges.set(key, charge)
+    return charge
+  }
+  for (const { entry, limitMicros, lease } of unique) {
+    // Even when the entry was recorded already (a replay by another gateway): the hold is this one's.
+    if (lease !== undefined) chargeOf(entry.projectId, lease.month, limitMicros).leasedMicros += lease.micros
     if (!inserted.has(entry.id)) continue
     const month = monthKey(entry.projectId, entry.month)
-    const charge = charges.get(month) ?? { projectId: entry.projectId, month: entry.month, usedMicros: 0, overageMicros: 0, limitMicros }
+    const charge = chargeOf(entry.projectId, entry.month, limitMicros)
     charge.usedMicros += entry.costMicros
     charge.overageMicros += entry.overageMicros ?? 0
     charge.limitMicros = limitMicros
-    charges.set(month, charge)
     const dayModel = `${month}\u0000${entry.day}\u0000${entry.model}`
     const figures = stats.get(dayModel) ?? { projectId: entry.projectId, day: entry.day, model: entry.model, requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0, unpriced: 0 }
     figures.requests++
@@ -112,8 +123,8 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
   }
   const days = [...stats.values()].sort(byKey((d) => `${d.projectId}\u0000${d.day}\u0000${d.model}`))
   // A record that moves no money (a cache hit, an error before any token) takes no lock on its month's row.
-  const moving = [...charges.values()].filter((c) => c.usedMicros > 0 || c.overageMicros > 0).sort(byKey((c) => monthKey(c.projectId, c.month)))
-  const charged = days.length === 0 ? { rows: [] } : await sql.query<BudgetRecord>(
+  const moving = [...charges.values()].filter((c) => c.usedMicros > 0 || c.overageMicros > 0 || c.leasedMicros > 0).sort(byKey((c) => monthKey(c.projectId, c.month)))
+  const charged = days.length === 0 && moving.length === 0 ? { rows: [] } : await sql.query<BudgetRecord>(
     `WITH stats AS (
        INSERT INTO metering_model_days AS d (project_id, day, model, requests, tokens, cost_micros, hits, misses, unpriced)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
@@ -133,6 +144,29 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     ],
   )
   const rows = new Map(charged.rows.map((record) => [monthKey(record.project_id, record.month), record]))
+  // The month rows are locked now, in order: the leases' rows after them, as a lease's growth takes them.
+  const leased = unique.flatMap(({ lease }) => lease === undefined ? [] : [lease])
+  if (leased.length > 0) {
+    const given = await sql.query<BudgetRecord>(
+      `WITH asked AS (
+         SELECT id, sum(micros) AS micros FROM unnest($1::text[], $2::bigint[]) AS a(id, micros) GROUP BY id
+       ), locked AS (
+         SELECT h.request_id, h.project_id, h.month, least(h.micros, a.micros) AS taken, h.micros - least(h.micros, a.micros) AS left_micros
+         FROM metering_holds h JOIN asked a ON a.id = h.request_id FOR UPDATE OF h
+       ), kept AS (
+         UPDATE metering_holds h SET micros = l.left_micros FROM locked l WHERE h.request_id = l.request_id AND l.left_micros > 0
+       ), gone AS (
+         DELETE FROM metering_holds h USING locked l WHERE h.request_id = l.request_id AND l.left_micros = 0
+       ), sums AS (
+         SELECT project_id, month, sum(taken) AS micros FROM locked GROUP BY project_id, month
+       )
+       UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
+       FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
+       RETURNING b.*`,
+      [leased.map((l) => l.id), leased.map((l) => l.micros)],
+    )
+    for (const record of given.rows) rows.set(monthKey(record.project_id, record.month), record)
+  }
   for (const charge of moving) {
     const key = monthKey(charge.projectId, charge.month)
     rows.set(key, await noteThresholds(sql, rows.get(key)!, charge.limitMicros, events))

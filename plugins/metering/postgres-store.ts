@@ -1,8 +1,10 @@
-// Metering on PostgreSQL, shared by every gateway on DATABASE_URL. A reservation is a
-// conditional upsert on the month's row, so no interleaving of gateways can hold more than the
-// limit; a settlement is a transaction (ledger entry keyed by request id, the month's and the
-// day's aggregates, the hold removed) committed before the answer. A project's reservations and
-// settlements are each committed in turns, those that queued behind one commit sharing the next.
+// Metering on PostgreSQL, shared by every gateway on DATABASE_URL. Holds are carved in memory from
+// a budget lease each gateway keeps on a month (budget-leases.ts): a row of metering_holds owned
+// by the gateway, grown in a transaction that locks the month's row, so no interleaving of
+// gateways can hold more than the limit, and taken over with the gateway's other rows when its
+// owner lease runs out. A settlement is a transaction (ledger entry keyed by request id, the
+// month's and the day's aggregates, its lease shrunk by its hold) committed before the answer. A
+// project's settlements are committed in turns, those that queued behind one commit sharing the next.
 // Nothing is journaled locally: once the commit returns, the charge is in the database every
 // gateway reads.
 import type { Clock } from '../../proxy/clock.ts'
@@ -11,8 +13,8 @@ import { DependencyUnavailableError } from '../../proxy/errors.ts'
 import { takeOwnerLease } from '../../proxy/owner-lease.ts'
 import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
 import { batchedTurns } from '../../proxy/batched-turns.ts'
-import type { Hold } from './budget-holds.ts'
-import type { BudgetRow, DayStats, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
+import { leasedHolds, type LeaseStore } from './budget-leases.ts'
+import type { BudgetRow, DayStats, LeaseResult, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
 import { meteringMigrations } from './postgres-schema.ts'
 import { rowOf, settleBatch, type BudgetRecord, type Settlement } from './postgres-settlement.ts'
@@ -25,6 +27,8 @@ export interface PostgresMeteringOptions {
   readonly leaseMs: number
   /** Usage events are recorded in the transaction that decides them. */
   readonly events?: SharedEventOutbox | undefined
+  /** Where background work goes, so that a stop waits for it. */
+  readonly track?: ((work: Promise<unknown>) => void) | undefined
 }
 
 const LIMIT = 100
@@ -38,11 +42,6 @@ const MAX_UNSETTLED = 10_000
 
 const dollars = (micros: number) => micros / 1e6
 
-interface Reservation {
-  readonly hold: Hold
-  readonly limitMicros: number
-}
-
 // The row's owner has no current lease: it was left by a gateway that is gone.
 const LEASE_RUN_OUT = (table: string) =>
   `NOT EXISTS (SELECT 1 FROM metering_owners o WHERE o.owner = ${table}.owner AND o.expires_at >= $1)`
@@ -51,9 +50,79 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   const { clock, owner, leaseMs, events } = options
   await database.migrate(meteringMigrations)
   const inFlight = new Set<Promise<unknown>>()
-  const unsettled = new Map<string, { entry: LedgerEntry; limitMicros: number }>()
+  const unsettled = new Map<string, Settlement>()
+  const leaseId = (projectId: string, month: string) => `lease/${owner}/${projectId}/${month}`
 
-  const lease = await takeOwnerLease(database, 'metering_owners', owner, leaseMs, clock)
+  const budgetLeases: LeaseStore = {
+    async growLease(projectId, month, needMicros, limitMicros, spare): Promise<LeaseResult> {
+      const grown = await database.transaction(async (sql): Promise<LeaseResult> => {
+        await sql.query('INSERT INTO metering_budgets (project_id, month) VALUES ($1, $2) ON CONFLICT DO NOTHING', [projectId, month])
+        const row = rowOf((await sql.query<BudgetRecord>('SELECT * FROM metering_budgets WHERE project_id = $1 AND month = $2 FOR UPDATE', [projectId, month])).rows[0])
+        const available = limitMicros - row.usedMicros - row.reservedMicros
+        if (needMicros > available) return { availableMicros: Math.max(0, available) }
+        const grantedMicros = needMicros + spare(available - needMicros)
+        await sql.query('UPDATE metering_budgets SET reserved_micros = reserved_micros + $3 WHERE project_id = $1 AND month = $2', [projectId, month, grantedMicros])
+        await sql.query(
+          `INSERT INTO metering_holds (request_id, project_id, month, micros, owner) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (request_id) DO UPDATE SET micros = metering_holds.micros + excluded.micros`,
+          [leaseId(projectId, month), projectId, month, grantedMicros, owner],
+        )
+        return { grantedMicros }
+      })
+      if ('availableMicros' in grown) await noteLimit(projectId, month, limitMicros, needMicros)
+      return grown
+    },
+    // Asked before the transaction: if it fails, what was taken from memory stays reserved in the
+    // database until this gateway's rows are taken over, never the other way round.
+    async returnLease(projectId, month, micros) {
+      const unused = micros()
+      if (unused <= 0) return 0
+      return database.transaction(async (sql) => {
+        await sql.query('SELECT 1 FROM metering_budgets WHERE project_id = $1 AND month = $2 FOR UPDATE', [projectId, month])
+        const given = await sql.query<{ micros: string }>(
+          `WITH locked AS (
+             SELECT request_id, least(micros, $2::bigint) AS taken, micros - least(micros, $2::bigint) AS left_micros FROM metering_holds WHERE request_id = $1 FOR UPDATE
+           ), kept AS (
+             UPDATE metering_holds h SET micros = l.left_micros FROM locked l WHERE h.request_id = l.request_id AND l.left_micros > 0
+           ), gone AS (
+             DELETE FROM metering_holds h USING locked l WHERE h.request_id = l.request_id AND l.left_micros = 0
+           ), given AS (
+             UPDATE metering_budgets SET reserved_micros = greatest(0, reserved_micros - (SELECT coalesce(sum(taken), 0) FROM locked))
+             WHERE project_id = $3 AND month = $4
+           )
+           SELECT coalesce(sum(taken), 0)::bigint AS micros FROM locked`,
+          [leaseId(projectId, month), unused, projectId, month],
+        )
+        return Number(given.rows[0]!.micros)
+      })
+    },
+  }
+
+  /** Gives back every lease this gateway has in the database (after its owner lease ran out, they may be taken over). */
+  async function dropLeases(): Promise<void> {
+    await database.transaction(async (sql) => {
+      await sql.query(
+        `WITH gone AS (
+           DELETE FROM metering_holds WHERE owner = $1 AND request_id LIKE 'lease/%' RETURNING project_id, month, micros
+         ), sums AS (
+           SELECT project_id, month, sum(micros) AS micros FROM gone GROUP BY project_id, month
+         )
+         UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
+         FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month`,
+        [owner],
+      )
+    })
+  }
+
+  const leases = leasedHolds(budgetLeases, {
+    // A hold is carved only while this gateway's lease is fresh, so its budget lease is not taken over meanwhile.
+    ready: () => (lease.fresh() ? undefined : lease.current()),
+    track: (work) => (options.track ?? tracked)(work.catch(() => undefined)),
+  })
+  const lease = await takeOwnerLease(database, 'metering_owners', owner, leaseMs, clock, async () => {
+    leases.lapse()
+    await dropLeases()
+  })
 
   /** Settles in one transaction; one that moves no money need not wait for the WAL to reach the disk. */
   function settleNow(batch: readonly Settlement[]): Promise<readonly BudgetRow[]> {
@@ -69,7 +138,6 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   // A project's settlements and holds in turns (batched-turns.ts), a turn's in one transaction.
   const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
   const settleInTurn = batchedTurns(settleNow, turnOptions)
-  const reserveInTurn = batchedTurns<Reservation, boolean>((batch) => database.transaction((sql) => admit(sql, batch)), turnOptions)
   // First checkpoints of all projects in turns: those admitted while one insert commits go in the next.
   const startInTurn = batchedTurns<readonly StreamCheckpoint[], undefined>(async (batches) => {
     await insertCheckpoints(batches.flat(), 'keep')
@@ -93,41 +161,6 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
         progress.map((p) => JSON.stringify(p.entry)),
       ],
     )
-  }
-
-  /**
-   * Admits holds of one project in order, each only while the month's row has room for it. A
-   * batch that fits whole, the usual case, is one statement; one that does not is decided one by one.
-   */
-  async function admit(sql: Sql, batch: readonly Reservation[]): Promise<boolean[]> {
-    const [first] = batch
-    const together = batch.every((r) => r.hold.month === first!.hold.month && r.limitMicros === first!.limitMicros)
-    if (together && (await hold(sql, batch)) === batch.length) return batch.map(() => true)
-    const admitted: boolean[] = []
-    for (const reservation of batch) admitted.push((await hold(sql, [reservation])) === 1)
-    return admitted
-  }
-
-  /** Holds all of `batch` (one project, month and limit) if their sum fits, else none; the number held. */
-  async function hold(sql: Sql, batch: readonly Reservation[]): Promise<number> {
-    const { hold: first, limitMicros } = batch[0]!
-    const micros = batch.reduce((sum, r) => sum + r.hold.micros, 0)
-    const admitted = await sql.query<{ admitted: number }>(
-      `WITH admitted AS (
-         INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)
-         SELECT $1::text, $2::text, $3::bigint WHERE $3::bigint <= $4::bigint
-         ON CONFLICT (project_id, month) DO UPDATE SET reserved_micros = b.reserved_micros + excluded.reserved_micros
-         WHERE b.used_micros + b.reserved_micros + excluded.reserved_micros <= $4::bigint
-         RETURNING 1
-       ), held AS (
-         INSERT INTO metering_holds (request_id, project_id, month, micros, owner)
-         SELECT h.request_id, $1::text, $2::text, h.micros, $7::text FROM admitted, unnest($5::text[], $6::bigint[]) AS h(request_id, micros)
-         RETURNING 1
-       )
-       SELECT count(*)::int AS admitted FROM held`,
-      [first.projectId, first.month, micros, limitMicros, batch.map((r) => r.hold.requestId), batch.map((r) => r.hold.micros), owner],
-    )
-    return admitted.rows[0]!.admitted
   }
 
   function tracked<T>(work: Promise<T>): Promise<T> {
@@ -212,9 +245,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
   /** Commits the settlements that failed before; stops at the first the database is away for. */
   async function retryUnsettled(): Promise<void> {
-    for (const [id, { entry, limitMicros }] of unsettled) {
+    for (const [id, settlement] of unsettled) {
       try {
-        await settleNow([{ entry, limitMicros }])
+        await settleNow([settlement])
         unsettled.delete(id)
       } catch (err) {
         if (err instanceof DependencyUnavailableError) throw err
@@ -232,21 +265,18 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     recoverEveryMs: lease.renewEveryMs,
 
-    async reserve(hold: Hold, limitMicros: number) {
-      await lease.current()
-      if (await reserveInTurn(hold.projectId, { hold, limitMicros })) return { ok: true }
-      const row = await noteLimit(hold.projectId, hold.month, limitMicros, hold.micros) ?? await budget(hold.projectId, hold.month)
-      return { ok: false, availableMicros: Math.max(0, limitMicros - row.usedMicros - row.reservedMicros) }
-    },
+    reserve: (hold, limitMicros) => leases.reserve(hold, limitMicros),
 
-    // The settlement removes the hold in its own transaction.
+    // The settlement shrinks the hold's lease in its own transaction.
     release: () => undefined,
 
-    settle(entry, limitMicros): Settled {
-      const committed = tracked(settleInTurn(entry.projectId, { entry, limitMicros }).catch((err: unknown) => {
+    settle(entry, limitMicros, { hold }): Settled {
+      const leased = hold === undefined ? undefined : leases.settling(hold)
+      const settlement: Settlement = leased === undefined ? { entry, limitMicros } : { entry, limitMicros, lease: { id: leaseId(entry.projectId, leased.month), ...leased } }
+      const committed = tracked(settleInTurn(entry.projectId, settlement).catch((err: unknown) => {
         // The provider was paid: the charge is kept and retried, and its hold with it, so the
         // budget stays held until it is recorded.
-        if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { entry, limitMicros })
+        if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, settlement)
         throw err
       }))
       return { row: undefined, committed }
@@ -290,6 +320,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     },
 
     async close() {
+      await leases.close().catch(() => undefined)
       await Promise.allSettled([...inFlight])
       // What it still holds (a settlement that could not be committed) is given back by the next sweep of any gateway.
       await lease.end()

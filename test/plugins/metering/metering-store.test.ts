@@ -217,7 +217,7 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     await vanished.checkpoint([{ ...first('long'), entry: { ...first('long').entry, costMicros: 300 } }])
     await vanished.startStreams([first('short'), first('long')])
     stores.clock.advance(LEASE_MS + 1)
-    t.same(await survivor.recover(), { released: 0, recovered: 2, replayed: 0, unreadable: 0 })
+    t.same(await survivor.recover(), { released: 1, recovered: 2, replayed: 0, unreadable: 0 }, 'the streams settled, the lease they were carved from given back')
     t.match(await survivor.entry('short'), { outcome: 'recovered', costMicros: 30 }, 'its prompt')
     t.match(await survivor.entry('long'), { outcome: 'recovered', costMicros: 300 }, 'its later checkpoint')
     t.match(await survivor.budget('p', '2026-11'), { usedMicros: 330, reservedMicros: 0 })
@@ -235,6 +235,20 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.match(await ledger.recover(), { recovered: 0 })
     t.equal((await tables.query<{ n: number }>('SELECT count(*)::int AS n FROM metering_checkpoints')).rows[0]!.n, 0)
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 400 })
+  })
+
+  t.test('a gateway carves its holds from one budget lease; once its owner lease lapsed it drops its leases before it holds again', async (t) => {
+    const stores = await storesOn(t, 'postgres', server)
+    const gateway = await stores.open()
+    const limit = 1_000_000_000
+    const holds = Array.from({ length: 50 }, (_, i) => hold(`h${i}`, 1_000))
+    for (const each of holds) t.same(await gateway.reserve(each, limit), { ok: true })
+    t.match(await gateway.budget('p', '2026-11'), { reservedMicros: 257_000 }, 'one lease: the first hold and 256 more')
+    stores.clock.advance(LEASE_MS + 1)
+    t.same(await gateway.reserve(hold('after', 1_000), limit), { ok: true })
+    t.match(await gateway.budget('p', '2026-11'), { reservedMicros: 257_000 }, 'the lapsed lease dropped, a new one grown')
+    await gateway.settle(entry('h0', 500), limit, settled(holds[0]!)).committed
+    t.match(await gateway.budget('p', '2026-11'), { usedMicros: 500, reservedMicros: 257_000 }, 'a hold of the lapsed lease shrinks nothing of the new one')
   })
 
   t.test('a gateway that missed its renewals renews its lease before it holds again, so its new hold is not swept', async (t) => {
