@@ -6,7 +6,7 @@
 import { ProviderAccountError, ProviderRefusalError, UpstreamError, UpstreamTimeoutError, type ProviderFailure } from '../../proxy/errors.ts'
 
 /** 408, 409, 429 and 5xx (Anthropic's 529 "overloaded" included), as the SDKs count them; no other 4xx. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500
 }
 
