@@ -4,8 +4,6 @@ import type { GatewayError } from './errors.ts'
 
 export interface ErrorShape {
   body(error: GatewayError): unknown
-  /** Headers beside the error's own (retry-after, allow). */
-  headers(error: GatewayError): Record<string, string>
   /** The body's JSON Schema, for /openapi.json. */
   readonly schema: Readonly<Record<string, unknown>>
 }

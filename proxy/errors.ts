@@ -19,6 +19,13 @@ export abstract class GatewayError extends Error {
   headers(): Record<string, string> {
     return {}
   }
+  /**
+   * Whether the same request sent again may succeed, as the answer's `x-should-retry` tells the
+   * SDKs (they read it before their own status rules): a timeout, a rate limit or a server failure.
+   */
+  clientMayRetry(): boolean {
+    return this.status === 408 || this.status === 429 || this.status >= 500
+  }
   /** Extra body fields beside error/message/code (never internal detail). */
   extra(): Record<string, unknown> {
     return {}
@@ -134,6 +141,9 @@ abstract class RetryLaterError extends GatewayError {
   override headers() {
     return { 'retry-after': String(this.retryAfterS) }
   }
+  override clientMayRetry() {
+    return true
+  }
 }
 
 export class RateLimitedError extends RetryLaterError {
@@ -161,22 +171,74 @@ export interface ProviderFailure {
   /** Its error type and code, e.g. `invalid_request_error`, `context_length_exceeded`. */
   readonly type?: string
   readonly code?: string
+  /** The request field it names, e.g. `messages`. */
+  readonly param?: string
+  /** How long it asked to be left alone (its `retry-after`). */
+  readonly retryAfterMs?: number
 }
 
 /**
- * The provider failed or answered something unusable. `retryable` marks transient failures. The
- * message, shown to the client, may quote the provider and so the prompt: logs scrub it.
+ * The provider failed or answered something unusable. `retryable` marks transient failures, which
+ * the gateway retries. The message, shown to the client, may quote the provider and so the prompt:
+ * logs scrub it.
  */
 export class UpstreamError extends GatewayError {
-  readonly status = 502
+  readonly status: number = 502
   readonly error: string = 'Upstream error'
   readonly code: string = 'upstream_error'
   readonly retryable: boolean
   readonly provider: ProviderFailure | undefined
+  /** Set by the gateway's retry loop when it called the provider more than once for this request. */
+  gatewayRetried = false
   constructor(message: string, retryable: boolean, options?: ErrorOptions & { readonly provider?: ProviderFailure }) {
     super(message, options)
     this.retryable = retryable
     this.provider = options?.provider
+  }
+  /** Only a transient failure the gateway has not retried itself: retries on both sides would multiply. */
+  override clientMayRetry() {
+    return this.retryable && !this.gatewayRetried
+  }
+}
+
+const REFUSAL_TEXTS: Readonly<Record<number, string>> = {
+  400: 'Invalid request',
+  404: 'Not found',
+  413: 'Request body too large',
+  422: 'Invalid request',
+  429: 'Rate limit exceeded',
+}
+
+/**
+ * The provider refused the request itself (400, 404, 413, 422, 429): the client gets the provider's
+ * status, its error code, and on a 429 its retry-after, as if it had called the provider.
+ */
+export class ProviderRefusalError extends UpstreamError {
+  override readonly status: number
+  override readonly error: string
+  override readonly code: string
+  constructor(message: string, provider: ProviderFailure & { readonly status: number }) {
+    // Only a rate limit passes; the gateway retries it when the provider asks for a short wait.
+    super(message, provider.status === 429, { provider })
+    this.status = provider.status
+    this.error = REFUSAL_TEXTS[provider.status] ?? 'Invalid request'
+    this.code = provider.code ?? (provider.status === 429 ? 'upstream_rate_limited' : 'upstream_refused')
+  }
+  override headers(): Record<string, string> {
+    const waitMs = this.provider?.retryAfterMs
+    if (this.status !== 429 || waitMs === undefined) return {}
+    return { 'retry-after': String(Math.ceil(waitMs / 1000)), 'retry-after-ms': String(waitMs) }
+  }
+}
+
+/**
+ * The provider refused the gateway's own key or account (401, 403, an unpaid bill): a fault of the
+ * gateway's configuration, not of the client's key or request, so a 502 that no retry cures.
+ */
+export class ProviderAccountError extends UpstreamError {
+  override readonly code = 'upstream_account_refused'
+  constructor(message: string, provider: ProviderFailure) {
+    super(message, false, { provider })
   }
 }
 
@@ -240,8 +302,13 @@ export class UpstreamTimeoutError extends GatewayError {
   readonly error = 'Upstream timeout'
   readonly code = 'upstream_timeout'
   readonly retryable = true
+  /** As on UpstreamError. */
+  gatewayRetried = false
   constructor(message: string, options?: ErrorOptions) {
     super(message, options)
+  }
+  override clientMayRetry() {
+    return !this.gatewayRetried
   }
 }
 

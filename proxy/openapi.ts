@@ -63,7 +63,7 @@ const HEADERS = {
   RateLimitReset: header('Seconds until the window resets.', { type: 'integer' }),
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer' }),
   RetryAfterMs: header('Milliseconds to wait before retrying (the SDKs\' hint).', { type: 'integer' }),
-  ShouldRetry: header('`false` when retrying the same request cannot succeed.', { type: 'string', enum: ['true', 'false'] }),
+  ShouldRetry: header('`false` when the same request sent again cannot succeed or the gateway has retried it already; the SDKs obey it before their status rules.', { type: 'string', enum: ['true', 'false'] }),
   GatewayModel: header('The model that answered, as provider/model; an HTTP trailer on a stream that a keep-alive comment opened before the model spoke.'),
   PromptTokens: header('Input tokens of the request.', { type: 'integer' }),
   CompletionTokens: header('Output tokens generated; on a stream, an HTTP trailer.', { type: 'integer' }),
@@ -106,15 +106,16 @@ const SECURITY: Record<RouteAuth | 'key', ReadonlyArray<Record<string, never[]>>
 }
 
 const ERROR_TEXTS: Record<number, string> = {
-  400: 'The request is invalid: the body, query or a header fails validation.',
+  400: 'The request is invalid: the body, query or a header fails validation, or the model provider refused it.',
   401: 'No credentials, or credentials that are wrong, expired or inactive.',
   402: 'The project\'s monthly budget is spent.',
   403: 'The credentials may not call this route (key type, role), or the Governor blocked the request.',
-  404: 'Nothing with that id here.',
+  404: 'Nothing with that id here, or the model provider does not know the model.',
   409: 'The Idempotency-Key was used for another request, or its first request is still being answered; or the record conflicts with an existing one.',
   413: 'The body is too large.',
   415: 'The body is not JSON.',
-  429: 'Rate limit exceeded.',
+  422: 'The model provider could not process the request.',
+  429: 'Rate limit exceeded (the gateway\'s, or the model provider\'s with its retry-after).',
   500: 'The gateway failed.',
   502: 'The model provider failed.',
   503: 'The gateway is overloaded or shutting down; retry later.',
@@ -129,7 +130,8 @@ function errorStatuses(route: Route, secured: boolean): number[] {
   if (secured) [401, 403].forEach((s) => statuses.add(s))
   if (route.kind !== 'open') statuses.add(429)
   if (route.path.includes('/:')) statuses.add(404)
-  if (route.kind === 'ai') [402, 403, 409, 502, 504].forEach((s) => statuses.add(s))
+  // 404 and 422 are the provider's refusals, which keep their status (as its 400, 413 and 429 do).
+  if (route.kind === 'ai') [402, 403, 404, 409, 422, 502, 504].forEach((s) => statuses.add(s))
   for (const status of route.docs?.errors ?? []) statuses.add(status)
   return [...statuses].sort((a, b) => a - b)
 }
@@ -144,8 +146,8 @@ function errorResponse(route: Route, status: number, shared: ErrorResponses) {
   const name = `${schemaName}${status}${rateLimited ? 'RateLimited' : ''}`
   if (!shared.has(name)) {
     const headers: Array<readonly [string, HeaderName]> = [['x-request-id', 'RequestId']]
-    if (status === 429 || status === 503 || status === 409) headers.push(['retry-after', 'RetryAfter'])
-    if (shape !== undefined) headers.push(['x-should-retry', 'ShouldRetry'], ['retry-after-ms', 'RetryAfterMs'])
+    headers.push(['x-should-retry', 'ShouldRetry'])
+    if (status === 429 || status === 503 || status === 409) headers.push(['retry-after', 'RetryAfter'], ['retry-after-ms', 'RetryAfterMs'])
     if (rateLimited) headers.push(...RATE_LIMIT_HEADERS)
     shared.set(name, { description: ERROR_TEXTS[status]!, headers: headersOf(headers), content: { [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${schemaName}` } } } })
   }

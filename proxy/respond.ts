@@ -1,4 +1,5 @@
-// Writing answers: JSON bodies, text, bytes, errors in the spec's shape, and the headers a plugin collected.
+// Writing answers: JSON bodies, text, bytes, errors in the spec's shape (or a dialect's) with the
+// SDKs' retry hints, and the headers a plugin collected.
 import type { ServerResponse } from 'node:http'
 import type { ErrorShape } from './error-shape.ts'
 import type { GatewayError } from './errors.ts'
@@ -24,8 +25,19 @@ export function sendBytes(res: ServerResponse, status: number, body: Uint8Array,
   res.end(body)
 }
 
+/**
+ * The hints the official SDKs read before their own status rules: `x-should-retry` on every error,
+ * and `retry-after-ms` beside a `retry-after` in seconds.
+ */
+function retryHints(error: GatewayError, own: Readonly<Record<string, string>>): Record<string, string> {
+  const hints: Record<string, string> = { 'x-should-retry': String(error.clientMayRetry()) }
+  const seconds = Number(own['retry-after'])
+  if (own['retry-after-ms'] === undefined && Number.isFinite(seconds)) hints['retry-after-ms'] = String(seconds * 1000)
+  return hints
+}
+
 /** `shape`: a client dialect's way of writing errors; absent, the spec's body. */
 export function sendError(res: ServerResponse, error: GatewayError, headers: Record<string, string> = {}, shape?: ErrorShape): void {
-  if (shape === undefined) sendJson(res, error.status, error.toBody(), { ...headers, ...error.headers() })
-  else sendJson(res, error.status, shape.body(error), { ...headers, ...error.headers(), ...shape.headers(error) })
+  const own = error.headers()
+  sendJson(res, error.status, shape === undefined ? error.toBody() : shape.body(error), { ...headers, ...own, ...retryHints(error, own) })
 }

@@ -12,7 +12,9 @@ import type { AiRequest } from './ai-request.ts'
 import type { ParsedAiBody } from './dialect.ts'
 import { parseAiBody } from './http/ai-body.ts'
 import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
-import { GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, toGatewayError } from './errors.ts'
+import {
+  GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, UpstreamError, UpstreamTimeoutError, toGatewayError,
+} from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Reply } from './reply.ts'
 import { clientRequestIdOf, requestId } from './request-id.ts'
@@ -166,6 +168,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     if (signal.aborted && cut === undefined) return { status: 499, reason: 'client_aborted' }
     const error = cut ?? toGatewayError(err)
     if (error.status >= 500 && !(error instanceof ShuttingDownError)) (ctx?.log ?? log).error({ err }, 'request failed')
+    // The provider refused the request itself: the client's to fix, but worth a line (status, type, code).
+    else if (error instanceof UpstreamError) (ctx?.log ?? log).warn({ err }, 'provider refused the request')
     if (res.headersSent) {
       res.destroy()
       return { status: 500, reason: 'internal_error' }
@@ -286,6 +290,8 @@ function aiOf(route: Route, body: unknown): AiRequest | undefined {
 }
 
 function outcomeOf(error: GatewayError): Outcome {
+  // A provider's refusal keeps its status for the client, and stays an upstream error for the ledger.
+  if (error instanceof UpstreamError || error instanceof UpstreamTimeoutError) return 'upstream_error'
   if (error.status === 429) return 'rate_limited'
   if (error.status === 402) return 'budget_exceeded'
   if (error.status === 502 || error.status === 504) return 'upstream_error'

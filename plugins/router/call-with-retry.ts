@@ -1,11 +1,12 @@
 // The bounded attempt loop of a model call: each candidate (the chosen model, then the tier's
 // fallback) gets its retries with backoff, and only until a result or a first event is handed on.
 import type { ProviderEvent, ProviderResult, ServingProvider } from '../../proxy/completion.ts'
-import { UpstreamError, UpstreamTimeoutError } from '../../proxy/errors.ts'
+import type { UpstreamError, UpstreamTimeoutError } from '../../proxy/errors.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 import { pause } from './pause.ts'
 import { temperatureFor } from './sampling.ts'
+import { asksLongerWait, finalFailure, isTransient, retryDelayMs } from './upstream-error.ts'
 
 export interface Candidate {
   readonly provider: ServingProvider
@@ -31,11 +32,6 @@ export type RequestShape = Omit<ProviderRequest, 'model'> & {
   readonly defaultTemperature?: number | undefined
 }
 
-/** Connect errors, resets, 429, 5xx and timeouts; never a 4xx, an abort or a bug. */
-export function isTransient(err: unknown): err is UpstreamError | UpstreamTimeoutError {
-  return (err instanceof UpstreamError && err.retryable) || err instanceof UpstreamTimeoutError
-}
-
 /** Exponential backoff with jitter in its upper half, so retries of many requests spread out. */
 export function backoffMs(retry: number, policy: RetryPolicy): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry)
@@ -53,23 +49,26 @@ async function withRetry<T>(
   observer: CallObserver,
 ): Promise<T> {
   let lastError: unknown
+  let calls = 0
   for (const candidate of candidates) {
     const request: ProviderRequest = { ...shape, model: candidate.model, temperature: temperatureFor(candidate.model, shape.temperature, shape.defaultTemperature) }
     for (let attempt = 0; attempt <= policy.attempts; attempt++) {
-      if (attempt > 0) await pause(backoffMs(attempt - 1, policy), signal)
+      if (attempt > 0) await pause(retryDelayMs(lastError, backoffMs(attempt - 1, policy)), signal)
       try {
+        calls++
         const outcome = await attemptOnce(candidate, request, signal)
         observer.onServed(candidate)
         return outcome
       } catch (err) {
         if (signal.aborted) throw signal.reason
-        if (!isTransient(err)) throw err
+        if (!isTransient(err)) throw finalFailure(err, calls)
         observer.onAttemptFailed(candidate, attempt, err)
         lastError = err
+        if (asksLongerWait(err, policy.maxDelayMs)) break
       }
     }
   }
-  throw lastError
+  throw finalFailure(lastError, calls)
 }
 
 const completeOnce: Attempt<ProviderResult> = (candidate, request, signal) => candidate.adapter.complete(request, signal)

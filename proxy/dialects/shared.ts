@@ -1,9 +1,8 @@
 // What both client dialects read the same way: the model or tier name, governorMetadata from the
-// body or the x-governor-metadata header, the fields a body sent that no one reads, and the
-// retry hints on errors.
+// body or the x-governor-metadata header, and the fields a body sent that no one reads.
 import type { IncomingHttpHeaders } from 'node:http'
 import { governorMetadataSchema, type GovernorMetadata } from '../ai-request.ts'
-import { InvalidRequestError, type GatewayError } from '../errors.ts'
+import { InvalidRequestError } from '../errors.ts'
 import { modelCatalog, modelNameSchema } from '../catalog.ts'
 import { QUALITIES, type ModelName, type Quality } from '../models.ts'
 import { validate } from '../validate.ts'
@@ -45,15 +44,4 @@ export function ignoredFieldsHeader(body: unknown, known: ReadonlySet<string>): 
 /** A request's text parts as one text, the way a model reads consecutive parts. */
 export function joinTexts(texts: readonly string[]): string {
   return texts.length === 1 ? texts[0]! : texts.join('\n')
-}
-
-/**
- * The SDKs' retry hints: `x-should-retry: false` on a refusal a retry cannot cure (a 4xx other than
- * a timeout, a conflict or a rate limit), and `retry-after-ms` beside `retry-after`.
- */
-export function retryHints(error: GatewayError): Record<string, string> {
-  const status = error.status
-  if (status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) return { 'x-should-retry': 'false' }
-  const seconds = Number(error.headers()['retry-after'])
-  return Number.isFinite(seconds) ? { 'retry-after-ms': String(seconds * 1000) } : {}
 }

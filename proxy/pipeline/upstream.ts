@@ -28,9 +28,13 @@ export interface UpstreamTarget {
   readonly headers: Record<string, string>
 }
 
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>
+
 /** A response whose body must be read to the end, or dumped. */
 export interface UpstreamResponse {
   readonly status: number
+  /** The response's headers, names in lower case (an error's retry-after is read from them). */
+  readonly headers: ResponseHeaders
   /**
    * The body as UTF-8 text, each piece as it arrives: all that came since the last call, or the
    * next piece to come; undefined at the end. Read one piece at a time.
@@ -82,6 +86,7 @@ export function toUpstreamFailure(err: unknown, label: string, signal: AbortSign
 /** Settles the post's promise at the response's head, then hands its body to one reader. */
 class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
   status = 0
+  headers: ResponseHeaders = {}
   readonly #label: string
   readonly #signal: AbortSignal
   #controller: Dispatcher.DispatchController | undefined
@@ -111,10 +116,11 @@ class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
     if (this.#signal.aborted) controller.abort(this.#signal.reason as Error)
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
     // An informational answer (100 Continue) comes before the real one.
     if (statusCode < 200) return
     this.status = statusCode
+    this.headers = headers
     const started = this.#started
     this.#started = this.#failed = undefined
     started?.(this)

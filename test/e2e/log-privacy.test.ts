@@ -53,34 +53,34 @@ async function gatewayWith(t: Test, answer: Answer, env: 'prod' | 'stg' | null =
 
 const ask = (content: string) => ({ messages: [{ role: 'user', content }], model: 'gpt-4o-mini' })
 
-t.test('a 400 quoting the prompt: the log keeps status, type and code, never the prompt; the client gets the message', async (t) => {
+t.test('a 400 quoting the prompt: the log keeps status, type and code, never the prompt; the client gets the message (staging key)', async (t) => {
   const { url, key, log } = await gatewayWith(t, (prompt, res) => openAiError(res, 400, {
     message: `Invalid value for 'messages[0].content': "${prompt}"`, type: 'invalid_request_error', param: 'messages[0].content', code: 'invalid_value',
-  }))
+  }), 'stg')
   const answer = await call(`${url}/api/ai/complete`, { key, body: ask(PROMPT) })
-  t.equal(answer.status, 502)
+  t.equal(answer.status, 400)
   t.equal(answer.body.message, `openai answered 400: Invalid value for 'messages[0].content': "${PROMPT}"`, 'the client gets the provider\'s message')
   t.notOk(log.text().includes('purple elephant'), 'no prompt text in the log')
-  const failed = log.lines().find((line) => line.msg === 'request failed')
+  const failed = log.lines().find((line) => line.msg === 'provider refused the request')
   t.match(failed, {
-    level: 50,
-    err: { type: 'UpstreamError', status: 502, code: 'upstream_error', provider: { status: 400, type: 'invalid_request_error', code: 'invalid_value' } },
+    level: 40,
+    err: { type: 'ProviderRefusalError', status: 400, code: 'invalid_value', provider: { status: 400, type: 'invalid_request_error', code: 'invalid_value', param: 'messages[0].content' } },
   })
   t.equal(failed?.err.message, 'openai answered 400: Invalid value for [quoted]: [quoted]')
 })
 
-t.test('personal data a provider echoes, quoted or not, never reaches the log', async (t) => {
+t.test('personal data a provider echoes, quoted or not, never reaches the log (staging key)', async (t) => {
   const messages = [
     (prompt: string) => `Input '${prompt}' is not valid`,
     (prompt: string) => `could not process ${prompt}`,
     (prompt: string) => `bad input: "${prompt.slice(0, 20)}`,
   ]
   for (const message of messages) {
-    const { url, key, log } = await gatewayWith(t, (prompt, res) => openAiError(res, 422, { message: message(prompt), type: 'invalid_request_error', code: null }))
+    const { url, key, log } = await gatewayWith(t, (prompt, res) => openAiError(res, 422, { message: message(prompt), type: 'invalid_request_error', code: null }), 'stg')
     const answer = await call(`${url}/api/ai/complete`, { key, body: ask(PII_PROMPT) })
     t.equal(answer.body.message, `openai answered 422: ${message(PII_PROMPT)}`)
     for (const value of PII) t.notOk(log.text().includes(value), `${value} is not in the log of «${message('…')}»`)
-    t.match(log.lines().find((line) => line.msg === 'request failed'), { err: { provider: { status: 422, type: 'invalid_request_error' } } })
+    t.match(log.lines().find((line) => line.msg === 'provider refused the request'), { err: { provider: { status: 422, type: 'invalid_request_error' } } })
   }
 })
 
@@ -103,7 +103,8 @@ t.test('a provider echoing the prompt without quotes, a name in it, leaves none 
     for (const word of ['Margaret', 'Okonkwo', 'Lindqvist', 'birthday card', 'purple elephant']) {
       t.same(lines.filter((line) => line.includes(word)), [], `${word} is in no line`)
     }
-    t.match(log.lines().find((line) => line.msg === 'request failed')?.err.message, kept, 'the message\'s own words stay')
+    const failed = log.lines().find((line) => line.msg === (status < 500 ? 'provider refused the request' : 'request failed'))
+    t.match(failed?.err.message, kept, 'the message\'s own words stay')
   }
 })
 

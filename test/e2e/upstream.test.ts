@@ -73,13 +73,14 @@ t.test('a 5xx and a reset before the first byte are retried and the client sees 
   t.equal(mock.requests.length, 3)
 })
 
-t.test('a provider 4xx is not retried and becomes a 502 Upstream error', async (t) => {
+t.test('a provider 4xx is not retried and keeps its status and code', async (t) => {
   const { mock, url, key } = await setup(t)
   mock.fail('bad-request')
   const res = await call(`${url}/api/ai/complete`, { key, body: hello })
-  t.equal(res.status, 502)
-  t.equal(res.body.error, 'Upstream error')
-  t.equal(res.body.code, 'upstream_error')
+  t.equal(res.status, 400)
+  t.equal(res.body.error, 'Invalid request')
+  t.equal(res.body.code, 'context_length_exceeded')
+  t.equal(res.headers['x-should-retry'], 'false')
   t.equal(mock.requests.length, 1)
 })
 

@@ -8,10 +8,14 @@ import type { AddressInfo } from 'node:net'
 export type FaultKind =
   /** 500 with the provider's error body. */
   | 'server-error'
-  /** 429 with the provider's error body and `retry-after: 0`. */
+  /** 429 with the provider's error body and `retry-after` of `rateLimitRetryAfterS`. */
   | 'rate-limit'
-  /** 400 with the provider's error body. */
+  /** 400 with the provider's error body, code `context_length_exceeded` and param `messages`. */
   | 'bad-request'
+  /** 404 with the provider's error body: the model does not exist. */
+  | 'not-found'
+  /** 422 with the provider's error body, as Mistral answers a body it cannot process. */
+  | 'unprocessable'
   /** The socket is destroyed once the request has arrived, before any answer. */
   | 'reset'
   /** The answer starts only after `slowFirstByteMs`. */
@@ -36,6 +40,8 @@ export interface MockUpstreamOptions {
   readonly slowFirstByteMs?: number
   /** Pace of a 'slow-stream' answer. Default 20. */
   readonly slowStreamMs?: number
+  /** The `retry-after` of a 'rate-limit' answer, in seconds. Default 0. */
+  readonly rateLimitRetryAfterS?: number
   /** Keep every request in `requests`. Default true; benchmarks turn it off to keep memory flat. */
   readonly record?: boolean
   /**
@@ -164,10 +170,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body))
 }
 
-function errorBody(dialect: Dialect, type: string, message: string): unknown {
+function errorBody(dialect: Dialect, type: string, message: string, detail: { param?: string; code?: string } = {}): unknown {
   if (dialect === 'anthropic') return { type: 'error', error: { type, message } }
-  if (dialect === 'mistral') return { object: 'error', message, type, param: null, code: null }
-  return { error: { message, type, param: null, code: null } }
+  const param = detail.param ?? null
+  const code = detail.code ?? null
+  if (dialect === 'mistral') return { object: 'error', message, type, param, code }
+  return { error: { message, type, param, code } }
 }
 
 /** A message's text: its string, or its text parts and tool results joined. */
@@ -392,6 +400,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const slowStreamMs = options.slowStreamMs ?? 20
   const isRecording = options.record ?? true
   const usageFactor = options.usageFactor ?? 1
+  const rateLimitRetryAfterS = options.rateLimitRetryAfterS ?? 0
 
   const requests: RecordedRequest[] = []
   const faults: FaultKind[] = []
@@ -422,11 +431,20 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       return
     }
     if (fault === 'rate-limit') {
-      sendJson(res, 429, errorBody(dialect, 'rate_limit_error', 'Rate limit reached for requests.'), { 'retry-after': '0' })
+      sendJson(res, 429, errorBody(dialect, 'rate_limit_error', 'Rate limit reached for requests.'), { 'retry-after': String(rateLimitRetryAfterS) })
       return
     }
     if (fault === 'bad-request') {
-      sendJson(res, 400, errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.'))
+      sendJson(res, 400, errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.', { param: 'messages', code: 'context_length_exceeded' }))
+      return
+    }
+    if (fault === 'not-found') {
+      const type = dialect === 'anthropic' ? 'not_found_error' : 'invalid_request_error'
+      sendJson(res, 404, errorBody(dialect, type, `The model \`${model}\` does not exist or you do not have access to it.`, { code: 'model_not_found' }))
+      return
+    }
+    if (fault === 'unprocessable') {
+      sendJson(res, 422, errorBody(dialect, 'invalid_request_error', 'The mock cannot process this body.'))
       return
     }
     const counted = answerOf(exchange, fault === 'invalid-json', usageFactor)

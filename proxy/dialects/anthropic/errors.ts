@@ -2,7 +2,6 @@
 // gateway's status, so the SDK raises its typed errors (AuthenticationError, RateLimitError, …).
 import type { ErrorShape } from '../../error-shape.ts'
 import { InvalidRequestError, type GatewayError } from '../../errors.ts'
-import { retryHints } from '../shared.ts'
 
 function typeOf(status: number): string {
   switch (status) {
@@ -33,7 +32,6 @@ export function anthropicErrorBody(error: GatewayError) {
 
 export const anthropicErrorShape: ErrorShape = {
   body: anthropicErrorBody,
-  headers: retryHints,
   schema: {
     type: 'object',
     required: ['type', 'error'],

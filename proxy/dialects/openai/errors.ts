@@ -1,8 +1,7 @@
 // Errors on /v1/* in OpenAI's shape, `{error: {message, type, code, param}}`, with the gateway's
 // status, so the SDKs raise their typed errors (AuthenticationError, RateLimitError, …).
 import type { ErrorShape } from '../../error-shape.ts'
-import { InvalidRequestError, type GatewayError } from '../../errors.ts'
-import { retryHints } from '../shared.ts'
+import { InvalidRequestError, UpstreamError, type GatewayError } from '../../errors.ts'
 
 function typeOf(status: number): string {
   switch (status) {
@@ -23,7 +22,8 @@ export function openAiErrorBody(error: GatewayError) {
       message: issues.length > 0 ? error.message : `${error.error}: ${error.message}`,
       type: typeOf(error.status),
       code: error.code,
-      param: issues[0]?.path || null,
+      // The field a validation issue or the provider's refusal names.
+      param: issues[0]?.path || (error instanceof UpstreamError ? error.provider?.param : undefined) || null,
       ...error.extra(),
     },
   }
@@ -31,7 +31,6 @@ export function openAiErrorBody(error: GatewayError) {
 
 export const openAiErrorShape: ErrorShape = {
   body: openAiErrorBody,
-  headers: retryHints,
   schema: {
     type: 'object',
     required: ['error'],

@@ -12,7 +12,7 @@ import {
 } from '../../../plugins/router/call-with-retry.ts'
 import { createAnthropicAdapter } from '../../../plugins/router/providers/anthropic.ts'
 import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'
-import { startMockUpstream } from '../../helpers/mock-upstream.ts'
+import { startMockUpstream, type MockUpstreamOptions } from '../../helpers/mock-upstream.ts'
 import { TEST_KEY, caught, collect, testUpstream, user } from './fixtures.ts'
 
 /** An opened stream's batches, its first one included. */
@@ -42,8 +42,8 @@ function recorder() {
   return { observer, failures, served }
 }
 
-async function setup(t: Test) {
-  const mock = await startMockUpstream()
+async function setup(t: Test, mockOptions: MockUpstreamOptions = {}) {
+  const mock = await startMockUpstream(mockOptions)
   t.teardown(() => mock.close())
   const upstream = testUpstream(t)
   const primary: Candidate = {
@@ -77,6 +77,34 @@ t.test('retries a 429 and a connection reset', async (t) => {
   const result = await completeWithRetry([primary], shape, noDelay, new AbortController().signal, recorder().observer)
   t.equal(result.text, 'Echo: Summarise the quarterly report.')
   t.equal(mock.requests.length, 3)
+})
+
+t.test('leaves a 429 that asks for a longer wait than the longest backoff to the next candidate, then to the client', async (t) => {
+  const { mock, primary, fallback } = await setup(t, { rateLimitRetryAfterS: 3 })
+  const { observer, served } = recorder()
+  mock.fail('rate-limit')
+  const result = await completeWithRetry([primary, fallback], shape, { attempts: 2, baseDelayMs: 0, maxDelayMs: 2000 }, new AbortController().signal, observer)
+  t.equal(result.text, 'Echo: Summarise the quarterly report.')
+  t.same(mock.requests.map((r) => r.path), ['/v1/chat/completions', '/v1/messages'], 'the same model is not tried again')
+  t.same(served, ['anthropic/claude-3-haiku-20240307'])
+
+  mock.fail('rate-limit')
+  const err = await caught(completeWithRetry([primary], shape, { attempts: 2, baseDelayMs: 0, maxDelayMs: 2000 }, new AbortController().signal, observer))
+  t.match(err, { status: 429, gatewayRetried: false })
+  t.equal((err as UpstreamError).clientMayRetry(), true, 'tried once: the client may retry after the wait')
+  t.equal(mock.requests.length, 3)
+})
+
+t.test('waits out a short retry-after before retrying, and then tells the client not to retry', async (t) => {
+  const { mock, primary } = await setup(t, { rateLimitRetryAfterS: 0.2 })
+  mock.fail('rate-limit', 3)
+  const started = performance.now()
+  const err = await caught(completeWithRetry([primary], shape, { attempts: 2, baseDelayMs: 0, maxDelayMs: 2000 }, new AbortController().signal, recorder().observer))
+  t.ok(performance.now() - started >= 2 * 200 - 10, 'each retry waited at least the provider\'s retry-after')
+  t.equal(mock.requests.length, 3)
+  t.match(err, { status: 429, gatewayRetried: true })
+  t.equal((err as UpstreamError).clientMayRetry(), false)
+  t.same((err as UpstreamError).headers(), { 'retry-after': '1', 'retry-after-ms': '200' })
 })
 
 t.test('does not retry a 4xx from the provider', async (t) => {

@@ -2,12 +2,14 @@
 // tests need: a gateway key, a project key, a key of a project without budget, and a development
 // key of a Free project (burst 2).
 import type { Test } from 'tap'
-import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'
+import { startMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 
 export interface DialectGateway {
   readonly url: string
   readonly mock: MockUpstream
+  /** The project of the `sk` and `pk` keys. */
+  readonly projectId: string
   readonly keys: {
     readonly sk: string
     readonly pk: string
@@ -20,10 +22,11 @@ export interface DialectGatewayOptions {
   /** Appended to the mock's URL in OPENAI_BASE_URL and MISTRAL_BASE_URL, e.g. '/v1'. */
   readonly openAiBasePath?: string
   readonly anthropicBasePath?: string
+  readonly mock?: MockUpstreamOptions
 }
 
 export async function startDialectGateway(t: Test, options: DialectGatewayOptions = {}): Promise<DialectGateway> {
-  const mock = await startMockUpstream()
+  const mock = await startMockUpstream(options.mock)
   t.teardown(() => mock.close())
   const dataDir = freshDataDir(t)
   const main = await seedProject(dataDir, {}, [{ type: 'sk', env: 'prod' }, { type: 'pk', env: 'prod' }])
@@ -42,6 +45,7 @@ export async function startDialectGateway(t: Test, options: DialectGatewayOption
   return {
     url,
     mock,
+    projectId: main.projectId,
     keys: { sk: main.keys[0]!.key, pk: main.keys[1]!.key, broke: broke.keys[0]!.key, limited: limited.keys[0]!.key },
   }
 }
