@@ -161,6 +161,8 @@ export interface ProviderFailure {
   /** Its error type and code, e.g. `invalid_request_error`, `context_length_exceeded`. */
   readonly type?: string
   readonly code?: string
+  /** Its retry-after, in seconds, when it gave one. */
+  readonly retryAfterS?: number
 }
 
 /**
@@ -194,6 +196,16 @@ export class OverloadedError extends RetryLaterError {
   readonly code = 'overloaded'
   constructor(message: string, retryAfterS = 1, options?: ErrorOptions) {
     super(retryAfterS, message, options)
+  }
+}
+
+/** Every deployment that serves the model is cooling down after failures or 429s, and no fallback served. */
+export class DeploymentsCoolingError extends RetryLaterError {
+  readonly status = 503
+  readonly error = 'Service unavailable'
+  readonly code = 'upstream_cooling'
+  constructor(provider: string, retryAfterS: number) {
+    super(retryAfterS, `Every ${provider} deployment for this model is cooling down after failures; retry in ${retryAfterS}s.`)
   }
 }
 

@@ -31,6 +31,8 @@ export interface UpstreamTarget {
 /** A response whose body must be read to the end, or dumped. */
 export interface UpstreamResponse {
   readonly status: number
+  /** The retry-after header of an answer that is not a success, as sent. */
+  readonly retryAfter: string | undefined
   /**
    * The body as UTF-8 text, each piece as it arrives: all that came since the last call, or the
    * next piece to come; undefined at the end. Read one piece at a time.
@@ -82,6 +84,7 @@ export function toUpstreamFailure(err: unknown, label: string, signal: AbortSign
 /** Settles the post's promise at the response's head, then hands its body to one reader. */
 class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
   status = 0
+  retryAfter: string | undefined
   readonly #label: string
   readonly #signal: AbortSignal
   #controller: Dispatcher.DispatchController | undefined
@@ -111,10 +114,12 @@ class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
     if (this.#signal.aborted) controller.abort(this.#signal.reason as Error)
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // An informational answer (100 Continue) comes before the real one.
     if (statusCode < 200) return
     this.status = statusCode
+    const retryAfter = statusCode >= 300 ? headers['retry-after'] : undefined
+    if (typeof retryAfter === 'string') this.retryAfter = retryAfter
     const started = this.#started
     this.#started = this.#failed = undefined
     started?.(this)

@@ -12,6 +12,8 @@ export type FaultKind =
   | 'rate-limit'
   /** 400 with the provider's error body. */
   | 'bad-request'
+  /** 400 saying the prompt is longer than the model's context window (OpenAI's `context_length_exceeded`). */
+  | 'context-length'
   /** The socket is destroyed once the request has arrived, before any answer. */
   | 'reset'
   /** The answer starts only after `slowFirstByteMs`. */
@@ -48,6 +50,8 @@ export interface MockUpstreamOptions {
    * OpenAI and Mistral count them within prompt_tokens, Anthropic beside input_tokens.
    */
   readonly promptCache?: { readonly read: number; readonly write?: number }
+  /** The retry-after of a 'rate-limit' answer, in seconds. Default 0. */
+  readonly rateLimitRetryAfterS?: number
 }
 
 export interface RecordedRequest {
@@ -235,7 +239,8 @@ function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireR
     return undefined
   }
   const auth = headers.authorization
-  const key = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : ''
+  const azureKey = headers['api-key']
+  const key = typeof azureKey === 'string' ? azureKey : typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : ''
   if (key.length === 0 || key.includes('invalid')) {
     const masked = `${key.slice(0, 6)}${'*'.repeat(8)}${key.slice(-4)}`
     return { status: 401, type: 'invalid_request_error', message: dialect === 'mistral' ? 'Unauthorized' : `Incorrect API key provided: ${masked}.` }
@@ -422,7 +427,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       return
     }
     if (fault === 'rate-limit') {
-      sendJson(res, 429, errorBody(dialect, 'rate_limit_error', 'Rate limit reached for requests.'), { 'retry-after': '0' })
+      sendJson(res, 429, errorBody(dialect, 'rate_limit_error', 'Rate limit reached for requests.'), { 'retry-after': String(options.rateLimitRetryAfterS ?? 0) })
+      return
+    }
+    if (fault === 'context-length') {
+      const message = "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."
+      sendJson(res, 400, dialect === 'openai' ? { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } : errorBody(dialect, 'invalid_request_error', message))
       return
     }
     if (fault === 'bad-request') {
@@ -509,7 +519,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     req.on('data', (part: Buffer) => parts.push(part))
     req.on('end', () => {
       const path = req.url ?? '/'
-      const dialectOfPath: Dialect | undefined = path.endsWith('/v1/messages') ? 'anthropic' : path.endsWith('/v1/chat/completions') ? 'openai' : undefined
+      const route = path.split('?')[0]!
+      // Azure OpenAI: Chat Completions under the deployment's path, the key in `api-key`.
+      const isAzure = /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(route) && new URL(path, 'http://mock').searchParams.has('api-version')
+      const dialectOfPath: Dialect | undefined = route.endsWith('/v1/messages') ? 'anthropic' : route.endsWith('/v1/chat/completions') || isAzure ? 'openai' : undefined
       let wire: WireRequest
       try {
         wire = JSON.parse(Buffer.concat(parts).toString('utf8')) as WireRequest

@@ -37,5 +37,5 @@ export async function postJson(
 ): Promise<UpstreamResponse> {
   const response = await upstream.post(endpoint, body, signal, traceHeaders)
   if (response.status >= 200 && response.status < 300) return response
-  throw providerError(endpoint.label, response.status, await response.text(), endpoint.apiKey)
+  throw providerError(endpoint.label, response.status, await response.text(), endpoint.apiKey, response.retryAfter)
 }

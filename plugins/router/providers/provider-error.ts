@@ -12,10 +12,18 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 408 || status >= 500
 }
 
-export function providerError(label: string, status: number, bodyText: string, apiKey: string): UpstreamError {
+export function providerError(label: string, status: number, bodyText: string, apiKey: string, retryAfter?: string): UpstreamError {
   const detail = describe(parseBody(bodyText))
   const safe = detail.message === undefined ? '' : `: ${redact(detail.message, apiKey)}`
-  return new UpstreamError(`${label} answered ${status}${safe}`, isRetryableStatus(status), { provider: { status, ...detail.fields } })
+  const retryAfterS = secondsOf(retryAfter)
+  const provider = retryAfterS === undefined ? { status, ...detail.fields } : { status, ...detail.fields, retryAfterS }
+  return new UpstreamError(`${label} answered ${status}${safe}`, isRetryableStatus(status), { provider })
+}
+
+/** A retry-after in seconds, the form the providers send; an HTTP date is not read. */
+function secondsOf(retryAfter: string | undefined): number | undefined {
+  const text = retryAfter?.trim()
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined
 }
 
 /** An error reported inside a stream that had started well (Anthropic `error` events, OpenAI error chunks). */
