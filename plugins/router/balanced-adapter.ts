@@ -64,9 +64,8 @@ export function createBalancedAdapter(provider: string, deployments: readonly De
     deployment.metrics.cooldowns.inc()
   }
 
-  const targets = deployments.map((d) => `${d.name}: ${d.adapter.target}`).join(', ')
   return {
-    target: targets,
+    target: deployments.length === 1 ? deployments[0]!.adapter.target : deployments.map((d) => `${d.name}: ${d.adapter.target}`).join(', '),
     async complete(request: ProviderRequest, signal: AbortSignal) {
       const deployment = pick(request.model)
       deployment.metrics.requests.inc()

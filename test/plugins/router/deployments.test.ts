@@ -204,3 +204,31 @@ t.test('an OpenAI-compatible server serves the models listed for it, under their
   t.equal(a.requests.length, 1)
   t.match(a.requests[0]?.body, { model: 'gpt-4o-mini' })
 })
+
+t.test('the budget hold covers the dearest model a fallback may call', async (t) => {
+  const [a, b] = await mocks(t)
+  const router = { providers: { openai: { baseUrl: a.url, apiKeyEnv: 'KEY_A' }, anthropic: { baseUrl: b.url, apiKeyEnv: 'KEY_B' } } }
+  const withFallback = await startTestGateway(t, { env: KEYS, overrides: { plugins: { router: { ...router, fallbacks: { 'gpt-4o-mini': ['claude-3-opus-20240229'] } } } } })
+  const without = await startTestGateway(t, { env: KEYS, overrides: { plugins: { router } } })
+  // 100 answer tokens: about $0.00006 on gpt-4o-mini, $0.0075 on claude-3-opus.
+  const request = { model: 'gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user' as const, content: 'Short question' }] }
+  for (const [gw, expected] of [[without, 200], [withFallback, 402]] as const) {
+    const key = (await seedProject(gw.dataDir, { budgetDollars: 0.001 })).keys[0]!.key
+    const answer = await call(`${gw.url}/v1/chat/completions`, { key, body: request })
+    t.equal(answer.status, expected)
+  }
+})
+
+t.test('a stream that a deployment fails to open is opened on another, and the failed one rests', async (t) => {
+  const [a, b] = await mocks(t)
+  // So small a weight on b that a opens the stream, under this seed.
+  const { openai, url } = await gatewayWith(t, { providers: { openai: twoDeployments(a, b, [1, 0.001]) }, balancing: { seed: 5 } })
+  a.fail('server-error')
+  const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Stream it' }] })
+  let text = ''
+  for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? ''
+  t.equal(text, 'Echo: Stream it')
+  t.equal(await counter(url, 'tollgate_deployment_cooldowns_total', 'a'), 1, 'the deployment that failed rests')
+  t.equal(a.requests.length, 1)
+  t.equal(b.requests.length, 1)
+})

@@ -50,3 +50,10 @@ t.test('refuses an answer that is not a JSON object with a non-retryable Upstrea
     t.match(err, { retryable: false, message: 'openai sent an answer that is not a JSON object.' })
   }
 })
+
+t.test('keeps a retry-after in seconds beside the status, and ignores one it cannot read', async (t) => {
+  const body = JSON.stringify({ error: { message: 'Rate limit reached', type: 'rate_limit_error' } })
+  t.match(providerError('openai', 429, body, 'sk-x', '30').provider, { status: 429, retryAfterS: 30 })
+  t.equal(providerError('openai', 429, body, 'sk-x', 'Wed, 21 Oct 2026 07:28:00 GMT').provider?.retryAfterS, undefined)
+  t.equal(providerError('openai', 429, body, 'sk-x').provider?.retryAfterS, undefined)
+})
