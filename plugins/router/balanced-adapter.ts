@@ -43,6 +43,7 @@ export function createBalancedAdapter(provider: string, deployments: readonly De
     if (candidates.length === 0) throw new UpstreamError(`No ${provider} deployment serves ${model}.`, false)
     const ready = rests ? candidates.filter((d) => !cooldowns.isCooling(d.name)) : candidates
     if (ready.length === 0) throw new DeploymentsCoolingError(provider, Math.ceil(cooldowns.readyInMs(candidates.map((d) => d.name)) / 1000))
+    if (ready.length === 1) return ready[0]!
     let total = 0
     for (const d of ready) total += d.weight
     let point = random() * total
