@@ -2,6 +2,7 @@
 // with the key in api-key, and an OpenAI-compatible server serving the models listed for it.
 import OpenAI from 'openai'
 import t from 'tap'
+import { captureLog } from '../../helpers/log-capture.ts'
 import { seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 import { KEYS, ask, gatewayWith, mocks } from './deployment-fixtures.ts'
 
@@ -54,3 +55,39 @@ t.test('an OpenAI-compatible server serves the models listed for it, under their
   t.equal(a.requests.length, 1)
   t.match(a.requests[0]?.body, { model: 'gpt-4o-mini' })
 })
+
+t.test('the log names each deployment and its address, never its key, even when a call fails', async (t) => {
+  const [a, b] = await mocks(t)
+  const log = captureLog()
+  const gw = await startTestGateway(t, {
+    env: KEYS,
+    logDestination: log.destination,
+    overrides: {
+      logLevel: 'trace',
+      plugins: {
+        router: {
+          retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+          providers: {
+            openai: {
+              deployments: [
+                { name: 'direct', baseUrl: a.url, apiKeyEnv: 'KEY_A' },
+                { name: 'azure-eu', kind: 'azure', baseUrl: b.url, apiKeyEnv: 'KEY_B', apiVersion: '2024-10-21', azureDeployments: { 'gpt-4o-mini': 'mini' } },
+              ],
+            },
+          },
+        },
+      },
+    },
+  })
+  const key = (await seedProject(gw.dataDir)).keys[0]!.key
+  const openai = new OpenAI({ apiKey: key, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  a.fail('server-error')
+  b.fail('server-error')
+  await t.rejects(ask(openai, 'Hello'), { status: 502 }, 'both deployments failed')
+  t.ok(log.lines().some((line) => line.msg === 'request failed'), 'the failure was logged')
+  const start = log.lines().find((line) => line.msg === 'provider upstream' && line.provider === 'openai')
+  t.match(start?.upstream, /^direct: http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions, azure-eu: http:\/\/127\.0\.0\.1:\d+\/openai\/deployments\/…$/)
+  t.notOk(log.text().includes(KEYS.KEY_A), 'no key in the log')
+  t.notOk(log.text().includes(KEYS.KEY_B))
+})
+
