@@ -33,6 +33,7 @@ const deploymentSchema = z.strictObject({
   if (deployment.kind !== 'native' && deployment.baseUrl === undefined) ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: `a ${deployment.kind} deployment needs its baseUrl` })
   if (isAzure && deployment.apiVersion === undefined) ctx.addIssue({ code: 'custom', path: ['apiVersion'], message: 'an azure deployment needs apiVersion, e.g. "2024-10-21"' })
   if (isAzure && Object.keys(deployment.azureDeployments ?? {}).length === 0) ctx.addIssue({ code: 'custom', path: ['azureDeployments'], message: 'an azure deployment needs azureDeployments: the Azure deployment name of each model it serves' })
+  if (isAzure && deployment.models !== undefined) ctx.addIssue({ code: 'custom', path: ['models'], message: 'an azure deployment serves the models its azureDeployments list; leave models out' })
   if (!isAzure && (deployment.apiVersion !== undefined || deployment.azureDeployments !== undefined)) ctx.addIssue({ code: 'custom', path: ['kind'], message: 'apiVersion and azureDeployments belong to a deployment of kind azure' })
 })
 

@@ -86,6 +86,9 @@ t.test('says what is wrong with a deployment, at its path', async (t) => {
   t.match(issue(deployment({ weight: 0 })), { path: ['providers', 'openai', 'deployments', 0, 'weight'] })
   t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', azureDeployments: { 'gpt-4o': 'd' } })), { path: ['providers', 'openai', 'deployments', 0, 'apiVersion'] })
   t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', apiVersion: '2024-10-21' })), { path: ['providers', 'openai', 'deployments', 0, 'azureDeployments'] })
+  t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', apiVersion: 'v', azureDeployments: { 'gpt-4o': 'd' }, models: ['gpt-4o-mini'] })), {
+    path: ['providers', 'openai', 'deployments', 0, 'models'], message: /leave models out/,
+  })
   t.match(issue(deployment({ kind: 'openai-compatible' })), { path: ['providers', 'openai', 'deployments', 0, 'baseUrl'], message: /needs its baseUrl/ })
   t.match(issue(deployment({ apiVersion: '2024-10-21' })), { message: /belong to a deployment of kind azure/ })
   t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x', apiVersion: 'v', azureDeployments: { 'gpt-4o': 'd' } }, 'anthropic')), {
