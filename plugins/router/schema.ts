@@ -7,8 +7,7 @@ import type { ModelName, Quality } from '../../proxy/models.ts'
 const millis = z.int().positive()
 
 /** How a deployment is reached: its provider's own API, another server speaking OpenAI's, or Azure OpenAI. */
-export const DEPLOYMENT_KINDS = ['native', 'openai-compatible', 'azure'] as const
-export type DeploymentKind = (typeof DEPLOYMENT_KINDS)[number]
+const DEPLOYMENT_KINDS = ['native', 'openai-compatible', 'azure'] as const
 
 const httpUrl = (what: string) => z.url({ protocol: /^https?$/, error: `${what} must be an http(s) URL` })
 
