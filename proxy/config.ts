@@ -184,11 +184,39 @@ export function loadConfig(plugins: readonly GatewayPlugin[], env: NodeJS.Proces
   }
   const parsed = new Map<string, unknown>()
   for (const plugin of plugins) {
-    const result = plugin.schema.safeParse(core.data.plugins[plugin.name] ?? {})
+    const section = readSecretsFromEnv(core.data.plugins[plugin.name] ?? {}, env, `plugins.${plugin.name}`)
+    const result = plugin.schema.safeParse(section)
     if (!result.success) throw new ConfigError(`invalid configuration: ${describe(result.error, `plugins.${plugin.name}`, sources)}`)
     parsed.set(plugin.name, result.data)
   }
   return { core: core.data, plugins: parsed }
+}
+
+const SECRET_REFERENCE = /^([a-z]\w*)Env$/
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/**
+ * A copy of a plugin's section in which every `<setting>Env: "NAME"` (e.g. `apiKeyEnv`) has become
+ * `<setting>` with the value of the environment variable NAME: secrets stay out of config files,
+ * and a variable that is not set stops the gateway at start rather than at the first request.
+ */
+function readSecretsFromEnv(value: unknown, env: NodeJS.ProcessEnv, path: string): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => readSecretsFromEnv(item, env, `${path}.${i}`))
+  if (!isPlainObject(value)) return value
+  const out: Tree = {}
+  for (const [key, item] of Object.entries(value)) {
+    const setting = SECRET_REFERENCE.exec(key)?.[1]
+    if (setting === undefined || typeof item !== 'string') {
+      out[key] = readSecretsFromEnv(item, env, `${path}.${key}`)
+      continue
+    }
+    if (!ENV_NAME.test(item)) throw new ConfigError(`invalid configuration: ${path}.${key}: must name an environment variable, got "${item}"`)
+    if (setting in value) throw new ConfigError(`invalid configuration: ${path}.${key}: set either ${setting} or ${key}, not both`)
+    const secret = env[item]
+    if (secret === undefined || secret === '') throw new ConfigError(`invalid configuration: ${path}.${key}: environment variable ${item} is not set`)
+    out[setting] = secret
+  }
+  return out
 }
 
 /** Deep merge of plain objects; `over` wins. */

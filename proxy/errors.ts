@@ -259,6 +259,16 @@ export class OverloadedError extends RetryLaterError {
   }
 }
 
+/** Every deployment that serves the model is cooling down after failures or 429s, and no fallback served. */
+export class DeploymentsCoolingError extends RetryLaterError {
+  readonly status = 503
+  readonly error = 'Service unavailable'
+  readonly code = 'upstream_cooling'
+  constructor(provider: string, retryAfterS: number) {
+    super(retryAfterS, `Every ${provider} deployment for this model is cooling down after failures; retry in ${retryAfterS}s.`)
+  }
+}
+
 /** The gateway is stopping: it takes no new work, and work still running at the deadline is ended. */
 export class ShuttingDownError extends RetryLaterError {
   readonly status = 503

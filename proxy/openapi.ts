@@ -118,7 +118,7 @@ const ERROR_TEXTS: Record<number, string> = {
   429: 'Rate limit exceeded (the gateway\'s, or the model provider\'s with its retry-after).',
   500: 'The gateway failed.',
   502: 'The model provider failed.',
-  503: 'The gateway is overloaded or shutting down; retry later.',
+  503: 'The gateway is overloaded or shutting down, or every deployment of the model is resting after failures; retry later.',
   504: 'The model provider did not answer in time.',
 }
 

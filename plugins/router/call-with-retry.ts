@@ -1,7 +1,7 @@
-// The bounded attempt loop of a model call: each candidate (the chosen model, then the tier's
-// fallback) gets its retries with backoff, and only until a result or a first event is handed on.
+// The bounded attempt loop of a model call: each candidate (the chosen model, then its fallbacks)
+// gets its retries with backoff, and only until a result or a first event is handed on.
 import type { ProviderEvent, ProviderResult, ServingProvider } from '../../proxy/completion.ts'
-import type { UpstreamError, UpstreamTimeoutError } from '../../proxy/errors.ts'
+import { DeploymentsCoolingError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/errors.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 import { pause } from './pause.ts'
@@ -19,6 +19,8 @@ export interface RetryPolicy {
   readonly attempts: number
   readonly baseDelayMs: number
   readonly maxDelayMs: number
+  /** A refusal that the next candidate may not meet (fallbacks.ts): it moves on instead of failing. */
+  readonly fallsBackOn?: ((err: unknown) => boolean) | undefined
 }
 
 /** Told about each failed try and about the candidate that finally serves. */
@@ -61,6 +63,11 @@ async function withRetry<T>(
         return outcome
       } catch (err) {
         if (signal.aborted) throw signal.reason
+        // No deployment of this candidate can take it now, or the next one may take what it refused.
+        if (err instanceof DeploymentsCoolingError || policy.fallsBackOn?.(err) === true) {
+          lastError = err
+          break
+        }
         if (!isTransient(err)) throw finalFailure(err, calls)
         observer.onAttemptFailed(candidate, attempt, err)
         lastError = err

@@ -19,8 +19,10 @@ import { byteBound, promptTokensBound, textBytes } from './prompt-bound.ts'
 import { promptTexts, sizePrompt, type PromptSize } from './prompt-size.ts'
 import { JSON_MODE_INSTRUCTION } from './providers/adapter.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
-import { createAnthropicAdapter } from './providers/anthropic.ts'
-import { createChatCompletionsAdapter } from './providers/chat-completions.ts'
+import type { RetryPolicy } from './call-with-retry.ts'
+import { deploymentCounters } from './deployment-metrics.ts'
+import { fallbackTrigger } from './fallbacks.ts'
+import { deploymentAdapters } from './deployments.ts'
 import { createLocalAdapter } from './providers/local.ts'
 import { buildRouteTable, type Adapters, type RoutePlan } from './route-table.ts'
 import { providerDirectory } from './provider-directory.ts'
@@ -32,23 +34,10 @@ import { reportSimulatedProviders, simulatedProviders } from './simulated-provid
 const TRIMMED_HEADER = 'x-gateway-context-trimmed'
 const jsonInstructionTokens = countTokens(JSON_MODE_INSTRUCTION)
 
-function buildAdapters(config: RouterConfig, upstream: Upstream): Adapters {
-  const { openai, anthropic, mistral } = config.providers
+function buildAdapters(config: RouterConfig, upstream: Upstream, deps: PluginDeps): Adapters {
   return {
     local: createLocalAdapter({ chunkDelayMs: config.local.chunkDelayMs }),
-    ...(openai.apiKey !== undefined && {
-      openai: createChatCompletionsAdapter(upstream, {
-        label: 'openai', baseUrl: openai.baseUrl, apiKey: openai.apiKey, asksForStreamUsage: true, maxTemperature: 2,
-      }),
-    }),
-    ...(mistral.apiKey !== undefined && {
-      mistral: createChatCompletionsAdapter(upstream, {
-        label: 'mistral', baseUrl: mistral.baseUrl, apiKey: mistral.apiKey, asksForStreamUsage: false, maxTemperature: 1,
-      }),
-    }),
-    ...(anthropic.apiKey !== undefined && {
-      anthropic: createAnthropicAdapter(upstream, { baseUrl: anthropic.baseUrl, apiKey: anthropic.apiKey }),
-    }),
+    ...deploymentAdapters(config, upstream, deps.clock, deploymentCounters(deps.metrics)),
   }
 }
 
@@ -91,7 +80,7 @@ function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[], room: nu
   return { messages: fitted.messages, dropped: fitted.dropped, texts, bytes: sized(rest, plan, textBytes(texts)), exact: sized(rest, plan, keep(counts)) }
 }
 
-function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, answerTokens: number, config: RouterConfig, deps: PluginDeps): undefined {
+function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, answerTokens: number, config: RouterConfig, deps: PluginDeps, policy: RetryPolicy): undefined {
   const ai = aiRequestOf(ctx)
   const { primary } = plan
   const { candidates } = prompt.bytes
@@ -127,7 +116,7 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, answe
     promptTokens: promptTokens ?? bound,
     promptTokensBound: bound,
     maxTokens: answerTokens,
-    call: new RoutedCall(candidates, shape, promptTokens ?? countLater, config.retry, ctx),
+    call: new RoutedCall(candidates, shape, promptTokens ?? countLater, policy, ctx),
   }
   ctx.state.router = decision
   ctx.modelCall = decision
@@ -158,12 +147,13 @@ export default {
       firstByteTimeoutMs: config.timeouts.firstByteMs,
       idleTimeoutMs: config.timeouts.idleMs,
     })
-    const adapters = buildAdapters(config, upstream)
+    const adapters = buildAdapters(config, upstream, deps)
     for (const provider of ['openai', 'anthropic', 'mistral'] as const) {
       const adapter = adapters[provider]
       deps.log.info({ provider, upstream: adapter?.target ?? 'local (no API key)' }, 'provider upstream')
     }
     const routes = buildRouteTable(adapters, config)
+    const policy: RetryPolicy = { ...config.retry, fallsBackOn: fallbackTrigger(config.fallbackOn) }
     const simulated = simulatedProviders(config)
     reportSimulatedProviders(simulated, deps.log, deps.metrics)
     const readiness = { simulated }
@@ -187,11 +177,11 @@ export default {
         // Whatever the tokenizer, a prompt within its byte bound fits: nothing to count or trim.
         if (byteBound(bytes, ai.mode) + room <= plan.contextWindow) {
           const exact = counts === undefined ? undefined : sized(ai, plan, counts)
-          return decide(ctx, plan, { messages: ai.messages, dropped: 0, texts, bytes, exact }, answerTokens, config, deps)
+          return decide(ctx, plan, { messages: ai.messages, dropped: 0, texts, bytes, exact }, answerTokens, config, deps, policy)
         }
         const fitWith = (exact: readonly number[]) => {
           const prompt = fit(ai, plan, exact, room)
-          return 'texts' in prompt ? decide(ctx, plan, prompt, answerTokens, config, deps) : prompt
+          return 'texts' in prompt ? decide(ctx, plan, prompt, answerTokens, config, deps, policy) : prompt
         }
         return counts !== undefined ? fitWith(counts) : Promise.resolve(countContentTokens(texts, deps.pool, ctx.signal, config.countTimeoutMs)).then(fitWith)
       },

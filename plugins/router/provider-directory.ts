@@ -3,6 +3,7 @@
 // configuration, with the same base-URL rules as the model calls.
 import type { ProviderName } from '../../proxy/models.ts'
 import { ANTHROPIC_API_VERSION } from './providers/anthropic.ts'
+import { deploymentsOf } from './deployments.ts'
 import { endpointOf } from './providers/endpoint.ts'
 import type { RouterConfig } from './schema.ts'
 
@@ -20,7 +21,8 @@ export interface ProviderTarget {
 export interface ProviderDirectory {
   /**
    * The provider's endpoint at `apiPath` (starting with `/`, with the API's version, e.g.
-   * `/v1/files`), or undefined when the gateway has no API key for it.
+   * `/v1/files`), or undefined when the gateway has no API key for it (or only Azure and
+   * OpenAI-compatible deployments).
    */
   target(provider: ProviderName, apiPath: string): ProviderTarget | undefined
 }
@@ -28,8 +30,11 @@ export interface ProviderDirectory {
 export function providerDirectory(config: RouterConfig): ProviderDirectory {
   return {
     target(provider, apiPath) {
-      const { baseUrl, apiKey } = config.providers[provider]
-      if (apiKey === undefined) return undefined
+      // The provider's own API: the first native deployment's address and key.
+      const native = deploymentsOf(config, provider).find((deployment) => deployment.kind === 'native')
+      if (native === undefined) return undefined
+      const { apiKey } = native
+      const baseUrl = native.baseUrl ?? config.providers[provider].baseUrl
       const { origin, path } = endpointOf(provider, baseUrl, apiPath, apiKey, {})
       return provider === 'anthropic'
         ? { origin, path, credential: { 'x-api-key': apiKey }, defaults: { 'anthropic-version': ANTHROPIC_API_VERSION } }

@@ -19,6 +19,8 @@ export interface RoutingRules {
   /** The model each tier routes to. */
   readonly tiers: Readonly<Record<Quality, ModelName>>
   readonly fallback: Readonly<Partial<Record<Quality, ModelName | undefined>>>
+  /** Per model, the models tried in order once it fails (fallbacks.ts says which refusals count). */
+  readonly fallbacks: Readonly<Record<ModelName, readonly ModelName[]>>
 }
 
 /**
@@ -31,19 +33,21 @@ export function servingProvider(model: ModelName, isTestMode: boolean, configure
 }
 
 /**
- * The targets to try in order: the explicit model or the tier's model, then the tier's fallback,
- * each under the table's name. An explicit model gets no fallback: the client asked for that
- * model and no other.
+ * The targets to try in order: the explicit model or the tier's model, then the fallbacks the
+ * config lists for that model, then the tier's fallback when the request named a tier; each under
+ * the table's name, each once.
  */
 export function resolveTargets(choice: ModelChoice, isTestMode: boolean, rules: RoutingRules): readonly [Target, ...Target[]] {
   const catalog = modelCatalog()
   // An alias is served, metered and reported as the model it stands for.
   const model = catalog.canonical(choice.model ?? rules.tiers[choice.quality])
-  const primary: Target = { provider: servingProvider(model, isTestMode, rules.configured), model }
   const tierFallback = choice.model === undefined ? rules.fallback[choice.quality] : undefined
-  const fallbackModel = tierFallback === undefined ? undefined : catalog.canonical(tierFallback)
-  if (fallbackModel === undefined) return [primary]
-  const fallback: Target = { provider: servingProvider(fallbackModel, isTestMode, rules.configured), model: fallbackModel }
-  const isSameTarget = fallback.provider === primary.provider && fallback.model === primary.model
-  return isSameTarget ? [primary] : [primary, fallback]
+  const modelFallbacks = rules.fallbacks[model] ?? rules.fallbacks[choice.model ?? model] ?? []
+  const targets: [Target, ...Target[]] = [{ provider: servingProvider(model, isTestMode, rules.configured), model }]
+  for (const name of tierFallback === undefined ? modelFallbacks : [...modelFallbacks, tierFallback]) {
+    const fallbackModel = catalog.canonical(name)
+    const fallback: Target = { provider: servingProvider(fallbackModel, isTestMode, rules.configured), model: fallbackModel }
+    if (!targets.some((target) => target.provider === fallback.provider && target.model === fallback.model)) targets.push(fallback)
+  }
+  return targets
 }

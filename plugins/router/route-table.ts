@@ -11,7 +11,7 @@ import { resolveTargets, type ModelChoice, type RoutingRules, type Target } from
 export interface RoutePlan {
   /** The chosen model, tried first. */
   readonly primary: Candidate
-  /** The primary, then the fallback when one applies. */
+  /** The primary, then its fallbacks. */
   readonly candidates: readonly Candidate[]
   /** The smallest window among the candidates, so the same trimmed prompt fits each of them. */
   readonly contextWindow: number
@@ -31,15 +31,15 @@ interface Plans {
   readonly byTier: Readonly<Record<Quality, RoutePlan>>
 }
 
-/** The router's choices per tier: where each routes, and its fallback. */
-export type TierRouting = Pick<RoutingRules, 'tiers' | 'fallback'>
+/** The router's choices per tier (where each routes, and its fallback) and each model's fallbacks. */
+export type TierRouting = Pick<RoutingRules, 'tiers' | 'fallback' | 'fallbacks'>
 
 export function buildRouteTable(adapters: Adapters, routing: TierRouting): RouteTable {
   const configured = new Set<ProviderName>()
   for (const provider of ['openai', 'anthropic', 'mistral'] as const) {
     if (adapters[provider] !== undefined) configured.add(provider)
   }
-  const rules: RoutingRules = { ...routing, configured }
+  const rules: RoutingRules = { tiers: routing.tiers, fallback: routing.fallback, fallbacks: routing.fallbacks, configured }
   const catalog = modelCatalog()
 
   const adapterOf = (provider: ServingProvider): ProviderAdapter => {

@@ -5,12 +5,11 @@
 import { Gauge, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
 import type { ProviderName } from '../../proxy/models.ts'
+import { PROVIDERS, deploymentsOf } from './deployments.ts'
 import type { RouterConfig } from './schema.ts'
 
-const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'mistral']
-
 export function simulatedProviders(config: RouterConfig): readonly ProviderName[] {
-  return PROVIDERS.filter((provider) => config.providers[provider].apiKey === undefined)
+  return PROVIDERS.filter((provider) => deploymentsOf(config, provider).length === 0)
 }
 
 export function reportSimulatedProviders(simulated: readonly ProviderName[], log: Logger, metrics: Registry): void {

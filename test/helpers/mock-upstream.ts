@@ -16,6 +16,8 @@ export type FaultKind =
   | 'not-found'
   /** 422 with the provider's error body, as Mistral answers a body it cannot process. */
   | 'unprocessable'
+  /** 400 saying the prompt is longer than the model's context window (OpenAI's `context_length_exceeded`). */
+  | 'context-length'
   /** The socket is destroyed once the request has arrived, before any answer. */
   | 'reset'
   /** The answer starts only after `slowFirstByteMs`. */
@@ -243,7 +245,8 @@ function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireR
     return undefined
   }
   const auth = headers.authorization
-  const key = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : ''
+  const azureKey = headers['api-key']
+  const key = typeof azureKey === 'string' ? azureKey : typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : ''
   if (key.length === 0 || key.includes('invalid')) {
     const masked = `${key.slice(0, 6)}${'*'.repeat(8)}${key.slice(-4)}`
     return { status: 401, type: 'invalid_request_error', message: dialect === 'mistral' ? 'Unauthorized' : `Incorrect API key provided: ${masked}.` }
@@ -434,6 +437,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       sendJson(res, 429, errorBody(dialect, 'rate_limit_error', 'Rate limit reached for requests.'), { 'retry-after': String(rateLimitRetryAfterS) })
       return
     }
+    if (fault === 'context-length') {
+      const message = "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."
+      sendJson(res, 400, dialect === 'openai' ? { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } : errorBody(dialect, 'invalid_request_error', message))
+      return
+    }
     if (fault === 'bad-request') {
       sendJson(res, 400, errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.', { param: 'messages', code: 'context_length_exceeded' }))
       return
@@ -527,7 +535,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     req.on('data', (part: Buffer) => parts.push(part))
     req.on('end', () => {
       const path = req.url ?? '/'
-      const dialectOfPath: Dialect | undefined = path.endsWith('/v1/messages') ? 'anthropic' : path.endsWith('/v1/chat/completions') ? 'openai' : undefined
+      const route = path.split('?')[0]!
+      // Azure OpenAI: Chat Completions under the deployment's path, the key in `api-key`.
+      const isAzure = /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(route) && new URL(path, 'http://mock').searchParams.has('api-version')
+      const dialectOfPath: Dialect | undefined = route.endsWith('/v1/messages') ? 'anthropic' : route.endsWith('/v1/chat/completions') || isAzure ? 'openai' : undefined
       let wire: WireRequest
       try {
         wire = JSON.parse(Buffer.concat(parts).toString('utf8')) as WireRequest

@@ -59,3 +59,14 @@ t.test('the model table\'s problems stop the start, named by their config path',
   // The table in force again: the built-ins.
   failure({})
 })
+
+t.test('a setting named <name>Env reads <name> from that environment variable, and stops the start when it is not set', async (t) => {
+  const router = builtinPlugins.find((plugin) => plugin.name === 'router')!
+  const deployments = (fields: Record<string, unknown>) => ({ plugins: { router: { providers: { openai: { deployments: [{ name: 'eu', ...fields }] } } } } })
+  const loaded = loadConfig([router], { EU_KEY: 'sk-from-env' }, deployments({ apiKeyEnv: 'EU_KEY' }))
+  t.match(loaded.plugins.get('router'), { providers: { openai: { deployments: [{ name: 'eu', apiKey: 'sk-from-env' }] } } })
+  t.equal(failure({}, deployments({ apiKeyEnv: 'EU_KEY' })), 'invalid configuration: plugins.router.providers.openai.deployments.0.apiKeyEnv: environment variable EU_KEY is not set')
+  t.equal(failure({ EU_KEY: 'k' }, deployments({ apiKeyEnv: 'EU_KEY', apiKey: 'k' })), 'invalid configuration: plugins.router.providers.openai.deployments.0.apiKeyEnv: set either apiKey or apiKeyEnv, not both')
+  t.equal(failure({}, deployments({ apiKeyEnv: 'not a name' })), 'invalid configuration: plugins.router.providers.openai.deployments.0.apiKeyEnv: must name an environment variable, got "not a name"')
+  t.equal(failure({ EU_KEY: 'k' }, { plugins: { router: { providers: { openai: { apiKeyEnv: 'EU_KEY' } } } } }), 'no error', 'the single key of a provider too')
+})

@@ -17,6 +17,7 @@ const cases: ReadonlyArray<[errors.GatewayError, number, Record<string, unknown>
   [new errors.UpstreamError('down', true), 502, { error: 'Upstream error', message: 'down', code: 'upstream_error' }, {}],
   [new errors.UpstreamInvalidJsonError(), 502, { error: 'Upstream returned invalid JSON', code: 'upstream_invalid_json' }, {}],
   [new errors.OverloadedError('busy', 2), 503, { error: 'Service overloaded', message: 'busy', code: 'overloaded' }, { 'retry-after': '2' }],
+  [new errors.DeploymentsCoolingError('openai', 20), 503, { error: 'Service unavailable', code: 'upstream_cooling' }, { 'retry-after': '20' }],
   [new errors.UpstreamTimeoutError('slow'), 504, { error: 'Upstream timeout', message: 'slow', code: 'upstream_timeout' }, {}],
   [new errors.GovernorBlockedError('blocked', 'aud_1', 'critical', [{ type: 'PRIVACY', severity: 'HIGH' }]), 403,
     { error: 'Request blocked by Governor', message: 'blocked', auditId: 'aud_1', riskLevel: 'critical', violations: [{ type: 'PRIVACY', severity: 'HIGH' }] }, {}],

@@ -3,9 +3,10 @@
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
 import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
 import { UpstreamError } from '../../../proxy/errors.ts'
+import type { ModelName } from '../../../proxy/models.ts'
 import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { JSON_MODE_INSTRUCTION, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
-import { endpointOf, postJson, urlOf } from './endpoint.ts'
+import { endpointOf, postJson, urlOf, type Endpoint } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
 import { eventBatches } from './sse.ts'
 
@@ -20,6 +21,14 @@ export interface ChatCompletionsOptions {
   readonly asksForStreamUsage: boolean
   /** The gateway accepts 0 to 2; Mistral documents 0 to 1. */
   readonly maxTemperature: number
+  /** Azure OpenAI: one URL per model, through its Azure deployment, and the key in `api-key`. */
+  readonly azure?: AzureRoute | undefined
+}
+
+export interface AzureRoute {
+  readonly apiVersion: string
+  /** The Azure deployment of each model served. */
+  readonly deployments: Readonly<Record<ModelName, string>>
 }
 
 interface WireUsage {
@@ -121,9 +130,25 @@ function toolCallsOf(wire: readonly WireToolCall[] | null | undefined): ToolCall
   return calls.length === 0 ? undefined : calls
 }
 
+/** Each model's endpoint, built once: `{endpoint}/openai/deployments/{deployment}/chat/completions?api-version=…`. */
+function azureEndpoints(options: ChatCompletionsOptions, azure: AzureRoute): (model: ModelName) => Endpoint {
+  const byModel = new Map<ModelName, Endpoint>()
+  const version = encodeURIComponent(azure.apiVersion)
+  for (const [model, deployment] of Object.entries(azure.deployments)) {
+    const path = `/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${version}`
+    byModel.set(model, endpointOf(options.label, options.baseUrl, path, options.apiKey, { 'api-key': options.apiKey }))
+  }
+  return (model) => {
+    const endpoint = byModel.get(model)
+    if (endpoint === undefined) throw new UpstreamError(`No Azure deployment is configured for ${model}.`, false)
+    return endpoint
+  }
+}
+
 export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCompletionsOptions): ProviderAdapter {
-  const { label, apiKey } = options
+  const { label, apiKey, azure } = options
   const endpoint = endpointOf(label, options.baseUrl, '/v1/chat/completions', apiKey, { authorization: `Bearer ${apiKey}` })
+  const endpointFor = azure === undefined ? () => endpoint : azureEndpoints(options, azure)
   const isMistral = label === 'mistral'
 
   // Fields left undefined are dropped by JSON.stringify, which spares a copy per optional field.
@@ -149,10 +174,10 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
   }
 
   return {
-    target: urlOf(endpoint),
+    target: azure === undefined ? urlOf(endpoint) : `${new URL(options.baseUrl).origin}/openai/deployments/…`,
 
     async complete(request, signal): Promise<ProviderResult> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, false), signal, request.traceHeaders)
+      const response = await postJson(upstream, endpointFor(request.model), bodyOf(request, false), signal, request.traceHeaders)
       const answer = parseAnswer(label, await response.text()) as WireCompletion
       const choice = answer.choices?.[0]
       const content = choice?.message?.content
@@ -173,7 +198,7 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
 
     stream(request, signal) {
       let isFinished = false
-      return eventBatches(() => postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders), label, {
+      return eventBatches(() => postJson(upstream, endpointFor(request.model), bodyOf(request, true), signal, request.traceHeaders), label, {
         onEvent(event, out) {
           if (event.data === '[DONE]') {
             isFinished = true

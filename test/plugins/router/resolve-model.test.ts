@@ -5,7 +5,7 @@ import { buildRouteTable } from '../../../plugins/router/route-table.ts'
 import { SPEC_TIERS } from '../../../plugins/router/schema.ts'
 import { createLocalAdapter } from '../../../plugins/router/providers/local.ts'
 
-const all: RoutingRules = { configured: new Set<ProviderName>(['openai', 'anthropic', 'mistral']), tiers: SPEC_TIERS, fallback: {} }
+const all: RoutingRules = { configured: new Set<ProviderName>(['openai', 'anthropic', 'mistral']), tiers: SPEC_TIERS, fallback: {}, fallbacks: {} }
 const none: RoutingRules = { ...all, configured: new Set<ProviderName>() }
 
 t.test('routes each tier to its model and that model\'s provider', async (t) => {
@@ -51,9 +51,18 @@ t.test('drops a fallback that would only repeat the primary', async (t) => {
   t.same(resolveTargets({ quality: 'cheap' }, false, rules), [{ provider: 'anthropic', model: 'claude-3-haiku-20240307' }])
 })
 
+t.test('a named model is followed by its configured fallbacks, in order, each once, then the tier fallback only for a tier', async (t) => {
+  const rules: RoutingRules = { ...all, fallback: { frontier: 'mistral-large-latest' }, fallbacks: { 'gpt-4o': ['claude-3-haiku-20240307', 'gpt-4o', 'mistral-large-latest'] } }
+  t.same(resolveTargets({ model: 'gpt-4o', quality: 'balanced' }, false, rules).map((target) => `${target.provider}/${target.model}`), [
+    'openai/gpt-4o', 'anthropic/claude-3-haiku-20240307', 'mistral/mistral-large-latest',
+  ])
+  t.same(resolveTargets({ quality: 'frontier' }, false, rules).map((target) => target.model), ['gpt-4o', 'claude-3-haiku-20240307', 'mistral-large-latest'])
+  t.same(resolveTargets({ model: 'gpt-4o-mini', quality: 'balanced' }, false, rules).map((target) => target.model), ['gpt-4o-mini'])
+})
+
 t.test('builds one plan per choice with the smallest context window among its candidates', async (t) => {
   const local = createLocalAdapter({ chunkDelayMs: 0 })
-  const table = buildRouteTable({ local }, { tiers: SPEC_TIERS, fallback: { balanced: 'claude-3-haiku-20240307' } })
+  const table = buildRouteTable({ local }, { tiers: SPEC_TIERS, fallback: { balanced: 'claude-3-haiku-20240307' }, fallbacks: {} })
   const plan = table.planFor({ quality: 'balanced' }, false)
   t.same(plan.candidates.map((c) => `${c.provider}/${c.model}`), ['local/gpt-4o-mini', 'local/claude-3-haiku-20240307'])
   t.equal(plan.primary, plan.candidates[0])
