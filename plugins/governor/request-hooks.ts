@@ -16,7 +16,8 @@ import type { NewId } from './records/ids.ts'
 import type { AuditKind, ModelEntry } from './records/types.ts'
 import { requestScanViews } from './request-views.ts'
 import { findingsInRaw } from './stream/json-scan-view.ts'
-import { isBlockingLevel } from './verdict/levels.ts'
+import { injectionBlockThreshold } from './verdict/injection-block.ts'
+import { strictBlock } from './verdict/strict-block.ts'
 import type { Verdict } from './verdict/types.ts'
 
 export interface RequestHooksDeps {
@@ -85,7 +86,8 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const call = governedCall(ctx, auth, 'request', null, deps.clock)
       // A model the compliance officer rejected in the registry is refused whatever the score.
       const rejected = listed?.approvalStatus === 'rejected'
-      const blocked = rejected || (governor.strictMode && isBlockingLevel(verdict.level))
+      const strict = strictBlock(governor, verdict, scanned.findings.flat())
+      const blocked = rejected || strict !== undefined
       const decision = requestDecision(verdict, blocked)
       const record = await deps.trail.append(buildAuditEntry(call, assessment, decision, deps.newId, firstUse(call, listed)))
       Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
@@ -104,8 +106,11 @@ export function createRequestHooks(deps: RequestHooksDeps) {
           record.id, verdict.level, blockedSummary(verdict),
         ))
       }
+      const why = strict === 'injection'
+        ? `Strict mode blocks a prompt injection read with a confidence of ${injectionBlockThreshold(governor)} or more; this request holds one (it scored ${verdict.score}, ${verdict.level}).`
+        : `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}).`
       return Reply.error(new GovernorBlockedError(
-        `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}). The audit record ${record.id} lists the reasons.`,
+        `${why} The audit record ${record.id} lists the reasons.`,
         record.id, verdict.level, blockedSummary(verdict),
       ))
     },
