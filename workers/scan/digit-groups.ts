@@ -21,12 +21,8 @@ export function digitRuns(text: string): DigitGroup[][] {
   const runs: DigitGroup[][] = []
   let run: DigitGroup[] = []
   let previousEnd = -1
-  for (let at = 0; at < text.length;) {
-    if (!isDigit(text.charCodeAt(at))) {
-      at++
-      continue
-    }
-    const start = at
+  for (let start = nextDigit(text, 0); start !== -1; start = nextDigit(text, previousEnd)) {
+    let at = start + 1
     while (at < text.length && isDigit(text.charCodeAt(at))) at++
     const between = previousEnd >= 0 && start - previousEnd <= MAX_SEPARATOR_CHARS ? text.slice(previousEnd, start) : undefined
     const separator = between !== undefined && isDigitGroupSeparator(between) ? between : undefined
@@ -39,6 +35,19 @@ export function digitRuns(text: string): DigitGroup[][] {
   }
   if (run.length > 0) runs.push(run)
   return runs
+}
+
+/**
+ * Where the next digit from `from` on is, or -1. A digit a separator away is looked for by hand
+ * (text dense with digits); beyond that, the engine's search runs over prose far faster than a
+ * loop over its characters.
+ */
+function nextDigit(text: string, from: number): number {
+  const near = Math.min(text.length, from + MAX_SEPARATOR_CHARS + 1)
+  for (let at = from; at < near; at++) if (isDigit(text.charCodeAt(at))) return at
+  if (near === text.length) return -1
+  NEXT_DIGIT.lastIndex = near
+  return NEXT_DIGIT.exec(text)?.index ?? -1
 }
 
 /** Blanks alone, or one line break or one of - . / _ with a little padding of blanks. */
@@ -57,6 +66,7 @@ export function isDigitGroupSeparator(text: string): boolean {
   return true
 }
 
+const NEXT_DIGIT = /[0-9]/g
 const MARKS = '-./_'
 const CR = 0x0d
 const LF = 0x0a
