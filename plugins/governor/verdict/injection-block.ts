@@ -9,7 +9,8 @@
 //     signals, or one of the strongest phrases alone).
 // The default threshold, measured on ../shared/data/prompt-injection/train.jsonl (texts the rules
 // flag: 1,153 attacks, 4 benign): the model gives 0.9 or more to 1,150 of the attacks and none of
-// the benign; the rules' score reaches it for 770 of the attacks and 2 of the benign.
+// the benign (in sample: the model was trained on that file); the rules' score reaches it for 770
+// of the attacks and 2 of the benign.
 import type { GovernorSettings } from '../../../proxy/project.ts'
 import type { Finding } from '../../../workers/scan-content.ts'
 
