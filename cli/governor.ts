@@ -9,10 +9,12 @@ import type { GovernorSettings } from '../proxy/project.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
 import { createPolicies, newRuleSchema } from '../plugins/governor/policies.ts'
+import { injectionBlockThreshold } from '../plugins/governor/verdict/injection-block.ts'
 import { printJson, printTable, UsageError } from './output.ts'
 import { withRegistry, type CliStore } from './registry.ts'
 
 const USAGE = `usage: tollgate governor settings --project ID [--enabled on|off] [--strict on|off] [--redact on|off] [--auto-approve N]
+                                 [--injection-block 0..1] [--governance metadata|all]
        tollgate governor rules add --project ID --name NAME --pattern TEXT [--regex] [--weight N] [--severity LOW|MEDIUM|HIGH|CRITICAL]
        tollgate governor rules list --project ID
        tollgate governor rules remove --project ID RULE_ID`
@@ -36,6 +38,10 @@ const onOff = (flag: string) => z.enum(['on', 'off'], { error: `--${flag} must b
 const threshold = z.coerce.number({ error: '--auto-approve must be a number from 0 to 100' }).int('--auto-approve must be a whole number from 0 to 100')
   .min(0, '--auto-approve must be a whole number from 0 to 100').max(100, '--auto-approve must be a whole number from 0 to 100')
 
+const injectionBlock = z.coerce.number({ error: '--injection-block must be a number from 0 to 1' })
+  .min(0, '--injection-block must be a number from 0 to 1').max(1, '--injection-block must be a number from 0 to 1')
+const governance = z.enum(['metadata', 'all'], { error: '--governance must be metadata or all' })
+
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value)
   if (!result.success) throw new UsageError(result.error.issues[0]!.message)
@@ -45,7 +51,8 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 function settingsView(projectId: string, settings: GovernorSettings) {
   return {
     project: projectId, enabled: settings.enabled, strictMode: settings.strictMode, redactOutput: settings.redactOutput,
-    autoApproveThreshold: settings.autoApproveThreshold, rules: settings.customRules.length, version: settings.version,
+    autoApproveThreshold: settings.autoApproveThreshold, injectionBlockThreshold: injectionBlockThreshold(settings),
+    governance: settings.governance ?? 'metadata', rules: settings.customRules.length, version: settings.version,
   }
 }
 
@@ -53,6 +60,7 @@ export async function runGovernor(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseCliArgs(argv, {
     data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, project: { type: 'string' },
     enabled: { type: 'string' }, strict: { type: 'string' }, redact: { type: 'string' }, 'auto-approve': { type: 'string' },
+    'injection-block': { type: 'string' }, governance: { type: 'string' },
     name: { type: 'string' }, pattern: { type: 'string' }, regex: { type: 'boolean' }, weight: { type: 'string' }, severity: { type: 'string' },
   })
   const [command, sub, ...rest] = positionals
@@ -77,17 +85,19 @@ export async function runGovernor(argv: readonly string[]): Promise<void> {
 type Flags = Readonly<Record<string, string | boolean | undefined>>
 
 async function settings(registry: AuthRegistry, projectId: string, flags: Flags, json: boolean): Promise<void> {
-  const changes: { -readonly [K in 'enabled' | 'strictMode' | 'redactOutput' | 'autoApproveThreshold']?: GovernorSettings[K] } = {}
+  const changes: { -readonly [K in 'enabled' | 'strictMode' | 'redactOutput' | 'autoApproveThreshold' | 'injectionBlockThreshold' | 'governance']?: GovernorSettings[K] } = {}
   if (flags.enabled !== undefined) changes.enabled = parse(onOff('enabled'), flags.enabled)
   if (flags.strict !== undefined) changes.strictMode = parse(onOff('strict'), flags.strict)
   if (flags.redact !== undefined) changes.redactOutput = parse(onOff('redact'), flags.redact)
   if (flags['auto-approve'] !== undefined) changes.autoApproveThreshold = parse(threshold, flags['auto-approve'])
+  if (flags['injection-block'] !== undefined) changes.injectionBlockThreshold = parse(injectionBlock, flags['injection-block'])
+  if (flags.governance !== undefined) changes.governance = parse(governance, flags.governance)
   const current = registry.getProject(projectId)
   if (current === undefined) throw new UsageError(`no project with id ${projectId}`)
   const project = Object.keys(changes).length === 0 ? current : await createPolicies(registry).updateSettings(projectId, changes)
   const view = settingsView(project.id, project.governor)
   if (json) printJson(view)
-  else printTable([view], ['project', 'enabled', 'strictMode', 'redactOutput', 'autoApproveThreshold', 'rules', 'version'])
+  else printTable([view], ['project', 'enabled', 'strictMode', 'redactOutput', 'autoApproveThreshold', 'injectionBlockThreshold', 'governance', 'rules', 'version'])
 }
 
 async function rules(registry: AuthRegistry, projectId: string, sub: string | undefined, rest: readonly string[], flags: Flags, json: boolean): Promise<void> {

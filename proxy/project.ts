@@ -21,6 +21,16 @@ export interface GovernorSettings {
   readonly redactOutput: boolean
   readonly autoApproveThreshold: number
   readonly customRules: readonly CustomRule[]
+  /**
+   * Strict mode blocks a prompt injection read with at least this confidence (0–1), whatever the
+   * request's score; absent, the Governor's default (plugins/governor/verdict/injection-block.ts).
+   */
+  readonly injectionBlockThreshold?: number
+  /**
+   * Which requests the Governor checks: those that carry governorMetadata (`metadata`, the default
+   * when absent), or every request on the AI routes (`all`).
+   */
+  readonly governance?: 'metadata' | 'all'
   /** Bumped on every change, so verdicts and cache entries can be keyed by it. */
   readonly version: number
 }

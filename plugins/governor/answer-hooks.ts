@@ -98,7 +98,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
    */
   async function assessAnswer(ctx: RequestContext, text: string, toolCallArguments: readonly string[], signal: AbortSignal): Promise<Assessment> {
     const views = toolCallArguments.map(scanViewOf)
-    const assessment = await deps.assess(ctx.state.auth!.project, ctx.ai!.governorMetadata!, [text, ...views.map((view) => view.text)], signal)
+    const assessment = await deps.assess(ctx.state.auth!.project, ctx.state.governor!.metadata, [text, ...views.map((view) => view.text)], signal)
     const [inText = [], ...inToolCalls] = assessment.findings
     return { ...assessment, findings: [inText, ...inToolCalls.map((found, i) => findingsInRaw(found, views[i]!))] }
   }
@@ -109,7 +109,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     const state = ctx.state.governor!
     const assessment = await assessAnswer(ctx, text, toolCallArguments, NEVER_ABORTED)
     const { verdict } = assessment
-    const call = governedCall(ctx, auth, 'output', state.auditId, deps.clock)
+    const call = governedCall(ctx, auth, state.metadata, 'output', state.auditId, deps.clock)
     const record = await deps.trail.append(buildAuditEntry(call, assessment, 'blocked', deps.newId, undefined))
     return new GovernorResponseBlockedError(
       `Strict mode stopped the answer before it sent ${found.join(', ')}: an answer's high and critical findings are not let out, and what was sent before had been checked. The audit record ${record.id} lists the reasons.`,
@@ -183,7 +183,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       // An answer that opens no violation (nothing, or only dates and links) adds nothing to the
       // trail: the request's record already stands for it.
       const record = verdict.violations.length === 0 ? undefined
-        : await deps.trail.append(buildAuditEntry(governedCall(ctx, auth, 'output', state.auditId, deps.clock), assessment, answerDecision(verdict, withheld), deps.newId, undefined))
+        : await deps.trail.append(buildAuditEntry(governedCall(ctx, auth, state.metadata, 'output', state.auditId, deps.clock), assessment, answerDecision(verdict, withheld), deps.newId, undefined))
       ctx.doneFields.governor = { outputViolations: verdict.violations.length, outputRiskLevel: verdict.level, outputAuditId: record?.id ?? null }
       if (!withheld || record === undefined) return undefined
       Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))

@@ -1,6 +1,6 @@
 // The one writer of a project's Governor settings: its custom rules (policies) and its switches
-// (enabled, strict mode, auto-approve threshold). Settings are kept in the project record and
-// written through the registry's updateProject (which bumps the settings version, so memoized
+// (enabled, strict mode, auto-approve and injection-block thresholds, governance). Settings are
+// kept in the project record and written through the registry's updateProject (which bumps the settings version, so memoized
 // verdicts and cache entries of the old settings are not reused). Used by the
 // /api/compliance/policies routes, by the management API's PATCH /api/projects/:id (offered to it
 // as the `policies` service) and by `tollgate governor`. A rule is checked before it is saved: a
@@ -52,6 +52,9 @@ export const settingsChangesSchema = z.strictObject({
   strictMode: z.boolean({ error: 'strictMode must be true or false' }).optional(),
   redactOutput: z.boolean({ error: 'redactOutput must be true or false' }).optional(),
   autoApproveThreshold: threshold.optional(),
+  injectionBlockThreshold: z.number({ error: 'injectionBlockThreshold must be a number' })
+    .min(0, 'injectionBlockThreshold must be from 0 to 1').max(1, 'injectionBlockThreshold must be from 0 to 1').optional(),
+  governance: z.enum(['metadata', 'all'], { error: 'governance must be metadata or all' }).optional(),
   customRules: z.array(newRuleSchema.extend({ id: z.string().min(1).max(64).optional() }), { error: 'customRules must be a list of rules' })
     .max(MAX_RULES_PER_PROJECT, `a project holds at most ${MAX_RULES_PER_PROJECT} custom rules`)
     .superRefine((rules, ctx) => {

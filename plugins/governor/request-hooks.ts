@@ -1,6 +1,8 @@
 // The Governor on the AI routes: a verdict and an audit record for every request that carries
-// governorMetadata (before the cache, so hits are governed too), strict-mode blocking, and the
-// checks of the model's answer (answer-hooks.ts).
+// governorMetadata, or for every request under governance "all" (governed-metadata.ts), before
+// the cache, so hits are governed too; strict-mode blocking, and the checks of the model's answer
+// (answer-hooks.ts).
+import type { GovernorMetadata } from '../../proxy/ai-request.ts'
 import type { Clock } from '../../proxy/clock.ts'
 import { isStreamed, type RequestContext } from '../../proxy/context.ts'
 import type { AuthState } from '../auth/state.ts'
@@ -8,6 +10,7 @@ import { GovernorBlockedError } from '../../proxy/errors.ts'
 import { Reply } from '../../proxy/reply.ts'
 import type { Assess } from './assess.ts'
 import { governorUnavailable } from './availability.ts'
+import { governedMetadata } from './governed-metadata.ts'
 import { governorHeaders, OUTPUT_HEADERS } from './headers.ts'
 import type { GovernorMetrics } from './metrics.ts'
 import { buildAuditEntry, requestDecision, type GovernedCall } from './records/audit-entry.ts'
@@ -16,7 +19,8 @@ import type { NewId } from './records/ids.ts'
 import type { AuditKind, ModelEntry } from './records/types.ts'
 import { requestScanViews } from './request-views.ts'
 import { findingsInRaw } from './stream/json-scan-view.ts'
-import { isBlockingLevel } from './verdict/levels.ts'
+import { injectionBlockThreshold } from './verdict/injection-block.ts'
+import { strictBlock } from './verdict/strict-block.ts'
 import type { Verdict } from './verdict/types.ts'
 
 export interface RequestHooksDeps {
@@ -31,7 +35,7 @@ export interface RequestHooksDeps {
 export const blockedSummary = (verdict: Verdict) => verdict.violations.map((v) => ({ type: v.type, severity: v.severity }))
 
 /** The facts every audit record of a governed request repeats. */
-export function governedCall(ctx: RequestContext, auth: AuthState, kind: AuditKind, requestAuditId: string | null, clock: Clock): GovernedCall {
+export function governedCall(ctx: RequestContext, auth: AuthState, metadata: GovernorMetadata, kind: AuditKind, requestAuditId: string | null, clock: Clock): GovernedCall {
   const route = ctx.state.router
   return {
     kind,
@@ -39,7 +43,7 @@ export function governedCall(ctx: RequestContext, auth: AuthState, kind: AuditKi
     projectId: auth.project.id,
     keyId: auth.keyId,
     requestId: ctx.id,
-    metadata: ctx.ai!.governorMetadata!,
+    metadata,
     model: route === undefined ? null : { provider: route.provider, model: route.model },
     settingsVersion: auth.project.governor.version,
     requestAuditId,
@@ -66,9 +70,10 @@ export function createRequestHooks(deps: RequestHooksDeps) {
 
   return {
     async onRequest(ctx: RequestContext): Promise<Reply | undefined> {
-      const metadata = ctx.ai?.governorMetadata
       const auth = ctx.state.auth
-      if (metadata === undefined || auth === undefined) return undefined
+      if (auth === undefined) return undefined
+      const metadata = governedMetadata(ctx.ai, ctx.route, auth.project, auth.keyId)
+      if (metadata === undefined) return undefined
       const refusal = governorUnavailable(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       const { governor } = auth.project
@@ -82,15 +87,16 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       // The record places findings in the texts as the client sent them.
       const assessment = { ...scanned, findings: scanned.findings.map((found, i) => findingsInRaw(found, views[i]!)) }
       const { verdict } = assessment
-      const call = governedCall(ctx, auth, 'request', null, deps.clock)
+      const call = governedCall(ctx, auth, metadata, 'request', null, deps.clock)
       // A model the compliance officer rejected in the registry is refused whatever the score.
       const rejected = listed?.approvalStatus === 'rejected'
-      const blocked = rejected || (governor.strictMode && isBlockingLevel(verdict.level))
+      const strict = strictBlock(governor, verdict, scanned.findings.flat())
+      const blocked = rejected || strict !== undefined
       const decision = requestDecision(verdict, blocked)
       const record = await deps.trail.append(buildAuditEntry(call, assessment, decision, deps.newId, firstUse(call, listed)))
       Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
       ctx.state.governor = {
-        auditId: record.id, riskLevel: verdict.level, riskScore: verdict.score, approved: verdict.approved, blocked, violations: verdict.violations.length,
+        metadata, auditId: record.id, riskLevel: verdict.level, riskScore: verdict.score, approved: verdict.approved, blocked, violations: verdict.violations.length,
       }
       deps.metrics.countVerdict(verdict.level, decision)
       if (!blocked) {
@@ -104,8 +110,11 @@ export function createRequestHooks(deps: RequestHooksDeps) {
           record.id, verdict.level, blockedSummary(verdict),
         ))
       }
+      const why = strict === 'injection'
+        ? `Strict mode blocks a prompt injection read with a confidence of ${injectionBlockThreshold(governor)} or more; this request holds one (it scored ${verdict.score}, ${verdict.level}).`
+        : `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}).`
       return Reply.error(new GovernorBlockedError(
-        `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}). The audit record ${record.id} lists the reasons.`,
+        `${why} The audit record ${record.id} lists the reasons.`,
         record.id, verdict.level, blockedSummary(verdict),
       ))
     },

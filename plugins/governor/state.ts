@@ -1,9 +1,12 @@
 // What the Governor adds to the core's types: its state slot, how the slot shows on the request's
 // log line, and the services it provides.
+import type { GovernorMetadata } from '../../proxy/ai-request.ts'
 import type { CompletedContext } from '../../proxy/context.ts'
 import type { Policies } from './policies.ts'
 
 export interface GovernorState {
+  /** What the request was governed with: its governorMetadata, or what governed-metadata.ts implies for it. */
+  readonly metadata: GovernorMetadata
   readonly auditId: string
   readonly riskLevel: 'low' | 'medium' | 'high' | 'critical'
   readonly riskScore: number

@@ -52,11 +52,22 @@ export interface ModelHit {
 
 let shipped: LoadedModel | undefined
 
+export interface ModelReading extends ModelHit {
+  /** The window's logit passes the threshold of the text's script. */
+  readonly flagged: boolean
+}
+
 /** The window the model flags in the text, if any. */
-export function modelHit(text: string, model: LoadedModel = (shipped ??= loadModel())): ModelHit | undefined {
+export function modelHit(text: string, model?: LoadedModel): ModelHit | undefined {
+  const reading = modelReading(text, model)
+  return reading?.flagged === true ? { start: reading.start, end: reading.end, probability: reading.probability } : undefined
+}
+
+/** The model's highest-scoring window of the text, flagged or not; undefined for a text without sentences. */
+export function modelReading(text: string, model: LoadedModel = (shipped ??= loadModel())): ModelReading | undefined {
   const codes = foldText(text)
   const sentences = sentencesOf(codes)
   const best = bestWindow(sentences, sentenceSums(codes, sentences, model.weights), model.bias)
-  if (best === undefined || !(best.logit > model.thresholds[scriptOf(codes)])) return undefined
-  return { start: best.start, end: best.end, probability: 1 / (1 + Math.exp(-best.logit)) }
+  if (best === undefined) return undefined
+  return { start: best.start, end: best.end, probability: 1 / (1 + Math.exp(-best.logit)), flagged: best.logit > model.thresholds[scriptOf(codes)] }
 }

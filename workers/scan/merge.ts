@@ -1,6 +1,6 @@
 // Findings of one type that overlap describe one entity: they become one finding spanning both,
 // with the higher score. Output is sorted by start, then end, then type.
-import type { Finding } from './types.ts'
+import type { Finding, ModelOpinion } from './types.ts'
 
 export function mergeFindings(findings: readonly Finding[]): Finding[] {
   const sorted = [...findings].sort((a, b) => a.start - b.start || a.end - b.end || compareText(a.type, b.type))
@@ -21,8 +21,15 @@ export function mergeFindings(findings: readonly Finding[]): Finding[] {
 
 function combine(a: Finding, b: Finding): Finding {
   const heuristic = a.heuristic === true && b.heuristic === true
-  const combined = { type: a.type, start: Math.min(a.start, b.start), end: Math.max(a.end, b.end), score: Math.max(a.score, b.score) }
-  return heuristic ? { ...combined, heuristic: true } : combined
+  const combined: Finding = { type: a.type, start: Math.min(a.start, b.start), end: Math.max(a.end, b.end), score: Math.max(a.score, b.score) }
+  const model = bothOpinions(a.model, b.model)
+  return { ...combined, ...(heuristic ? { heuristic: true } : {}), ...(model === undefined ? {} : { model }) }
+}
+
+/** One finding made of two: the model's higher probability, flagged with the rules when either was. */
+function bothOpinions(a: ModelOpinion | undefined, b: ModelOpinion | undefined): ModelOpinion | undefined {
+  if (a === undefined || b === undefined) return a ?? b
+  return { probability: Math.max(a.probability, b.probability), withRules: a.withRules || b.withRules }
 }
 
 function compareText(a: string, b: string): number {

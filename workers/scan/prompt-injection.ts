@@ -9,7 +9,7 @@
 // matched phrase becomes a finding marked heuristic. Text hidden in base64 or hex reaches this
 // detector decoded (see encoded.ts). The families' core phrasings in six other languages are in
 // injection-languages.ts.
-import { modelHit } from './injection-model.ts'
+import { modelReading } from './injection-model.ts'
 import { leadingWords } from './leading-words.ts'
 import { defenses } from './defenses.ts'
 import { OTHER_LANGUAGE_SIGNALS } from './injection-languages.ts'
@@ -531,15 +531,21 @@ const MENTION: RuleVerdict = { kind: 'mention' }
 
 // A rule hit stays a hit, and so does the rules' reading of a mention (a system prompt that
 // forbids "ignore your instructions" names the attack it refuses). Where the rules find too
-// little to decide, the learned model scores the text's windows and adds the one it flags.
+// little to decide, the learned model scores the text's windows and adds the one it flags. A rule
+// hit also carries the model's probability for the text, so that strict mode can block what both
+// read as an attack (plugins/governor/verdict/injection-block.ts).
 export const promptInjectionDetector: Detector = {
   types: ['PROMPT_INJECTION'],
   detect(text, _wanted, options) {
     const byRules = ruleVerdict(text)
-    if (byRules.kind === 'attack') return byRules.findings
+    if (byRules.kind === 'attack') {
+      if (!options.learned) return byRules.findings
+      const model = { probability: modelReading(text)?.probability ?? 0, withRules: true }
+      return byRules.findings.map((finding) => ({ ...finding, model }))
+    }
     if (byRules.kind === 'mention' || !options.learned) return []
-    const hit = modelHit(text)
-    if (hit === undefined) return []
-    return [{ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score: Math.max(FLAG_AT, hit.probability), heuristic: true }]
+    const hit = modelReading(text)
+    if (hit === undefined || !hit.flagged) return []
+    return [{ type: 'PROMPT_INJECTION', start: hit.start, end: hit.end, score: Math.max(FLAG_AT, hit.probability), heuristic: true, model: { probability: hit.probability, withRules: false } }]
   },
 }

@@ -62,6 +62,17 @@ export interface Finding {
   readonly end: number
   readonly score: number
   readonly heuristic?: true
+  /**
+   * PROMPT_INJECTION with the learned model on: the model's probability that the text is an attack,
+   * and whether the phrase rules flagged the text too (else the model alone did, where the rules
+   * could not decide). Without the model the rules alone flag, and it is absent.
+   */
+  readonly model?: ModelOpinion
+}
+
+export interface ModelOpinion {
+  readonly probability: number
+  readonly withRules: boolean
 }
 
 /**

@@ -14,7 +14,7 @@ import { validateAnswer } from './answers.ts'
 import type { GovernorMetrics } from '../metrics.ts'
 import { buildAuditEntry, requestDecision } from '../records/audit-entry.ts'
 import type { NewId } from '../records/ids.ts'
-import { isBlockingLevel } from '../verdict/levels.ts'
+import { strictBlock } from '../verdict/strict-block.ts'
 
 const MAX_MESSAGES = 1000
 
@@ -43,7 +43,7 @@ export function validateRoute(deps: ValidateDeps): RouteSpec {
       const { messages, governorMetadata } = ctx.body as z.output<typeof validateBody>
       const assessment = await deps.assess(auth.project, governorMetadata, messages.map((m) => m.content), ctx.signal)
       const { verdict } = assessment
-      const decision = requestDecision(verdict, auth.project.governor.strictMode && isBlockingLevel(verdict.level))
+      const decision = requestDecision(verdict, strictBlock(auth.project.governor, verdict, assessment.findings.flat()) !== undefined)
       const record = await deps.trail.append(buildAuditEntry({
         kind: 'validate',
         at: new Date(deps.clock.now()).toISOString(),

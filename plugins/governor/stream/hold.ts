@@ -2,12 +2,15 @@
 // from it on may still be the beginning of a value whose end has not arrived, so it waits:
 //   - the last token (a run without whitespace): "4111", "AKIA…", "ana.lopez@ex" may go on;
 //   - tokens before it that look like parts of one value, joined by single blanks: "4111 1111",
-//     "DE89 3704", "+1 (555) 123" — a plain word ends such a group;
+//     "DE89 3704", "+1 (555) 123" — a plain word ends such a group; digits are joined to digits
+//     also across the wider gaps a model writes between a card's groups (a tab, several blanks,
+//     a line break), so "4111\n1111\n" waits for the next group;
 //   - an armoured block from its "-----BEGIN" line until its "-----END … -----" line.
 // A plain word (letters as in prose, "Sure,", "it's") is no part of a value of a type strict mode
 // stops, so when only stopping matters (no redaction) a trailing one goes out at once, unless it
 // directly follows an assignment ("password: hunter…"). What is held never exceeds the bounds
 // below: beyond them the front goes out, checked like any other text.
+import { MAX_SEPARATOR_CHARS } from '../../../workers/scan/digit-groups.ts'
 
 /** The longest run of value-like text held whole (long provider keys, JWTs, assigned secrets). */
 export const MAX_HELD_CHARS = 4096
@@ -20,6 +23,8 @@ export interface HoldRules {
 }
 
 const BLOCK_HEADER = '-----BEGIN'
+const LF = 0x0a
+const CR = 0x0d
 const BLOCK_FOOTER = /-----END[^\n]*?-----/g
 const PLAIN_WORD = /^[(["'“‘*]*\p{Lu}?\p{Ll}+(?:['’]\p{Ll}+)*[.,;:!?)\]"'”’*]*$/u
 // Letters of scripts written without spaces (CJK, Thai…) end a token: a value is never made of them.
@@ -53,7 +58,10 @@ function trailingRunStart(text: string, released: number, rules: HoldRules): num
   const floor = Math.max(released, end - MAX_HELD_CHARS)
   if (end <= floor) return end
   let start: number
-  if (isBlank(text.charCodeAt(end - 1))) {
+  const gap = digitGapStart(text, end, floor)
+  if (gap !== undefined) {
+    start = tokenStart(text, gap, floor)
+  } else if (isBlank(text.charCodeAt(end - 1))) {
     // One blank after a value-like token keeps its group open ("4111 " may go on "1111").
     if (end - 1 <= floor || !isTokenChar(text, end - 2)) return end
     start = tokenStart(text, end - 1, floor)
@@ -64,12 +72,39 @@ function trailingRunStart(text: string, released: number, rules: HoldRules): num
   } else {
     return end
   }
-  while (start - 2 >= floor && isBlank(text.charCodeAt(start - 1)) && isTokenChar(text, start - 2)) {
-    const previous = tokenStart(text, start - 1, floor)
-    if (isPlainWord(text.slice(previous, start - 1))) break
+  while (start - 2 >= floor) {
+    const previousEnd = isBlank(text.charCodeAt(start - 1)) && isTokenChar(text, start - 2)
+      ? start - 1
+      : isDigit(text.charCodeAt(start)) ? digitGapStart(text, start, floor) : undefined
+    if (previousEnd === undefined) break
+    const previous = tokenStart(text, previousEnd, floor)
+    if (isPlainWord(text.slice(previous, previousEnd))) break
     start = previous
   }
   return start
+}
+
+/**
+ * Where the whitespace that ends at `end` begins, when digits come before it and it may stand
+ * between two groups of one number: a few blanks with at most one line break.
+ */
+function digitGapStart(text: string, end: number, floor: number): number | undefined {
+  let at = end
+  let lineBreaks = 0
+  while (at > floor && end - at < MAX_SEPARATOR_CHARS && isGapChar(text.charCodeAt(at - 1))) {
+    if (text.charCodeAt(at - 1) === LF) lineBreaks++
+    at--
+  }
+  if (at === end || lineBreaks > 1 || at <= floor || !isDigit(text.charCodeAt(at - 1))) return undefined
+  return at
+}
+
+function isGapChar(code: number): boolean {
+  return isBlank(code) || code === LF || code === CR
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
 }
 
 /** Start of the token that ends at `end`, not looking below `floor`. */

@@ -97,6 +97,20 @@ for (const [name, pieces, type] of [
   })
 }
 
+t.test('a card written a group per line, split over chunks and lines, is stopped in strict mode and redacted whole with redactOutput', async (t) => {
+  const pieces = ['Card on file:\n4539', '\n1488\n', '0343', '\n6467\n', 'keep it safe.', ...FILLER]
+  const strict = await gatewayStreaming(t, pieces, STRICT)
+  const stopped = await chat(strict.gw.url, strict.gw.sk, 'What is on file?')
+  t.equal(deltas(stopped), 'Card on file:\n')
+  t.match(stopped.events.at(-1), { event: 'error', data: { code: 'governor_response_blocked', found: ['CREDIT_CARD'] } })
+  t.notMatch(stopped.body, /4539|1488|0343|6467/)
+
+  const redacting = await gatewayStreaming(t, pieces, { changes: { governor: { redactOutput: true } } })
+  const redacted = await chat(redacting.gw.url, redacting.gw.sk, 'What is on file?')
+  t.equal(deltas(redacted), `Card on file:\n[REDACTED:CREDIT_CARD]\nkeep it safe.${FILLER.join('')}`)
+  t.notMatch(redacted.body, /4539|1488|0343|6467/)
+})
+
 t.test('strict mode sends prose as it comes: the first delta arrives long before the model has finished', async (t) => {
   const pieces = ['Sure', ', here is', ' the summary', ' you asked for.']
   const { gw } = await gatewayStreaming(t, pieces, { ...STRICT, gapMs: 250 })

@@ -31,9 +31,22 @@ t.test('value-like tokens joined by single blanks are held as one group; a plain
   t.equal(held('the IBAN DE89 3704 0044'), 'IBAN DE89 3704 0044')
   t.equal(held('call +1 (555) 123-45'), '+1 (555) 123-45')
   t.equal(held('my NINO AB 12 34'), 'NINO AB 12 34')
-  t.equal(held('4111 1111  2222'), '2222')
+  t.equal(held('AB12 CD34  EF56'), 'EF56')
   t.equal(held('card 4111 1111 1111 1111 is'), '', 'strict mode: a finished group followed by a word goes out (and is scanned)')
   t.equal(held('card 4111 1111 1111 1111 is', REDACTING), '4111 1111 1111 1111 is')
+})
+
+t.test('digit groups stay joined across the gaps a card is written with: a line break, a tab, several blanks', async (t) => {
+  t.equal(held('card:\n4111\n1111\n'), '4111\n1111\n')
+  t.equal(held('card:\r\n4111\r\n1111'), '4111\r\n1111')
+  t.equal(held('card 4111\t1111\t11'), '4111\t1111\t11')
+  t.equal(held('card 4111   1111    '), '4111   1111    ')
+  t.equal(held('card 4 1 1 1 1 1'), '4 1 1 1 1 1')
+  t.equal(held('card 4111\n1111\n', REDACTING, 10), '1111\n', 'never what was released')
+  t.equal(held('year 2024\n\n'), '', 'a blank line ends the number')
+  t.equal(held('4111\nThe end'), '', 'a word on the next line ends it')
+  t.equal(held('AB\nCD'), 'CD', 'only digits are joined across a line')
+  t.equal(held('Line\n'), '')
 })
 
 t.test('a plain word right after an assignment operator waits: it may be a secret\'s start', async (t) => {

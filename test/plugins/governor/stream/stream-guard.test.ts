@@ -65,6 +65,25 @@ t.test('strict mode stops a card number or a key before any character of it leav
   }
 })
 
+const CARD_SHAPES = ['4539\n1488\n0343\n6467', '4539\r\n1488\r\n0343\r\n6467', '4539\t1488\t0343\t6467', '4539  1488  0343  6467', '4539.1488.0343.6467', '4539/1488/0343/6467', '4539_1488_0343_6467', [...'4539148803436467'].join(' ')]
+
+t.test('a card in any shape a model writes it is stopped before a digit leaves, and redacted whole, across chunks and lines', async (t) => {
+  for (const card of CARD_SHAPES) {
+    const answer = `Sure. The card on file is\n${card}\nand it expires soon.`
+    const at = answer.indexOf(card)
+    let leaks = 0
+    let unstopped = 0
+    let unredacted = 0
+    for (const pieces of splits(answer)) {
+      const run = stream(STRICT, pieces)
+      if (run.sent.length > at) leaks++
+      if (run.stopped?.includes('CREDIT_CARD') !== true) unstopped++
+      if (stream(REDACT, pieces).sent !== answer.replace(card, '[REDACTED:CREDIT_CARD]')) unredacted++
+    }
+    t.same({ leaks, unstopped, unredacted }, { leaks: 0, unstopped: 0, unredacted: 0 }, JSON.stringify(card))
+  }
+})
+
 t.test('strict mode sends prose at once and lets medium findings out', async (t) => {
   const guard = new StreamGuard(STRICT, scan)
   t.same(now(guard.push('Sure')), { kind: 'send', text: 'Sure' }, 'a first word goes out with its chunk')
