@@ -14,6 +14,7 @@ import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
 import { missingCapability } from './capabilities.ts'
 import { countTokensRoute } from './count-tokens-route.ts'
+import { routeEmbedding } from './embedding-route.ts'
 import { modelRoutes } from './models-route.ts'
 import { byteBound, promptTokensBound, textBytes } from './prompt-bound.ts'
 import { promptTexts, sizePrompt, type PromptSize } from './prompt-size.ts'
@@ -21,6 +22,7 @@ import { JSON_MODE_INSTRUCTION } from './providers/adapter.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 import { createAnthropicAdapter } from './providers/anthropic.ts'
 import { createChatCompletionsAdapter } from './providers/chat-completions.ts'
+import { createEmbeddings } from './providers/embeddings-wire.ts'
 import { createLocalAdapter } from './providers/local.ts'
 import { buildRouteTable, type Adapters, type RoutePlan } from './route-table.ts'
 import { providerDirectory } from './provider-directory.ts'
@@ -37,14 +39,20 @@ function buildAdapters(config: RouterConfig, upstream: Upstream): Adapters {
   return {
     local: createLocalAdapter({ chunkDelayMs: config.local.chunkDelayMs }),
     ...(openai.apiKey !== undefined && {
-      openai: createChatCompletionsAdapter(upstream, {
-        label: 'openai', baseUrl: openai.baseUrl, apiKey: openai.apiKey, asksForStreamUsage: true, maxTemperature: 2,
-      }),
+      openai: {
+        ...createChatCompletionsAdapter(upstream, {
+          label: 'openai', baseUrl: openai.baseUrl, apiKey: openai.apiKey, asksForStreamUsage: true, maxTemperature: 2,
+        }),
+        embed: createEmbeddings(upstream, { label: 'openai', baseUrl: openai.baseUrl, apiKey: openai.apiKey }),
+      },
     }),
     ...(mistral.apiKey !== undefined && {
-      mistral: createChatCompletionsAdapter(upstream, {
-        label: 'mistral', baseUrl: mistral.baseUrl, apiKey: mistral.apiKey, asksForStreamUsage: false, maxTemperature: 1,
-      }),
+      mistral: {
+        ...createChatCompletionsAdapter(upstream, {
+          label: 'mistral', baseUrl: mistral.baseUrl, apiKey: mistral.apiKey, asksForStreamUsage: false, maxTemperature: 1,
+        }),
+        embed: createEmbeddings(upstream, { label: 'mistral', baseUrl: mistral.baseUrl, apiKey: mistral.apiKey }),
+      },
     }),
     ...(anthropic.apiKey !== undefined && {
       anthropic: createAnthropicAdapter(upstream, { baseUrl: anthropic.baseUrl, apiKey: anthropic.apiKey }),
@@ -175,6 +183,7 @@ export default {
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
+        if (ai.embedding !== undefined) return routeEmbedding(ctx, plan, ai, ai.embedding, config, deps)
         const lacking = missingCapability(ai, plan.primary.model)
         if (lacking !== undefined) return Reply.error(lacking)
         const texts = promptTexts(ai)

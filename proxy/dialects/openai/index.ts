@@ -1,7 +1,9 @@
-// The OpenAI dialect: POST /v1/chat/completions on the gateway's chain.
+// The OpenAI dialect: POST /v1/chat/completions and /v1/embeddings on the gateway's chain.
 import type { ClientDialect } from '../../dialect.ts'
 import type { Route } from '../../routes.ts'
 import { chatCompletionSchema } from './answers.ts'
+import { embeddingListSchema, embeddingsFormat } from './embeddings-format.ts'
+import { embeddingsRequestSchema, parseEmbeddings } from './embeddings-request.ts'
 import { openAiFormat } from './format.ts'
 import { chatCompletionsRequestSchema, parseChatCompletions } from './request.ts'
 
@@ -10,11 +12,23 @@ export const openAiDialect: ClientDialect = {
   schema: chatCompletionsRequestSchema,
   parse: parseChatCompletions,
   format: openAiFormat,
+  sse: 'Server-Sent Events: `chat.completion.chunk` objects as OpenAI streams them, ending with `data: [DONE]`.',
+}
+
+export const openAiEmbeddingsDialect: ClientDialect = {
+  name: 'openai',
+  schema: embeddingsRequestSchema,
+  parse: parseEmbeddings,
+  format: embeddingsFormat,
 }
 
 export const openAiRoutes: readonly Route[] = [
   {
     method: 'POST', path: '/v1/chat/completions', name: 'openai_chat_completions', kind: 'ai', keyTypes: ['sk'], stream: false,
     dialect: openAiDialect, docs: { response: chatCompletionSchema },
+  },
+  {
+    method: 'POST', path: '/v1/embeddings', name: 'openai_embeddings', kind: 'ai', keyTypes: ['sk'], stream: false,
+    dialect: openAiEmbeddingsDialect, docs: { response: embeddingListSchema },
   },
 ]

@@ -8,6 +8,8 @@ import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start
 export interface DialectGateway {
   readonly url: string
   readonly mock: MockUpstream
+  /** The project of the `sk` and `pk` keys. */
+  readonly projectId: string
   readonly keys: {
     readonly sk: string
     readonly pk: string
@@ -42,6 +44,7 @@ export async function startDialectGateway(t: Test, options: DialectGatewayOption
   return {
     url,
     mock,
+    projectId: main.projectId,
     keys: { sk: main.keys[0]!.key, pk: main.keys[1]!.key, broke: broke.keys[0]!.key, limited: limited.keys[0]!.key },
   }
 }
@@ -74,4 +77,18 @@ export async function rejectsWith<E>(t: Test, promise: Promise<unknown>, expecte
   }
   t.fail(`expected a rejection with ${expected.name}`)
   return undefined
+}
+
+export interface LocalGateway {
+  readonly url: string
+  readonly projectId: string
+  readonly key: string
+}
+
+/** A gateway with no provider key: the local provider answers every model, offline. */
+export async function startLocalGateway(t: Test): Promise<LocalGateway> {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const { url } = await startTestGateway(t, { dataDir })
+  return { url, projectId: seeded.projectId, key: seeded.keys[0]!.key }
 }
