@@ -1,7 +1,10 @@
-// The OpenAI dialect: POST /v1/chat/completions and /v1/embeddings on the gateway's chain.
+// The OpenAI dialect: POST /v1/chat/completions, /v1/completions and /v1/embeddings on the
+// gateway's chain.
 import type { ClientDialect } from '../../dialect.ts'
 import type { Route } from '../../routes.ts'
 import { chatCompletionSchema } from './answers.ts'
+import { completionsFormat, textCompletionSchema } from './completions-format.ts'
+import { completionsRequestSchema, parseCompletions } from './completions-request.ts'
 import { embeddingListSchema, embeddingsFormat } from './embeddings-format.ts'
 import { embeddingsRequestSchema, parseEmbeddings } from './embeddings-request.ts'
 import { openAiFormat } from './format.ts'
@@ -15,6 +18,14 @@ export const openAiDialect: ClientDialect = {
   sse: 'Server-Sent Events: `chat.completion.chunk` objects as OpenAI streams them, ending with `data: [DONE]`.',
 }
 
+export const openAiCompletionsDialect: ClientDialect = {
+  name: 'openai',
+  schema: completionsRequestSchema,
+  parse: parseCompletions,
+  format: completionsFormat,
+  sse: 'Server-Sent Events: `text_completion` objects as OpenAI streams them, ending with `data: [DONE]`.',
+}
+
 export const openAiEmbeddingsDialect: ClientDialect = {
   name: 'openai',
   schema: embeddingsRequestSchema,
@@ -26,6 +37,10 @@ export const openAiRoutes: readonly Route[] = [
   {
     method: 'POST', path: '/v1/chat/completions', name: 'openai_chat_completions', kind: 'ai', keyTypes: ['sk'], stream: false,
     dialect: openAiDialect, docs: { response: chatCompletionSchema },
+  },
+  {
+    method: 'POST', path: '/v1/completions', name: 'openai_completions', kind: 'ai', keyTypes: ['sk'], stream: false,
+    dialect: openAiCompletionsDialect, docs: { response: textCompletionSchema },
   },
   {
     method: 'POST', path: '/v1/embeddings', name: 'openai_embeddings', kind: 'ai', keyTypes: ['sk'], stream: false,

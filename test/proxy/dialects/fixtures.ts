@@ -92,3 +92,11 @@ export async function startLocalGateway(t: Test): Promise<LocalGateway> {
   const { url } = await startTestGateway(t, { dataDir })
   return { url, projectId: seeded.projectId, key: seeded.keys[0]!.key }
 }
+
+/** The SDK's typed error, with the status (and message) the gateway gave it. */
+export async function refused(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => Error, status: number, message?: RegExp): Promise<void> {
+  const err: unknown = await promise.then(() => undefined, (error: unknown) => error)
+  t.ok(err instanceof expected, `rejects with ${expected.name}`)
+  t.equal((err as { status?: number } | undefined)?.status, status)
+  if (message !== undefined) t.match((err as Error | undefined)?.message, message)
+}

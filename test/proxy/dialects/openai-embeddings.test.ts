@@ -2,19 +2,11 @@
 // provider (the mock upstream) and from the local provider, float and base64, dimensions, token
 // inputs, the cache, metering, idempotency, the Governor on the inputs, and the refusals.
 import OpenAI from 'openai'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { call } from '../../helpers/http.ts'
 import { governedGateway, SENSITIVE } from '../../plugins/governor/fixtures.ts'
 import { startAnswerUpstream } from '../../plugins/governor/answer-upstream.ts'
-import { startDialectGateway, startLocalGateway } from './fixtures.ts'
-
-/** The SDK's typed error, with the status and message the gateway gave it. */
-async function refused(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => Error, status: number, message?: RegExp): Promise<void> {
-  const err: unknown = await promise.then(() => undefined, (error: unknown) => error)
-  t.ok(err instanceof expected, `rejects with ${expected.name}`)
-  t.equal((err as InstanceType<typeof OpenAI.APIError> | undefined)?.status, status)
-  if (message !== undefined) t.match((err as Error | undefined)?.message, message)
-}
+import { refused, startDialectGateway, startLocalGateway } from './fixtures.ts'
 
 const norm = (vector: readonly number[]) => Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0))
 
