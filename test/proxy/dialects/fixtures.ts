@@ -93,8 +93,8 @@ export async function startLocalGateway(t: Test): Promise<LocalGateway> {
   return { url, projectId: seeded.projectId, key: seeded.keys[0]!.key }
 }
 
-/** The SDK's typed error, with the status (and message) the gateway gave it. */
-export async function refused(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => Error, status: number, message?: RegExp): Promise<void> {
+/** The SDK's typed error, with the status (and message) the gateway gave it; no status for an error event in a stream. */
+export async function refused(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => Error, status: number | undefined, message?: RegExp): Promise<void> {
   const err: unknown = await promise.then(() => undefined, (error: unknown) => error)
   t.ok(err instanceof expected, `rejects with ${expected.name}`)
   t.equal((err as { status?: number } | undefined)?.status, status)

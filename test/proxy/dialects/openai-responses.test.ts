@@ -58,6 +58,18 @@ t.test('streams the typed events in order, which the SDK\'s stream helper accumu
   t.match(gw.mock.requests.at(-1)?.body, { stream: true })
 })
 
+t.test('a stream the provider cuts ends in an error event, which the SDK raises', async (t) => {
+  const gw = await startDialectGateway(t)
+  const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  gw.mock.fail('stream-cut')
+  const stream = openai.responses.stream({ model: 'gpt-4o', input: question })
+  const types: string[] = []
+  stream.on('event', (event) => types.push(event.type))
+  await refused(t, stream.finalResponse(), OpenAI.APIError, undefined, /ended its stream before it was complete|connection/)
+  t.equal(types[0], 'response.created', 'the stream had begun')
+  t.notOk(types.includes('response.completed'))
+})
+
 t.test('a function call comes back as an output item, and its output goes back in input', async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
