@@ -147,8 +147,14 @@ const BY_FUNCTION: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
 
 const BY_DIALECT_FILE: Readonly<Record<string, Rule>> = {
   'request.ts': 'validation',
+  'embeddings-request.ts': 'validation',
+  'completions-request.ts': 'validation',
+  'responses-request.ts': 'validation',
   'shared.ts': 'validation',
   'format.ts': 'rendering',
+  'embeddings-format.ts': 'rendering',
+  'completions-format.ts': 'rendering',
+  'responses-format.ts': 'rendering',
   'answers.ts': 'rendering',
   'errors.ts': 'rendering',
   'error-shapes.ts': 'rendering',

@@ -131,6 +131,13 @@ export interface GenerationOptions {
   readonly user?: string | undefined
 }
 
+/** Text to turn into vectors (OpenAI's embeddings): each input is a text or the provider's token ids. */
+export interface EmbeddingOptions {
+  readonly inputs: readonly (string | readonly number[])[]
+  /** Shorter vectors than the model's own, for a model that can give them. */
+  readonly dimensions?: number | undefined
+}
+
 export interface AiRequest extends GenerationOptions {
   readonly messages: readonly Message[]
   readonly quality: Quality
@@ -143,6 +150,11 @@ export interface AiRequest extends GenerationOptions {
   readonly governorMetadata?: GovernorMetadata | undefined
   /** Set by a dialect whose body chooses SSE; the spec's endpoints stream by route. */
   readonly stream?: boolean | undefined
+  /**
+   * Present on an embeddings request: the answer is vectors, not text. Its text inputs are also
+   * the request's user messages, so what reads a prompt (the Governor, the cache) reads them.
+   */
+  readonly embedding?: EmbeddingOptions | undefined
 }
 
 /** One text of a request: a message's text, or a tool call's arguments (JSON text). */

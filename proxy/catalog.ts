@@ -88,6 +88,7 @@ function unpricedInfo(provider: ProviderName, upstreamId: string): ModelInfo {
     inputPerMillion: 0, outputPerMillion: 0, cachedInputPerMillion: 0, cacheWritePerMillion: 0,
     priced: false,
     imageTokens: DEFAULT_IMAGE_TOKENS,
+    dimensions: null,
     capabilities: UNPRICED_CAPABILITIES,
     created: 0,
   }

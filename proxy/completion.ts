@@ -54,6 +54,8 @@ export interface ProviderResult {
   readonly finishReason?: FinishReason | undefined
   /** Set when a fallback served the call instead of the route's first choice. */
   readonly servedBy?: ServedBy | undefined
+  /** An embeddings request's vectors, one per input in order (its text is empty). */
+  readonly embeddings?: readonly (readonly number[])[] | undefined
 }
 
 /**
@@ -87,6 +89,8 @@ export interface CompletionResult {
   /** Input tokens the provider read from or wrote to its prompt cache, when it reported any. */
   cachedInputTokens?: number | undefined
   cacheWriteTokens?: number | undefined
+  /** An embeddings request's vectors, one per input in order. */
+  embeddings?: readonly (readonly number[])[] | undefined
 }
 
 /** A piece of streamed text on its way to the client; onStreamChunk hooks may replace it. */

@@ -21,4 +21,6 @@ export interface ClientDialect {
   /** Validates a parsed JSON body and maps it to the gateway's request; throws InvalidRequestError. */
   parse(body: unknown, headers: IncomingHttpHeaders): ParsedAiBody
   readonly format: AnswerFormat
+  /** What the route's stream holds, for /openapi.json; absent on a route that never streams. */
+  readonly sse?: string
 }

@@ -44,6 +44,11 @@ export const modelEntrySchema = z.strictObject({
     /** Reasons before it answers, and is sent no temperature the client did not send. */
     reasoning: z.boolean().default(false),
   }).prefault({}),
+  /**
+   * An embedding model's vector length. Present only on embedding models, which serve
+   * /v1/embeddings (a context window of one input each) and no chat.
+   */
+  dimensions: z.int().positive().max(65_536).optional(),
   /** With vision: the most tokens one image costs; absent: DEFAULT_IMAGE_TOKENS. */
   imageTokens: z.int().positive().optional(),
   /** Release day (YYYY-MM-DD), /v1/models's `created`. */
@@ -82,6 +87,7 @@ export function infoOf(name: string, entry: ModelEntry, replaced?: ModelInfo): M
     ...pricesOf(entry.provider, entry),
     priced: true,
     imageTokens: entry.capabilities.vision ? entry.imageTokens ?? DEFAULT_IMAGE_TOKENS : null,
+    dimensions: entry.dimensions ?? null,
     capabilities: entry.capabilities,
     created: entry.released === undefined ? replaced?.created ?? 0 : Date.parse(entry.released) / 1000,
   }

@@ -54,6 +54,8 @@ export interface ModelInfo extends ModelPrices {
    * provider's own downscaling); null when the model takes no images.
    */
   readonly imageTokens: number | null
+  /** An embedding model's vector length; null for a chat model. */
+  readonly dimensions: number | null
   readonly capabilities: ModelCapabilities
   /** When the model was released (unix seconds), as /v1/models lists it; 0 when not known. */
   readonly created: number

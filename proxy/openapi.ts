@@ -165,8 +165,6 @@ const SSE_SCHEMAS = {
     description: 'Server-Sent Events: `event: delta` with `{text}` per piece of the answer, then `event: done` with ' +
       '`{provider, model, cacheHit, usage, creditsCharged, creditsRemaining}`, or `event: error` with `{error, message}`.',
   },
-  openai: { type: 'string', description: 'Server-Sent Events: `chat.completion.chunk` objects as OpenAI streams them, ending with `data: [DONE]`.' },
-  anthropic: { type: 'string', description: 'Server-Sent Events: Anthropic\'s typed events, from `message_start` to `message_stop`.' },
 } as const
 
 function successResponse(route: Route) {
@@ -178,10 +176,11 @@ function successResponse(route: Route) {
   const content: Record<string, { schema: JsonSchema }> = {}
   if (route.kind === 'ai' && route.stream) content[SSE_TYPE] = { schema: SSE_SCHEMAS.native }
   else if (docs.response !== undefined) content[docs.contentType ?? JSON_TYPE] = { schema: jsonSchemaOf(docs.response, 'output') }
-  // A dialect answers JSON, or a stream when the body's `stream` is true.
-  if (route.dialect !== undefined) content[SSE_TYPE] = { schema: SSE_SCHEMAS[route.dialect.name] }
+  // A dialect answers JSON, or a stream when the body's `stream` is true and the route streams.
+  const sse = route.dialect?.sse
+  if (sse !== undefined) content[SSE_TYPE] = { schema: { type: 'string', description: sse } }
   return {
-    description: route.dialect === undefined ? 'Success.' : 'Success: JSON, or a stream when the body asks for one.',
+    description: sse === undefined ? 'Success.' : 'Success: JSON, or a stream when the body asks for one.',
     headers: headersOf(headers),
     ...(docs.status === 204 ? {} : { content }),
   }

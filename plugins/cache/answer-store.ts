@@ -18,6 +18,7 @@ export interface StoredAnswer {
   /** Kept only for answers that have them, so a plain answer's record stays as small as before. */
   toolCalls?: CompletionResult['toolCalls']
   finishReason?: CompletionResult['finishReason']
+  embeddings?: CompletionResult['embeddings']
 }
 
 const HOT_ANSWERS = 512

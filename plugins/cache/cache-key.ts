@@ -1,6 +1,6 @@
 // The cache key: a canonical encoding of every request field that changes the model's answer,
 // and its SHA-256. Pure: it never sees the request context.
-import type { GenerationOptions, Message } from '../../proxy/ai-request.ts'
+import type { EmbeddingOptions, GenerationOptions, Message } from '../../proxy/ai-request.ts'
 import { hashCacheKey } from '../../workers/hash-cache-key.ts'
 
 export interface CacheKeyFields {
@@ -18,6 +18,8 @@ export interface CacheKeyFields {
   readonly governorVersion: number | null
   /** Tools, sampling and output options; `user` is left out, as it does not change the answer. */
   readonly options?: GenerationOptions | undefined
+  /** An embeddings request's inputs (token ids included) and vector length. */
+  readonly embedding?: EmbeddingOptions | undefined
 }
 
 // Part of every encoding, so a change of the encoding can never match entries written by the old one.
@@ -55,6 +57,9 @@ export function encodeCacheKey(fields: CacheKeyFields): string {
   ]
   const options = encodeOptions(fields.options)
   if (options !== undefined) encoded.push(options)
+  const embedding = fields.embedding
+  // Tagged, so no chat request's options can take its place.
+  if (embedding !== undefined) encoded.push(['embedding', embedding.inputs, embedding.dimensions ?? null])
   return JSON.stringify(encoded)
 }
 

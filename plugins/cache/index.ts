@@ -23,7 +23,7 @@ import { isCacheable } from './sampling-rule.ts'
 import { cacheSchema } from './schema.ts'
 import { cacheLogFields } from './state.ts'
 
-type Answer = Pick<CompletionResult, 'text' | 'provider' | 'model' | 'usage' | 'toolCalls' | 'finishReason'>
+type Answer = Pick<CompletionResult, 'text' | 'provider' | 'model' | 'usage' | 'toolCalls' | 'finishReason' | 'embeddings'>
 
 /** Whether the text's UTF-8 bytes fit `bytes`: a UTF-16 unit is at most 3 of them, so most texts need no count. */
 function fitsInline(text: string, bytes: number): boolean {
@@ -42,6 +42,7 @@ function hitOf(answer: Answer): CompletionResult {
   }
   if (answer.toolCalls !== undefined) hit.toolCalls = answer.toolCalls
   if (answer.finishReason !== undefined) hit.finishReason = answer.finishReason
+  if (answer.embeddings !== undefined) hit.embeddings = answer.embeddings
   return hit
 }
 
@@ -155,6 +156,7 @@ export default {
           mode: ai.mode,
           governorVersion: ai.governorMetadata === undefined ? null : project.governor.version,
           options: ai,
+          embedding: ai.embedding,
         })
         if (fitsInline(canonical, config.poolThresholdBytes)) return lookup(ctx, hashCacheKey(canonical), policy, project)
         return pool.run('hashCacheKey', canonical, ctx.signal).then((key) => lookup(ctx, key, policy, project))
@@ -170,10 +172,11 @@ export default {
         const governed = ctx.state.governor
         if (governed !== undefined && governed.output?.storable !== true) return
         flights.answer(slot.key, ctx, result)
-        const { text, provider, model, usage, toolCalls, finishReason } = result
+        const { text, provider, model, usage, toolCalls, finishReason, embeddings } = result
         const stored: StoredAnswer = { text, provider, model, usage, storedAt: clock.now() }
         if (toolCalls !== undefined) stored.toolCalls = toolCalls
         if (finishReason !== undefined) stored.finishReason = finishReason
+        if (embeddings !== undefined) stored.embeddings = embeddings
         const ttlMs = Math.max(1, ctx.state.auth!.project.cacheTtlSeconds * 1000)
         if (!answers.shared) {
           track(answers.put(slot.key, stored, ttlMs))

@@ -9,7 +9,7 @@ import type { ModelName } from '../../proxy/models.ts'
 import { isTransient } from './upstream-error.ts'
 import type { Cooldowns } from './cooldown.ts'
 import type { DeploymentMetrics } from './deployment-metrics.ts'
-import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
+import type { EmbeddingRequest, ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 
 export interface Deployment {
   readonly name: string
@@ -38,8 +38,9 @@ export function createBalancedAdapter(provider: string, deployments: readonly De
     return found
   }
 
-  const pick = (model: ModelName): Deployment => {
-    const candidates = serving(model)
+  /** `embeds`: only among deployments with an embeddings API. */
+  const pick = (model: ModelName, embeds = false): Deployment => {
+    const candidates = embeds ? serving(model).filter((d) => d.adapter.embed !== undefined) : serving(model)
     if (candidates.length === 0) throw new UpstreamError(`No ${provider} deployment serves ${model}.`, false)
     const ready = rests ? candidates.filter((d) => !cooldowns.isCooling(d.name)) : candidates
     if (ready.length === 0) throw new DeploymentsCoolingError(provider, Math.ceil(cooldowns.readyInMs(candidates.map((d) => d.name)) / 1000))
@@ -84,6 +85,17 @@ export function createBalancedAdapter(provider: string, deployments: readonly De
         throw failed(deployment, request.model, err, signal)
       }
     },
+    ...(deployments.some((d) => d.adapter.embed !== undefined) && {
+      async embed(request: EmbeddingRequest, signal: AbortSignal) {
+        const deployment = pick(request.model, true)
+        deployment.metrics.requests.inc()
+        try {
+          return await deployment.adapter.embed!(request, signal)
+        } catch (err) {
+          throw failed(deployment, request.model, err, signal)
+        }
+      },
+    }),
     stream(request: ProviderRequest, signal: AbortSignal) {
       const deployment = pick(request.model)
       deployment.metrics.requests.inc()

@@ -7,6 +7,9 @@ import type { ModelName } from '../../proxy/models.ts'
 
 /** The 400 for the first capability the request needs and the model lacks; undefined when it has them all. */
 export function missingCapability(ai: AiRequest, model: ModelName): InvalidRequestError | undefined {
+  if (modelCatalog().info(model).dimensions !== null) {
+    return new InvalidRequestError('Not a chat model', `${model} is an embedding model: send its inputs to /v1/embeddings.`)
+  }
   const usesTools = ai.tools !== undefined && ai.tools.length > 0
   const usesJson = ai.mode === 'json'
   if (!usesTools && !usesJson) return undefined

@@ -10,6 +10,7 @@ import type { DeploymentCounters } from './deployment-metrics.ts'
 import type { ProviderAdapter } from './providers/adapter.ts'
 import { createAnthropicAdapter } from './providers/anthropic.ts'
 import { createChatCompletionsAdapter } from './providers/chat-completions.ts'
+import { createEmbeddings } from './providers/embeddings-wire.ts'
 import type { DeploymentConfig, RouterConfig } from './schema.ts'
 
 export const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'mistral']
@@ -25,9 +26,21 @@ function adapterOf(provider: ProviderName, deployment: DeploymentConfig, provide
   const baseUrl = deployment.baseUrl ?? providerBaseUrl
   const { apiKey } = deployment
   if (provider === 'anthropic') return createAnthropicAdapter(upstream, { baseUrl, apiKey })
-  if (provider === 'mistral') return createChatCompletionsAdapter(upstream, { label: 'mistral', baseUrl, apiKey, asksForStreamUsage: false, maxTemperature: 1 })
-  const azure = deployment.kind === 'azure' ? { apiVersion: deployment.apiVersion!, deployments: deployment.azureDeployments! } : undefined
-  return createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl, apiKey, asksForStreamUsage: true, maxTemperature: 2, azure })
+  if (provider === 'mistral') {
+    return {
+      ...createChatCompletionsAdapter(upstream, { label: 'mistral', baseUrl, apiKey, asksForStreamUsage: false, maxTemperature: 1 }),
+      embed: createEmbeddings(upstream, { label: 'mistral', baseUrl, apiKey }),
+    }
+  }
+  // Azure names its embeddings deployments apart: an Azure deployment serves chat only.
+  if (deployment.kind === 'azure') {
+    const azure = { apiVersion: deployment.apiVersion!, deployments: deployment.azureDeployments! }
+    return createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl, apiKey, asksForStreamUsage: true, maxTemperature: 2, azure })
+  }
+  return {
+    ...createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl, apiKey, asksForStreamUsage: true, maxTemperature: 2 }),
+    embed: createEmbeddings(upstream, { label: 'openai', baseUrl, apiKey }),
+  }
 }
 
 function modelsOf(deployment: DeploymentConfig): ReadonlySet<string> | undefined {

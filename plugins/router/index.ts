@@ -14,6 +14,7 @@ import { fitContextWindow, promptTokensOf } from './context-window.ts'
 import { countContentTokens, countInline } from './count-content-tokens.ts'
 import { missingCapability } from './capabilities.ts'
 import { countTokensRoute } from './count-tokens-route.ts'
+import { routeEmbedding } from './embedding-route.ts'
 import { modelRoutes } from './models-route.ts'
 import { byteBound, promptTokensBound, textBytes } from './prompt-bound.ts'
 import { promptTexts, sizePrompt, type PromptSize } from './prompt-size.ts'
@@ -165,6 +166,7 @@ export default {
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
+        if (ai.embedding !== undefined) return routeEmbedding(ctx, plan, ai, ai.embedding, config, deps)
         const lacking = missingCapability(ai, plan.primary.model)
         if (lacking !== undefined) return Reply.error(lacking)
         const texts = promptTexts(ai)

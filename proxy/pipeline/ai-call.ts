@@ -124,6 +124,7 @@ export function buildResult(decision: ModelCall, answer: ProviderResult): Comple
     finishReason: answer.finishReason ?? (answer.toolCalls === undefined ? 'stop' : 'tool_calls'),
   }
   if (answer.toolCalls !== undefined) result.toolCalls = answer.toolCalls
+  if (answer.embeddings !== undefined) result.embeddings = answer.embeddings
   if (usage.cachedInputTokens !== undefined) result.cachedInputTokens = usage.cachedInputTokens
   if (usage.cacheWriteTokens !== undefined) result.cacheWriteTokens = usage.cacheWriteTokens
   return result

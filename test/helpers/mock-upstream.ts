@@ -2,8 +2,10 @@
 // JSON and as SSE, with a queue of faults for tests and a fixed latency for benchmarks. Answers
 // echo the last message, so tests can predict them; offered tools, the mock calls the first (or
 // the one tool_choice names) with `{"echo": <last message>}` until the last message is its result.
+// POST /v1/embeddings gets vectors (mock-embeddings.ts).
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { embeddingsAnswer, type EmbeddingsWire } from './mock-embeddings.ts'
 
 export type FaultKind =
   /** 500 with the provider's error body. */
@@ -396,6 +398,12 @@ function streamErrorEvent(dialect: Dialect): string {
     : dataLine({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } })
 }
 
+function answerEmbeddings(res: ServerResponse, wire: EmbeddingsWire, fault: FaultKind | undefined): void {
+  if (fault === 'server-error') sendJson(res, 500, errorBody('openai', 'server_error', 'The server had an error while processing your request.'))
+  else if (fault === 'bad-request') sendJson(res, 400, errorBody('openai', 'invalid_request_error', 'The mock refused this request on purpose.'))
+  else sendJson(res, 200, embeddingsAnswer(wire))
+}
+
 export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
   const latencyMs = options.latencyMs ?? 0
   const chunkCount = options.chunks ?? 4
@@ -547,6 +555,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return
       }
       if (isRecording) requests.push({ method: req.method ?? '', path, headers: req.headers, body: wire })
+      if (path.endsWith('/v1/embeddings')) {
+        answerEmbeddings(res, wire as EmbeddingsWire, faults.shift())
+        return
+      }
       if (dialectOfPath === undefined) {
         sendJson(res, 404, { error: { message: `Unknown path ${path}`, type: 'invalid_request_error' } })
         return

@@ -41,9 +41,13 @@ t.test('the shipped table: the spec\'s eight models and today\'s, at the provide
   t.match(catalog.info('claude-opus-4-20250514'), { inputPerMillion: 15, cacheWritePerMillion: 18.75, outputPerMillion: 75, maxOutputTokens: 32_000 })
   t.match(catalog.info('mistral-large-latest'), { imageTokens: null, capabilities: { vision: false } })
   t.equal(catalog.info('gpt-4o-mini').created, 1_721_260_800, 'the release day, as /v1/models lists it')
+  t.match(catalog.info('text-embedding-3-small'), { dimensions: 1536, inputPerMillion: 0.02, outputPerMillion: 0, contextWindow: 8191 })
+  t.equal(catalog.info('gpt-4o').dimensions, null, 'a chat model makes no vectors')
   for (const name of catalog.names) {
     const info = catalog.info(name)
-    t.ok(info.maxOutputTokens <= info.contextWindow && info.inputPerMillion > 0 && info.outputPerMillion > 0, `${name}: a bound and prices`)
+    // An embedding model generates nothing: its output is free.
+    const outputPriced = info.dimensions === null ? info.outputPerMillion > 0 : info.outputPerMillion === 0
+    t.ok(info.maxOutputTokens <= info.contextWindow && info.inputPerMillion > 0 && outputPriced, `${name}: a bound and prices`)
   }
 })
 

@@ -1,6 +1,6 @@
 // The contract between the router and a provider: one request in the gateway's terms, answered
 // whole or as a stream of events. Adapters translate wire formats; they never retry.
-import type { GenerationOptions, Message } from '../../../proxy/ai-request.ts'
+import type { EmbeddingOptions, GenerationOptions, Message } from '../../../proxy/ai-request.ts'
 import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
 import { modelCatalog } from '../../../proxy/catalog.ts'
 import type { ModelName } from '../../../proxy/models.ts'
@@ -39,6 +39,16 @@ export interface ProviderAdapter {
    * stops the upstream request.
    */
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<readonly ProviderEvent[]>
+  /** Vectors for the inputs, with the provider's usage; absent on a provider that has no embeddings API. */
+  embed?(request: EmbeddingRequest, signal: AbortSignal): Promise<ProviderResult>
+}
+
+export interface EmbeddingRequest extends EmbeddingOptions {
+  readonly model: ModelName
+  /** The gateway's own count of the inputs, for a provider that has none of its own. */
+  readonly promptTokens: number
+  readonly user?: string | undefined
+  readonly traceHeaders?: Readonly<Record<string, string>>
 }
 
 /** Sent as a system instruction in json mode; OpenAI also refuses json_object unless the prompt says "JSON". */

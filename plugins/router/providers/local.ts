@@ -1,10 +1,12 @@
-// The built-in local provider: serves any model with simulated answers (tool calls included),
+// The built-in local provider: serves any model with simulated answers (tool calls included) and
+// embeddings,
 // reports usage the way a real provider does, and streams in paced chunks. It never makes a
 // network call.
 import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
 import { pause } from '../pause.ts'
 import type { ProviderAdapter } from './adapter.ts'
 import { simulateAnswer } from './local-answer.ts'
+import { localEmbeddings } from './local-embeddings.ts'
 
 export interface LocalOptions {
   /** Pause between two streamed chunks; 0 streams them back to back. */
@@ -63,6 +65,11 @@ export function createLocalAdapter(options: LocalOptions): ProviderAdapter {
       last.push({ type: 'finish', reason: answer.finishReason })
       last.push({ type: 'usage', usage: { promptTokens: request.promptTokens, completionTokens: answer.completionTokens } })
       yield last
+    },
+
+    async embed(request, signal): Promise<ProviderResult> {
+      signal.throwIfAborted()
+      return localEmbeddings(request)
     },
   }
 }

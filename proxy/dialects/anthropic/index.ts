@@ -11,6 +11,7 @@ export const anthropicDialect: ClientDialect = {
   schema: messagesRequestSchema,
   parse: parseMessages,
   format: anthropicFormat,
+  sse: 'Server-Sent Events: Anthropic\'s typed events, from `message_start` to `message_stop`.',
 }
 
 export const anthropicRoutes: readonly Route[] = [

@@ -39,6 +39,10 @@ t.test('every field that changes the answer changes the key', async (t) => {
     ['a message role', { messages: [base.messages[0]!, { role: 'assistant', content: 'Hello there.' }] }],
     ['the message order', { messages: [base.messages[1]!, base.messages[0]!] }],
     ['a dropped message', { messages: [base.messages[1]!] }],
+    ['embeddings of the text', { embedding: { inputs: ['Hello there.'] } }],
+    ['embeddings of token ids', { embedding: { inputs: [[9906, 1070]] } }],
+    ['embeddings of other token ids', { embedding: { inputs: [[9906, 1071]] } }],
+    ['embeddings of fewer dimensions', { embedding: { inputs: [[9906, 1071]], dimensions: 256 } }],
   ]
   const keys = new Set([cacheKeyOf(base)])
   for (const [what, change] of variants) {

@@ -1,9 +1,9 @@
 // The Governor on the client dialects' streams: strict mode stops a card number or a key with the
 // dialect's own error frame, which its SDK raises, before any character of the value is sent; and
-// redaction replaces values in the dialects' streams and JSON answers. Strict mode and redaction
-// hold a stream's tool calls and check them whole at its end: strict mode stops on them,
-// redaction replaces values in their arguments, which still parse. With neither, they go out as
-// they arrive.
+// redaction replaces values in the dialects' streams and JSON answers (Chat Completions, Responses
+// and Messages). Strict mode and redaction hold a stream's tool calls and check them whole at its
+// end: strict mode stops on them, redaction replaces values in their arguments, which still parse.
+// With neither, they go out as they arrive.
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
@@ -226,6 +226,22 @@ t.test('redactOutput replaces values in the dialects\' streams and JSON answers'
 
 const CARD_CALL = { id: 'call_pay', name: 'file_payment', pieces: ['{"card":"4111 1111', ' 1111 1111","note":"', 'keep it safe"}'] }
 const REDACTED_ARGUMENTS = '{"card":"[REDACTED:CREDIT_CARD]","note":"keep it safe"}'
+
+t.test('redactOutput replaces values in OpenAI Responses streams and JSON answers, text and function call arguments alike', async (t) => {
+  const pieces = ['Mail ', SENSITIVE.email, ' or call; card ', SENSITIVE.card, '.']
+  const { gw } = await gatewayStreaming(t, pieces, REDACT, { toolCall: CARD_CALL })
+  const expected = 'Mail [REDACTED:EMAIL_ADDRESS] or call; card [REDACTED:CREDIT_CARD].'
+  const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  const responseTools = [{ type: 'function' as const, name: 'file_payment', parameters: { type: 'object', properties: {} }, strict: false }]
+  const asked = (n: number) => `What is on file? (${n})`
+  const streamed = await openai.responses.stream({ model: 'gpt-4o-mini', input: asked(1), tools: responseTools }, { headers }).finalResponse()
+  const json = await openai.responses.create({ model: 'gpt-4o-mini', input: asked(2), tools: responseTools }, { headers })
+  for (const [what, response] of [['stream', streamed], ['JSON', json]] as const) {
+    t.equal(response.output_text, expected, `${what}: the text`)
+    const fc = response.output.find((item) => item.type === 'function_call')
+    t.equal(fc?.type === 'function_call' ? fc.arguments : undefined, REDACTED_ARGUMENTS, `${what}: the call's arguments`)
+  }
+})
 
 t.test('redactOutput replaces values in tool calls\' arguments in the dialects\' streams and JSON answers, and they still parse', async (t) => {
   const { gw } = await gatewayStreaming(t, ['Filing ', 'it now.'], REDACT, { toolCall: CARD_CALL })

@@ -79,3 +79,25 @@ export async function rejectsWith<E>(t: Test, promise: Promise<unknown>, expecte
   t.fail(`expected a rejection with ${expected.name}`)
   return undefined
 }
+
+export interface LocalGateway {
+  readonly url: string
+  readonly projectId: string
+  readonly key: string
+}
+
+/** A gateway with no provider key: the local provider answers every model, offline. */
+export async function startLocalGateway(t: Test): Promise<LocalGateway> {
+  const dataDir = freshDataDir(t)
+  const seeded = await seedProject(dataDir)
+  const { url } = await startTestGateway(t, { dataDir })
+  return { url, projectId: seeded.projectId, key: seeded.keys[0]!.key }
+}
+
+/** The SDK's typed error, with the status (and message) the gateway gave it; no status for an error event in a stream. */
+export async function refused(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => Error, status: number | undefined, message?: RegExp): Promise<void> {
+  const err: unknown = await promise.then(() => undefined, (error: unknown) => error)
+  t.ok(err instanceof expected, `rejects with ${expected.name}`)
+  t.equal((err as { status?: number } | undefined)?.status, status)
+  if (message !== undefined) t.match((err as Error | undefined)?.message, message)
+}

@@ -190,7 +190,7 @@ t.test('errors on /v1 are in OpenAI\'s shape, also where no route matches', asyn
   t.equal(invalid.headers['x-should-retry'], 'false')
   const unknownModel = await call(`${gw.url}/v1/chat/completions`, { key: gw.keys.sk, body: { model: 'gpt-9-ultra', messages: [question] } })
   t.match(unknownModel.body, { error: { param: 'model', message: /model must be one of/ } })
-  const missing = await call(`${gw.url}/v1/embeddings`, { key: gw.keys.sk, body: { input: 'x' } })
+  const missing = await call(`${gw.url}/v1/batches`, { key: gw.keys.sk, body: { input_file_id: 'file-1' } })
   t.equal(missing.status, 404)
   t.match(missing.body, { error: { type: 'not_found_error', code: 'not_found' } })
   const withoutVersion = await call(`${gw.url}/chat/completions`, { key: gw.keys.sk, body: { model: 'gpt-4o', messages: [question] } })
