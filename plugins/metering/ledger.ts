@@ -8,6 +8,7 @@ import type { EventOutbox } from '../../proxy/events.ts'
 import type { Database, Key } from 'lmdb'
 import type { PluginStore } from '../../proxy/store.ts'
 import { SELF_OWNER } from './process-owner.ts'
+import { addSpend, mergeSpendRows, spendOf, ZERO_SPEND, type SpendDimension, type SpendFigures, type SpendRow } from './spend-breakdown.ts'
 import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 
 export interface BudgetRow {
@@ -55,6 +56,10 @@ export interface LedgerEntry {
    * model has no price. Counted apart so that such requests are never mistaken for free ones.
    */
   readonly unpriced?: 'no_usage' | 'no_price'
+  /** The client's end user: OpenAI's `user`, Anthropic's `metadata.user_id`. */
+  readonly user?: string
+  /** The request's x-gateway-tags, each once. */
+  readonly tags?: readonly string[]
 }
 
 /** A stream's progress, written while it runs, so a crash settles it to what was generated. */
@@ -131,6 +136,17 @@ function addStats(a: ModelDayStats, b: ModelDayStats): ModelDayStats {
   }
 }
 
+/** The day figures one transaction adds to: by model, and by key, user and tag. */
+interface DayFigures {
+  readonly models: Map<string, ModelDayStats>
+  readonly spend: Map<string, SpendFigures>
+}
+
+const newDayFigures = (): DayFigures => ({ models: new Map(), spend: new Map() })
+
+// The value comes last, so any text it holds (a user id with slashes) cannot reach another row.
+const spendKeyOf = (projectId: string, day: string, dimension: SpendDimension, value: string) => `${projectId}/${day}/${dimension}/${value}`
+
 /** The budget rows one transaction touches: read once, written once at its end. */
 class RowCache {
   readonly #rows = new Map<string, BudgetRow>()
@@ -175,6 +191,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   const entries = store.open<LedgerEntry>('ledger', { records: true })
   const modelDays = store.open<ModelDayStats>('model-day-stats', { records: true })
   const checkpoints = store.open<StreamCheckpoint>('stream-checkpoints', { records: true })
+  const spendDays = store.open<SpendFigures>('spend-day-stats', { records: true })
   const rowKey = (projectId: string, month: string) => `${projectId}/${month}`
   let queued: QueuedSettlement[] = []
   let lastCommit: Promise<unknown> = Promise.resolve()
@@ -335,7 +352,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       const journals = deadJournals(store.directory, isLive)
       const result = forgetRows(store.transaction(() => {
         const rows = new RowCache(budgets)
-        const stats = new Map<string, ModelDayStats>()
+        const stats = newDayFigures()
         // Journaled settlements first: a stream settled in full must not be settled again to its
         // checkpoint; then checkpoints in the store, which are later than the first ones journaled.
         let replayed = 0
@@ -401,6 +418,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       return found ? { hits, misses, models } : undefined
     },
 
+    /** The day's figures of each key, user or tag that had a request. */
+    spendRows(projectId: string, day: string, dimension: SpendDimension): SpendRow[] {
+      const prefix = spendKeyOf(projectId, day, dimension, '')
+      const found: SpendRow[] = []
+      for (const { key, value } of spendDays.getRange({ start: prefix, end: `${prefix}\uffff` })) found.push({ value: String(key).slice(prefix.length), ...value })
+      return mergeSpendRows(found)
+    },
+
     entry(id: string): LedgerEntry | undefined {
       return pendingEntries.get(id) ?? entries.get(id)
     },
@@ -422,7 +447,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       batch = queued
       queued = []
       const rows = new RowCache(budgets)
-      const stats = new Map<string, ModelDayStats>()
+      const stats = newDayFigures()
       const settled = batch.map((item) => {
         const counted = pendingEntries.get(item.entry.id) === item.entry
         const isNew = !entries.doesExist(item.entry.id)
@@ -475,12 +500,13 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     })
   }
 
-  function writeStats(stats: ReadonlyMap<string, ModelDayStats>): void {
-    for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
+  function writeStats(stats: DayFigures): void {
+    for (const [key, delta] of stats.models) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
+    for (const [key, delta] of stats.spend) spendDays.put(key, addSpend(spendDays.get(key) ?? ZERO_SPEND, delta))
   }
 
   function applySettlement(
-    { entry, limitMicros, heldInStore, checkpointed }: JournalLine, rows: RowCache, stats: Map<string, ModelDayStats>, recorded = entries.doesExist(entry.id),
+    { entry, limitMicros, heldInStore, checkpointed }: JournalLine, rows: RowCache, stats: DayFigures, recorded = entries.doesExist(entry.id),
   ): BudgetRow {
     const key = rowKey(entry.projectId, entry.month)
     if (checkpointed) checkpoints.remove(entry.id)
@@ -508,7 +534,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     entries.put(entry.id, entry)
     // One flat row per project, day and model: small to re-encode.
     const statsKey = `${entry.projectId}/${entry.day}/${entry.model}`
-    stats.set(statsKey, addStats(stats.get(statsKey) ?? ZERO_STATS, {
+    stats.models.set(statsKey, addStats(stats.models.get(statsKey) ?? ZERO_STATS, {
       requests: 1,
       tokens: entry.promptTokens + entry.completionTokens,
       costMicros: entry.costMicros,
@@ -516,6 +542,11 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       misses: entry.cacheHit || entry.passthrough === true ? 0 : 1,
       ...(entry.unpriced === undefined ? {} : { unpriced: 1 }),
     }))
+    const { figures, values } = spendOf(entry)
+    for (const [dimension, value] of values) {
+      const spendKey = spendKeyOf(entry.projectId, entry.day, dimension, value)
+      stats.spend.set(spendKey, addSpend(stats.spend.get(spendKey) ?? ZERO_SPEND, figures))
+    }
     return next
   }
 

@@ -8,6 +8,7 @@ import { createLedger, type DayStats } from './ledger.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { daysOf } from './periods.ts'
 import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
+import { mergeSpendRows } from './spend-breakdown.ts'
 
 export interface LmdbMeteringOptions {
   /** Processes share the store (serve --workers): holds are kept in it. */
@@ -41,6 +42,7 @@ export function lmdbMeteringStore(store: PluginStore, { shared, track, events }:
       }
       return days
     },
+    spend: async (projectId, range, dimension) => mergeSpendRows(daysOf(range).flatMap((day) => ledger.spendRows(projectId, day, dimension))),
     idle: () => ledger.idle(),
     async close() {
       await ledger.idle()

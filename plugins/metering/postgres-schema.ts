@@ -54,4 +54,18 @@ export const meteringMigrations: readonly Migration[] = [{
     );
     CREATE INDEX metering_checkpoints_owner ON metering_checkpoints (owner);
   `,
+}, {
+  version: 2,
+  sql: `
+    CREATE TABLE metering_spend_days (
+      project_id text NOT NULL,
+      day text NOT NULL,
+      dimension text NOT NULL,
+      value text NOT NULL,
+      requests bigint NOT NULL,
+      tokens bigint NOT NULL,
+      cost_micros bigint NOT NULL,
+      PRIMARY KEY (project_id, dimension, day, value)
+    );
+  `,
 }]

@@ -15,6 +15,7 @@ import type { Hold } from './budget-holds.ts'
 import type { BudgetRow, DayStats, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
 import { meteringMigrations } from './postgres-schema.ts'
+import { mergeSpendRows } from './spend-breakdown.ts'
 import { rowOf, settleBatch, type BudgetRecord, type Settlement } from './postgres-settlement.ts'
 
 export interface PostgresMeteringOptions {
@@ -283,6 +284,17 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
         days.set(record.day, day)
       }
       return days as ReadonlyMap<string, DayStats>
+    },
+
+    async spend(projectId, range, dimension) {
+      const found = await database.query<{ value: string; requests: string; tokens: string; cost_micros: string }>(
+        `SELECT value, sum(requests) AS requests, sum(tokens) AS tokens, sum(cost_micros) AS cost_micros FROM metering_spend_days
+         WHERE project_id = $1 AND dimension = $2 AND day BETWEEN $3 AND $4 GROUP BY value`,
+        [projectId, dimension, range.start, range.end],
+      )
+      return mergeSpendRows(found.rows.map((record) => ({
+        value: record.value, requests: Number(record.requests), tokens: Number(record.tokens), costMicros: Number(record.cost_micros),
+      })))
     },
 
     async idle() {
