@@ -256,7 +256,7 @@ export default {
           const info = modelCatalog().info(model)
           worst = Math.max(worst, info.priced ? plainCost(info, decision.promptTokensBound, decision.maxTokens) : config.unpricedHoldDollars)
         }
-        const held = guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
+        const held = guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6), auth)
         return held instanceof Promise ? held.then((decided) => admitHeld(ctx, decided)) : admitHeld(ctx, held)
       },
       onResult(ctx, result) {

@@ -24,6 +24,8 @@ export interface Reservation {
   readonly projectId: string
   readonly month: string
   readonly micros: number
+  /** The request's key, when the key has a budget of its own that the hold counts against too. */
+  readonly keyId?: string
   /** `pid:bootTime` of the process holding it, so a restart can release a dead process's holds. */
   readonly owner: string
 }
@@ -91,7 +93,8 @@ export interface DayStats {
   readonly models: Readonly<Record<string, ModelStats>>
 }
 
-export type ReserveResult = { readonly ok: true } | { readonly ok: false; readonly availableMicros: number }
+/** `byKey`: refused by the key's own budget, not its project's. */
+export type ReserveResult = { readonly ok: true } | { readonly ok: false; readonly availableMicros: number; readonly byKey?: true }
 
 const EMPTY_ROW: BudgetRow = { usedMicros: 0, reservedMicros: 0 }
 
@@ -263,20 +266,30 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     /** The month's row, with what this process settled and has not yet committed counted as used. */
     budget,
 
-    /** Holds `reservation.micros` of the month's budget in the store, where every process sharing it sees the hold. */
-    reserve(requestId: string, reservation: Reservation, limitMicros: number): Promise<ReserveResult> {
+    /**
+     * Holds `reservation.micros` of the month's budget in the store, where every process sharing it
+     * sees the hold; of the key's month too (`keyLimitMicros`) when the reservation names its key.
+     */
+    reserve(requestId: string, reservation: Reservation, limitMicros: number, keyLimitMicros?: number): Promise<ReserveResult> {
+      const { projectId, month, micros, keyId } = reservation
+      const keys = keyId === undefined ? [rowKey(projectId, month)] : [rowKey(projectId, month), rowKey(keyId, month)]
       return forgetRows(store.transaction((): ReserveResult => {
-        const key = rowKey(reservation.projectId, reservation.month)
-        const row = budgets.get(key) ?? EMPTY_ROW
+        const row = budgets.get(keys[0]!) ?? EMPTY_ROW
         const available = limitMicros - row.usedMicros - row.reservedMicros
-        if (reservation.micros > available) {
-          noteLimit(reservation.projectId, reservation.month, limitMicros, reservation.micros, row)
+        if (micros > available) {
+          noteLimit(projectId, month, limitMicros, micros, row)
           return { ok: false, availableMicros: Math.max(0, available) }
         }
-        budgets.put(key, { ...row, reservedMicros: row.reservedMicros + reservation.micros })
+        const keyRow = keyId === undefined ? undefined : budgets.get(keys[1]!) ?? EMPTY_ROW
+        if (keyRow !== undefined) {
+          const forKey = (keyLimitMicros ?? 0) - keyRow.usedMicros - keyRow.reservedMicros
+          if (micros > forKey) return { ok: false, availableMicros: Math.max(0, forKey), byKey: true }
+          budgets.put(keys[1]!, { ...keyRow, reservedMicros: keyRow.reservedMicros + micros })
+        }
+        budgets.put(keys[0]!, { ...row, reservedMicros: row.reservedMicros + micros })
         reservations.put(requestId, reservation)
         return { ok: true }
-      }), [rowKey(reservation.projectId, reservation.month)])
+      }), keys)
     },
 
     /** Sends usage.limit_exceeded for a refusal decided outside the store, once a month. */
@@ -304,6 +317,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       if (mark !== undefined && !repeated) {
         pendingEntries.set(entry.id, entry)
         addMicros(unbatchedMicros, rowKey(entry.projectId, entry.month), entry.costMicros)
+        addMicros(unbatchedMicros, rowKey(entry.keyId, entry.month), entry.costMicros)
       }
       const committed = new Promise<BudgetRow>((resolve, reject) => {
         queued.push({ ...line, mark, startMark, resolve, reject })
@@ -453,13 +467,13 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
         const isNew = !entries.doesExist(item.entry.id)
         const row = applySettlement(item, rows, stats, !isNew)
         if (counted) {
-          const key = rowKey(item.entry.projectId, item.entry.month)
-          addMicros(unbatchedMicros, key, -item.entry.costMicros)
-          // A repeated id charges nothing: it leaves the count here.
-          if (isNew) {
-            addMicros(flight.micros, key, item.entry.costMicros)
-            flight.marker ??= item.entry.id
+          for (const holder of [item.entry.projectId, item.entry.keyId]) {
+            const key = rowKey(holder, item.entry.month)
+            addMicros(unbatchedMicros, key, -item.entry.costMicros)
+            // A repeated id charges nothing: it leaves the count here.
+            if (isNew) addMicros(flight.micros, key, item.entry.costMicros)
           }
+          if (isNew) flight.marker ??= item.entry.id
         }
         return row
       })
@@ -526,6 +540,12 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       ...(overageMicros === 0 ? {} : { overageMicros }),
     }
     rows.set(key, next)
+    // The key's month too, so that a budget given to a key counts what it spent before.
+    const keyRowKey = rowKey(entry.keyId, entry.month)
+    if (entry.costMicros > 0) {
+      const keyRow = rows.get(keyRowKey)
+      rows.set(keyRowKey, { ...keyRow, usedMicros: keyRow.usedMicros + entry.costMicros })
+    }
     for (const threshold of crossed) {
       events?.emit('usage.threshold_reached', entry.projectId, {
         period: entry.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(usedMicros),
@@ -560,9 +580,11 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   }
 
   function releaseHold(id: string, held: Reservation, rows: RowCache): void {
-    const key = rowKey(held.projectId, held.month)
-    const row = rows.get(key)
-    rows.set(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
+    for (const holder of held.keyId === undefined ? [held.projectId] : [held.projectId, held.keyId]) {
+      const key = rowKey(holder, held.month)
+      const row = rows.get(key)
+      rows.set(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
+    }
     reservations.remove(id)
   }
 }

@@ -68,4 +68,8 @@ export const meteringMigrations: readonly Migration[] = [{
       PRIMARY KEY (project_id, dimension, day, value)
     );
   `,
+}, {
+  version: 3,
+  // A key with a budget of its own has a month row too, under its id in project_id; its holds name it.
+  sql: 'ALTER TABLE metering_holds ADD COLUMN key_id text;',
 }]

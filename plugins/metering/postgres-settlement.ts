@@ -87,9 +87,11 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
        INSERT INTO metering_ledger (id, project_id, month, entry) SELECT id, project_id, month, entry FROM input
        ON CONFLICT (id) DO NOTHING RETURNING id
      ), released AS (
-       DELETE FROM metering_holds WHERE request_id IN (SELECT id FROM input) RETURNING project_id, month, micros
+       DELETE FROM metering_holds WHERE request_id IN (SELECT id FROM input) RETURNING project_id, key_id, month, micros
      ), sums AS (
-       SELECT project_id, month, sum(micros) AS micros FROM released GROUP BY project_id, month
+       SELECT holder AS project_id, month, sum(micros) AS micros
+       FROM (SELECT project_id AS holder, month, micros FROM released UNION ALL SELECT key_id, month, micros FROM released WHERE key_id IS NOT NULL) AS h
+       GROUP BY holder, month
      ), given AS (
        UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
        FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
@@ -112,6 +114,11 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     charge.overageMicros += entry.overageMicros ?? 0
     charge.limitMicros = limitMicros
     charges.set(month, charge)
+    // The key's month too, so that a budget given to a key counts what it spent before; a key has no thresholds.
+    const keyMonth = monthKey(entry.keyId, entry.month)
+    const keyCharge = charges.get(keyMonth) ?? { projectId: entry.keyId, month: entry.month, usedMicros: 0, overageMicros: 0, limitMicros: 0 }
+    keyCharge.usedMicros += entry.costMicros
+    charges.set(keyMonth, keyCharge)
     const dayModel = `${month}\u0000${entry.day}\u0000${entry.model}`
     const figures = stats.get(dayModel) ?? { projectId: entry.projectId, day: entry.day, model: entry.model, requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0, unpriced: 0 }
     figures.requests++

@@ -11,7 +11,7 @@ import { DependencyUnavailableError } from '../../proxy/errors.ts'
 import { takeOwnerLease } from '../../proxy/owner-lease.ts'
 import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
 import { batchedTurns } from '../../proxy/batched-turns.ts'
-import type { Hold } from './budget-holds.ts'
+import type { Hold, KeyBudget } from './budget-holds.ts'
 import type { BudgetRow, DayStats, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
 import { meteringMigrations } from './postgres-schema.ts'
@@ -44,6 +44,9 @@ interface Reservation {
   readonly limitMicros: number
 }
 
+/** A reservation held, or whose budget refused it. */
+type Admission = 'held' | 'project' | 'key'
+
 // The row's owner has no current lease: it was left by a gateway that is gone.
 const LEASE_RUN_OUT = (table: string) =>
   `NOT EXISTS (SELECT 1 FROM metering_owners o WHERE o.owner = ${table}.owner AND o.expires_at >= $1)`
@@ -70,7 +73,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   // A project's settlements and holds in turns (batched-turns.ts), a turn's in one transaction.
   const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
   const settleInTurn = batchedTurns(settleNow, turnOptions)
-  const reserveInTurn = batchedTurns<Reservation, boolean>((batch) => database.transaction((sql) => admit(sql, batch)), turnOptions)
+  const reserveInTurn = batchedTurns<Reservation, Admission>((batch) => database.transaction((sql) => admit(sql, batch)), turnOptions)
   // First checkpoints of all projects in turns: those admitted while one insert commits go in the next.
   const startInTurn = batchedTurns<readonly StreamCheckpoint[], undefined>(async (batches) => {
     await insertCheckpoints(batches.flat(), 'keep')
@@ -100,13 +103,41 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
    * Admits holds of one project in order, each only while the month's row has room for it. A
    * batch that fits whole, the usual case, is one statement; one that does not is decided one by one.
    */
-  async function admit(sql: Sql, batch: readonly Reservation[]): Promise<boolean[]> {
+  async function admit(sql: Sql, batch: readonly Reservation[]): Promise<Admission[]> {
     const [first] = batch
-    const together = batch.every((r) => r.hold.month === first!.hold.month && r.limitMicros === first!.limitMicros)
-    if (together && (await hold(sql, batch)) === batch.length) return batch.map(() => true)
-    const admitted: boolean[] = []
-    for (const reservation of batch) admitted.push((await hold(sql, [reservation])) === 1)
+    const together = batch.every((r) => r.hold.month === first!.hold.month && r.limitMicros === first!.limitMicros && r.hold.key === undefined)
+    if (together && (await hold(sql, batch)) === batch.length) return batch.map(() => 'held')
+    const admitted: Admission[] = []
+    for (const reservation of batch) {
+      if (reservation.hold.key !== undefined) admitted.push(await holdWithKey(sql, reservation, reservation.hold.key))
+      else admitted.push((await hold(sql, [reservation])) === 1 ? 'held' : 'project')
+    }
     return admitted
+  }
+
+  /**
+   * Holds one request of a key with its own budget: of the key's month row, then of the project's,
+   * each only if it has room, or of neither. The key's row is taken first, in the order a
+   * settlement takes month rows (by holder id: `key_…` before `proj_…`), so the two never deadlock.
+   */
+  async function holdWithKey(sql: Sql, { hold: held, limitMicros }: Reservation, key: KeyBudget): Promise<Admission> {
+    const take = (holder: string, limit: number) => sql.query(
+      `INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)
+       SELECT $1::text, $2::text, $3::bigint WHERE $3::bigint <= $4::bigint
+       ON CONFLICT (project_id, month) DO UPDATE SET reserved_micros = b.reserved_micros + excluded.reserved_micros
+       WHERE b.used_micros + b.reserved_micros + excluded.reserved_micros <= $4::bigint`,
+      [holder, held.month, held.micros, limit],
+    )
+    if ((await take(key.keyId, key.limitMicros)).rowCount !== 1) return 'key'
+    if ((await take(held.projectId, limitMicros)).rowCount !== 1) {
+      await sql.query('UPDATE metering_budgets SET reserved_micros = greatest(0, reserved_micros - $3) WHERE project_id = $1 AND month = $2', [key.keyId, held.month, held.micros])
+      return 'project'
+    }
+    await sql.query(
+      'INSERT INTO metering_holds (request_id, project_id, month, micros, owner, key_id) VALUES ($1, $2, $3, $4, $5, $6)',
+      [held.requestId, held.projectId, held.month, held.micros, owner, key.keyId],
+    )
+    return 'held'
   }
 
   /** Holds all of `batch` (one project, month and limit) if their sum fits, else none; the number held. */
@@ -191,9 +222,11 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
            DELETE FROM metering_holds WHERE request_id IN (
              SELECT request_id FROM metering_holds WHERE ${LEASE_RUN_OUT('metering_holds')}
              LIMIT ${SWEEP_HOLDS} FOR UPDATE SKIP LOCKED
-           ) RETURNING project_id, month, micros
+           ) RETURNING project_id, key_id, month, micros
          ), sums AS (
-           SELECT project_id, month, sum(micros) AS micros FROM gone GROUP BY project_id, month
+           SELECT holder AS project_id, month, sum(micros) AS micros
+           FROM (SELECT project_id AS holder, month, micros FROM gone UNION ALL SELECT key_id, month, micros FROM gone WHERE key_id IS NOT NULL) AS h
+           GROUP BY holder, month
          ), given AS (
            UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
            FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
@@ -235,7 +268,12 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     async reserve(hold: Hold, limitMicros: number) {
       await lease.current()
-      if (await reserveInTurn(hold.projectId, { hold, limitMicros })) return { ok: true }
+      const admission = await reserveInTurn(hold.projectId, { hold, limitMicros })
+      if (admission === 'held') return { ok: true }
+      if (admission === 'key') {
+        const row = await budget(hold.key!.keyId, hold.month)
+        return { ok: false, availableMicros: Math.max(0, hold.key!.limitMicros - row.usedMicros - row.reservedMicros), byKey: true }
+      }
       const row = await noteLimit(hold.projectId, hold.month, limitMicros, hold.micros) ?? await budget(hold.projectId, hold.month)
       return { ok: false, availableMicros: Math.max(0, limitMicros - row.usedMicros - row.reservedMicros) }
     },

@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
-import type { BudgetGuard } from './budget-guard.ts'
+import type { BudgetGuard, KeyOfRequest } from './budget-guard.ts'
 import type { Hold } from './budget-holds.ts'
 import type { LedgerEntry } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
@@ -34,8 +34,8 @@ export interface ForwardHold {
 }
 
 export interface UsageMeter {
-  /** Holds `micros` of the project's month while the request runs, or the 402 to answer when the budget cannot cover them. */
-  hold(requestId: string, project: Project, micros: number): Promise<ForwardHold | BudgetExceededError>
+  /** Holds `micros` of the project's month (and of the key's own budget, if it has one) while the request runs, or the 402 to answer when a budget cannot cover them. */
+  hold(requestId: string, project: Project, micros: number, key: KeyOfRequest): Promise<ForwardHold | BudgetExceededError>
   /**
    * Writes the ledger entry, charging what the answer reports up to the hold (beyond it, overage),
    * and gives the hold back; resolves once the charge counts. An unknown cost is charged nothing.
@@ -57,9 +57,9 @@ export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: Usag
     labelNames: ['provider', 'reason'], registers: [metrics],
   })
   return {
-    async hold(requestId, project, micros) {
+    async hold(requestId, project, micros, key) {
       if (!enforceBudgets) return { requestId, project, held: undefined }
-      const held = await guard.hold(requestId, project, micros)
+      const held = await guard.hold(requestId, project, micros, key)
       return held instanceof BudgetExceededError ? held : { requestId, project, held }
     },
     async settle({ requestId, project, held }, usage, log) {

@@ -57,7 +57,7 @@ export default {
         // A refusal (a 402, or the store away) ends the request through the server, in the spec's shape.
         // Reading or removing a stored object (a GET, a DELETE) generates no tokens: it holds nothing.
         const worstCase = ctx.method === 'POST' ? bound ?? ceilingMicros(ceilings, provider, apiPath) : 0
-        const hold = await usageMeter.hold(ctx.id, auth.project, worstCase)
+        const hold = await usageMeter.hold(ctx.id, auth.project, worstCase, auth)
         if (hold instanceof BudgetExceededError) throw hold
         const { end, seen } = await forwarder.forward({ ...exchange, body: body.stream }, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
         const settled = usageMeter.settle(hold, {
