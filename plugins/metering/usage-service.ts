@@ -23,6 +23,8 @@ export interface ForwardedUsage {
   /** The price of the tokens, or why it is not known (nothing is charged then). */
   readonly cost: { readonly micros: number } | { readonly unknown: 'no_usage' | 'no_price' }
   readonly outcome: string
+  /** The request's x-gateway-tags, for spend by tag. */
+  readonly tags?: readonly string[] | undefined
 }
 
 /** A forwarded request's place in its project's budget, from hold() to settle(). */
@@ -72,6 +74,7 @@ export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: Usag
         promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
         ...guard.charge('micros' in usage.cost ? usage.cost.micros : 0, held), cacheHit: false, outcome: usage.outcome, passthrough: true,
         ...(unknown === undefined ? {} : { unpriced: unknown }),
+        ...(usage.tags === undefined ? {} : { tags: usage.tags }),
       }
       await guard.settle(entry, project, held, false)
       guard.noteOverage(entry, log)

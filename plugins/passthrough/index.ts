@@ -9,6 +9,7 @@ import { BudgetExceededError, InvalidRequestError, PermissionError, ProviderNotC
 import type { ProviderName } from '../../proxy/models.ts'
 import type { GatewayPlugin, RouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
+import { tagsOf } from '../../proxy/request-tags.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { apiPathOf } from './api-path.ts'
 import { createForwarder } from './forward.ts'
@@ -46,6 +47,8 @@ export default {
       if (target === undefined) {
         return Reply.error(new ProviderNotConfiguredError(`The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`))
       }
+      // For spend by tag, as on the AI routes; a refused header is a 400 before anything is held or sent.
+      const tags = tagsOf(ctx.headers)
       return Reply.exchange(async (exchange) => {
         const url = new URL(`${target.origin}${target.path}`)
         const raw = exchange.req.url ?? ''
@@ -63,7 +66,7 @@ export default {
         const settled = usageMeter.settle(hold, {
           keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
           promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
-          cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason,
+          cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason, tags,
         }, ctx.log)
         track(settled.catch((err: unknown) => ctx.log.error({ err }, 'pass-through usage not recorded')))
         return end
