@@ -541,8 +541,8 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     }
     rows.set(key, next)
     // The key's month too, so that a budget given to a key counts what it spent before.
-    const keyRowKey = rowKey(entry.keyId, entry.month)
     if (entry.costMicros > 0) {
+      const keyRowKey = rowKey(entry.keyId, entry.month)
       const keyRow = rows.get(keyRowKey)
       rows.set(keyRowKey, { ...keyRow, usedMicros: keyRow.usedMicros + entry.costMicros })
     }
