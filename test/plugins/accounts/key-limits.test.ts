@@ -2,11 +2,11 @@
 // removed with PATCH /api/keys/:id by an admin, each change in the audit log.
 import t from 'tap'
 import { call, hello } from '../../helpers/http.ts'
-import { invitedMember, post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { invitedMember, post, startAccounts, startMailbox, testOnEachStore, verifiedOwner } from './helpers.ts'
 
-t.test('keys carry a budget and rpm of their own, set and changed by admins', async (t) => {
+testOnEachStore(t, 'keys carry a budget and rpm of their own, set and changed by admins', async (t, store) => {
   const mailbox = await startMailbox(t)
-  const gw = await startAccounts(t, { mailbox })
+  const gw = await startAccounts(t, { mailbox, store })
   const owner = await verifiedOwner(gw, mailbox, 'owner@example.com', 'Team')
   const member = await invitedMember(gw, mailbox, owner, 'member@example.com', 'member')
   const projectId = (await post(`${gw.url}/api/projects`, { name: 'site', plan: 'enterprise', budgetDollars: 50 }, owner.headers)).body.id as string
