@@ -18,20 +18,22 @@ const budgetSchema = z.coerce.number({ error: '--budget must be a number of doll
 const rpmSchema = z.coerce.number({ error: '--rpm must be a whole number of requests per minute' })
   .int('--rpm must be a whole number of requests per minute').positive('--rpm must be at least 1').max(1_000_000, '--rpm must be at most 1000000')
 
-/** A key's --budget and --rpm: a value sets one, `none` removes it (on update), absent leaves it. */
-function keyLimitsOf(options: AdminOptions, clearable: boolean): KeyLimitChanges {
-  const changes: { -readonly [K in keyof KeyLimitChanges]: KeyLimitChanges[K] } = {}
-  const read = (flag: 'budget' | 'rpm') => {
-    const value = options.flags[flag]
-    if (value === undefined) return undefined
-    if (value === 'none' && clearable) return null
-    return parse(flag === 'budget' ? budgetSchema : rpmSchema, value)
+/** A new key's own limits, from --budget and --rpm. */
+function keyLimitsOf(options: AdminOptions): KeyLimits {
+  const { budget, rpm } = options.flags
+  return {
+    ...(budget === undefined ? {} : { budgetDollars: parse(budgetSchema, budget) }),
+    ...(rpm === undefined ? {} : { rpm: parse(rpmSchema, rpm) }),
   }
-  const budget = read('budget')
-  const rpm = read('rpm')
-  if (budget !== undefined) changes.budgetDollars = budget
-  if (rpm !== undefined) changes.rpm = rpm
-  return changes
+}
+
+/** keys update's --budget and --rpm: a value sets one, `none` removes it. */
+function keyLimitChangesOf(options: AdminOptions): KeyLimitChanges {
+  const { budget, rpm } = options.flags
+  return {
+    ...(budget === undefined ? {} : { budgetDollars: budget === 'none' ? null : parse(budgetSchema, budget) }),
+    ...(rpm === undefined ? {} : { rpm: rpm === 'none' ? null : parse(rpmSchema, rpm) }),
+  }
 }
 
 const limitsText = (key: { budgetDollars?: number; rpm?: number }) =>
@@ -92,7 +94,7 @@ export function runKeys(sub: string | undefined, options: AdminOptions): Promise
       case 'create': {
         const type = parse(z.enum(['sk', 'pk'], { error: '--type must be sk or pk' }), required(options, 'type')) as KeyType
         const env = options.flags.env === undefined ? null : (parse(z.enum(['dev', 'stg', 'prod'], { error: '--env must be dev, stg or prod' }), options.flags.env) as KeyEnv)
-        const limits = keyLimitsOf(options, false) as KeyLimits
+        const limits = keyLimitsOf(options)
         const { record, key } = await registry.createKey({ projectId: required(options, 'project'), type, env, name: required(options, 'name'), ...limits })
         if (options.json) printJson({ id: record.id, key, prefix: record.prefix, ...limits })
         else process.stdout.write(`created key ${record.id} (${[record.prefix, limitsText(record)].filter((s) => s !== '').join(', ')})\n${key}\nThis is the only time the full key is shown; store it now.\n`)
@@ -101,7 +103,7 @@ export function runKeys(sub: string | undefined, options: AdminOptions): Promise
       case 'update': {
         const id = options.args[0]
         if (id === undefined) throw new UsageError('usage: tollgate keys update KEY_ID [--budget DOLLARS|none] [--rpm N|none]')
-        const record = await registry.setKeyLimits(id, keyLimitsOf(options, true))
+        const record = await registry.setKeyLimits(id, keyLimitChangesOf(options))
         if (options.json) printJson({ id: record.id, budgetDollars: record.budgetDollars ?? null, rpm: record.rpm ?? null })
         else process.stdout.write(`updated key ${record.id} (${limitsText(record) || 'no limits of its own'})\n`)
         return

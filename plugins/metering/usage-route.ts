@@ -71,9 +71,9 @@ function breakdownRow(dimension: SpendDimension, row: SpendRow, keyLabel: KeyLab
 /** Usage statistics of one project for the period that holds `now`; with `by`, its breakdown too. */
 export async function usageReport(ledger: MeteringStore, project: Project, period: Period, now: number, by: SpendDimension | undefined, keyLabel: KeyLabel) {
   const range = periodRange(period, now)
-  const [days, row, spend] = await Promise.all([
+  const [days, row, breakdown] = await Promise.all([
     ledger.dayStats(project.id, range), ledger.budget(project.id, monthKey(now)),
-    by === undefined ? undefined : ledger.spend(project.id, range, by),
+    by === undefined ? undefined : ledger.spend(project.id, range, by).then((rows) => rows.map((spent) => breakdownRow(by, spent, keyLabel))),
   ])
   let hits = 0
   let misses = 0
@@ -120,7 +120,7 @@ export async function usageReport(ledger: MeteringStore, project: Project, perio
       ...(unpriced === 0 ? {} : { unpriced }),
     },
     daily,
-    ...(spend === undefined ? {} : { breakdown: spend.map((row) => breakdownRow(by!, row, keyLabel)) }),
+    ...(breakdown === undefined ? {} : { breakdown }),
   }
 }
 
