@@ -76,6 +76,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'validate.ts': 'validation',
   'ai-body.ts': 'validation',
   'ai-request.ts': 'validation',
+  'request-tags.ts': 'validation',
   'core-routes.ts': 'validation',
   'dialect.ts': 'validation',
   // The provider call.

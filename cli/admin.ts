@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import type { KeyEnv, KeyType } from '../proxy/context.ts'
 import { PLANS, type Plan } from '../proxy/project.ts'
-import type { ProjectChanges } from '../plugins/auth/registry.ts'
+import type { KeyLimitChanges, KeyLimits, ProjectChanges } from '../plugins/auth/registry.ts'
 import { printJson, printTable, UsageError } from './output.ts'
 import { withRegistry, type CliStore } from './registry.ts'
 
@@ -15,6 +15,29 @@ export interface AdminOptions extends CliStore {
 
 const planSchema = z.enum(PLANS, { error: `--plan must be one of ${PLANS.join(', ')}` })
 const budgetSchema = z.coerce.number({ error: '--budget must be a number of dollars' }).nonnegative('--budget must not be negative')
+const rpmSchema = z.coerce.number({ error: '--rpm must be a whole number of requests per minute' })
+  .int('--rpm must be a whole number of requests per minute').positive('--rpm must be at least 1').max(1_000_000, '--rpm must be at most 1000000')
+
+/** A new key's own limits, from --budget and --rpm. */
+function keyLimitsOf(options: AdminOptions): KeyLimits {
+  const { budget, rpm } = options.flags
+  return {
+    ...(budget === undefined ? {} : { budgetDollars: parse(budgetSchema, budget) }),
+    ...(rpm === undefined ? {} : { rpm: parse(rpmSchema, rpm) }),
+  }
+}
+
+/** keys update's --budget and --rpm: a value sets one, `none` removes it. */
+function keyLimitChangesOf(options: AdminOptions): KeyLimitChanges {
+  const { budget, rpm } = options.flags
+  return {
+    ...(budget === undefined ? {} : { budgetDollars: budget === 'none' ? null : parse(budgetSchema, budget) }),
+    ...(rpm === undefined ? {} : { rpm: rpm === 'none' ? null : parse(rpmSchema, rpm) }),
+  }
+}
+
+const limitsText = (key: { budgetDollars?: number; rpm?: number }) =>
+  [key.budgetDollars === undefined ? '' : `budget $${key.budgetDollars}/month`, key.rpm === undefined ? '' : `${key.rpm} requests/minute`].filter((s) => s !== '').join(', ')
 
 function required(options: AdminOptions, flag: string): string {
   const value = options.flags[flag]
@@ -71,17 +94,27 @@ export function runKeys(sub: string | undefined, options: AdminOptions): Promise
       case 'create': {
         const type = parse(z.enum(['sk', 'pk'], { error: '--type must be sk or pk' }), required(options, 'type')) as KeyType
         const env = options.flags.env === undefined ? null : (parse(z.enum(['dev', 'stg', 'prod'], { error: '--env must be dev, stg or prod' }), options.flags.env) as KeyEnv)
-        const { record, key } = await registry.createKey({ projectId: required(options, 'project'), type, env, name: required(options, 'name') })
-        if (options.json) printJson({ id: record.id, key, prefix: record.prefix })
-        else process.stdout.write(`created key ${record.id} (${record.prefix})\n${key}\nThis is the only time the full key is shown; store it now.\n`)
+        const limits = keyLimitsOf(options)
+        const { record, key } = await registry.createKey({ projectId: required(options, 'project'), type, env, name: required(options, 'name'), ...limits })
+        if (options.json) printJson({ id: record.id, key, prefix: record.prefix, ...limits })
+        else process.stdout.write(`created key ${record.id} (${[record.prefix, limitsText(record)].filter((s) => s !== '').join(', ')})\n${key}\nThis is the only time the full key is shown; store it now.\n`)
+        return
+      }
+      case 'update': {
+        const id = options.args[0]
+        if (id === undefined) throw new UsageError('usage: tollgate keys update KEY_ID [--budget DOLLARS|none] [--rpm N|none]')
+        const record = await registry.setKeyLimits(id, keyLimitChangesOf(options))
+        if (options.json) printJson({ id: record.id, budgetDollars: record.budgetDollars ?? null, rpm: record.rpm ?? null })
+        else process.stdout.write(`updated key ${record.id} (${limitsText(record) || 'no limits of its own'})\n`)
         return
       }
       case 'list': {
         const keys = registry.listKeys(required(options, 'project')).map((k) => ({
-          id: k.id, name: k.name, prefix: k.prefix, type: k.type, env: k.env, status: k.status, created: k.createdAt, lastUsed: k.lastUsedAt,
+          id: k.id, name: k.name, prefix: k.prefix, type: k.type, env: k.env, status: k.status,
+          budget: k.budgetDollars ?? null, rpm: k.rpm ?? null, created: k.createdAt, lastUsed: k.lastUsedAt,
         }))
         if (options.json) printJson(keys)
-        else printTable(keys, ['id', 'name', 'prefix', 'type', 'env', 'status', 'created', 'lastUsed'])
+        else printTable(keys, ['id', 'name', 'prefix', 'type', 'env', 'status', 'budget', 'rpm', 'created', 'lastUsed'])
         return
       }
       case 'deactivate':
@@ -97,7 +130,7 @@ export function runKeys(sub: string | undefined, options: AdminOptions): Promise
         return
       }
       default:
-        throw new UsageError('usage: tollgate keys create|list|deactivate|reactivate|delete')
+        throw new UsageError('usage: tollgate keys create|list|update|deactivate|reactivate|delete')
     }
   })
 }

@@ -11,7 +11,7 @@ export function parseCommandLine(argv: readonly string[]) {
     allowPositionals: true,
     options: {
       data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      name: { type: 'string' }, plan: { type: 'string' }, budget: { type: 'string' },
+      name: { type: 'string' }, plan: { type: 'string' }, budget: { type: 'string' }, rpm: { type: 'string' },
       project: { type: 'string' }, type: { type: 'string' }, env: { type: 'string' }, workers: { type: 'string' },
     },
   })

@@ -18,8 +18,9 @@ Commands:
   projects create --name NAME [--plan PLAN] [--budget DOLLARS]
   projects list
   projects update ID [--plan PLAN] [--budget DOLLARS] [--name NAME]
-  keys create --project ID --type sk|pk [--env dev|stg|prod] --name NAME
+  keys create --project ID --type sk|pk [--env dev|stg|prod] --name NAME [--budget DOLLARS] [--rpm N]
   keys list --project ID
+  keys update KEY_ID [--budget DOLLARS|none] [--rpm N|none]
   keys deactivate|reactivate|delete KEY_ID
   outbox [--to EMAIL]                     mail kept locally when no SMTP_URL is set, links included
   governor settings --project ID [--enabled on|off] [--strict on|off] [--auto-approve N]
@@ -62,7 +63,7 @@ async function main(argv: readonly string[]): Promise<void> {
     databaseUrl: config.core.databaseUrl,
     secret: authConfig.secret,
     json: values.json === true,
-    flags: { name: values.name, plan: values.plan, budget: values.budget, project: values.project, type: values.type, env: values.env },
+    flags: { name: values.name, plan: values.plan, budget: values.budget, rpm: values.rpm, project: values.project, type: values.type, env: values.env },
     args,
   }
   if (command === 'projects') return runProjects(sub, options)

@@ -148,6 +148,8 @@ export interface AiRequest extends GenerationOptions {
   readonly maxTokens?: number | undefined
   readonly mode: 'text' | 'json'
   readonly governorMetadata?: GovernorMetadata | undefined
+  /** From the x-gateway-tags header (request-tags.ts), for spend by tag; never part of the cache key. */
+  readonly tags?: readonly string[] | undefined
   /** Set by a dialect whose body chooses SSE; the spec's endpoints stream by route. */
   readonly stream?: boolean | undefined
   /**

@@ -1,6 +1,6 @@
 // The HTTP front: node:http listener settings, route lookup, body limits and validation, the
 // RequestContext, and rendering of replies. No business rules here; those live in plugins.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import { callModel, deliverCompletion, type AiDeps, type Finish } from './pipeline/ai-call.ts'
 import { limitedBody, parseJsonBody, readBody } from './body.ts'
@@ -11,6 +11,7 @@ import type { CompletedContext, KeyEnv, Outcome, RequestContext } from './contex
 import type { AiRequest } from './ai-request.ts'
 import type { ParsedAiBody } from './dialect.ts'
 import { parseAiBody } from './http/ai-body.ts'
+import { tagsOf } from './request-tags.ts'
 import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
 import {
   GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, UpstreamError, UpstreamTimeoutError, toGatewayError,
@@ -197,8 +198,11 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       throw new UnsupportedMediaTypeError()
     }
     const raw = await readBody(req, config.bodyLimitBytes)
-    if (route.dialect !== undefined) return route.dialect.parse(parseJsonBody(raw, config.maxJsonDepth), req.headers)
-    if (route.kind === 'ai') return parseAiBody(parseJsonBody(raw, config.maxJsonDepth), route.stream)
+    if (route.dialect !== undefined) {
+      const parsed = route.dialect.parse(parseJsonBody(raw, config.maxJsonDepth), req.headers)
+      return route.kind === 'ai' ? { ...parsed, request: withTags(parsed.request, req.headers) } : parsed
+    }
+    if (route.kind === 'ai') return withTags(parseAiBody(parseJsonBody(raw, config.maxJsonDepth), route.stream), req.headers)
     if (route.body === undefined) return undefined
     return validate(route.body, parseJsonBody(raw, config.maxJsonDepth))
   }
@@ -282,6 +286,12 @@ export function createHandler(deps: ServerDeps): RequestHandler {
 function bodyOf(route: Route, body: unknown): unknown {
   if (route.dialect !== undefined) return (body as ParsedAiBody).body
   return route.kind === 'ai' ? undefined : body
+}
+
+/** The request with its x-gateway-tags; the same object when it has none, the usual case. */
+function withTags(request: AiRequest, headers: IncomingHttpHeaders): AiRequest {
+  const tags = tagsOf(headers)
+  return tags === undefined ? request : { ...request, tags }
 }
 
 function aiOf(route: Route, body: unknown): AiRequest | undefined {

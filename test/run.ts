@@ -1,10 +1,24 @@
 // `npm test`: runs the tap suite and ends with the plain line `N passed, N failed` (counting
-// assertions), which CI summaries read. Extra arguments go to tap (e.g. a file to run alone).
+// assertions), which CI summaries read. Extra arguments go to tap (e.g. a file to run alone);
+// `--tier unit|e2e|shared|browser` runs one tier of the suite (tiers.ts).
 import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { filesOf, TIERS, type Tier } from './tiers.ts'
+
+const args = process.argv.slice(2)
+const tierAt = args.indexOf('--tier')
+if (tierAt !== -1) {
+  const tier = args[tierAt + 1] as Tier
+  if (!TIERS.includes(tier)) {
+    process.stderr.write(`--tier takes one of ${TIERS.join(', ')}\n`)
+    process.exit(2)
+  }
+  args.splice(tierAt, 2, ...filesOf(fileURLToPath(new URL('..', import.meta.url)), tier))
+}
 
 // A terminal gets the compact reporter; logs (CI) get plain TAP, which shows every test by name.
 const reporter = process.stdout.isTTY ? 'terse' : 'tap'
-const tap = spawn('tap', [`--reporter=${reporter}`, '--no-color', '--disable-coverage', ...process.argv.slice(2)], {
+const tap = spawn('tap', [`--reporter=${reporter}`, '--no-color', '--disable-coverage', ...args], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, FORCE_COLOR: '0' },
 })

@@ -10,5 +10,7 @@ export const EVENT_KINDS = [
   'violation.detected', 'violation.resolved', 'compliance.score_changed',
   'usage.threshold_reached', 'usage.limit_exceeded',
 ]
+/** What the usage statistics' spend is broken down by (`by=`). */
+export const SPEND_DIMENSIONS = [['key', 'By key'], ['user', 'By user'], ['tag', 'By tag']]
 /** Plans offered for new settings; `startup` is an alias of `pro`. */
 export const PLANS = [['free', 'Free'], ['pro', 'Pro'], ['growth', 'Growth'], ['enterprise', 'Enterprise']]

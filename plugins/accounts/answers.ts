@@ -50,6 +50,8 @@ export const keyAnswer = z.object({
   id: z.string(), projectId: z.string(), type: z.enum(['sk', 'pk']), env: z.enum(['dev', 'stg', 'prod']).nullable(), name: z.string(),
   prefix: z.string().describe('First and last characters, for identification.'), status: z.enum(['active', 'inactive']), createdAt: instant,
   lastUsedAt: instant.nullable().optional(),
+  budgetDollars: z.number().optional().describe('The key\'s own monthly budget, in dollars, checked beside its project\'s; absent when it has none.'),
+  rpm: z.number().int().optional().describe('The key\'s own requests per minute, checked beside its plan\'s; absent when it has none.'),
 })
 
 export const createdKeyAnswer = keyAnswer.extend({ key: z.string().describe('The full key: shown this once only.') })

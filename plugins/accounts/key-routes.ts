@@ -14,11 +14,21 @@ import type { AccountServices } from './services.ts'
 import { createdKeyAnswer, deletedAnswer, keyAnswer } from './answers.ts'
 import { nameField } from './fields.ts'
 
+const budgetDollars = z.number({ error: 'budgetDollars must be a number of dollars' })
+  .nonnegative('budgetDollars must not be negative').max(1_000_000_000, 'budgetDollars must be at most 1000000000')
+const rpm = z.number({ error: 'rpm must be a whole number' }).int('rpm must be a whole number')
+  .positive('rpm must be at least 1').max(1_000_000, 'rpm must be at most 1000000')
+
 const createBody = z.strictObject({
   name: nameField('name'),
   type: z.enum(['sk', 'pk'], { error: 'type must be sk or pk' }).default('sk'),
   env: z.enum(['dev', 'stg', 'prod'], { error: 'env must be dev, stg or prod' }).nullable().default(null),
+  budgetDollars: budgetDollars.optional(),
+  rpm: rpm.optional(),
 })
+
+/** null removes a limit, absent leaves it. */
+const limitsBody = z.strictObject({ budgetDollars: budgetDollars.nullable().optional(), rpm: rpm.nullable().optional() })
 
 export function keyRoutes(services: AccountServices): RouteSpec[] {
   const { registry, audit } = services
@@ -58,7 +68,11 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
       async handle(ctx, member, body) {
         const project = ownProject(services, member, ctx.params.id!)
         requireRole(member.role, 'admin')
-        const { record, key } = await registry.createKey({ projectId: project.id, ...body })
+        const { record, key } = await registry.createKey({
+          projectId: project.id, name: body.name, type: body.type, env: body.env,
+          ...(body.budgetDollars === undefined ? {} : { budgetDollars: body.budgetDollars }),
+          ...(body.rpm === undefined ? {} : { rpm: body.rpm }),
+        })
         await audit.record(member.organization.id, {
           actor: actorOf(member), action: 'key.create', target: { type: 'key', id: record.id },
           details: { projectId: project.id, name: record.name, prefix: record.prefix, type: record.type, env: record.env },
@@ -70,6 +84,22 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
       method: 'GET', path: '/api/projects/:id/keys', name: 'keys_list', docs: { response: z.object({ keys: z.array(keyAnswer) }) },
       async handle(ctx, member) {
         return Reply.json({ keys: registry.listKeys(ownProject(services, member, ctx.params.id!).id) })
+      },
+    }),
+    memberRoute(services, {
+      method: 'PATCH', path: '/api/keys/:id', name: 'key_update', body: limitsBody, docs: { response: keyAnswer },
+      async handle(ctx, member, body) {
+        const key = ownKey(member, ctx.params.id!)
+        requireRole(member.role, 'admin')
+        const changes = {
+          ...(body.budgetDollars === undefined ? {} : { budgetDollars: body.budgetDollars }),
+          ...(body.rpm === undefined ? {} : { rpm: body.rpm }),
+        }
+        const updated = await onKey(key.id, registry.setKeyLimits(key.id, changes))
+        await audit.record(member.organization.id, {
+          actor: actorOf(member), action: 'key.update', target: { type: 'key', id: key.id }, details: { projectId: key.projectId, prefix: key.prefix, ...changes },
+        })
+        return Reply.json(updated)
       },
     }),
     statusRoute('deactivate'),

@@ -15,7 +15,13 @@ function stateOf(registry: AuthRegistry, record: KeyRecord | undefined): AuthSta
   if (record === undefined || record.status !== 'active') return undefined
   const project = registry.getProject(record.projectId)
   if (project === undefined) return undefined
-  return { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
+  const state: AuthState = { keyId: record.id, keyType: record.type, env: record.env, testMode: record.env === 'dev', project }
+  if (record.budgetDollars === undefined && record.rpm === undefined) return state
+  return {
+    ...state,
+    ...(record.budgetDollars === undefined ? {} : { keyBudgetDollars: record.budgetDollars }),
+    ...(record.rpm === undefined ? {} : { keyRpm: record.rpm }),
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { OverloadedError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
 import { KnownKeyHashes, hmacKey, sameHash } from './key-hash.ts'
 import { KeyReplica } from './key-replica.ts'
-import { changedProject, keyView, newKey, newProject, RegistryError, type AuthRegistry, type KeyRecord } from './registry.ts'
+import { changedProject, keyView, newKey, newProject, RegistryError, withKeyLimits, type AuthRegistry, type KeyRecord } from './registry.ts'
 
 const SECRET_ENTRY = 'hmac-secret'
 /** Hashes of keys already matched, remembered so a known key costs a plain SHA-256 (key-hash.ts). */
@@ -183,6 +183,18 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
         if (rows[0] === undefined) throw new RegistryError(`no key with id ${id}`)
         await notify(sql, `key:${id}`)
         return rows[0].record
+      })
+      await readBack(refreshKey(id))
+      return keyView(record, replica.lastUsed(id))
+    },
+    async setKeyLimits(id, changes) {
+      const record = await database.transaction(async (sql) => {
+        const { rows } = await sql.query<{ record: KeyRecord }>('SELECT record FROM auth_keys WHERE id = $1 FOR UPDATE', [id])
+        if (rows[0] === undefined) throw new RegistryError(`no key with id ${id}`)
+        const next = withKeyLimits(rows[0].record, changes)
+        await sql.query('UPDATE auth_keys SET record = $2 WHERE id = $1', [id, next])
+        await notify(sql, `key:${id}`)
+        return next
       })
       await readBack(refreshKey(id))
       return keyView(record, replica.lastUsed(id))

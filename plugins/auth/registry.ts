@@ -15,7 +15,18 @@ import { KnownKeyHashes, hashKey, hmacKey, sameHash } from './key-hash.ts'
 
 export type KeyStatus = 'active' | 'inactive'
 
-export interface KeyRecord {
+/** A key's own limits, beside its project's: absent, only the project's apply. */
+export interface KeyLimits {
+  /** Dollars the key may spend per calendar month (UTC), within its project's budget. */
+  readonly budgetDollars?: number
+  /** Requests per minute the key may make, within its project's plan. */
+  readonly rpm?: number
+}
+
+/** A change of a key's limits: a number sets one, null removes it, absent leaves it. */
+export type KeyLimitChanges = { readonly [K in keyof KeyLimits]?: number | null }
+
+export interface KeyRecord extends KeyLimits {
   readonly id: string
   readonly projectId: string
   readonly type: KeyType
@@ -43,7 +54,7 @@ export type ProjectChanges = Partial<Pick<Project, 'name' | 'plan' | 'budgetDoll
   readonly governor?: Partial<Omit<GovernorSettings, 'version'>>
 }
 
-export interface NewKey {
+export interface NewKey extends KeyLimits {
   readonly projectId: string
   readonly type: KeyType
   readonly env: KeyEnv | null
@@ -62,6 +73,7 @@ export interface AuthRegistry {
   listKeys(projectId: string): KeyView[]
   getKey(id: string): KeyView | undefined
   setKeyStatus(id: string, status: KeyStatus): Promise<KeyView>
+  setKeyLimits(id: string, changes: KeyLimitChanges): Promise<KeyView>
   deleteKey(id: string): Promise<void>
   /** The active-or-not record of a presented key, compared in constant time; undefined when unknown. */
   findByKey(key: string): KeyRecord | undefined
@@ -139,8 +151,21 @@ export function newKey(secret: KeyObject, input: NewKey, createdAt: string): { r
     hash: hashKey(secret, key),
     status: 'active',
     createdAt,
+    ...(input.budgetDollars === undefined ? {} : { budgetDollars: input.budgetDollars }),
+    ...(input.rpm === undefined ? {} : { rpm: input.rpm }),
   }
   return { record, key }
+}
+
+/** The record with its limits changed. */
+export function withKeyLimits(record: KeyRecord, changes: KeyLimitChanges): KeyRecord {
+  const next: { -readonly [K in keyof KeyRecord]: KeyRecord[K] } = { ...record }
+  for (const name of ['budgetDollars', 'rpm'] as const) {
+    const change = changes[name]
+    if (change === null) delete next[name]
+    else if (change !== undefined) next[name] = change
+  }
+  return next
 }
 
 export function keyView(record: KeyRecord, lastUsedAt: string | null): KeyView {
@@ -225,6 +250,15 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
     async setKeyStatus(id, status) {
       const next = await store.transaction(() => {
         const record = { ...recordOf(id), status }
+        records.put(record.hash, record)
+        changed()
+        return record
+      })
+      return view(next)
+    },
+    async setKeyLimits(id, changes) {
+      const next = await store.transaction(() => {
+        const record = withKeyLimits(recordOf(id), changes)
         records.put(record.hash, record)
         changed()
         return record

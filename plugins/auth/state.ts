@@ -8,6 +8,10 @@ export interface AuthState extends Caller {
   readonly keyType: KeyType
   /** dev keys: always the local provider, verbose logs, a tenth of the plan's limits. */
   readonly testMode: boolean
+  /** The key's own monthly budget in dollars, checked beside its project's; absent when it has none. */
+  readonly keyBudgetDollars?: number
+  /** The key's own requests per minute, checked beside its plan's; absent when it has none. */
+  readonly keyRpm?: number
 }
 
 /**

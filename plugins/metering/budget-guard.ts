@@ -1,6 +1,7 @@
 // The budget's rules, one place for every request that may cost money (model routes and the
 // provider pass-through alike): a request is admitted only if the month can cover its hold (the
-// store decides, with every running request's hold counted), its charge never exceeds that hold
+// store decides, with every running request's hold counted), of its project's budget and, where
+// its key has one of its own, of the key's, its charge never exceeds that hold
 // (what the provider counted beyond it is recorded as overage), and the hold is given back once
 // the charge counts.
 import { Counter, type Registry } from 'prom-client'
@@ -22,10 +23,11 @@ export interface Charge {
 
 export interface BudgetGuard {
   /**
-   * Holds `micros` of the project's month for the request, or the 402 to answer when its budget
-   * cannot cover them: at once where holds are kept in memory, a promise where the store decides.
+   * Holds `micros` of the project's month for the request (and of its key's, when `key` has a
+   * budget), or the 402 to answer when a budget cannot cover them: at once where holds are kept
+   * in memory, a promise where the store decides.
    */
-  hold(requestId: string, project: Project, micros: number): Hold | BudgetExceededError | Promise<Hold | BudgetExceededError>
+  hold(requestId: string, project: Project, micros: number, key?: KeyOfRequest): Hold | BudgetExceededError | Promise<Hold | BudgetExceededError>
   /** The charge for `costMicros` counted by the provider; without a hold (budgets not enforced), all of it. */
   charge(costMicros: number, hold: Hold | undefined): Charge
   /**
@@ -37,6 +39,12 @@ export interface BudgetGuard {
   noteOverage(entry: LedgerEntry, log: Logger): void
 }
 
+/** The request's key and its own monthly budget in dollars, if it has one. */
+export interface KeyOfRequest {
+  readonly keyId: string
+  readonly keyBudgetDollars?: number | undefined
+}
+
 export interface BudgetGuardDeps {
   readonly ledger: MeteringStore
   readonly clock: Clock
@@ -45,20 +53,25 @@ export interface BudgetGuardDeps {
 }
 
 export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuardDeps): BudgetGuard {
-  const refusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because the monthly budget could not cover them.', registers: [metrics] })
+  const refusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because a monthly budget (the project\'s or the key\'s) could not cover them.', registers: [metrics] })
   const overage = new Counter({
     name: 'tollgate_budget_overage_dollars_total',
     help: 'Dollars a provider counted beyond the request\'s budget hold: recorded in the ledger, not charged.',
     labelNames: ['provider', 'model'], registers: [metrics],
   })
   return {
-    hold(requestId, project, micros) {
-      const hold: Hold = { requestId, projectId: project.id, month: monthKey(clock.now()), micros }
+    hold(requestId, project, micros, key) {
+      const keyBudget = key?.keyBudgetDollars
+      const hold: Hold = {
+        requestId, projectId: project.id, month: monthKey(clock.now()), micros,
+        ...(keyBudget === undefined ? {} : { key: { keyId: key!.keyId, limitMicros: toMicros(keyBudget) } }),
+      }
       const decided = (result: ReserveResult): Hold | BudgetExceededError => {
         if (result.ok) return hold
         refusals.inc()
+        const [holder, limit] = result.byKey === true ? ['key', keyBudget] : ['project', project.budgetDollars]
         return new BudgetExceededError(
-          `This request may cost up to $${(micros / 1e6).toFixed(6)}; the project has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${project.budgetDollars} monthly budget.`,
+          `This request may cost up to $${(micros / 1e6).toFixed(6)}; the ${holder} has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${limit} monthly budget.`,
         )
       }
       const result = ledger.reserve(hold, toMicros(project.budgetDollars))

@@ -1,14 +1,24 @@
 // Where a request's worst-case cost is held while it runs. One process alone on its store holds
 // in memory: a check and an add on one thread cannot interleave, and it saves a store transaction
 // per request. Processes sharing a store (serve --workers) carve holds from budget leases every
-// process sees (budget-leases.ts). Either way the settled spend is read from the store, committed.
+// process sees (budget-leases.ts), or, for a key with a budget of its own, hold in the store.
+// Either way the settled spend is read from the store, committed.
 import type { Ledger, ReserveResult } from './ledger.ts'
+import { SELF_OWNER } from './process-owner.ts'
+
+/** A key's own monthly budget, held beside its project's. */
+export interface KeyBudget {
+  readonly keyId: string
+  readonly limitMicros: number
+}
 
 export interface Hold {
   readonly requestId: string
   readonly projectId: string
   readonly month: string
   readonly micros: number
+  /** Present when the request's key has a budget of its own: the hold counts against both. */
+  readonly key?: KeyBudget
 }
 
 export interface BudgetHolds {
@@ -17,27 +27,52 @@ export interface BudgetHolds {
   release(hold: Hold): void
 }
 
+/**
+ * Each hold a reservation of its own in the store, in a transaction every process sees: for holds
+ * whose key has a budget of its own, which budget leases (kept by project) do not cover.
+ */
+export function storeHolds(ledger: Ledger): BudgetHolds {
+  return {
+    reserve: (hold, limitMicros) => ledger.reserve(
+      hold.requestId,
+      { projectId: hold.projectId, month: hold.month, micros: hold.micros, owner: SELF_OWNER, ...(hold.key === undefined ? {} : { keyId: hold.key.keyId }) },
+      limitMicros, hold.key?.limitMicros,
+    ),
+    // ledger.settle removes the stored hold in the same transaction as the charge.
+    release: () => undefined,
+  }
+}
+
 export function memoryHolds(ledger: Ledger, onRefusal: (hold: Hold, limitMicros: number) => void): BudgetHolds {
+  // By budget row: a project's month, and a key's month where the key has a budget of its own.
   const held = new Map<string, number>()
-  const keyOf = (hold: Hold) => `${hold.projectId}/${hold.month}`
+  const available = (holder: string, month: string, limitMicros: number) =>
+    limitMicros - ledger.budget(holder, month).usedMicros - (held.get(`${holder}/${month}`) ?? 0)
+  const add = (holder: string, month: string, micros: number) => {
+    const row = `${holder}/${month}`
+    const sum = (held.get(row) ?? 0) + micros
+    if (sum > 0) held.set(row, sum)
+    else held.delete(row)
+  }
   return {
     reserve(hold, limitMicros) {
-      const key = keyOf(hold)
-      const reserved = held.get(key) ?? 0
-      const available = limitMicros - ledger.budget(hold.projectId, hold.month).usedMicros - reserved
-      if (hold.micros > available) {
+      const forProject = available(hold.projectId, hold.month, limitMicros)
+      if (hold.micros > forProject) {
         onRefusal(hold, limitMicros)
-        return { ok: false, availableMicros: Math.max(0, available) }
+        return { ok: false, availableMicros: Math.max(0, forProject) }
       }
-      held.set(key, reserved + hold.micros)
+      if (hold.key !== undefined) {
+        const forKey = available(hold.key.keyId, hold.month, hold.key.limitMicros)
+        if (hold.micros > forKey) return { ok: false, availableMicros: Math.max(0, forKey), byKey: true }
+        add(hold.key.keyId, hold.month, hold.micros)
+      }
+      add(hold.projectId, hold.month, hold.micros)
       return { ok: true }
     },
     release(hold) {
       // Released only after the charge is committed: for a moment both count, never neither.
-      const key = keyOf(hold)
-      const left = (held.get(key) ?? 0) - hold.micros
-      if (left > 0) held.set(key, left)
-      else held.delete(key)
+      add(hold.projectId, hold.month, -hold.micros)
+      if (hold.key !== undefined) add(hold.key.keyId, hold.month, -hold.micros)
     },
   }
 }

@@ -27,7 +27,7 @@ import { meteringSchema } from './schema.ts'
 import { countStreamedTexts, type PoolRefusal } from './count-streamed-text.ts'
 import { streamCheckpoints } from './stream-checkpoints.ts'
 import { createUsageMeter } from './usage-service.ts'
-import { memberUsageRoute, usageRoute } from './usage-route.ts'
+import { memberUsageRoute, usageRoute, type KeyLabel } from './usage-route.ts'
 
 /** What one request is recorded with: who served it, its tokens and what it cost at list price. */
 interface Metered extends ServedBy {
@@ -57,7 +57,7 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool }) {
+  async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool, services }) {
     const ledger: MeteringStore = database === undefined
       ? lmdbMeteringStore(store, { shared: config.shared, track, events })
       : await postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents })
@@ -89,6 +89,7 @@ export default {
       labelNames: ['provider'], registers: [metrics],
     })
     const guard = createBudgetGuard({ ledger, clock, metrics, track })
+    const keyLabel: KeyLabel = (keyId) => services.registry?.getKey(keyId)
     const countedInline = new Counter({
       name: 'tollgate_metering_pool_fallbacks_total',
       help: 'Pool tasks of streamed text that metering counted on the event loop instead: the pool refused them (overloaded: its queue was full), failed them, or did not finish them in time (timeout).',
@@ -141,6 +142,9 @@ export default {
         promptTokens: figures.promptTokens, completionTokens: figures.completionTokens,
         costMicros: charge.costMicros, cacheHit: figures.cacheHit, outcome,
       }
+      const { user, tags } = ctx.ai!
+      if (user !== undefined) entry.user = user
+      if (tags !== undefined) entry.tags = tags
       if (figures.cachedInputTokens !== undefined) entry.cachedInputTokens = figures.cachedInputTokens
       if (figures.cacheWriteTokens !== undefined) entry.cacheWriteTokens = figures.cacheWriteTokens
       if (charge.overageMicros !== undefined) entry.overageMicros = charge.overageMicros
@@ -212,6 +216,9 @@ export default {
           month: monthKey(replay.answeredAt), day: dayKey(replay.answeredAt), provider: result.provider, model: result.model,
           promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
           costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
+          // A replay's request hashes the same as its original's, so it names the same user and tags.
+          ...(ctx.ai?.user === undefined ? {} : { user: ctx.ai.user }),
+          ...(ctx.ai?.tags === undefined ? {} : { tags: ctx.ai.tags }),
         }
         const settled = ledger.settle(entry, toMicros(project.budgetDollars), { hold: undefined, checkpointed: true })
         track(settled.committed)
@@ -234,8 +241,8 @@ export default {
 
     return {
       provides: { usageMeter: createUsageMeter({ guard, clock, metrics, enforceBudgets: config.enforceBudgets }) },
-      routes: [usageRoute(ledger, clock)],
-      projectRoutes: [memberUsageRoute(ledger, clock)],
+      routes: [usageRoute(ledger, clock, keyLabel)],
+      projectRoutes: [memberUsageRoute(ledger, clock, keyLabel)],
       // Synchronous where holds are kept in memory: no promise on the request path.
       onRequest(ctx) {
         const auth = ctx.state.auth
@@ -249,7 +256,7 @@ export default {
           const info = modelCatalog().info(model)
           worst = Math.max(worst, info.priced ? plainCost(info, decision.promptTokensBound, decision.maxTokens) : config.unpricedHoldDollars)
         }
-        const held = guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6))
+        const held = guard.hold(ctx.id, auth.project, Math.ceil(worst * 1e6), auth)
         return held instanceof Promise ? held.then((decided) => admitHeld(ctx, decided)) : admitHeld(ctx, held)
       },
       onResult(ctx, result) {

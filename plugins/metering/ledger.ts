@@ -8,6 +8,7 @@ import type { EventOutbox } from '../../proxy/events.ts'
 import type { Database, Key } from 'lmdb'
 import type { PluginStore } from '../../proxy/store.ts'
 import { SELF_OWNER } from './process-owner.ts'
+import { addSpend, mergeSpendRows, spendOf, ZERO_SPEND, type SpendDimension, type SpendFigures, type SpendRow } from './spend-breakdown.ts'
 import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 
 export interface BudgetRow {
@@ -23,6 +24,8 @@ export interface Reservation {
   readonly projectId: string
   readonly month: string
   readonly micros: number
+  /** The request's key, when the key has a budget of its own that the hold counts against too. */
+  readonly keyId?: string
   /** `pid:bootTime` of the process holding it, so a restart can release a dead process's holds. */
   readonly owner: string
 }
@@ -55,6 +58,10 @@ export interface LedgerEntry {
    * model has no price. Counted apart so that such requests are never mistaken for free ones.
    */
   readonly unpriced?: 'no_usage' | 'no_price'
+  /** The client's end user: OpenAI's `user`, Anthropic's `metadata.user_id`. */
+  readonly user?: string
+  /** The request's x-gateway-tags, each once. */
+  readonly tags?: readonly string[]
 }
 
 /** A stream's progress, written while it runs, so a crash settles it to what was generated. */
@@ -95,7 +102,8 @@ export interface LeasedHold {
 /** What a lease asked of the month got: the amount added to it, or what was left when it could not be. */
 export type LeaseResult = { readonly grantedMicros: number } | { readonly availableMicros: number }
 
-export type ReserveResult = { readonly ok: true } | { readonly ok: false; readonly availableMicros: number }
+/** `byKey`: refused by the key's own budget, not its project's. */
+export type ReserveResult = { readonly ok: true } | { readonly ok: false; readonly availableMicros: number; readonly byKey?: true }
 
 const EMPTY_ROW: BudgetRow = { usedMicros: 0, reservedMicros: 0 }
 
@@ -139,6 +147,17 @@ function addStats(a: ModelDayStats, b: ModelDayStats): ModelDayStats {
     ...(unpriced === 0 ? {} : { unpriced }),
   }
 }
+
+/** The day figures one transaction adds to: by model, and by key, user and tag. */
+interface DayFigures {
+  readonly models: Map<string, ModelDayStats>
+  readonly spend: Map<string, SpendFigures>
+}
+
+const newDayFigures = (): DayFigures => ({ models: new Map(), spend: new Map() })
+
+// The value comes last, so any text it holds (a user id with slashes) cannot reach another row.
+const spendKeyOf = (projectId: string, day: string, dimension: SpendDimension, value: string) => `${projectId}/${day}/${dimension}/${value}`
 
 /** The budget rows one transaction touches: read once, written once at its end. */
 class RowCache {
@@ -184,6 +203,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   const entries = store.open<LedgerEntry>('ledger', { records: true })
   const modelDays = store.open<ModelDayStats>('model-day-stats', { records: true })
   const checkpoints = store.open<StreamCheckpoint>('stream-checkpoints', { records: true })
+  const spendDays = store.open<SpendFigures>('spend-day-stats', { records: true })
   const rowKey = (projectId: string, month: string) => `${projectId}/${month}`
   // Beside the requests' own reservations: a request id never starts with it.
   const leaseKey = (holder: string, projectId: string, month: string) => `lease/${holder}/${projectId}/${month}`
@@ -257,20 +277,30 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     /** The month's row, with what this process settled and has not yet committed counted as used. */
     budget,
 
-    /** Holds `reservation.micros` of the month's budget in the store, where every process sharing it sees the hold. */
-    reserve(requestId: string, reservation: Reservation, limitMicros: number): Promise<ReserveResult> {
+    /**
+     * Holds `reservation.micros` of the month's budget in the store, where every process sharing it
+     * sees the hold; of the key's month too (`keyLimitMicros`) when the reservation names its key.
+     */
+    reserve(requestId: string, reservation: Reservation, limitMicros: number, keyLimitMicros?: number): Promise<ReserveResult> {
+      const { projectId, month, micros, keyId } = reservation
+      const keys = keyId === undefined ? [rowKey(projectId, month)] : [rowKey(projectId, month), rowKey(keyId, month)]
       return forgetRows(store.transaction((): ReserveResult => {
-        const key = rowKey(reservation.projectId, reservation.month)
-        const row = budgets.get(key) ?? EMPTY_ROW
+        const row = budgets.get(keys[0]!) ?? EMPTY_ROW
         const available = limitMicros - row.usedMicros - row.reservedMicros
-        if (reservation.micros > available) {
-          noteLimit(reservation.projectId, reservation.month, limitMicros, reservation.micros, row)
+        if (micros > available) {
+          noteLimit(projectId, month, limitMicros, micros, row)
           return { ok: false, availableMicros: Math.max(0, available) }
         }
-        budgets.put(key, { ...row, reservedMicros: row.reservedMicros + reservation.micros })
+        const keyRow = keyId === undefined ? undefined : budgets.get(keys[1]!) ?? EMPTY_ROW
+        if (keyRow !== undefined) {
+          const forKey = (keyLimitMicros ?? 0) - keyRow.usedMicros - keyRow.reservedMicros
+          if (micros > forKey) return { ok: false, availableMicros: Math.max(0, forKey), byKey: true }
+          budgets.put(keys[1]!, { ...keyRow, reservedMicros: keyRow.reservedMicros + micros })
+        }
+        budgets.put(keys[0]!, { ...row, reservedMicros: row.reservedMicros + micros })
         reservations.put(requestId, reservation)
         return { ok: true }
-      }), [rowKey(reservation.projectId, reservation.month)])
+      }), keys)
     },
 
     /** Sends usage.limit_exceeded for a refusal decided outside the store, once a month. */
@@ -339,6 +369,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       if (mark !== undefined && !repeated) {
         pendingEntries.set(entry.id, entry)
         addMicros(unbatchedMicros, rowKey(entry.projectId, entry.month), entry.costMicros)
+        addMicros(unbatchedMicros, rowKey(entry.keyId, entry.month), entry.costMicros)
       }
       const committed = new Promise<BudgetRow>((resolve, reject) => {
         queued.push({ ...line, mark, startMark, resolve, reject })
@@ -387,7 +418,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       const journals = deadJournals(store.directory, isLive)
       const result = forgetRows(store.transaction(() => {
         const rows = new RowCache(budgets)
-        const stats = new Map<string, ModelDayStats>()
+        const stats = newDayFigures()
         // Journaled settlements first: a stream settled in full must not be settled again to its
         // checkpoint; then checkpoints in the store, which are later than the first ones journaled.
         let replayed = 0
@@ -453,6 +484,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       return found ? { hits, misses, models } : undefined
     },
 
+    /** The day's figures of each key, user or tag that had a request. */
+    spendRows(projectId: string, day: string, dimension: SpendDimension): SpendRow[] {
+      const prefix = spendKeyOf(projectId, day, dimension, '')
+      const found: SpendRow[] = []
+      for (const { key, value } of spendDays.getRange({ start: prefix, end: `${prefix}\uffff` })) found.push({ value: String(key).slice(prefix.length), ...value })
+      return mergeSpendRows(found)
+    },
+
     entry(id: string): LedgerEntry | undefined {
       return pendingEntries.get(id) ?? entries.get(id)
     },
@@ -474,19 +513,19 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       batch = queued
       queued = []
       const rows = new RowCache(budgets)
-      const stats = new Map<string, ModelDayStats>()
+      const stats = newDayFigures()
       const settled = batch.map((item) => {
         const counted = pendingEntries.get(item.entry.id) === item.entry
         const isNew = !entries.doesExist(item.entry.id)
         const row = applySettlement(item, rows, stats, owner, !isNew)
         if (counted) {
-          const key = rowKey(item.entry.projectId, item.entry.month)
-          addMicros(unbatchedMicros, key, -item.entry.costMicros)
-          // A repeated id charges nothing: it leaves the count here.
-          if (isNew) {
-            addMicros(flight.micros, key, item.entry.costMicros)
-            flight.marker ??= item.entry.id
+          for (const holder of [item.entry.projectId, item.entry.keyId]) {
+            const key = rowKey(holder, item.entry.month)
+            addMicros(unbatchedMicros, key, -item.entry.costMicros)
+            // A repeated id charges nothing: it leaves the count here.
+            if (isNew) addMicros(flight.micros, key, item.entry.costMicros)
           }
+          if (isNew) flight.marker ??= item.entry.id
         }
         return row
       })
@@ -527,13 +566,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     })
   }
 
-  function writeStats(stats: ReadonlyMap<string, ModelDayStats>): void {
-    for (const [key, delta] of stats) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
+  function writeStats(stats: DayFigures): void {
+    for (const [key, delta] of stats.models) modelDays.put(key, addStats(modelDays.get(key) ?? ZERO_STATS, delta))
+    for (const [key, delta] of stats.spend) spendDays.put(key, addSpend(spendDays.get(key) ?? ZERO_SPEND, delta))
   }
 
   /** `writer`: the process that settled it, whose lease a leased hold came from. */
   function applySettlement(
-    { entry, limitMicros, heldInStore, leased, checkpointed }: JournalLine, rows: RowCache, stats: Map<string, ModelDayStats>, writer: string,
+    { entry, limitMicros, heldInStore, leased, checkpointed }: JournalLine, rows: RowCache, stats: DayFigures, writer: string,
     recorded = entries.doesExist(entry.id),
   ): BudgetRow {
     const key = rowKey(entry.projectId, entry.month)
@@ -560,6 +600,12 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       ...(overageMicros === 0 ? {} : { overageMicros }),
     }
     rows.set(key, next)
+    // The key's month too, so that a budget given to a key counts what it spent before.
+    if (entry.costMicros > 0) {
+      const keyRowKey = rowKey(entry.keyId, entry.month)
+      const keyRow = rows.get(keyRowKey)
+      rows.set(keyRowKey, { ...keyRow, usedMicros: keyRow.usedMicros + entry.costMicros })
+    }
     for (const threshold of crossed) {
       events?.emit('usage.threshold_reached', entry.projectId, {
         period: entry.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(usedMicros),
@@ -568,7 +614,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     entries.put(entry.id, entry)
     // One flat row per project, day and model: small to re-encode.
     const statsKey = `${entry.projectId}/${entry.day}/${entry.model}`
-    stats.set(statsKey, addStats(stats.get(statsKey) ?? ZERO_STATS, {
+    stats.models.set(statsKey, addStats(stats.models.get(statsKey) ?? ZERO_STATS, {
       requests: 1,
       tokens: entry.promptTokens + entry.completionTokens,
       costMicros: entry.costMicros,
@@ -576,6 +622,11 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       misses: entry.cacheHit || entry.passthrough === true ? 0 : 1,
       ...(entry.unpriced === undefined ? {} : { unpriced: 1 }),
     }))
+    const { figures, values } = spendOf(entry)
+    for (const [dimension, value] of values) {
+      const spendKey = spendKeyOf(entry.projectId, entry.day, dimension, value)
+      stats.spend.set(spendKey, addSpend(stats.spend.get(spendKey) ?? ZERO_SPEND, figures))
+    }
     return next
   }
 
@@ -597,9 +648,11 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   }
 
   function releaseHold(id: string, held: Reservation, rows: RowCache): void {
-    const key = rowKey(held.projectId, held.month)
-    const row = rows.get(key)
-    rows.set(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
+    for (const holder of held.keyId === undefined ? [held.projectId] : [held.projectId, held.keyId]) {
+      const key = rowKey(holder, held.month)
+      const row = rows.get(key)
+      rows.set(key, { ...row, reservedMicros: Math.max(0, row.reservedMicros - held.micros) })
+    }
     reservations.remove(id)
   }
 }

@@ -4,12 +4,13 @@
 // background.
 import type { EventOutbox } from '../../proxy/events.ts'
 import type { PluginStore } from '../../proxy/store.ts'
-import { memoryHolds } from './budget-holds.ts'
+import { memoryHolds, storeHolds } from './budget-holds.ts'
 import { leasedHolds } from './budget-leases.ts'
 import { createLedger, type DayStats } from './ledger.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { daysOf } from './periods.ts'
 import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
+import { mergeSpendRows } from './spend-breakdown.ts'
 
 export interface LmdbMeteringOptions {
   /** Processes share the store (serve --workers): holds are kept in it. */
@@ -23,14 +24,18 @@ export function lmdbMeteringStore(store: PluginStore, { shared, track, events }:
   // A lease that cannot be given back (the store closing) stays reserved until the next start's recovery.
   const leases = shared ? leasedHolds(ledger, { track: (work) => track(work.catch(() => undefined)) }) : undefined
   const holds = leases ?? memoryHolds(ledger, (hold, limitMicros) => track(ledger.limitExceeded(hold.projectId, hold.month, limitMicros, hold.micros)))
+  // A key with a budget of its own is held in the store, where both its budgets are checked at once.
+  const keyed = shared ? storeHolds(ledger) : undefined
   return {
     recover: () => ledger.recover(isLiveOwner),
     recoverEveryMs: undefined,
-    reserve: (hold, limitMicros) => holds.reserve(hold, limitMicros),
+    reserve: (hold, limitMicros) => (keyed !== undefined && hold.key !== undefined ? keyed : holds).reserve(hold, limitMicros),
     release: (hold) => holds.release(hold),
-    // No request has a reservation record of its own here: a leased hold shrinks its lease instead.
-    settle: (entry, limitMicros, { hold, checkpointed }) =>
-      ledger.settle(entry, limitMicros, false, checkpointed, leases !== undefined && hold !== undefined ? leases.settling(hold) : undefined),
+    // A leased hold shrinks its lease; one held in the store removes its reservation.
+    settle(entry, limitMicros, { hold, checkpointed }) {
+      const leased = leases !== undefined && hold !== undefined ? leases.settling(hold) : undefined
+      return ledger.settle(entry, limitMicros, keyed !== undefined && hold?.key !== undefined, checkpointed, leased)
+    },
     checkpoint: (progress) => ledger.checkpoint(progress),
     startStreams: (progress) => ledger.startStreams(progress),
     entry: async (id) => ledger.entry(id),
@@ -43,6 +48,7 @@ export function lmdbMeteringStore(store: PluginStore, { shared, track, events }:
       }
       return days
     },
+    spend: async (projectId, range, dimension) => mergeSpendRows(daysOf(range).flatMap((day) => ledger.spendRows(projectId, day, dimension))),
     idle: () => ledger.idle(),
     async close() {
       await leases?.close().catch(() => undefined)

@@ -4,6 +4,7 @@
 import type { Hold } from './budget-holds.ts'
 import type { BudgetRow, DayStats, LedgerEntry, ReserveResult, Settled, StreamCheckpoint } from './ledger.ts'
 import type { PeriodRange } from './periods.ts'
+import type { SpendDimension, SpendRow } from './spend-breakdown.ts'
 
 export interface Recovered {
   /** Holds of gateways that are gone, given back to their budgets. */
@@ -45,6 +46,8 @@ export interface MeteringStore {
   budget(projectId: string, month: string): Promise<BudgetRow>
   /** The figures of each day of the range that had any request, by day. */
   dayStats(projectId: string, range: PeriodRange): Promise<ReadonlyMap<string, DayStats>>
+  /** The range's figures of each key, user or tag that had a request, the costliest first. */
+  spend(projectId: string, range: PeriodRange, dimension: SpendDimension): Promise<SpendRow[]>
   /** Resolves once every settlement made so far is committed (or refused). */
   idle(): Promise<void>
   close(): Promise<void>

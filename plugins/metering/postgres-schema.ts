@@ -54,4 +54,22 @@ export const meteringMigrations: readonly Migration[] = [{
     );
     CREATE INDEX metering_checkpoints_owner ON metering_checkpoints (owner);
   `,
+}, {
+  version: 2,
+  sql: `
+    CREATE TABLE metering_spend_days (
+      project_id text NOT NULL,
+      day text NOT NULL,
+      dimension text NOT NULL,
+      value text NOT NULL,
+      requests bigint NOT NULL,
+      tokens bigint NOT NULL,
+      cost_micros bigint NOT NULL,
+      PRIMARY KEY (project_id, dimension, day, value)
+    );
+  `,
+}, {
+  version: 3,
+  // A key with a budget of its own has a month row too, under its id in project_id; its holds name it.
+  sql: 'ALTER TABLE metering_holds ADD COLUMN key_id text;',
 }]

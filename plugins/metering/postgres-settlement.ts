@@ -1,11 +1,12 @@
 // Settles a batch of ledger entries on PostgreSQL in three statements, whatever its size: the
 // entries are inserted once each (keyed by request id) with their holds and checkpoints removed;
-// then each day and model's figures and each month's row are added to in one statement; then
-// the thresholds crossed are noted. Rows are touched in one order (by project, month, day,
-// model), so two gateways' batches wait for each other and never deadlock.
+// then the figures of each day and model, of each day's keys, users and tags, and each month's row
+// are added to in one statement; then the thresholds crossed are noted. Rows are touched in one
+// order (by project, month, day, model or value), so two gateways' batches wait for each other and never deadlock.
 import type { Sql } from '../../proxy/database.ts'
 import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
 import type { BudgetRow, LedgerEntry } from './ledger.ts'
+import { spendOf, type SpendDimension } from './spend-breakdown.ts'
 
 export interface Settlement {
   readonly entry: LedgerEntry
@@ -70,6 +71,16 @@ interface DayModel {
   unpriced: number
 }
 
+interface DaySpend {
+  projectId: string
+  day: string
+  dimension: SpendDimension
+  value: string
+  requests: number
+  tokens: number
+  costMicros: number
+}
+
 export async function settleBatch(sql: Sql, batch: readonly Settlement[], events: SharedEventOutbox | undefined): Promise<SettledBatch> {
   // A request settled twice in one batch (a retry) is one entry.
   const unique = [...new Map(batch.map((s) => [s.entry.id, s])).values()]
@@ -80,9 +91,11 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
        INSERT INTO metering_ledger (id, project_id, month, entry) SELECT id, project_id, month, entry FROM input
        ON CONFLICT (id) DO NOTHING RETURNING id
      ), released AS (
-       DELETE FROM metering_holds WHERE request_id IN (SELECT id FROM input) RETURNING project_id, month, micros
+       DELETE FROM metering_holds WHERE request_id IN (SELECT id FROM input) RETURNING project_id, key_id, month, micros
      ), sums AS (
-       SELECT project_id, month, sum(micros) AS micros FROM released GROUP BY project_id, month
+       SELECT holder AS project_id, month, sum(micros) AS micros
+       FROM (SELECT project_id AS holder, month, micros FROM released UNION ALL SELECT key_id, month, micros FROM released WHERE key_id IS NOT NULL) AS h
+       GROUP BY holder, month
      ), given AS (
        UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
        FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
@@ -102,6 +115,7 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     charges.set(key, charge)
     return charge
   }
+  const spending = new Map<string, DaySpend>()
   for (const { entry, limitMicros, lease } of unique) {
     // Even when the entry was recorded already (a replay by another gateway): the hold is this one's.
     if (lease !== undefined) chargeOf(entry.projectId, lease.month, limitMicros).leasedMicros += lease.micros
@@ -111,6 +125,9 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     charge.usedMicros += entry.costMicros
     charge.overageMicros += entry.overageMicros ?? 0
     charge.limitMicros = limitMicros
+    // The key's month too, so that a budget given to a key counts what it spent before; a key has no thresholds.
+    const keyCharge = chargeOf(entry.keyId, entry.month, 0)
+    keyCharge.usedMicros += entry.costMicros
     const dayModel = `${month}\u0000${entry.day}\u0000${entry.model}`
     const figures = stats.get(dayModel) ?? { projectId: entry.projectId, day: entry.day, model: entry.model, requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0, unpriced: 0 }
     figures.requests++
@@ -120,8 +137,18 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     else if (entry.passthrough !== true) figures.misses++
     if (entry.unpriced !== undefined) figures.unpriced++
     stats.set(dayModel, figures)
+    const spent = spendOf(entry)
+    for (const [dimension, value] of spent.values) {
+      const key = `${entry.projectId}\u0000${dimension}\u0000${entry.day}\u0000${value}`
+      const sum = spending.get(key) ?? { projectId: entry.projectId, day: entry.day, dimension, value, requests: 0, tokens: 0, costMicros: 0 }
+      sum.requests += spent.figures.requests
+      sum.tokens += spent.figures.tokens
+      sum.costMicros += spent.figures.costMicros
+      spending.set(key, sum)
+    }
   }
   const days = [...stats.values()].sort(byKey((d) => `${d.projectId}\u0000${d.day}\u0000${d.model}`))
+  const spends = [...spending.values()].sort(byKey((d) => `${d.projectId}\u0000${d.dimension}\u0000${d.day}\u0000${d.value}`))
   // A record that moves no money (a cache hit, an error before any token) takes no lock on its month's row.
   const moving = [...charges.values()].filter((c) => c.usedMicros > 0 || c.overageMicros > 0 || c.leasedMicros > 0).sort(byKey((c) => monthKey(c.projectId, c.month)))
   const charged = days.length === 0 && moving.length === 0 ? { rows: [] } : await sql.query<BudgetRecord>(
@@ -131,6 +158,11 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
        ON CONFLICT (project_id, day, model) DO UPDATE SET
          requests = d.requests + excluded.requests, tokens = d.tokens + excluded.tokens, cost_micros = d.cost_micros + excluded.cost_micros,
          hits = d.hits + excluded.hits, misses = d.misses + excluded.misses, unpriced = d.unpriced + excluded.unpriced
+     ), spend AS (
+       INSERT INTO metering_spend_days AS s (project_id, dimension, day, value, requests, tokens, cost_micros)
+       SELECT * FROM unnest($14::text[], $15::text[], $16::text[], $17::text[], $18::bigint[], $19::bigint[], $20::bigint[])
+       ON CONFLICT (project_id, dimension, day, value) DO UPDATE SET
+         requests = s.requests + excluded.requests, tokens = s.tokens + excluded.tokens, cost_micros = s.cost_micros + excluded.cost_micros
      )
      INSERT INTO metering_budgets AS b (project_id, month, used_micros, overage_micros)
      SELECT * FROM unnest($10::text[], $11::text[], $12::bigint[], $13::bigint[])
@@ -141,6 +173,8 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
       days.map((d) => d.projectId), days.map((d) => d.day), days.map((d) => d.model), days.map((d) => d.requests), days.map((d) => d.tokens),
       days.map((d) => d.costMicros), days.map((d) => d.hits), days.map((d) => d.misses), days.map((d) => d.unpriced),
       moving.map((c) => c.projectId), moving.map((c) => c.month), moving.map((c) => c.usedMicros), moving.map((c) => c.overageMicros),
+      spends.map((d) => d.projectId), spends.map((d) => d.dimension), spends.map((d) => d.day), spends.map((d) => d.value),
+      spends.map((d) => d.requests), spends.map((d) => d.tokens), spends.map((d) => d.costMicros),
     ],
   )
   const rows = new Map(charged.rows.map((record) => [monthKey(record.project_id, record.month), record]))

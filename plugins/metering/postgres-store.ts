@@ -14,9 +14,11 @@ import { takeOwnerLease } from '../../proxy/owner-lease.ts'
 import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
 import { batchedTurns } from '../../proxy/batched-turns.ts'
 import { leasedHolds, type LeaseStore } from './budget-leases.ts'
+import type { Hold, KeyBudget } from './budget-holds.ts'
 import type { BudgetRow, DayStats, LeaseResult, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
 import { meteringMigrations } from './postgres-schema.ts'
+import { mergeSpendRows } from './spend-breakdown.ts'
 import { rowOf, settleBatch, type BudgetRecord, type Settlement } from './postgres-settlement.ts'
 
 export interface PostgresMeteringOptions {
@@ -41,6 +43,14 @@ const MAX_BATCH = 64
 const MAX_UNSETTLED = 10_000
 
 const dollars = (micros: number) => micros / 1e6
+
+interface Reservation {
+  readonly hold: Hold
+  readonly limitMicros: number
+}
+
+/** A hold of a key with its own budget, held, or refused by the project's budget or the key's. */
+type Admission = 'held' | 'project' | 'key'
 
 // The row's owner has no current lease: it was left by a gateway that is gone.
 const LEASE_RUN_OUT = (table: string) =>
@@ -138,6 +148,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   // A project's settlements and holds in turns (batched-turns.ts), a turn's in one transaction.
   const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
   const settleInTurn = batchedTurns(settleNow, turnOptions)
+  const reserveKeyedInTurn = batchedTurns<Reservation, Admission>((batch) => database.transaction((sql) => admit(sql, batch)), turnOptions)
   // First checkpoints of all projects in turns: those admitted while one insert commits go in the next.
   const startInTurn = batchedTurns<readonly StreamCheckpoint[], undefined>(async (batches) => {
     await insertCheckpoints(batches.flat(), 'keep')
@@ -161,6 +172,53 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
         progress.map((p) => JSON.stringify(p.entry)),
       ],
     )
+  }
+
+  /**
+   * Holds, in order, requests of keys with budgets of their own (budget leases are kept by project,
+   * so these are held one by one, in the store).
+   */
+  async function admit(sql: Sql, batch: readonly Reservation[]): Promise<Admission[]> {
+    const admitted: Admission[] = []
+    for (const reservation of batch) admitted.push(await holdWithKey(sql, reservation, reservation.hold.key!))
+    return admitted
+  }
+
+  /**
+   * Holds one request of a key with its own budget: of the key's month row, then of the project's,
+   * each only if it has room, or of neither. The key's row is taken first, in the order a
+   * settlement takes month rows (by holder id: `key_…` before `proj_…`), so the two never deadlock.
+   */
+  async function holdWithKey(sql: Sql, { hold: held, limitMicros }: Reservation, key: KeyBudget): Promise<Admission> {
+    const take = (holder: string, limit: number) => sql.query(
+      `INSERT INTO metering_budgets AS b (project_id, month, reserved_micros)
+       SELECT $1::text, $2::text, $3::bigint WHERE $3::bigint <= $4::bigint
+       ON CONFLICT (project_id, month) DO UPDATE SET reserved_micros = b.reserved_micros + excluded.reserved_micros
+       WHERE b.used_micros + b.reserved_micros + excluded.reserved_micros <= $4::bigint`,
+      [holder, held.month, held.micros, limit],
+    )
+    if ((await take(key.keyId, key.limitMicros)).rowCount !== 1) return 'key'
+    if ((await take(held.projectId, limitMicros)).rowCount !== 1) {
+      await sql.query('UPDATE metering_budgets SET reserved_micros = greatest(0, reserved_micros - $3) WHERE project_id = $1 AND month = $2', [key.keyId, held.month, held.micros])
+      return 'project'
+    }
+    await sql.query(
+      'INSERT INTO metering_holds (request_id, project_id, month, micros, owner, key_id) VALUES ($1, $2, $3, $4, $5, $6)',
+      [held.requestId, held.projectId, held.month, held.micros, owner, key.keyId],
+    )
+    return 'held'
+  }
+
+  async function reserveKeyed(hold: Hold, key: KeyBudget, limitMicros: number) {
+    await lease.current()
+    const admission = await reserveKeyedInTurn(hold.projectId, { hold, limitMicros })
+    if (admission === 'held') return { ok: true } as const
+    if (admission === 'key') {
+      const row = await budget(key.keyId, hold.month)
+      return { ok: false, availableMicros: Math.max(0, key.limitMicros - row.usedMicros - row.reservedMicros), byKey: true } as const
+    }
+    const row = await noteLimit(hold.projectId, hold.month, limitMicros, hold.micros) ?? await budget(hold.projectId, hold.month)
+    return { ok: false, availableMicros: Math.max(0, limitMicros - row.usedMicros - row.reservedMicros) } as const
   }
 
   function tracked<T>(work: Promise<T>): Promise<T> {
@@ -223,9 +281,11 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
            DELETE FROM metering_holds WHERE request_id IN (
              SELECT request_id FROM metering_holds WHERE ${LEASE_RUN_OUT('metering_holds')}
              LIMIT ${SWEEP_HOLDS} FOR UPDATE SKIP LOCKED
-           ) RETURNING project_id, month, micros
+           ) RETURNING project_id, key_id, month, micros
          ), sums AS (
-           SELECT project_id, month, sum(micros) AS micros FROM gone GROUP BY project_id, month
+           SELECT holder AS project_id, month, sum(micros) AS micros
+           FROM (SELECT project_id AS holder, month, micros FROM gone UNION ALL SELECT key_id, month, micros FROM gone WHERE key_id IS NOT NULL) AS h
+           GROUP BY holder, month
          ), given AS (
            UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
            FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
@@ -265,7 +325,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     recoverEveryMs: lease.renewEveryMs,
 
-    reserve: (hold, limitMicros) => leases.reserve(hold, limitMicros),
+    reserve(hold: Hold, limitMicros: number) {
+      return hold.key === undefined ? leases.reserve(hold, limitMicros) : reserveKeyed(hold, hold.key, limitMicros)
+    },
 
     // The settlement shrinks the hold's lease in its own transaction.
     release: () => undefined,
@@ -313,6 +375,17 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
         days.set(record.day, day)
       }
       return days as ReadonlyMap<string, DayStats>
+    },
+
+    async spend(projectId, range, dimension) {
+      const found = await database.query<{ value: string; requests: string; tokens: string; cost_micros: string }>(
+        `SELECT value, sum(requests) AS requests, sum(tokens) AS tokens, sum(cost_micros) AS cost_micros FROM metering_spend_days
+         WHERE project_id = $1 AND dimension = $2 AND day BETWEEN $3 AND $4 GROUP BY value`,
+        [projectId, dimension, range.start, range.end],
+      )
+      return mergeSpendRows(found.rows.map((record) => ({
+        value: record.value, requests: Number(record.requests), tokens: Number(record.tokens), costMicros: Number(record.cost_micros),
+      })))
     },
 
     async idle() {

@@ -1,6 +1,6 @@
 // The spec's Usage statistics of a project: GET /api/usage for the key's own project, and
 // GET /api/projects/:projectId/usage for its organization's members. Both add the period's totals
-// and a row per day, read from the same ledger.
+// and a row per day, read from the same ledger; with `by`, the period's spend by key, end user or tag.
 import { z } from 'zod'
 import { PermissionError } from '../../proxy/errors.ts'
 import type { ProjectRouteSpec, RouteSpec } from '../../proxy/plugin.ts'
@@ -10,13 +10,20 @@ import { Reply } from '../../proxy/reply.ts'
 import { validate } from '../../proxy/validate.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { daysOf, monthKey, periodRange, type Period } from './periods.ts'
+import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from './spend-breakdown.ts'
 
 const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month')
+const by = z.enum(SPEND_DIMENSIONS, { error: 'by must be key, user or tag' }).optional()
+  .describe('Adds `breakdown`: the period\'s spend by API key, end user or x-gateway-tags tag.')
 const usageQuery = z.object({
   projectId: z.string({ error: 'projectId is required' }).min(1, 'projectId is required'),
   period,
+  by,
 })
-const memberUsageQuery = z.object({ period })
+const memberUsageQuery = z.object({ period, by })
+
+/** A key's id and how lists show it: never the key itself. */
+export type KeyLabel = (keyId: string) => { readonly prefix: string; readonly name: string } | undefined
 
 const figures = z.object({
   requests: z.number().int(), tokens: z.number().int(), cost: z.number().describe('Dollars.'),
@@ -34,6 +41,13 @@ export const usageAnswer = z.object({
   period: z.object({ start: z.iso.date(), end: z.iso.date() }),
   totals: figures,
   daily: z.array(figures.extend({ date: z.iso.date(), cacheHits: z.number().int() })),
+  breakdown: z.array(z.object({
+    key: z.string().optional().describe('With by=key: the key\'s id; its prefix and name beside it while the key exists.'),
+    prefix: z.string().optional(), name: z.string().optional(),
+    user: z.string().optional().describe('With by=user: OpenAI\'s `user` or Anthropic\'s `metadata.user_id`.'),
+    tag: z.string().optional().describe('With by=tag: one x-gateway-tags tag; a request with several counts for each.'),
+    requests: z.number().int(), tokens: z.number().int(), costDollars: z.number(),
+  })).optional().describe('With `by` only: one row per key, user or tag that had a request in the period, the costliest first.'),
 })
 
 const dollars = (micros: number) => Math.round(micros) / 1e6
@@ -46,10 +60,21 @@ interface Figures {
   unpriced?: number
 }
 
-/** Usage statistics of one project for the period that holds `now`. */
-export async function usageReport(ledger: MeteringStore, project: Project, period: Period, now: number) {
+function breakdownRow(dimension: SpendDimension, row: SpendRow, keyLabel: KeyLabel) {
+  const figures = { requests: row.requests, tokens: row.tokens, costDollars: dollars(row.costMicros) }
+  if (dimension === 'user') return { user: row.value, ...figures }
+  if (dimension === 'tag') return { tag: row.value, ...figures }
+  const label = keyLabel(row.value)
+  return { key: row.value, ...(label === undefined ? {} : { prefix: label.prefix, name: label.name }), ...figures }
+}
+
+/** Usage statistics of one project for the period that holds `now`; with `by`, its breakdown too. */
+export async function usageReport(ledger: MeteringStore, project: Project, period: Period, now: number, by: SpendDimension | undefined, keyLabel: KeyLabel) {
   const range = periodRange(period, now)
-  const [days, row] = await Promise.all([ledger.dayStats(project.id, range), ledger.budget(project.id, monthKey(now))])
+  const [days, row, breakdown] = await Promise.all([
+    ledger.dayStats(project.id, range), ledger.budget(project.id, monthKey(now)),
+    by === undefined ? undefined : ledger.spend(project.id, range, by).then((rows) => rows.map((spent) => breakdownRow(by, spent, keyLabel))),
+  ])
   let hits = 0
   let misses = 0
   const models: Record<string, Figures> = {}
@@ -95,10 +120,11 @@ export async function usageReport(ledger: MeteringStore, project: Project, perio
       ...(unpriced === 0 ? {} : { unpriced }),
     },
     daily,
+    ...(breakdown === undefined ? {} : { breakdown }),
   }
 }
 
-export function usageRoute(ledger: MeteringStore, clock: Clock): RouteSpec {
+export function usageRoute(ledger: MeteringStore, clock: Clock, keyLabel: KeyLabel): RouteSpec {
   return {
     method: 'GET', path: '/api/usage', name: 'usage', kind: 'keyed', keyTypes: ['sk', 'pk'],
     async handle(ctx) {
@@ -107,20 +133,20 @@ export function usageRoute(ledger: MeteringStore, clock: Clock): RouteSpec {
       if (query.projectId !== project.id) throw new PermissionError('This key belongs to another project.')
       // Answers already sent are in the figures: their charges are journaled, wait for their commit.
       await ledger.idle()
-      return Reply.json(await usageReport(ledger, project, query.period, clock.now()))
+      return Reply.json(await usageReport(ledger, project, query.period, clock.now(), query.by, keyLabel))
     },
     docs: { query: usageQuery, response: usageAnswer },
   }
 }
 
 /** The members' way to the same statistics: the project is in the path, so no key type is listed. */
-export function memberUsageRoute(ledger: MeteringStore, clock: Clock): ProjectRouteSpec {
+export function memberUsageRoute(ledger: MeteringStore, clock: Clock, keyLabel: KeyLabel): ProjectRouteSpec {
   return {
     method: 'GET', path: '/usage', name: 'usage', keyTypes: [], writes: false,
     async handle(ctx, project) {
       const query = validate(memberUsageQuery, Object.fromEntries(ctx.query), 'query')
       await ledger.idle()
-      return Reply.json(await usageReport(ledger, project, query.period, clock.now()))
+      return Reply.json(await usageReport(ledger, project, query.period, clock.now(), query.by, keyLabel))
     },
     docs: { query: memberUsageQuery, response: usageAnswer },
   }

@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/clock.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { Project } from '../../proxy/project.ts'
-import type { BudgetGuard } from './budget-guard.ts'
+import type { BudgetGuard, KeyOfRequest } from './budget-guard.ts'
 import type { Hold } from './budget-holds.ts'
 import type { LedgerEntry } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
@@ -23,6 +23,8 @@ export interface ForwardedUsage {
   /** The price of the tokens, or why it is not known (nothing is charged then). */
   readonly cost: { readonly micros: number } | { readonly unknown: 'no_usage' | 'no_price' }
   readonly outcome: string
+  /** The request's x-gateway-tags, for spend by tag. */
+  readonly tags?: readonly string[] | undefined
 }
 
 /** A forwarded request's place in its project's budget, from hold() to settle(). */
@@ -34,8 +36,8 @@ export interface ForwardHold {
 }
 
 export interface UsageMeter {
-  /** Holds `micros` of the project's month while the request runs, or the 402 to answer when the budget cannot cover them. */
-  hold(requestId: string, project: Project, micros: number): Promise<ForwardHold | BudgetExceededError>
+  /** Holds `micros` of the project's month (and of the key's own budget, if it has one) while the request runs, or the 402 to answer when a budget cannot cover them. */
+  hold(requestId: string, project: Project, micros: number, key: KeyOfRequest): Promise<ForwardHold | BudgetExceededError>
   /**
    * Writes the ledger entry, charging what the answer reports up to the hold (beyond it, overage),
    * and gives the hold back; resolves once the charge counts. An unknown cost is charged nothing.
@@ -57,9 +59,9 @@ export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: Usag
     labelNames: ['provider', 'reason'], registers: [metrics],
   })
   return {
-    async hold(requestId, project, micros) {
+    async hold(requestId, project, micros, key) {
       if (!enforceBudgets) return { requestId, project, held: undefined }
-      const held = await guard.hold(requestId, project, micros)
+      const held = await guard.hold(requestId, project, micros, key)
       return held instanceof BudgetExceededError ? held : { requestId, project, held }
     },
     async settle({ requestId, project, held }, usage, log) {
@@ -72,6 +74,7 @@ export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: Usag
         promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
         ...guard.charge('micros' in usage.cost ? usage.cost.micros : 0, held), cacheHit: false, outcome: usage.outcome, passthrough: true,
         ...(unknown === undefined ? {} : { unpriced: unknown }),
+        ...(usage.tags === undefined ? {} : { tags: usage.tags }),
       }
       await guard.settle(entry, project, held, false)
       guard.noteOverage(entry, log)

@@ -9,6 +9,7 @@ import { BudgetExceededError, InvalidRequestError, PermissionError, ProviderNotC
 import type { ProviderName } from '../../proxy/models.ts'
 import type { GatewayPlugin, RouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
+import { tagsOf } from '../../proxy/request-tags.ts'
 import type { RequestContext } from '../../proxy/context.ts'
 import { apiPathOf } from './api-path.ts'
 import { createForwarder } from './forward.ts'
@@ -46,6 +47,8 @@ export default {
       if (target === undefined) {
         return Reply.error(new ProviderNotConfiguredError(`The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`))
       }
+      // For spend by tag, as on the AI routes; a refused header is a 400 before anything is held or sent.
+      const tags = tagsOf(ctx.headers)
       return Reply.exchange(async (exchange) => {
         const url = new URL(`${target.origin}${target.path}`)
         const raw = exchange.req.url ?? ''
@@ -57,13 +60,13 @@ export default {
         // A refusal (a 402, or the store away) ends the request through the server, in the spec's shape.
         // Reading or removing a stored object (a GET, a DELETE) generates no tokens: it holds nothing.
         const worstCase = ctx.method === 'POST' ? bound ?? ceilingMicros(ceilings, provider, apiPath) : 0
-        const hold = await usageMeter.hold(ctx.id, auth.project, worstCase)
+        const hold = await usageMeter.hold(ctx.id, auth.project, worstCase, auth)
         if (hold instanceof BudgetExceededError) throw hold
         const { end, seen } = await forwarder.forward({ ...exchange, body: body.stream }, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
         const settled = usageMeter.settle(hold, {
           keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
           promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
-          cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason,
+          cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason, tags,
         }, ctx.log)
         track(settled.catch((err: unknown) => ctx.log.error({ err }, 'pass-through usage not recorded')))
         return end

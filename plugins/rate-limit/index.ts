@@ -1,5 +1,5 @@
-// Per-key request limits: a token bucket per minute with the plan's burst, and the plan's daily
-// quota. Every gated answer carries X-RateLimit-Limit/-Remaining/-Reset; a refusal is a 429
+// Per-key request limits: a token bucket per minute with the plan's burst (narrowed by the key's
+// own rpm when it has one), and the plan's daily quota. Every gated answer carries X-RateLimit-Limit/-Remaining/-Reset; a refusal is a 429
 // with retry-after. With REDIS_URL the state lives in Redis, so that every gateway on it enforces
 // one limit between them instead of one each; else with `shared` it lives in the store, for the
 // processes sharing it (tollgate serve --workers N). A store that cannot answer refuses the request
@@ -21,6 +21,12 @@ export function effectiveLimits(config: RateLimitConfig, plan: Plan, env: KeyEnv
   if (env !== 'dev') return limits
   const scale = (n: number | null) => (n === null ? null : Math.max(1, Math.floor(n / config.devDivisor)))
   return { perMinute: scale(limits.perMinute), burst: scale(limits.burst), perDay: scale(limits.perDay) }
+}
+
+/** The plan's limits narrowed by a key's own requests per minute, which is also its burst. */
+export function withKeyRpm(limits: PlanLimits, rpm: number | undefined): PlanLimits {
+  if (rpm === undefined) return limits
+  return { perMinute: Math.min(limits.perMinute ?? rpm, rpm), burst: Math.min(limits.burst ?? rpm, rpm), perDay: limits.perDay }
 }
 
 export default {
@@ -70,7 +76,7 @@ export default {
       onRequest(ctx) {
         const auth = ctx.state.auth
         if (auth === undefined) return
-        const limits = effectiveLimits(config, auth.project.plan, auth.env)
+        const limits = withKeyRpm(effectiveLimits(config, auth.project.plan, auth.env), auth.keyRpm)
         // An unlimited plan has nothing to count: no store is asked, shared or not.
         if (limits.perMinute === null && limits.perDay === null) return
         let verdict: ReturnType<LimitStore['check']>

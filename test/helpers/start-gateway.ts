@@ -24,6 +24,8 @@ export interface SeedKey {
   readonly type: KeyType
   readonly env?: KeyEnv | null
   readonly name?: string
+  readonly budgetDollars?: number
+  readonly rpm?: number
 }
 
 export interface SeededProject {
@@ -43,7 +45,10 @@ export async function seedProject(
     if (project.changes !== undefined) created = await registry.updateProject(created.id, project.changes)
     const made = []
     for (const key of keys) {
-      const { record, key: value } = await registry.createKey({ projectId: created.id, type: key.type, env: key.env ?? null, name: key.name ?? 'test key' })
+      const { record, key: value } = await registry.createKey({
+        projectId: created.id, type: key.type, env: key.env ?? null, name: key.name ?? 'test key',
+        ...(key.budgetDollars === undefined ? {} : { budgetDollars: key.budgetDollars }), ...(key.rpm === undefined ? {} : { rpm: key.rpm }),
+      })
       made.push({ id: record.id, key: value })
     }
     return { projectId: created.id, keys: made }

@@ -1,7 +1,8 @@
 // Manage Keys: the project's API keys, Create New Key (the value is shown once, on the creation
-// screen only, and forgotten when it closes), deactivate, reactivate and delete.
+// screen only, and forgotten when it closes), a key's own budget and rpm, deactivate, reactivate
+// and delete.
 import { api } from '../api.js'
-import { when } from '../format.js'
+import { count, money, when } from '../format.js'
 import { ConfirmButton, ErrorText, fieldsOf, html, Loaded, Status, useAction, useLoad, useRef, useState } from '../ui.js'
 
 function NewKeyValue({ created, onDone }) {
@@ -28,11 +29,40 @@ function NewKeyValue({ created, onDone }) {
   </section>`
 }
 
+/** A key's budget and rpm fields as the API takes them: an empty field is no limit of its own. */
+function limitsOf({ budgetDollars, rpm }, empty) {
+  return { budgetDollars: budgetDollars === '' ? empty : Number(budgetDollars), rpm: rpm === '' ? empty : Number(rpm) }
+}
+
+function LimitFields({ current = {} }) {
+  return html`<label>Monthly budget of this key (USD) <span class="hint">(optional; within the project's)</span>
+      <input name="budgetDollars" type="number" min="0" step="any" defaultValue=${current.budgetDollars ?? ''} /></label>
+    <label>Requests per minute <span class="hint">(optional; within the plan's)</span>
+      <input name="rpm" type="number" min="1" step="1" defaultValue=${current.rpm ?? ''} /></label>`
+}
+
+function EditLimits({ apiKey, onSaved, onCancel }) {
+  const save = useAction()
+  const submit = (event) => {
+    const limits = limitsOf(fieldsOf(event), null)
+    save.run(async () => onSaved(await api('PATCH', `/api/keys/${encodeURIComponent(apiKey.id)}`, limits)))
+  }
+  return html`<form class="card" onSubmit=${submit} aria-labelledby="limits-title">
+    <h2 id="limits-title">Limits of “${apiKey.name}”</h2>
+    <${LimitFields} current=${apiKey} />
+    <${ErrorText} error=${save.error} />
+    <div class="actions"><button class="primary" disabled=${save.busy}>Save limits</button><button type="button" onClick=${onCancel}>Cancel</button></div>
+  </form>`
+}
+
 function CreateKey({ project, onCreated, onCancel }) {
   const create = useAction()
   const submit = (event) => {
-    const { name, type, env } = fieldsOf(event)
-    create.run(async () => onCreated(await api('POST', `/api/projects/${encodeURIComponent(project.id)}/keys`, { name, type, env: env === '' ? null : env })))
+    const { name, type, env, ...limits } = fieldsOf(event)
+    const { budgetDollars, rpm } = limitsOf(limits, undefined)
+    create.run(async () => onCreated(await api('POST', `/api/projects/${encodeURIComponent(project.id)}/keys`, {
+      name, type, env: env === '' ? null : env, ...(budgetDollars === undefined ? {} : { budgetDollars }), ...(rpm === undefined ? {} : { rpm }),
+    })))
   }
   return html`<form class="card" onSubmit=${submit} aria-labelledby="create-key-title">
     <h2 id="create-key-title">Create New Key</h2>
@@ -45,6 +75,7 @@ function CreateKey({ project, onCreated, onCancel }) {
       <option value="">None</option><option value="dev">Development (test mode, local model)</option>
       <option value="stg">Staging</option><option value="prod">Production</option>
     </select></label>
+    <${LimitFields} />
     <${ErrorText} error=${create.error} />
     <div class="actions"><button class="primary" disabled=${create.busy}>Create key</button><button type="button" onClick=${onCancel}>Cancel</button></div>
   </form>`
@@ -54,6 +85,7 @@ export function Keys({ project, canWrite }) {
   const keys = useLoad(() => api('GET', `/api/projects/${encodeURIComponent(project.id)}/keys`).then((a) => a.keys), [project.id])
   const [creating, setCreating] = useState(false)
   const [created, setCreated] = useState(undefined)
+  const [editing, setEditing] = useState(undefined)
   const action = useAction()
   const change = (work) => action.run(async () => {
     await work()
@@ -67,16 +99,19 @@ export function Keys({ project, canWrite }) {
     ${canWrite && created === undefined && (creating
       ? html`<${CreateKey} project=${project} onCancel=${() => setCreating(false)} onCreated=${(key) => { setCreating(false); setCreated(key); keys.reload() }} />`
       : html`<p><button type="button" class="primary" onClick=${() => setCreating(true)}>Create New Key</button></p>`)}
+    ${editing !== undefined && html`<${EditLimits} apiKey=${editing} onCancel=${() => setEditing(undefined)} onSaved=${() => { setEditing(undefined); keys.reload() }} />`}
     <${ErrorText} error=${action.error} />
     <${Loaded} state=${keys} what="keys">${(list) => html`<table>
       <caption>API keys of ${project.name}</caption>
       <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Type</th><th scope="col">Env</th>
-        <th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th>${canWrite && html`<th scope="col">Actions</th>`}</tr></thead>
+        <th scope="col" class="num">Budget</th><th scope="col" class="num">RPM</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th>${canWrite && html`<th scope="col">Actions</th>`}</tr></thead>
       <tbody>
         ${list.map((key) => html`<tr>
           <td>${key.name}</td><td><code>${key.prefix}</code></td><td>${key.type}_</td><td>${key.env ?? '—'}</td>
+          <td class="num">${key.budgetDollars === undefined ? '—' : money(key.budgetDollars)}</td><td class="num">${key.rpm === undefined ? '—' : count(key.rpm)}</td>
           <td>${when(key.createdAt)}</td><td>${when(key.lastUsedAt)}</td><td><${Status} value=${key.status} /></td>
           ${canWrite && html`<td class="actions">
+            <button type="button" onClick=${() => setEditing(key)}>Limits</button>
             ${key.status === 'active'
               ? html`<${ConfirmButton} label="Deactivate" title=${`Deactivate “${key.name}”?`} confirmLabel="Deactivate"
                   question="Requests with this key will get 401 until you reactivate it." onConfirm=${() => change(() => api('POST', keyPath(key, '/deactivate')))} />`
@@ -85,7 +120,7 @@ export function Keys({ project, canWrite }) {
               question="The key stops working at once and cannot be restored." onConfirm=${() => change(() => api('DELETE', keyPath(key)))} />
           </td>`}
         </tr>`)}
-        ${list.length === 0 && html`<tr><td colspan="8" class="muted">No keys yet.</td></tr>`}
+        ${list.length === 0 && html`<tr><td colspan="10" class="muted">No keys yet.</td></tr>`}
       </tbody>
     </table>`}<//>
   </section>`

@@ -1,9 +1,11 @@
 // Overview of a project: requests, tokens, spend against the monthly budget, cache hit rate, spend
-// per day and per model, for the day, the week or the month (UTC), from the usage statistics.
+// per day, per model and per key, user and tag, for the day, the week or the month (UTC), from the
+// usage statistics.
 import { api, projectPath } from '../api.js'
 import { Chart } from '../chart.js'
 import { count, money, percent } from '../format.js'
 import { Choice, html, Loaded, useLoad, useState } from '../ui.js'
+import { SpendBreakdown } from './spend.js'
 
 const PERIODS = [['day', 'Today'], ['week', 'This week'], ['month', 'This month']]
 
@@ -47,5 +49,6 @@ export function Overview({ project }) {
         </tbody>
       </table>`}
     <//>
+    <${SpendBreakdown} project=${project} period=${period} />
   </section>`
 }

@@ -4,6 +4,7 @@ import { EVENT_KINDS } from '../../../proxy/events.ts'
 import { PLANS } from '../../../proxy/project.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../../../plugins/governor/verdict/types.ts'
 import type { AlertType } from '../../../plugins/governor/records/types.ts'
+import { SPEND_DIMENSIONS } from '../../../plugins/metering/spend-breakdown.ts'
 
 interface Vocabulary {
   readonly SEVERITIES: readonly string[]
@@ -11,6 +12,7 @@ interface Vocabulary {
   readonly ALERT_TYPES: readonly string[]
   readonly EVENT_KINDS: readonly string[]
   readonly PLANS: ReadonlyArray<readonly [string, string]>
+  readonly SPEND_DIMENSIONS: ReadonlyArray<readonly [string, string]>
 }
 
 const vocabulary = (await import(new URL('../../../dashboard/src/vocabulary.js', import.meta.url).href)) as Vocabulary
@@ -22,4 +24,5 @@ t.test('the dashboard offers exactly the values the API accepts', async (t) => {
   const alertTypes: Record<AlertType, true> = { high_risk_request: true, blocked_request: true, sensitive_output: true, withheld_output: true, blocked_output: true }
   t.same([...vocabulary.ALERT_TYPES].sort(), Object.keys(alertTypes).sort())
   t.same(vocabulary.PLANS.map(([plan]) => plan), PLANS.filter((plan) => plan !== 'startup'), 'every plan but the pro alias')
+  t.same(vocabulary.SPEND_DIMENSIONS.map(([by]) => by), SPEND_DIMENSIONS)
 })

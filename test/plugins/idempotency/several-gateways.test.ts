@@ -105,7 +105,7 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     t.equal((await call(`${b.url}/api/ai/complete`, { key, body, headers: { 'idempotency-key': 'crash-1' } })).headers['x-idempotent-replay'], 'true')
     const ledger = (await db.query<{ id: string; cost: string }>(`SELECT id, entry->>'costMicros' AS cost FROM metering_ledger`)).rows
     t.same(ledger.map((e) => e.id), [original], 'the ledger holds the original request, once')
-    const budget = (await db.query<{ used_micros: string; reserved_micros: string }>('SELECT used_micros, reserved_micros FROM metering_budgets')).rows
+    const budget = (await db.query<{ used_micros: string; reserved_micros: string }>('SELECT used_micros, reserved_micros FROM metering_budgets WHERE project_id = $1', [made.projectId])).rows
     t.ok(Number(ledger[0]?.cost) > 0)
     // Holds are carved from each gateway's lease on the month (a metering_holds row it owns): the
     // dead gateway's is given back once its owner lease runs out (test/plugins/metering/shared-crash.test.ts).

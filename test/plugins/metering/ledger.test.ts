@@ -266,3 +266,30 @@ t.test('a journal of first checkpoints is removed once their streams are settled
   ledger.close()
   t.same(readdirSync(directory), [])
 })
+
+t.test('a key with a budget of its own: its hold counts against its month row and the project\'s, and a settlement frees both', async (t) => {
+  const { ledger } = setup(t)
+  // The key spent before it had a budget: its month row counts that too.
+  await ledger.settle(entry('before', 2_000), 100_000).committed
+  t.match(ledger.budget('k', '2026-11'), { usedMicros: 2_000 })
+  const held = { projectId: 'p', month: '2026-11', micros: 5_000, owner: 'x', keyId: 'k' }
+  t.same(await ledger.reserve('r1', held, 100_000, 10_000), { ok: true })
+  t.same(await ledger.reserve('r2', held, 100_000, 10_000), { ok: false, availableMicros: 3_000, byKey: true }, 'refused by the key, though the project has room')
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 2_000, reservedMicros: 5_000 }, 'a refused hold holds nothing')
+  await ledger.settle(entry('r1', 1_000), 100_000).committed
+  t.match(ledger.budget('k', '2026-11'), { usedMicros: 3_000, reservedMicros: 0 })
+  t.match(ledger.budget('p', '2026-11'), { usedMicros: 3_000, reservedMicros: 0 })
+  t.same(await ledger.reserve('r2', held, 100_000, 10_000), { ok: true })
+})
+
+t.test('spend by key, user and tag is added up per day as entries settle, once per request', async (t) => {
+  const { ledger } = setup(t)
+  await ledger.settle({ ...entry('a', 100), user: 'alice', tags: ['x', 'y'] }, 100_000).committed
+  await ledger.settle({ ...entry('b', 200), user: 'alice', tags: ['x'] }, 100_000).committed
+  await ledger.settle({ ...entry('b', 200), user: 'alice', tags: ['x'] }, 100_000).committed
+  await ledger.settle({ ...entry('c', 400), keyId: 'k2' }, 100_000).committed
+  t.same(ledger.spendRows('p', '2026-11-21', 'key'), [{ value: 'k2', requests: 1, tokens: 20, costMicros: 400 }, { value: 'k', requests: 2, tokens: 40, costMicros: 300 }], 'the costliest first')
+  t.same(ledger.spendRows('p', '2026-11-21', 'user'), [{ value: 'alice', requests: 2, tokens: 40, costMicros: 300 }])
+  t.same(ledger.spendRows('p', '2026-11-21', 'tag'), [{ value: 'x', requests: 2, tokens: 40, costMicros: 300 }, { value: 'y', requests: 1, tokens: 20, costMicros: 100 }])
+  t.same(ledger.spendRows('p', '2026-11-22', 'tag'), [], 'another day has its own rows')
+})

@@ -255,3 +255,21 @@ t.test('one access log line without content, request metrics, 502 and 504 from t
   t.equal(unreachable.status, 502)
   t.equal(unreachable.body.error, 'Upstream error')
 })
+
+t.test('x-gateway-tags count on the pass-through too, and a hostile one is a 400 before anything is forwarded', async (t) => {
+  const { upstream, url, projectId, key } = await setup(t)
+  const embed = (tags: string) => call(`${url}/api/providers/openai/v1/embeddings`, {
+    headers: { 'x-api-key': key, 'x-gateway-tags': tags }, body: { model: 'text-embedding-3-small', input: 'hello '.repeat(1500) },
+  })
+  t.equal((await embed('search, eu')).status, 200)
+  const refused = await embed('<script>')
+  t.equal(refused.status, 400)
+  t.match(refused.body.message, /x-gateway-tags/)
+  t.equal(upstream.received.filter((r) => r.path === '/prefix/v1/embeddings').length, 1, 'the refused request never reached the provider')
+  await usageWhen(url, key, projectId, (body) => body.models?.['text-embedding-3-small'] !== undefined)
+  const byTag = await call(`${url}/api/usage?projectId=${projectId}&by=tag`, { key })
+  t.same(byTag.body.breakdown, [
+    { tag: 'eu', requests: 1, tokens: 8000, costDollars: 0.00016 },
+    { tag: 'search', requests: 1, tokens: 8000, costDollars: 0.00016 },
+  ])
+})

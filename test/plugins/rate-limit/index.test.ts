@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Registry } from 'prom-client'
-import plugin, { effectiveLimits } from '../../../plugins/rate-limit/index.ts'
+import plugin, { effectiveLimits, withKeyRpm } from '../../../plugins/rate-limit/index.ts'
 import { rateLimitSchema } from '../../../plugins/rate-limit/schema.ts'
 import type { PluginDeps } from '../../../proxy/plugin.ts'
 import type { RequestContext } from '../../../proxy/context.ts'
@@ -88,4 +88,12 @@ t.test('an unlimited key never reaches the shared store: no write transaction pe
   t.equal(transactions, 0)
   await hooks.onRequest!(authed('p', 'pro', 'prod'))
   t.equal(transactions, 1, 'a limited key still counts in the shared store')
+})
+
+t.test('a key\'s own rpm narrows the plan\'s rate and burst, and sets one on an unlimited plan', async (t) => {
+  const pro = { perMinute: 100, burst: 200, perDay: 100_000 }
+  t.equal(withKeyRpm(pro, undefined), pro)
+  t.same(withKeyRpm(pro, 30), { perMinute: 30, burst: 30, perDay: 100_000 })
+  t.same(withKeyRpm(pro, 1000), pro, 'never wider than the plan')
+  t.same(withKeyRpm({ perMinute: null, burst: null, perDay: null }, 5), { perMinute: 5, burst: 5, perDay: null })
 })
