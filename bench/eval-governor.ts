@@ -39,8 +39,8 @@ type EvalCase = z.infer<typeof EvalCase>
 
 const DEFAULT_FILE = new URL('../../shared/data/pii_eval.jsonl', import.meta.url)
 // Attacks and benign requests written for this evaluation, labelled by family, in the order they
-// were written. Each was written without sight of the rules that came after it; the README says
-// which rules were then written against which set.
+// were written. Each was written without sight of the rules that came after it; docs/detector-evaluation.md
+// says which rules were then written against which set.
 const FAMILY_SETS = [
   { file: new URL('./data/prompt-injection-families.jsonl', import.meta.url), title: 'Hand-written family set, used while writing the first rules' },
   { file: new URL('./data/prompt-injection-unseen.jsonl', import.meta.url), title: 'Set written after the first rules; the paraphrase signals were written against it' },

@@ -36,7 +36,7 @@ Options:
   --help       this text
 
 Plans: free, pro (alias startup), growth, enterprise. Budgets are US dollars per calendar month.
-Every environment variable is listed in README.md.`
+Every environment variable is listed in docs/configuration.md.`
 
 function workerCount(value: string | undefined): number {
   if (value === undefined) return 1

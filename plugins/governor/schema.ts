@@ -24,7 +24,7 @@ export const governorSchema = z.strictObject({
   /**
    * Let the learned prompt-injection model (npm run train:governor) flag what the phrase rules
    * leave undecided, in requests and answers. Off by default: on sources it never saw it adds about
-   * a point of recall and flags a few defensive system prompts (README, Governor).
+   * a point of recall and flags a few defensive system prompts (docs/governor.md).
    */
   learnedModel: z.boolean().default(false),
 })

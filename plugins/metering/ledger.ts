@@ -14,7 +14,7 @@ import { deadJournals, openJournal, removeJournal, type JournalLine, type Journa
 export interface BudgetRow {
   readonly usedMicros: number
   readonly reservedMicros: number
-  /** What providers counted beyond the holds this month: recorded, never charged (see README, Budgets). */
+  /** What providers counted beyond the holds this month: recorded, never charged (see docs/budgets-and-metering.md). */
   readonly overageMicros?: number
   /** Usage events already sent this month (80, 90 for the thresholds, 100 for the limit): each fires once. */
   readonly notified?: readonly number[]

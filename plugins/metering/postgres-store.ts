@@ -347,7 +347,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     checkpoint: (progress) => insertCheckpoints(progress, 'replace'),
 
     // Committed in turns, not before the provider is asked: a crash in the moment before the
-    // commit leaves the stream to its hold alone (see README, Budgets on PostgreSQL).
+    // commit leaves the stream to its hold alone (see docs/budgets-and-metering.md, Budgets on PostgreSQL).
     startStreams: (progress) => tracked(startInTurn('streams', progress)),
 
     async entry(id) {

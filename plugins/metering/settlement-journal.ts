@@ -3,7 +3,7 @@
 // load). A line written with write(2) is in the kernel once the call returns, so it survives a
 // kill -9 of the process; the ledger commits it in the background, and a restart replays the
 // files of a process that died before its commits. A power loss may lose the last few
-// milliseconds of lines, where LMDB alone would have kept them (see README, Budgets).
+// milliseconds of lines, where LMDB alone would have kept them (see docs/budgets-and-metering.md).
 // A stream's first checkpoint (its prompt) is journaled the same way as it is admitted, so that
 // a crash at any moment of the stream settles it to at least that (see ledger.ts, startStreams).
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs'

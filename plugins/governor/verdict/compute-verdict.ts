@@ -1,7 +1,7 @@
 // The verdict: a risk score from 0 to 100, its level, the approval and the violations, as a pure
 // function of the findings, the request's metadata and the project's settings. Every point comes
 // with a reason, so the sum of the reasons' points is the score. The scheme is written up in
-// README.md, "Governor risk scoring".
+// docs/governor.md, "Risk scoring".
 import { ACTION_RISK, RISK_CLASS_POINTS } from './action-risk.ts'
 import { isProtectedJurisdiction, JURISDICTION_POINTS } from './jurisdiction.ts'
 import { findingSeverity } from './finding-severity.ts'

@@ -48,7 +48,7 @@ function pidsUsing(marker: string): number[] {
 }
 
 /**
- * Screenshots go to DASHBOARD_SCREENSHOTS when it is set (npm run screenshots writes the README's),
+ * Screenshots go to DASHBOARD_SCREENSHOTS when it is set (npm run screenshots writes the documentation's),
  * otherwise to a temporary folder removed with the test.
  */
 export function screenshotDir(t: Test): string {

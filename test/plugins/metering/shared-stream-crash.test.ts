@@ -43,7 +43,7 @@ t.test('streams cut by a SIGKILL before any periodic checkpoint are charged at l
   const streams = await streamsToCut(t, mock, doomed.url, seeded.keys[0]!.key)
   const ids = streams.map((stream) => stream.id)
   // The first checkpoints are committed in turns after admission: a busy machine is given a moment
-  // for that commit (see README, Budgets on PostgreSQL), and the kill comes after it regardless.
+  // for that commit (see docs/budgets-and-metering.md, Budgets on PostgreSQL), and the kill comes after it regardless.
   await until(async () => await count('metering_checkpoints', ids) === ids.length, 'a first checkpoint of every stream', 3_000).catch(() => undefined)
   doomed.child.kill('SIGKILL')
   await once(doomed.child, 'exit')

@@ -1,0 +1,72 @@
+// The documentation check: every code span and code line of the README as it stood before it was
+// split into docs/ must still be written somewhere in README.md or docs/, and every relative link
+// of those pages (and models/README.md) must reach a file and, for a Markdown file, a heading.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { readMarkdown, type MarkdownFacts } from './markdown.ts'
+
+// The last commit whose README.md held the whole documentation.
+export const README_BEFORE_SPLIT = 'f8d64f80eb82d48ca8e5fddddce98924f6560056'
+
+/** README.md as it stood at a git revision, or undefined when the clone lacks it (a shallow one). */
+export function readmeAt(root: string, revision: string): string | undefined {
+  try {
+    return execFileSync('git', ['show', `${revision}:README.md`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch {
+    return undefined
+  }
+}
+
+export interface DocsProblems {
+  missingSpans: string[]
+  missingCodeLines: string[]
+  brokenLinks: string[]
+}
+
+export function documentationPages(root: string): string[] {
+  const docs = join(root, 'docs')
+  const pages = existsSync(docs) ? walk(docs).filter((file) => file.endsWith('.md')) : []
+  return [join(root, 'README.md'), ...pages]
+}
+
+export function checkDocs(root: string, oldReadme: string): DocsProblems {
+  const pages = documentationPages(root)
+  const facts = new Map(pages.map((page) => [page, readMarkdown(readFileSync(page, 'utf8'))]))
+  const spans = new Set([...facts.values()].flatMap((page) => page.spans))
+  const codeLines = new Set([...facts.values()].flatMap((page) => page.fencedLines))
+  const old = readMarkdown(oldReadme)
+  const linked = [...pages, join(root, 'models', 'README.md')].filter((page) => existsSync(page))
+  return {
+    missingSpans: unique(old.spans.filter((span) => !spans.has(span))),
+    missingCodeLines: unique(old.fencedLines.filter((line) => !codeLines.has(line))),
+    brokenLinks: linked.flatMap((page) => brokenLinks(root, page, facts.get(page) ?? readMarkdown(readFileSync(page, 'utf8')))),
+  }
+}
+
+function brokenLinks(root: string, page: string, facts: MarkdownFacts): string[] {
+  const broken: string[] = []
+  for (const target of facts.links) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue
+    const [path = '', anchor] = target.split('#', 2)
+    const file = path === '' ? page : resolve(dirname(page), decodeURIComponent(path))
+    const where = `${relative(root, page)}: ${target}`
+    if (!existsSync(file)) broken.push(`${where} (no such file)`)
+    else if (anchor !== undefined && anchor !== '' && file.endsWith('.md')) {
+      const anchors = file === page ? facts.anchors : readMarkdown(readFileSync(file, 'utf8')).anchors
+      if (!anchors.has(decodeURIComponent(anchor))) broken.push(`${where} (no such heading)`)
+    }
+  }
+  return broken
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? walk(path) : [path]
+  })
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)]
+}
