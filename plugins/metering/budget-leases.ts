@@ -10,7 +10,7 @@
 // A slice takes, beyond the hold that asked for it, 1/16 of what the month has left, at most 256
 // such holds, and nothing when under 64 holds are left: so near the limit every hold is leased
 // exactly, and a refusal while another process still holds an unused slice can happen only with
-// less than that slice left (see README, Running several processes).
+// less than that slice left (see docs/operating.md, Running several processes).
 import type { Hold, BudgetHolds } from './budget-holds.ts'
 import type { LeasedHold, LeaseResult, ReserveResult } from './ledger.ts'
 
