@@ -4,6 +4,10 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { open, type Database, type Key, type RootDatabase } from 'lmdb'
 import { ConfigError } from './config.ts'
+import { groupCommit, type GroupCommit } from './stores/group-commit.ts'
+
+// How often a process commits its grouped writes at most.
+const GROUP_WINDOW_MS = 10
 
 export interface DatabaseOptions {
   /** Keep decoded values in memory (for small, hot, rarely written records). */
@@ -20,6 +24,12 @@ export interface PluginStore {
   open<V>(name: string, options?: DatabaseOptions): Database<V, Key>
   /** Runs fn in one write transaction across this environment; all its puts commit together or not at all. */
   transaction<T>(fn: () => T): Promise<T>
+  /**
+   * Runs fn in the transaction of the next commit group (stores/group-commit.ts), with the other
+   * writes of its window: for writes nothing waits for soon. A throw fails its own promise only: what
+   * it wrote before throwing commits with the group, and so do the others.
+   */
+  grouped<T>(fn: () => T): Promise<T>
   /** A directory beside the environment for this plugin's own files (made by whoever writes there). */
   readonly directory: string
 }
@@ -39,6 +49,7 @@ const STRUCTURES = Symbol.for('structures')
 
 interface SharedRoot {
   readonly root: RootDatabase
+  readonly groups: GroupCommit
   handles: number
   commits: number
 }
@@ -59,7 +70,8 @@ function openRoot(path: string): SharedRoot {
     mkdirSync(path, { recursive: true })
     // Several processes may share this environment; LMDB's own locks make that safe. The path is
     // always a directory: lmdb would otherwise take a name with a dot (`/var/lib/tollgate.d`) for a file.
-    const shared: SharedRoot = { root: open({ path, maxDbs: 64, compression: false, noSubdir: false }), handles: 1, commits: 0 }
+    const root = open({ path, maxDbs: 64, compression: false, noSubdir: false })
+    const shared: SharedRoot = { root, groups: groupCommit(root, GROUP_WINDOW_MS), handles: 1, commits: 0 }
     shared.root.on('aftercommit', () => {
       shared.commits++
     })
@@ -86,6 +98,7 @@ export function openStore(dataDir: string): Store {
             ...(options.records === true ? { sharedStructuresKey: STRUCTURES } : {}),
           }),
         transaction: (fn) => root.transaction(fn),
+        grouped: (fn) => shared.groups.run(fn),
         directory: join(path, namespace),
       }
     },

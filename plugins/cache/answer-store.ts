@@ -79,7 +79,8 @@ export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerS
     get: (key) => unsaved.get(key) ?? storedAnswer(key),
     put(key, answer) {
       unsaved.set(key, answer)
-      const saved = store.transaction(() => {
+      // Kept in memory until committed: nothing waits for the commit, which goes with its group.
+      const saved = store.grouped(() => {
         const previous = answers.get(key)
         if (previous !== undefined) byAge.remove([previous.storedAt, key] satisfies AgeKey)
         answers.put(key, answer)

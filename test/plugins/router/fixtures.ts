@@ -30,6 +30,7 @@ export function inlinePool(): WorkerPool & { readonly counted: string[] } {
 const unusedStore: PluginStore = {
   open: () => { throw new Error('the router opens no database') },
   transaction: () => { throw new Error('the router opens no database') },
+  grouped: () => { throw new Error('the router opens no database') },
   get directory(): string { throw new Error('the router writes no files') },
 }
 
