@@ -3,7 +3,7 @@
 // per request. Processes sharing a store (serve --workers) carve holds from budget leases every
 // process sees (budget-leases.ts), or, for a key with a budget of its own, hold in the store.
 // Either way the settled spend is read from the store, committed.
-import type { Ledger, ReserveResult } from './ledger.ts'
+import { availableMicros, type Ledger, type ReserveResult } from './ledger.ts'
 import { SELF_OWNER } from './process-owner.ts'
 
 /** A key's own monthly budget, held beside its project's. */
@@ -47,7 +47,7 @@ export function memoryHolds(ledger: Ledger, onRefusal: (hold: Hold, limitMicros:
   // By budget row: a project's month, and a key's month where the key has a budget of its own.
   const held = new Map<string, number>()
   const available = (holder: string, month: string, limitMicros: number) =>
-    limitMicros - ledger.budget(holder, month).usedMicros - (held.get(`${holder}/${month}`) ?? 0)
+    availableMicros({ usedMicros: ledger.budget(holder, month).usedMicros, reservedMicros: held.get(`${holder}/${month}`) ?? 0 }, limitMicros)
   const add = (holder: string, month: string, micros: number) => {
     const row = `${holder}/${month}`
     const sum = (held.get(row) ?? 0) + micros

@@ -107,6 +107,11 @@ export type ReserveResult = { readonly ok: true } | { readonly ok: false; readon
 
 const EMPTY_ROW: BudgetRow = { usedMicros: 0, reservedMicros: 0 }
 
+/** What a month has left for new holds: its limit less what is spent and what is held; the one coverage figure. */
+export function availableMicros(row: BudgetRow, limitMicros: number): number {
+  return limitMicros - row.usedMicros - row.reservedMicros
+}
+
 export function toMicros(dollars: number): number {
   return Math.round(dollars * 1e6)
 }
@@ -286,14 +291,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       const keys = keyId === undefined ? [rowKey(projectId, month)] : [rowKey(projectId, month), rowKey(keyId, month)]
       return forgetRows(store.transaction((): ReserveResult => {
         const row = budgets.get(keys[0]!) ?? EMPTY_ROW
-        const available = limitMicros - row.usedMicros - row.reservedMicros
+        const available = availableMicros(row, limitMicros)
         if (micros > available) {
           noteLimit(projectId, month, limitMicros, micros, row)
           return { ok: false, availableMicros: Math.max(0, available) }
         }
         const keyRow = keyId === undefined ? undefined : budgets.get(keys[1]!) ?? EMPTY_ROW
         if (keyRow !== undefined) {
-          const forKey = (keyLimitMicros ?? 0) - keyRow.usedMicros - keyRow.reservedMicros
+          const forKey = availableMicros(keyRow, keyLimitMicros ?? 0)
           if (micros > forKey) return { ok: false, availableMicros: Math.max(0, forKey), byKey: true }
           budgets.put(keys[1]!, { ...keyRow, reservedMicros: keyRow.reservedMicros + micros })
         }
@@ -318,7 +323,7 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       return store.transaction((): LeaseResult => {
         const key = rowKey(projectId, month)
         const row = budgets.get(key) ?? EMPTY_ROW
-        const available = limitMicros - row.usedMicros - row.reservedMicros
+        const available = availableMicros(row, limitMicros)
         if (needMicros > available) {
           noteLimit(projectId, month, limitMicros, needMicros, row)
           return { availableMicros: Math.max(0, available) }

@@ -15,7 +15,7 @@ import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
 import { batchedTurns } from '../../proxy/batched-turns.ts'
 import { leasedHolds, type LeaseStore } from './budget-leases.ts'
 import type { Hold, KeyBudget } from './budget-holds.ts'
-import type { BudgetRow, DayStats, LeaseResult, LedgerEntry, ModelStats, Settled, StreamCheckpoint } from './ledger.ts'
+import { availableMicros, type BudgetRow, type DayStats, type LeaseResult, type LedgerEntry, type ModelStats, type Settled, type StreamCheckpoint } from './ledger.ts'
 import type { MeteringStore, Recovered } from './metering-store.ts'
 import { meteringMigrations } from './postgres-schema.ts'
 import { mergeSpendRows } from './spend-breakdown.ts'
@@ -68,7 +68,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       const grown = await database.transaction(async (sql): Promise<LeaseResult> => {
         await sql.query('INSERT INTO metering_budgets (project_id, month) VALUES ($1, $2) ON CONFLICT DO NOTHING', [projectId, month])
         const row = rowOf((await sql.query<BudgetRecord>('SELECT * FROM metering_budgets WHERE project_id = $1 AND month = $2 FOR UPDATE', [projectId, month])).rows[0])
-        const available = limitMicros - row.usedMicros - row.reservedMicros
+        const available = availableMicros(row, limitMicros)
         if (needMicros > available) return { availableMicros: Math.max(0, available) }
         const grantedMicros = needMicros + spare(available - needMicros)
         await sql.query('UPDATE metering_budgets SET reserved_micros = reserved_micros + $3 WHERE project_id = $1 AND month = $2', [projectId, month, grantedMicros])
@@ -215,10 +215,10 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     if (admission === 'held') return { ok: true } as const
     if (admission === 'key') {
       const row = await budget(key.keyId, hold.month)
-      return { ok: false, availableMicros: Math.max(0, key.limitMicros - row.usedMicros - row.reservedMicros), byKey: true } as const
+      return { ok: false, availableMicros: Math.max(0, availableMicros(row, key.limitMicros)), byKey: true } as const
     }
     const row = await noteLimit(hold.projectId, hold.month, limitMicros, hold.micros) ?? await budget(hold.projectId, hold.month)
-    return { ok: false, availableMicros: Math.max(0, limitMicros - row.usedMicros - row.reservedMicros) } as const
+    return { ok: false, availableMicros: Math.max(0, availableMicros(row, limitMicros)) } as const
   }
 
   function tracked<T>(work: Promise<T>): Promise<T> {
