@@ -124,6 +124,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'redis.ts': CALLER,
   'shared-events.ts': CALLER,
   'store.ts': CALLER,
+  'group-commit.ts': CALLER,
   'stored-once.ts': CALLER,
   'stream-stop.ts': CALLER,
   // Boot, stop and the routes that are not a model call.
