@@ -45,7 +45,7 @@ const CRITERIA: Readonly<Record<Family, (text: string) => boolean>> = {
     /\b(?:conversation|chat|session|dialog(?:ue)?)\b[^.!?\n]{0,40}\b(?:was|is|were)\b[^.!?\n]{0,20}\b(?:test|void|over|fake|not (?:monitored|logged))\b/i.test(t) ||
     /\[\s*system|<\|im_start\|>|\bsystem\s*(?:note|message|upgrade|override)\b|\b(?:end of|new session|real task|actual objective|everything before this)\b|%%%|##\s*begin|\bbegin\b[^.!?\n]{0,30}\binstructions?\b|\bnew instructions?\b|\bsituation has changed\b/i.test(t),
   // A nonsense token suffix of the kind optimized attacks append (garak suffix, NeMo's perplexity heuristics).
-  adversarial_suffix: (t) => /(?:[a-z][A-Z][a-z]+\S*[\]\[(){}\\<>*~;]|[\]\[(){}\\<>*~]{2,}\s*\w+[A-Z])/.test(t.slice(-160)),
+  adversarial_suffix: (t) => /(?:[a-z][A-Z][a-z]+\S*[\][(){}\\<>*~;]|[\][(){}\\<>*~]{2,}\s*\w+[A-Z])/.test(t.slice(-160)),
   // Instructions planted in data the model reads, to exfiltrate or act later (garak latentinjection, web injection).
   indirect_exfiltration: (t) =>
     /\b(?:forward|send|email|e-mail|mail|upload|post|leak|exfiltrate|include a link|append)\b[^.!?\n]{0,60}\b(?:emails?|messages?|conversation|history|files?|attachments|data|addresses|passwords?|credentials|contacts)\b/i.test(t) ||

@@ -410,7 +410,7 @@ export function openStreamsStep(open: number, targets: readonly OpenStreamsTarge
         }, RSS_SAMPLE_MS)
         const cpuBefore = await server.cpuMicros()
         const window = openCpuWindow(ctx.pids())
-        let m
+        let m: Awaited<ReturnType<typeof runStreamLoad>>
         try {
           m = await runStreamLoad(stream, { connections: open, warmupSeconds: s.warmupSeconds, durationSeconds: s.durationSeconds, stallMs: s.stallMs, drainMs: Math.max(5000, 2 * s.stallMs) })
         } finally {

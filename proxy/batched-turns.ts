@@ -27,7 +27,9 @@ export function batchedTurns<T, R>(commit: Commit<T, R>, options: TurnOptions): 
   async function run(key: string, batch: readonly Waiting[]): Promise<void> {
     try {
       const results = await commit(batch.map((w) => w.item))
-      batch.forEach((w, i) => w.resolve(results[i]!))
+      batch.forEach((w, i) => {
+        w.resolve(results[i]!)
+      })
     } catch (err) {
       if (batch.length > 1 && options.retryAlone(err)) {
         for (const w of batch) await commit([w.item]).then((results) => w.resolve(results[0]!), w.reject)

@@ -61,6 +61,7 @@ export interface Charge {
  * One slot per plugin, named after it and written by it alone. The core declares none: each
  * plugin adds its own by module augmentation, in its state.ts.
  */
+// biome-ignore lint/suspicious/noEmptyInterface: an interface, not a type, so that plugins can augment it
 export interface PluginState {}
 
 export interface RequestContext {

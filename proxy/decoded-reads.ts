@@ -24,7 +24,7 @@ export function decodedReads<V>(db: Database<V, Key>, maxEntries: number): (key:
     }
     const raw = fast.subarray(0, fast.length)
     const known = decoded.get(key)
-    if (known !== undefined && known.bytes.equals(raw)) return known.value
+    if (known?.bytes.equals(raw)) return known.value
     // Decoded from the very bytes it is remembered with, never from a second read.
     const bytes = Buffer.from(raw)
     const value = decoder.decode(bytes)

@@ -126,12 +126,18 @@ function errorStatuses(route: Route, secured: boolean): number[] {
   const statuses = new Set<number>([500, 503])
   const hasInput = route.body !== undefined || route.kind === 'ai' || route.docs?.query !== undefined
   if (hasInput) statuses.add(400)
-  if (route.body !== undefined || route.kind === 'ai') [413, 415].forEach((s) => statuses.add(s))
-  if (secured) [401, 403].forEach((s) => statuses.add(s))
+  if (route.body !== undefined || route.kind === 'ai') [413, 415].forEach((s) => {
+    statuses.add(s)
+  })
+  if (secured) [401, 403].forEach((s) => {
+    statuses.add(s)
+  })
   if (route.kind !== 'open') statuses.add(429)
   if (route.path.includes('/:')) statuses.add(404)
   // 404 and 422 are the provider's refusals, which keep their status (as its 400, 413 and 429 do).
-  if (route.kind === 'ai') [402, 403, 404, 409, 422, 502, 504].forEach((s) => statuses.add(s))
+  if (route.kind === 'ai') [402, 403, 404, 409, 422, 502, 504].forEach((s) => {
+    statuses.add(s)
+  })
   for (const status of route.docs?.errors ?? []) statuses.add(status)
   return [...statuses].sort((a, b) => a - b)
 }

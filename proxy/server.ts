@@ -14,7 +14,7 @@ import { parseAiBody } from './http/ai-body.ts'
 import { tagsOf } from './request-tags.ts'
 import { errorShapeFor, notFoundMessage } from './dialects/error-shapes.ts'
 import {
-  GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, UpstreamError, UpstreamTimeoutError, toGatewayError,
+  type GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, UpstreamError, UpstreamTimeoutError, toGatewayError,
 } from './errors.ts'
 import { statusClass, type CoreMetrics } from './metrics.ts'
 import type { Reply } from './reply.ts'

@@ -55,7 +55,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
         const user = await users.byEmail(body.email)
         // Only verified members get a link: a link must never be the first proof of an address
         // whose account a stranger may have created with a password of their own.
-        if (user !== undefined && user.verified && user.organizationId !== null) {
+        if (user?.verified && user.organizationId !== null) {
           services.sendLater(ctx, async (base) => {
             const token = await oneTimeTokens.issue({ kind: 'magic', userId: user.id }, services.now() + MAGIC_LINK_TTL_MS)
             return magicLinkMail(user.email, `${base}/api/auth/magic-link/verify?token=${token}`)

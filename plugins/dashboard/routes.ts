@@ -14,7 +14,7 @@ function acceptsGzip(headers: IncomingHttpHeaders): boolean {
 
 function notModified(headers: IncomingHttpHeaders, etag: string): boolean {
   const wanted = headers['if-none-match']
-  return wanted !== undefined && wanted.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+  return wanted?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag) === true
 }
 
 function fileRoute(path: string, asset: Asset): RouteSpec {

@@ -109,7 +109,7 @@ export function leasedHolds(ledger: LeaseStore, { ready, track }: LeaseOptions):
       const need = hold.micros - (lease.micros - lease.carved)
       const growing = ledger.growLease(lease.projectId, lease.month, need, limitMicros, (beyond) => spareOf(need, beyond))
       lease.growing = growing
-      let result
+      let result: LeaseResult
       try {
         result = await growing
       } finally {

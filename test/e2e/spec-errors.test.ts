@@ -21,8 +21,8 @@ t.test('an unknown, malformed or deactivated key gets 401 Invalid or inactive AP
   const expected = { error: 'Invalid or inactive API key', message: 'The API key is unknown, deleted or deactivated.', code: 'invalid_api_key' }
   const real = seeded.keys[0]!.key
   // Same format and checksum rules, but never issued by this store.
-  const forged = 'sk_prod_' + 'A'.repeat(32)
-  for (const key of [forged + 'AAAAAA', 'sk_short', real.slice(0, -1) + (real.endsWith('a') ? 'b' : 'a'), 'x'.repeat(5000)]) {
+  const forged = `sk_prod_${'A'.repeat(32)}`
+  for (const key of [`${forged}AAAAAA`, 'sk_short', real.slice(0, -1) + (real.endsWith('a') ? 'b' : 'a'), 'x'.repeat(5000)]) {
     const res = await call(`${url}/api/ai/complete`, { body: hello, key })
     t.equal(res.status, 401, `key of length ${key.length}`)
     t.same(res.body, expected)

@@ -16,10 +16,10 @@ const ROOT = join(import.meta.dirname, '..', '..')
 const REDOCLY = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
 
 // Loaded before Redocly: any connection it opens is reported and refused, so the lint is offline.
-const OFFLINE = 'data:text/javascript,' + encodeURIComponent(`
+const OFFLINE = `data:text/javascript,${encodeURIComponent(`
 import net from 'node:net'
 net.Socket.prototype.connect = function () { process.stderr.write('NETWORK ATTEMPT\\n'); throw new Error('no network in this test') }
-`)
+`)}`
 
 type Json = Record<string, any>
 

@@ -128,7 +128,7 @@ export function isBase58CheckValid(text: string): boolean {
     value = value * 58n + BigInt(digit)
   }
   let hex = value.toString(16)
-  if (hex.length % 2 === 1) hex = '0' + hex
+  if (hex.length % 2 === 1) hex = `0${hex}`
   let leadingZeros = 0
   while (leadingZeros < text.length && text[leadingZeros] === '1') leadingZeros++
   const bytes = Buffer.concat([Buffer.alloc(leadingZeros), Buffer.from(value === 0n ? '' : hex, 'hex')])

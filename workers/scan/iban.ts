@@ -16,7 +16,7 @@ const IBAN_LENGTHS: Readonly<Record<string, number>> = {
   UA: 29, VA: 22, VG: 24, XK: 20,
 }
 
-const START = /(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ \-]?[A-Z0-9])/g
+const START = /(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ -]?[A-Z0-9])/g
 
 export const ibanDetector: Detector = {
   types: ['IBAN_CODE'],

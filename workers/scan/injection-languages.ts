@@ -216,10 +216,10 @@ const VERBATIM = signal(
 
 const NEW_IDENTITY: readonly Signal[] = [
   signal('\\b(?:ab\\s+(?:jetzt|sofort|nun)|von\\s+(?:nun|jetzt)\\s+an|ab\\s+diesem\\s+moment)\\s*,?\\s+(?:bist\\s+du|sind\\s+sie|hei[ßs]t\\s+du|spielst\\s+du)\\b|\\bdu\\s+bist\\s+(?:jetzt|ab\\s+sofort|nun|ab\\s+jetzt)\\b', 0.4),
-  signal('\\b(?:partir\\s+de\\s+maintenant|désormais|desormais|dorénavant|dorenavant|dès\\s+maintenant)\\s*,?\\s+(?:tu\\s+es|tu\\s+seras|vous\\s+[êe]tes|tu\\s+t[\'’]appelles|tu\\s+joues)\\b|\\btu\\s+es\\s+(?:maintenant|d[ée]sormais)' + END, 0.4),
-  signal('\\b(?:partir\\s+de\\s+ahora|desde\\s+ahora|ahora\\s+en\\s+adelante)\\s*,?\\s+(?:eres|ser[áa]s|act[úu]as|actuar[áa]s|te\\s+llamas|te\\s+llamar[áa]s)' + END + '|\\bahora\\s+eres\\b', 0.4),
+  signal(`\\b(?:partir\\s+de\\s+maintenant|désormais|desormais|dorénavant|dorenavant|dès\\s+maintenant)\\s*,?\\s+(?:tu\\s+es|tu\\s+seras|vous\\s+[êe]tes|tu\\s+t['’]appelles|tu\\s+joues)\\b|\\btu\\s+es\\s+(?:maintenant|d[ée]sormais)${END}`, 0.4),
+  signal(`\\b(?:partir\\s+de\\s+ahora|desde\\s+ahora|ahora\\s+en\\s+adelante)\\s*,?\\s+(?:eres|ser[áa]s|act[úu]as|actuar[áa]s|te\\s+llamas|te\\s+llamar[áa]s)${END}|\\bahora\\s+eres\\b`, 0.4),
   signal('\\b(?:ora\\s+in\\s+poi|adesso\\s+in\\s+poi|partire\\s+da\\s+(?:ora|adesso)|da\\s+questo\\s+momento)\\s*,?\\s+(?:sei|sarai|ti\\s+chiami|agisci|interpreti)\\b|\\bora\\s+sei\\b', 0.4),
-  signal('\\b(?:partir\\s+de\\s+agora|agora\\s+em\\s+diante|daqui\\s+(?:em|pra|para)\\s+frente)\\s*,?\\s+(?:voc[êe]\\s+(?:[ée]|ser[áa]|se\\s+chama)|tu\\s+[ée]s)' + END + '|\\bagora\\s+voc[êe]\\s+[ée]' + END, 0.4),
+  signal(`\\b(?:partir\\s+de\\s+agora|agora\\s+em\\s+diante|daqui\\s+(?:em|pra|para)\\s+frente)\\s*,?\\s+(?:voc[êe]\\s+(?:[ée]|ser[áa]|se\\s+chama)|tu\\s+[ée]s)${END}|\\bagora\\s+voc[êe]\\s+[ée]${END}`, 0.4),
   signal('\\b(?:vanaf\\s+nu|van\\s+nu\\s+af|vanaf\\s+dit\\s+moment)\\s*,?\\s+(?:ben\\s+je|bent\\s+u|heet\\s+je|speel\\s+je)\\b|\\bje\\s+bent\\s+nu\\b', 0.4),
 ]
 

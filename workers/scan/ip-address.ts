@@ -7,7 +7,7 @@ import type { Detector, Finding } from './types.ts'
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
 const IPV4 = new RegExp(`(?<![\\w.])${OCTET}(?:\\.${OCTET}){3}(?:\\/(?:3[0-2]|[12]?\\d)(?!\\d))?(?!\\d)`, 'g')
-const IPV6 = /(?<![\w:.%])(?:[0-9A-Fa-f]{1,4}|(?=::))(?::[0-9A-Fa-f]{0,4}){1,7}(?:\.\d{1,3}){0,3}(?:%[\w.\-]{1,15})?(?:\/\d{1,3}(?!\d))?/g
+const IPV6 = /(?<![\w:.%])(?:[0-9A-Fa-f]{1,4}|(?=::))(?::[0-9A-Fa-f]{0,4}){1,7}(?:\.\d{1,3}){0,3}(?:%[\w.-]{1,15})?(?:\/\d{1,3}(?!\d))?/g
 const CONTEXT = /\bip\b|ipv[46]|address|addr|host|server|gateway|subnet|dns|route|connect|ssh|ping/i
 
 export const ipAddressDetector: Detector = {

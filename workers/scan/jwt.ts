@@ -8,8 +8,8 @@
 // once more (they start "ZXlK", the encoding of "eyJ") are decoded and checked too.
 import type { Span } from './normalize.ts'
 
-const JWT = /(?<![\w-])eyJ[A-Za-z0-9_\-]{5,4096}\.eyJ[A-Za-z0-9_\-]{5,16384}(?:\.[A-Za-z0-9_\-+/=]{0,4096})?/g
-const JWT_AT_START = /^eyJ[A-Za-z0-9_\-]{5,4096}\.eyJ[A-Za-z0-9_\-]{5,16384}/
+const JWT = /(?<![\w-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,16384}(?:\.[A-Za-z0-9_\-+/=]{0,4096})?/g
+const JWT_AT_START = /^eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,16384}/
 const ENCODED_JWT = /(?<![\w+/])ZXlK[A-Za-z0-9+/]{40,16384}={0,2}/g
 
 export function findJwts(text: string): Span[] {

@@ -2,8 +2,8 @@
 // groups of four. The broadcast and all-zero addresses identify no device and are skipped.
 import type { Detector, Finding } from './types.ts'
 
-const COLON_OR_DASH = /(?<![\w:\-.])[0-9A-Fa-f]{2}([:\-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}(?![\w:\-]|\.\w)/g
-const CISCO = /(?<![\w.:\-])[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![\w:\-]|\.\w)/g
+const COLON_OR_DASH = /(?<![\w:\-.])[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-]|\.\w)/g
+const CISCO = /(?<![\w.:-])[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![\w:-]|\.\w)/g
 const NOT_A_DEVICE = /^(?:[fF]{12}|0{12})$/
 
 export const macAddressDetector: Detector = {

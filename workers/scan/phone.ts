@@ -13,16 +13,16 @@ import type { Detector, EntityType, Finding } from './types.ts'
 const NATIONAL_REGIONS: readonly CountryCode[] = ['US', 'GB', 'IN', 'DE', 'FR', 'ES', 'IT', 'BR', 'IL', 'CN', 'TR', 'PH', 'AU', 'MX']
 
 const CANDIDATE =
-  /(?<![\w+\-./:@])(?:\+\s?\d{1,15}|\(\+?\d{1,5}\)|\d{1,14})(?:[ .\-]{0,2}\(\d{1,5}\)|[ .\-/]{1,2}\d{1,14}){0,6}(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?![\w\-]|\.\d)/gi
+  /(?<![\w+\-./:@])(?:\+\s?\d{1,15}|\(\+?\d{1,5}\)|\d{1,14})(?:[ .-]{0,2}\(\d{1,5}\)|[ .\-/]{1,2}\d{1,14}){0,6}(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?![\w-]|\.\d)/gi
 const EXTENSION = /\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6}$/i
 const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|(?:1[89]|20)\d{2}\s?[-/]\s?(?:1[89]|20)\d{2})$/
 const DOTTED_QUAD = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/
 // The US SSN layout (3-2-4) is not a phone layout anywhere; leave it to the SSN detector.
 const SSN_SHAPE = /^\d{3}([- .])\d{2}\1\d{4}$/
-const NANP_SHAPE = /^(?:\+?1[ .\-]?)?(?:\(\d{3}\)\s?|\d{3}[ .\-])\d{3}[ .\-]\d{4}$/
+const NANP_SHAPE = /^(?:\+?1[ .-]?)?(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}$/
 // Philippine mobile numbers are reported only when written with the trunk prefix 0 or +63.
 const PHILIPPINE_START = /^\s*(?:0|\+\s?63)/
-const TURKISH_START = /^\s*(?:\+\s?90|0?[\s.\-]?\(?[2-5])/
+const TURKISH_START = /^\s*(?:\+\s?90|0?[\s.-]?\(?[2-5])/
 const CONTEXT = /phone|mobile|cell|call|tel\b|telephone|contact|fax|whatsapp|number|telefon|numara|cep|telepono|numero|電話|电话/i
 const MIN_DIGITS = 7
 const MAX_DIGITS = 15

@@ -3,8 +3,8 @@
 // pasted without its footer still counts, up to the end of its base64 lines.
 import type { Span } from './normalize.ts'
 
-const HEADER = /-----BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g
-const FOOTER = /-----END[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g
+const HEADER = /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g
+const FOOTER = /-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----/g
 const BASE64_LINES = /\s{0,4}[A-Za-z0-9+/=]{2,}(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{2,})*/y
 const MIN_MATERIAL = 64
 

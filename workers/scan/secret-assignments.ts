@@ -95,7 +95,7 @@ function expandName(text: string, from: number, direction: 1 | -1): number {
 function nameWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[\s_.\-]+/)
+    .split(/[\s_.-]+/)
     .map((word) => word.toLowerCase().replace(/\d+$/, ''))
     .filter((word) => word.length > 0)
 }
@@ -221,7 +221,7 @@ function echoesName(value: string, name: string): boolean {
 }
 
 const CURL_USER = /(?<![\w-])(?:-u|--user)(?:=|[ \t]{1,5})/g
-const URL_USERINFO = /(?<![\w+.\-])[a-z][a-z0-9+.\-]{1,15}:\/\/([^\s:@/'"<>]{1,128}):([^\s@/'"<>]{1,128})@/dgi
+const URL_USERINFO = /(?<![\w+.-])[a-z][a-z0-9+.-]{1,15}:\/\/([^\s:@/'"<>]{1,128}):([^\s@/'"<>]{1,128})@/dgi
 // A command continues on the next line after a backslash (sh), a caret (cmd) or a backtick
 // (PowerShell) at the end of the line; `curl` may be that many lines above its -u.
 const CONTINUED_LINE = /[\\^`][ \t]*\r?$/

@@ -39,11 +39,11 @@ export function randomnessBar(length: number, cap: number): number {
 const FILLER_RUN = /x{4,}|X{4,}|\*{3,}|•{3,}|#{4,}|\.{3,}|…/
 const SEPARATORS = /[-_./\s]/g
 const PLACEHOLDER_WORDS =
-  /your[_\-\s]?(?:own[_\-\s]?)?(?:api[_\-\s]?)?(?:key|token|secret|password|pass)|put[_\-\s]?your|_here\b|placeholder|changeme|change[_\-]me|redacted|\bdummy|insert[_\-\s]?(?:key|token)|replace[_\-\s]?me/i
+  /your[_\-\s]?(?:own[_\-\s]?)?(?:api[_\-\s]?)?(?:key|token|secret|password|pass)|put[_\-\s]?your|_here\b|placeholder|changeme|change[_-]me|redacted|\bdummy|insert[_\-\s]?(?:key|token)|replace[_\-\s]?me/i
 // A variable, placeholder or template in place of a value: it starts like one ($VAR, $1, ${…},
 // $(…), {name}, <name>, [NAME], (name), %s, #{…}; values cut at a space may hold only that start)
 // or contains a complete interpolation (${VAR}, {{ expr }}, $(command)).
-const TEMPLATE = /^(?:\$[({A-Za-z_\d]|<|\{|\[[\w\s.-]*\]?$|\([\w\s.-]*\)?$|%\(?\w*\)?[sd]$|#\{)|\$\{[A-Za-z_][\w.\-]*\}|\{\{[^{}]*\}\}|\$\([^()]*\)/
+const TEMPLATE = /^(?:\$[({A-Za-z_\d]|<|\{|\[[\w\s.-]*\]?$|\([\w\s.-]*\)?$|%\(?\w*\)?[sd]$|#\{)|\$\{[A-Za-z_][\w.-]*\}|\{\{[^{}]*\}\}|\$\([^()]*\)/
 
 /** Fill characters, "your key here" phrases, or one character repeated (separators aside). */
 export function isPlaceholder(value: string): boolean {

@@ -6,9 +6,9 @@ import type { Detector, Finding } from './types.ts'
 
 const SCHEME_URL = /(?<![\w])(?:https?|ftps?|wss?):\/\/[^\s<>"'\x60{}|\\^]+/gi
 const HOST_URL =
-  /(?<![\w.@/:%+\-])(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,24}(?::\d{2,5})?(?:\/[^\s<>"'\x60{}|\\^]*)?(?![\w\-@]|\.\w)/gi
+  /(?<![\w.@/:%+-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,24}(?::\d{2,5})?(?:\/[^\s<>"'\x60{}|\\^]*)?(?![\w\-@]|\.\w)/gi
 const TRAILING_PUNCTUATION = /[.,;:!?'")\]]+$/
-const HOST_LABELS = /^(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,24}|xn--[a-z0-9\-]{2,59})$/i
+const HOST_LABELS = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,24}|xn--[a-z0-9-]{2,59})$/i
 const WELL_KNOWN_TLDS = new Set(
   (
     'com org net edu gov mil int io co ai app dev info biz me tv site online xyz tech store blog cloud page ' +

@@ -65,11 +65,11 @@ export function redactJson(text: string, findings: readonly Finding[]): Redacted
 /** The group lies within the string's characters and leaves its escape sequences whole. */
 function liesWithin(token: Token, group: Group): boolean {
   return token.kind === 'string' && group.start > token.start && group.end < token.end
-    && !token.escapes.some((escape) => cuts(escape, group.start) || cuts(escape, group.end))
+    && !token.escapes.some((sequence) => cuts(sequence, group.start) || cuts(sequence, group.end))
 }
 
-function cuts(escape: Span, at: number): boolean {
-  return escape.start < at && at < escape.end
+function cuts(sequence: Span, at: number): boolean {
+  return sequence.start < at && at < sequence.end
 }
 
 /** The strings and bare values of a text that parses as JSON. */

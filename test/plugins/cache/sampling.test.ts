@@ -52,7 +52,7 @@ t.test('the Anthropic dialect, streamed too: temperature 0 is served from the ca
   const bodyAt = (temperature: number, content: string) => ({ model: 'claude-3-5-haiku-20241022', max_tokens: 100, temperature, messages: [{ role: 'user' as const, content }] })
   const ask = (temperature: number) => () => client.messages.create(bodyAt(temperature, question.content))
   t.equal(await callsOfTwice(mock, ask(0.9)), 2)
-  t.equal((mock.requests.at(-1)?.body as { temperature?: number }).temperature, 0.9, 'the SDK sends the temperature')
+  t.equal((mock.requests.at(-1)!.body as { temperature?: number }).temperature, 0.9, 'the SDK sends the temperature')
   t.equal(await callsOfTwice(mock, ask(0)), 1)
   const stream = (temperature: number) => () => client.messages.stream(bodyAt(temperature, 'Streamed.')).finalMessage()
   t.equal(await callsOfTwice(mock, stream(0.9)), 2)

@@ -64,13 +64,13 @@ t.test('streams text deltas, the stop reason, and usage from message_start and m
     { type: 'finish', reason: 'stop' },
     { type: 'usage', usage: { promptTokens: 26, completionTokens: 9 } },
   ])
-  t.equal((mock.requests.at(-1)?.body as { stream?: unknown }).stream, true)
+  t.equal((mock.requests.at(-1)!.body as { stream?: unknown }).stream, true)
 })
 
 t.test('sends no temperature the request does not set, and the model\'s longest answer as the max_tokens Anthropic needs', async (t) => {
   const { mock, adapter } = await setup(t)
   await adapter.complete(request({ model: 'claude-3-5-sonnet-20241022', temperature: undefined, maxTokens: undefined }), signal)
-  const sent = mock.requests.at(-1)?.body as Record<string, unknown>
+  const sent = mock.requests.at(-1)!.body as Record<string, unknown>
   t.notOk('temperature' in sent)
   t.equal(sent.max_tokens, 8192)
 })
@@ -78,14 +78,14 @@ t.test('sends no temperature the request does not set, and the model\'s longest 
 t.test('caps the temperature at Anthropic\'s maximum of 1', async (t) => {
   const { mock, adapter } = await setup(t)
   const result = await adapter.complete(request({ temperature: 2 }), signal)
-  t.equal((mock.requests.at(-1)?.body as { temperature?: unknown }).temperature, 1)
+  t.equal((mock.requests.at(-1)!.body as { temperature?: unknown }).temperature, 1)
   t.equal(result.text, 'Echo: What is the capital of France?')
 })
 
 t.test('asks for JSON through the system text in json mode', async (t) => {
   const { mock, adapter } = await setup(t)
   const result = await adapter.complete(request({ mode: 'json', messages: [user('Name a colour.')] }), signal)
-  t.match((mock.requests.at(-1)?.body as { system?: unknown }).system, /single valid JSON object/)
+  t.match((mock.requests.at(-1)!.body as { system?: unknown }).system, /single valid JSON object/)
   t.same(JSON.parse(result.text), { echo: 'Name a colour.' })
 })
 
@@ -149,14 +149,14 @@ t.test('sends tool results in user turns beside the user\'s text, tool calls as 
     tool_choice: { type: 'any' },
     top_p: 0.9, stop_sequences: ['END'], metadata: { user_id: 'u-1' },
   })
-  t.equal((mock.requests.at(-1)?.body as { messages: unknown[] }).messages.length, 3)
+  t.equal((mock.requests.at(-1)!.body as { messages: unknown[] }).messages.length, 3)
 })
 
 t.test('puts a json_schema into the system instruction', async (t) => {
   const { mock, adapter } = await setup(t)
   const schema = { type: 'object', properties: { colour: { type: 'string' } } }
   await adapter.complete(request({ mode: 'json', jsonSchema: { name: 'c', schema }, messages: [user('Name a colour.')] }), signal)
-  t.match((mock.requests.at(-1)?.body as { system?: string }).system, JSON.stringify(schema))
+  t.match((mock.requests.at(-1)!.body as { system?: string }).system, JSON.stringify(schema))
 })
 
 t.test('returns tool_use blocks as tool calls, whole or streamed', async (t) => {

@@ -34,7 +34,7 @@ async function setup(t: Test, label: 'openai' | 'mistral', options: { apiKey?: s
 }
 
 function lastBody(mock: MockUpstream): Record<string, unknown> {
-  return mock.requests.at(-1)?.body as Record<string, unknown>
+  return mock.requests.at(-1)!.body as Record<string, unknown>
 }
 
 t.test('returns the text and usage figures of a non-streamed OpenAI answer', async (t) => {

@@ -131,7 +131,7 @@ t.test('the spec\'s endpoints send their default temperature and maxTokens, but 
   const reasoning = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], model: 'gpt-5' } })
   const answer = await decisionOf(reasoning.ctx).call.complete(reasoning.ctx.signal)
   t.equal(answer.text, 'Echo: Hello', 'the reasoning model answers')
-  t.notOk('temperature' in (mock.requests.at(-1)?.body as object))
+  t.notOk('temperature' in (mock.requests.at(-1)!.body as object))
   t.match(mock.requests.at(-1)?.body, { model: 'gpt-5', max_completion_tokens: 1000 })
   const chosen = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], model: 'gpt-5', temperature: 1 } })
   await decisionOf(chosen.ctx).call.complete(chosen.ctx.signal)

@@ -40,7 +40,7 @@ t.test('the local provider answers today\'s OpenAI and Anthropic models through 
 t.test('OpenAI is sent no temperature and no bound the client did not send, and max_completion_tokens for one it did', async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
-  const sent = () => gw.mock.requests.at(-1)?.body as Record<string, unknown>
+  const sent = () => gw.mock.requests.at(-1)!.body as Record<string, unknown>
 
   const reasoning = await openai.chat.completions.create({ model: 'gpt-5', messages: [question] })
   t.equal(reasoning.choices[0]?.message.content, 'Echo: What is the weather in Paris?', 'gpt-5 answers')
@@ -60,7 +60,7 @@ t.test('OpenAI is sent no temperature and no bound the client did not send, and 
 
 t.test('Anthropic is sent no temperature the client did not send; through the OpenAI SDK, the max_tokens it needs', async (t) => {
   const gw = await startDialectGateway(t)
-  const sent = () => gw.mock.requests.at(-1)?.body as Record<string, unknown>
+  const sent = () => gw.mock.requests.at(-1)!.body as Record<string, unknown>
   const anthropic = new Anthropic({ apiKey: gw.keys.sk, baseURL: gw.url, maxRetries: 0 })
   const message = await anthropic.messages.create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 64, messages: [question] })
   t.match(message.content, [{ type: 'text', text: 'Echo: What is the weather in Paris?' }])

@@ -81,7 +81,7 @@ t.test('finds an e-mail address whatever zero-width characters are inserted, wit
         if (findings.length !== 1) return false
         const [finding] = findings
         const covered = text.slice(finding?.start, finding?.end)
-        return covered.replace(/[\u200b\u200c\u200d\u2060\ufeff\u00ad]/g, '') === email && disguised.includes(covered)
+        return covered.replace(/\u200b|\u200c|\u200d|\u2060|\ufeff|\u00ad/g, '') === email && disguised.includes(covered)
       },
     ),
   )

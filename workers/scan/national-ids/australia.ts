@@ -4,7 +4,7 @@ import type { IdRule } from './rule.ts'
 
 const ABN = /(?<![\d])\d{2}( ?)\d{3}\1\d{3}\1\d{3}(?![\w])/g
 const NINE_DIGITS = /(?<![\d])\d{3}( ?)\d{3}\1\d{3}(?![\w])/g
-const MEDICARE = /(?<![\d])[2-6]\d{3}( ?)\d{5}\1\d(?:[ /\-]?[1-9])?(?![\w])/g
+const MEDICARE = /(?<![\d])[2-6]\d{3}( ?)\d{5}\1\d(?:[ /-]?[1-9])?(?![\w])/g
 
 // ABN: subtract 1 from the first digit, weights 10,1,3,…,19, sum divisible by 89 (ATO).
 function isAbn(digits: string): boolean {

@@ -2,8 +2,8 @@
 import { isLuhnValid, onlyDigits } from '../checksums.ts'
 import type { IdRule } from './rule.ts'
 
-const DELIMITED = /(?<![\d\-])[1-79]\d{2}([- ])\d{3}\1\d{3}(?![\w\-])/g
-const PLAIN = /(?<![\d\-])[1-79]\d{8}(?![\w\-])/g
+const DELIMITED = /(?<![\d-])[1-79]\d{2}([- ])\d{3}\1\d{3}(?![\w-])/g
+const PLAIN = /(?<![\d-])[1-79]\d{8}(?![\w-])/g
 const CONTEXT = /\bsin\b|social insurance|\bnas\b|assurance sociale/i
 
 export const canadaRules: readonly IdRule[] = [

@@ -5,7 +5,7 @@ import { digitAt, weightedSum } from '../checksums.ts'
 import { isCalendarDate } from './calendar.ts'
 import { group, type IdRule } from './rule.ts'
 
-const REGISTRATION = /(?<![\d\-])(\d{2})(\d{2})(\d{2})-?([1-8])\d{6}(?![\w\-])/g
+const REGISTRATION = /(?<![\d-])(\d{2})(\d{2})(\d{2})-?([1-8])\d{6}(?![\w-])/g
 const WEIGHTS = [2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5] as const
 const CONTEXT = /rrn|resident registration|주민등록|외국인등록|registration number|frn/i
 

@@ -4,7 +4,7 @@ import { isLuhnValid } from '../checksums.ts'
 import { isCalendarDate, isDateInEitherCentury } from './calendar.ts'
 import { group, type IdRule } from './rule.ts'
 
-const PERSONNUMMER = /(?<![\d\-])(1[89]|20)?(\d{2})(\d{2})(\d{2})([-+]?)(\d{4})(?![\w\-])/g
+const PERSONNUMMER = /(?<![\d-])(1[89]|20)?(\d{2})(\d{2})(\d{2})([-+]?)(\d{4})(?![\w-])/g
 
 function isPersonnummer(m: RegExpExecArray): boolean {
   const [century, yy, mm, dd, serial] = [1, 2, 3, 4, 6].map((i) => group(m, i)) as [string, string, string, string, string]

@@ -2,7 +2,7 @@
 import { digitAt, isRepeatedChar, onlyDigits, weightedSum } from '../checksums.ts'
 import type { IdRule } from './rule.ts'
 
-const NHS = /(?<![\d\-])\d{3}([- ]?)\d{3}\1\d{4}(?![\w\-])/g
+const NHS = /(?<![\d-])\d{3}([- ]?)\d{3}\1\d{4}(?![\w-])/g
 const NHS_WEIGHTS = [10, 9, 8, 7, 6, 5, 4, 3, 2] as const
 
 // NHS Data Dictionary: 11 − (weighted sum mod 11); 11 becomes 0 and 10 means the number is invalid.

@@ -2,8 +2,8 @@
 import { isLuhnValid, isRepeatedChar, onlyDigits, weightedSum } from '../checksums.ts'
 import type { IdRule } from './rule.ts'
 
-const DELIMITED_NINE = /(?<![\d\-.])\d{3}([- .])\d{2}\1\d{4}(?![\w\-]|\.\d)/g
-const LOOSE_NINE = /(?<![\d\-.])(?:\d{3}-\d{6}|\d{5}-\d{4}|\d{9})(?![\w\-]|\.\d)/g
+const DELIMITED_NINE = /(?<![\d\-.])\d{3}([- .])\d{2}\1\d{4}(?![\w-]|\.\d)/g
+const LOOSE_NINE = /(?<![\d\-.])(?:\d{3}-\d{6}|\d{5}-\d{4}|\d{9})(?![\w-]|\.\d)/g
 
 // Numbers the SSA never issues or that were published as samples (Woolworth's wallet card
 // 078-05-1120, the SSA pamphlet's 219-09-9999, the "123-45-6789" placeholder), as in Presidio's
@@ -27,7 +27,7 @@ function isItin(digits: string): boolean {
 const SSN_CONTEXT = /ssn|social security|social sec|ss#|ss no/i
 const ITIN_CONTEXT = /itin|taxpayer|tax id|individual taxpayer/i
 
-const NPI = /(?<![\d\-])[12]\d{3}([- ]?)\d{3}\1\d{3}(?![\w\-])/g
+const NPI = /(?<![\d-])[12]\d{3}([- ]?)\d{3}\1\d{3}(?![\w-])/g
 // The NPI check digit is Luhn over the number prefixed with 80840 (ISO 7812 card issuer prefix).
 const NPI_PREFIX = '80840'
 
@@ -38,7 +38,7 @@ const MBI = new RegExp(
   'gi',
 )
 
-const ABA = /(?<![\d\-])\d{4}(-?)\d{4}\1\d(?![\w\-])/g
+const ABA = /(?<![\d-])\d{4}(-?)\d{4}\1\d(?![\w-])/g
 const ABA_WEIGHTS = [3, 7, 1, 3, 7, 1, 3, 7, 1] as const
 
 // Federal Reserve routing symbol prefixes: 00–12 (banks), 21–32 (thrifts), 61–72 (electronic), 80 (traveller's cheques).
