@@ -1,7 +1,10 @@
 // Scans text for personal data, secrets and prompt injection. Pure and synchronous: it runs in
-// the worker pool for long texts and inline for short ones. Offsets in the findings refer to the
+// the worker pool for long texts and inline for short ones. Only a batch read by a project's own
+// classifier as well is asynchronous, and runs in the pool alone. Offsets in the findings refer to the
 // text as given, even though detectors see it normalized (NFKC, invisible characters removed)
 // and, for base64 and hex runs that decode to readable text, decoded.
+import type { ClassifierSettings } from './scan/classifier/classifier.ts'
+import { classifyUndecided } from './scan/classifier/classify-undecided.ts'
 import { DETECTORS } from './scan/detectors.ts'
 import { findEncodedRuns } from './scan/encoded.ts'
 import { mergeFindings } from './scan/merge.ts'
@@ -80,9 +83,12 @@ function detect(text: string, wanted: ReadonlySet<EntityType>, options: DetectOp
 export interface ScanBatchInput {
   readonly texts: readonly string[]
   readonly learned?: boolean
+  /** The project's own prompt-injection classifier reads what the rules leave undecided. */
+  readonly classifier?: ClassifierSettings
 }
 
 /** Several texts in one pool task: findings per text, offsets into that text. */
-export function scanContentBatch(input: ScanBatchInput): Finding[][] {
-  return input.texts.map((text) => scanContent({ text, ...(input.learned === undefined ? {} : { learned: input.learned }) }))
+export function scanContentBatch(input: ScanBatchInput): Finding[][] | Promise<Finding[][]> {
+  const findings = input.texts.map((text) => scanContent({ text, ...(input.learned === undefined ? {} : { learned: input.learned }) }))
+  return input.classifier === undefined ? findings : classifyUndecided(input.texts, findings, input.classifier)
 }

@@ -5,6 +5,7 @@
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { warmUpScanner } from '../../workers/scan/warm-up.ts'
 import { createAnswerHooks } from './answer-hooks.ts'
+import { checkedClassifier } from './classifier-check.ts'
 import { createAssessor } from './assess.ts'
 import { createGovernorMetrics } from './metrics.ts'
 import { createPolicies } from './policies.ts'
@@ -39,6 +40,7 @@ export default {
     // Before the gateway listens: otherwise the first requests' scans, inline on the event loop,
     // compile the detectors' patterns and hold every request behind them for up to ~17 ms.
     warmUpScanner()
+    const classifier = await checkedClassifier(config.classifier)
     const newId = createIds(clock)
     // With DATABASE_URL the records, and the events of their changes, are shared by every gateway.
     const records: GovernorRecords = database === undefined
@@ -49,7 +51,7 @@ export default {
     const rules = createProjectRules(log)
     const assess = createAssessor({
       pool,
-      limits: { inlineMaxChars: config.inlineScanChars, inlineBudgetChars: config.inlineBudgetChars, learned: config.learnedModel },
+      limits: { inlineMaxChars: config.inlineScanChars, inlineBudgetChars: config.inlineBudgetChars, learned: config.learnedModel, classifier },
       memoEntries: config.memoEntries,
       scanSeconds: metrics.scanSeconds,
       rules,

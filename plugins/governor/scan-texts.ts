@@ -3,15 +3,18 @@
 // messages takes a few places in the pool's queue instead of filling it (the queue is bounded;
 // one task per text made ~512 messages over 1 KB a 503 on an idle gateway). A few batches rather
 // than one keep the threads working in parallel. The pool's OverloadedError (a full queue) is
-// passed on untouched so the client gets 503.
+// passed on untouched so the client gets 503. With a project's own classifier every text goes to
+// the pool, where the classifier runs in the same task as the rules.
 import { inlineOrPooled } from '../../proxy/inline-or-pooled.ts'
 import type { WorkerPool } from '../../proxy/pool.ts'
 import { scanContent, type Finding } from '../../workers/scan-content.ts'
+import type { ClassifierSettings } from '../../workers/scan/classifier/classifier.ts'
 
 /** Most pool tasks one call makes: enough to keep every thread busy on a large request. */
 export const MAX_BATCHES_PER_CALL = 4
 /** Texts are grouped until a batch holds this many characters (~6 ms of scanning), or more when the cap above needs it. */
 const BATCH_CHARS = 32 * 1024
+const NOTHING_INLINE = { maxInline: -1, budget: -1 }
 
 export interface ScanLimits {
   /** Longest text scanned on the event loop. */
@@ -20,6 +23,8 @@ export interface ScanLimits {
   readonly inlineBudgetChars: number
   /** The learned prompt-injection model decides what the rules leave undecided. */
   readonly learned: boolean
+  /** The project's own classifier reads what the rules leave undecided (in the pool only). */
+  readonly classifier?: ClassifierSettings | undefined
 }
 
 export interface ScannedTexts {
@@ -30,7 +35,8 @@ export interface ScannedTexts {
 
 export async function scanTexts(texts: readonly string[], pool: WorkerPool, limits: ScanLimits, signal: AbortSignal): Promise<ScannedTexts> {
   const findings: Finding[][] = new Array(texts.length)
-  const { inline, pooled } = inlineOrPooled(texts.map((text) => text.length), { maxInline: limits.inlineMaxChars, budget: limits.inlineBudgetChars })
+  const inlineLimits = limits.classifier === undefined ? { maxInline: limits.inlineMaxChars, budget: limits.inlineBudgetChars } : NOTHING_INLINE
+  const { inline, pooled } = inlineOrPooled(texts.map((text) => text.length), inlineLimits)
   if (pooled.length === 0) {
     for (const index of inline) findings[index] = scanContent({ text: texts[index]!, learned: limits.learned })
     return { findings, pooled: 0 }
@@ -39,7 +45,7 @@ export async function scanTexts(texts: readonly string[], pool: WorkerPool, limi
   const cancel = new AbortController()
   const taskSignal = AbortSignal.any([signal, cancel.signal])
   const tasks = batchesOf(pooled, texts).map((batch) =>
-    pool.run('scanContentBatch', { texts: batch.map((index) => texts[index]!), learned: limits.learned }, taskSignal).then((found) => {
+    pool.run('scanContentBatch', { texts: batch.map((index) => texts[index]!), learned: limits.learned, ...(limits.classifier === undefined ? {} : { classifier: limits.classifier }) }, taskSignal).then((found) => {
       batch.forEach((index, i) => {
         findings[index] = found[i]!
       })

@@ -27,4 +27,19 @@ export const governorSchema = z.strictObject({
    * a point of recall and flags a few defensive system prompts (docs/governor.md).
    */
   learnedModel: z.boolean().default(false),
+  /**
+   * A project's own prompt-injection classifier (an ONNX model and its Hugging Face tokenizer.json,
+   * local files; paths relative to the working directory) reads, in the worker pool, the texts the
+   * rules leave undecided. docs/governor.md.
+   */
+  classifier: z.strictObject({
+    model: z.string().min(1),
+    tokenizer: z.string().min(1),
+    /** A window is flagged when its probability of the injection label passes this. */
+    threshold: z.number().min(0).lt(1).default(0.5),
+    /** Which of the model's outputs is the injection label (Prompt Guard 2 and most injection classifiers: 1). */
+    injectionLabel: z.number().int().nonnegative().default(1),
+    /** Most tokens per window, special tokens included; by default tokenizer.json's truncation length, else 512. */
+    maxTokens: z.number().int().positive().optional(),
+  }).optional(),
 })

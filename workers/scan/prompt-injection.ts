@@ -527,6 +527,11 @@ export function ruleVerdict(text: string): RuleVerdict {
 }
 
 const UNDECIDED: RuleVerdict = { kind: 'undecided' }
+
+/** The phrase rules find too little in the normalized text to call it an attack or a mention of one. */
+export function rulesLeaveUndecided(text: string): boolean {
+  return ruleVerdict(text).kind === 'undecided'
+}
 const MENTION: RuleVerdict = { kind: 'mention' }
 
 // A rule hit stays a hit, and so does the rules' reading of a mention (a system prompt that

@@ -75,3 +75,17 @@ t.test('small pooled texts are grouped until a batch holds enough work', async (
   await scanTexts(Array.from({ length: 10 }, () => 'x'.repeat(100)), pool, { inlineMaxChars: 20, inlineBudgetChars: 30, learned: false }, new AbortController().signal)
   t.equal(batches.length, 1, 'ten texts of 100 characters are one task')
 })
+
+t.test('with a project\'s own classifier every text goes to the pool, which runs it in the same task', async (t) => {
+  const inputs: unknown[] = []
+  const pool = {
+    async run(_task: string, input: unknown) {
+      inputs.push(input)
+      return [[], []]
+    },
+  } as unknown as WorkerPool
+  const classifier = { model: '/m.onnx', tokenizer: '/t.json', threshold: 0.5, injectionLabel: 1, maxTokens: undefined }
+  const scanned = await scanTexts(['hi', ''], pool, { ...limits, classifier }, new AbortController().signal)
+  t.equal(scanned.pooled, 2)
+  t.same(inputs, [{ texts: ['hi', ''], learned: false, classifier }])
+})
