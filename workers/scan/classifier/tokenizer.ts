@@ -35,7 +35,12 @@ interface PostProcessorJson {
 
 /** Throws an Error whose message says, in a few words, what in the file cannot be used. */
 export function parseTokenizer(source: string): Tokenizer {
-  const json = JSON.parse(source) as TokenizerJson
+  let json: TokenizerJson
+  try {
+    json = JSON.parse(source) as TokenizerJson
+  } catch {
+    throw new Error('it is not JSON')
+  }
   if (typeof json !== 'object' || json === null || typeof json.model !== 'object') throw new Error('it has no "model" section')
   const normalize = normalizerOf(json.normalizer)
   const preTokenize = preTokenizerOf(json.pre_tokenizer)

@@ -40,4 +40,5 @@ t.test('what cannot be read is said in a few words', async (t) => {
   t.throws(() => parseTokenizer(JSON.stringify(bpe)), { message: 'its model type "BPE" is not supported (WordPiece and Unigram are)' })
   t.throws(() => parseTokenizer(JSON.stringify({ ...tinyTokenizer(), pre_tokenizer: { type: 'ByteLevel' } })), { message: 'its pre-tokenizer "ByteLevel" is not supported' })
   t.throws(() => parseTokenizer('{}'), { message: 'it has no "model" section' })
+  t.throws(() => parseTokenizer('not a tokenizer'), { message: 'it is not JSON' })
 })
