@@ -2,13 +2,17 @@
 // each row scored by a model trained without its source (scripts/governor-model/folds.ts), at the
 // shipped thresholds, beside the phrase rules on the same row. Rules alone, model alone, and both
 // as the scanner combines them (a rule hit stays; a mention the rules spare stays clean; the
-// model decides the rest), per family, source and language.
+// model decides the rest), per family, source and language. Then what any one threshold would
+// let the model add: its operating curve on what the rules leave undecided, with the project's
+// benign near-misses (bench/data, never trained on) scored by the shipped weights.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_DATA_FILE, loadDataset } from '../scripts/governor-model/dataset.ts'
 import { encodeText } from '../scripts/governor-model/encode.ts'
 import { figuresOf, percent, type Figures } from '../scripts/governor-model/figures.ts'
-import { heldOutLogits } from '../scripts/governor-model/held-out.ts'
+import { benchBenignTexts } from '../scripts/governor-model/hard-negatives.ts'
+import { heldOutLogits, textLogit } from '../scripts/governor-model/held-out.ts'
+import { operatingCurve } from '../scripts/governor-model/operating-curve.ts'
 import { TRAIN_OPTIONS } from '../scripts/governor-model/trainer.ts'
 import { loadModel } from '../workers/scan/injection-model.ts'
 import { normalizeText } from '../workers/scan/normalize.ts'
@@ -23,7 +27,8 @@ export function printHeldOut(): void {
   const { rows } = loadDataset(file)
   const encoded = rows.map((row) => encodeText(row.text))
   const logits = heldOutLogits(rows, encoded, TRAIN_OPTIONS)
-  const { thresholds } = loadModel()
+  const shipped = loadModel()
+  const { thresholds } = shipped
   const verdicts = rows.map((row) => ruleVerdict(normalizeText(row.text).text).kind)
   const model = (i: number) => logits[i]! > thresholds[encoded[i]!.script]
   const runs = {
@@ -42,6 +47,12 @@ export function printHeldOut(): void {
   for (const lang of Object.keys(runs.rules.byLanguage)) {
     line(`  ${lang} attacks`, runs, (f) => f.byLanguage[lang]!.attacks)
     line(`  ${lang} benign`, runs, (f) => f.byLanguage[lang]!.benign)
+  }
+  const undecided = (label: 'attack' | 'benign') => rows.flatMap((row, i) => (row.label === label && verdicts[i] === 'undecided' ? [logits[i]!] : []))
+  const nearMisses = benchBenignTexts().filter((text) => ruleVerdict(normalizeText(text).text).kind === 'undecided').map((text) => textLogit(encodeText(text), shipped))
+  console.log(' model on what the rules leave undecided, one threshold for every script (benign flagged → attacks flagged, near-misses flagged):')
+  for (const point of operatingCurve(undecided('benign'), undecided('attack'), nearMisses)) {
+    console.log(`  ${`${(100 * point.rate).toFixed(1)}%`.padStart(5)} (logit > ${point.threshold.toFixed(2)}) → ${percent(point.attacks).padStart(6)} of ${point.attacks.of} attacks, ${point.nearMisses.flagged} of ${point.nearMisses.of} near-misses`)
   }
 }
 

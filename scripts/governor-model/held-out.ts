@@ -2,14 +2,14 @@
 // the other folds. These scores set the thresholds and give the figures of the manifest and of
 // eval:governor.
 import { SCRIPT_GROUPS, type ScriptGroup } from '../../workers/scan/injection-features.ts'
-import { bestWindow, type SentenceSums } from '../../workers/scan/injection-score.ts'
+import { bestWindow, type SentenceSums, type Weights } from '../../workers/scan/injection-score.ts'
 import type { Row } from './dataset.ts'
 import type { EncodedText } from './encode.ts'
 import { FOLDS, foldsOf } from './folds.ts'
 import { train, type LinearModel, type TrainOptions } from './trainer.ts'
 
 /** The best window's logit of an encoded text under a model (-Infinity for a text without sentences). */
-export function textLogit(encoded: EncodedText, model: LinearModel): number {
+export function textLogit(encoded: EncodedText, model: { readonly weights: Weights; readonly bias: number }): number {
   const sums: SentenceSums[] = encoded.sentences.map((_, s) => {
     let wordSum = 0
     let charSum = 0
