@@ -6,7 +6,7 @@ import { bestWindow, type SentenceSums, type Weights } from '../../workers/scan/
 import type { Row } from './dataset.ts'
 import type { EncodedText } from './encode.ts'
 import { FOLDS, foldsOf } from './folds.ts'
-import { train, type LinearModel, type TrainOptions } from './trainer.ts'
+import { train, type TrainOptions } from './trainer.ts'
 
 /** The best window's logit of an encoded text under a model (-Infinity for a text without sentences). */
 export function textLogit(encoded: EncodedText, model: { readonly weights: Weights; readonly bias: number }): number {
