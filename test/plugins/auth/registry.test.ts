@@ -10,14 +10,11 @@ import { generateKey } from '../../../plugins/auth/key-format.ts'
 import { openRegistry } from '../../../plugins/auth/open-registry.ts'
 import { RegistryError, type AuthRegistry } from '../../../plugins/auth/registry.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
+import { until } from '../../helpers/until.ts'
 
 const log = pino({ level: 'silent' })
-
-function manualClock(start = Date.parse('2026-03-01T12:00:00Z')): Clock & { advance(ms: number): void } {
-  let now = start
-  return { now: () => now, advance: (ms) => { now += ms } }
-}
 
 async function lmdbRegistry(t: Test, clock: Clock): Promise<AuthRegistry> {
   const store = openStore(freshDataDir(t))
@@ -40,10 +37,7 @@ async function postgresRegistry(t: Test, url: string, clock: Clock, secret: stri
 
 /** Waits for what another gateway's notification brings; the milliseconds since `started`. */
 async function eventually(t: Test, what: string, check: () => boolean, started = performance.now()): Promise<number> {
-  while (!check()) {
-    if (performance.now() - started > 5_000) throw new Error(`not seen within 5 s: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 1))
-  }
+  await until(check, what, 5_000)
   const took = performance.now() - started
   t.pass(`${what} (${took.toFixed(1)} ms)`)
   return took

@@ -4,9 +4,10 @@
 import t from 'tap'
 import { createOutbox } from '../../../proxy/events.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { inStore, manualClock, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
+import { inStore, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { until } from '../../helpers/until.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const MINUTE = 60_000
 
@@ -39,7 +40,7 @@ t.test('a gateway started on the same store resumes a delivery\'s retry schedule
 
   const after = await startWebhookGateway(t, { dataDir, clock }, project)
   t.match(await onlyDelivery(after, id), { status: 'pending', attempts: 2, next_attempt: new Date(first + 5 * MINUTE).toISOString() }, 'the schedule survived the restart')
-  clock.ms = first + 5 * MINUTE
+  clock.set(first + 5 * MINUTE)
   await until(() => failing.received.length === 3, 'the third attempt, from the new gateway')
   t.match(await recorded(after, id, 3), { next_attempt: new Date(first + 15 * MINUTE).toISOString() })
   t.ok(failing.received.every((d) => d.headers['x-gateway-event-id'] === event.id), 'the same event id on every attempt')
