@@ -13,7 +13,7 @@ export type ModelName = string
 
 export const QUALITIES: readonly Quality[] = ['cheap', 'balanced', 'frontier']
 
-export interface ModelCapabilities {
+interface ModelCapabilities {
   /** Takes tool definitions and calls tools. */
   readonly tools: boolean
   /** Takes images in messages. */
@@ -68,7 +68,7 @@ export const BUILTIN_MODELS: Readonly<Record<string, ModelInfo>> = SHIPPED_TABLE
  * Tokens as the gateway meters them. `promptTokens` is every input token; the cached ones are a
  * part of it, priced at their own rates.
  */
-export interface MeteredTokens {
+interface MeteredTokens {
   readonly promptTokens: number
   readonly completionTokens: number
   /** Of promptTokens, read from the provider's prompt cache. */

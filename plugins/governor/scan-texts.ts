@@ -22,7 +22,7 @@ export interface ScanLimits {
   readonly learned: boolean
 }
 
-export interface ScannedTexts {
+interface ScannedTexts {
   /** Findings per text, offsets into that text. */
   readonly findings: readonly (readonly Finding[])[]
   readonly pooled: number

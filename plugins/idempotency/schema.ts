@@ -20,4 +20,3 @@ export const idempotencySchema = z.strictObject({
   testCrashAfter: z.enum(['idempotency-commit']).optional(),
 })
 
-export type IdempotencyConfig = z.output<typeof idempotencySchema>

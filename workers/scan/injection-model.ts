@@ -22,7 +22,7 @@ export interface Manifest {
   readonly validation: object
 }
 
-export interface LoadedModel {
+interface LoadedModel {
   readonly weights: Float32Array
   readonly bias: number
   readonly thresholds: Readonly<Record<ScriptGroup, number>>
@@ -42,7 +42,7 @@ export function loadModel(dir: URL = MODEL_DIR): LoadedModel {
   return { weights, bias: manifest.bias, thresholds: manifest.thresholds }
 }
 
-export interface ModelHit {
+interface ModelHit {
   /** Offsets into the scored text. */
   readonly start: number
   readonly end: number
@@ -52,7 +52,7 @@ export interface ModelHit {
 
 let shipped: LoadedModel | undefined
 
-export interface ModelReading extends ModelHit {
+interface ModelReading extends ModelHit {
   /** The window's logit passes the threshold of the text's script. */
   readonly flagged: boolean
 }
