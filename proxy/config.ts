@@ -135,7 +135,9 @@ function readConfigFile(file: string): Tree {
 function describe(error: z.ZodError, prefix: string, fromEnvironment: ReadonlyMap<string, string>): string {
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.')
-    return `${fromEnvironment.get(path) ?? path}: ${issue.message}`
+    // A record key's own rule says what a key must look like; zod's wrapper says only "Invalid key in record".
+    const message = issue.code === 'invalid_key' ? issue.issues.map((inner) => inner.message).join('; ') : issue.message
+    return `${fromEnvironment.get(path) ?? path}: ${message}`
   }).join('; ')
 }
 
