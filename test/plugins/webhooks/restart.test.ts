@@ -4,7 +4,7 @@
 import t from 'tap'
 import { createOutbox } from '../../../proxy/events.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { inStore, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
+import { CLOCK_START, inStore, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { until } from '../../helpers/until.ts'
 import { manualClock } from '../../helpers/manual-clock.ts'
@@ -28,7 +28,7 @@ t.test('a gateway started on the same store resumes a delivery\'s retry schedule
   const failing = await startReceiver(t, () => ({ status: 500 }))
   const dataDir = freshDataDir(t)
   const project = await seedWebhookProject(dataDir)
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const first = clock.now()
   const before = await startWebhookGateway(t, { dataDir, clock }, project)
   const id = await register(before, failing.url)
@@ -50,7 +50,7 @@ t.test('an event committed while no gateway runs is delivered by the next one to
   const receiver = await startReceiver(t)
   const dataDir = freshDataDir(t)
   const project = await seedWebhookProject(dataDir)
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const first = await startWebhookGateway(t, { dataDir, clock }, project)
   await register(first, receiver.url)
   await first.gateway.close()
@@ -66,7 +66,7 @@ t.test('an attempt cut short by shutdown is given back uncounted and sent again 
   const receiver = await startReceiver(t, () => (hold ? { status: 200, delayMs: 30_000 } : { status: 200 }))
   const dataDir = freshDataDir(t)
   const project = await seedWebhookProject(dataDir)
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const first = await startWebhookGateway(t, { dataDir, clock }, project)
   const id = await register(first, receiver.url)
   const event = await first.emit('case.resolved', project.projectId)

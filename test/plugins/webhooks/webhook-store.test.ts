@@ -23,6 +23,7 @@ import type { WebhookStore } from '../../../plugins/webhooks/webhook-store.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
 import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
+import { CLOCK_START } from './fixtures/gateway.ts'
 
 const log = pino({ level: 'silent' })
 const TIMEOUT_MS = 10_000
@@ -50,7 +51,7 @@ interface Place {
 }
 
 async function placeOf(t: Test, kind: Kind, server: PostgresServer | undefined): Promise<Place> {
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const newId = createIds(clock)
   if (kind === 'lmdb') {
     const lmdb = openStore(freshDataDir(t))
