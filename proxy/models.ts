@@ -4,7 +4,6 @@
 // replaces shipped ones by name, and `tiers` points the quality tiers at any of them. The table is
 // built once at boot (see catalog.ts) and read everywhere a model name is checked, listed, routed
 // or priced.
-import { SHIPPED_TABLE } from './model-table.ts'
 
 export type ProviderName = 'openai' | 'anthropic' | 'mistral'
 export type Quality = 'cheap' | 'balanced' | 'frontier'
@@ -60,9 +59,6 @@ export interface ModelInfo extends ModelPrices {
   /** When the model was released (unix seconds), as /v1/models lists it; 0 when not known. */
   readonly created: number
 }
-
-/** The shipped table (models/models.json), before the config file adds to it (catalog.ts). */
-export const BUILTIN_MODELS: Readonly<Record<string, ModelInfo>> = SHIPPED_TABLE.models
 
 /**
  * Tokens as the gateway meters them. `promptTokens` is every input token; the cached ones are a
