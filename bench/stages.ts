@@ -102,6 +102,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'batched-turns.ts': CALLER,
   'catalog.ts': CALLER,
   'clock.ts': CALLER,
+  'crash-points.ts': CALLER,
   'completion.ts': CALLER,
   'context.ts': CALLER,
   'count-tokens-in-pool.ts': CALLER,

@@ -66,12 +66,12 @@ export type ActionType = (typeof ACTION_TYPES)[number]
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
-export interface TextPart {
+interface TextPart {
   readonly type: 'text'
   readonly text: string
 }
 
-export interface ImagePart {
+interface ImagePart {
   readonly type: 'image'
   /** An http(s) URL or a `data:` URL with base64 content. */
   readonly url: string
@@ -109,7 +109,7 @@ export interface ToolDefinition {
 /** `required`: some tool must be called; `{name}`: that tool must be called. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string }
 
-export interface JsonSchemaFormat {
+interface JsonSchemaFormat {
   readonly name: string
   readonly schema: Readonly<Record<string, unknown>>
   readonly strict?: boolean | undefined
@@ -160,7 +160,7 @@ export interface AiRequest extends GenerationOptions {
 }
 
 /** One text of a request: a message's text, or a tool call's arguments (JSON text). */
-export interface RequestText {
+interface RequestText {
   readonly kind: 'text' | 'arguments'
   readonly text: string
 }

@@ -4,9 +4,9 @@
 // not go faster than the disk syncs (about 100 a second measured on PostgreSQL). In turns, those
 // that queued behind a commit share the next one, so a busy project's throughput grows with its
 // concurrency instead.
-export type Commit<T, R> = (batch: readonly T[]) => Promise<readonly R[]>
+type Commit<T, R> = (batch: readonly T[]) => Promise<readonly R[]>
 
-export interface TurnOptions {
+interface TurnOptions {
   readonly maxBatch: number
   /**
    * Whether a failed batch of several is retried one by one, so that an item failing for a

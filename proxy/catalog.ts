@@ -47,7 +47,7 @@ export interface CatalogConfig {
 }
 
 /** What is wrong with the config's models, under the config path that says it. */
-export interface CatalogProblem {
+interface CatalogProblem {
   readonly path: string
   readonly message: string
 }

@@ -34,11 +34,11 @@ interface Bound<H> {
 
 type Hook<K extends keyof PluginHooks> = NonNullable<PluginHooks[K]>
 
-export interface StreamEnded<C extends ToolCall> extends StreamChunk {
+interface StreamEnded<C extends ToolCall> extends StreamChunk {
   readonly toolCalls: readonly C[]
 }
 
-export interface ChainStop {
+interface ChainStop {
   readonly reply: Reply
   readonly stoppedBy: string
 }

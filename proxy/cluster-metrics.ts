@@ -13,7 +13,7 @@ const REGISTRY_REQUEST = 'tollgate:registry-request'
 const REGISTRY_RESPONSE = 'tollgate:registry-response'
 
 /** How long a scrape waits for each worker's figures. */
-export const ANSWER_MS = 2000
+const ANSWER_MS = 2000
 
 type RegistryJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>
 
@@ -32,7 +32,7 @@ export interface MetricsPeer {
   readonly process: { readonly pid?: number | undefined }
 }
 
-export interface GathererOptions<W extends MetricsPeer> {
+interface GathererOptions<W extends MetricsPeer> {
   /** The workers that have said they serve. */
   readonly serving: () => Iterable<W>
   readonly answerMs?: number

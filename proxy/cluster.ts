@@ -6,7 +6,7 @@ import { clusterMetricsGatherer } from './cluster-metrics.ts'
 
 const READY = 'tollgate:ready'
 
-export interface PrimaryOptions {
+interface PrimaryOptions {
   readonly workers: number
   /** shutdownGraceMs: the whole cluster's stop, counted from the signal. */
   readonly graceMs: number

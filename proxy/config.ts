@@ -8,7 +8,7 @@ import type { EnvVar, GatewayPlugin } from './plugin.ts'
 
 const port = z.number().int().min(0).max(65_535)
 
-export const coreSchema = z.strictObject({
+const coreSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: port.default(8080),
   /** Account endpoints on their own listener; absent: the main listener serves them. */
@@ -70,7 +70,7 @@ const CORE_ENV_VARS: readonly EnvVar[] = [
 ]
 
 /** Every environment variable the gateway reads, and where it lands in the config. */
-export function envVarsOf(plugins: readonly GatewayPlugin[]): readonly EnvVar[] {
+function envVarsOf(plugins: readonly GatewayPlugin[]): readonly EnvVar[] {
   const vars = [...CORE_ENV_VARS, ...plugins.flatMap((plugin) => (plugin.env ?? []).map(([name, path, kind]): EnvVar => [name, ['plugins', plugin.name, ...path], kind]))]
   const seen = new Map<string, string>()
   for (const [name, path] of vars) {
@@ -135,7 +135,9 @@ function readConfigFile(file: string): Tree {
 function describe(error: z.ZodError, prefix: string, fromEnvironment: ReadonlyMap<string, string>): string {
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.')
-    return `${fromEnvironment.get(path) ?? path}: ${issue.message}`
+    // A record key's own rule says what a key must look like; zod's wrapper says only "Invalid key in record".
+    const message = issue.code === 'invalid_key' ? issue.issues.map((inner) => inner.message).join('; ') : issue.message
+    return `${fromEnvironment.get(path) ?? path}: ${message}`
   }).join('; ')
 }
 

@@ -9,7 +9,7 @@ import { partsOf } from '../workers/count-tokens.ts'
 /** Characters per task: well under a second at the worst (random CJK, ~5 µs a character). */
 export const TASK_CHARS = 32_768
 
-export interface PoolCounting {
+interface PoolCounting {
   /** The signal of each task, asked once per task (so each may carry a timeout of its own). */
   readonly signal?: () => AbortSignal
   /** A failed task's counts, one per text, instead of its result; throwing fails the whole call. */

@@ -3,7 +3,7 @@
 import type { CompletionResult } from './completion.ts'
 import type { RequestContext } from './context.ts'
 
-export interface Credits {
+interface Credits {
   readonly charged: number
   /** Undefined when no budget was metered for the request. */
   readonly remaining: number | undefined

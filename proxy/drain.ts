@@ -5,7 +5,7 @@ import { Server as NetServer } from 'node:net'
 import type { Logger } from 'pino'
 import type { RequestHandler } from './server.ts'
 
-export interface DrainingListener {
+interface DrainingListener {
   readonly server: Server
   readonly handler: RequestHandler
 }

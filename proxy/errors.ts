@@ -280,7 +280,7 @@ export class ShuttingDownError extends RetryLaterError {
 }
 
 /** Which shared store a request needed and could not reach. */
-export type SharedDependency = 'postgres' | 'redis'
+type SharedDependency = 'postgres' | 'redis'
 
 /**
  * A shared store (PostgreSQL, Redis) the request needs cannot be reached. The request fails at
@@ -322,7 +322,7 @@ export class UpstreamTimeoutError extends GatewayError {
   }
 }
 
-export interface BlockedViolation {
+interface BlockedViolation {
   readonly type: string
   readonly severity: string
 }

@@ -10,7 +10,7 @@ const price = z.number().nonnegative().max(1_000_000)
  * reads cached input at half price (the gpt-4o family's rate); Anthropic reads it at a tenth and
  * writes it at 1.25 times; Mistral reports no cached tokens, so its share is moot.
  */
-export const CACHE_PRICE_SHARES: Readonly<Record<ProviderName, { readonly read: number; readonly write: number }>> = {
+const CACHE_PRICE_SHARES: Readonly<Record<ProviderName, { readonly read: number; readonly write: number }>> = {
   openai: { read: 0.5, write: 1 },
   anthropic: { read: 0.1, write: 1.25 },
   mistral: { read: 1, write: 1 },

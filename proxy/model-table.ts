@@ -13,7 +13,7 @@ const tableSchema = z.strictObject({
   aliases: z.record(z.string().min(1), z.string().min(1)),
 })
 
-export interface ShippedTable {
+interface ShippedTable {
   readonly models: Readonly<Record<ModelName, ModelInfo>>
   readonly aliases: Readonly<Record<string, ModelName>>
 }

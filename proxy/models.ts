@@ -4,7 +4,6 @@
 // replaces shipped ones by name, and `tiers` points the quality tiers at any of them. The table is
 // built once at boot (see catalog.ts) and read everywhere a model name is checked, listed, routed
 // or priced.
-import { SHIPPED_TABLE } from './model-table.ts'
 
 export type ProviderName = 'openai' | 'anthropic' | 'mistral'
 export type Quality = 'cheap' | 'balanced' | 'frontier'
@@ -13,7 +12,7 @@ export type ModelName = string
 
 export const QUALITIES: readonly Quality[] = ['cheap', 'balanced', 'frontier']
 
-export interface ModelCapabilities {
+interface ModelCapabilities {
   /** Takes tool definitions and calls tools. */
   readonly tools: boolean
   /** Takes images in messages. */
@@ -61,14 +60,11 @@ export interface ModelInfo extends ModelPrices {
   readonly created: number
 }
 
-/** The shipped table (models/models.json), before the config file adds to it (catalog.ts). */
-export const BUILTIN_MODELS: Readonly<Record<string, ModelInfo>> = SHIPPED_TABLE.models
-
 /**
  * Tokens as the gateway meters them. `promptTokens` is every input token; the cached ones are a
  * part of it, priced at their own rates.
  */
-export interface MeteredTokens {
+interface MeteredTokens {
   readonly promptTokens: number
   readonly completionTokens: number
   /** Of promptTokens, read from the provider's prompt cache. */

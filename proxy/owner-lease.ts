@@ -4,7 +4,7 @@
 import type { Clock } from './clock.ts'
 import type { Sql } from './database.ts'
 
-export interface OwnerLease {
+interface OwnerLease {
   renew(): Promise<void>
   /** Renews first if a renewal was missed (the database was away), so what is taken next is not taken over at once. */
   current(): Promise<void>

@@ -97,7 +97,7 @@ export interface ProjectAccess {
   authorize(ctx: RequestContext, projectId: string, route: Pick<ProjectRouteSpec, 'name' | 'writes'>): Promise<ProjectGrant>
 }
 
-export interface ProjectGrant {
+interface ProjectGrant {
   readonly project: Project
   /** Records the change the route made, before it is answered; called only after a write succeeded. */
   recordChange(): Promise<void>

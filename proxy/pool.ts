@@ -10,7 +10,7 @@ type TaskName = keyof typeof Tasks
 type TaskInput<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0]
 type TaskOutput<K extends TaskName> = Awaited<ReturnType<(typeof Tasks)[K]>>
 
-export interface PoolOptions {
+interface PoolOptions {
   readonly maxThreads: number
   readonly maxQueue: number
   readonly idleTimeoutMs: number

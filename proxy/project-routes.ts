@@ -5,7 +5,7 @@
 import type { ProjectAccess, ProjectRouteSpec } from './plugin.ts'
 import type { Route } from './routes.ts'
 
-export const MEMBER_PREFIX = '/api/projects/:projectId'
+const MEMBER_PREFIX = '/api/projects/:projectId'
 
 export function projectRoutes(specs: readonly ProjectRouteSpec[], access: ProjectAccess | undefined): Route[] {
   const routes: Route[] = []

@@ -15,7 +15,7 @@ import { requestTexts, type AiRequest } from './ai-request.ts'
 import type { CompletedContext, KeyEnv } from './context.ts'
 import { logError } from './log.ts'
 
-export type RequestLine = 'verbose' | 'minimal'
+type RequestLine = 'verbose' | 'minimal'
 
 interface EnvPolicy {
   /** Level of the request's logger; undefined: the process logger's own. */
@@ -23,7 +23,7 @@ interface EnvPolicy {
   readonly line: RequestLine | undefined
 }
 
-export interface RequestLogPolicy {
+interface RequestLogPolicy {
   /**
    * The request's logger, made when first used; a production key's writes errors only. Its lines
    * carry `reqId` (the `x-request-id` answered) and, when the client chose that id, the gateway's

@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { InvalidRequestError } from './errors.ts'
 
-export const TAGS_HEADER = 'x-gateway-tags'
+const TAGS_HEADER = 'x-gateway-tags'
 export const MAX_TAGS = 10
 export const MAX_TAG_LENGTH = 64
 

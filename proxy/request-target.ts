@@ -8,7 +8,7 @@ const PLAIN_QUERY = /^[\x21-\x22\x24-\x7e]*$/
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/
 const BASE = 'http://gateway'
 
-export interface RequestTarget {
+interface RequestTarget {
   readonly path: string
   readonly query: URLSearchParams
 }

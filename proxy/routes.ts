@@ -21,12 +21,12 @@ export interface Route extends RouteInfo {
   readonly handle?: (ctx: RequestContext) => Reply | Promise<Reply>
 }
 
-export interface RouteMatch {
+interface RouteMatch {
   readonly route: Route
   readonly params: Record<string, string>
 }
 
-export type Lookup = RouteMatch | { readonly allow: readonly string[] } | undefined
+type Lookup = RouteMatch | { readonly allow: readonly string[] } | undefined
 
 export interface RouteTable {
   find(method: string, path: string): Lookup
@@ -39,7 +39,7 @@ interface Pattern {
 }
 
 /** The rest of the path a `/*` route matched, as it came (not decoded), under this parameter name. */
-export const REST_PARAM = '*'
+const REST_PARAM = '*'
 
 export function buildRouteTable(routes: readonly Route[]): RouteTable {
   const exact = new Map<string, Map<string, Route>>()

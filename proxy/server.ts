@@ -27,7 +27,7 @@ import { traceParentOf, type TraceParent } from './trace-context.ts'
 import type { Tracing } from './tracing.ts'
 import { validate } from './validate.ts'
 
-export interface ServerDeps {
+interface ServerDeps {
   readonly config: CoreConfig
   readonly routes: RouteTable
   readonly chain: Chain

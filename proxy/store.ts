@@ -9,7 +9,7 @@ import { groupCommit, type GroupCommit } from './stores/group-commit.ts'
 // How often a process commits its grouped writes at most.
 const GROUP_WINDOW_MS = 10
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /** Keep decoded values in memory (for small, hot, rarely written records). */
   readonly cache?: boolean
   /**

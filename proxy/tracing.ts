@@ -10,7 +10,7 @@ import type { Logger } from 'pino'
 import type { ModelCall, RequestContext } from './context.ts'
 import type { TraceParent } from './trace-context.ts'
 
-export interface TracingSettings {
+interface TracingSettings {
   /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL; traces go to `<endpoint>/v1/traces`. */
   readonly endpoint?: string | undefined
   /** OTEL_SERVICE_NAME: the resource's `service.name`. */

@@ -26,7 +26,7 @@ export const unpricedModelsSchema = z.strictObject({
 
 export type UnpricedModelsConfig = z.output<typeof unpricedModelsSchema>
 
-export interface UnpricedName {
+interface UnpricedName {
   readonly provider: ProviderName
   readonly upstreamId: string
 }

@@ -11,13 +11,13 @@ const KEY_LENGTH = 32
 const MAX_MEMORY = 64 * 1024 * 1024
 const SCHEME = 'scrypt'
 
-export interface HashPasswordInput {
+interface HashPasswordInput {
   readonly password: string
   /** Random bytes, base64url; a new salt for every hash. */
   readonly salt: string
 }
 
-export interface VerifyPasswordInput {
+interface VerifyPasswordInput {
   readonly password: string
   /** A value hashPassword returned. */
   readonly encoded: string

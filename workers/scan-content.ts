@@ -13,7 +13,7 @@ import { ENTITY_TYPES, type DetectOptions, type EntityType, type Finding } from 
 
 export type { EntityType, Finding } from './scan/types.ts'
 
-export interface ScanInput {
+interface ScanInput {
   readonly text: string
   /** Types to look for; all types when omitted. */
   readonly types?: readonly EntityType[]
@@ -80,7 +80,7 @@ function detect(text: string, wanted: ReadonlySet<EntityType>, options: DetectOp
   return found
 }
 
-export interface ScanBatchInput {
+interface ScanBatchInput {
   readonly texts: readonly string[]
   readonly learned?: boolean
   /** The project's own prompt-injection classifier reads what the rules leave undecided. */

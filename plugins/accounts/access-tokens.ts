@@ -7,7 +7,7 @@ import { ALGORITHM, type SigningKey } from './signing-key.ts'
 
 export const ACCESS_TOKEN_SECONDS = 3600
 
-export interface AccessClaims {
+interface AccessClaims {
   /** The user. */
   readonly sub: string
   /** The user's organization when the token was issued. */

@@ -4,7 +4,7 @@
 import type { Project } from '../../proxy/project.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
 
-export function describeProject(registry: AuthRegistry, project: Project): string {
+function describeProject(registry: AuthRegistry, project: Project): string {
   const keys = registry.listKeys(project.id)
   const active = keys.filter((k) => k.status === 'active').length
   const { governor } = project

@@ -17,7 +17,7 @@ export interface GuardedKey {
 
 export type Attempt = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterS: number }
 
-export interface WindowChange {
+interface WindowChange {
   readonly key: string
   readonly window: AttemptWindow
   /** A new window starts with this attempt (the count of an open one goes up otherwise). */
@@ -26,7 +26,7 @@ export interface WindowChange {
   readonly replaced: AttemptWindow | undefined
 }
 
-export interface AttemptDecision {
+interface AttemptDecision {
   readonly attempt: Attempt
   /** What to store when the attempt is allowed; nothing when it is refused. */
   readonly changes: readonly WindowChange[]

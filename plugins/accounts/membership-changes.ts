@@ -10,7 +10,7 @@ import type { LmdbRefreshTokens } from './refresh-tokens.ts'
 import type { Role } from './roles.ts'
 import type { User, UserRecords } from './users.ts'
 
-export interface SignUpInput {
+interface SignUpInput {
   readonly email: string
   readonly passwordHash: string
   readonly organizationName: string
@@ -37,7 +37,7 @@ export interface MembershipChanges {
   removeMember(member: Member, userId: string): Promise<Membership>
 }
 
-export interface LmdbRecords {
+interface LmdbRecords {
   readonly users: UserRecords
   readonly organizations: OrganizationRecords
   readonly oneTimeTokens: OneTimeTokenRecords

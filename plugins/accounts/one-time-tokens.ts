@@ -32,7 +32,7 @@ export interface OneTimeTokenRecords {
   take<K extends Kind>(kind: K, token: string, now: number): PayloadOf<K> | undefined
 }
 
-export interface LmdbOneTimeTokens extends OneTimeTokens {
+interface LmdbOneTimeTokens extends OneTimeTokens {
   /** The same, synchronous, for multi-record changes in one transaction. */
   readonly records: OneTimeTokenRecords
 }

@@ -9,7 +9,7 @@ import { removeExpired } from './postgres-schema.ts'
 import type { RefreshTokens, Rotation } from './refresh-tokens.ts'
 
 /** The user is still a member of the organization their record names. */
-export const IS_MEMBER = `EXISTS (
+const IS_MEMBER = `EXISTS (
   SELECT 1 FROM accounts_users u JOIN accounts_memberships m ON m.user_id = u.id AND m.organization_id = u.record->>'organizationId'
   WHERE u.id = $1)`
 

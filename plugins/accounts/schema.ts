@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /** An Ed25519 private key as a JWK (RFC 8037); `kid` defaults to its RFC 7638 thumbprint. */
-export const signingKeySchema = z.object({
+const signingKeySchema = z.object({
   kty: z.literal('OKP'),
   crv: z.literal('Ed25519'),
   x: z.string().min(1),

@@ -4,14 +4,14 @@ import { ACCESS_TOKEN_SECONDS } from './access-tokens.ts'
 import type { AccountServices } from './services.ts'
 import type { User } from './users.ts'
 
-export interface TokenAnswer {
+interface TokenAnswer {
   readonly access_token: string
   readonly refresh_token: string
   readonly expires_in: number
   readonly token_type: 'bearer'
 }
 
-export interface LoginAnswer extends TokenAnswer {
+interface LoginAnswer extends TokenAnswer {
   readonly user: { readonly id: string; readonly email: string; readonly organization_id: string }
 }
 

@@ -2,7 +2,7 @@
 // request at once. The key is shown in the notice and nowhere else.
 import type { AuthRegistry } from './registry.ts'
 
-export interface DemoProject {
+interface DemoProject {
   readonly projectId: string
   readonly key: string
 }

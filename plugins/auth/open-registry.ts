@@ -8,7 +8,7 @@ import { createPostgresRegistry, loadSharedSecret } from './postgres-registry.ts
 import { AUTH_MIGRATIONS } from './postgres-schema.ts'
 import { createRegistry, loadSecret, type AuthRegistry } from './registry.ts'
 
-export type RegistryHome =
+type RegistryHome =
   | { readonly database: PluginDatabase; readonly log: Logger }
   | { readonly database?: undefined; readonly store: PluginStore }
 

@@ -43,7 +43,7 @@ export function whileEmpty<T>(database: PluginDatabase, work: () => Promise<T>):
   })
 }
 
-export interface PostgresRegistryOptions {
+interface PostgresRegistryOptions {
   /** Follow other gateways' writes; a one-shot command (the CLI) reads once and needs not. */
   readonly follow: boolean
   readonly log: Logger

@@ -13,7 +13,7 @@ import { storedOnce } from '../../proxy/stored-once.ts'
 import { displayPrefix, generateKey } from './key-format.ts'
 import { KnownKeyHashes, hashKey, hmacKey, sameHash } from './key-hash.ts'
 
-export type KeyStatus = 'active' | 'inactive'
+type KeyStatus = 'active' | 'inactive'
 
 /** A key's own limits, beside its project's: absent, only the project's apply. */
 export interface KeyLimits {
@@ -43,7 +43,7 @@ export interface KeyView extends Omit<KeyRecord, 'hash'> {
   readonly lastUsedAt: string | null
 }
 
-export interface NewProject {
+interface NewProject {
   readonly organizationId?: string
   readonly name: string
   readonly plan: Plan
@@ -54,7 +54,7 @@ export type ProjectChanges = Partial<Pick<Project, 'name' | 'plan' | 'budgetDoll
   readonly governor?: Partial<Omit<GovernorSettings, 'version'>>
 }
 
-export interface NewKey extends KeyLimits {
+interface NewKey extends KeyLimits {
   readonly projectId: string
   readonly type: KeyType
   readonly env: KeyEnv | null

@@ -9,4 +9,3 @@ export const authSchema = z.strictObject({
   demoOnFirstStart: z.boolean().default(true),
 })
 
-export type AuthConfig = z.output<typeof authSchema>

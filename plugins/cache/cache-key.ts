@@ -1,7 +1,7 @@
-// The cache key: a canonical encoding of every request field that changes the model's answer,
-// and its SHA-256. Pure: it never sees the request context.
+// The cache key's canonical encoding: every request field that changes the model's answer, in a
+// fixed order (workers/hash-cache-key.ts hashes it into the key). Pure: it never sees the request
+// context.
 import type { EmbeddingOptions, GenerationOptions, Message } from '../../proxy/ai-request.ts'
-import { hashCacheKey } from '../../workers/hash-cache-key.ts'
 
 export interface CacheKeyFields {
   readonly projectId: string
@@ -61,8 +61,4 @@ export function encodeCacheKey(fields: CacheKeyFields): string {
   // Tagged, so no chat request's options can take its place.
   if (embedding !== undefined) encoded.push(['embedding', embedding.inputs, embedding.dimensions ?? null])
   return JSON.stringify(encoded)
-}
-
-export function cacheKeyOf(fields: CacheKeyFields): string {
-  return hashCacheKey(encodeCacheKey(fields))
 }

@@ -2,11 +2,11 @@
 // operation that failed.
 import { Counter, Gauge, type Registry } from 'prom-client'
 
-export type LookupResult = 'hit' | 'miss' | 'coalesced' | 'bypass'
+type LookupResult = 'hit' | 'miss' | 'coalesced' | 'bypass'
 
 type Inc = { inc(): void }
 
-export interface CacheCounters extends Readonly<Record<LookupResult, Inc>> {
+interface CacheCounters extends Readonly<Record<LookupResult, Inc>> {
   /** A lookup the store could not answer (taken as a miss), and a write it dropped. */
   readonly failed: Readonly<Record<'lookup' | 'store', Inc>>
 }

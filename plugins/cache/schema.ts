@@ -23,4 +23,3 @@ export const cacheSchema = z.strictObject({
   sharedWaitMs: z.number().int().nonnegative().default(10_000),
 })
 
-export type CacheConfig = z.output<typeof cacheSchema>

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis'
 import type { SharedRedis } from '../../proxy/redis.ts'
 import type { AnswerStore, StoredAnswer } from './answer-store.ts'
 
-export interface SharedFlights {
+interface SharedFlights {
   /** True when this gateway is to call the model: it took the key's lock, or Redis could not say. */
   tryLead(key: string): Promise<boolean>
   /** The leading gateway's answer once stored; undefined when the lock went without one, the wait ran out or signal aborted. */

@@ -2,7 +2,7 @@
 // log line.
 import type { CompletedContext } from '../../proxy/context.ts'
 
-export interface CacheState {
+interface CacheState {
   /** The hashed cache key; never the prompt itself. */
   readonly key: string
   /** Answered from the cache (stored or coalesced) instead of by a model call. */

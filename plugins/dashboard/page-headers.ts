@@ -1,6 +1,6 @@
 // Headers on every dashboard response. The policy allows the page's own scripts, styles and API
 // calls and nothing else: no inline script or style, no other origin, no framing, no plugins.
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

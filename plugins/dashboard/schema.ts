@@ -5,4 +5,3 @@ export const dashboardSchema = z.strictObject({
   enabled: z.boolean().default(true),
 })
 
-export type DashboardConfig = z.output<typeof dashboardSchema>

@@ -17,7 +17,7 @@ interface VendorFile {
   readonly rewrites?: ReadonlyArray<readonly [string, string]>
 }
 
-export const VENDOR_FILES: readonly VendorFile[] = [
+const VENDOR_FILES: readonly VendorFile[] = [
   { served: 'preact.mjs', pkg: 'preact', file: 'dist/preact.mjs' },
   { served: 'preact-hooks.mjs', pkg: 'preact', file: 'hooks/dist/hooks.mjs', rewrites: [['from"preact"', 'from"./preact.mjs"']] },
   { served: 'htm.mjs', pkg: 'htm', file: 'dist/htm.mjs' },

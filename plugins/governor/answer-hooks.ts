@@ -31,7 +31,7 @@ import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
 import { createStreamScan, scanOfWhole } from './stream/stream-scan.ts'
 import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
 
-export interface AnswerHooksDeps extends RequestHooksDeps {
+interface AnswerHooksDeps extends RequestHooksDeps {
   readonly rules: ProjectRules
   readonly pool: WorkerPool
   /** The learned prompt-injection model decides what the rules leave undecided in streamed answers. */

@@ -19,7 +19,7 @@ export interface Assessment {
   readonly verdict: Verdict
 }
 
-export interface AssessorDeps {
+interface AssessorDeps {
   readonly pool: WorkerPool
   readonly limits: ScanLimits
   readonly memoEntries: number

@@ -2,8 +2,8 @@
 // own scan (trailers on a stream, since they are known only at its end).
 import type { Verdict } from './verdict/types.ts'
 
-export const OUTPUT_VIOLATIONS_HEADER = 'x-governor-output-violations'
-export const OUTPUT_RISK_LEVEL_HEADER = 'x-governor-output-risk-level'
+const OUTPUT_VIOLATIONS_HEADER = 'x-governor-output-violations'
+const OUTPUT_RISK_LEVEL_HEADER = 'x-governor-output-risk-level'
 export const OUTPUT_HEADERS = [OUTPUT_VIOLATIONS_HEADER, OUTPUT_RISK_LEVEL_HEADER] as const
 
 export function governorHeaders(verdict: Verdict, auditId: string): Record<string, string> {

@@ -5,7 +5,7 @@ import type { Decision } from './records/types.ts'
 import type { RiskLevel } from './verdict/types.ts'
 
 /** Verdicts on requests and validations; an answer's scan is not a verdict of its own. */
-export type VerdictDecision = Exclude<Decision, 'withheld'>
+type VerdictDecision = Exclude<Decision, 'withheld'>
 
 export interface GovernorMetrics {
   countVerdict(level: RiskLevel, decision: VerdictDecision): void

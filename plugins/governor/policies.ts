@@ -70,8 +70,8 @@ export const settingsChangesSchema = z.strictObject({
 })
 
 export type NewRule = z.output<typeof newRuleSchema>
-export type RuleChanges = z.output<typeof ruleChangesSchema>
-export type SettingsChanges = z.output<typeof settingsChangesSchema>
+type RuleChanges = z.output<typeof ruleChangesSchema>
+type SettingsChanges = z.output<typeof settingsChangesSchema>
 
 /** The part of the registry that policies need. */
 export type ProjectSettings = Pick<AuthRegistry, 'getProject' | 'updateProject'>

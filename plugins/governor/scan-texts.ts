@@ -27,7 +27,7 @@ export interface ScanLimits {
   readonly classifier?: ClassifierSettings | undefined
 }
 
-export interface ScannedTexts {
+interface ScannedTexts {
   /** Findings per text, offsets into that text. */
   readonly findings: readonly (readonly Finding[])[]
   readonly pooled: number

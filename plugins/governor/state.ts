@@ -4,7 +4,7 @@ import type { GovernorMetadata } from '../../proxy/ai-request.ts'
 import type { CompletedContext } from '../../proxy/context.ts'
 import type { Policies } from './policies.ts'
 
-export interface GovernorState {
+interface GovernorState {
   /** What the request was governed with: its governorMetadata, or what governed-metadata.ts implies for it. */
   readonly metadata: GovernorMetadata
   readonly auditId: string

@@ -7,6 +7,7 @@
 import { Counter } from 'prom-client'
 import type { CompletionResult } from '../../proxy/completion.ts'
 import { aiRequestOf, isStreamed, type RequestContext } from '../../proxy/context.ts'
+import { reachedCrashPoint } from '../../proxy/crash-points.ts'
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from '../../proxy/errors.ts'
 import type { GatewayPlugin } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
@@ -38,8 +39,6 @@ export default {
   order: 220,
   gates: ['ai'],
   schema: idempotencySchema,
-  // Test only: see schema.ts.
-  env: [['TOLLGATE_TEST_CRASH_AFTER', ['testCrashAfter'], 'string']],
   async setup(config, { store, database, clock, metrics, log, track }) {
     const records: IdempotencyRecords = database === undefined
       ? lmdbRecords(store, { inFlightLeaseMs: config.inFlightLeaseMs })
@@ -130,7 +129,7 @@ export default {
         return
       }
       claim.committed = true
-      if (config.testCrashAfter === 'idempotency-commit') process.kill(process.pid, 'SIGKILL')
+      reachedCrashPoint('idempotency-commit')
     }
 
     /**

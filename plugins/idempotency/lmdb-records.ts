@@ -10,7 +10,7 @@ import type { IdempotencyRecords, RecordId } from './record-store.ts'
 type RecordKey = [projectId: string, key: string]
 type AgeKey = [createdAt: number, projectId: string, key: string]
 
-export interface LmdbRecordsOptions {
+interface LmdbRecordsOptions {
   /** A run older than this is abandoned even when its owner looks alive (a pid can be reused). */
   readonly inFlightLeaseMs: number
   /** This process, as owners are written; tests stand in for other processes. */

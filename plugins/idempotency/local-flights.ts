@@ -30,7 +30,7 @@ export class LocalFlights {
   }
 }
 
-export type WaitOutcome = 'ended' | 'timeout' | 'aborted'
+type WaitOutcome = 'ended' | 'timeout' | 'aborted'
 
 /** Waits for `ended`, at most `ms`, and no longer than the client stays. */
 export function waitForEnd(ended: Promise<void>, signal: AbortSignal, ms: number): Promise<WaitOutcome> {

@@ -11,7 +11,7 @@ import { decide, RETENTION_MS, type Decision, type IdempotencyRecord, type Store
 import { idempotencyMigrations } from './postgres-schema.ts'
 import type { IdempotencyRecords, RecordId } from './record-store.ts'
 
-export interface PostgresRecordsOptions {
+interface PostgresRecordsOptions {
   readonly clock: Clock
   /** `pid:uuid` of this gateway. */
   readonly owner: string

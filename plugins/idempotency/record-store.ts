@@ -10,7 +10,7 @@ export interface RecordId {
 }
 
 /** The request that asks for a key: what it hashes to, and when it came. */
-export interface ClaimRequest {
+interface ClaimRequest {
   readonly hash: string
   readonly now: number
 }

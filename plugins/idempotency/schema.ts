@@ -13,11 +13,5 @@ export const idempotencySchema = z.strictObject({
   /** How often expired records are removed (they are also ignored on read), and how many at most per round. */
   sweepIntervalMs: z.int().positive().default(60_000),
   sweepBatch: z.int().positive().default(500),
-  /**
-   * Test only (TOLLGATE_TEST_CRASH_AFTER): the process kills itself with SIGKILL right after this
-   * point, so a test can prove what a crash there keeps. Never set it in production.
-   */
-  testCrashAfter: z.enum(['idempotency-commit']).optional(),
 })
 
-export type IdempotencyConfig = z.output<typeof idempotencySchema>

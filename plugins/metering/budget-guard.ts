@@ -45,7 +45,7 @@ export interface KeyOfRequest {
   readonly keyBudgetDollars?: number | undefined
 }
 
-export interface BudgetGuardDeps {
+interface BudgetGuardDeps {
   readonly ledger: MeteringStore
   readonly clock: Clock
   readonly metrics: Registry

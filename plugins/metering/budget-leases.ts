@@ -43,7 +43,7 @@ interface Lease {
   usedSinceSweep: boolean
 }
 
-export interface LeasedHolds extends BudgetHolds {
+interface LeasedHolds extends BudgetHolds {
   /**
    * The leased part of a hold being settled, which the settlement's commit shrinks the stored
    * lease by; undefined when its lease lapsed.
@@ -60,7 +60,7 @@ export interface LeasedHolds extends BudgetHolds {
   close(): Promise<void>
 }
 
-export interface LeaseOptions {
+interface LeaseOptions {
   /** Undefined when holds may be carved now; else a promise to wait for first (the gateway's own lease renewed). */
   readonly ready?: () => Promise<void> | undefined
   /** Where a sweep's failure goes (it is tried again at the next sweep). */

@@ -10,6 +10,7 @@ import { Counter } from 'prom-client'
 import { modelCatalog } from '../../proxy/catalog.ts'
 import type { CompletionResult, ServedBy } from '../../proxy/completion.ts'
 import { isStreamed, type CompletedContext, type RequestContext } from '../../proxy/context.ts'
+import { reachedCrashPoint } from '../../proxy/crash-points.ts'
 import type { IdempotencyState } from '../idempotency/state.ts'
 import { BudgetExceededError } from '../../proxy/errors.ts'
 import type { ModelPrices } from '../../proxy/models.ts'
@@ -269,7 +270,7 @@ export default {
       onComplete(ctx: CompletedContext) {
         if (!metered.has(ctx) || ctx.charge?.chargedDollars !== undefined) {
           streams.end(ctx)
-          if (config.testCrashAfter === 'answer' && ctx.charge !== undefined) process.kill(process.pid, 'SIGKILL')
+          if (ctx.charge !== undefined) reachedCrashPoint('answer-charged')
           return
         }
         // No settled answer: an error, a stream cut short, or a complete answer that an earlier

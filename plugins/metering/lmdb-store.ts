@@ -12,7 +12,7 @@ import { daysOf } from './periods.ts'
 import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
 import { mergeSpendRows } from './spend-breakdown.ts'
 
-export interface LmdbMeteringOptions {
+interface LmdbMeteringOptions {
   /** Processes share the store (serve --workers): holds are kept in it. */
   readonly shared: boolean
   readonly track: (work: Promise<unknown>) => void

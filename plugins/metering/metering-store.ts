@@ -17,7 +17,7 @@ export interface Recovered {
   readonly unreadable: number
 }
 
-export interface SettleOptions {
+interface SettleOptions {
   /** The hold the request reserved, which the settlement gives back; undefined when it took none. */
   readonly hold: Hold | undefined
   /** The request is a stream whose progress was checkpointed, which the settlement removes. */

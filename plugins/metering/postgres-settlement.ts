@@ -24,7 +24,7 @@ export interface BudgetRecord {
   notified: number[]
 }
 
-export interface SettledBatch {
+interface SettledBatch {
   /** Each settlement's month row once the batch is applied, in the batch's order. */
   readonly rows: readonly BudgetRow[]
   /** Whether any budget changed: when none did, the commit need not wait for the disk. */

@@ -21,7 +21,7 @@ import { meteringMigrations } from './postgres-schema.ts'
 import { mergeSpendRows } from './spend-breakdown.ts'
 import { rowOf, settleBatch, type BudgetRecord, type Settlement } from './postgres-settlement.ts'
 
-export interface PostgresMeteringOptions {
+interface PostgresMeteringOptions {
   readonly clock: Clock
   /** `pid:uuid` of this gateway: its holds and checkpoints are kept while its lease is renewed. */
   readonly owner: string

@@ -23,9 +23,4 @@ export const meteringSchema = z.strictObject({
    * A task of 32,768 characters counts in well under a second even for the slowest text.
    */
   countTimeoutMs: z.number().int().min(10).max(600_000).default(10_000),
-  /**
-   * Test only: the process kills itself with SIGKILL once an answer is complete, before its
-   * ledger commit can have finished, so a test can prove the journal keeps the charge. Never set it in production.
-   */
-  testCrashAfter: z.enum(['answer']).optional(),
 })

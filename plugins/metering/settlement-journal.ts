@@ -36,7 +36,7 @@ interface JournalFile {
   pending: number
 }
 
-export interface SettlementJournal {
+interface SettlementJournal {
   /** Writes the line; throws when it cannot (the caller then waits for the commit instead). */
   append(line: JournalLine): JournalMark
   /** Writes the lines with one write; throws when it cannot. */
@@ -112,7 +112,7 @@ const lineSchema = z.object({
   started: z.literal(true).optional(),
 })
 
-export interface DeadJournal {
+interface DeadJournal {
   readonly path: string
   /** The process that wrote it. */
   readonly owner: string

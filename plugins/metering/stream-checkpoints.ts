@@ -7,7 +7,7 @@
 import type { RequestContext } from '../../proxy/context.ts'
 import type { StreamCheckpoint } from './ledger.ts'
 
-export interface StreamCheckpointsOptions {
+interface StreamCheckpointsOptions {
   readonly intervalMs: number
   /** Token counts of the texts, in order; a promise when some are counted in the worker pool. */
   readonly count: (texts: readonly string[]) => number[] | Promise<number[]>
@@ -21,7 +21,7 @@ export interface StreamCheckpointsOptions {
   readonly track: (work: Promise<unknown>) => void
 }
 
-export interface StreamCheckpoints {
+interface StreamCheckpoints {
   /** The stream was admitted: its first checkpoint is recorded as the turn ends. */
   follow(ctx: RequestContext): void
   /** The stream ended; true when a pass checkpointed it, so that its settlement removes the checkpoint. */

@@ -69,7 +69,7 @@ function breakdownRow(dimension: SpendDimension, row: SpendRow, keyLabel: KeyLab
 }
 
 /** Usage statistics of one project for the period that holds `now`; with `by`, its breakdown too. */
-export async function usageReport(ledger: MeteringStore, project: Project, period: Period, now: number, by: SpendDimension | undefined, keyLabel: KeyLabel) {
+async function usageReport(ledger: MeteringStore, project: Project, period: Period, now: number, by: SpendDimension | undefined, keyLabel: KeyLabel) {
   const range = periodRange(period, now)
   const [days, row, breakdown] = await Promise.all([
     ledger.dayStats(project.id, range), ledger.budget(project.id, monthKey(now)),

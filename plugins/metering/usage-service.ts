@@ -13,7 +13,7 @@ import type { LedgerEntry } from './ledger.ts'
 import { dayKey, monthKey } from './periods.ts'
 
 /** A forwarded request's usage, as far as the answer told it. */
-export interface ForwardedUsage {
+interface ForwardedUsage {
   readonly keyId: string
   readonly provider: string
   /** The model the answer named, or `unknown`. */
@@ -28,7 +28,7 @@ export interface ForwardedUsage {
 }
 
 /** A forwarded request's place in its project's budget, from hold() to settle(). */
-export interface ForwardHold {
+interface ForwardHold {
   readonly requestId: string
   readonly project: Project
   /** Undefined when budgets are not enforced: nothing is held, and the charge is not capped. */
@@ -45,7 +45,7 @@ export interface UsageMeter {
   settle(hold: ForwardHold, usage: ForwardedUsage, log: Logger): Promise<void>
 }
 
-export interface UsageMeterDeps {
+interface UsageMeterDeps {
   readonly guard: BudgetGuard
   readonly clock: Clock
   readonly metrics: Registry

@@ -12,13 +12,13 @@ import { answerHeaders } from './forward-headers.ts'
 import type { UsageScanner } from './usage-scan.ts'
 import type { SeenUsage } from './usage-fields.ts'
 
-export interface ForwardOptions {
+interface ForwardOptions {
   readonly proxyTimeoutMs: number
   readonly connectTimeoutMs: number
   readonly maxSockets: number
 }
 
-export interface ForwardTarget {
+interface ForwardTarget {
   /** The provider URL, with the client's query. */
   readonly url: URL
   readonly headers: OutgoingHttpHeaders
@@ -29,7 +29,7 @@ export interface Forwarded {
   readonly seen: SeenUsage
 }
 
-export interface Forwarder {
+interface Forwarder {
   /** `signal`: the request's; aborted by the gateway's shutdown deadline (or the client's leaving), it ends the exchange. */
   forward(exchange: Exchange, target: ForwardTarget, scannerFor: (contentType: string | undefined) => UsageScanner, signal: AbortSignal): Promise<Forwarded>
   close(): void

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream'
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i
 
-export interface RequestBody {
+interface RequestBody {
   /** The bytes to forward. */
   readonly stream: Readable
   /** The JSON body read: its value (undefined when it does not parse) and its size in bytes. */

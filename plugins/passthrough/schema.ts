@@ -38,4 +38,3 @@ export const passthroughSchema = z.strictObject({
   ).default({}),
 })
 
-export type PassthroughConfig = z.output<typeof passthroughSchema>

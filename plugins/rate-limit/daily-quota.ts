@@ -5,7 +5,7 @@ export interface QuotaState {
   readonly used: number
 }
 
-export interface QuotaTake {
+interface QuotaTake {
   readonly allowed: boolean
   readonly state: QuotaState
   readonly remaining: number

@@ -74,7 +74,7 @@ interface LimitScript {
   tollgateCheckLimits(key: string, nowMs: string, perMinute: string, capacity: string, perDay: string, graceMs: string): Promise<StoredState>
 }
 
-export function defineLimitScript(client: Redis): LimitScript {
+function defineLimitScript(client: Redis): LimitScript {
   client.defineCommand('tollgateCheckLimits', { numberOfKeys: 1, lua: CHECK_LIMITS_LUA })
   return client as unknown as LimitScript
 }

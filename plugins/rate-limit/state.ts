@@ -2,7 +2,7 @@
 // request's log line.
 import type { CompletedContext } from '../../proxy/context.ts'
 
-export interface RateLimitState {
+interface RateLimitState {
   readonly limit: number
   readonly remaining: number
   readonly resetSeconds: number

@@ -6,7 +6,7 @@ export interface BucketState {
   readonly updatedMs: number
 }
 
-export interface BucketLimits {
+interface BucketLimits {
   readonly perMinute: number
   readonly capacity: number
 }

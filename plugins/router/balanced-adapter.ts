@@ -20,7 +20,7 @@ export interface Deployment {
   readonly metrics: DeploymentMetrics
 }
 
-export interface Balancing {
+interface Balancing {
   readonly cooldowns: Cooldowns
   readonly cooldownMs: number
   readonly random: Random

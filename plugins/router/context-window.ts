@@ -8,7 +8,7 @@ import type { Message } from '../../proxy/ai-request.ts'
  */
 export const MESSAGE_OVERHEAD_TOKENS = 4
 
-export type ContextFit =
+type ContextFit =
   | {
     readonly fits: true
     /** The input array itself when nothing was dropped. */

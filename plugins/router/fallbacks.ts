@@ -2,7 +2,7 @@
 // content its provider's policy refuses. Any other 4xx is the client's to fix and is not tried elsewhere.
 import { UpstreamError } from '../../proxy/errors.ts'
 
-export interface FallbackTriggers {
+interface FallbackTriggers {
   readonly contextLength: boolean
   readonly contentPolicy: boolean
 }

@@ -9,7 +9,7 @@ import type { RoutePlan } from './route-table.ts'
 
 // The system prompt a provider adds when tools are offered: Anthropic documents up to 530 tokens
 // for the Claude 3 models; OpenAI's is smaller.
-export const TOOLS_OVERHEAD_TOKENS = 530
+const TOOLS_OVERHEAD_TOKENS = 530
 
 export interface PromptSize {
   /** Per message: its text's tokens, plus its images' at the most any candidate charges. */

@@ -7,7 +7,7 @@ import { deploymentsOf } from './deployments.ts'
 import { endpointOf } from './providers/endpoint.ts'
 import type { RouterConfig } from './schema.ts'
 
-export interface ProviderTarget {
+interface ProviderTarget {
   /** `https://host[:port]`. */
   readonly origin: string
   /** The base URL's path prefix and `apiPath`, e.g. `/v1/embeddings`. */

@@ -32,7 +32,7 @@ interface Plans {
 }
 
 /** The router's choices per tier (where each routes, and its fallback) and each model's fallbacks. */
-export type TierRouting = Pick<RoutingRules, 'tiers' | 'fallback' | 'fallbacks'>
+type TierRouting = Pick<RoutingRules, 'tiers' | 'fallback' | 'fallbacks'>
 
 export function buildRouteTable(adapters: Adapters, routing: TierRouting): RouteTable {
   const configured = new Set<ProviderName>()

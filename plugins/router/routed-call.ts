@@ -17,7 +17,7 @@ import {
 import { toJsonText } from './json-answer.ts'
 
 /** The prompt's token count, or how to count it once the request has been admitted. */
-export type PromptCount = number | ((signal: AbortSignal) => Promise<number>)
+type PromptCount = number | ((signal: AbortSignal) => Promise<number>)
 
 export class RoutedCall implements UpstreamCall, CallObserver {
   readonly #candidates: readonly Candidate[]

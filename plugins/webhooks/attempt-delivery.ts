@@ -8,13 +8,13 @@ import type { AttemptResult } from './delivery-states.ts'
 import { TargetRefusedError } from './guarded-dispatcher.ts'
 import { deliveryHeaders } from './signature.ts'
 
-export interface AttemptTarget {
+interface AttemptTarget {
   readonly url: string
   readonly secret: string
   readonly event: GatewayEvent
 }
 
-export interface AttemptOptions {
+interface AttemptOptions {
   readonly dispatcher: Dispatcher
   /** Unix seconds sent in x-gateway-timestamp and signed by v2. */
   readonly timestampS: number

@@ -11,7 +11,7 @@ export interface ClaimLimits {
   readonly inFlight: ReadonlyMap<string, string>
 }
 
-export interface ClaimPlan {
+interface ClaimPlan {
   readonly take: ReadonlyArray<{ readonly record: DeliveryRecord; readonly hook: WebhookRecord }>
   readonly abandon: ReadonlyArray<{ readonly record: DeliveryRecord; readonly reason: string }>
 }

@@ -9,7 +9,7 @@ import type { AttemptRunner } from './run-attempt.ts'
 import type { WebhooksConfig } from './schema.ts'
 import type { Claim, WebhookStore } from './webhook-store.ts'
 
-export interface WorkerDeps {
+interface WorkerDeps {
   readonly store: WebhookStore
   readonly runAttempt: AttemptRunner
   readonly clock: Clock
@@ -18,7 +18,7 @@ export interface WorkerDeps {
   readonly config: WebhooksConfig
 }
 
-export interface DeliveryWorker {
+interface DeliveryWorker {
   /** Runs the loop soon; calls while it runs make it run once more. */
   wake(): void
   /** Stops polling and waits for the attempts in flight to end or be given back. */

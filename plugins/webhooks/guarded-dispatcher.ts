@@ -12,7 +12,7 @@ export class TargetRefusedError extends Error {
   readonly code = 'WEBHOOK_TARGET_REFUSED'
 }
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   readonly allowPrivateTargets: boolean
   readonly resolve: ResolveHost
   readonly connectTimeoutMs: number

@@ -2,7 +2,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 
 /** succeeded / retrying / failed: an attempt's result; abandoned: a delivery ended unsent (its webhook was inactive). */
-export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'abandoned'
+type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'abandoned'
 
 export interface WebhookMetrics {
   count(outcome: DeliveryOutcome): void

@@ -20,7 +20,7 @@ import type { KeepOnce, SecretBox } from './secret-box.ts'
 import { changedWebhook, isSubscribed, newWebhook } from './webhook-records.ts'
 import type { Claim, Settled, WebhookStore } from './webhook-store.ts'
 
-export interface PostgresWebhookOptions {
+interface PostgresWebhookOptions {
   readonly sharedEvents: SharedEventOutbox
   readonly box: SecretBox
   readonly clock: Clock

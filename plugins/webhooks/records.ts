@@ -21,7 +21,7 @@ export interface WebhookRecord {
   readonly consecutiveFailures: number
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
+type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
 
 export interface DeliveryRecord {
   readonly id: string

@@ -4,8 +4,6 @@
 
 export const RETRY_OFFSETS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 6 * 60 * 60_000] as const
 
-export const MAX_ATTEMPTS = 1 + RETRY_OFFSETS_MS.length
-
 /** When the next attempt is due once `attempts` have failed, or undefined when none is left. */
 export function nextAttemptAt(firstAttemptAt: number, attempts: number): number | undefined {
   const offset = RETRY_OFFSETS_MS[attempts - 1]

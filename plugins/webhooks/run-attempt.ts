@@ -11,7 +11,7 @@ import type { DeliveryRecord } from './records.ts'
 import type { SecretBox } from './secret-box.ts'
 import type { Claim, WebhookStore } from './webhook-store.ts'
 
-export interface AttemptDeps {
+interface AttemptDeps {
   readonly store: WebhookStore
   readonly box: SecretBox
   readonly dispatcher: Dispatcher
@@ -24,7 +24,7 @@ export interface AttemptDeps {
   readonly stop: AbortSignal
 }
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   readonly record: DeliveryRecord
   readonly settlement: Settlement
   readonly result: AttemptResult

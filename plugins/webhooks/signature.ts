@@ -10,11 +10,11 @@ export const HEADER = {
   eventId: 'x-gateway-event-id',
 } as const
 
-export function signBody(secret: string, body: Buffer): string {
+function signBody(secret: string, body: Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex')
 }
 
-export function signTimestamped(secret: string, timestampS: number, body: Buffer): string {
+function signTimestamped(secret: string, timestampS: number, body: Buffer): string {
   return createHmac('sha256', secret).update(`${timestampS}.`).update(body).digest('hex')
 }
 

@@ -7,8 +7,8 @@ import { modelCatalog, modelNameSchema } from '../catalog.ts'
 import { QUALITIES, type ModelName, type Quality } from '../models.ts'
 import { validate } from '../validate.ts'
 
-export const IGNORED_FIELDS_HEADER = 'x-gateway-ignored-fields'
-export const GOVERNOR_METADATA_HEADER = 'x-governor-metadata'
+const IGNORED_FIELDS_HEADER = 'x-gateway-ignored-fields'
+const GOVERNOR_METADATA_HEADER = 'x-governor-metadata'
 
 const isTier = (name: string): name is Quality => (QUALITIES as readonly string[]).includes(name)
 

@@ -9,7 +9,7 @@ import { Pool, errors } from 'undici'
 import type { Dispatcher } from 'undici'
 import { UpstreamError, UpstreamTimeoutError } from '../errors.ts'
 
-export interface UpstreamOptions {
+interface UpstreamOptions {
   /** Sockets per origin. */
   readonly connections: number
   readonly connectTimeoutMs: number
@@ -65,7 +65,7 @@ const CONNECTION_ERROR_CODES = new Set([
 const HIGH_WATER_BYTES = 64 * 1024
 
 /** Maps a failure of an undici call to the error the gateway throws. */
-export function toUpstreamFailure(err: unknown, label: string, signal: AbortSignal): unknown {
+function toUpstreamFailure(err: unknown, label: string, signal: AbortSignal): unknown {
   if (signal.aborted) return signal.reason
   if (err instanceof errors.ConnectTimeoutError) {
     return new UpstreamTimeoutError(`${label} did not accept a connection in time.`, { cause: err })

@@ -3,7 +3,7 @@
 // each or share one; a cluster's /metrics sums its workers.
 import { Counter, type Registry } from 'prom-client'
 
-export type CommitSources = Readonly<Record<'lmdb' | 'postgres', (() => number) | undefined>>
+type CommitSources = Readonly<Record<'lmdb' | 'postgres', (() => number) | undefined>>
 
 export function registerCommitMetrics(registry: Registry, sources: CommitSources): void {
   const reported = new Map<string, number>()

@@ -11,7 +11,7 @@ import { traceHeadersOf } from '../trace-context.ts'
 import type { Tracing } from '../tracing.ts'
 
 /** `<endpoint>/v1/traces`, as the OTLP spec derives the traces URL from the base endpoint. */
-export function tracesUrlOf(endpoint: string): string {
+function tracesUrlOf(endpoint: string): string {
   return `${endpoint.replace(/\/+$/, '')}/v1/traces`
 }
 

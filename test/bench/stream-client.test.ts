@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { Agent, type Dispatcher } from 'undici'
 import { sendOnce } from '../../bench/stream-client.ts'
+import { until } from '../helpers/until.ts'
 
 // A stream that opens with an empty event and sends its text only when the test says so.
 const waiting: ServerResponse[] = []
@@ -35,7 +36,7 @@ function observed(onData: () => void): Dispatcher {
 }
 
 async function released(): Promise<ServerResponse> {
-  while (waiting.length === 0) await new Promise((resolve) => setImmediate(resolve))
+  await until(() => waiting.length > 0, 'a response waiting to be released')
   return waiting.shift()!
 }
 

@@ -15,6 +15,7 @@ import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'
+import { until } from '../helpers/until.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CLI = join(ROOT, 'cli/tollgate.ts')
@@ -75,12 +76,12 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
   const streamEnded = (async () => {
     for await (const chunk of stream.body) streamed += chunk.toString()
   })().then(() => 'ended', (err: Error) => `failed: ${err.message}`)
-  while (!streamed.includes('event: delta')) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(() => streamed.includes('event: delta'), 'the first delta of the stream')
 
   // Four requests in flight: they reached the provider, which holds its answers.
   mock.hold()
   const held = inFlight.map((client, i) => send(client, '/api/ai/complete', key, question(100 + i)))
-  while (mock.held < 4) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(() => mock.held >= 4, 'four requests held by the provider')
   const upstreamCalls = mock.requests.length
 
   const signalAt = Date.now()
@@ -168,10 +169,10 @@ t.test('SIGTERM to npm start reaches the gateway: it drains, npm exits 0, nothin
   let output = ''
   npm.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   npm.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  while (!/listening on http/.test(output)) {
-    if (npm.exitCode !== null) t.fail(`npm start exited early: ${output}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  await until(() => {
+    if (npm.exitCode !== null) throw new Error(`npm start exited early: ${output}`)
+    return /listening on http/.test(output)
+  }, 'npm start to listen', 60_000)
   tree = descendants(npm.pid!)
   t.equal(tree.length, 1, 'npm start runs one process')
   t.match(commandOf(tree[0]!), /node cli\/tollgate\.ts serve$/, 'the gateway itself, not a shell around it')
@@ -195,10 +196,10 @@ t.test('npx tollgate serve: a gateway that npm left behind stops by itself inste
   let output = ''
   npx.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   npx.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  while (!/listening on http/.test(output)) {
-    if (npx.exitCode !== null) t.fail(`npx exited early: ${output}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  await until(() => {
+    if (npx.exitCode !== null) throw new Error(`npx exited early: ${output}`)
+    return /listening on http/.test(output)
+  }, 'npx tollgate serve to listen', 60_000)
   tree = descendants(npx.pid!)
   const gateway = tree.find((pid) => /tollgate serve$/.test(commandOf(pid)))
   t.ok(gateway !== undefined, 'the gateway runs under npx')

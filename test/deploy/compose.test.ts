@@ -18,6 +18,7 @@ import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, TEST_SECRET } from '../helpers/start-gateway.ts'
+import { until } from '../helpers/until.ts'
 
 const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
@@ -86,7 +87,7 @@ t.test('deploy/compose.yaml: three gateways behind deploy/nginx.conf', { skip: P
     if (nginx.exitCode === null) await once(nginx, 'exit')
   })
   const base = `http://127.0.0.1:${port}`
-  while ((await call(`${base}/healthz`).catch(() => ({ status: 0 }))).status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(async () => (await call(`${base}/healthz`).catch(() => ({ status: 0 }))).status === 200, 'nginx to answer /healthz', 30_000)
 
   const project = JSON.parse((await run(process.execPath, [CLI, 'projects', 'create', '--name', 'lb', '--plan', 'enterprise', '--budget', '100', '--json'], { env })).stdout)
   const { key } = JSON.parse((await run(process.execPath, [CLI, 'keys', 'create', '--project', project.id, '--type', 'sk', '--env', 'prod', '--name', 'lb', '--json'], { env })).stdout)

@@ -5,7 +5,8 @@ import { call } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
-import { BUILTIN_MODELS as MODELS } from '../../proxy/models.ts'
+import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
+import { until } from '../helpers/until.ts'
 
 const body = { messages: [{ role: 'user', content: 'Summarize the quarterly numbers' }], model: 'gpt-4o', maxTokens: 1000 }
 // Identical requests: without no-store the cache would answer all but the first.
@@ -23,7 +24,7 @@ for (const shared of [false, true]) {
     const promptTokens = Number((await call(`${first.url}/api/ai/complete`, { key: probe.keys[0]!.key, body, headers: noStore })).headers['x-gateway-prompt-tokens'])
     await first.gateway.close()
 
-    const price = MODELS['gpt-4o']!
+    const price = SHIPPED_TABLE.models['gpt-4o']!
     const worstMicros = Math.round((promptTokens * price.inputPerMillion + 1000 * price.outputPerMillion))
     const budgetDollars = (worstMicros * 10.5) / 1e6
     const seeded = await seedProject(dataDir, { budgetDollars })
@@ -36,7 +37,7 @@ for (const shared of [false, true]) {
     const pending = Array.from({ length: 50 }, () => call(`${url}/api/ai/complete`, { key, body, headers: noStore }))
     let refusedEarly = 0
     for (const answer of pending) void answer.then(() => refusedEarly++)
-    while (mock.held + refusedEarly < 50) await new Promise((resolve) => setTimeout(resolve, 5))
+    await until(() => mock.held + refusedEarly >= 50, 'all 50 requests held or refused', 30_000)
     mock.release()
     const answers = await Promise.all(pending)
     const statuses = answers.map((a) => a.status)

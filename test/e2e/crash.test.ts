@@ -12,6 +12,7 @@ import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'
+import { until } from '../helpers/until.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 
@@ -50,12 +51,11 @@ for (const shared of [false, true]) {
       }
     }
     const load = Array.from({ length: 20 }, worker)
-    const wait = () => new Promise((resolve) => setTimeout(resolve, 5))
-    while (answered.size < 60) await wait()
+    await until(() => answered.size >= 60, '60 answers', 60_000)
     // From here on the provider holds every call, so requests are surely in flight at the kill.
     mock.fail('slow-first-byte', 1000)
     const seen = mock.requests.length
-    while (mock.requests.length < seen + 10) await wait()
+    await until(() => mock.requests.length >= seen + 10, 'ten requests held by the provider', 30_000)
     first.child.kill('SIGKILL')
     await once(first.child, 'exit')
     stop = true

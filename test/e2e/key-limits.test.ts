@@ -4,7 +4,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
-import { BUILTIN_MODELS as MODELS } from '../../proxy/models.ts'
+import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
 import { call } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
@@ -26,7 +26,7 @@ async function fiftyAgainstFive(t: Test, shared: boolean, databaseUrl?: string) 
   const promptTokens = Number((await call(`${first.url}/api/ai/complete`, { key: probe.keys[0]!.key, body, headers: noStore })).headers['x-gateway-prompt-tokens'])
   await first.gateway.close()
 
-  const price = MODELS['gpt-4o']!
+  const price = SHIPPED_TABLE.models['gpt-4o']!
   const worstMicros = Math.round(promptTokens * price.inputPerMillion + 1000 * price.outputPerMillion)
   // The project could pay for all 50; the key's own budget fits 5 holds.
   const seeded = await seedProject(dataDir, { budgetDollars: 1000 }, [{ type: 'sk', env: 'prod', budgetDollars: (worstMicros * 5.5) / 1e6 }, { type: 'sk', env: 'prod' }], where)

@@ -9,13 +9,13 @@ import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { until } from '../helpers/until.ts'
-import { BUILTIN_MODELS } from '../../proxy/models.ts'
+import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 const PROSE = 'The quarterly report shows steady growth in every region, with the strongest gains in the north. '.repeat(20)
 const MAX_TOKENS = 400
 const BODY = { model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: PROSE }] }
-const PRICE = BUILTIN_MODELS['gpt-4o']!
+const PRICE = SHIPPED_TABLE.models['gpt-4o']!
 /** The request's worst case: every byte of its body a prompt token, and every token max_tokens allows. */
 const WORST_DOLLARS = (Buffer.byteLength(JSON.stringify(BODY)) * PRICE.inputPerMillion + MAX_TOKENS * PRICE.outputPerMillion) / 1e6
 /** A provider takes its time: every request that starts meanwhile is decided before any is settled. */

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap'
 import { call } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
-import { BUILTIN_MODELS } from '../../proxy/models.ts'
+import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
 
 const question = 'What is the weather in Paris?'
 
@@ -50,7 +50,7 @@ t.test('the native routes answer a provider\'s refusals with its status in the s
 
 t.test('a failed provider call is not charged and gives its budget hold back', async (t) => {
   // The budget fits one request's hold and not two: a hold a failure kept would refuse the next.
-  const price = BUILTIN_MODELS['gpt-4o-mini']!
+  const price = SHIPPED_TABLE.models['gpt-4o-mini']!
   const gw = await nativeGateway(t, (1.5 * nativeBody.maxTokens * price.outputPerMillion) / 1e6)
   for (const [fault, status] of [['bad-request', 400], ['not-found', 404], ['unprocessable', 422], ['rate-limit', 429]] as const) {
     gw.mock.fail(fault)

@@ -11,7 +11,7 @@ import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, TEST_SECRET } from '../helpers/start-gateway.ts'
-import { BUILTIN_MODELS as MODELS } from '../../proxy/models.ts'
+import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
 
 // Three gateways start and stop in each test: on a loaded 2-core
 // machine the whole file can pass tap's 120 s per file.
@@ -73,7 +73,7 @@ t.test('three gateway processes on one PostgreSQL and one Redis', { skip: POSTGR
     const body = { messages: [{ role: 'user', content: 'Summarize the quarterly numbers' }], model: 'gpt-4o', maxTokens: 1000 }
     const probe = await newKey(t, 'enterprise')
     const promptTokens = Number((await call(`${hosts[0]!.url}/api/ai/complete`, { key: probe.key, body, headers: noStore })).headers['x-gateway-prompt-tokens'])
-    const price = MODELS['gpt-4o']!
+    const price = SHIPPED_TABLE.models['gpt-4o']!
     const worstMicros = Math.round(promptTokens * price.inputPerMillion + 1000 * price.outputPerMillion)
     const { projectId, key } = await newKey(t, 'enterprise', (worstMicros * 10.5) / 1e6)
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => call(`${hosts[i % 3]!.url}/api/ai/complete`, { key, body, headers: noStore })))

@@ -42,7 +42,7 @@ for (const shared of [false, true]) {
       res.body.on('error', () => undefined)
       return stream
     }))
-    while (received.some((stream) => countTokens(stream.text) < 40)) await new Promise((resolve) => setTimeout(resolve, 20))
+    await until(() => received.every((stream) => countTokens(stream.text) >= 40), '40 tokens on every stream', 30_000)
     // What each client had at this moment is in a checkpoint soon after: the test waits to see it
     // there, as a busy machine may run the gateway's checkpoint timer late.
     const checkpointed = received.map((stream) => countTokens(stream.text))

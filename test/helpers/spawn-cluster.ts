@@ -51,11 +51,11 @@ export function launchPrimary(t: Test, workers: number, env: NodeJS.ProcessEnv =
     workers: workerPids,
     async until(pattern, count = 1) {
       const global = new RegExp(pattern.source, 'g')
-      while ((output.match(global) ?? []).length < count) {
+      await until(() => {
         if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the primary exited (${child.exitCode ?? child.signalCode}) while waiting for ${pattern}: ${output}`)
         workerPids()
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
+        return (output.match(global) ?? []).length >= count
+      }, `${count} × ${pattern} in the output`, 60_000)
     },
   }
 }
@@ -71,12 +71,13 @@ export function isRunning(pid: number): boolean {
 
 /** The first worker's process id, as soon as it is forked. */
 export async function firstWorker(primary: Primary): Promise<number> {
-  for (;;) {
-    const [pid] = primary.workers()
-    if (pid !== undefined) return pid
-    if (primary.child.exitCode !== null || primary.child.signalCode !== null) throw new Error(`the primary exited: ${primary.output()}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
+  let first: number | undefined
+  await until(() => {
+    first = primary.workers()[0]
+    if (first === undefined && (primary.child.exitCode !== null || primary.child.signalCode !== null)) throw new Error(`the primary exited: ${primary.output()}`)
+    return first !== undefined
+  }, 'the first worker', 30_000)
+  return first!
 }
 
 /** The URL the first worker printed, once its whole line is out. */

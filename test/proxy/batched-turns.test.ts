@@ -1,5 +1,6 @@
 import t from 'tap'
 import { batchedTurns } from '../../proxy/batched-turns.ts'
+import { until } from '../helpers/until.ts'
 
 /** A commit that waits until released, recording each batch it was given. */
 function gatedCommit(fail: (batch: readonly number[]) => Error | undefined = () => undefined) {
@@ -13,7 +14,7 @@ function gatedCommit(fail: (batch: readonly number[]) => Error | undefined = () 
     return batch.map((n) => n * 10)
   }
   const releaseNext = async () => {
-    while (gates.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    await until(() => gates.length > 0, 'a batch waiting at its gate')
     gates.shift()!()
   }
   return { batches, commit, releaseNext }

@@ -2,7 +2,8 @@
 // through unpriced, and the one cost function.
 import t from 'tap'
 import { buildCatalog, type CatalogConfig, type ModelCatalog } from '../../proxy/catalog.ts'
-import { BUILTIN_MODELS, costDollars } from '../../proxy/models.ts'
+import { costDollars } from '../../proxy/models.ts'
+import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
 
 const empty: CatalogConfig = { models: {}, pricing: {}, aliases: {}, unpricedModels: { openai: [], anthropic: [], mistral: [] } }
 const capabilities = { tools: true, vision: false, json: true, reasoning: false }
@@ -74,7 +75,7 @@ t.test('a configured model gets the provider\'s cache shares, its name as upstre
   })
   t.match(catalog.info('house-claude'), { upstreamId: 'house-claude', cachedInputPerMillion: 0.4, cacheWritePerMillion: 5, imageTokens: null, created: 0, maxOutputTokens: 4096 })
   t.match(catalog.info('house-gpt'), { upstreamId: 'gpt-4.1', cachedInputPerMillion: 1, imageTokens: 1600, maxOutputTokens: 2000 })
-  t.equal(catalog.names.length, Object.keys(BUILTIN_MODELS).length + 2)
+  t.equal(catalog.names.length, Object.keys(SHIPPED_TABLE.models).length + 2)
 })
 
 t.test('an entry under a shipped name replaces it, keeping what it does not restate; pricing overrides a model\'s prices', async (t) => {
@@ -82,8 +83,8 @@ t.test('an entry under a shipped name replaces it, keeping what it does not rest
     models: { 'gpt-4o': { provider: 'openai', contextWindow: 64_000, inputPerMillion: 5, outputPerMillion: 20, capabilities } },
     pricing: { 'gpt-4o-mini': { inputPerMillion: 1, outputPerMillion: 2 } },
   })
-  t.equal(catalog.names.length, Object.keys(BUILTIN_MODELS).length)
-  t.match(catalog.info('gpt-4o'), { contextWindow: 64_000, inputPerMillion: 5, cachedInputPerMillion: 2.5, maxOutputTokens: 16_384, created: BUILTIN_MODELS['gpt-4o']!.created })
+  t.equal(catalog.names.length, Object.keys(SHIPPED_TABLE.models).length)
+  t.match(catalog.info('gpt-4o'), { contextWindow: 64_000, inputPerMillion: 5, cachedInputPerMillion: 2.5, maxOutputTokens: 16_384, created: SHIPPED_TABLE.models['gpt-4o']!.created })
   t.match(catalog.info('gpt-4o-mini'), { inputPerMillion: 1, outputPerMillion: 2, cachedInputPerMillion: 0.5, contextWindow: 128_000 })
 })
 

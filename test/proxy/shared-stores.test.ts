@@ -101,7 +101,7 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     const err = await redis.run((c) => c.get('x')).catch((e: unknown) => e)
     t.ok(err instanceof DependencyUnavailableError, 'DependencyUnavailableError')
     await server.start()
-    while (!redis.isUp()) await new Promise((resolve) => setTimeout(resolve, 20))
+    await until(() => redis.isUp(), 'the Redis client to reconnect')
     t.equal(await redis.run((c) => c.set('x', '1')), 'OK')
   })
 

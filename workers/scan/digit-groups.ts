@@ -51,7 +51,7 @@ function nextDigit(text: string, from: number): number {
 }
 
 /** Blanks alone, or one line break or one of - . / _ with a little padding of blanks. */
-export function isDigitGroupSeparator(text: string): boolean {
+function isDigitGroupSeparator(text: string): boolean {
   let at = 0
   while (at < text.length && isBlank(text.charCodeAt(at))) at++
   if (at === text.length) return at <= MAX_BLANKS

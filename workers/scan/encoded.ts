@@ -6,7 +6,7 @@
 // fails the readability test and is dropped after decoding.
 import type { Span } from './normalize.ts'
 
-export interface DecodedRun {
+interface DecodedRun {
   /** The decoded text. */
   readonly text: string
   /** The encoded characters [start, end) of the scanned text that produce decoded [start, end). */

@@ -22,7 +22,7 @@ export interface Manifest {
   readonly validation: object
 }
 
-export interface LoadedModel {
+interface LoadedModel {
   readonly weights: Float32Array
   readonly bias: number
   readonly thresholds: Readonly<Record<ScriptGroup, number>>
@@ -42,25 +42,16 @@ export function loadModel(dir: URL = MODEL_DIR): LoadedModel {
   return { weights, bias: manifest.bias, thresholds: manifest.thresholds }
 }
 
-export interface ModelHit {
+let shipped: LoadedModel | undefined
+
+interface ModelReading {
   /** Offsets into the scored text. */
   readonly start: number
   readonly end: number
   /** The window's probability of being an attack, by the model. */
   readonly probability: number
-}
-
-let shipped: LoadedModel | undefined
-
-export interface ModelReading extends ModelHit {
   /** The window's logit passes the threshold of the text's script. */
   readonly flagged: boolean
-}
-
-/** The window the model flags in the text, if any. */
-export function modelHit(text: string, model?: LoadedModel): ModelHit | undefined {
-  const reading = modelReading(text, model)
-  return reading?.flagged === true ? { start: reading.start, end: reading.end, probability: reading.probability } : undefined
 }
 
 /** The model's highest-scoring window of the text, flagged or not; undefined for a text without sentences. */

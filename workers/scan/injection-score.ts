@@ -48,7 +48,7 @@ export function logitOf(bias: number, wordSum: number, wordCount: number, charSu
   return bias + (wordCount > 0 ? wordSum / Math.sqrt(wordCount) : 0) + (charCount > 0 ? charSum / Math.sqrt(charCount) : 0)
 }
 
-export interface ScoredWindow {
+interface ScoredWindow {
   /** Code-unit offsets into the scored text. */
   readonly start: number
   readonly end: number

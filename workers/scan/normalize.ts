@@ -9,7 +9,7 @@ export interface Span {
   readonly end: number
 }
 
-export interface NormalizedText {
+interface NormalizedText {
   readonly text: string
   /** The span of the original text that produced normalized [start, end). */
   toOriginal(start: number, end: number): Span

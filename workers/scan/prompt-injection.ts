@@ -489,7 +489,7 @@ function scoreOf(hits: readonly Hit[]): number {
  * What the phrase rules make of normalized text: an attack (findings), phrases that would flag but
  * are quoted, reported or forbidden (a mention), or too little to decide.
  */
-export type RuleVerdict = { readonly kind: 'attack'; readonly findings: Finding[] } | { readonly kind: 'mention' } | { readonly kind: 'undecided' }
+type RuleVerdict = { readonly kind: 'attack'; readonly findings: Finding[] } | { readonly kind: 'mention' } | { readonly kind: 'undecided' }
 
 export function ruleVerdict(text: string): RuleVerdict {
   const hits: Hit[] = []

@@ -3,7 +3,7 @@
 import type { Sql } from '../../../proxy/database.ts'
 import { NotFoundError } from '../../../proxy/errors.ts'
 
-export type FindRecord<T> = (sql: Sql, projectId: string, id: string, lock: boolean) => Promise<T>
+type FindRecord<T> = (sql: Sql, projectId: string, id: string, lock: boolean) => Promise<T>
 
 /** `table` is one of the Governor's own table names, never input. */
 export function recordFinder<T>(table: string, noun: string): FindRecord<T> {

@@ -6,7 +6,7 @@ import type { Violation } from './types.ts'
 
 export const SEVERITY_WEIGHTS: Readonly<Record<Severity, number>> = { LOW: 1, MEDIUM: 3, HIGH: 8, CRITICAL: 20 }
 
-export interface ComplianceScore {
+interface ComplianceScore {
   readonly score: number
   readonly openViolations: Readonly<Record<Severity, number>>
   readonly totalViolations: number

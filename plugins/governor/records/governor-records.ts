@@ -25,7 +25,7 @@ export interface AuditTrail {
 }
 
 /** A stored chain link as found, before it is checked: `value` may be anything. */
-export interface ChainLink {
+interface ChainLink {
   /** The position it is stored at. */
   readonly seq: number
   readonly value: unknown
@@ -38,7 +38,7 @@ export interface AuditChain {
   head(projectId: string): Promise<AuditHead | undefined>
 }
 
-export interface ViolationFilter {
+interface ViolationFilter {
   readonly status?: ViolationStatus | undefined
   readonly type?: ViolationType | undefined
   readonly severity?: Severity | undefined
@@ -52,7 +52,7 @@ export interface Violations {
   resolve(projectId: string, id: string): Promise<Violation>
 }
 
-export interface AlertFilter {
+interface AlertFilter {
   readonly status?: AlertStatus | undefined
   readonly type?: AlertType | undefined
   readonly severity?: Severity | undefined
@@ -77,7 +77,7 @@ export interface CaseChanges {
   readonly note?: string | undefined
 }
 
-export interface CaseFilter {
+interface CaseFilter {
   readonly status?: CaseStatus | undefined
   readonly severity?: Severity | undefined
 }
@@ -92,7 +92,7 @@ export interface Cases {
   resolve(projectId: string, id: string): Promise<Case>
 }
 
-export interface NewModel {
+interface NewModel {
   readonly provider: string
   readonly model: string
   readonly riskClassification: ModelRisk
@@ -106,7 +106,7 @@ export interface ModelChanges {
   readonly notes?: string | null | undefined
 }
 
-export interface ModelFilter {
+interface ModelFilter {
   readonly status?: ModelApproval | undefined
   readonly risk?: ModelRisk | undefined
   readonly provider?: string | undefined

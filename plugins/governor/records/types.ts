@@ -98,7 +98,7 @@ export interface Alert {
 
 export type CaseStatus = 'open' | 'investigating' | 'resolved'
 
-export interface CaseNote {
+interface CaseNote {
   readonly at: string
   readonly text: string
 }

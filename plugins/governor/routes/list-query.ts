@@ -34,7 +34,7 @@ export function pageQueryOf(query: { limit: number; cursor?: string | undefined;
 export const PROJECT_KEYS = ['pk'] as const
 
 /** What a record collection with create, read, update and delete by id offers its routes. */
-export interface EditableRecords<New, Changes, Item extends { readonly id: string }> {
+interface EditableRecords<New, Changes, Item extends { readonly id: string }> {
   create(projectId: string, input: New): Promise<Item>
   get(projectId: string, id: string): Item | Promise<Item>
   update(projectId: string, id: string, changes: Changes): Promise<Item>

@@ -24,7 +24,7 @@ const validateBody = z.strictObject({
   governorMetadata: governorMetadataSchema,
 })
 
-export interface ValidateDeps {
+interface ValidateDeps {
   readonly assess: Assess
   readonly trail: AuditTrail
   readonly newId: NewId

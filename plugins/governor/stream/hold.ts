@@ -17,7 +17,7 @@ export const MAX_HELD_CHARS = 4096
 /** The longest armoured block (a PEM or PGP private key) held from its header to its footer. */
 export const MAX_BLOCK_CHARS = 8192
 
-export interface HoldRules {
+interface HoldRules {
   /** A trailing plain word goes out at once (strict mode without redaction). */
   readonly releasePlainWords: boolean
 }

@@ -16,7 +16,7 @@ import { redact, type Span } from './redact.ts'
 import { redactJson } from './redact-json.ts'
 
 /** Already released text scanned again with each release: the detectors' context windows (48 characters) and a secret's name (up to 64). */
-export const LOOK_BACK_CHARS = 128
+const LOOK_BACK_CHARS = 128
 /**
  * Prose can hold no value, only phrases (prompt injection), which are no secret in themselves: it
  * is scanned for them once this much of it has gone out unscanned, not with every chunk, and at
@@ -39,7 +39,7 @@ export type GuardOutput =
   /** `found`: the entity types and custom rule ids that stopped it. */
   | { readonly kind: 'stop'; readonly found: readonly string[] }
 
-export type ToolCallsOutput =
+type ToolCallsOutput =
   /** `arguments`: each call's arguments as they are to be sent, in the order given. */
   | { readonly kind: 'send'; readonly arguments: readonly string[] }
   | { readonly kind: 'stop'; readonly found: readonly string[] }

@@ -25,7 +25,7 @@ export const INLINE_WINDOW_CHARS = 2048
 /** What plain prose can hold (stream/hold.ts, isPlainProse). */
 const PHRASE_TYPES: readonly EntityType[] = ['PROMPT_INJECTION']
 
-export interface StreamScanDeps {
+interface StreamScanDeps {
   readonly pool: WorkerPool
   /** The learned prompt-injection model decides what the rules leave undecided. */
   readonly learned: boolean

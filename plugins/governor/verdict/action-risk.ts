@@ -1,7 +1,7 @@
 // The spec's risk class of each action type, and the points each class adds to a score.
 import type { ActionType } from '../../../proxy/ai-request.ts'
 
-export type RiskClass = 'low' | 'medium' | 'high'
+type RiskClass = 'low' | 'medium' | 'high'
 
 export const ACTION_RISK: Readonly<Record<ActionType, RiskClass>> = {
   customer_support: 'low',

@@ -44,7 +44,7 @@ export function matchRules(rules: readonly CompiledRule[], texts: readonly strin
   return matches
 }
 
-export interface RuleSpan {
+interface RuleSpan {
   readonly start: number
   readonly end: number
 }

@@ -14,14 +14,14 @@
 import type { GovernorSettings } from '../../../proxy/project.ts'
 import type { Finding } from '../../../workers/scan-content.ts'
 
-export const DEFAULT_INJECTION_BLOCK_THRESHOLD = 0.9
+const DEFAULT_INJECTION_BLOCK_THRESHOLD = 0.9
 
 export function injectionBlockThreshold(settings: GovernorSettings): number {
   return settings.injectionBlockThreshold ?? DEFAULT_INJECTION_BLOCK_THRESHOLD
 }
 
 /** How sure the Governor is that a prompt-injection finding is an attack, for strict mode. */
-export function blockingConfidence(finding: Finding): number {
+function blockingConfidence(finding: Finding): number {
   if (finding.model === undefined) return finding.score
   return finding.model.withRules ? finding.model.probability : 0
 }

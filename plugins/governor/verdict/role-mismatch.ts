@@ -23,7 +23,7 @@ const EXPECTED: Partial<Readonly<Record<ActionType, Expectation>>> = {
 // score lower than a milder one.
 export const ROLE_MISMATCH_POINTS = 15
 
-export interface RoleMismatch {
+interface RoleMismatch {
   readonly expected: string
 }
 

@@ -6,7 +6,7 @@ import { holdsBlockingInjection, injectionBlockThreshold } from './injection-blo
 import { isBlockingLevel } from './levels.ts'
 import type { Verdict } from './types.ts'
 
-export type StrictBlock = 'risk' | 'injection'
+type StrictBlock = 'risk' | 'injection'
 
 export function strictBlock(settings: GovernorSettings, verdict: Verdict, findings: readonly Finding[]): StrictBlock | undefined {
   if (!settings.strictMode) return undefined

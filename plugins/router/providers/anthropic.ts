@@ -10,7 +10,7 @@ import { parseAnswer, streamError } from './provider-error.ts'
 import { maxTokensFor } from '../sampling.ts'
 import { eventBatches } from './sse.ts'
 
-export interface AnthropicOptions {
+interface AnthropicOptions {
   readonly baseUrl: string
   readonly apiKey: string
 }

@@ -10,7 +10,7 @@ import { endpointOf, postJson, urlOf, type Endpoint } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
 import { eventBatches } from './sse.ts'
 
-export interface ChatCompletionsOptions {
+interface ChatCompletionsOptions {
   readonly label: 'openai' | 'mistral'
   readonly baseUrl: string
   readonly apiKey: string
@@ -25,7 +25,7 @@ export interface ChatCompletionsOptions {
   readonly azure?: AzureRoute | undefined
 }
 
-export interface AzureRoute {
+interface AzureRoute {
   readonly apiVersion: string
   /** The Azure deployment of each model served. */
   readonly deployments: Readonly<Record<ModelName, string>>

@@ -13,7 +13,7 @@ interface WireEmbeddings {
   readonly usage?: { readonly prompt_tokens?: unknown } | null
 }
 
-export interface EmbeddingsOptions {
+interface EmbeddingsOptions {
   readonly label: 'openai' | 'mistral'
   readonly baseUrl: string
   readonly apiKey: string

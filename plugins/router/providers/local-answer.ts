@@ -131,7 +131,7 @@ function argumentText(request: ProviderRequest): string {
   return ''
 }
 
-export interface LocalAnswer {
+interface LocalAnswer {
   readonly text: string
   readonly completionTokens: number
   readonly finishReason: FinishReason

@@ -16,7 +16,7 @@ function seedOf(model: string, input: string | readonly number[]): number {
   return hash >>> 0
 }
 
-export function unitVector(seed: number, length: number): number[] {
+function unitVector(seed: number, length: number): number[] {
   const random = seededRandom(seed)
   const vector = new Array<number>(length)
   let squares = 0

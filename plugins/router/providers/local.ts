@@ -8,7 +8,7 @@ import type { ProviderAdapter } from './adapter.ts'
 import { simulateAnswer } from './local-answer.ts'
 import { localEmbeddings } from './local-embeddings.ts'
 
-export interface LocalOptions {
+interface LocalOptions {
   /** Pause between two streamed chunks; 0 streams them back to back. */
   readonly chunkDelayMs: number
 }

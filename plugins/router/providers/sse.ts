@@ -10,7 +10,7 @@ import type { UpstreamResponse } from '../../../proxy/pipeline/upstream.ts'
 const MAX_EVENT_CHARS = 1_048_576
 
 /** An adapter's reading of one stream: pushes the events each SSE event carries; throws for an error the provider reported. */
-export interface EventReader {
+interface EventReader {
   onEvent(event: EventSourceMessage, out: ProviderEvent[]): void
   /** The body ended: pushes what only the end tells, or throws when the stream was cut short. */
   onEnd(out: ProviderEvent[]): void

@@ -6,7 +6,7 @@ import { messageAnswerSchema } from './answers.ts'
 import { anthropicFormat } from './format.ts'
 import { messagesRequestSchema, parseMessages } from './request.ts'
 
-export const anthropicDialect: ClientDialect = {
+const anthropicDialect: ClientDialect = {
   name: 'anthropic',
   schema: messagesRequestSchema,
   parse: parseMessages,

@@ -96,7 +96,7 @@ export const messagesRequestSchema = messagesObject.superRefine(checkToolChoice)
 /** count_tokens takes the same body without max_tokens and stream. */
 export const countTokensRequestSchema = messagesObject.omit({ max_tokens: true, stream: true }).superRefine(checkToolChoice)
 
-export type MessagesRequest = z.output<typeof messagesRequestSchema>
+type MessagesRequest = z.output<typeof messagesRequestSchema>
 export type CountTokensRequest = z.output<typeof countTokensRequestSchema>
 type WireMessage = MessagesRequest['messages'][number]
 type WireBlock = z.output<typeof blockSchema>

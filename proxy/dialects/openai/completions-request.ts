@@ -41,7 +41,7 @@ export type CompletionsRequest = z.output<typeof completionsRequestSchema>
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(fields))
 
-export function toCompletionRequest(body: CompletionsRequest, headers: IncomingHttpHeaders): AiRequest {
+function toCompletionRequest(body: CompletionsRequest, headers: IncomingHttpHeaders): AiRequest {
   const prompt = typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!
   const stop = body.stop ?? undefined
   return {

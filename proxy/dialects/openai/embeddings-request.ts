@@ -44,7 +44,7 @@ function inputsOf(input: EmbeddingsRequest['input']): (string | number[])[] {
   return input as (string | number[])[]
 }
 
-export function toEmbeddingRequest(body: EmbeddingsRequest, headers: IncomingHttpHeaders): AiRequest {
+function toEmbeddingRequest(body: EmbeddingsRequest, headers: IncomingHttpHeaders): AiRequest {
   const given = inputsOf(body.input)
   const messages: Message[] = given.flatMap((input) => (typeof input === 'string' ? [{ role: 'user' as const, content: input }] : []))
   return {

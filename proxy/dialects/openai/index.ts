@@ -12,7 +12,7 @@ import { embeddingsRequestSchema, parseEmbeddings } from './embeddings-request.t
 import { openAiFormat } from './format.ts'
 import { chatCompletionsRequestSchema, parseChatCompletions } from './request.ts'
 
-export const openAiDialect: ClientDialect = {
+const openAiDialect: ClientDialect = {
   name: 'openai',
   schema: chatCompletionsRequestSchema,
   parse: parseChatCompletions,
@@ -20,7 +20,7 @@ export const openAiDialect: ClientDialect = {
   sse: 'Server-Sent Events: `chat.completion.chunk` objects as OpenAI streams them, ending with `data: [DONE]`.',
 }
 
-export const openAiResponsesDialect: ClientDialect = {
+const openAiResponsesDialect: ClientDialect = {
   name: 'openai',
   schema: responsesRequestSchema,
   parse: parseResponses,
@@ -28,7 +28,7 @@ export const openAiResponsesDialect: ClientDialect = {
   sse: 'Server-Sent Events: the typed Responses events, from `response.created` to `response.completed` (or `response.incomplete`).',
 }
 
-export const openAiCompletionsDialect: ClientDialect = {
+const openAiCompletionsDialect: ClientDialect = {
   name: 'openai',
   schema: completionsRequestSchema,
   parse: parseCompletions,
@@ -36,7 +36,7 @@ export const openAiCompletionsDialect: ClientDialect = {
   sse: 'Server-Sent Events: `text_completion` objects as OpenAI streams them, ending with `data: [DONE]`.',
 }
 
-export const openAiEmbeddingsDialect: ClientDialect = {
+const openAiEmbeddingsDialect: ClientDialect = {
   name: 'openai',
   schema: embeddingsRequestSchema,
   parse: parseEmbeddings,

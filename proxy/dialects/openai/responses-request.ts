@@ -162,7 +162,7 @@ function toolChoiceOf(choice: ResponsesRequest['tool_choice']): ToolChoice | und
   return typeof choice === 'string' ? choice : { name: choice.name }
 }
 
-export function toResponsesAiRequest(body: ResponsesRequest, headers: IncomingHttpHeaders): AiRequest {
+function toResponsesAiRequest(body: ResponsesRequest, headers: IncomingHttpHeaders): AiRequest {
   const format = body.text?.format
   const tools = body.tools === null || body.tools?.length === 0 ? undefined : body.tools
   return {

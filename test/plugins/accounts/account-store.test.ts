@@ -11,7 +11,8 @@ import type { User } from '../../../plugins/accounts/users.ts'
 import { openDatabase } from '../../../proxy/database.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { freshDatabase, manualClock, skipWithout, STORE_KINDS, type ManualClock, type StoreKind } from './helpers.ts'
+import { freshDatabase, skipWithout, STORE_KINDS, type StoreKind } from './helpers.ts'
+import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
 
 const LIFETIME_MS = 3_600_000
 const config = accountsSchema.parse({})

@@ -9,7 +9,8 @@ import { openDatabase, type PluginDatabase } from '../../../proxy/database.ts'
 import { openStore, type PluginStore } from '../../../proxy/store.ts'
 import { POSTGRES_MISSING } from '../../helpers/postgres-server.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { freshDatabase, manualClock } from './helpers.ts'
+import { freshDatabase } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 function pluginStore(t: Test): PluginStore {
   const store = openStore(freshDataDir(t))

@@ -3,7 +3,8 @@
 // rule is ever dropped at request time.
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
-import { manualClock, post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 // One gateway and owner for the file (a login costs a password hash); each test has its own project.
 const mailbox = await startMailbox(t)

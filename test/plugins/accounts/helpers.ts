@@ -1,13 +1,13 @@
-// Shared pieces of the accounts tests: a manual clock, a real SMTP receiver, the gateway with the
+// Shared pieces of the accounts tests: a real SMTP receiver, the gateway with the
 // accounts plugin on either store, and the steps most tests start from (a verified owner with a
 // session).
 import tap, { type Test } from 'tap'
 import { SMTPServer } from 'smtp-server'
 import type { AddressInfo } from 'node:net'
 import { once } from 'node:events'
-import type { Clock } from '../../../proxy/clock.ts'
 import type { Gateway } from '../../../proxy/index.ts'
 import { call, type JsonAnswer } from '../../helpers/http.ts'
+import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
 import { startTestGateway } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
 
@@ -29,15 +29,6 @@ export function filePostgres(): Promise<PostgresServer> {
 /** A new database on the test file's PostgreSQL server. */
 export async function freshDatabase(t: Test): Promise<string> {
   return (await filePostgres()).freshDatabase(t)
-}
-
-export interface ManualClock extends Clock {
-  advance(ms: number): void
-}
-
-export function manualClock(start = Date.parse('2026-03-02T09:00:00Z')): ManualClock {
-  let now = start
-  return { now: () => now, advance: (ms) => void (now += ms) }
 }
 
 export interface ReceivedMail {

@@ -3,7 +3,8 @@ import t from 'tap'
 import { createHmac } from 'node:crypto'
 import { base64url, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, SignJWT, type JWTPayload } from 'jose'
 import { call } from '../../helpers/http.ts'
-import { manualClock, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const encode = (value: unknown) => base64url.encode(JSON.stringify(value))
 

@@ -5,7 +5,8 @@ import t from 'tap'
 import { call } from '../../helpers/http.ts'
 import { freePort } from '../../../bench/free-port.ts'
 import { POSTGRES_MISSING } from '../../helpers/postgres-server.ts'
-import { freshDatabase, manualClock, post, startAccounts, startMailbox } from './helpers.ts'
+import { freshDatabase, post, startAccounts, startMailbox } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 t.test('a mail the relay refused stays queued, holds up no other, and is sent once by another gateway when due', { skip: POSTGRES_MISSING }, async (t) => {
   const databaseUrl = await freshDatabase(t)

@@ -5,7 +5,8 @@ import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { call } from '../../helpers/http.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { manualClock, post, startAccounts, tokenOf } from './helpers.ts'
+import { post, startAccounts, tokenOf } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))

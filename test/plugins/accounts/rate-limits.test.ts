@@ -1,6 +1,7 @@
 // Login, sign-up and magic-link attempts are limited per client IP and per e-mail address.
 import t from 'tap'
-import { manualClock, post, startAccounts } from './helpers.ts'
+import { post, startAccounts } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 t.test('the eleventh login in a minute from one IP gets 429 with retry_after, until the window passes', async (t) => {
   const clock = manualClock()

@@ -2,7 +2,8 @@
 // the audit log and manage owners.
 import t, { type Test } from 'tap'
 import { call } from '../../helpers/http.ts'
-import { invitedMember, manualClock, post, startAccounts, startMailbox, verifiedOwner, type AccountsGateway, type Mailbox, type Session, type StoreKind, testOnEachStore } from './helpers.ts'
+import { invitedMember, post, startAccounts, startMailbox, verifiedOwner, type AccountsGateway, type Mailbox, type Session, type StoreKind, testOnEachStore } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 async function team(t: Test, store: StoreKind): Promise<{ gw: AccountsGateway; mailbox: Mailbox; owner: Session; admin: Session; member: Session; projectId: string }> {
   const mailbox = await startMailbox(t)

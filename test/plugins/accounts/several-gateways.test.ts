@@ -6,7 +6,8 @@
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
 import { POSTGRES_MISSING } from '../../helpers/postgres-server.ts'
-import { filePostgres, freshDatabase, invitedMember, login, manualClock, post, startAccounts, startMailbox, tokenOf, verifiedOwner, type AccountsGateway } from './helpers.ts'
+import { filePostgres, freshDatabase, invitedMember, login, post, startAccounts, startMailbox, tokenOf, verifiedOwner, type AccountsGateway } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 /** The same path and query on another gateway: the mailed links name the gateway that mailed them. */
 const on = (gw: AccountsGateway, link: string) => {

@@ -7,7 +7,8 @@ import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { call } from '../../helpers/http.ts'
 import { POSTGRES_MISSING } from '../../helpers/postgres-server.ts'
-import { freshDatabase, manualClock, post, startAccounts, tokenOf } from './helpers.ts'
+import { freshDatabase, post, startAccounts, tokenOf } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))

@@ -1,7 +1,8 @@
 // The account lifecycle end to end, with mail delivered through a real SMTP receiver.
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
-import { manualClock, post, startAccounts, startMailbox, tokenOf, testOnEachStore } from './helpers.ts'
+import { post, startAccounts, startMailbox, tokenOf, testOnEachStore } from './helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 testOnEachStore(t, 'sign-up, verification, login, refresh, reuse detection, magic link and logout work through SMTP mail', async (t, store) => {
   const mailbox = await startMailbox(t)

@@ -10,14 +10,12 @@ import { generateKey } from '../../../plugins/auth/key-format.ts'
 import { openRegistry } from '../../../plugins/auth/open-registry.ts'
 import { RegistryError, type AuthRegistry } from '../../../plugins/auth/registry.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
+import { until } from '../../helpers/until.ts'
 
 const log = pino({ level: 'silent' })
-
-function manualClock(start = Date.parse('2026-03-01T12:00:00Z')): Clock & { advance(ms: number): void } {
-  let now = start
-  return { now: () => now, advance: (ms) => { now += ms } }
-}
+const START = Date.parse('2026-03-01T12:00:00Z')
 
 async function lmdbRegistry(t: Test, clock: Clock): Promise<AuthRegistry> {
   const store = openStore(freshDataDir(t))
@@ -40,10 +38,7 @@ async function postgresRegistry(t: Test, url: string, clock: Clock, secret: stri
 
 /** Waits for what another gateway's notification brings; the milliseconds since `started`. */
 async function eventually(t: Test, what: string, check: () => boolean, started = performance.now()): Promise<number> {
-  while (!check()) {
-    if (performance.now() - started > 5_000) throw new Error(`not seen within 5 s: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 1))
-  }
+  await until(check, what, 5_000)
   const took = performance.now() - started
   t.pass(`${what} (${took.toFixed(1)} ms)`)
   return took
@@ -58,7 +53,7 @@ type Open = (t: Test, clock: Clock) => Promise<AuthRegistry>
 
 function registrySuite(t: Test, open: Open): void {
   t.test('projects are created, read, listed and changed; a Governor change bumps its version', async (t) => {
-    const registry = await open(t, manualClock())
+    const registry = await open(t, manualClock(START))
     const a = await registry.createProject({ name: 'a', plan: 'pro', budgetDollars: 50 })
     const b = await registry.createProject({ name: 'b', plan: 'free', budgetDollars: 5, organizationId: 'org_1' })
     t.match(a, { id: /^proj_/, name: 'a', plan: 'pro', budgetDollars: 50, cacheEnabled: true, governor: { enabled: true, version: 1 }, createdAt: '2026-03-01T12:00:00.000Z' })
@@ -74,7 +69,7 @@ function registrySuite(t: Test, open: Open): void {
   })
 
   t.test('keys are created, found by their value only, listed without their hash, deactivated and deleted', async (t) => {
-    const clock = manualClock()
+    const clock = manualClock(START)
     const registry = await open(t, clock)
     const project = await registry.createProject({ name: 'p', plan: 'pro', budgetDollars: 10 })
     const { record, key } = await registry.createKey({ projectId: project.id, type: 'sk', env: 'prod', name: 'ci' })
@@ -120,7 +115,7 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
 function sharedSuite(t: Test, server: PostgresServer): void {
   t.test('a key made on one gateway is found on another at its first use; changes reach every gateway by notification', async (t) => {
     const url = await server.freshDatabase(t)
-    const clock = manualClock()
+    const clock = manualClock(START)
     const one = await postgresRegistry(t, url, clock)
     const two = await postgresRegistry(t, url, clock)
     const project = await one.createProject({ name: 'p', plan: 'pro', budgetDollars: 10 })
@@ -158,7 +153,7 @@ function sharedSuite(t: Test, server: PostgresServer): void {
 
   t.test('a flood of unknown keys takes a bounded number of connections; beyond it they get 503 at once', async (t) => {
     const url = await server.freshDatabase(t)
-    const registry = await postgresRegistry(t, url, manualClock())
+    const registry = await postgresRegistry(t, url, manualClock(START))
     const answers = await Promise.all(Array.from({ length: 100 }, () => registry.lookupKey(generateKey('sk', null)).catch((e: unknown) => e)))
     t.equal(answers.filter((a) => a === undefined).length, 16, 'looked up and refused')
     t.equal(answers.filter((a) => a instanceof OverloadedError).length, 84, 'answered 503 without a query')
@@ -167,7 +162,7 @@ function sharedSuite(t: Test, server: PostgresServer): void {
 
   t.test('gateways without a configured secret share the one the first of them made', async (t) => {
     const url = await server.freshDatabase(t)
-    const [one, two] = await Promise.all([postgresRegistry(t, url, manualClock(), undefined), postgresRegistry(t, url, manualClock(), undefined)])
+    const [one, two] = await Promise.all([postgresRegistry(t, url, manualClock(START), undefined), postgresRegistry(t, url, manualClock(START), undefined)])
     const project = await one!.createProject({ name: 'p', plan: 'pro', budgetDollars: 10 })
     const { record, key } = await one!.createKey({ projectId: project.id, type: 'sk', env: null, name: 'k' })
     t.match(await two!.lookupKey(key), { id: record.id })
@@ -175,8 +170,8 @@ function sharedSuite(t: Test, server: PostgresServer): void {
 
   t.test('PostgreSQL away: a key in memory still authenticates, an unknown one fails with 503, and all is read again on its return', async (t) => {
     const url = await server.freshDatabase(t)
-    const one = await postgresRegistry(t, url, manualClock())
-    const two = await postgresRegistry(t, url, manualClock())
+    const one = await postgresRegistry(t, url, manualClock(START))
+    const two = await postgresRegistry(t, url, manualClock(START))
     const project = await one.createProject({ name: 'p', plan: 'pro', budgetDollars: 10 })
     const { record, key } = await one.createKey({ projectId: project.id, type: 'sk', env: null, name: 'k' })
     await eventually(t, 'the key reached the other gateway', () => two.findByKey(key) !== undefined)

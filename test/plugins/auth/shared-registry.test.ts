@@ -9,6 +9,7 @@ import { generateKey } from '../../../plugins/auth/key-format.ts'
 import { call, hello } from '../../helpers/http.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
+import { until } from '../../helpers/until.ts'
 
 const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))
@@ -21,11 +22,9 @@ async function tollgate(t: Test, databaseUrl: string, ...args: string[]): Promis
 }
 
 /** Asks until the answer is `status`; the milliseconds it took. */
-async function until(url: string, key: string, status: number): Promise<number> {
+async function answeredWith(url: string, key: string, status: number): Promise<number> {
   const started = performance.now()
-  while ((await call(`${url}/api/health`, { key })).status !== status) {
-    if (performance.now() - started > 5_000) throw new Error(`no ${status} within 5 s`)
-  }
+  await until(async () => (await call(`${url}/api/health`, { key })).status === status, `${status} from ${url}`, 5_000)
   return performance.now() - started
 }
 
@@ -45,7 +44,7 @@ t.test('on PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.match(await tollgate(t, databaseUrl, 'governor', 'settings', '--project', project.id, '--strict', 'on'), { project: project.id, strictMode: true, version: 2 })
 
     await tollgate(t, databaseUrl, 'keys', 'deactivate', created.id)
-    const refused = [await until(one!.url, created.key, 401), await until(two!.url, created.key, 401)]
+    const refused = [await answeredWith(one!.url, created.key, 401), await answeredWith(two!.url, created.key, 401)]
     t.comment(`refused ${refused.map((ms) => `${ms.toFixed(1)} ms`).join(' and ')} after the CLI exited`)
     t.equal((await call(`${one!.url}/api/ai/complete`, { key: created.key, body: hello })).status, 401)
     t.equal((await call(`${two!.url}/api/ai/complete`, { key: created.key, body: hello })).status, 401)

@@ -18,12 +18,8 @@ import { openRedis } from '../../../proxy/redis.ts'
 import cache from '../../../plugins/cache/index.ts'
 import { cacheSchema } from '../../../plugins/cache/schema.ts'
 import { makeContext } from '../../helpers/make-context.ts'
+import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-
-export interface ManualClock {
-  ms: number
-  now(): number
-}
 
 export interface CacheUnderTest {
   readonly hooks: PluginHooks
@@ -52,7 +48,7 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
     await redis.client.flushdb()
   }
   const registry = new Registry()
-  const clock: ManualClock = { ms: Date.UTC(2025, 0, 1), now() { return this.ms } }
+  const clock = manualClock(Date.UTC(2025, 0, 1))
   const pending: Promise<unknown>[] = []
   t.teardown(async () => {
     await Promise.allSettled(pending)

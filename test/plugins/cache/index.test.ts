@@ -44,9 +44,9 @@ for (const store of ['lmdb', 'redis'] as const) t.test(store, { skip: store === 
     const cache = await setupCache(t)
     const ttl = { project: project({ cacheTtlSeconds: 60 }) }
     await send(cache, request(ttl), 'first')
-    cache.clock.ms += 50_000
+    cache.clock.advance(50_000)
     t.ok((await send(cache, request(ttl), 'second')).cacheHit)
-    cache.clock.ms += 20_000
+    cache.clock.advance(20_000)
     t.equal(await cache.hooks.onRequest!(request(ttl)), undefined)
   })
 
@@ -122,9 +122,9 @@ for (const store of ['lmdb', 'redis'] as const) t.test(store, { skip: store === 
     const cache = await setupCache(t)
     const ttl = { project: project({ cacheTtlSeconds: 60 }) }
     await send(cache, request(ttl), 'fresh')
-    cache.clock.ms += 59_999
+    cache.clock.advance(59_999)
     t.equal(cachedResult(await cache.hooks.onRequest!(request(ttl)))?.text, 'fresh')
-    cache.clock.ms += 1
+    cache.clock.advance(1)
     const expired = request(ttl)
     t.equal(await cache.hooks.onRequest!(expired), undefined)
     complete(cache.hooks, expired, 'upstream_error')
@@ -136,7 +136,7 @@ for (const store of ['lmdb', 'redis'] as const) t.test(store, { skip: store === 
   t.test('a project\'s new TTL applies to entries stored before the change', async (t) => {
     const cache = await setupCache(t)
     await send(cache, request({ project: project({ cacheTtlSeconds: 3600 }) }), 'stored under an hour')
-    cache.clock.ms += 61_000
+    cache.clock.advance(61_000)
     t.equal(await cache.hooks.onRequest!(request({ project: project({ cacheTtlSeconds: 60 }) })), undefined)
   })
 
@@ -144,7 +144,7 @@ for (const store of ['lmdb', 'redis'] as const) t.test(store, { skip: store === 
     const cache = await setupCache(t, { maxEntries: 3 })
     for (const n of [1, 2, 3, 4, 5]) {
       await send(cache, request({ ai: ask(`question ${n}`) }), `answer ${n}`)
-      cache.clock.ms += 1000
+      cache.clock.advance(1000)
     }
     t.equal(await cache.entries(), 3)
     for (const n of [1, 2]) {
@@ -161,11 +161,11 @@ for (const store of ['lmdb', 'redis'] as const) t.test(store, { skip: store === 
     const cache = await setupCache(t, { maxEntries: 2 })
     const asking = (q: string, headers: Record<string, string> = {}) => request({ ai: ask(q), headers })
     await send(cache, asking('a'), 'a1')
-    cache.clock.ms += 1000
+    cache.clock.advance(1000)
     await send(cache, asking('b'), 'b1')
-    cache.clock.ms += 1000
+    cache.clock.advance(1000)
     await send(cache, asking('a', { 'cache-control': 'no-cache' }), 'a2')
-    cache.clock.ms += 1000
+    cache.clock.advance(1000)
     await send(cache, asking('c'), 'c1')
     t.equal(await cache.entries(), 2)
     t.equal(cachedResult(await cache.hooks.onRequest!(asking('a')))?.text, 'a2')

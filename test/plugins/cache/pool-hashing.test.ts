@@ -1,7 +1,8 @@
 import t from 'tap'
 import { Registry } from 'prom-client'
 import { createPool } from '../../../proxy/pool.ts'
-import { cacheKeyOf } from '../../../plugins/cache/cache-key.ts'
+import { encodeCacheKey } from '../../../plugins/cache/cache-key.ts'
+import { hashCacheKey } from '../../../workers/hash-cache-key.ts'
 import { answer, ask, cachedResult, complete, project, request, setupCache } from './fixtures.ts'
 
 t.test('a request above poolThresholdBytes is keyed in the worker pool with the same key as inline', async (t) => {
@@ -13,10 +14,10 @@ t.test('a request above poolThresholdBytes is keyed in the worker pool with the 
   const pending = cache.hooks.onRequest!(ctx)
   t.ok(pending instanceof Promise, 'the key is computed off the event loop')
   t.equal(await pending, undefined)
-  t.equal(ctx.state.cache?.key, cacheKeyOf({
+  t.equal(ctx.state.cache?.key, hashCacheKey(encodeCacheKey({
     projectId: project().id, provider: 'local', model: 'gpt-4o-mini', messages: [{ role: 'user', content: long }],
     temperature: 0.7, maxTokens: 1000, mode: 'text', governorVersion: null,
-  }))
+  })))
   await cache.hooks.onResult!(ctx, answer('a long answer'))
   complete(cache.hooks, ctx)
   await cache.flush()

@@ -53,7 +53,7 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     await redis.connected()
     const body = ask('Tell me about coalescing, slowly')
     const leading = call(`${a}/api/ai/chat`, { key, body })
-    while ((await redis.client.keys(`${redis.prefix('cache')}leader:*`)).length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    await until(async () => (await redis.client.keys(`${redis.prefix('cache')}leader:*`)).length > 0, 'a leader lock')
     const following = await complete(b, body.messages[0]!.content)
     const led = await leading
     t.equal(led.headers['x-cache-status'], 'MISS')
@@ -62,7 +62,7 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     t.equal(following.body.text, parseSse(led.body).filter((e) => e.event === 'delta').map((e) => e.data.text).join(''))
     t.match((await call(`${b}/metrics`)).body, /tollgate_cache_requests_total\{result="coalesced"\} 1/)
     // The leader gives its lock up once its request has completed, after its answer went out.
-    while ((await redis.client.keys(`${redis.prefix('cache')}leader:*`)).length > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    await until(async () => (await redis.client.keys(`${redis.prefix('cache')}leader:*`)).length === 0, 'the leader lock to go')
     t.pass('the leader gave its lock up')
   })
 

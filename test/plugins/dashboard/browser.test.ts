@@ -8,9 +8,10 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { call } from '../../helpers/http.ts'
 import { startTestGateway } from '../../helpers/start-gateway.ts'
-import { manualClock } from '../accounts/helpers.ts'
+
 import { browserMissing, launchBrowser, screenshotDir } from './browser.ts'
 import { latestMail } from './flows.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const DAY_MS = 86_400_000
 const missing = browserMissing()

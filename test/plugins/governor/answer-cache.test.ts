@@ -4,7 +4,8 @@
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
 import { lmdbAnswerStore } from '../../../plugins/cache/answer-store.ts'
-import { cacheKeyOf } from '../../../plugins/cache/cache-key.ts'
+import { encodeCacheKey } from '../../../plugins/cache/cache-key.ts'
+import { hashCacheKey } from '../../../workers/hash-cache-key.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { call, parseSse } from '../../helpers/http.ts'
 import { startAnswerUpstream, type AnswerOptions } from './answer-upstream.ts'
@@ -95,10 +96,10 @@ t.test('a strict-mode cache hit with a finding is blocked before its first byte'
   const { settingsVersion } = (await call(`${gw.url}/api/compliance/audit/${first.headers['x-governor-audit-id']}`, { key: gw.pk })).body
   const store = openStore(gw.dataDir)
   t.teardown(() => store.close())
-  const key = cacheKeyOf({
+  const key = hashCacheKey(encodeCacheKey({
     projectId: gw.projectId, provider: 'openai', model: 'gpt-4o-mini', messages: [{ role: 'user', content }],
     temperature: 0.7, maxTokens: 1000, mode: 'text', governorVersion: settingsVersion,
-  })
+  }))
   const usage = { promptTokens: 10, completionTokens: 12, totalTokens: 22, costCents: 0.01 }
   await lmdbAnswerStore(store.forPlugin('cache'), 100).put(key, { text: `Card ${SENSITIVE.card}.`, provider: 'openai', model: 'gpt-4o-mini', usage, storedAt: Date.now() }, 3_600_000)
 

@@ -14,7 +14,8 @@ import { call } from '../../helpers/http.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { startAnswerUpstream } from './answer-upstream.ts'
-import { governedGateway, ManualClock, metadata, SENSITIVE, tollgateOn } from './fixtures.ts'
+import { governedGateway, metadata, SENSITIVE, tollgateOn } from './fixtures.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 // Gateways and command-line processes, each started on a fresh database: a loaded 2-core machine
 // can need more than the usual two minutes.
@@ -83,7 +84,7 @@ t.test('the audit chain in PostgreSQL', { skip: POSTGRES_MISSING }, async (t) =>
     const databaseUrl = await server.freshDatabase(t)
     const log = pino({ level: 'silent' })
     const database = openDatabase(databaseUrl, log, { maxConnections: 2 })
-    const clock = new ManualClock(Date.UTC(2025, 0, 15))
+    const clock = manualClock(Date.UTC(2025, 0, 15))
     const events = await openSharedEvents(database.forPlugin('core'), clock, log)
     t.teardown(async () => {
       await events.close()

@@ -65,20 +65,6 @@ export async function governedGateway(t: Test, options: GovernedGatewayOptions =
   }
 }
 
-/** A clock that moves only when told to. */
-export class ManualClock implements Clock {
-  #now: number
-  constructor(start: number) {
-    this.#now = start
-  }
-  now(): number {
-    return this.#now
-  }
-  advance(ms: number): void {
-    this.#now += ms
-  }
-}
-
 export function governorHeadersOf(answer: JsonAnswer): Record<string, string> {
   return Object.fromEntries(Object.entries(answer.headers).filter(([name]) => name.startsWith('x-governor-')))
 }

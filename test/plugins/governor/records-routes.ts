@@ -3,7 +3,8 @@
 // cursor pages, filters, and the state transitions of alerts, cases and violations.
 import type { Test } from 'tap'
 import { call } from '../../helpers/http.ts'
-import { governedGateway, ManualClock, SENSITIVE, type GovernedGatewayOptions } from './fixtures.ts'
+import { governedGateway, SENSITIVE, type GovernedGatewayOptions } from './fixtures.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const START = Date.UTC(2025, 0, 15, 9, 0, 0)
 const HOUR = 3_600_000
@@ -48,7 +49,7 @@ export function recordsRoutesSuite(t: Test, where: Where) {
   })
 
   t.test('lists are newest first and paged with an opaque cursor until nextCursor is null', async (t) => {
-    const clock = new ManualClock(START)
+    const clock = manualClock(START)
     const gw = await governedGateway(t, { ...await where(t), clock })
     for (let i = 0; i < 5; i++) {
       await gw.ask('complete', `Write to ${i}.${SENSITIVE.email}`)
@@ -78,7 +79,7 @@ export function recordsRoutesSuite(t: Test, where: Where) {
   })
 
   t.test('lists filter by status, type, severity and a time window', async (t) => {
-    const clock = new ManualClock(START)
+    const clock = manualClock(START)
     const gw = await governedGateway(t, { ...await where(t), clock })
     await gw.ask('complete', `Write to ${SENSITIVE.email}`)
     clock.advance(HOUR)
@@ -237,7 +238,7 @@ export function recordsRoutesSuite(t: Test, where: Where) {
   })
 
   t.test('the compliance score subtracts open violations of the period by severity', async (t) => {
-    const clock = new ManualClock(START)
+    const clock = manualClock(START)
     const gw = await governedGateway(t, { ...await where(t), clock })
     const score = async (period = 'month') => (await call(`${gw.url}/api/compliance/score?period=${period}`, { key: gw.pk })).body
     t.match(await score(), { score: 100, totalViolations: 0 })

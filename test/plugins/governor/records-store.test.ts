@@ -17,7 +17,7 @@ import { postgresGovernorRecords } from '../../../plugins/governor/postgres/reco
 import type { Violation } from '../../../plugins/governor/records/types.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { ManualClock } from './fixtures.ts'
+import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
 
 const log = pino({ level: 'silent' })
 const NOW = Date.UTC(2025, 0, 15, 9)
@@ -33,7 +33,7 @@ interface Place {
 }
 
 async function placeOf(t: Test, kind: Kind, server: PostgresServer | undefined): Promise<Place> {
-  const clock = new ManualClock(NOW)
+  const clock = manualClock(NOW)
   if (kind === 'lmdb') {
     const store = openStore(freshDataDir(t))
     t.teardown(() => store.close())

@@ -3,7 +3,8 @@
 import t from 'tap'
 import { scoreAt } from '../../../plugins/governor/records/compliance-score.ts'
 import { call } from '../../helpers/http.ts'
-import { governedGateway, ManualClock } from './fixtures.ts'
+import { governedGateway } from './fixtures.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const DAY_MS = 86_400_000
 
@@ -22,7 +23,7 @@ t.test('scoreAt counts what was open then, inside the window only', async (t) =>
 })
 
 t.test('GET /api/compliance/score/history answers a point per day, the last one now', async (t) => {
-  const clock = new ManualClock(Date.parse('2026-03-02T10:00:00Z'))
+  const clock = manualClock(Date.parse('2026-03-02T10:00:00Z'))
   const gw = await governedGateway(t, {
     clock, changes: { governor: { customRules: [{ id: 'rule_falcon', name: 'Falcon', pattern: 'falcon', regex: false, weight: 10, severity: 'HIGH' }] } },
   })

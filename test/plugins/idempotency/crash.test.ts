@@ -1,6 +1,6 @@
 // Exactly once across a kill -9 between the idempotency commit and the ledger commit: a real
 // gateway process stops itself with SIGKILL right after committing the answer under the key
-// (TOLLGATE_TEST_CRASH_AFTER, a test-only switch), so its client never gets the answer and the
+// (a crash point the test preloads, see test/helpers/crash-at.ts), so its client never gets the answer and the
 // ledger never hears of it. After a restart the retry gets the stored answer, and the original
 // request is charged once, by its own id.
 import t, { type Test } from 'tap'
@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
+import { crashAt } from '../../helpers/crash-at.ts'
 import { call, parseSse } from '../../helpers/http.ts'
 import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
@@ -17,9 +18,10 @@ import { body, inspect } from './fixtures.ts'
 const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))
 
 function launchDoomed(t: Test, dataDir: string, configFile: string) {
-  return spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
+  const crash = crashAt('idempotency-commit')
+  return spawnGateway(t, [...crash.nodeArgs, CLI, 'serve', '--data', dataDir], {
     ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', LOCAL_CHUNK_DELAY_MS: '0', TOLLGATE_CONFIG: configFile,
-    TOLLGATE_TEST_CRASH_AFTER: 'idempotency-commit',
+    ...crash.env,
   })
 }
 

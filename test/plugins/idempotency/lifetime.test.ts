@@ -2,27 +2,21 @@
 // the gateway on the same store.
 import t from 'tap'
 import { RETENTION_MS } from '../../../plugins/idempotency/decide.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 import { freshDataDir, seedProject } from '../../helpers/start-gateway.ts'
 import { body, idempotencyGateway, inspect } from './fixtures.ts'
 
-class ManualClock {
-  ms = Date.UTC(2025, 4, 1, 12)
-  now(): number {
-    return this.ms
-  }
-}
-
 t.test('a key replays for 24 hours after its first use, then is a new key', async (t) => {
-  const clock = new ManualClock()
+  const clock = manualClock(Date.UTC(2025, 4, 1, 12))
   const gw = await idempotencyGateway(t, { clock })
   const first = await gw.send('complete', 'daily')
-  clock.ms += RETENTION_MS - 1
+  clock.advance(RETENTION_MS - 1)
   const late = await gw.send('complete', 'daily')
   t.equal(late.headers['x-idempotent-replay'], 'true', 'replayed a millisecond before 24 hours')
   t.strictSame(late.body, first.body)
   t.equal((await gw.send('complete', 'daily', { ...body, temperature: 0.2 })).status, 409)
 
-  clock.ms += 1
+  clock.advance(1)
   const fresh = await gw.send('complete', 'daily', { ...body, temperature: 0.2 })
   t.equal(fresh.status, 200, 'after 24 hours the key takes another request')
   t.equal(fresh.headers['x-idempotent-replay'], undefined)

@@ -14,7 +14,7 @@ import { postgresRecords } from '../../../plugins/idempotency/postgres-records.t
 import type { IdempotencyRecords } from '../../../plugins/idempotency/record-store.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
-import { manualClock, type ManualClock } from '../accounts/helpers.ts'
+import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
 
 const log = pino({ level: 'silent' })
 const NOW = Date.UTC(2025, 0, 1)

@@ -8,6 +8,7 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { request } from 'undici'
+import { crashAt } from '../../helpers/crash-at.ts'
 import { call } from '../../helpers/http.ts'
 import { startMockUpstream } from '../../helpers/mock-upstream.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
@@ -83,9 +84,10 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     const dataDir = freshDataDir(t)
     const made = await seedProject(dataDir, {}, undefined, { databaseUrl })
     const key = made.keys[0]!.key
-    const doomed = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
+    const crash = crashAt('idempotency-commit')
+    const doomed = await spawnGateway(t, [...crash.nodeArgs, CLI, 'serve', '--data', dataDir], {
       ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', LOCAL_CHUNK_DELAY_MS: '0',
-      DATABASE_URL: databaseUrl, TOLLGATE_TEST_CRASH_AFTER: 'idempotency-commit',
+      DATABASE_URL: databaseUrl, ...crash.env,
     })
     const exited = once(doomed.child, 'exit')
     const headers = { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'crash-1' }

@@ -1,12 +1,13 @@
 // An answered request's charge survives a kill -9 that comes before the ledger's commit: the
-// gateway kills itself as soon as the answer is complete (a test-only switch), the charge being
+// gateway kills itself as soon as the answer is complete (a crash point the test preloads), the charge being
 // then only in the settlement journal; a restart replays it, once.
 import t from 'tap'
 import { once } from 'node:events'
-import { readdirSync, writeFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
+import { crashAt } from '../../helpers/crash-at.ts'
 import { parseSse } from '../../helpers/http.ts'
 import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
@@ -18,11 +19,10 @@ const body = { messages: [{ role: 'user', content: 'What does a journal keep?' }
 for (const route of ['complete', 'chat'] as const) {
   t.test(`a kill -9 right after the answer keeps its charge (${route})`, async (t) => {
     const dataDir = freshDataDir(t)
-    const configFile = join(dataDir, 'config.json')
-    writeFileSync(configFile, JSON.stringify({ plugins: { metering: { testCrashAfter: 'answer' } } }))
     const made = await seedProject(dataDir)
-    const doomed = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
-      ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', LOCAL_CHUNK_DELAY_MS: '0', TOLLGATE_CONFIG: configFile,
+    const crash = crashAt('answer-charged')
+    const doomed = await spawnGateway(t, [...crash.nodeArgs, CLI, 'serve', '--data', dataDir], {
+      ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', LOCAL_CHUNK_DELAY_MS: '0', ...crash.env,
     })
     const exited = once(doomed.child, 'exit')
     const res = await request(`${doomed.url}/api/ai/${route}`, {

@@ -16,7 +16,7 @@ import { postgresMeteringStore } from '../../../plugins/metering/postgres-store.
 import type { Hold } from '../../../plugins/metering/budget-holds.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
-import { manualClock } from '../accounts/helpers.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const log = pino({ level: 'silent' })
 const LEASE_MS = 30_000

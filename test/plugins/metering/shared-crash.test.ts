@@ -15,6 +15,7 @@ import { startMockUpstream } from '../../helpers/mock-upstream.ts'
 import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
+import { until } from '../../helpers/until.ts'
 
 const run = promisify(execFile)
 const CLI = fileURLToPath(new URL('../../../cli/tollgate.ts', import.meta.url))
@@ -61,11 +62,11 @@ t.test('after a SIGKILL under load every answered request is in the ledger once,
   }
   const load = Array.from({ length: 30 }, (_, i) => worker(gateways[i % gateways.length]!))
   const wait = () => new Promise((resolve) => setTimeout(resolve, 20))
-  while (answered.size < 90) await wait()
+  await until(() => answered.size >= 90, '90 answers', 60_000)
   // From here on the provider holds every call, so requests are surely in flight at the kill.
   mock.fail('slow-first-byte', 1000)
   const seen = mock.requests.length
-  while (mock.requests.length < seen + 15) await wait()
+  await until(() => mock.requests.length >= seen + 15, '15 requests held by the provider', 30_000)
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   t.teardown(() => client.end())

@@ -3,7 +3,6 @@
 // short one never does, and a pool that refuses the work loses no usage. The mock provider sends
 // each answer's text at once and then stalls, so the text of every stream is known to the test.
 import t, { type Test } from 'tap'
-import { setTimeout as wait } from 'node:timers/promises'
 import { request } from 'undici'
 import { call } from '../../helpers/http.ts'
 import { startMockUpstream } from '../../helpers/mock-upstream.ts'
@@ -15,6 +14,7 @@ import type { GatewayPlugin } from '../../../proxy/plugin.ts'
 import type { WorkerPool } from '../../../proxy/pool.ts'
 import { openStore } from '../../../proxy/store.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
+import { until } from '../../helpers/until.ts'
 
 /**
  * Metering's own pool calls, counted; with `refuse`, each is refused as a full queue refuses it;
@@ -144,8 +144,7 @@ t.test('a pool task that never finishes loses no usage: it is counted on the eve
   const stream = await streamOf(url, key, proseOf(64 * 1024, 3))
   stream.abort()
   await mock.whenAborted()
-  let metrics = ''
-  while (!/tollgate_metering_pool_fallbacks_total\{reason="timeout"\} [1-9]/.test(metrics)) metrics = String((await call(`${url}/metrics`)).body)
+  await until(async () => /tollgate_metering_pool_fallbacks_total\{reason="timeout"\} [1-9]/.test(String((await call(`${url}/metrics`)).body)), 'a timeout fallback in the metrics')
   await gateway.close()
   t.ok(spy.calls >= 1, 'the pool was asked, and never answered')
   t.equal(ledgerOf(t, dataDir).entry(stream.id)?.completionTokens, countTokens(stream.text), 'metered exactly all the same')
@@ -158,8 +157,7 @@ t.test('a full pool loses no usage: the text is counted on the event loop, and t
   const stream = await streamOf(url, key, proseOf(64 * 1024, 2))
   stream.abort()
   await mock.whenAborted()
-  let metrics = ''
-  while (!/tollgate_metering_pool_fallbacks_total\{reason="overloaded"\} [1-9]/.test(metrics)) metrics = String((await call(`${url}/metrics`)).body)
+  await until(async () => /tollgate_metering_pool_fallbacks_total\{reason="overloaded"\} [1-9]/.test(String((await call(`${url}/metrics`)).body)), 'an overloaded fallback in the metrics')
   await gateway.close()
   t.ok(spy.calls >= 1, 'the pool was asked, and refused')
   t.equal(ledgerOf(t, dataDir).entry(stream.id)?.completionTokens, countTokens(stream.text), 'metered exactly all the same')
@@ -176,7 +174,7 @@ t.test('50 streams checkpointed at once, partly in the pool, record the same cou
   const store = openStore(dataDir)
   t.teardown(() => store.close())
   const checkpoints = store.forPlugin('metering').open<StreamCheckpoint>('stream-checkpoints', { records: true })
-  while (checkpoints.getKeysCount() < STREAMS) await wait(10)
+  await until(() => checkpoints.getKeysCount() >= STREAMS, `${STREAMS} checkpoints`, 30_000)
   for (const stream of streams) t.equal(checkpoints.get(stream.id)?.entry.completionTokens, countTokens(stream.text), `checkpoint of ${stream.id}`)
   t.ok(spy.calls >= 1, `the checkpoints called the pool ${spy.calls} times`)
 
@@ -200,11 +198,11 @@ t.test('a stream cut while its checkpoint is being counted settles once, to its 
   const { mock, url, gateway, dataDir, key, projectId } = await setup(t, spy, 100)
   mock.fail('stream-stall')
   const stream = await streamOf(url, key, proseOf(2000, 7))
-  while (spy.calls < 1) await wait(10)
+  await until(() => spy.calls >= 1, 'the checkpoint\'s pool task')
   stream.abort()
   await mock.whenAborted()
   // The cut stream's own count waits in the pool too, behind the checkpoint's.
-  while (spy.calls < 2) await wait(10)
+  await until(() => spy.calls >= 2, 'the cut stream\'s pool task')
   release()
   await gateway.close()
   const ledger = ledgerOf(t, dataDir)

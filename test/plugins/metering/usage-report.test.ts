@@ -4,8 +4,9 @@
 import t, { type Test } from 'tap'
 import { call } from '../../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
-import { manualClock } from '../accounts/helpers.ts'
+
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const DAY_MS = 86_400_000
 

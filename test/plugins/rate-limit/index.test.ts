@@ -3,9 +3,11 @@ import { Registry } from 'prom-client'
 import plugin, { effectiveLimits, withKeyRpm } from '../../../plugins/rate-limit/index.ts'
 import { rateLimitSchema } from '../../../plugins/rate-limit/schema.ts'
 import type { PluginDeps } from '../../../proxy/plugin.ts'
+import type { Clock } from '../../../proxy/clock.ts'
 import type { RequestContext } from '../../../proxy/context.ts'
 import { DEFAULT_GOVERNOR_SETTINGS, type Plan } from '../../../proxy/project.ts'
 import { makeContext } from '../../helpers/make-context.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 function authed(keyId: string, plan: Plan, env: 'dev' | 'prod'): RequestContext {
   const ctx = makeContext()
@@ -16,7 +18,7 @@ function authed(keyId: string, plan: Plan, env: 'dev' | 'prod'): RequestContext 
   return ctx
 }
 
-async function hooksWith(clock: { now: () => number }) {
+async function hooksWith(clock: Clock) {
   const config = rateLimitSchema.parse({})
   return plugin.setup(config, { clock, metrics: new Registry() } as unknown as PluginDeps)
 }
@@ -29,13 +31,13 @@ t.test('development keys get a tenth of the plan, never less than one', async (t
 })
 
 t.test('a free key gets its burst of 20, then 429s until the manual clock refills it', async (t) => {
-  let now = 0
-  const hooks = await hooksWith({ now: () => now })
+  const clock = manualClock(0)
+  const hooks = await hooksWith(clock)
   const results = []
   for (let i = 0; i < 21; i++) results.push(hooks.onRequest!(authed('k1', 'free', 'prod')))
   t.equal(results.slice(0, 20).filter((r) => r === undefined).length, 20)
   t.match(results[20], { kind: 'error', error: { status: 429, retryAfterS: 6 } }, '10/min: one token every 6 s')
-  now += 6_000
+  clock.advance(6_000)
   t.equal(hooks.onRequest!(authed('k1', 'free', 'prod')), undefined)
 })
 
@@ -50,16 +52,16 @@ t.test('keys are limited separately and the headers say where each stands', asyn
 })
 
 t.test('the daily quota refuses once used up, even with tokens in the bucket', async (t) => {
-  let now = 0
-  const hooks = await hooksWith({ now: () => now })
+  const clock = manualClock(0)
+  const hooks = await hooksWith(clock)
   // Free: 1,000 a day. Spread them so the bucket never runs dry.
   let allowed = 0
   for (let i = 0; i < 1000; i++) {
-    now += 6_000
+    clock.advance(6_000)
     if (hooks.onRequest!(authed('q', 'free', 'prod')) === undefined) allowed++
   }
   t.equal(allowed, 1000)
-  now += 6_000
+  clock.advance(6_000)
   const refused = hooks.onRequest!(authed('q', 'free', 'prod'))
   t.match(refused, { kind: 'error', error: { status: 429, message: /daily quota of 1000 requests/ } })
 })

@@ -3,18 +3,12 @@
 import OpenAI from 'openai'
 import type { Test } from 'tap'
 import { call } from '../../helpers/http.ts'
+import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'
 import { seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 
 export const KEYS = { KEY_A: 'sk-deployment-a-0123456789', KEY_B: 'sk-deployment-b-0123456789' }
 export const NO_BACKOFF = { attempts: 2, baseDelayMs: 0, maxDelayMs: 0 }
-
-export interface ManualClock {
-  ms: number
-  now(): number
-}
-
-export const manualClock = (): ManualClock => ({ ms: Date.UTC(2026, 0, 5, 12), now() { return this.ms } })
 
 export async function mocks(t: Test, options: Parameters<typeof startMockUpstream>[0] = {}): Promise<[MockUpstream, MockUpstream]> {
   const a = await startMockUpstream(options)
@@ -23,7 +17,7 @@ export async function mocks(t: Test, options: Parameters<typeof startMockUpstrea
   return [a, b]
 }
 
-export async function gatewayWith(t: Test, router: Record<string, unknown>, clock: ManualClock = manualClock()) {
+export async function gatewayWith(t: Test, router: Record<string, unknown>, clock: ManualClock = manualClock(Date.UTC(2026, 0, 5, 12))) {
   const gw = await startTestGateway(t, { env: KEYS, clock, overrides: { plugins: { router: { retry: NO_BACKOFF, ...router } } } })
   const { projectId, keys } = await seedProject(gw.dataDir)
   const openai = new OpenAI({ apiKey: keys[0]!.key, baseURL: `${gw.url}/v1`, maxRetries: 0 })

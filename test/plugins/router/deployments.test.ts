@@ -45,11 +45,11 @@ t.test('a deployment that answers 429 rests until its retry-after has passed on 
   for (let i = 0; i < 20; i++) await ask(openai, `Resting ${i}`)
   t.equal(a.requests.length, 1, 'no request reaches a resting deployment')
 
-  clock.ms += 29_000
+  clock.advance(29_000)
   for (let i = 0; i < 10; i++) await ask(openai, `Still resting ${i}`)
   t.equal(a.requests.length, 1, 'its retry-after, not the longer configured cooldown, and not a second less')
 
-  clock.ms += 1_000
+  clock.advance(1_000)
   for (let i = 0; i < 40 && a.requests.length === 1; i++) await ask(openai, `Recovered ${i}`)
   t.ok(a.requests.length > 1, 'it is back once the clock passes its retry-after')
 })
@@ -69,7 +69,7 @@ t.test('when every deployment rests, the request gets a retryable 503 with the t
     t.equal(error.headers.get('retry-after'), '20')
   }
   t.equal(a.requests.length + b.requests.length, 2, 'each deployment was tried once, then rested')
-  clock.ms += 20_000
+  clock.advance(20_000)
   const { data } = await ask(openai, 'And now?')
   t.equal(data.choices[0]?.message.content, 'Echo: And now?')
 })

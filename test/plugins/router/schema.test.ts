@@ -1,5 +1,6 @@
 import t from 'tap'
 import { routerSchema } from '../../../plugins/router/schema.ts'
+import { pluginConfigError } from '../../helpers/plugin-config.ts'
 
 t.test('fills every default from an empty object', async (t) => {
   t.same(routerSchema.parse({}), {
@@ -100,4 +101,10 @@ t.test('says what is wrong with a deployment, at its path', async (t) => {
   })
   t.match(issue({ fallbacks: { 'gpt-4o': ['gpt-9-ultra'] } }), { path: ['fallbacks', 'gpt-4o', 0] })
   t.match(issue({ fallbacks: { 'gpt-4o': [] } }), { path: ['fallbacks', 'gpt-4o'] })
+})
+
+t.test('a bad value is refused with its path, or its variable', async (t) => {
+  t.match(pluginConfigError('router', { retry: { attempts: -1 } }), /^invalid configuration: plugins\.router\.retry\.attempts: Too small/)
+  t.match(pluginConfigError('router', {}, { LOCAL_CHUNK_DELAY_MS: '-5' }), /LOCAL_CHUNK_DELAY_MS/)
+  t.match(pluginConfigError('router', { timeout: 5 }), /^invalid configuration: plugins\.router: Unrecognized key: "timeout"/)
 })

@@ -8,6 +8,7 @@ import type { ProviderRequest } from '../../../plugins/router/providers/adapter.
 import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'
 import { startMockUpstream, type MockUpstreamOptions } from '../../helpers/mock-upstream.ts'
 import { TEST_KEY, caught, collect, testUpstream, user } from './fixtures.ts'
+import { until } from '../../helpers/until.ts'
 
 const request: ProviderRequest = {
   model: 'gpt-4o-mini',
@@ -111,7 +112,7 @@ t.test('an abort while waiting for a non-streamed answer rethrows the abort reas
   const controller = new AbortController()
   const reason = new Error('client went away')
   const pending = adapter.complete(request, controller.signal)
-  while (mock.requests.length === 0) await new Promise((resolve) => setImmediate(resolve))
+  await until(() => mock.requests.length > 0, 'the request to reach the provider')
   controller.abort(reason)
   t.equal(await caught(pending), reason)
   await mock.whenAborted()

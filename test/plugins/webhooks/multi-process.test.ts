@@ -16,9 +16,10 @@ import { call } from '../../helpers/http.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
 import { spawnGateway } from '../../helpers/spawn-gateway.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { inStore, manualClock, seedWebhookProject, SECRET, startWebhookGateway } from './fixtures/gateway.ts'
+import { inStore, seedWebhookProject, SECRET, startWebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { until } from '../../helpers/until.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const GATEWAY_PROCESS = fileURLToPath(new URL('./fixtures/gateway-process.ts', import.meta.url))
 

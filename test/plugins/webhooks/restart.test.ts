@@ -4,9 +4,10 @@
 import t from 'tap'
 import { createOutbox } from '../../../proxy/events.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
-import { inStore, manualClock, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
+import { CLOCK_START, inStore, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { until } from '../../helpers/until.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 const MINUTE = 60_000
 
@@ -27,7 +28,7 @@ t.test('a gateway started on the same store resumes a delivery\'s retry schedule
   const failing = await startReceiver(t, () => ({ status: 500 }))
   const dataDir = freshDataDir(t)
   const project = await seedWebhookProject(dataDir)
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const first = clock.now()
   const before = await startWebhookGateway(t, { dataDir, clock }, project)
   const id = await register(before, failing.url)
@@ -39,7 +40,7 @@ t.test('a gateway started on the same store resumes a delivery\'s retry schedule
 
   const after = await startWebhookGateway(t, { dataDir, clock }, project)
   t.match(await onlyDelivery(after, id), { status: 'pending', attempts: 2, next_attempt: new Date(first + 5 * MINUTE).toISOString() }, 'the schedule survived the restart')
-  clock.ms = first + 5 * MINUTE
+  clock.set(first + 5 * MINUTE)
   await until(() => failing.received.length === 3, 'the third attempt, from the new gateway')
   t.match(await recorded(after, id, 3), { next_attempt: new Date(first + 15 * MINUTE).toISOString() })
   t.ok(failing.received.every((d) => d.headers['x-gateway-event-id'] === event.id), 'the same event id on every attempt')
@@ -49,7 +50,7 @@ t.test('an event committed while no gateway runs is delivered by the next one to
   const receiver = await startReceiver(t)
   const dataDir = freshDataDir(t)
   const project = await seedWebhookProject(dataDir)
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const first = await startWebhookGateway(t, { dataDir, clock }, project)
   await register(first, receiver.url)
   await first.gateway.close()
@@ -65,7 +66,7 @@ t.test('an attempt cut short by shutdown is given back uncounted and sent again 
   const receiver = await startReceiver(t, () => (hold ? { status: 200, delayMs: 30_000 } : { status: 200 }))
   const dataDir = freshDataDir(t)
   const project = await seedWebhookProject(dataDir)
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const first = await startWebhookGateway(t, { dataDir, clock }, project)
   const id = await register(first, receiver.url)
   const event = await first.emit('case.resolved', project.projectId)

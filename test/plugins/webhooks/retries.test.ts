@@ -44,10 +44,10 @@ onBothStores(t, (t, place) => {
     t.match(delivery, { status: 'pending', attempts: 1, response_code: 500, error: 'HTTP 500', next_attempt: new Date(first + MINUTE).toISOString() })
     for (const [index, offset] of RETRY_OFFSETS_MS.entries()) {
       const attempts = index + 1
-      gw.clock.ms = first + offset - 1000
+      gw.clock.set(first + offset - 1000)
       await passAtNow()
       t.equal((await deliveryOf(gw, id)).attempts, attempts, `no retry a second before ${offset / MINUTE} min`)
-      gw.clock.ms = first + offset
+      gw.clock.set(first + offset)
       await until(() => failing.received.length === attempts + 1, `the retry at ${offset / MINUTE} min`)
       delivery = await settledAfter(gw, id, attempts + 1)
       const next = RETRY_OFFSETS_MS[index + 1]

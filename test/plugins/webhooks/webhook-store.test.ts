@@ -22,7 +22,8 @@ import { createSecretBox, type SecretBox } from '../../../plugins/webhooks/secre
 import type { WebhookStore } from '../../../plugins/webhooks/webhook-store.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
-import { manualClock, type ManualClock } from './fixtures/gateway.ts'
+import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
+import { CLOCK_START } from './fixtures/gateway.ts'
 
 const log = pino({ level: 'silent' })
 const TIMEOUT_MS = 10_000
@@ -50,7 +51,7 @@ interface Place {
 }
 
 async function placeOf(t: Test, kind: Kind, server: PostgresServer | undefined): Promise<Place> {
-  const clock = manualClock()
+  const clock = manualClock(CLOCK_START)
   const newId = createIds(clock)
   if (kind === 'lmdb') {
     const lmdb = openStore(freshDataDir(t))
@@ -188,9 +189,9 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
       if (next !== undefined) {
         t.match(settled, { settlement: 'retrying', record: { status: 'pending', attempts: attempt, nextAttemptAt: first + next } })
         t.equal(disabled, undefined)
-        clock.ms = first + next - 1
+        clock.set(first + next - 1)
         t.same((await store.claimDue(clock.now(), TIMEOUT_MS, limits())).claims, [], 'not before its time')
-        clock.ms = first + next
+        clock.set(first + next)
       } else {
         t.match(settled, { settlement: 'failed', record: { status: 'failed', attempts: 6, finishedAt: clock.now() } })
         t.match(disabled, { id: hook.id, active: false, consecutiveFailures: 1 })

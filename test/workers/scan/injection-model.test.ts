@@ -1,6 +1,6 @@
 import t from 'tap'
 import { scanContent } from '../../../workers/scan-content.ts'
-import { loadModel, modelHit } from '../../../workers/scan/injection-model.ts'
+import { loadModel, modelReading } from '../../../workers/scan/injection-model.ts'
 import { mergeFindings } from '../../../workers/scan/merge.ts'
 import { ruleVerdict } from '../../../workers/scan/prompt-injection.ts'
 
@@ -32,9 +32,9 @@ t.test('the shipped weights load quickly into a small table', async (t) => {
 
 t.test('finds a line planted in a long benign email, and leaves the clean email alone', async (t) => {
   t.equal(ruleVerdict(planted).kind, 'undecided', 'the phrase rules cannot decide this one')
-  t.equal(modelHit(EMAIL.join('\n')), undefined)
-  const hit = modelHit(planted)
-  t.ok(hit)
+  t.notOk(modelReading(EMAIL.join('\n'))?.flagged)
+  const hit = modelReading(planted)
+  t.ok(hit?.flagged)
   t.equal(planted.slice(hit!.start, hit!.end), PLANTED)
 })
 
@@ -74,6 +74,6 @@ t.test('a mention the rules spare stays clean even where the model would flag it
   t.equal(ruleVerdict(text).kind, 'mention')
   const model = loadModel()
   const eager = { ...model, thresholds: Object.fromEntries(Object.keys(model.thresholds).map((group) => [group, -Infinity])) as typeof model.thresholds }
-  t.ok(modelHit(text, eager), 'the model alone scores a window of it')
+  t.ok(modelReading(text, eager)?.flagged, 'the model alone flags a window of it')
   t.same(injection(text), [])
 })
