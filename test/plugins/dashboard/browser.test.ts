@@ -187,10 +187,10 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     await page.getByRole('button', { name: 'Apply filters' }).click()
     t.match(await (await rowOf(page, 'Project Falcon')).textContent(), /resolved/)
 
-    await page.getByRole('button', { name: 'Audit record' }).click()
-    await page.getByLabel('Audit id').fill(auditId)
-    await page.getByRole('button', { name: 'Look up' }).click()
+    await (await rowOf(page, 'Project Falcon')).getByRole('link', { name: auditId }).click()
     await page.getByText('The hash chain holds').waitFor()
+    t.match(page.url(), `#/compliance?audit=${auditId}`, 'an audit record has its own address')
+    t.equal(await page.getByLabel('Audit id').inputValue(), auditId)
     t.match(await page.locator('dl.facts').textContent(), /blocked/)
     await screenshot('audit-record')
   })
