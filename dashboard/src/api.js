@@ -112,11 +112,20 @@ export async function resumeSession() {
   }
 }
 
-/** Ends the session on the server, which clears the refresh cookie, for every tab at once. */
+/**
+ * Ends the session on the server, which clears the refresh cookie, for every tab at once. The
+ * logout needs a live access token (the cookie goes to the refresh route only): one that expired
+ * while the computer slept is renewed first, or the cookie would sign the next page in again.
+ */
 export async function signOut() {
-  const ending = session
+  if (session === null) return
+  const logout = () => send('POST', '/api/auth/logout', {}, session.accessToken, true)
+  try {
+    await logout()
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) await renew().then(logout).catch(() => {})
+  }
   end()
-  if (ending !== null) await send('POST', '/api/auth/logout', {}, ending.accessToken, true).catch(() => {})
 }
 
 /** A request for the signed-in member; one 401 renews the access token and tries again. */

@@ -156,6 +156,8 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
   })
 
   await t.test('the blocked request is a violation; it is resolved, and its audit record checks out', async (t) => {
+    // The page's access token expires, as on a computer that slept: signing out still ends the session.
+    clock.advance(2 * 3600_000)
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByLabel('E-mail').first().waitFor()
     t.same(await context.cookies(), [], 'signing out cleared the refresh cookie')
