@@ -6,9 +6,9 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { Reply } from '../../proxy/reply.ts'
 import type { TokenAnswer } from './session.ts'
 
-export const REFRESH_COOKIE = '__Secure-tollgate-refresh'
-export const REFRESH_COOKIE_PATH = '/api/auth/refresh'
-export const REFRESH_COOKIE_HEADER = 'x-refresh-cookie'
+const REFRESH_COOKIE = '__Secure-tollgate-refresh'
+const REFRESH_COOKIE_PATH = '/api/auth/refresh'
+const REFRESH_COOKIE_HEADER = 'x-refresh-cookie'
 
 const ATTRIBUTES = `Path=${REFRESH_COOKIE_PATH}; HttpOnly; Secure; SameSite=Strict`
 const NO_STORE = { 'cache-control': 'no-store' }
