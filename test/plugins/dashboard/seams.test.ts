@@ -83,5 +83,18 @@ t.test('an owner on a 390 px screen: every view fits, and the small seams hold',
     t.match(await chart.getByRole('row').filter({ hasText: '2026-03-02' }).textContent(), /100/)
   })
 
+  await t.test('tabs opened at once all sign in from the one cookie, without ending the session', async (t) => {
+    const tabs = await Promise.all([1, 2, 3].map(() => browser.context.newPage()))
+    await Promise.all(tabs.map(async (tab) => {
+      await tab.goto(`${gw.url}/dashboard/#/projects`)
+      await tab.getByRole('button', { name: 'Sign out' }).waitFor()
+    }))
+    t.pass('each tab is signed in')
+    await Promise.all(tabs.map((tab) => tab.close()))
+    await page.reload()
+    await page.getByRole('button', { name: 'Sign out' }).waitFor()
+    t.pass('the session lives on: no refresh token was presented twice')
+  })
+
   t.same(browser.problems, [], 'no script error and nothing refused by the Content-Security-Policy')
 })
