@@ -92,8 +92,12 @@ export function currentSession() {
 
 /** A login answer (password, magic link or invitation) starts the session. */
 export function startSession(answer) {
+  const replaced = session
   begin(answer, answer.user)
   notify()
+  // A link that signs in over a session ends the old one on the server; without the cookie, so
+  // the answer cannot clear the new session's.
+  if (replaced !== null) send('POST', '/api/auth/logout', {}, replaced.accessToken).catch(() => {})
 }
 
 /**

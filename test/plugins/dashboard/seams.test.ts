@@ -1,10 +1,13 @@
 // The dashboard on a phone-sized screen (390 px wide), and the smaller things an owner meets there:
 // no view scrolls sideways; the Governor's output redaction is a switch; the organization's audit
-// log has its page, for owners; a new webhook starts with an event ticked; and the compliance
-// score says "no data" for the days before the project existed rather than a perfect score.
+// log has its page, for owners; a new webhook starts with an event ticked; the compliance score
+// says "no data" for the days before the project existed rather than a perfect score; and the
+// session kept in the refresh cookie holds across tabs opened at once and is ended when a
+// sign-in link replaces it.
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { call } from '../../helpers/http.ts'
+import { until } from '../../helpers/until.ts'
 import { post, startAccounts, startMailbox, verifiedOwner } from '../accounts/helpers.ts'
 import { browserMissing, launchBrowser, screenshotDir } from './browser.ts'
 
@@ -94,6 +97,17 @@ t.test('an owner on a 390 px screen: every view fits, and the small seams hold',
     await page.reload()
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     t.pass('the session lives on: no refresh token was presented twice')
+  })
+
+  await t.test('a sign-in link opened while signed in ends the session it replaces', async (t) => {
+    await post(`${gw.url}/api/auth/magic-link`, { email: owner.email })
+    await page.goto((await mailbox.next(owner.email)).links[0]!)
+    await page.getByRole('heading', { name: /^Overview/ }).waitFor()
+    const loggedOut = /tollgate_requests_total\{[^}]*route="auth_logout"[^}]*status_class="2xx"[^}]*\} 1\b/
+    await until(async () => loggedOut.test((await call(`${gw.mainUrl}/metrics`)).body), 'the replaced session is logged out')
+    await page.reload()
+    await page.getByRole('button', { name: 'Sign out' }).waitFor()
+    t.pass('and the new one lives on')
   })
 
   t.same(browser.problems, [], 'no script error and nothing refused by the Content-Security-Policy')
