@@ -3,9 +3,10 @@
 import { z } from 'zod'
 import type { KeyEnv, KeyType } from '../proxy/context.ts'
 import { PLANS, type Plan } from '../proxy/project.ts'
+import type { Organization } from '../plugins/accounts/organizations.ts'
 import type { KeyLimitChanges, KeyLimits, ProjectChanges } from '../plugins/auth/registry.ts'
 import { printJson, printTable, UsageError } from './output.ts'
-import { withRegistry, type CliStore } from './registry.ts'
+import { withRegistry, type CliStore, type OrganizationLookup } from './registry.ts'
 
 export interface AdminOptions extends CliStore {
   readonly json: boolean
@@ -51,23 +52,46 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return result.data
 }
 
+/**
+ * The organization --org names, which must exist: a project attached to an id no one signs in to
+ * would vanish from every dashboard.
+ */
+async function organizationOf(organizations: OrganizationLookup, id: string): Promise<Organization> {
+  const organization = await organizations.get(id)
+  if (organization === undefined) throw new UsageError(`no organization with id ${id}; tollgate orgs list shows them`)
+  return organization
+}
+
 export function runProjects(sub: string | undefined, options: AdminOptions): Promise<void> {
-  return withRegistry(options, async (registry) => {
+  return withRegistry(options, async (registry, organizations) => {
     switch (sub) {
       case 'create': {
+        const org = options.flags.org === undefined ? undefined : await organizationOf(organizations, options.flags.org)
         const project = await registry.createProject({
+          ...(org === undefined ? {} : { organizationId: org.id }),
           name: required(options, 'name'),
           plan: parse(planSchema, options.flags.plan ?? 'free'),
           budgetDollars: parse(budgetSchema, options.flags.budget ?? '10'),
         })
-        if (options.json) printJson({ id: project.id, name: project.name, plan: project.plan, budget: project.budgetDollars })
-        else process.stdout.write(`created project ${project.id} (${project.plan}, budget $${project.budgetDollars}/month)\n`)
+        if (options.json) printJson({ id: project.id, name: project.name, plan: project.plan, budget: project.budgetDollars, organization: project.organizationId ?? null })
+        else process.stdout.write(`created project ${project.id} (${project.plan}, budget $${project.budgetDollars}/month${org === undefined ? '' : `, in ${org.name}`})\n`)
+        return
+      }
+      case 'attach': {
+        const id = options.args[0]
+        if (id === undefined) throw new UsageError('usage: tollgate projects attach ID --org ORG_ID')
+        const org = await organizationOf(organizations, required(options, 'org'))
+        const project = await registry.updateProject(id, { organizationId: org.id })
+        if (options.json) printJson({ id: project.id, organization: org.id })
+        else process.stdout.write(`attached project ${project.id} to ${org.name} (${org.id}): its members see it in the dashboard\n`)
         return
       }
       case 'list': {
-        const projects = registry.listProjects().map((p) => ({ id: p.id, name: p.name, plan: p.plan, budget: p.budgetDollars, created: p.createdAt }))
+        const projects = registry.listProjects().map((p) => ({
+          id: p.id, name: p.name, plan: p.plan, budget: p.budgetDollars, organization: p.organizationId ?? null, created: p.createdAt,
+        }))
         if (options.json) printJson(projects)
-        else printTable(projects, ['id', 'name', 'plan', 'budget', 'created'])
+        else printTable(projects, ['id', 'name', 'plan', 'budget', 'organization', 'created'])
         return
       }
       case 'update': {
@@ -83,8 +107,20 @@ export function runProjects(sub: string | undefined, options: AdminOptions): Pro
         return
       }
       default:
-        throw new UsageError('usage: tollgate projects create|list|update')
+        throw new UsageError('usage: tollgate projects create|list|update|attach')
     }
+  })
+}
+
+export function runOrganizations(sub: string | undefined, options: AdminOptions): Promise<void> {
+  return withRegistry(options, async (registry, organizations) => {
+    if (sub !== 'list') throw new UsageError('usage: tollgate orgs list')
+    const projects = registry.listProjects()
+    const rows = (await organizations.list()).map((org) => ({
+      id: org.id, name: org.name, projects: projects.filter((p) => p.organizationId === org.id).length, created: org.createdAt,
+    }))
+    if (options.json) printJson(rows)
+    else printTable(rows, ['id', 'name', 'projects', 'created'])
   })
 }
 

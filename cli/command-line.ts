@@ -12,7 +12,7 @@ export function parseCommandLine(argv: readonly string[]) {
     options: {
       data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       name: { type: 'string' }, plan: { type: 'string' }, budget: { type: 'string' }, rpm: { type: 'string' },
-      project: { type: 'string' }, type: { type: 'string' }, env: { type: 'string' }, workers: { type: 'string' },
+      project: { type: 'string' }, org: { type: 'string' }, type: { type: 'string' }, env: { type: 'string' }, workers: { type: 'string' },
     },
   })
 }

@@ -2,7 +2,7 @@
 import { ConfigError, loadConfig } from '../proxy/config.ts'
 import { DependencyUnavailableError } from '../proxy/errors.ts'
 import { builtinPlugins } from '../plugins/index.ts'
-import { runKeys, runProjects } from './admin.ts'
+import { runKeys, runOrganizations, runProjects } from './admin.ts'
 import { runOutbox } from './outbox.ts'
 import { runAudit } from './audit.ts'
 import { runGovernor } from './governor.ts'
@@ -15,8 +15,10 @@ const HELP = `Usage: tollgate <command> [options]
 
 Commands:
   serve [--workers N]                     run the gateway (what npm start runs); N processes share the port and store
-  projects create --name NAME [--plan PLAN] [--budget DOLLARS]
+  projects create --name NAME [--plan PLAN] [--budget DOLLARS] [--org ORG_ID]
   projects list
+  projects attach ID --org ORG_ID         put a project (made here or at first start) in an organization's dashboard
+  orgs list                               the organizations signed up in the dashboard, with their ids
   projects update ID [--plan PLAN] [--budget DOLLARS] [--name NAME]
   keys create --project ID --type sk|pk [--env dev|stg|prod] --name NAME [--budget DOLLARS] [--rpm N]
   keys list --project ID
@@ -63,11 +65,12 @@ async function main(argv: readonly string[]): Promise<void> {
     databaseUrl: config.core.databaseUrl,
     secret: authConfig.secret,
     json: values.json === true,
-    flags: { name: values.name, plan: values.plan, budget: values.budget, rpm: values.rpm, project: values.project, type: values.type, env: values.env },
+    flags: { name: values.name, plan: values.plan, budget: values.budget, rpm: values.rpm, project: values.project, org: values.org, type: values.type, env: values.env },
     args,
   }
   if (command === 'projects') return runProjects(sub, options)
   if (command === 'keys') return runKeys(sub, options)
+  if (command === 'orgs') return runOrganizations(sub, options)
   throw new UsageError(`unknown command "${command}"; see tollgate --help`)
 }
 

@@ -1,11 +1,14 @@
-// The management API client. The session (access and refresh token) lives in this module's memory
-// only: never in localStorage, sessionStorage or a cookie, so a reload or a closed tab ends it, and
-// the server ends it too (the refresh token is revoked as the page goes away). Requests carry the
-// access token as a bearer header; CSRF has nothing to ride on. The access token is renewed before
-// it expires, and once after a 401; renewals never overlap, since the API treats a refresh token
-// presented twice as stolen and ends the session.
+// The management API client. The access token lives in this module's memory only (never in web
+// storage); the refresh token lives in an HttpOnly cookie that this script cannot read and that the
+// browser sends only to the refresh route, so a reload or a new tab signs in again from it. API
+// requests carry the access token as a bearer header and no cookie. The access token is renewed
+// before it expires, and once after a 401; renewals never overlap, not even across tabs (a Web
+// Lock), since the API treats a refresh token presented twice as stolen and ends the session.
 
 const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000
+/** Asks the account routes to keep the refresh token in the cookie rather than in the answer. */
+const REFRESH_COOKIE = { 'x-refresh-cookie': '1' }
+const RENEWAL_LOCK = 'tollgate-refresh'
 
 let session = null
 let renewal = null
@@ -20,13 +23,17 @@ export class ApiError extends Error {
   }
 }
 
-async function send(method, path, body, accessToken) {
-  const headers = { accept: 'application/json' }
+/** `withCookie`: the account routes that set, read or clear the refresh cookie. */
+async function send(method, path, body, accessToken, withCookie = false) {
+  const headers = { accept: 'application/json', ...(withCookie ? REFRESH_COOKIE : {}) }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (accessToken !== undefined) headers.authorization = `Bearer ${accessToken}`
   let res
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit', cache: 'no-store' })
+    res = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: withCookie ? 'same-origin' : 'omit', cache: 'no-store',
+    })
   } catch {
     throw new ApiError(0, { error: 'Network error', message: 'The gateway could not be reached. Check your connection and try again.' })
   }
@@ -41,11 +48,7 @@ function notify() {
 
 function begin(tokens, user) {
   clearTimeout(renewTimer)
-  session = {
-    accessToken: tokens.access_token,
-    refreshToken: tokens.refresh_token,
-    user: user ?? session?.user,
-  }
+  session = { accessToken: tokens.access_token, user: user ?? tokens.user ?? session?.user }
   const renewInMs = Math.max(10_000, tokens.expires_in * 1000 - RENEW_BEFORE_EXPIRY_MS)
   renewTimer = setTimeout(() => renew().catch(() => {}), renewInMs)
 }
@@ -57,10 +60,16 @@ function end() {
   notify()
 }
 
-/** Exchanges the refresh token for new tokens, once at a time. */
+/** The refresh cookie exchanged for new tokens, by one tab at a time. */
+function refresh() {
+  const exchange = () => send('POST', '/api/auth/refresh', {}, undefined, true)
+  return navigator.locks === undefined ? exchange() : navigator.locks.request(RENEWAL_LOCK, exchange)
+}
+
+/** Renews the tokens, once at a time. */
 function renew() {
   if (session === null) return Promise.reject(new ApiError(401, { error: 'Unauthorized', message: 'Sign in again.' }))
-  renewal ??= send('POST', '/api/auth/refresh', { refresh_token: session.refreshToken })
+  renewal ??= refresh()
     .then((tokens) => begin(tokens))
     .catch((err) => {
       end()
@@ -83,14 +92,44 @@ export function currentSession() {
 
 /** A login answer (password, magic link or invitation) starts the session. */
 export function startSession(answer) {
+  const replaced = session
   begin(answer, answer.user)
   notify()
+  // A link that signs in over a session ends the old one on the server; without the cookie, so
+  // the answer cannot clear the new session's.
+  if (replaced !== null) send('POST', '/api/auth/logout', {}, replaced.accessToken).catch(() => {})
 }
 
+/**
+ * A page that opens (a reload, a new tab) picks up the session its refresh cookie holds, if any;
+ * signed out, it simply finds none.
+ */
+export async function resumeSession() {
+  try {
+    const tokens = await refresh()
+    if (session === null) {
+      begin(tokens)
+      notify()
+    }
+  } catch {
+    // No cookie, or one whose session ended: the sign-in page shows.
+  }
+}
+
+/**
+ * Ends the session on the server, which clears the refresh cookie, for every tab at once. The
+ * logout needs a live access token (the cookie goes to the refresh route only): one that expired
+ * while the computer slept is renewed first, or the cookie would sign the next page in again.
+ */
 export async function signOut() {
-  const ending = session
+  if (session === null) return
+  const logout = () => send('POST', '/api/auth/logout', {}, session.accessToken, true)
+  try {
+    await logout()
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) await renew().then(logout).catch(() => {})
+  }
   end()
-  if (ending !== null) await send('POST', '/api/auth/logout', { refresh_token: ending.refreshToken }).catch(() => {})
 }
 
 /** A request for the signed-in member; one 401 renews the access token and tries again. */
@@ -108,9 +147,9 @@ export async function api(method, path, body) {
   }
 }
 
-/** The account endpoints that need no session (sign-up, login, links). */
+/** The account endpoints that need no session (sign-up, login, links); a login's sets the cookie. */
 export function publicApi(method, path, body) {
-  return send(method, path, body, undefined)
+  return send(method, path, body, undefined, true)
 }
 
 /** The path of a project route for a project. */
@@ -122,14 +161,3 @@ export function query(params) {
   const entries = Object.entries(params).filter(([, value]) => value !== undefined && value !== '' && value !== null)
   return entries.length === 0 ? '' : `?${new URLSearchParams(entries)}`
 }
-
-// A page that goes away (reload, closed tab, another site) takes its tokens with it; the server
-// is told, so the session does not outlive the page.
-addEventListener('pagehide', () => {
-  if (session === null) return
-  fetch('/api/auth/logout', {
-    method: 'POST', keepalive: true, credentials: 'omit',
-    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: session.refreshToken }),
-  }).catch(() => {})
-  end()
-})

@@ -3,6 +3,7 @@
 import { api, currentSession, onSessionChange, signOut } from './api.js'
 import { navigate, useRoute } from './router.js'
 import { ErrorText, html, Loading, useEffect, useLoad, useState } from './ui.js'
+import { AuditLog } from './views/audit-log.js'
 import { Compliance } from './views/compliance.js'
 import { Governor } from './views/governor.js'
 import { Keys } from './views/keys.js'
@@ -19,9 +20,12 @@ const PUBLIC_VIEWS = { 'sign-in': SignIn, 'sign-up': SignUp, verify: VerifyEmail
 const NAVIGATION = [
   ['AI Gateway', [['overview', 'Overview', Overview], ['keys', 'Manage Keys', Keys]]],
   ['Compliance', [['governor', 'Governor', Governor], ['compliance', 'Compliance', Compliance], ['webhooks', 'Webhooks', Webhooks]]],
-  ['Organization', [['projects', 'Projects', Projects], ['members', 'Members', Members]]],
+  ['Organization', [['projects', 'Projects', Projects], ['members', 'Members', Members], ['audit-log', 'Audit log', AuditLog, 'owner']]],
 ]
 const MEMBER_VIEWS = Object.fromEntries(NAVIGATION.flatMap(([, items]) => items.map(([name, , view]) => [name, view])))
+/** Views that need a role: the API refuses the others anyway, so the navigation does not offer them. */
+const VIEW_ROLES = Object.fromEntries(NAVIGATION.flatMap(([, items]) => items.filter((item) => item[3] !== undefined).map(([name, , , role]) => [name, role])))
+const ORGANIZATION_VIEWS = new Set(['projects', 'members', 'audit-log'])
 
 function useSession() {
   const [session, setSession] = useState(currentSession)
@@ -53,7 +57,8 @@ function Workspace({ session, route }) {
   const canWrite = role === 'owner' || role === 'admin'
   const viewName = MEMBER_VIEWS[route.name] === undefined ? 'overview' : route.name
   const View = MEMBER_VIEWS[viewName]
-  const needsProject = viewName !== 'projects' && viewName !== 'members'
+  const needsProject = !ORGANIZATION_VIEWS.has(viewName)
+  const offered = (name) => VIEW_ROLES[name] === undefined || VIEW_ROLES[name] === role
 
   let content
   if (organization.error !== undefined || projects.error !== undefined) content = html`<${ErrorText} error=${organization.error ?? projects.error} />`
@@ -63,7 +68,7 @@ function Workspace({ session, route }) {
       ${canWrite ? html`<p><a href="#/projects">Create your first project</a> to get API keys.</p>` : html`<p>Ask an admin to create one.</p>`}</section>`
   } else {
     content = html`<${View} key=${`${viewName}-${project?.id}-${round}`} project=${project} projects=${list} organization=${organization.data}
-      canWrite=${canWrite} reloadProjects=${projects.reload} selectProject=${setProjectId} />`
+      canWrite=${canWrite} params=${route.params} reloadProjects=${projects.reload} selectProject=${setProjectId} />`
   }
 
   return html`
@@ -81,7 +86,7 @@ function Workspace({ session, route }) {
     <div class="frame">
       <nav aria-label="Dashboard">
         ${NAVIGATION.map(([group, items]) => html`<h2>${group}</h2><ul>
-          ${items.map(([name, label]) => html`<li><a href=${`#/${name}`} aria-current=${name === viewName ? 'page' : undefined}
+          ${items.filter(([name]) => offered(name)).map(([name, label]) => html`<li><a href=${`#/${name}`} aria-current=${name === viewName ? 'page' : undefined}
             onClick=${() => name === viewName && setRound((r) => r + 1)}>${label}</a></li>`)}
         </ul>`)}
       </nav>

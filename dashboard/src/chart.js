@@ -6,10 +6,11 @@ const HEIGHT = 220
 const INK = '#1f3a5f'
 
 /**
- * `points`: [{x: epoch seconds, y: number}], `kind`: 'bars' or 'line', `format` renders a y value,
- * `xLabel` renders an x value in the table.
+ * `points`: [{x: epoch seconds, y: number or null}] (null: no data, a gap in the line), `kind`:
+ * 'bars' or 'line', `format` renders a y value, `xLabel` renders an x value in the table, `note`
+ * says something about the data under the title.
  */
-export function Chart({ title, points, kind, yLabel, format, xLabel, yRange }) {
+export function Chart({ title, points, kind, yLabel, format, xLabel, yRange, note }) {
   const box = useRef(null)
   useEffect(() => {
     const el = box.current
@@ -37,12 +38,13 @@ export function Chart({ title, points, kind, yLabel, format, xLabel, yRange }) {
   }, [points, kind])
   return html`<figure class="chart">
     <figcaption>${title}</figcaption>
+    ${note !== undefined && html`<p class="muted">${note}</p>`}
     <div ref=${box} class="plot" aria-hidden="true"></div>
     <details>
       <summary>${title}: the numbers</summary>
       <table>
         <thead><tr><th scope="col">Date</th><th scope="col">${yLabel}</th></tr></thead>
-        <tbody>${points.map((p) => html`<tr><td>${xLabel(p.x)}</td><td>${format(p.y)}</td></tr>`)}</tbody>
+        <tbody>${points.map((p) => html`<tr><td>${xLabel(p.x)}</td><td>${p.y === null ? 'no data' : format(p.y)}</td></tr>`)}</tbody>
       </table>
     </details>
   </figure>`

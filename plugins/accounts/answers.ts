@@ -8,15 +8,25 @@ const instant = z.iso.datetime()
 
 export const messageAnswer = z.object({ success: z.literal(true), message: z.string() })
 
-export const tokenAnswerSchema = z.object({
+const tokenAnswerSchema = z.object({
   access_token: z.string().describe('A JWT for Authorization: Bearer.'),
   refresh_token: z.string(),
   expires_in: z.number().int().describe('Seconds the access token is valid.'),
   token_type: z.literal('bearer'),
 })
 
+const signedInUser = z.object({ id: z.string(), email: z.string(), organization_id: z.string() })
+
+const REFRESH_COOKIE_NOTE = 'Absent with X-Refresh-Cookie: 1, which sets it as an HttpOnly cookie for /api/auth/refresh instead.'
+
 export const loginAnswerSchema = tokenAnswerSchema.extend({
-  user: z.object({ id: z.string(), email: z.string(), organization_id: z.string() }),
+  refresh_token: z.string().optional().describe(REFRESH_COOKIE_NOTE),
+  user: signedInUser,
+})
+
+export const refreshAnswerSchema = tokenAnswerSchema.extend({
+  refresh_token: z.string().optional().describe(REFRESH_COOKIE_NOTE),
+  user: signedInUser.optional().describe('Only with X-Refresh-Cookie: 1.'),
 })
 
 export const signupAnswer = messageAnswer.extend({ user: z.object({ id: z.string(), email: z.string() }) })

@@ -14,6 +14,7 @@ import { accountRoute } from './route.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'
 import { startSession } from './session.ts'
+import { tokenReply } from './refresh-cookie.ts'
 import { normalizeEmail } from './users.ts'
 import { invitationAnswer, loginAnswerSchema } from './answers.ts'
 
@@ -62,7 +63,7 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
     }),
     accountRoute({
       method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody, docs: { response: loginAnswerSchema, errors: [401, 409] },
-      async handle(_ctx, body) {
+      async handle(ctx, body) {
         const now = services.now()
         if ((await oneTimeTokens.peek('invite', body.token, now)) === undefined) throw invalidInvitation()
         const passwordHash = body.password === undefined ? null : await passwords.hash(body.password)
@@ -72,7 +73,7 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
           actor: { userId: user.id, email: user.email }, action: 'member.join', target: { type: 'member', id: user.id },
           details: { role: invitation.role, invitedBy: invitation.invitedBy },
         })
-        return Reply.json(await startSession(services, user, invitation.organizationId))
+        return tokenReply(ctx.headers, await startSession(services, user, invitation.organizationId), services.config.refreshTokenDays)
       },
     }),
   ]

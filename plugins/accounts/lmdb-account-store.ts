@@ -32,6 +32,7 @@ export function openLmdbAccountStore(store: PluginStore, clock: Clock, config: A
   }
   const organizations: Organizations = {
     get: async (id) => organizationRecords.get(id),
+    list: async () => organizationRecords.list(),
     rename: (id, name) => store.transaction(() => organizationRecords.rename(id, name)),
     membership: async (organizationId, userId) => organizationRecords.membership(organizationId, userId),
     members: async (organizationId) => organizationRecords.members(organizationId),

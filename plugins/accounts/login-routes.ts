@@ -1,6 +1,7 @@
 // Login with a password, and passwordless login by magic link. Unknown addresses, wrong
 // passwords and accounts that cannot sign in all answer alike until the password is proven.
 import { z } from 'zod'
+import type { RequestContext } from '../../proxy/context.ts'
 import { ForbiddenError, UnauthorizedError } from '../../proxy/errors.ts'
 import type { RouteSpec } from '../../proxy/plugin.ts'
 import { Reply } from '../../proxy/reply.ts'
@@ -8,6 +9,7 @@ import { validate } from '../../proxy/validate.ts'
 import { emailField, tokenField, tokenQuery } from './fields.ts'
 import { magicLinkMail } from './mail.ts'
 import { isNavigation, toPage } from './pages.ts'
+import { tokenReply } from './refresh-cookie.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'
 import { startSession } from './session.ts'
@@ -26,11 +28,11 @@ const magicLinkVerifyBody = z.strictObject({ token: tokenField })
 export function loginRoutes(services: AccountServices): RouteSpec[] {
   const { users, oneTimeTokens, passwords } = services
 
-  async function signInWithMagicLink(token: string): Promise<Reply> {
+  async function signInWithMagicLink(ctx: RequestContext, token: string): Promise<Reply> {
     const payload = await oneTimeTokens.take('magic', token, services.now())
     const user = payload === undefined ? undefined : await users.byId(payload.userId)
     if (user?.organizationId == null) throw new UnauthorizedError('The sign-in link is invalid, expired or already used.')
-    return Reply.json(await startSession(services, user, user.organizationId))
+    return tokenReply(ctx.headers, await startSession(services, user, user.organizationId), services.config.refreshTokenDays)
   }
 
   return [
@@ -44,7 +46,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
         if (user === undefined || !matches) throw new UnauthorizedError('The e-mail address or the password is wrong.')
         if (!user.verified) throw new ForbiddenError('Verify your e-mail address before logging in; the link is in your inbox.')
         if (user.organizationId === null) throw new ForbiddenError('This account is no longer a member of an organization.')
-        return Reply.json(await startSession(services, user, user.organizationId))
+        return tokenReply(ctx.headers, await startSession(services, user, user.organizationId), services.config.refreshTokenDays)
       },
     }),
     accountRoute({
@@ -67,7 +69,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
     accountRoute({
       method: 'POST', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_verify', body: magicLinkVerifyBody,
       docs: { response: loginAnswerSchema, errors: [401] },
-      handle: (_ctx, body) => signInWithMagicLink(body.token),
+      handle: (ctx, body) => signInWithMagicLink(ctx, body.token),
     }),
     // The link in the e-mail opens this form: in a browser, the dashboard's sign-in page, which
     // posts the token above; the tokens are the page's, not a JSON document's.
@@ -76,7 +78,7 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
       docs: { query: tokenQuery, response: loginAnswerSchema, redirects: true, errors: [401] },
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
-        return (isNavigation(ctx.headers) ? toPage(services.pages, 'signIn', token) : undefined) ?? signInWithMagicLink(token)
+        return (isNavigation(ctx.headers) ? toPage(services.pages, 'signIn', token) : undefined) ?? signInWithMagicLink(ctx, token)
       },
     }),
   ]

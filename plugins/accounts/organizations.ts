@@ -20,6 +20,8 @@ export interface Membership {
 
 export interface Organizations {
   get(id: string): Promise<Organization | undefined>
+  /** Every organization, oldest first (for the operator's command line). */
+  list(): Promise<Organization[]>
   rename(id: string, name: string): Promise<Organization>
   membership(organizationId: string, userId: string): Promise<Membership | undefined>
   members(organizationId: string): Promise<Membership[]>
@@ -27,6 +29,7 @@ export interface Organizations {
 
 export interface OrganizationRecords {
   get(id: string): Organization | undefined
+  list(): Organization[]
   /** In a transaction. */
   create(name: string, createdAt: string): Organization
   /** In a transaction. */
@@ -39,6 +42,8 @@ export interface OrganizationRecords {
   removeMembership(organizationId: string, userId: string): void
 }
 
+const byCreation = (a: Organization, b: Organization) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)
+
 const memberKey = (organizationId: string, userId: string) => `${organizationId}:${userId}`
 
 export function openOrganizationRecords(store: PluginStore): OrganizationRecords {
@@ -46,6 +51,7 @@ export function openOrganizationRecords(store: PluginStore): OrganizationRecords
   const memberships = store.open<Membership>('memberships')
   return {
     get: (id) => organizations.get(id),
+    list: () => [...organizations.getRange().map(({ value }) => value)].sort(byCreation),
     create(name, createdAt) {
       const organization: Organization = { id: randomUUID(), name, createdAt }
       organizations.put(organization.id, organization)

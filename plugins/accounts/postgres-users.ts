@@ -22,6 +22,10 @@ export function postgresOrganizations(sql: Sql): Organizations {
     async get(id) {
       return (await sql.query<Row<Organization>>('SELECT record FROM accounts_organizations WHERE id = $1', [id])).rows[0]?.record
     },
+    async list() {
+      const { rows } = await sql.query<Row<Organization>>(`SELECT record FROM accounts_organizations ORDER BY record->>'createdAt', id`)
+      return rows.map((row) => row.record)
+    },
     async rename(id, name) {
       const { rows } = await sql.query<Row<Organization>>(
         `UPDATE accounts_organizations SET record = record || jsonb_build_object('name', $2::text) WHERE id = $1 RETURNING record`, [id, name])

@@ -50,7 +50,7 @@ interface NewProject {
   readonly budgetDollars: number
 }
 
-export type ProjectChanges = Partial<Pick<Project, 'name' | 'plan' | 'budgetDollars' | 'cacheTtlSeconds' | 'cacheEnabled' | 'cacheSampled'>> & {
+export type ProjectChanges = Partial<Pick<Project, 'organizationId' | 'name' | 'plan' | 'budgetDollars' | 'cacheTtlSeconds' | 'cacheEnabled' | 'cacheSampled'>> & {
   readonly governor?: Partial<Omit<GovernorSettings, 'version'>>
 }
 

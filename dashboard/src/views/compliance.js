@@ -4,11 +4,25 @@ import { api, projectPath, query } from '../api.js'
 import { Chart } from '../chart.js'
 import { count, when } from '../format.js'
 import { ALERT_TYPES, SEVERITIES, VIOLATION_TYPES } from '../vocabulary.js'
-import { Choice, ConfirmButton, ErrorText, fieldsOf, html, Loaded, Status, useAction, useLoad, useState } from '../ui.js'
+import { Choice, ConfirmButton, ErrorText, fieldsOf, html, Loaded, Status, useAction, useEffect, useLoad, useState } from '../ui.js'
 
 const SECTIONS = [['violations', 'Violations'], ['alerts', 'Alerts'], ['cases', 'Cases'], ['audit', 'Audit record']]
 
+/** An audit record's own address in the dashboard: the Compliance view opens it and checks its chain. */
+export const auditLink = (auditId) => `#/compliance?audit=${encodeURIComponent(auditId)}`
+
 const dayLabel = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 10)
+
+/** The score's days before the project existed are no data, not a perfect score. */
+function scorePoints(points, createdAt) {
+  const created = Date.parse(createdAt)
+  return points.map((p) => ({ x: Date.parse(p.at) / 1000, y: Date.parse(p.at) < created ? null : p.score }))
+}
+
+function before(points, createdAt) {
+  if (points.length === 0 || Date.parse(points[0].at) >= Date.parse(createdAt)) return undefined
+  return `No data before ${dayLabel(Date.parse(createdAt) / 1000)}, when the project was created.`
+}
 
 function Score({ project }) {
   const score = useLoad(() => api('GET', projectPath(project.id, '/compliance/score')), [project.id])
@@ -19,7 +33,7 @@ function Score({ project }) {
         <span class="muted">${count(s.totalViolations)} violation${s.totalViolations === 1 ? '' : 's'} found; open: ${SEVERITIES.map((sev) => `${s.openViolations[sev]} ${sev.toLowerCase()}`).join(', ')}</span></div>`}<//>
     <${Loaded} state=${history} what="the score's history">${(h) => html`
       <${Chart} title="Compliance score, end of each day" kind="line" yLabel="Score" yRange=${[0, 100]} format=${(v) => String(Math.round(v))} xLabel=${dayLabel}
-        points=${h.points.map((p) => ({ x: Date.parse(p.at) / 1000, y: p.score }))} />`}<//>
+        points=${scorePoints(h.points, project.createdAt)} note=${before(h.points, project.createdAt)} />`}<//>
   </div>`
 }
 
@@ -73,7 +87,7 @@ function Violations({ project, canWrite, onChange }) {
       filters=${[['status', 'Status', ['open', 'resolved']], ['type', 'Type', VIOLATION_TYPES], ['severity', 'Severity', SEVERITIES]]}
       head=${['Found', 'Type', 'Severity', 'Description', 'Audit record', 'Status', ...(canWrite ? ['Actions'] : [])]}
       row=${(v, reload) => html`<tr>
-        <td>${when(v.createdAt)}</td><td>${v.type}</td><td>${v.severity}</td><td>${v.description}</td><td><code>${v.auditId}</code></td><td><${Status} value=${v.status} /></td>
+        <td>${when(v.createdAt)}</td><td>${v.type}</td><td>${v.severity}</td><td>${v.description}</td><td><a href=${auditLink(v.auditId)}><code>${v.auditId}</code></a></td><td><${Status} value=${v.status} /></td>
         ${canWrite && html`<td>${v.status === 'open' && html`<button type="button" onClick=${() => resolve(v, reload)}>Resolve</button>`}</td>`}</tr>`} />`
 }
 
@@ -110,11 +124,10 @@ function Cases({ project, canWrite }) {
           question="Its open violations are resolved with it." onConfirm=${() => resolve(c, reload)} />`}</td>`}</tr>`} />`
 }
 
-function AuditRecord({ project }) {
+function AuditRecord({ project, auditId: linked }) {
   const lookup = useAction()
   const [found, setFound] = useState(undefined)
-  const submit = (event) => {
-    const { auditId } = fieldsOf(event)
+  const show = (auditId) => {
     setFound(undefined)
     lookup.run(async () => {
       const path = projectPath(project.id, `/compliance/audit/${encodeURIComponent(auditId.trim())}`)
@@ -122,8 +135,12 @@ function AuditRecord({ project }) {
       setFound({ record, check })
     })
   }
+  useEffect(() => {
+    if (linked !== undefined) show(linked)
+  }, [linked])
+  const submit = (event) => show(fieldsOf(event).auditId)
   return html`<form class="filters" onSubmit=${submit}>
-      <label>Audit id <input name="auditId" required placeholder="aud_…" /></label>
+      <label>Audit id <input name="auditId" required placeholder="aud_…" defaultValue=${linked ?? ''} /></label>
       <button class="primary" disabled=${lookup.busy}>Look up</button>
     </form>
     <${ErrorText} error=${lookup.error} />
@@ -148,8 +165,12 @@ function AuditRecord({ project }) {
     </section>`}`
 }
 
-export function Compliance({ project, canWrite }) {
-  const [section, setSection] = useState('violations')
+export function Compliance({ project, canWrite, params }) {
+  const linked = params.audit
+  const [section, setSection] = useState(linked === undefined ? 'violations' : 'audit')
+  useEffect(() => {
+    if (linked !== undefined) setSection('audit')
+  }, [linked])
   const [round, setRound] = useState(0)
   const views = { violations: Violations, alerts: Alerts, cases: Cases, audit: AuditRecord }
   const View = views[section]
@@ -157,6 +178,6 @@ export function Compliance({ project, canWrite }) {
     <h1>Compliance <span class="muted">· ${project.name}</span></h1>
     <${Score} key=${round} project=${project} />
     <${Choice} label="Records" options=${SECTIONS} value=${section} onChange=${setSection} />
-    <${View} project=${project} canWrite=${canWrite} onChange=${() => setRound((r) => r + 1)} />
+    <${View} project=${project} canWrite=${canWrite} auditId=${linked} onChange=${() => setRound((r) => r + 1)} />
   </section>`
 }

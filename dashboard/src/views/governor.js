@@ -12,11 +12,14 @@ function Settings({ project, canWrite, onSaved }) {
   const governor = project.governor
   const submit = (event) => {
     const { autoApproveThreshold } = fieldsOf(event)
-    const { enabled, strictMode } = event.currentTarget.elements
+    const { enabled, strictMode, redactOutput } = event.currentTarget.elements
     setSaved(false)
     save.run(async () => {
       await api('PATCH', `/api/projects/${encodeURIComponent(project.id)}`, {
-        governor: { enabled: enabled.checked, strictMode: strictMode.checked, autoApproveThreshold: Number(autoApproveThreshold) },
+        governor: {
+          enabled: enabled.checked, strictMode: strictMode.checked, redactOutput: redactOutput.checked,
+          autoApproveThreshold: Number(autoApproveThreshold),
+        },
       })
       setSaved(true)
       onSaved()
@@ -29,6 +32,7 @@ function Settings({ project, canWrite, onSaved }) {
       <legend class="sr-only">Governor settings</legend>
       <label class="check"><input type="checkbox" name="enabled" defaultChecked=${governor.enabled} /> Check requests that carry governorMetadata</label>
       <label class="check"><input type="checkbox" name="strictMode" defaultChecked=${governor.strictMode} /> Strict mode: block high and critical risk (403, no model call)</label>
+      <label class="check"><input type="checkbox" name="redactOutput" defaultChecked=${governor.redactOutput === true} /> Redact output: replace personal data and secrets in the model's answers</label>
       <label>Auto-approve threshold <span class="hint">(0–100: a request scoring below it is approved)</span>
         <input type="number" name="autoApproveThreshold" min="0" max="100" step="1" defaultValue=${governor.autoApproveThreshold} required /></label>
       <${ErrorText} error=${save.error} />

@@ -5,6 +5,10 @@ import { when } from '../format.js'
 import { EVENT_KINDS } from '../vocabulary.js'
 import { ConfirmButton, ErrorText, html, Loaded, Status, useAction, useLoad, useState } from '../ui.js'
 
+// The form starts with the event most receivers are for, so a webhook is never registered for
+// nothing by accident.
+const FIRST_EVENT = 'violation.detected'
+
 function randomSecret() {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
@@ -31,7 +35,8 @@ function Register({ project, onAdded }) {
     <fieldset>
       <legend>Events</legend>
       <label class="check"><input type="checkbox" name="events" value="*" /> All events</label>
-      <div class="columns">${EVENT_KINDS.map((kind) => html`<label class="check"><input type="checkbox" name="events" value=${kind} /> ${kind}</label>`)}</div>
+      <div class="columns">${EVENT_KINDS.map((kind) => html`<label class="check">
+        <input type="checkbox" name="events" value=${kind} defaultChecked=${kind === FIRST_EVENT} /> ${kind}</label>`)}</div>
     </fieldset>
     <label>Signing secret <span class="hint">(16 or more characters; store it with your receiver: it is not shown again)</span>
       <input name="secret" value=${secret} onInput=${(e) => setSecret(e.currentTarget.value)} required minlength="16" maxlength="512" autocomplete="off" /></label>

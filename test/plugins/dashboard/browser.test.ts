@@ -31,7 +31,7 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
   const clock = manualClock(Date.parse('2026-03-02T09:00:00Z'))
   const { gateway, dataDir } = await startTestGateway(t, { clock, overrides: { authPort: 0 } })
   const shots = screenshotDir(t)
-  const { page, problems, screenshot } = await launchBrowser(t, shots)
+  const { context, page, problems, screenshot } = await launchBrowser(t, shots)
   const email = 'dana@example.com'
   const password = 'correct horse battery'
 
@@ -144,19 +144,27 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     t.equal(blocked.body.error, 'Request blocked by Governor')
     auditId = blocked.body.auditId
     await page.reload()
-    // The page's last request, sent as it goes, is not reported to the browser's driver: the
-    // gateway's own count tells.
-    let signedOut = false
-    for (let i = 0; i < 50 && !signedOut; i++) {
-      signedOut = /tollgate_requests_total\{[^}]*route="auth_logout"[^}]*status_class="2xx"[^}]*\} 1\b/.test((await call(`${gateway.url}/metrics`)).body)
-      if (!signedOut) await page.waitForTimeout(100)
-    }
-    t.ok(signedOut, 'the page leaving revoked its refresh token')
+    await page.getByRole('button', { name: 'Sign out' }).waitFor()
+    t.pass('a reload keeps the session: the refresh cookie signs the page in again')
+    const [cookie, ...others] = await context.cookies()
+    t.same(others, [], 'one cookie, the refresh token\'s')
+    t.match(cookie, { name: '__Secure-tollgate-refresh', path: '/api/auth/refresh', httpOnly: true, secure: true, sameSite: 'Strict' })
+    const tab = await context.newPage()
+    await tab.goto(page.url())
+    await tab.getByRole('button', { name: 'Sign out' }).waitFor()
+    t.pass('a new tab is signed in too')
+    await tab.close()
   })
 
   await t.test('the blocked request is a violation; it is resolved, and its audit record checks out', async (t) => {
+    // The page's access token expires, as on a computer that slept: signing out still ends the session.
+    clock.advance(2 * 3600_000)
+    await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByLabel('E-mail').first().waitFor()
-    t.pass('a reload ends the session: the tokens lived in the page only')
+    t.same(await context.cookies(), [], 'signing out cleared the refresh cookie')
+    await page.reload()
+    await page.getByLabel('E-mail').first().waitFor()
+    t.pass('and a reload stays signed out')
     // Signed in again with the keyboard alone.
     await page.keyboard.press('Tab')
     await page.keyboard.type(email)
@@ -182,10 +190,10 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     await page.getByRole('button', { name: 'Apply filters' }).click()
     t.match(await (await rowOf(page, 'Project Falcon')).textContent(), /resolved/)
 
-    await page.getByRole('button', { name: 'Audit record' }).click()
-    await page.getByLabel('Audit id').fill(auditId)
-    await page.getByRole('button', { name: 'Look up' }).click()
+    await (await rowOf(page, 'Project Falcon')).getByRole('link', { name: auditId }).click()
     await page.getByText('The hash chain holds').waitFor()
+    t.match(page.url(), `#/compliance?audit=${auditId}`, 'an audit record has its own address')
+    t.equal(await page.getByLabel('Audit id').inputValue(), auditId)
     t.match(await page.locator('dl.facts').textContent(), /blocked/)
     await screenshot('audit-record')
   })

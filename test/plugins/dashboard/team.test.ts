@@ -84,6 +84,7 @@ t.test('an owner and a member share the dashboard, each with what their role all
     await their.getByRole('button', { name: 'Accept invitation' }).click()
     await their.getByRole('heading', { name: /^Overview/ }).waitFor()
     t.ok(await their.getByText('You are a member').isVisible())
+    t.equal(await their.getByRole('link', { name: 'Audit log' }).count(), 0, 'the audit log is offered to owners only')
     await their.getByRole('link', { name: 'Manage Keys' }).click()
     await their.getByRole('table').waitFor()
     t.equal(await their.getByRole('button', { name: 'Create New Key' }).count(), 0)
