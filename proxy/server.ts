@@ -96,7 +96,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     const method = req.method ?? 'GET'
     const found = routes.find(method, target.path)
     const routeName = found !== undefined && 'route' in found ? found.route.name : 'unmatched'
-    metrics.inFlight.inc({ route: routeName })
+    metrics.enter(routeName)
     const id = requestId(receivedAt)
     const clientId = clientRequestIdOf(req.headers['x-request-id'])
     if (clientId === undefined && req.headers['x-request-id'] !== undefined) {
@@ -145,10 +145,10 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       finish = fail(err, ctx, res, controller.signal, target.path, exposedId)
     } finally {
       const durationMs = performance.now() - started
-      const labels = { route: routeName, status_class: statusClass(finish.status) }
-      metrics.requests.inc({ ...labels, reason: finish.reason })
-      metrics.duration.observe(labels, durationMs / 1000)
-      metrics.inFlight.dec({ route: routeName })
+      const status = statusClass(finish.status)
+      metrics.countRequest(routeName, status, finish.reason)
+      metrics.duration.observe({ route: routeName, status_class: status }, durationMs / 1000)
+      metrics.leave(routeName)
       if (ctx !== undefined) {
         const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
         const completed = Object.assign(ctx, { outcome }) as CompletedContext
