@@ -16,8 +16,8 @@ function countingStore(store: PluginStore) {
   const reads = { answers: 0 }
   const counting: PluginStore = {
     ...store,
-    open(name, options) {
-      const db = store.open(name, options)
+    open<V>(name: string, options?: Parameters<PluginStore['open']>[1]) {
+      const db = store.open<V>(name, options)
       if (name !== 'answers') return db
       const get = db.get.bind(db)
       db.get = ((key) => {
