@@ -1,16 +1,74 @@
 // The Prometheus registry and the core's own request metrics. Label sets are bounded: route
 // names and status classes only, never a key, user or project id.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+//
+// Counters on the request path are bound: each label set's increments add up in a number of its
+// own, handed to prom-client when the registry is read. prom-client's own inc builds the label
+// set's key string on every call, which made it the largest allocator of a request after Node's
+// HTTP; the figures scraped are the same.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type CounterConfiguration, type LabelValues } from 'prom-client'
 
 export interface CoreMetrics {
   readonly registry: Registry
   readonly requests: Counter<'route' | 'status_class' | 'reason'>
+  /** Counts an answered request in `requests`. */
+  countRequest(route: string, statusClass: string, reason: string): void
   readonly duration: Histogram<'route' | 'status_class'>
-  readonly inFlight: Gauge<'route'>
+  /** A request of the route was accepted: counted in tollgate_requests_in_flight until it leaves. */
+  enter(route: string): void
+  leave(route: string): void
   readonly pluginFailures: Counter<'plugin'>
   readonly shortCircuits: Counter<'plugin' | 'reason'>
   readonly upstreamDuration: Histogram<'provider' | 'model' | 'outcome'>
   readonly upstreamFirstByte: Histogram<'provider' | 'model'>
+}
+
+/** One label set's count, bound once. */
+export interface BoundCount {
+  inc(value?: number): void
+}
+
+class PendingCount implements BoundCount {
+  pending = 0
+  readonly labels: LabelValues<string>
+
+  constructor(labels: LabelValues<string>) {
+    this.labels = labels
+  }
+
+  inc(value = 1): void {
+    if (!(value >= 0)) throw new Error(`a counter only goes up: ${value}`)
+    this.pending += value
+  }
+}
+
+export interface BoundCounter<L extends string> {
+  readonly counter: Counter<L>
+  /** The count of one label set; bind each once, not per request. */
+  bind(labels: LabelValues<L>): BoundCount
+}
+
+/** A counter whose label sets are bound once and whose increments reach it when it is read. */
+export function boundCounter<L extends string>(config: Omit<CounterConfiguration<L>, 'collect'>): BoundCounter<L> {
+  const counts: PendingCount[] = []
+  const counter = new Counter<L>({
+    ...config,
+    collect() {
+      for (const count of counts) {
+        if (count.pending === 0) continue
+        const value = count.pending
+        count.pending = 0
+        this.inc(count.labels as LabelValues<L>, value)
+      }
+    },
+  })
+  return {
+    counter,
+    bind(labels) {
+      const count = new PendingCount(labels)
+      counts.push(count)
+      return count
+    },
+  }
 }
 
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
@@ -22,14 +80,36 @@ export function createMetrics(): CoreMetrics {
   for (const metric of registry.getMetricsAsArray()) {
     if (metric.name.endsWith('_total') && !(metric instanceof Counter)) registry.removeSingleMetric(metric.name)
   }
+  const requests = boundCounter<'route' | 'status_class' | 'reason'>({
+    name: 'tollgate_requests_total',
+    help: 'Requests answered, by route, status class and outcome.',
+    labelNames: ['route', 'status_class', 'reason'],
+    registers: [registry],
+  })
+  const answered = new Map<string, BoundCount>()
+  // Plain numbers per route, read into the gauge when it is scraped.
+  const inFlight = new Map<string, number>()
+  new Gauge({
+    name: 'tollgate_requests_in_flight',
+    help: 'Requests accepted and not yet answered.',
+    labelNames: ['route'],
+    registers: [registry],
+    collect() {
+      for (const [route, count] of inFlight) this.set({ route }, count)
+    },
+  })
   return {
     registry,
-    requests: new Counter({
-      name: 'tollgate_requests_total',
-      help: 'Requests answered, by route, status class and outcome.',
-      labelNames: ['route', 'status_class', 'reason'],
-      registers: [registry],
-    }),
+    requests: requests.counter,
+    countRequest(route, statusClass, reason) {
+      const key = `${route} ${statusClass} ${reason}`
+      let count = answered.get(key)
+      if (count === undefined) {
+        count = requests.bind({ route, status_class: statusClass, reason })
+        answered.set(key, count)
+      }
+      count.inc()
+    },
     duration: new Histogram({
       name: 'tollgate_request_duration_seconds',
       help: 'Time from accepting a request to its last byte.',
@@ -37,12 +117,8 @@ export function createMetrics(): CoreMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
-    inFlight: new Gauge({
-      name: 'tollgate_requests_in_flight',
-      help: 'Requests accepted and not yet answered.',
-      labelNames: ['route'],
-      registers: [registry],
-    }),
+    enter: (route) => inFlight.set(route, (inFlight.get(route) ?? 0) + 1),
+    leave: (route) => inFlight.set(route, inFlight.get(route)! - 1),
     pluginFailures: new Counter({
       name: 'tollgate_plugin_failures_total',
       help: 'Plugin hooks that threw; fail-open plugins let the request through.',

@@ -69,20 +69,21 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply, success: Outcome = 'short_circuit'): Promise<Finish> {
     switch (reply.kind) {
       case 'json':
-        sendJson(res, reply.status, reply.body, { ...ctx.responseHeaders, ...reply.headers })
+        sendJson(res, reply.status, reply.body, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders, ...reply.headers })
         return { status: reply.status, reason: reply.status < 400 ? success : 'client_error' }
       case 'text':
-        sendText(res, reply.status, reply.body, reply.contentType, ctx.responseHeaders)
+        sendText(res, reply.status, reply.body, reply.contentType, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders })
         return { status: reply.status, reason: success }
       case 'bytes':
-        sendBytes(res, reply.status, reply.body, { ...ctx.responseHeaders, ...reply.headers })
+        sendBytes(res, reply.status, reply.body, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders, ...reply.headers })
         return { status: reply.status, reason: success }
       case 'error':
-        sendError(res, reply.error, ctx.responseHeaders, errorShapeFor(ctx.path))
+        sendError(res, reply.error, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders }, errorShapeFor(ctx.path))
         return { status: reply.error.status, reason: outcomeOf(reply.error), errorCode: reply.error.code }
       case 'completion':
         return deliverCompletion(ctx, res, reply.result, ai)
       case 'exchange':
+        res.setHeader('x-request-id', ctx.requestId)
         for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value)
         return reply.run({ req: res.req, res, body: limitedBody(res.req, config.bodyLimitBytes) })
     }
@@ -95,13 +96,16 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     const method = req.method ?? 'GET'
     const found = routes.find(method, target.path)
     const routeName = found !== undefined && 'route' in found ? found.route.name : 'unmatched'
-    metrics.inFlight.inc({ route: routeName })
+    metrics.enter(routeName)
     const id = requestId(receivedAt)
     const clientId = clientRequestIdOf(req.headers['x-request-id'])
     if (clientId === undefined && req.headers['x-request-id'] !== undefined) {
       log.debug({ reqId: id }, 'x-request-id replaced: not 1 to 128 of [A-Za-z0-9._:-]')
     }
-    res.setHeader('x-request-id', clientId ?? id)
+    // Every answer names the request, but in the headers it is written with: one set on the
+    // response beforehand would send writeHead down Node's slow path, which validates and copies
+    // each header once more.
+    const exposedId = clientId ?? id
     const traceParent = req.headers.traceparent === undefined ? undefined : traceParentOf(req.headers)
     const span = tracing?.startRequest(method, target.path, traceParent)
     if (span !== undefined && found !== undefined && 'route' in found) {
@@ -125,7 +129,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       if (!('route' in found)) throw new MethodNotAllowedError(found.allow)
       const { route, params } = found
       const body = await readValidBody(req, route)
-      ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt, clientId ?? id, traceParent, span)
+      ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt, exposedId, traceParent, span)
       if (route.dialect !== undefined) Object.assign(ctx.responseHeaders, (body as ParsedAiBody).headers)
       if (route.kind !== 'open') {
         const stop = await chain.runRequest(ctx)
@@ -138,13 +142,13 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       }
       finish = route.handle === undefined ? await callModel(ctx, res, ai) : await sendReply(ctx, res, await route.handle(ctx), 'ok')
     } catch (err) {
-      finish = fail(err, ctx, res, controller.signal, target.path)
+      finish = fail(err, ctx, res, controller.signal, target.path, exposedId)
     } finally {
       const durationMs = performance.now() - started
-      const labels = { route: routeName, status_class: statusClass(finish.status) }
-      metrics.requests.inc({ ...labels, reason: finish.reason })
-      metrics.duration.observe(labels, durationMs / 1000)
-      metrics.inFlight.dec({ route: routeName })
+      const status = statusClass(finish.status)
+      metrics.countRequest(routeName, status, finish.reason)
+      metrics.duration.observe({ route: routeName, status_class: status }, durationMs / 1000)
+      metrics.leave(routeName)
       if (ctx !== undefined) {
         const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
         const completed = Object.assign(ctx, { outcome }) as CompletedContext
@@ -164,7 +168,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
   }
 
-  function fail(err: unknown, ctx: RequestContext | undefined, res: ServerResponse, signal: AbortSignal, path: string): Finish {
+  function fail(err: unknown, ctx: RequestContext | undefined, res: ServerResponse, signal: AbortSignal, path: string, exposedId: string): Finish {
     const cut = signal.reason instanceof ShuttingDownError ? signal.reason : undefined
     if (signal.aborted && cut === undefined) return { status: 499, reason: 'client_aborted' }
     const error = cut ?? toGatewayError(err)
@@ -176,7 +180,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       return { status: 500, reason: 'internal_error' }
     }
     if (error.status === 413) res.setHeader('connection', 'close')
-    sendError(res, error, ctx?.responseHeaders, errorShapeFor(path))
+    sendError(res, error, { 'x-request-id': exposedId, ...ctx?.responseHeaders }, errorShapeFor(path))
     return { status: error.status, reason: outcomeOf(error), errorCode: error.code }
   }
 

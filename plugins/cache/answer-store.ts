@@ -2,7 +2,9 @@
 // every gateway on it (redis-answers.ts). In LMDB every write is one transaction over the answers
 // and their age index, so the two never disagree, also when several processes share the
 // environment; reads in this process see a write before it commits, so a request sent right after
-// its twin's answer hits.
+// its twin's answer hits. Each answer's storedAt is kept beside it on its own as well: replacing an
+// answer must find its entry in the age index, and decoding the whole previous answer for that
+// one number was most of the cost of a write (a request with no-cache replaces its answer every time).
 import type { CompletionResult, ServingProvider } from '../../proxy/completion.ts'
 import type { ModelName } from '../../proxy/models.ts'
 import { decodedReads } from '../../proxy/decoded-reads.ts'
@@ -45,6 +47,7 @@ export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerS
   const answers = store.open<StoredAnswer>('answers')
   // Keys [storedAt, key] sort oldest first, so eviction reads the head of a range, not every entry.
   const byAge = store.open<null>('by-age')
+  const storedAtOf = store.open<number>('stored-at')
 
   // Hits read the same hot answers over and over; a few hundred kept decoded cover them.
   const storedAnswer = decodedReads(answers, HOT_ANSWERS)
@@ -64,7 +67,13 @@ export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerS
 
   function remove(key: string, storedAt: number): void {
     answers.remove(key)
+    storedAtOf.remove(key)
     byAge.remove([storedAt, key] satisfies AgeKey)
+  }
+
+  /** When the answer under key was stored; answers stored before storedAt was kept on its own are read whole. */
+  function storedAtNow(key: string): number | undefined {
+    return storedAtOf.get(key) ?? answers.get(key)?.storedAt
   }
 
   function evictOldest(excess: number): void {
@@ -81,9 +90,10 @@ export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerS
       unsaved.set(key, answer)
       // Kept in memory until committed: nothing waits for the commit, which goes with its group.
       const saved = store.grouped(() => {
-        const previous = answers.get(key)
-        if (previous !== undefined) byAge.remove([previous.storedAt, key] satisfies AgeKey)
+        const previous = storedAtNow(key)
+        if (previous !== undefined) byAge.remove([previous, key] satisfies AgeKey)
         answers.put(key, answer)
+        storedAtOf.put(key, answer.storedAt)
         byAge.put([answer.storedAt, key] satisfies AgeKey, null)
         const excess = excessAfterWrite()
         if (excess > 0) {
@@ -97,7 +107,7 @@ export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerS
     },
     removeIfStoredAt(key, storedAt) {
       return store.transaction(() => {
-        if (answers.get(key)?.storedAt === storedAt) remove(key, storedAt)
+        if (storedAtNow(key) === storedAt) remove(key, storedAt)
       })
     },
     count,

@@ -1,6 +1,7 @@
 // The cache's Prometheus metrics. The labels are fixed sets: the lookup result, and the store
 // operation that failed.
-import { Counter, Gauge, type Registry } from 'prom-client'
+import { Gauge, type Registry } from 'prom-client'
+import { boundCounter } from '../../proxy/metrics.ts'
 
 type LookupResult = 'hit' | 'miss' | 'coalesced' | 'bypass'
 
@@ -11,15 +12,15 @@ interface CacheCounters extends Readonly<Record<LookupResult, Inc>> {
   readonly failed: Readonly<Record<'lookup' | 'store', Inc>>
 }
 
-/** Counters bound to their label once, so the request path does no label lookup. */
+/** Counters bound to their label once, so the request path only adds to a number. */
 export function createCacheMetrics(registry: Registry, countEntries: () => number | Promise<number>): CacheCounters {
-  const requests = new Counter({
+  const requests = boundCounter({
     name: 'tollgate_cache_requests_total',
     help: 'AI requests by cache result: hit (stored answer), coalesced (a concurrent identical request\'s answer), miss, bypass (cache not consulted).',
     labelNames: ['result'],
     registers: [registry],
   })
-  const failures = new Counter({
+  const failures = boundCounter({
     name: 'tollgate_cache_store_failures_total',
     help: 'Cache store operations that failed (Redis away): a lookup is then a miss, and an answer that could not be stored is dropped.',
     labelNames: ['operation'],
@@ -38,10 +39,10 @@ export function createCacheMetrics(registry: Registry, countEntries: () => numbe
     },
   })
   return {
-    hit: requests.labels({ result: 'hit' }),
-    miss: requests.labels({ result: 'miss' }),
-    coalesced: requests.labels({ result: 'coalesced' }),
-    bypass: requests.labels({ result: 'bypass' }),
-    failed: { lookup: failures.labels({ operation: 'lookup' }), store: failures.labels({ operation: 'store' }) },
+    hit: requests.bind({ result: 'hit' }),
+    miss: requests.bind({ result: 'miss' }),
+    coalesced: requests.bind({ result: 'coalesced' }),
+    bypass: requests.bind({ result: 'bypass' }),
+    failed: { lookup: failures.bind({ operation: 'lookup' }), store: failures.bind({ operation: 'store' }) },
   }
 }

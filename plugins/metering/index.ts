@@ -8,6 +8,7 @@
 // what has no answer (an error, a cut stream) is priced here from the model table.
 import { Counter } from 'prom-client'
 import { modelCatalog } from '../../proxy/catalog.ts'
+import { boundCounter, type BoundCount } from '../../proxy/metrics.ts'
 import type { CompletionResult, ServedBy } from '../../proxy/completion.ts'
 import { isStreamed, type CompletedContext, type RequestContext } from '../../proxy/context.ts'
 import { reachedCrashPoint } from '../../proxy/crash-points.ts'
@@ -43,9 +44,9 @@ interface Metered extends ServedBy {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 interface ChargeCounters {
-  readonly input: { inc(value: number): void }
-  readonly output: { inc(value: number): void }
-  readonly dollars: { inc(value: number): void }
+  readonly input: BoundCount
+  readonly output: BoundCount
+  readonly dollars: BoundCount
 }
 
 /** Input and output at the model's plain rates: what a hold reserves and what a partial answer costs. */
@@ -62,24 +63,24 @@ export default {
     const ledger: MeteringStore = database === undefined
       ? lmdbMeteringStore(store, { shared: config.shared, track, events })
       : await postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents })
-    const tokensMetered = new Counter({
+    const tokensMetered = boundCounter({
       name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
       labelNames: ['provider', 'model', 'direction'], registers: [metrics],
     })
-    const dollarsCharged = new Counter({
+    const dollarsCharged = boundCounter({
       name: 'tollgate_cost_dollars_total', help: 'Dollars charged at list price, by provider and model.',
       labelNames: ['provider', 'model'], registers: [metrics],
     })
-    /** The counters of a provider and model, bound to their labels once: a label lookup per request showed in profiles. */
+    /** The counters of a provider and model, bound to their labels once: a request only adds to numbers. */
     const bound = new Map<string, ChargeCounters>()
     const countersOf = (provider: string, model: string): ChargeCounters => {
       const key = `${provider}\0${model}`
       let counters = bound.get(key)
       if (counters === undefined) {
         counters = {
-          input: tokensMetered.labels({ provider, model, direction: 'input' }),
-          output: tokensMetered.labels({ provider, model, direction: 'output' }),
-          dollars: dollarsCharged.labels({ provider, model }),
+          input: tokensMetered.bind({ provider, model, direction: 'input' }),
+          output: tokensMetered.bind({ provider, model, direction: 'output' }),
+          dollars: dollarsCharged.bind({ provider, model }),
         }
         bound.set(key, counters)
       }

@@ -1,6 +1,11 @@
 // Server-Sent Events out to the client: the status line and headers, frames written with
 // backpressure, keep-alive comments while nothing else goes out, and trailers at the end. What
 // the frames say is the answer format's business.
+//
+// Frames written in one turn of the event loop go to the socket together, once the turn's
+// promise callbacks have run: a provider answer that arrives in one read then leaves in one
+// write (the head, every frame, the end and the trailers), where a write per batch and another
+// for the end cost a system call and Node's write machinery each.
 import type { ServerResponse } from 'node:http'
 import { once } from 'node:events'
 
@@ -22,6 +27,15 @@ export class SseWriter {
   readonly #res: ServerResponse
   readonly #signal: AbortSignal
   #keepAlive: NodeJS.Timeout | undefined
+  /** Frames written in this turn and not yet handed to the socket. */
+  #unsent = ''
+  #flushQueued = false
+  readonly #flush = () => {
+    this.#flushQueued = false
+    const frames = this.#unsent
+    this.#unsent = ''
+    if (frames !== '' && !this.#res.destroyed && !this.#res.writableEnded) this.#res.write(frames)
+  }
 
   /** `signal` aborts a wait for drain when the client goes away. */
   constructor(res: ServerResponse, signal: AbortSignal) {
@@ -70,13 +84,20 @@ export class SseWriter {
   }
 
   /**
-   * Writes frames (nothing for ''), in one write to the socket. A promise only when the client
-   * reads slower than we write: it resolves once the socket has drained.
+   * Queues frames (nothing for '') for this turn's one write to the socket. A promise only when
+   * the client reads slower than we write: it resolves once the socket has drained. The frames
+   * of the turn that filled it go out meanwhile, so at most one more batch waits in memory.
    */
   write(frames: string): Promise<unknown> | undefined {
     if (frames === '' || this.#res.destroyed) return undefined
     this.#keepAlive?.refresh()
-    return this.#res.write(frames) ? undefined : once(this.#res, 'drain', { signal: this.#signal })
+    this.#unsent += frames
+    if (!this.#flushQueued) {
+      this.#flushQueued = true
+      // A tick queued from a promise callback runs once every callback queued behind it has run.
+      process.nextTick(this.#flush)
+    }
+    return this.#res.writableNeedDrain ? once(this.#res, 'drain', { signal: this.#signal }) : undefined
   }
 
   /**
@@ -86,7 +107,7 @@ export class SseWriter {
   end(frames: string): void {
     this.stopKeepAlive()
     if (this.#res.destroyed) return
-    this.#res.end(frames)
+    this.#res.end(this.#takeUnsent() + frames)
   }
 
   /** Ends the stream with its last frames, and the trailers when there are any. */
@@ -94,6 +115,12 @@ export class SseWriter {
     this.stopKeepAlive()
     if (this.#res.destroyed) return
     if (trailers !== undefined) this.#res.addTrailers(trailers)
-    this.#res.end(frames)
+    this.#res.end(this.#takeUnsent() + frames)
+  }
+
+  #takeUnsent(): string {
+    const frames = this.#unsent
+    this.#unsent = ''
+    return frames
   }
 }

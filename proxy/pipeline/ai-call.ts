@@ -216,7 +216,7 @@ async function streamAnswer(
 ): Promise<Finish> {
   const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
   const sse = new SseWriter(res, ctx.signal)
-  const head = (): SseHead => ({ headers: { ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, trailers: [...LATE_HEADERS, ...ctx.trailerNames] })
+  const head = (): SseHead => ({ headers: { 'x-request-id': ctx.requestId, ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, trailers: [...LATE_HEADERS, ...ctx.trailerNames] })
   // Opened by a keep-alive comment before the provider spoke, the stream cannot yet say which
   // model serves it (a fallback may): x-gateway-model then follows as a trailer.
   const headBeforeModel = (): SseHead => {
@@ -391,6 +391,7 @@ function trailersOf(ctx: RequestContext): Record<string, string> {
 
 function earlyHeaders(ctx: RequestContext, result: CompletionResult): Record<string, string> {
   return {
+    'x-request-id': ctx.requestId,
     ...ctx.responseHeaders,
     [MODEL_HEADER]: modelHeaderOf(result),
     [PROMPT_TOKENS_HEADER]: String(result.usage.promptTokens),
