@@ -4,7 +4,7 @@ import { ACCESS_TOKEN_SECONDS } from './access-tokens.ts'
 import type { AccountServices } from './services.ts'
 import type { User } from './users.ts'
 
-interface TokenAnswer {
+export interface TokenAnswer {
   readonly access_token: string
   readonly refresh_token: string
   readonly expires_in: number
