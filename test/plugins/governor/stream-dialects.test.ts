@@ -176,8 +176,7 @@ t.test('with neither strict mode nor redaction tool-call pieces are written as t
   const modelDone = new Promise<void>((resolve) => {
     release = resolve
   })
-  // Should the gateway hold the call, the model ends after this and the test fails rather than hangs.
-  const timer = setTimeout(() => release(), 3000)
+  let timer: NodeJS.Timeout | undefined
   t.teardown(() => clearTimeout(timer))
   let ended = false
   const beforeEnd = async () => {
@@ -187,6 +186,9 @@ t.test('with neither strict mode nor redaction tool-call pieces are written as t
   const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"amount":', '42}'] }
   const { gw } = await gatewayStreaming(t, ['Filing it now.'], {}, { toolCall, beforeEnd })
   const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+  // Should the gateway hold the call, the model ends after this and the test fails rather than
+  // hangs: counted from the request, not from the gateway's start, and long enough for a loaded machine.
+  timer = setTimeout(() => release(), 30_000)
   const stream = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], tools, stream: true }, { headers })
   let before: boolean | undefined
   let input = ''
