@@ -1,6 +1,7 @@
 // What both client dialects read the same way: the model or tier name, governorMetadata from the
 // body or the x-governor-metadata header, and the fields a body sent that no one reads.
 import type { IncomingHttpHeaders } from 'node:http'
+import { z } from 'zod'
 import { governorMetadataSchema, type GovernorMetadata } from '../ai-request.ts'
 import { InvalidRequestError } from '../errors.ts'
 import { modelCatalog, modelNameSchema } from '../catalog.ts'
@@ -14,6 +15,9 @@ const isTier = (name: string): name is Quality => (QUALITIES as readonly string[
 
 /** A configured model or a tier name, as the dialects' `model` field takes it. */
 export const modelOrTierSchema = modelNameSchema(true)
+
+/** A function tool's name, as every provider accepts it. */
+export const toolNameSchema = z.string().regex(/^[\w-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, _ or -')
 
 export function modelChoiceOf(name: string): { readonly model?: ModelName; readonly quality: Quality } {
   if (modelCatalog().has(name)) return { model: name, quality: 'balanced' }

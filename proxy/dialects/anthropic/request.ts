@@ -7,7 +7,7 @@ import { governorMetadataSchema, type AiRequest, type ContentPart, type Message,
 import type { ParsedAiBody } from '../../dialect.ts'
 import { InvalidRequestError } from '../../errors.ts'
 import { validate } from '../../validate.ts'
-import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema } from '../shared.ts'
+import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema, toolNameSchema } from '../shared.ts'
 
 const MAX_MESSAGES = 1000
 /** Above every model's longest answer: each model's own limit is the provider's to enforce. */
@@ -51,7 +51,7 @@ const messageSchema = z.object({
 const toolSchema = z.object({
   // Anthropic's server tools (web search, code execution, …) run on its side; only client tools translate.
   type: z.literal('custom', { error: 'only client tools ({name, description, input_schema}) are supported' }).optional(),
-  name: z.string().regex(/^[\w-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, _ or -'),
+  name: toolNameSchema,
   description: z.string().optional(),
   input_schema: z.record(z.string(), z.unknown(), { error: 'a tool needs input_schema, a JSON Schema object' }),
 })

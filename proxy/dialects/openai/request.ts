@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { governorMetadataSchema, type AiRequest, type ContentPart, type Message, type ToolChoice } from '../../ai-request.ts'
 import type { ParsedAiBody } from '../../dialect.ts'
 import { validate } from '../../validate.ts'
-import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema } from '../shared.ts'
+import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema, toolNameSchema } from '../shared.ts'
 
 const MAX_MESSAGES = 1000
 /** Above every model's longest answer: each model's own limit is the provider's to enforce. */
@@ -49,7 +49,7 @@ const messageSchema = z.discriminatedUnion('role', [
 const toolSchema = z.object({
   type: z.literal('function', { error: 'only function tools are supported' }),
   function: z.object({
-    name: z.string().regex(/^[\w-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, _ or -'),
+    name: toolNameSchema,
     description: z.string().optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     strict: z.boolean().nullish(),

@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { governorMetadataSchema, type AiRequest, type ContentPart, type Message, type ToolCall, type ToolChoice } from '../../ai-request.ts'
 import type { ParsedAiBody } from '../../dialect.ts'
 import { validate } from '../../validate.ts'
-import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema } from '../shared.ts'
+import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema, toolNameSchema } from '../shared.ts'
 import { chatCompletionsRequestSchema } from './request.ts'
 
 const MAX_ITEMS = 1000
@@ -53,7 +53,7 @@ const inputItem = z.union([messageItem, functionCallItem, functionCallOutputItem
 
 const toolSchema = z.object({
   type: z.literal('function', { error: 'only function tools are supported' }),
-  name: z.string().regex(/^[\w-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, _ or -'),
+  name: toolNameSchema,
   description: z.string().nullish(),
   parameters: z.record(z.string(), z.unknown()).nullish(),
   strict: z.boolean().nullish(),
