@@ -1,12 +1,12 @@
-// Micro-benchmark of the plugin chain runner (proxy/chain.ts): nanoseconds per request through
+// Micro-benchmark of the plugin chain runner (proxy/pipeline/chain.ts): nanoseconds per request through
 // runRequest and runComplete with 0, 6 and 20 no-op plugins, so the cost of each hook stays
 // visible as plugins are added. A measurement script, not a test: `node bench/chain.ts`.
 import { z } from 'zod'
 import { pino } from 'pino'
-import { buildChain, type Chain } from '../proxy/chain.ts'
-import type { CompletedContext, RouteInfo } from '../proxy/context.ts'
+import { buildChain, type Chain } from '../proxy/pipeline/chain.ts'
+import type { CompletedContext, RouteInfo } from '../proxy/pipeline/context.ts'
 import { createMetrics } from '../proxy/metrics.ts'
-import type { GatewayPlugin, PluginHooks, PluginName } from '../proxy/plugin.ts'
+import type { GatewayPlugin, PluginHooks, PluginName } from '../proxy/pipeline/plugin.ts'
 
 const PLUGIN_COUNTS = [0, 6, 20] as const
 const ITERATIONS = 200_000

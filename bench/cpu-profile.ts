@@ -118,7 +118,7 @@ function costsBy(profile: CpuProfile, keyOf: (frame: CallFrame) => string, windo
   return { costs, sampledMs: sampledUs / 1000, idleMs: idleUs / 1000 }
 }
 
-/** Costs by file and by function; `root` is the project's directory, so its files read `proxy/server.ts`. */
+/** Costs by file and by function; `root` is the project's directory, so its files read `proxy/http/server.ts`. */
 export function costsOf(profile: CpuProfile, root: string, window?: TimeWindow): Costs {
   const files = costsBy(profile, (frame) => fileOf(frame, root), window)
   const functions = costsBy(profile, (frame) => functionOf(frame, root), window)

@@ -38,9 +38,9 @@ import { Agent, request } from 'undici'
 import { pinLoadGenerator, pinnedCommand } from './pinning.ts'
 import { median } from './stats.ts'
 import { createRegistry, loadSecret } from '../plugins/auth/registry.ts'
-import { systemClock } from '../proxy/clock.ts'
+import { systemClock } from '../proxy/kit/clock.ts'
 import { start } from '../proxy/index.ts'
-import { openStore } from '../proxy/store.ts'
+import { openStore } from '../proxy/stores/store.ts'
 
 const CONCURRENCY = 50
 /**

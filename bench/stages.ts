@@ -118,6 +118,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'models.ts': CALLER,
   'unpriced-models.ts': CALLER,
   'owner-lease.ts': CALLER,
+  'process-owner.ts': CALLER,
   'plugin.ts': CALLER,
   'pool.ts': CALLER,
   'project.ts': CALLER,
@@ -192,7 +193,7 @@ const BY_PACKAGE: Readonly<Record<string, Rule>> = {
   '@opentelemetry/core': 'tracing',
 }
 
-/** The rule for a file of the project, given relative to its root (`proxy/server.ts`). */
+/** The rule for a file of the project, given relative to its root (`proxy/http/server.ts`). */
 export function ruleOfProjectFile(path: string, functionName: string): Rule {
   const parts = path.split('/')
   const name = parts.at(-1)!

@@ -1,8 +1,8 @@
 // `tollgate projects …` and `tollgate keys …`: the operator's view of the same registry the
 // gateway reads, opened on the same store (cli/registry.ts).
 import { z } from 'zod'
-import type { KeyEnv, KeyType } from '../proxy/context.ts'
-import { PLANS, type Plan } from '../proxy/project.ts'
+import type { KeyEnv, KeyType } from '../proxy/pipeline/context.ts'
+import { PLANS, type Plan } from '../proxy/pipeline/project.ts'
 import type { Organization } from '../plugins/accounts/organizations.ts'
 import type { KeyLimitChanges, KeyLimits, ProjectChanges } from '../plugins/auth/registry.ts'
 import { printJson, printTable, UsageError } from './output.ts'

@@ -2,8 +2,8 @@
 // DATABASE_URL is set (the chain every gateway on it appends to), else in the LMDB store. Exits 0
 // when it is intact, 1 naming the first broken record (usage mistakes exit 2, like every command).
 import pino from 'pino'
-import { openDatabase } from '../proxy/database.ts'
-import { openStore } from '../proxy/store.ts'
+import { openDatabase } from '../proxy/stores/database.ts'
+import { openStore } from '../proxy/stores/store.ts'
 import { lmdbAuditChain } from '../plugins/governor/audit/lmdb-chain.ts'
 import { verifyAuditChain, type ChainCheck } from '../plugins/governor/audit/verify-chain.ts'
 import { postgresAuditChain } from '../plugins/governor/postgres/audit-trail.ts'

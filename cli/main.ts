@@ -1,6 +1,6 @@
 // The commands of the operator's command line (cli/tollgate.ts loads them).
 import { ConfigError, loadConfig } from '../proxy/config.ts'
-import { DependencyUnavailableError } from '../proxy/errors.ts'
+import { DependencyUnavailableError } from '../proxy/pipeline/errors.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 import { runKeys, runOrganizations, runProjects } from './admin.ts'
 import { runOutbox } from './outbox.ts'

@@ -8,8 +8,8 @@ import { listOutbox, type OutboxMessage } from '../plugins/accounts/outbox.ts'
 import { listSharedOutbox } from '../plugins/accounts/postgres-outbox.ts'
 import { ACCOUNTS_MIGRATIONS } from '../plugins/accounts/postgres-schema.ts'
 import { loadConfig } from '../proxy/config.ts'
-import { openDatabase } from '../proxy/database.ts'
-import { openStore } from '../proxy/store.ts'
+import { openDatabase } from '../proxy/stores/database.ts'
+import { openStore } from '../proxy/stores/store.ts'
 import { printJson } from './output.ts'
 
 async function readOutbox(dataDir: string, databaseUrl: string | undefined, to: string | undefined): Promise<OutboxMessage[]> {

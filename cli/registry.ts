@@ -3,9 +3,9 @@
 // (safe while a gateway runs: LMDB locks across processes). Beside it, the organizations people
 // made in the dashboard, for the commands that attach projects to them.
 import pino from 'pino'
-import { systemClock } from '../proxy/clock.ts'
-import { openDatabase } from '../proxy/database.ts'
-import { openStore } from '../proxy/store.ts'
+import { systemClock } from '../proxy/kit/clock.ts'
+import { openDatabase } from '../proxy/stores/database.ts'
+import { openStore } from '../proxy/stores/store.ts'
 import { openRegistry } from '../plugins/auth/open-registry.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
 import { openOrganizationRecords, type Organization } from '../plugins/accounts/organizations.ts'

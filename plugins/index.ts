@@ -1,5 +1,5 @@
 // The built-in plugins, in no particular order: each declares its own `order`.
-import type { GatewayPlugin } from '../proxy/plugin.ts'
+import type { GatewayPlugin } from '../proxy/pipeline/plugin.ts'
 import accounts from './accounts/index.ts'
 import auth from './auth/index.ts'
 import cache from './cache/index.ts'

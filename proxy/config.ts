@@ -3,8 +3,8 @@
 // process with a message naming the variable or path; nothing reads process.env after this.
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { buildCatalog, modelEntrySchema, priceOverrideSchema, unpricedModelsSchema, useCatalog } from './catalog.ts'
-import type { EnvVar, GatewayPlugin } from './plugin.ts'
+import { buildCatalog, modelEntrySchema, priceOverrideSchema, unpricedModelsSchema, useCatalog } from './pipeline/catalog.ts'
+import type { EnvVar, GatewayPlugin } from './pipeline/plugin.ts'
 
 const port = z.number().int().min(0).max(65_535)
 

@@ -3,8 +3,8 @@
 // logError (its message scrubbed: a provider's message may quote the prompt), and these paths
 // are redacted as a backstop.
 import { pino, type Logger, type LevelWithSilent } from 'pino'
-import { GatewayError, UpstreamError } from './errors.ts'
-import { scrubLogText } from './scrub-log-text.ts'
+import { GatewayError, UpstreamError } from './pipeline/errors.ts'
+import { scrubLogText } from './kit/scrub-log-text.ts'
 
 const REDACT_PATHS = [
   'req.headers.authorization',

@@ -11,8 +11,8 @@
 // scrubbed by log.ts, of the request's own texts too. A production request whose line is not
 // written costs a table lookup, no object.
 import type { Logger, LevelWithSilent } from 'pino'
-import { requestTexts, type AiRequest } from './ai-request.ts'
-import type { CompletedContext, KeyEnv } from './context.ts'
+import { requestTexts, type AiRequest } from './pipeline/ai-request.ts'
+import type { CompletedContext, KeyEnv } from './pipeline/context.ts'
 import { logError } from './log.ts'
 
 type RequestLine = 'verbose' | 'minimal'

@@ -7,8 +7,8 @@
 // holds prompt or answer text, a key, or an error's message (a provider's may quote the prompt).
 import type { Span } from '@opentelemetry/api'
 import type { Logger } from 'pino'
-import type { ModelCall, RequestContext } from './context.ts'
-import type { TraceParent } from './trace-context.ts'
+import type { ModelCall, RequestContext } from './pipeline/context.ts'
+import type { TraceParent } from './kit/trace-context.ts'
 
 interface TracingSettings {
   /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL; traces go to `<endpoint>/v1/traces`. */

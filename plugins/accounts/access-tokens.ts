@@ -2,7 +2,7 @@
 // the issuer and the audience and requires exp, iat, sub and org, so `alg: none`, HMAC tokens
 // signed with the public key, foreign or tampered tokens and tokens without expiry all fail.
 import { errors, jwtVerify, SignJWT } from 'jose'
-import type { Clock } from '../../proxy/clock.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
 import { ALGORITHM, type SigningKey } from './signing-key.ts'
 
 export const ACCESS_TOKEN_SECONDS = 3600

@@ -1,7 +1,7 @@
 // The facts /api/ai/query may tell the model: the caller's projects with their plans, budgets,
 // cache and Governor settings, and key counts, all read through the auth registry. Only the
 // projects passed in are described, so nothing of another organization can reach the prompt.
-import type { Project } from '../../proxy/project.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
 
 function describeProject(registry: AuthRegistry, project: Project): string {

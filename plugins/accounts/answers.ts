@@ -1,7 +1,7 @@
 // The account routes' answers, as /openapi.json describes them (the spec's Account records and
 // the management routes' records).
 import { z } from 'zod'
-import { PLANS } from '../../proxy/project.ts'
+import { PLANS } from '../../proxy/pipeline/project.ts'
 import { ROLES } from './roles.ts'
 
 const instant = z.iso.datetime()

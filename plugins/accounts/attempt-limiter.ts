@@ -1,6 +1,6 @@
 // Attempt counting for the unauthenticated account routes, in this process's memory: for a
 // process alone on its store. Processes sharing a store use store-attempt-limiter.ts instead.
-import type { Clock } from '../../proxy/clock.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
 import { decideAttempt, isExpired, type Attempt, type AttemptWindow, type GuardedKey } from './attempt-window.ts'
 
 // Windows are swept once the map grows past this, so keys from a flood do not pile up.

@@ -1,8 +1,8 @@
 // The organization's admin audit log: who changed what, and when. In LMDB entries are keyed
 // `orgId:ulid`, so one organization's log is one range, in time order.
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginStore } from '../../proxy/store.ts'
-import { createUlids } from '../../proxy/ids.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
+import { createUlids } from '../../proxy/kit/ids.ts'
 
 export interface AuditEntry {
   readonly id: string

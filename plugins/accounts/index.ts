@@ -3,7 +3,7 @@
 // only: they are open routes that authenticate bearer tokens themselves, served on AUTH_PORT when
 // one is set. Projects and keys go through the auth plugin's registry, which it provides as a service;
 // it provides in turn the members' access to the other plugins' project routes.
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { invitationRoutes } from './invitation-routes.ts'
 import { keyRoutes } from './key-routes.ts'
 import { loginRoutes } from './login-routes.ts'

@@ -1,10 +1,10 @@
 // Invitations: an admin invites an address with a role; the mailed single-use token, presented
 // to the accept route, makes a new account or brings an account without an organization in.
 import { z } from 'zod'
-import { MethodNotAllowedError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
-import { validate } from '../../proxy/validate.ts'
+import { MethodNotAllowedError } from '../../proxy/pipeline/errors.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
+import { validate } from '../../proxy/http/validate.ts'
 import { emailField, passwordField, tokenField, tokenQuery } from './fields.ts'
 import { invitationMail } from './mail.ts'
 import { actorOf, memberRoute } from './member-route.ts'

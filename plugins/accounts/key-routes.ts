@@ -2,9 +2,9 @@
 // reactivate, delete) over HTTP, through the auth plugin's registry. The full key is in the
 // creation answer only; lists show the prefix.
 import { z } from 'zod'
-import { NotFoundError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { NotFoundError } from '../../proxy/pipeline/errors.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import { RegistryError, type KeyView } from '../auth/registry.ts'
 import type { Member } from './bearer.ts'
 import { actorOf, memberRoute } from './member-route.ts'

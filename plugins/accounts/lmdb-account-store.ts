@@ -1,8 +1,8 @@
 // The accounts plugin's records in this gateway's LMDB store: for a gateway alone, or for the
 // processes of one host that share its store (tollgate serve --workers N).
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginStore } from '../../proxy/store.ts'
-import { storedOnce } from '../../proxy/stored-once.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
+import { storedOnce } from '../../proxy/stores/stored-once.ts'
 import type { AccountStore } from './account-store.ts'
 import { createMemoryAttemptLimiter } from './attempt-limiter.ts'
 import { openAuditLog } from './audit-log.ts'

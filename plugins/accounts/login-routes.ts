@@ -1,11 +1,11 @@
 // Login with a password, and passwordless login by magic link. Unknown addresses, wrong
 // passwords and accounts that cannot sign in all answer alike until the password is proven.
 import { z } from 'zod'
-import type { RequestContext } from '../../proxy/context.ts'
-import { ForbiddenError, UnauthorizedError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
-import { validate } from '../../proxy/validate.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import { ForbiddenError, UnauthorizedError } from '../../proxy/pipeline/errors.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
+import { validate } from '../../proxy/http/validate.ts'
 import { emailField, tokenField, tokenQuery } from './fields.ts'
 import { magicLinkMail } from './mail.ts'
 import { isNavigation, toPage } from './pages.ts'

@@ -1,10 +1,10 @@
 // Management routes: the caller is an authenticated member of an organization, and everything
 // they name is looked up inside that organization only.
 import type { z } from 'zod'
-import type { RequestContext } from '../../proxy/context.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import type { Reply } from '../../proxy/reply.ts'
-import type { RouteDocs } from '../../proxy/route-docs.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import type { Reply } from '../../proxy/http/reply.ts'
+import type { RouteDocs } from '../../proxy/http/route-docs.ts'
 import { authenticateMember, type Member } from './bearer.ts'
 import { accountRoute } from './route.ts'
 import type { AccountServices } from './services.ts'

@@ -1,7 +1,7 @@
 // An organization's members: list, change a role, remove (the rules are in membership-rules.ts).
 import { z } from 'zod'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import { actorOf, memberRoute } from './member-route.ts'
 import type { Membership } from './organizations.ts'
 import { ROLES } from './roles.ts'

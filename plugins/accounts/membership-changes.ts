@@ -1,7 +1,7 @@
 // The changes that touch several kinds of record at once (users, organizations, memberships,
 // tokens): each commits whole or not at all, in either store. The LMDB one composes the
 // synchronous records in one transaction; the PostgreSQL one is in postgres-membership-changes.ts.
-import type { PluginStore } from '../../proxy/store.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import type { Member } from './bearer.ts'
 import { checkJoin, checkMemberChange, countOwners, invalidInvitation } from './membership-rules.ts'
 import type { OneTimeTokenRecords, PayloadOf } from './one-time-tokens.ts'

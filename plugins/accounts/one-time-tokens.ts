@@ -1,7 +1,7 @@
 // Single-use tokens mailed to a user: e-mail verification, magic-link sign-in, invitations.
 // Taking one removes it in the same transaction (LMDB) or statement (PostgreSQL) that reads it, so
 // two concurrent uses cannot both succeed, and a token of one kind is never accepted as another.
-import type { PluginStore } from '../../proxy/store.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import { newOpaqueToken, tokenDigest } from './opaque-token.ts'
 import type { Role } from './roles.ts'
 

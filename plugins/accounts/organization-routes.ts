@@ -1,8 +1,8 @@
 // The caller's own organization and its admin audit log.
 import { z } from 'zod'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
-import { validate } from '../../proxy/validate.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
+import { validate } from '../../proxy/http/validate.ts'
 import { actorOf, memberRoute } from './member-route.ts'
 import { requireRole } from './roles.ts'
 import type { AccountServices } from './services.ts'

@@ -2,7 +2,7 @@
 // is what the routes read, in either store; in LMDB the member records are keyed `orgId:userId`
 // so that one prefix scan lists an organization's members.
 import { randomUUID } from 'node:crypto'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import type { Role } from './roles.ts'
 
 export interface Organization {

@@ -1,8 +1,8 @@
 // The local outbox: without an SMTP relay, mail is kept in the accounts plugin's store, where
 // `tollgate outbox` reads it. It holds working links, so it is meant for development only.
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginStore } from '../../proxy/store.ts'
-import { createUlids } from '../../proxy/ids.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
+import { createUlids } from '../../proxy/kit/ids.ts'
 import type { Mail, Mailer } from './mail.ts'
 
 export interface OutboxMessage extends Mail {

@@ -4,7 +4,7 @@
 // browsers never send to a server.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { AccountPages } from '../dashboard/state.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 
 /** A browser loading a page, as opposed to a script's fetch or a program's request. */
 export function isNavigation(headers: IncomingHttpHeaders): boolean {

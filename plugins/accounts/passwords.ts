@@ -1,7 +1,7 @@
 // Password hashing on the worker pool (workers/password.ts). An unknown e-mail is checked against
 // a dummy hash, so a login costs the same work whether or not the account exists.
 import { randomBytes } from 'node:crypto'
-import type { WorkerPool } from '../../proxy/pool.ts'
+import type { WorkerPool } from '../../proxy/kit/pool.ts'
 
 export interface Passwords {
   hash(password: string): Promise<string>

@@ -3,8 +3,8 @@
 // refused as reused on all, and one signing key, made by whichever gateway starts first, signs
 // and verifies every access token.
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginDatabase } from '../../proxy/database.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginDatabase } from '../../proxy/stores/database.ts'
 import type { AccountStore } from './account-store.ts'
 import { postgresAttemptLimiter } from './postgres-attempt-limiter.ts'
 import { postgresAuditLog } from './postgres-audit-log.ts'

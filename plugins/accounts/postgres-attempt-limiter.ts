@@ -3,8 +3,8 @@
 // wait on each other crosswise), reads, decides and writes. Keys are stored as SHA-256 digests,
 // as in LMDB: the database never lists the addresses and IPs that were tried.
 import { createHash } from 'node:crypto'
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginDatabase } from '../../proxy/database.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginDatabase } from '../../proxy/stores/database.ts'
 import type { AttemptLimiter } from './attempt-limiter.ts'
 import { decideAttempt, WINDOW_MS, type AttemptWindow } from './attempt-window.ts'
 

@@ -1,8 +1,8 @@
 // The audit log in PostgreSQL. Ids are ulids from each gateway's clock, so one organization's
 // entries from several gateways read back in time order, as far as their clocks agree.
-import type { Clock } from '../../proxy/clock.ts'
-import type { Sql } from '../../proxy/database.ts'
-import { createUlids } from '../../proxy/ids.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { Sql } from '../../proxy/stores/database.ts'
+import { createUlids } from '../../proxy/kit/ids.ts'
 import type { AuditEntry, AuditLog } from './audit-log.ts'
 
 export function postgresAuditLog(sql: Sql, clock: Clock): AuditLog {

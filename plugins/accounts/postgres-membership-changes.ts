@@ -2,7 +2,7 @@
 // transaction. A change to an organization's members first locks all of its membership rows, so
 // two admins on two gateways cannot both remove one of the last two owners.
 import { randomUUID } from 'node:crypto'
-import type { PluginDatabase, Sql } from '../../proxy/database.ts'
+import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
 import type { Member } from './bearer.ts'
 import type { MembershipChanges, SignUpOutcome } from './membership-changes.ts'
 import { checkJoin, checkMemberChange, countOwners, invalidInvitation, memberElsewhere } from './membership-rules.ts'

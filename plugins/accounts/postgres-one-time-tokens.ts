@@ -1,6 +1,6 @@
 // One-time tokens in PostgreSQL: taking one is a single DELETE … RETURNING, so of two uses of one
 // token, on one gateway or two, exactly one gets its payload.
-import type { PluginDatabase, Sql } from '../../proxy/database.ts'
+import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
 import type { OneTimePayload, OneTimeTokens, PayloadOf } from './one-time-tokens.ts'
 import { newOpaqueToken, tokenDigest } from './opaque-token.ts'
 import { removeExpired } from './postgres-schema.ts'

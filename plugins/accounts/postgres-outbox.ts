@@ -5,9 +5,9 @@
 // A mail the relay refuses waits longer after each attempt, so it never holds up the others, and
 // is dropped after the last.
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginDatabase, Sql } from '../../proxy/database.ts'
-import { createUlids } from '../../proxy/ids.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
+import { createUlids } from '../../proxy/kit/ids.ts'
 import type { Mail, Mailer } from './mail.ts'
 import type { OutboxMessage } from './outbox.ts'
 

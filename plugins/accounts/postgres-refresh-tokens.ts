@@ -3,7 +3,7 @@
 // presentations of one token on two gateways exactly one rotates it; the other finds it rotated
 // and revokes the family.
 import { randomUUID } from 'node:crypto'
-import type { PluginDatabase, Sql } from '../../proxy/database.ts'
+import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
 import { newOpaqueToken, tokenDigest } from './opaque-token.ts'
 import { removeExpired } from './postgres-schema.ts'
 import type { RefreshTokens, Rotation } from './refresh-tokens.ts'

@@ -1,7 +1,7 @@
 // The accounts plugin's tables in PostgreSQL. Users, organizations, memberships, one-time token
 // payloads and audit entries are kept whole as JSON, as LMDB keeps them; the columns beside them
 // are what is looked up, locked or swept on. Tokens are stored by their SHA-256 digest only.
-import type { Migration, Sql } from '../../proxy/database.ts'
+import type { Migration, Sql } from '../../proxy/stores/database.ts'
 
 export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [{
   version: 1,

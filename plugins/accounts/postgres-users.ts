@@ -1,6 +1,6 @@
 // Users, organizations and memberships in PostgreSQL: the reads the routes make, and the one
 // single-record change (a rename). Changes across these records are in postgres-membership-changes.ts.
-import type { Sql } from '../../proxy/database.ts'
+import type { Sql } from '../../proxy/stores/database.ts'
 import type { Membership, Organization, Organizations } from './organizations.ts'
 import { normalizeEmail, type User, type Users } from './users.ts'
 

@@ -1,7 +1,7 @@
-// Members' access to project routes (proxy/project-routes.ts): the bearer token's member, a
+// Members' access to project routes (proxy/http/project-routes.ts): the bearer token's member, a
 // project of their organization (another organization's is 404, like a missing one), a role
 // that may make changes for routes that do (admin or owner), and each change in the audit log.
-import type { ProjectAccess } from '../../proxy/plugin.ts'
+import type { ProjectAccess } from '../../proxy/pipeline/plugin.ts'
 import { authenticateMember } from './bearer.ts'
 import { actorOf } from './member-route.ts'
 import { ownProject } from './project-routes.ts'

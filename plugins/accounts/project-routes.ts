@@ -1,10 +1,10 @@
 // The organization's projects, through the auth plugin's registry (the one the request path and
 // the CLI use). Another organization's project answers 404, exactly like a missing one.
 import { z } from 'zod'
-import { InvalidRequestError, NotFoundError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import { PLANS, type Project } from '../../proxy/project.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { InvalidRequestError, NotFoundError } from '../../proxy/pipeline/errors.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { PLANS, type Project } from '../../proxy/pipeline/project.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import type { ProjectChanges } from '../auth/registry.ts'
 import { settingsChangesSchema } from '../governor/policies.ts'
 import type { Member } from './bearer.ts'

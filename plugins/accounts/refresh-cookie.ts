@@ -3,7 +3,7 @@
 // page of another origin cannot add without a CORS preflight the gateway never grants, so a
 // cross-site request cannot use the cookie even where SameSite=Strict would let it through.
 import type { IncomingHttpHeaders } from 'node:http'
-import { Reply } from '../../proxy/reply.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import type { TokenAnswer } from './session.ts'
 
 const REFRESH_COOKIE = '__Secure-tollgate-refresh'

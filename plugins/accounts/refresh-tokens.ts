@@ -3,7 +3,7 @@
 // parties hold it, so the whole family is revoked (RFC 6819 §5.2.2.3). In LMDB, rotation reads and
 // writes in one transaction: of two concurrent refreshes with one token, exactly one wins.
 import { randomUUID } from 'node:crypto'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import { newOpaqueToken, tokenDigest } from './opaque-token.ts'
 
 interface StoredToken {

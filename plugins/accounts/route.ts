@@ -1,10 +1,10 @@
 // The account routes' common shape: open routes (the API-key chain does not gate them; they
 // authenticate bearer tokens themselves), served on the auth listener unless said otherwise.
 import type { z } from 'zod'
-import type { RequestContext } from '../../proxy/context.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import type { Reply } from '../../proxy/reply.ts'
-import type { RouteDocs } from '../../proxy/route-docs.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import type { Reply } from '../../proxy/http/reply.ts'
+import type { RouteDocs } from '../../proxy/http/route-docs.ts'
 
 interface AccountRoute<S extends z.ZodType> {
   readonly method: RouteSpec['method']

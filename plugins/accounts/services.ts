@@ -1,9 +1,9 @@
 // Everything the account routes share, built once at setup.
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
-import type { RequestContext } from '../../proxy/context.ts'
-import { TooManyRequestsError } from '../../proxy/errors.ts'
-import type { PluginDeps } from '../../proxy/plugin.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import { TooManyRequestsError } from '../../proxy/pipeline/errors.ts'
+import type { PluginDeps } from '../../proxy/pipeline/plugin.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
 import type { Authenticate } from '../auth/state.ts'
 import type { AccountPages } from '../dashboard/state.ts'

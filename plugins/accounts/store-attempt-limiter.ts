@@ -3,8 +3,8 @@
 // so the limit holds for all of them together instead of once per process. Keys are stored as
 // SHA-256 digests: the data directory never lists the addresses and IPs that were tried.
 import { createHash } from 'node:crypto'
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import type { AttemptLimiter } from './attempt-limiter.ts'
 import { decideAttempt, isExpired, type AttemptWindow } from './attempt-window.ts'
 

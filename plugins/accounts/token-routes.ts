@@ -1,9 +1,9 @@
 // Refresh-token rotation and logout. The refresh token comes in the body or, for a caller that
 // asked for it with X-Refresh-Cookie (the dashboard), in the HttpOnly cookie set at sign-in.
 import { z } from 'zod'
-import { InvalidRequestError, UnauthorizedError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { InvalidRequestError, UnauthorizedError } from '../../proxy/pipeline/errors.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import { authenticateMember } from './bearer.ts'
 import { tokenField } from './fields.ts'
 import { clearRefreshCookie, refreshTokenFromCookie, tokenReply, wantsRefreshCookie } from './refresh-cookie.ts'

@@ -2,7 +2,7 @@
 // records below are the synchronous pieces its multi-record changes compose inside one
 // transaction (PluginStore.transaction), so such a change commits whole or not at all.
 import { randomUUID } from 'node:crypto'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 
 export interface User {
   readonly id: string

@@ -1,10 +1,10 @@
 // Authenticates the API key of every keyed and AI request, checks that its type may use the
 // route, and puts the key and its project on the context. A key this gateway knows as active is
 // answered from memory; any other is looked up where the keys are shared before it is refused.
-import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/errors.ts'
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
-import type { RequestContext } from '../../proxy/context.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/pipeline/errors.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import { presentedKey } from './api-key-header.ts'
 import { authenticateKey, createAuthenticate } from './authenticate.ts'
 import { createDemoProject, demoNotice } from './demo-project.ts'

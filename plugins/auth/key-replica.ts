@@ -1,7 +1,7 @@
 // The projects and keys of the shared database, held in memory by each gateway so the request path
 // reads them without a round trip. It only holds what it is given: postgres-registry.ts reads the
 // database and decides when.
-import type { Project } from '../../proxy/project.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 import { withCurrentFields, type KeyRecord } from './registry.ts'
 
 export class KeyReplica {

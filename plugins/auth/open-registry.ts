@@ -1,9 +1,9 @@
 // The registry on the store this gateway is configured with: PostgreSQL when DATABASE_URL is
 // set, so every gateway on that database shares the projects and keys, else the local LMDB.
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginDatabase } from '../../proxy/database.ts'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginDatabase } from '../../proxy/stores/database.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import { createPostgresRegistry, loadSharedSecret } from './postgres-registry.ts'
 import { AUTH_MIGRATIONS } from './postgres-schema.ts'
 import { createRegistry, loadSecret, type AuthRegistry } from './registry.ts'

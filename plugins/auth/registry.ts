@@ -4,12 +4,12 @@
 // single read; a second database maps key ids to hashes for the lifecycle operations.
 import { randomBytes, type KeyObject } from 'node:crypto'
 import { ulid } from 'ulid'
-import type { Clock } from '../../proxy/clock.ts'
-import type { KeyEnv, KeyType } from '../../proxy/context.ts'
-import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Project } from '../../proxy/project.ts'
-import { decodedReads } from '../../proxy/decoded-reads.ts'
-import type { PluginStore } from '../../proxy/store.ts'
-import { storedOnce } from '../../proxy/stored-once.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { KeyEnv, KeyType } from '../../proxy/pipeline/context.ts'
+import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Project } from '../../proxy/pipeline/project.ts'
+import { decodedReads } from '../../proxy/stores/decoded-reads.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
+import { storedOnce } from '../../proxy/stores/stored-once.ts'
 import { displayPrefix, generateKey } from './key-format.ts'
 import { KnownKeyHashes, hashKey, hmacKey, sameHash } from './key-hash.ts'
 

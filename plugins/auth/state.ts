@@ -1,6 +1,6 @@
 // What the auth plugin adds to the core's types: its state slot, how the slot shows on the
 // request's log line, and the services it provides.
-import type { Caller, CompletedContext, KeyType } from '../../proxy/context.ts'
+import type { Caller, CompletedContext, KeyType } from '../../proxy/pipeline/context.ts'
 import type { AuthRegistry } from './registry.ts'
 
 export interface AuthState extends Caller {
@@ -20,13 +20,13 @@ export interface AuthState extends Caller {
  */
 export type Authenticate = (key: string) => Promise<AuthState | undefined>
 
-declare module '../../proxy/context.ts' {
+declare module '../../proxy/pipeline/context.ts' {
   interface PluginState {
     auth?: AuthState
   }
 }
 
-declare module '../../proxy/plugin.ts' {
+declare module '../../proxy/pipeline/plugin.ts' {
   interface PluginServices {
     /** Projects and API keys: the auth plugin's registry, also behind the CLI. */
     readonly registry?: AuthRegistry

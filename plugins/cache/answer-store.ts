@@ -5,10 +5,10 @@
 // its twin's answer hits. Each answer's storedAt is kept beside it on its own as well: replacing an
 // answer must find its entry in the age index, and decoding the whole previous answer for that
 // one number was most of the cost of a write (a request with no-cache replaces its answer every time).
-import type { CompletionResult, ServingProvider } from '../../proxy/completion.ts'
-import type { ModelName } from '../../proxy/models.ts'
-import { decodedReads } from '../../proxy/decoded-reads.ts'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { CompletionResult, ServingProvider } from '../../proxy/pipeline/completion.ts'
+import type { ModelName } from '../../proxy/pipeline/models.ts'
+import { decodedReads } from '../../proxy/stores/decoded-reads.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 
 export interface StoredAnswer {
   readonly text: string

@@ -5,12 +5,12 @@
 // identical misses on different gateways make one model call too (shared-flights.ts). A cache
 // store that cannot answer costs a model call, never the request: a failed lookup is a miss, a
 // failed write is dropped, and both are counted.
-import { SPEC_TEMPERATURE } from '../../proxy/ai-request.ts'
-import type { CompletionResult } from '../../proxy/completion.ts'
-import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
-import type { Project } from '../../proxy/project.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { SPEC_TEMPERATURE } from '../../proxy/pipeline/ai-request.ts'
+import type { CompletionResult } from '../../proxy/pipeline/completion.ts'
+import { aiRequestOf, type RequestContext } from '../../proxy/pipeline/context.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import { hashCacheKey } from '../../workers/hash-cache-key.ts'
 import { lmdbAnswerStore, type AnswerStore, type StoredAnswer } from './answer-store.ts'
 import { cachePolicyOf, USE_CACHE, type CachePolicy } from './cache-control.ts'

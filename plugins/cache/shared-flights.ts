@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
-import type { SharedRedis } from '../../proxy/redis.ts'
+import type { SharedRedis } from '../../proxy/stores/redis.ts'
 import type { AnswerStore, StoredAnswer } from './answer-store.ts'
 
 interface SharedFlights {

@@ -1,6 +1,6 @@
 // What the cache adds to the core's types: its state slot, and how it shows on the request's
 // log line.
-import type { CompletedContext } from '../../proxy/context.ts'
+import type { CompletedContext } from '../../proxy/pipeline/context.ts'
 
 interface CacheState {
   /** The hashed cache key; never the prompt itself. */
@@ -11,7 +11,7 @@ interface CacheState {
   readonly coalesced: boolean
 }
 
-declare module '../../proxy/context.ts' {
+declare module '../../proxy/pipeline/context.ts' {
   interface PluginState {
     cache?: CacheState
   }

@@ -3,7 +3,7 @@
 // the account endpoints' bearer tokens. It holds no business rules and no state of its own; it
 // provides the pages that mailed links open, for the accounts plugin set up after it.
 import { fileURLToPath } from 'node:url'
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { loadAssets } from './assets.ts'
 import { DASHBOARD_PATH, dashboardRoutes } from './routes.ts'
 import { dashboardSchema } from './schema.ts'

@@ -7,7 +7,7 @@ export interface AccountPages {
   acceptInvitation(token: string): string
 }
 
-declare module '../../proxy/plugin.ts' {
+declare module '../../proxy/pipeline/plugin.ts' {
   interface PluginServices {
     /** The dashboard's pages for mailed links, where a browser that opens one is sent. */
     readonly accountPages?: AccountPages

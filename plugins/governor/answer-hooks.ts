@@ -10,14 +10,14 @@
 // withheld or redacted, text and tool calls' arguments alike, and the findings are reported in
 // x-governor-output-* headers (trailers on a stream) and the done event.
 // Whether the answer may be cached is left in ctx.state.governor.output for the cache to read.
-import type { ToolCall } from '../../proxy/ai-request.ts'
-import type { CompletionResult, StreamChunk } from '../../proxy/completion.ts'
-import type { RequestContext } from '../../proxy/context.ts'
-import { GovernorBlockedError, GovernorResponseBlockedError, OverloadedError, type GatewayError } from '../../proxy/errors.ts'
-import type { StreamEnd } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
-import { StreamStop } from '../../proxy/stream-stop.ts'
-import type { WorkerPool } from '../../proxy/pool.ts'
+import type { ToolCall } from '../../proxy/pipeline/ai-request.ts'
+import type { CompletionResult, StreamChunk } from '../../proxy/pipeline/completion.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import { GovernorBlockedError, GovernorResponseBlockedError, OverloadedError, type GatewayError } from '../../proxy/pipeline/errors.ts'
+import type { StreamEnd } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
+import { StreamStop } from '../../proxy/pipeline/stream-stop.ts'
+import type { WorkerPool } from '../../proxy/kit/pool.ts'
 import type { Finding } from '../../workers/scan-content.ts'
 import type { Assessment } from './assess.ts'
 import { governorHeaders, outputHeaders } from './headers.ts'

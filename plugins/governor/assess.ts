@@ -1,9 +1,9 @@
 // One assessment of a text set for a project: findings, custom-rule matches and the verdict.
 // Memoized by content, verdict-relevant metadata and settings version.
 import type { Histogram } from 'prom-client'
-import type { GovernorMetadata } from '../../proxy/ai-request.ts'
-import type { WorkerPool } from '../../proxy/pool.ts'
-import type { Project } from '../../proxy/project.ts'
+import type { GovernorMetadata } from '../../proxy/pipeline/ai-request.ts'
+import type { WorkerPool } from '../../proxy/kit/pool.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 import type { Finding } from '../../workers/scan-content.ts'
 import { scanTexts, type ScanLimits } from './scan-texts.ts'
 import type { ProjectRules } from './project-rules.ts'

@@ -1,7 +1,7 @@
 // Whether a project may use the Governor. Compliance is never silently skipped: a request that
 // asks for it on a project without it is refused.
-import { PermissionError } from '../../proxy/errors.ts'
-import type { Project } from '../../proxy/project.ts'
+import { PermissionError } from '../../proxy/pipeline/errors.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 
 export function governorUnavailable(project: Project): PermissionError | undefined {
   if (project.plan === 'free') {

@@ -2,9 +2,9 @@
 // a request that carries governorMetadata. A project with `governance: "all"` has every request on
 // the AI routes checked, so plain SDK traffic is governed too: a request without governorMetadata
 // is governed with the action type of its route and its API key as the sender.
-import type { ActionType, AiRequest, GovernorMetadata } from '../../proxy/ai-request.ts'
-import type { RouteInfo } from '../../proxy/context.ts'
-import type { Project } from '../../proxy/project.ts'
+import type { ActionType, AiRequest, GovernorMetadata } from '../../proxy/pipeline/ai-request.ts'
+import type { RouteInfo } from '../../proxy/pipeline/context.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 import { governorUnavailable } from './availability.ts'
 
 // The gateway's AI routes are general-purpose, each the spec's `other` (low risk); a route made for

@@ -2,7 +2,7 @@
 // request that carries governorMetadata; strict-mode blocking; the checks of the model's answer
 // (streams too, as they arrive), its redaction;
 // and the compliance records a compliance team works from (/api/compliance/*, /api/governor/validate).
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { warmUpScanner } from '../../workers/scan/warm-up.ts'
 import { createAnswerHooks } from './answer-hooks.ts'
 import { checkedClassifier } from './classifier-check.ts'

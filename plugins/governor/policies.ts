@@ -7,9 +7,9 @@
 // bad or unsafe regex is refused here, never dropped at request time.
 import { ulid } from 'ulid'
 import { z } from 'zod'
-import { InvalidRequestError, NotFoundError } from '../../proxy/errors.ts'
-import { validate } from '../../proxy/validate.ts'
-import type { CustomRule, Project } from '../../proxy/project.ts'
+import { InvalidRequestError, NotFoundError } from '../../proxy/pipeline/errors.ts'
+import { validate } from '../../proxy/http/validate.ts'
+import type { CustomRule, Project } from '../../proxy/pipeline/project.ts'
 import type { AuthRegistry } from '../auth/registry.ts'
 import { ID_PREFIXES } from './records/ids.ts'
 import { ruleProblem } from './verdict/custom-rules.ts'

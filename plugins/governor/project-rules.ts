@@ -1,7 +1,7 @@
 // A project's custom rules, compiled once per settings version and shared by the assessments and
 // the checks of streamed answers.
 import type { Logger } from 'pino'
-import type { Project } from '../../proxy/project.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 import { compileRules, type CompiledRule } from './verdict/custom-rules.ts'
 
 export type ProjectRules = (project: Project) => readonly CompiledRule[]

@@ -2,12 +2,12 @@
 // governorMetadata, or for every request under governance "all" (governed-metadata.ts), before
 // the cache, so hits are governed too; strict-mode blocking, and the checks of the model's answer
 // (answer-hooks.ts).
-import type { GovernorMetadata } from '../../proxy/ai-request.ts'
-import type { Clock } from '../../proxy/clock.ts'
-import { isStreamed, type RequestContext } from '../../proxy/context.ts'
+import type { GovernorMetadata } from '../../proxy/pipeline/ai-request.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import { isStreamed, type RequestContext } from '../../proxy/pipeline/context.ts'
 import type { AuthState } from '../auth/state.ts'
-import { GovernorBlockedError } from '../../proxy/errors.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { GovernorBlockedError } from '../../proxy/pipeline/errors.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import type { Assess } from './assess.ts'
 import { governorUnavailable } from './availability.ts'
 import { governedMetadata } from './governed-metadata.ts'

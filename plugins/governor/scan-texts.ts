@@ -5,8 +5,8 @@
 // than one keep the threads working in parallel. The pool's OverloadedError (a full queue) is
 // passed on untouched so the client gets 503. With a project's own classifier every text goes to
 // the pool, where the classifier runs in the same task as the rules.
-import { inlineOrPooled } from '../../proxy/inline-or-pooled.ts'
-import type { WorkerPool } from '../../proxy/pool.ts'
+import { inlineOrPooled } from '../../proxy/pipeline/inline-or-pooled.ts'
+import type { WorkerPool } from '../../proxy/kit/pool.ts'
 import { scanContent, type Finding } from '../../workers/scan-content.ts'
 import type { ClassifierSettings } from '../../workers/scan/classifier/classifier.ts'
 

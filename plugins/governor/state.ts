@@ -1,7 +1,7 @@
 // What the Governor adds to the core's types: its state slot, how the slot shows on the request's
 // log line, and the services it provides.
-import type { GovernorMetadata } from '../../proxy/ai-request.ts'
-import type { CompletedContext } from '../../proxy/context.ts'
+import type { GovernorMetadata } from '../../proxy/pipeline/ai-request.ts'
+import type { CompletedContext } from '../../proxy/pipeline/context.ts'
 import type { Policies } from './policies.ts'
 
 interface GovernorState {
@@ -26,13 +26,13 @@ interface GovernorState {
   }
 }
 
-declare module '../../proxy/context.ts' {
+declare module '../../proxy/pipeline/context.ts' {
   interface PluginState {
     governor?: GovernorState
   }
 }
 
-declare module '../../proxy/plugin.ts' {
+declare module '../../proxy/pipeline/plugin.ts' {
   interface PluginServices {
     /** The Governor's settings and custom rules: their one writer, which checks every rule before it is saved. */
     readonly policies?: Policies

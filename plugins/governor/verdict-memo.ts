@@ -1,7 +1,7 @@
 // Verdicts are pure functions of (content, metadata, project settings version), so repeated
 // requests reuse them. Bounded, least recently used first out; in-process only.
 import { createHash } from 'node:crypto'
-import type { GovernorMetadata } from '../../proxy/ai-request.ts'
+import type { GovernorMetadata } from '../../proxy/pipeline/ai-request.ts'
 
 export class VerdictMemo<V> {
   readonly #entries = new Map<string, V>()

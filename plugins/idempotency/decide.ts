@@ -1,6 +1,6 @@
 // The records kept per key and the decision a request under a key gets. Pure: the store
 // (record-store.ts) reads the record and applies the decision atomically.
-import type { CompletionResult } from '../../proxy/completion.ts'
+import type { CompletionResult } from '../../proxy/pipeline/completion.ts'
 
 /** A key is honoured this long after its first use (Stripe's 24 hours). */
 export const RETENTION_MS = 24 * 60 * 60 * 1000
@@ -16,7 +16,7 @@ interface RecordBase {
 
 export interface InFlightRecord extends RecordBase {
   readonly state: 'in_flight'
-  /** `pid:uuid` of the process running the request (plugins/metering/process-owner.ts). */
+  /** `pid:uuid` of the process running the request (proxy/stores/process-owner.ts). */
   readonly owner: string
 }
 

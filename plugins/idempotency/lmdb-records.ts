@@ -2,8 +2,8 @@
 // the sweep. Every change is one LMDB transaction, so processes sharing the store see one owner
 // per key, and a record committed here survives a kill -9. A run whose process is gone (its pid
 // no longer exists) may be taken over.
-import type { PluginStore } from '../../proxy/store.ts'
-import { isLiveOwner, SELF_OWNER } from '../metering/process-owner.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
+import { isLiveOwner, SELF_OWNER } from '../../proxy/stores/process-owner.ts'
 import { decide, isExpired, RETENTION_MS, type IdempotencyRecord } from './decide.ts'
 import type { IdempotencyRecords, RecordId } from './record-store.ts'
 

@@ -10,7 +10,7 @@ export interface IdempotencyState {
   readonly chargedMicros: number
 }
 
-declare module '../../proxy/context.ts' {
+declare module '../../proxy/pipeline/context.ts' {
   interface PluginState {
     idempotency?: IdempotencyState
   }

@@ -6,9 +6,9 @@
 // the charge counts.
 import { Counter, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
-import { BudgetExceededError } from '../../proxy/errors.ts'
-import type { Project } from '../../proxy/project.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 import type { Hold } from './budget-holds.ts'
 import { toMicros, type BudgetRow, type LedgerEntry, type ReserveResult } from './ledger.ts'
 import type { MeteringStore } from './metering-store.ts'

@@ -4,7 +4,7 @@
 // process sees (budget-leases.ts), or, for a key with a budget of its own, hold in the store.
 // Either way the settled spend is read from the store, committed.
 import { availableMicros, type Ledger, type ReserveResult } from './ledger.ts'
-import { SELF_OWNER } from './process-owner.ts'
+import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
 
 /** A key's own monthly budget, held beside its project's. */
 export interface KeyBudget {

@@ -3,10 +3,10 @@
 // budget per call, the rest in the worker pool (count-tokens-in-pool.ts). Usage is never lost to
 // the pool: a task it refuses (a full queue), fails or does not finish in time is counted inline,
 // correctness over the bound.
-import { countTokensInPool } from '../../proxy/count-tokens-in-pool.ts'
-import { OverloadedError } from '../../proxy/errors.ts'
-import { inlineOrPooled, type InlineLimits } from '../../proxy/inline-or-pooled.ts'
-import type { WorkerPool } from '../../proxy/pool.ts'
+import { countTokensInPool } from '../../proxy/pipeline/count-tokens-in-pool.ts'
+import { OverloadedError } from '../../proxy/pipeline/errors.ts'
+import { inlineOrPooled, type InlineLimits } from '../../proxy/pipeline/inline-or-pooled.ts'
+import type { WorkerPool } from '../../proxy/kit/pool.ts'
 import { countTexts, countTokens } from '../../workers/count-tokens.ts'
 
 // countTokens measured on a 2-core x86-64, Node 24, under other load (p50–p90): English prose

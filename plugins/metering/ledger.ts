@@ -4,10 +4,10 @@
 // exactly once (its ledger entry is keyed by request id and checked inside the same transaction).
 // A settlement is journaled first (settlement-journal.ts) and known to this process at once; its
 // commit follows.
-import type { EventOutbox } from '../../proxy/events.ts'
+import type { EventOutbox } from '../../proxy/stores/events.ts'
 import type { Database, Key } from 'lmdb'
-import type { PluginStore } from '../../proxy/store.ts'
-import { SELF_OWNER } from './process-owner.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
+import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
 import { addSpend, mergeSpendRows, spendOf, ZERO_SPEND, type SpendDimension, type SpendFigures, type SpendRow } from './spend-breakdown.ts'
 import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 

@@ -2,14 +2,14 @@
 // alone on its store (budget-holds.ts), or carved from budget leases for processes sharing it
 // (budget-leases.ts). A settlement is journaled and counts at once; its commit follows in the
 // background.
-import type { EventOutbox } from '../../proxy/events.ts'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { EventOutbox } from '../../proxy/stores/events.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import { memoryHolds, storeHolds } from './budget-holds.ts'
 import { leasedHolds } from './budget-leases.ts'
 import { createLedger, type DayStats } from './ledger.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { daysOf } from './periods.ts'
-import { isLiveOwner, SELF_OWNER } from './process-owner.ts'
+import { isLiveOwner, SELF_OWNER } from '../../proxy/stores/process-owner.ts'
 import { mergeSpendRows } from './spend-breakdown.ts'
 
 interface LmdbMeteringOptions {

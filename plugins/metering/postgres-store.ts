@@ -7,12 +7,12 @@
 // project's settlements are committed in turns, those that queued behind one commit sharing the next.
 // Nothing is journaled locally: once the commit returns, the charge is in the database every
 // gateway reads.
-import type { Clock } from '../../proxy/clock.ts'
-import type { PluginDatabase, Sql } from '../../proxy/database.ts'
-import { DependencyUnavailableError } from '../../proxy/errors.ts'
-import { takeOwnerLease } from '../../proxy/owner-lease.ts'
-import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
-import { batchedTurns } from '../../proxy/batched-turns.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
+import { DependencyUnavailableError } from '../../proxy/pipeline/errors.ts'
+import { takeOwnerLease } from '../../proxy/stores/owner-lease.ts'
+import type { SharedEventOutbox } from '../../proxy/stores/shared-events.ts'
+import { batchedTurns } from '../../proxy/stores/batched-turns.ts'
 import { leasedHolds, type LeaseStore } from './budget-leases.ts'
 import type { Hold, KeyBudget } from './budget-holds.ts'
 import { availableMicros, type BudgetRow, type DayStats, type LeaseResult, type LedgerEntry, type ModelStats, type Settled, type StreamCheckpoint } from './ledger.ts'

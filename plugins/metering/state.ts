@@ -2,7 +2,7 @@
 // it leaves in the core's ctx.charge, which the answer reports.
 import type { UsageMeter } from './usage-service.ts'
 
-declare module '../../proxy/plugin.ts' {
+declare module '../../proxy/pipeline/plugin.ts' {
   interface PluginServices {
     /** Budget holds and ledger entries for requests that skip the model call (the pass-through): metering's. */
     readonly usageMeter?: UsageMeter

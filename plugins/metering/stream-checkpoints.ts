@@ -4,7 +4,7 @@
 // a stream far shorter than the interval is then charged at least the prompt the provider was
 // sent. After that, each running stream's new text is counted and written every interval, all
 // streams in one transaction, one pass at a time so that no text is counted twice.
-import type { RequestContext } from '../../proxy/context.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import type { StreamCheckpoint } from './ledger.ts'
 
 interface StreamCheckpointsOptions {

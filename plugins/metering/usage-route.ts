@@ -2,12 +2,12 @@
 // GET /api/projects/:projectId/usage for its organization's members. Both add the period's totals
 // and a row per day, read from the same ledger; with `by`, the period's spend by key, end user or tag.
 import { z } from 'zod'
-import { PermissionError } from '../../proxy/errors.ts'
-import type { ProjectRouteSpec, RouteSpec } from '../../proxy/plugin.ts'
-import type { Clock } from '../../proxy/clock.ts'
-import type { Project } from '../../proxy/project.ts'
-import { Reply } from '../../proxy/reply.ts'
-import { validate } from '../../proxy/validate.ts'
+import { PermissionError } from '../../proxy/pipeline/errors.ts'
+import type { ProjectRouteSpec, RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
+import { Reply } from '../../proxy/http/reply.ts'
+import { validate } from '../../proxy/http/validate.ts'
 import type { MeteringStore } from './metering-store.ts'
 import { daysOf, monthKey, periodRange, type Period } from './periods.ts'
 import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from './spend-breakdown.ts'

@@ -4,9 +4,9 @@
 // The hold is admitted and settled by the same rules as a model route's (budget-guard.ts).
 import { Counter, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
-import { BudgetExceededError } from '../../proxy/errors.ts'
-import type { Project } from '../../proxy/project.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
 import type { BudgetGuard, KeyOfRequest } from './budget-guard.ts'
 import type { Hold } from './budget-holds.ts'
 import type { LedgerEntry } from './ledger.ts'

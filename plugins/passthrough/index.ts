@@ -4,13 +4,13 @@
 // by the gateway's; before anything is forwarded, the request holds the most it can cost (or its
 // route's ceiling) of the project's budget, and whatever usage the answer reports is charged
 // after, never above the hold. A request whose cost cannot be known is recorded as such, never as free.
-import { modelCatalog } from '../../proxy/catalog.ts'
-import { BudgetExceededError, InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/errors.ts'
-import type { ProviderName } from '../../proxy/models.ts'
-import type { GatewayPlugin, RouteSpec } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
-import { tagsOf } from '../../proxy/request-tags.ts'
-import type { RequestContext } from '../../proxy/context.ts'
+import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
+import { BudgetExceededError, InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/pipeline/errors.ts'
+import type { ProviderName } from '../../proxy/pipeline/models.ts'
+import type { GatewayPlugin, RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
+import { tagsOf } from '../../proxy/pipeline/request-tags.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import { apiPathOf } from './api-path.ts'
 import { createForwarder } from './forward.ts'
 import { outgoingHeaders } from './forward-headers.ts'

@@ -5,11 +5,11 @@
 // processes sharing it (tollgate serve --workers N). A store that cannot answer refuses the request
 // (503) unless the operator set `failOpen`.
 import { Counter } from 'prom-client'
-import type { KeyEnv, RequestContext } from '../../proxy/context.ts'
-import { DependencyUnavailableError, RateLimitedError } from '../../proxy/errors.ts'
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
-import type { Plan } from '../../proxy/project.ts'
-import { Reply } from '../../proxy/reply.ts'
+import type { KeyEnv, RequestContext } from '../../proxy/pipeline/context.ts'
+import { DependencyUnavailableError, RateLimitedError } from '../../proxy/pipeline/errors.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
+import type { Plan } from '../../proxy/pipeline/project.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import type { LimitVerdict } from './check-limits.ts'
 import { lmdbLimitStore, memoryLimitStore, type LimitStore } from './limit-store.ts'
 import { redisLimitStore } from './redis-limits.ts'

@@ -2,7 +2,7 @@
 // one host (tollgate serve --workers N), or in Redis shared by every host (redis-limits.ts). Each
 // reads, decides with checkLimits and writes as one step, so concurrent requests never both take
 // the last token.
-import type { PluginStore } from '../../proxy/store.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import { checkLimits, type KeyLimitState, type LimitVerdict } from './check-limits.ts'
 import type { PlanLimits } from './schema.ts'
 

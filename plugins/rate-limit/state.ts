@@ -1,6 +1,6 @@
 // What the rate limit adds to the core's types: its state slot, and how it shows on the
 // request's log line.
-import type { CompletedContext } from '../../proxy/context.ts'
+import type { CompletedContext } from '../../proxy/pipeline/context.ts'
 
 interface RateLimitState {
   readonly limit: number
@@ -8,7 +8,7 @@ interface RateLimitState {
   readonly resetSeconds: number
 }
 
-declare module '../../proxy/context.ts' {
+declare module '../../proxy/pipeline/context.ts' {
   interface PluginState {
     rateLimit?: RateLimitState
   }

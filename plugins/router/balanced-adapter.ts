@@ -2,10 +2,10 @@
 // serves the model and is not resting, chosen by weight; one that fails transiently or answers 429
 // rests for its retry-after, or the configured cooldown. The attempt loop (call-with-retry.ts)
 // retries as before, and a retry lands on another deployment while the failed one rests.
-import type { ProviderEvent } from '../../proxy/completion.ts'
-import { DeploymentsCoolingError, UpstreamError } from '../../proxy/errors.ts'
+import type { ProviderEvent } from '../../proxy/pipeline/completion.ts'
+import { DeploymentsCoolingError, UpstreamError } from '../../proxy/pipeline/errors.ts'
 import type { Random } from '../../proxy/kit/seeded-random.ts'
-import type { ModelName } from '../../proxy/models.ts'
+import type { ModelName } from '../../proxy/pipeline/models.ts'
 import { isTransient } from './upstream-error.ts'
 import type { Cooldowns } from './cooldown.ts'
 import type { DeploymentMetrics } from './deployment-metrics.ts'

@@ -4,10 +4,10 @@
 // it decides (trimming, the context window's verdict, the prompt tokens reported) must not depend
 // on how busy the pool is, so a count not done by its deadline fails the request with a
 // retryable 503 instead of giving way to an estimate.
-import type { Message, ToolDefinition } from '../../proxy/ai-request.ts'
-import { countTokensInPool } from '../../proxy/count-tokens-in-pool.ts'
-import { OverloadedError } from '../../proxy/errors.ts'
-import type { WorkerPool } from '../../proxy/pool.ts'
+import type { Message, ToolDefinition } from '../../proxy/pipeline/ai-request.ts'
+import { countTokensInPool } from '../../proxy/pipeline/count-tokens-in-pool.ts'
+import { OverloadedError } from '../../proxy/pipeline/errors.ts'
+import type { WorkerPool } from '../../proxy/kit/pool.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 
 /** Longest message counted on the event loop: about 5 ms at the worst (random CJK), microseconds for prose. */

@@ -1,11 +1,11 @@
 // POST /v1/messages/count_tokens (the Anthropic dialect): the prompt's size as the router counts
 // it for routing and budgets, for the model the body names, without calling any model.
-import { countTokensAnswerSchema } from '../../proxy/dialects/anthropic/answers.ts'
-import { countTokensRequestSchema, toAiRequest, type CountTokensRequest } from '../../proxy/dialects/anthropic/request.ts'
-import { InvalidRequestError } from '../../proxy/errors.ts'
-import type { RouteSpec } from '../../proxy/plugin.ts'
-import type { WorkerPool } from '../../proxy/pool.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { countTokensAnswerSchema } from '../../proxy/pipeline/dialects/anthropic/answers.ts'
+import { countTokensRequestSchema, toAiRequest, type CountTokensRequest } from '../../proxy/pipeline/dialects/anthropic/request.ts'
+import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
+import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
+import type { WorkerPool } from '../../proxy/kit/pool.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import { promptTokensOf } from './context-window.ts'
 import { countContentTokens } from './count-content-tokens.ts'
 import { promptTexts, sizePrompt } from './prompt-size.ts'

@@ -1,8 +1,8 @@
 // Each provider's deployments as the config lists them, or its one apiKey at baseUrl, made into
 // the adapter the route table calls: a provider with a key is always served through its deployments.
-import type { Clock } from '../../proxy/clock.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
 import { seededRandom } from '../../proxy/kit/seeded-random.ts'
-import type { ProviderName } from '../../proxy/models.ts'
+import type { ProviderName } from '../../proxy/pipeline/models.ts'
 import type { Upstream } from '../../proxy/pipeline/upstream.ts'
 import { createBalancedAdapter, type Deployment } from './balanced-adapter.ts'
 import { createCooldowns } from './cooldown.ts'

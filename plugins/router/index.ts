@@ -2,12 +2,12 @@
 // context window, and leaves an UpstreamCall in ctx.modelCall for the core to run, the same
 // decision in ctx.state.router for the plugins after it. It also answers the Anthropic dialect's
 // count_tokens, since it is the one that counts prompts.
-import { SPEC_TEMPERATURE, type AiRequest, type Message } from '../../proxy/ai-request.ts'
-import { aiRequestOf, type RequestContext } from '../../proxy/context.ts'
-import { InvalidRequestError } from '../../proxy/errors.ts'
-import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/gateway-headers.ts'
-import type { GatewayPlugin, PluginDeps } from '../../proxy/plugin.ts'
-import { Reply } from '../../proxy/reply.ts'
+import { SPEC_TEMPERATURE, type AiRequest, type Message } from '../../proxy/pipeline/ai-request.ts'
+import { aiRequestOf, type RequestContext } from '../../proxy/pipeline/context.ts'
+import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
+import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/http/gateway-headers.ts'
+import type { GatewayPlugin, PluginDeps } from '../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../proxy/http/reply.ts'
 import { createUpstream, type Upstream } from '../../proxy/pipeline/upstream.ts'
 import { routerLogFields, type RouteDecision } from './state.ts'
 import { fitContextWindow, promptTokensOf } from './context-window.ts'

@@ -8,8 +8,8 @@
 // exact only where the counter did not cut a long run into pieces (a cut can let the pieces merge
 // into fewer tokens).
 import { Buffer } from 'node:buffer'
-import { modelCatalog } from '../../proxy/catalog.ts'
-import type { ModelName } from '../../proxy/models.ts'
+import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
+import type { ModelName } from '../../proxy/pipeline/models.ts'
 import { MESSAGE_OVERHEAD_TOKENS, promptTokensOf } from './context-window.ts'
 import type { PromptSize } from './prompt-size.ts'
 import { JSON_MODE_INSTRUCTION } from './providers/adapter.ts'

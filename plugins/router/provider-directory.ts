@@ -1,7 +1,7 @@
 // Where each provider's API is and the gateway's own credential for it, for the plugins that call
 // a provider's other endpoints as they are (the pass-through): one reading of the router's
 // configuration, with the same base-URL rules as the model calls.
-import type { ProviderName } from '../../proxy/models.ts'
+import type { ProviderName } from '../../proxy/pipeline/models.ts'
 import { ANTHROPIC_API_VERSION } from './providers/anthropic.ts'
 import { deploymentsOf } from './deployments.ts'
 import { endpointOf } from './providers/endpoint.ts'

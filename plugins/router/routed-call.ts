@@ -1,10 +1,10 @@
 // The UpstreamCall the router hands to the core for one request: runs the attempt loop, checks
 // json-mode answers, and keeps x-gateway-model true when a fallback serves (the answer itself
 // says which model served it).
-import type { ProviderEvent, ProviderResult, UpstreamCall } from '../../proxy/completion.ts'
-import type { RequestContext } from '../../proxy/context.ts'
-import { UpstreamInvalidJsonError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/errors.ts'
-import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/gateway-headers.ts'
+import type { ProviderEvent, ProviderResult, UpstreamCall } from '../../proxy/pipeline/completion.ts'
+import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import { UpstreamInvalidJsonError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/pipeline/errors.ts'
+import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/http/gateway-headers.ts'
 import {
   completeWithRetry,
   openStreamWithRetry,

@@ -1,8 +1,8 @@
 // The router's configuration. Every object is strict and defaulted, so `routerSchema.parse({})`
 // gives a working gateway that serves every model with the built-in local provider.
 import { z } from 'zod'
-import { modelNameSchema } from '../../proxy/catalog.ts'
-import type { ModelName, Quality } from '../../proxy/models.ts'
+import { modelNameSchema } from '../../proxy/pipeline/catalog.ts'
+import type { ModelName, Quality } from '../../proxy/pipeline/models.ts'
 
 const millis = z.int().positive()
 

@@ -4,7 +4,7 @@
 // by the simulator and charged at list price, which must never go unnoticed.
 import { Gauge, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
-import type { ProviderName } from '../../proxy/models.ts'
+import type { ProviderName } from '../../proxy/pipeline/models.ts'
 import { PROVIDERS, deploymentsOf } from './deployments.ts'
 import type { RouterConfig } from './schema.ts'
 

@@ -1,8 +1,8 @@
 // What the router adds to the core's types: its state slot, how the slot shows on the request's
 // log line, and the services it provides.
-import type { Message } from '../../proxy/ai-request.ts'
-import type { CompletedContext, ModelCall } from '../../proxy/context.ts'
-import type { ModelName } from '../../proxy/models.ts'
+import type { Message } from '../../proxy/pipeline/ai-request.ts'
+import type { CompletedContext, ModelCall } from '../../proxy/pipeline/context.ts'
+import type { ModelName } from '../../proxy/pipeline/models.ts'
 import type { ProviderDirectory } from './provider-directory.ts'
 import type { ProviderAdapter } from './providers/adapter.ts'
 
@@ -25,13 +25,13 @@ export interface RouteDecision extends ModelCall {
 /** The router's built-in local provider: simulated answers, with no network call. */
 export type LocalModel = Pick<ProviderAdapter, 'complete'>
 
-declare module '../../proxy/context.ts' {
+declare module '../../proxy/pipeline/context.ts' {
   interface PluginState {
     router?: RouteDecision
   }
 }
 
-declare module '../../proxy/plugin.ts' {
+declare module '../../proxy/pipeline/plugin.ts' {
   interface PluginServices {
     /** Each provider's API address and the gateway's credential for it: the router's configuration. */
     readonly providers?: ProviderDirectory

@@ -3,7 +3,7 @@
 // deliveries, then claims due deliveries and sends them concurrently: at most `concurrency` at
 // once, and at most `perWebhookConcurrency` for one webhook, so a slow receiver holds a few slots, never all.
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
 import type { WebhookMetrics } from './metrics.ts'
 import type { AttemptRunner } from './run-attempt.ts'
 import type { WebhooksConfig } from './schema.ts'

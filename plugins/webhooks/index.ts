@@ -2,7 +2,7 @@
 // plugins put in the outbox. The plugin has no request hooks; its work is its routes and the
 // delivery worker it starts (see delivery-worker.ts for the loop, webhook-store.ts for where the
 // records live: LMDB, or PostgreSQL shared by every gateway on DATABASE_URL).
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { deliveryRoutes } from './delivery-routes.ts'
 import { startDeliveryWorker } from './delivery-worker.ts'
 import { createDeliveryDispatcher } from './guarded-dispatcher.ts'

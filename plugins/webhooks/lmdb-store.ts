@@ -1,9 +1,9 @@
 // Webhooks and deliveries in LMDB, for one host (the processes of `--workers N` share it). Each
 // operation is one LMDB write transaction, which LMDB serializes across processes: an event is
 // fanned out and a delivery claimed by one worker only.
-import type { Clock } from '../../proxy/clock.ts'
-import type { EventOutbox } from '../../proxy/events.ts'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { EventOutbox } from '../../proxy/stores/events.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 import { planClaims } from './claim-plan.ts'
 import { createDeliveryRecords } from './delivery-records.ts'
 import { fanOut } from './fan-out.ts'

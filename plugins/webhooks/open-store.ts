@@ -1,7 +1,7 @@
 // Chooses where the webhooks live at boot: PostgreSQL when the gateway has DATABASE_URL (every
 // gateway on it serves the same webhooks and shares their deliveries), else this host's LMDB.
-import type { PluginDeps } from '../../proxy/plugin.ts'
-import { storedOnce } from '../../proxy/stored-once.ts'
+import type { PluginDeps } from '../../proxy/pipeline/plugin.ts'
+import { storedOnce } from '../../proxy/stores/stored-once.ts'
 import type { NewId } from './ids.ts'
 import { lmdbWebhookStore } from './lmdb-store.ts'
 import { webhookMigrations } from './postgres-schema.ts'

@@ -6,11 +6,11 @@
 // token is still the delivery's. Gateways claiming at once take different deliveries; a claim
 // whose gateway died is taken again once its lease runs out.
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/clock.ts'
-import type { GatewayEvent } from '../../proxy/events.ts'
-import type { PluginDatabase, Sql } from '../../proxy/database.ts'
-import type { Listener } from '../../proxy/database-listener.ts'
-import type { SharedEventOutbox } from '../../proxy/shared-events.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import type { GatewayEvent } from '../../proxy/stores/events.ts'
+import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
+import type { Listener } from '../../proxy/stores/database-listener.ts'
+import type { SharedEventOutbox } from '../../proxy/stores/shared-events.ts'
 import { planClaims } from './claim-plan.ts'
 import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery } from './delivery-states.ts'
 import { afterFinished, disabledAlert } from './failure-streak.ts'

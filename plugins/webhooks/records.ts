@@ -2,8 +2,8 @@
 // durable: each carries its schedule, and the `due` index orders them by the time the worker
 // should next look at them, so a restart resumes exactly where the last process stopped.
 import type { Database, Key } from 'lmdb'
-import type { EventKind, GatewayEvent } from '../../proxy/events.ts'
-import type { PluginStore } from '../../proxy/store.ts'
+import type { EventKind, GatewayEvent } from '../../proxy/stores/events.ts'
+import type { PluginStore } from '../../proxy/stores/store.ts'
 
 /** An event kind, or `*` for every kind. */
 export type Subscription = EventKind | '*'

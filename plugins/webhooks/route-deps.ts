@@ -1,7 +1,7 @@
 // What the webhook endpoints share: their dependencies, and the rule that a caller sees only its
 // project's webhooks (another project's webhook is 404, as if it did not exist).
-import type { Clock } from '../../proxy/clock.ts'
-import { NotFoundError } from '../../proxy/errors.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import { NotFoundError } from '../../proxy/pipeline/errors.ts'
 import type { NewId } from './ids.ts'
 import type { WebhookRecord } from './records.ts'
 import type { AttemptRunner } from './run-attempt.ts'

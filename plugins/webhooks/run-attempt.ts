@@ -3,7 +3,7 @@
 // Shared by the delivery worker and the test endpoint.
 import type { Logger } from 'pino'
 import type { Dispatcher } from 'undici'
-import type { Clock } from '../../proxy/clock.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
 import { attemptDelivery } from './attempt-delivery.ts'
 import type { AttemptResult, Settlement } from './delivery-states.ts'
 import type { WebhookMetrics } from './metrics.ts'

@@ -4,7 +4,7 @@
 // (http://2130706433/) into dotted IPv4, so they are judged by the address they denote.
 // The same rule is applied again at connect time by guarded-dispatcher.ts.
 import { isIP } from 'node:net'
-import { InvalidRequestError } from '../../proxy/errors.ts'
+import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
 import { refusalOf } from './address-policy.ts'
 import type { ResolveHost } from './resolve-host.ts'
 

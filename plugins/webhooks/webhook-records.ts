@@ -1,6 +1,6 @@
 // Registered webhooks: create, read, change and delete, always within one project. The writes
 // run inside the caller's store transaction so they combine with delivery changes atomically.
-import type { Clock } from '../../proxy/clock.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
 import type { NewId } from './ids.ts'
 import { prefixRange, type WebhookDatabases, type WebhookRecord } from './records.ts'
 import type { SecretBox } from './secret-box.ts'

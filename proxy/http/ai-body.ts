@@ -2,10 +2,10 @@
 // send most (no governorMetadata) in a single pass; zod's parse of the same body costs several
 // times as much. Whatever the check does not take goes to the zod schemas, which accept every
 // body the check does, with the same result, and word the 400 for the bodies they refuse.
-import { chatRequestSchema, completeRequestSchema, MAX_MESSAGES, MAX_TOKENS_CEILING, type AiRequest, type Message } from '../ai-request.ts'
-import { modelCatalog } from '../catalog.ts'
-import type { Quality } from '../models.ts'
-import { validate } from '../validate.ts'
+import { chatRequestSchema, completeRequestSchema, MAX_MESSAGES, MAX_TOKENS_CEILING, type AiRequest, type Message } from '../pipeline/ai-request.ts'
+import { modelCatalog } from '../pipeline/catalog.ts'
+import type { Quality } from '../pipeline/models.ts'
+import { validate } from './validate.ts'
 
 const KNOWN_KEYS = new Set(['messages', 'quality', 'temperature', 'model', 'maxTokens', 'mode'])
 

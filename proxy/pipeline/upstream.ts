@@ -7,7 +7,7 @@
 import { StringDecoder } from 'node:string_decoder'
 import { Pool, errors } from 'undici'
 import type { Dispatcher } from 'undici'
-import { UpstreamError, UpstreamTimeoutError } from '../errors.ts'
+import { UpstreamError, UpstreamTimeoutError } from './errors.ts'
 
 interface UpstreamOptions {
   /** Sockets per origin. */

@@ -5,9 +5,9 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, createTraceState, trace, type S
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base'
-import { GatewayError } from '../errors.ts'
-import type { TraceParent } from '../trace-context.ts'
-import { traceHeadersOf } from '../trace-context.ts'
+import { GatewayError } from '../pipeline/errors.ts'
+import type { TraceParent } from '../kit/trace-context.ts'
+import { traceHeadersOf } from '../kit/trace-context.ts'
 import type { Tracing } from '../tracing.ts'
 
 /** `<endpoint>/v1/traces`, as the OTLP spec derives the traces URL from the base endpoint. */

@@ -19,6 +19,34 @@ export function readmeAt(root: string, revision: string): string | undefined {
   }
 }
 
+/**
+ * Files renamed since a revision (old path → new path), as git finds them: a code span of the old
+ * README that names a moved file is written when the docs name it where it now lives.
+ */
+export function renamesSince(root: string, revision: string): Map<string, string> {
+  const out = execFileSync('git', ['diff', '-M', '--name-status', '--diff-filter=R', revision], { cwd: root, encoding: 'utf8' })
+  const renames = new Map<string, string>()
+  for (const line of out.split('\n')) {
+    const [, from, to] = line.split('\t')
+    if (from !== undefined && to !== undefined) renames.set(from, to)
+  }
+  return renames
+}
+
+/** Where a path named in the old README lives now: a moved file, or a folder all of whose files moved to one place. */
+function movedTo(span: string, renames: ReadonlyMap<string, string>): string | undefined {
+  const file = renames.get(span)
+  if (file !== undefined || !span.endsWith('/')) return file
+  const folders = new Set<string>()
+  for (const [from, to] of renames) {
+    if (!from.startsWith(span)) continue
+    const rest = from.slice(span.length)
+    if (!to.endsWith(rest)) return undefined
+    folders.add(to.slice(0, to.length - rest.length))
+  }
+  return folders.size === 1 ? [...folders][0] : undefined
+}
+
 export interface DocsProblems {
   missingSpans: string[]
   missingCodeLines: string[]
@@ -31,7 +59,7 @@ export function documentationPages(root: string): string[] {
   return [join(root, 'README.md'), ...pages]
 }
 
-export function checkDocs(root: string, oldReadme: string): DocsProblems {
+export function checkDocs(root: string, oldReadme: string, renames: ReadonlyMap<string, string> = new Map()): DocsProblems {
   const pages = documentationPages(root)
   const facts = new Map(pages.map((page) => [page, readMarkdown(readFileSync(page, 'utf8'))]))
   const spans = new Set([...facts.values()].flatMap((page) => page.spans))
@@ -39,7 +67,7 @@ export function checkDocs(root: string, oldReadme: string): DocsProblems {
   const old = readMarkdown(oldReadme)
   const linked = [...pages, join(root, 'models', 'README.md')].filter((page) => existsSync(page))
   return {
-    missingSpans: unique(old.spans.filter((span) => !spans.has(span))),
+    missingSpans: unique(old.spans.filter((span) => !spans.has(span) && !spans.has(movedTo(span, renames) ?? span))),
     missingCodeLines: unique(old.fencedLines.filter((line) => !codeLines.has(line))),
     brokenLinks: linked.flatMap((page) => brokenLinks(root, page, facts.get(page) ?? readMarkdown(readFileSync(page, 'utf8')))),
   }

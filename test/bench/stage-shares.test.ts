@@ -11,15 +11,15 @@ const native = (functionName: string): CallFrame => ({ functionName, url: '', li
 
 // Each stack, outermost frame first, and how many 100 µs samples end on it.
 const STACKS: ReadonlyArray<{ readonly frames: readonly CallFrame[]; readonly samples: number; readonly stage: Stage | 'idle' }> = [
-  { frames: [project('handle', 'proxy/server.ts')], samples: 2, stage: 'accept' },
-  { frames: [project('handle', 'proxy/server.ts'), project('runRequest', 'proxy/chain.ts')], samples: 1, stage: 'accept' },
+  { frames: [project('handle', 'proxy/http/server.ts')], samples: 2, stage: 'accept' },
+  { frames: [project('handle', 'proxy/http/server.ts'), project('runRequest', 'proxy/pipeline/chain.ts')], samples: 1, stage: 'accept' },
   // Innermost first: the metering hook under the chain runner under the server.
-  { frames: [project('handle', 'proxy/server.ts'), project('runRequest', 'proxy/chain.ts'), project('onRequest', 'plugins/metering/index.ts')], samples: 1, stage: 'metering' },
+  { frames: [project('handle', 'proxy/http/server.ts'), project('runRequest', 'proxy/pipeline/chain.ts'), project('onRequest', 'plugins/metering/index.ts')], samples: 1, stage: 'metering' },
   // A helper and an unlisted package count for the stage that called them.
-  { frames: [project('handle', 'proxy/server.ts'), project('runRequest', 'proxy/chain.ts'), project('onRequest', 'plugins/metering/index.ts'), project('countTokens', 'workers/count-tokens.ts'), pkg('encode', 'gpt-tokenizer/esm/index.js')], samples: 2, stage: 'metering' },
+  { frames: [project('handle', 'proxy/http/server.ts'), project('runRequest', 'proxy/pipeline/chain.ts'), project('onRequest', 'plugins/metering/index.ts'), project('countTokens', 'workers/count-tokens.ts'), pkg('encode', 'gpt-tokenizer/esm/index.js')], samples: 2, stage: 'metering' },
   // A package that serves one stage claims its samples wherever it is called from.
-  { frames: [project('handle', 'proxy/server.ts'), pkg('info', 'pino/lib/proto.js')], samples: 1, stage: 'log' },
-  { frames: [project('handle', 'proxy/server.ts'), pkg('inc', 'prom-client/lib/counter.js')], samples: 1, stage: 'metrics' },
+  { frames: [project('handle', 'proxy/http/server.ts'), pkg('info', 'pino/lib/proto.js')], samples: 1, stage: 'log' },
+  { frames: [project('handle', 'proxy/http/server.ts'), pkg('inc', 'prom-client/lib/counter.js')], samples: 1, stage: 'metrics' },
   // undici under the router is the model call; Node's native write under it too.
   { frames: [project('complete', 'plugins/router/providers/chat-completions.ts'), pkg('request', 'undici/lib/api/api-request.js'), native('writev')], samples: 2, stage: 'model' },
   // A file moved into a wing keeps its stage, and a function of ai-call.ts its own.

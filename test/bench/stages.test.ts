@@ -43,7 +43,7 @@ t.test('packages claim a stage only when they serve one alone', async (t) => {
   t.same(ruleOf(frame('safeParse', `file://${ROOT}/node_modules/zod/v4/core/parse.js`), ROOT), { rule: 'validation' })
   t.same(ruleOf(frame('request', `file://${ROOT}/node_modules/undici/lib/api/api-request.js`), ROOT), { rule: undefined })
   t.same(ruleOf(frame('emit', 'node:events'), ROOT), { rule: undefined })
-  t.same(ruleOf(frame('handle', `file://${ROOT}/proxy/server.ts`), ROOT), { rule: 'accept', project: 'proxy/server.ts' })
+  t.same(ruleOf(frame('handle', `file://${ROOT}/proxy/http/server.ts`), ROOT), { rule: 'accept', project: 'proxy/http/server.ts' })
   t.equal(leftoverOf(frame('_resume', `file://${ROOT}/node_modules/undici/lib/dispatcher/client.js`), ROOT), 'otherUndici')
   t.equal(leftoverOf(frame('pack', `file://${ROOT}/node_modules/msgpackr/pack.js`), ROOT), 'otherStore')
   t.equal(leftoverOf(frame('(garbage collector)', ''), ROOT), 'otherGc')

@@ -13,7 +13,7 @@ import { parseSse } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
-import { openStore } from '../../proxy/store.ts'
+import { openStore } from '../../proxy/stores/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'
 import { until } from '../helpers/until.ts'
 

@@ -4,8 +4,8 @@ import t from 'tap'
 import { call } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
-import { openStore } from '../../proxy/store.ts'
-import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
+import { openStore } from '../../proxy/stores/store.ts'
+import { SHIPPED_TABLE } from '../../proxy/pipeline/model-table.ts'
 import { until } from '../helpers/until.ts'
 
 const body = { messages: [{ role: 'user', content: 'Summarize the quarterly numbers' }], model: 'gpt-4o', maxTokens: 1000 }

@@ -10,7 +10,7 @@ import { request } from 'undici'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
-import { openStore } from '../../proxy/store.ts'
+import { openStore } from '../../proxy/stores/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'
 import { until } from '../helpers/until.ts'
 

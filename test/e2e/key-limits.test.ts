@@ -4,7 +4,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
-import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
+import { SHIPPED_TABLE } from '../../proxy/pipeline/model-table.ts'
 import { call } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'

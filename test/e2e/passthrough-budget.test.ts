@@ -9,7 +9,7 @@ import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { until } from '../helpers/until.ts'
-import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
+import { SHIPPED_TABLE } from '../../proxy/pipeline/model-table.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 const PROSE = 'The quarterly report shows steady growth in every region, with the strongest gains in the north. '.repeat(20)

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap'
 import { call } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
-import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
+import { SHIPPED_TABLE } from '../../proxy/pipeline/model-table.ts'
 
 const question = 'What is the weather in Paris?'
 

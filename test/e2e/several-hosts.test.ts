@@ -11,7 +11,7 @@ import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, TEST_SECRET } from '../helpers/start-gateway.ts'
-import { SHIPPED_TABLE } from '../../proxy/model-table.ts'
+import { SHIPPED_TABLE } from '../../proxy/pipeline/model-table.ts'
 
 // Three gateways start and stop in each test: on a loaded 2-core
 // machine the whole file can pass tap's 120 s per file.

@@ -4,7 +4,7 @@
 import t from 'tap'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { openStore } from '../../proxy/store.ts'
+import { openStore } from '../../proxy/stores/store.ts'
 import type { LedgerEntry, Reservation } from '../../plugins/metering/ledger.ts'
 import { checkCutCharges, gatewayToCrash, ledgerAfterRestart, streamsToCut } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'

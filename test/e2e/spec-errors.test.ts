@@ -2,7 +2,7 @@
 // server: status and exact body.
 import t from 'tap'
 import { z } from 'zod'
-import type { GatewayPlugin } from '../../proxy/plugin.ts'
+import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { builtinPlugins } from '../../plugins/index.ts'
 import { call, hello } from '../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'

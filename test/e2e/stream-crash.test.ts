@@ -8,7 +8,7 @@ import { request } from 'undici'
 import { gatewayToCrash, ledgerAfterRestart } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { until } from '../helpers/until.ts'
-import { openStore } from '../../proxy/store.ts'
+import { openStore } from '../../proxy/stores/store.ts'
 import type { StreamCheckpoint } from '../../plugins/metering/ledger.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 

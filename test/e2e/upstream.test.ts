@@ -4,7 +4,7 @@ import t, { type Test } from 'tap'
 import { request } from 'undici'
 import { call, hello, parseSse } from '../helpers/http.ts'
 import { startMockedGateway } from '../helpers/mocked-gateway.ts'
-import { openStore } from '../../proxy/store.ts'
+import { openStore } from '../../proxy/stores/store.ts'
 import { createLedger } from '../../plugins/metering/ledger.ts'
 
 function setup(t: Test, router: Record<string, unknown> = {}) {

@@ -1,7 +1,7 @@
-// What makes a gateway spawned by a test die at a crash point (proxy/crash-points.ts): node
+// What makes a gateway spawned by a test die at a crash point (proxy/kit/crash-points.ts): node
 // arguments that preload crash-points.ts, and the variable that names the point.
 import { fileURLToPath } from 'node:url'
-import type { CrashPoint } from '../../proxy/crash-points.ts'
+import type { CrashPoint } from '../../proxy/kit/crash-points.ts'
 
 const PRELOAD = fileURLToPath(new URL('./crash-points.ts', import.meta.url))
 

@@ -3,8 +3,8 @@
 // no AI body unless one is given.
 import { pino } from 'pino'
 import type { z } from 'zod'
-import { completeRequestSchema } from '../../proxy/ai-request.ts'
-import type { RequestContext, RouteInfo } from '../../proxy/context.ts'
+import { completeRequestSchema } from '../../proxy/pipeline/ai-request.ts'
+import type { RequestContext, RouteInfo } from '../../proxy/pipeline/context.ts'
 
 export const COMPLETE_ROUTE: RouteInfo = { name: 'ai_complete', kind: 'ai', keyTypes: ['sk'], stream: false }
 export const CHAT_ROUTE: RouteInfo = { name: 'ai_chat', kind: 'ai', keyTypes: ['sk'], stream: true }

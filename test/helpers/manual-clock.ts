@@ -1,6 +1,6 @@
 // The clock tests hand the gateway: time moves only when the test moves it, so expiry, retry
 // and cooldown tests need no sleeps and give the same answer on a loaded machine.
-import type { Clock } from '../../proxy/clock.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
 
 export interface ManualClock extends Clock {
   /** Moves time forward by `ms`. */

@@ -3,9 +3,9 @@
 // without PostgreSQL, ready but degraded without Redis.
 import t from 'tap'
 import pino from 'pino'
-import { openDatabase } from '../../proxy/database.ts'
-import { openRedis } from '../../proxy/redis.ts'
-import { DependencyUnavailableError } from '../../proxy/errors.ts'
+import { openDatabase } from '../../proxy/stores/database.ts'
+import { openRedis } from '../../proxy/stores/redis.ts'
+import { DependencyUnavailableError } from '../../proxy/pipeline/errors.ts'
 import { ConfigError } from '../../proxy/config.ts'
 import { POSTGRES_MISSING, startPostgres } from '../helpers/postgres-server.ts'
 import { REDIS_MISSING, startRedis } from '../helpers/redis-server.ts'

@@ -1,5 +1,5 @@
 // A project's audit chain as LMDB holds it, read a page at a time for its check.
-import type { PluginStore } from '../../../proxy/store.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import { openGovernorDatabases, type AuditKey } from '../records/databases.ts'
 import type { AuditChain } from '../records/governor-records.ts'
 

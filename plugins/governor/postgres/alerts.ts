@@ -1,8 +1,8 @@
 // Alerts in PostgreSQL: raised with an audit record (audit-trail.ts), then acknowledged and
 // resolved by a compliance officer; each change emits its event to the shared outbox with it.
-import type { Clock } from '../../../proxy/clock.ts'
-import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../../proxy/stores/database.ts'
+import type { SharedEventOutbox } from '../../../proxy/stores/shared-events.ts'
 import { alertData } from '../records/event-data.ts'
 import type { Alerts } from '../records/governor-records.ts'
 import { ALERT_TRANSITIONS, assertTransition } from '../records/transitions.ts'

@@ -6,10 +6,10 @@
 // Rows that need no project-wide lock are written first, so the lock is held for the fewest
 // round trips; the locks are always taken in one order (a model's row, the counts, the head).
 // A project's appends that arrive while one commits are chained together in the next.
-import { batchedTurns } from '../../../proxy/batched-turns.ts'
-import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import { DependencyUnavailableError } from '../../../proxy/errors.ts'
-import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
+import { batchedTurns } from '../../../proxy/stores/batched-turns.ts'
+import type { PluginDatabase, Sql } from '../../../proxy/stores/database.ts'
+import { DependencyUnavailableError } from '../../../proxy/pipeline/errors.ts'
+import type { SharedEventOutbox } from '../../../proxy/stores/shared-events.ts'
 import { GENESIS_HASH, hashOfRecord } from '../audit/chain-hash.ts'
 import { alertData, violationData } from '../records/event-data.ts'
 import type { AuditChain, AuditEntry, AuditTrail } from '../records/governor-records.ts'
@@ -49,7 +49,7 @@ export function postgresAuditTrail(database: PluginDatabase, events: SharedEvent
     return records
   }
 
-  // A project's appends in turns (proxy/batched-turns.ts): its chain's head is one row, locked by
+  // A project's appends in turns (proxy/stores/batched-turns.ts): its chain's head is one row, locked by
   // each append until its commit is on disk. The side rows come first and the head last, in the
   // order one append takes its locks (a model's row, the counts, the head).
   const appendInTurn = batchedTurns<AuditEntry, AuditRecord>((batch) => database.transaction(async (sql) => {

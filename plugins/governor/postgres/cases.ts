@@ -1,9 +1,9 @@
 // Cases in PostgreSQL: a compliance officer's investigation of one or more violations, with notes.
 // Resolving a case resolves its violations that are still open, in the same transaction, which
 // emits every change's event to the shared outbox.
-import type { Clock } from '../../../proxy/clock.ts'
-import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../../proxy/stores/database.ts'
+import type { SharedEventOutbox } from '../../../proxy/stores/shared-events.ts'
 import { caseData, violationData } from '../records/event-data.ts'
 import type { CaseChanges, Cases } from '../records/governor-records.ts'
 import type { NewId } from '../records/ids.ts'

@@ -1,7 +1,7 @@
 // One record of a project by id, as each record family's changes start: read, or locked for the
 // rest of the transaction, and a 404 naming the record when the project has none by that id.
-import type { Sql } from '../../../proxy/database.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
+import type { Sql } from '../../../proxy/stores/database.ts'
+import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
 
 type FindRecord<T> = (sql: Sql, projectId: string, id: string, lock: boolean) => Promise<T>
 

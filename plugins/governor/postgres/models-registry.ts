@@ -1,8 +1,8 @@
 // The models registry in PostgreSQL: one entry per project, provider and model (a unique key, so
 // gateways registering a model's first use at once keep one entry), edited by a compliance officer.
-import type { Clock } from '../../../proxy/clock.ts'
-import type { PluginDatabase, Sql } from '../../../proxy/database.ts'
-import { ConflictError, NotFoundError } from '../../../proxy/errors.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../../proxy/stores/database.ts'
+import { ConflictError, NotFoundError } from '../../../proxy/pipeline/errors.ts'
 import type { ModelsRegistry } from '../records/governor-records.ts'
 import type { NewId } from '../records/ids.ts'
 import type { ModelEntry } from '../records/types.ts'

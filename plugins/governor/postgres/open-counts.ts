@@ -1,8 +1,8 @@
 // The open-violation counts of a project in PostgreSQL (records/score-watch.ts says why counts),
 // changed in the transaction that opens or resolves violations, with compliance.score_changed
 // emitted to the shared outbox in it when the score moves.
-import type { Sql } from '../../../proxy/database.ts'
-import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
+import type { Sql } from '../../../proxy/stores/database.ts'
+import type { SharedEventOutbox } from '../../../proxy/stores/shared-events.ts'
 import { applyCountChanges, NO_OPEN_VIOLATIONS, type CountChange, type OpenCounts } from '../records/score-watch.ts'
 
 export async function countOpenViolations(sql: Sql, events: SharedEventOutbox, projectId: string, changes: readonly CountChange[]): Promise<void> {

@@ -1,8 +1,8 @@
 // The Governor's records in PostgreSQL (DATABASE_URL), shared by every gateway on it; their
 // events go to the shared outbox in the transaction of each change.
-import type { Clock } from '../../../proxy/clock.ts'
-import type { PluginDatabase } from '../../../proxy/database.ts'
-import type { SharedEventOutbox } from '../../../proxy/shared-events.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { PluginDatabase } from '../../../proxy/stores/database.ts'
+import type { SharedEventOutbox } from '../../../proxy/stores/shared-events.ts'
 import type { GovernorRecords } from '../records/governor-records.ts'
 import type { NewId } from '../records/ids.ts'
 import { postgresAlerts } from './alerts.ts'

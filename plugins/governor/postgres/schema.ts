@@ -1,7 +1,7 @@
 // The Governor's tables in PostgreSQL. Records are kept whole as json (the text as written, so an
 // audit record is read back exactly as it was hashed), beside the columns lists filter on. Ids
 // compare in the "C" collation: ulids sort by time there, as they do in LMDB.
-import type { Migration } from '../../../proxy/database.ts'
+import type { Migration } from '../../../proxy/stores/database.ts'
 
 export const governorMigrations: readonly Migration[] = [{
   version: 1,

@@ -1,9 +1,9 @@
 // Alerts in LMDB: raised with the audit record of a high-risk request or a sensitive answer, then
 // acknowledged and resolved by a compliance officer.
-import type { Clock } from '../../../proxy/clock.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
-import type { EventOutbox } from '../../../proxy/events.ts'
-import type { PluginStore } from '../../../proxy/store.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import type { EventOutbox } from '../../../proxy/stores/events.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { alertData } from './event-data.ts'
 import type { Alerts } from './governor-records.ts'

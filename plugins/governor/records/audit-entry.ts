@@ -1,6 +1,6 @@
 // Turns an assessment into what the audit trail writes: the audit record draft (types, places
 // and counts of findings, never their values), the violations it opens and the alert it raises.
-import type { GovernorMetadata } from '../../../proxy/ai-request.ts'
+import type { GovernorMetadata } from '../../../proxy/pipeline/ai-request.ts'
 import type { Assessment } from '../assess.ts'
 import type { AuditEntry } from './governor-records.ts'
 import { highestSeverity } from '../verdict/levels.ts'

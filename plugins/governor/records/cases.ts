@@ -1,9 +1,9 @@
 // Cases in LMDB: a compliance officer's investigation of one or more violations, with notes.
 // Resolving a case resolves its violations that are still open.
-import type { Clock } from '../../../proxy/clock.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
-import type { EventOutbox } from '../../../proxy/events.ts'
-import type { PluginStore } from '../../../proxy/store.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import type { EventOutbox } from '../../../proxy/stores/events.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { caseData, violationData } from './event-data.ts'
 import type { CaseChanges, Cases } from './governor-records.ts'

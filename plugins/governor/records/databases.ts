@@ -1,7 +1,7 @@
 // The Governor's databases in its own store namespace. Records of a project are keyed by
 // [projectId, id], so a project's records are one key range and another project's are never
 // reached by id alone; ids are ulids, so a range is also in time order.
-import type { PluginStore } from '../../../proxy/store.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import type { OpenCounts } from './score-watch.ts'
 import type { Alert, AuditHead, AuditRecord, Case, ModelEntry, Violation } from './types.ts'
 

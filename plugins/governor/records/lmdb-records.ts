@@ -1,7 +1,7 @@
 // The Governor's records in the LMDB store of one host (and its worker processes).
-import type { Clock } from '../../../proxy/clock.ts'
-import type { EventOutbox } from '../../../proxy/events.ts'
-import type { PluginStore } from '../../../proxy/store.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { EventOutbox } from '../../../proxy/stores/events.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import { createAuditTrail } from '../audit/audit-trail.ts'
 import { lmdbAuditChain } from '../audit/lmdb-chain.ts'
 import { createAlerts } from './alerts.ts'

@@ -1,9 +1,9 @@
 // The models registry in LMDB: the models a project uses, with provider, risk classification and
 // approval status. Entries appear on a model's first governed use (audit-trail.ts) and are edited
 // here; one entry per provider and model.
-import type { Clock } from '../../../proxy/clock.ts'
-import { ConflictError, NotFoundError } from '../../../proxy/errors.ts'
-import type { PluginStore } from '../../../proxy/store.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import { ConflictError, NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import type { GovernorDatabases, ModelIndexKey } from './databases.ts'
 import type { ModelsRegistry } from './governor-records.ts'
 import type { NewId } from './ids.ts'

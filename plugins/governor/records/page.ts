@@ -1,7 +1,7 @@
 // Newest-first pages of a project's records with an opaque cursor. Ids are ulids, so a time
 // window is a key range: only records inside it are read, then filtered.
 import type { Database, Key } from 'lmdb'
-import { InvalidRequestError } from '../../../proxy/errors.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
 import { ID_PREFIXES, idAtTime, type RecordKind } from './ids.ts'
 import type { ProjectKey } from './databases.ts'
 

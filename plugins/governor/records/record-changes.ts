@@ -1,5 +1,5 @@
 // What a new case and an edited registry entry hold: decided here once, whichever store keeps them.
-import { InvalidRequestError } from '../../../proxy/errors.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
 import { highestSeverity } from '../verdict/levels.ts'
 import type { ModelChanges, NewCase } from './governor-records.ts'
 import type { Case, ModelEntry, Violation } from './types.ts'

@@ -3,7 +3,7 @@
 // and announced with its previous value when it moves. Counts, not a scan: the cost of a governed
 // request must not grow with the violations already on record. The event fires once per change
 // however many processes share the store, since the counts live in it.
-import type { EventOutbox } from '../../../proxy/events.ts'
+import type { EventOutbox } from '../../../proxy/stores/events.ts'
 import type { Severity } from '../verdict/types.ts'
 import { SEVERITY_WEIGHTS } from './compliance-score.ts'
 import type { GovernorDatabases } from './databases.ts'

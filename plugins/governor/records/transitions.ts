@@ -1,5 +1,5 @@
 // Allowed status changes of alerts, cases and violations; anything else is a 409.
-import { ConflictError } from '../../../proxy/errors.ts'
+import { ConflictError } from '../../../proxy/pipeline/errors.ts'
 import type { AlertStatus, CaseStatus, ViolationStatus } from './types.ts'
 
 export const ALERT_TRANSITIONS: Readonly<Record<AlertStatus, readonly AlertStatus[]>> = {

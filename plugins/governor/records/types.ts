@@ -1,6 +1,6 @@
 // The Governor's stored records. None holds scanned content or a detected value: findings are
 // kept as type, place and confidence only.
-import type { ActionType } from '../../../proxy/ai-request.ts'
+import type { ActionType } from '../../../proxy/pipeline/ai-request.ts'
 import type { Reason, RiskLevel, Severity, ViolationType } from '../verdict/types.ts'
 
 export type Decision = 'approved' | 'review' | 'blocked' | 'withheld'

@@ -1,8 +1,8 @@
 // Violations in LMDB: listed, read and resolved by a compliance officer (or through a case).
-import type { Clock } from '../../../proxy/clock.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
-import type { EventOutbox } from '../../../proxy/events.ts'
-import type { PluginStore } from '../../../proxy/store.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import type { EventOutbox } from '../../../proxy/stores/events.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { violationData } from './event-data.ts'
 import type { Violations } from './governor-records.ts'

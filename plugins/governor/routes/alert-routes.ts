@@ -1,7 +1,7 @@
 // /api/compliance/alerts: list, read, acknowledge, resolve.
 import { z } from 'zod'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import type { Alerts } from '../records/governor-records.ts'
 import { SEVERITIES } from '../verdict/types.ts'
 import { alertAnswer, pageOf } from './answers.ts'

@@ -1,11 +1,11 @@
 // GET /api/compliance/audit/:auditId: one audit record of the project, and
 // GET /api/compliance/audit/:auditId/verify: the check of the hash chain from the first record
 // through that one.
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { NotFoundError } from '../../../proxy/errors.ts'
-import type { Project } from '../../../proxy/project.ts'
-import type { RequestContext } from '../../../proxy/context.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import type { Project } from '../../../proxy/pipeline/project.ts'
+import type { RequestContext } from '../../../proxy/pipeline/context.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import { verifyAuditChain } from '../audit/verify-chain.ts'
 import type { AuditChain, AuditTrail } from '../records/governor-records.ts'
 import type { AuditRecord } from '../records/types.ts'

@@ -1,8 +1,8 @@
 // /api/compliance/cases: open a case from violations, list, read, change status or add a note,
 // resolve.
 import { z } from 'zod'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import type { CaseChanges, Cases, NewCase } from '../records/governor-records.ts'
 import { SEVERITIES } from '../verdict/types.ts'
 import { caseAnswer, pageOf } from './answers.ts'

@@ -1,10 +1,10 @@
 // What every records list takes in its query: a page size, the cursor of the previous page and a
 // time window; each list adds its own filters.
 import { z } from 'zod'
-import type { RequestContext } from '../../../proxy/context.ts'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
-import { validate } from '../../../proxy/validate.ts'
+import type { RequestContext } from '../../../proxy/pipeline/context.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
+import { validate } from '../../../proxy/http/validate.ts'
 import type { RecordKind } from '../records/ids.ts'
 import { deletedAnswer } from './answers.ts'
 import { decodeCursor, type PageQuery } from '../records/page.ts'

@@ -1,7 +1,7 @@
 // /api/compliance/models: the models registry.
 import { z } from 'zod'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import type { ModelsRegistry } from '../records/governor-records.ts'
 import { modelAnswer, pageOf } from './answers.ts'
 import { editableRoutes, pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'

@@ -1,7 +1,7 @@
 // /api/compliance/policies: the project's custom rules, through the shared policies service.
 import { z } from 'zod'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import type { Policies } from '../policies.ts'
 import { newRuleSchema, ruleChangesSchema } from '../policies.ts'
 import { decodeCursor, encodeCursor } from '../records/page.ts'

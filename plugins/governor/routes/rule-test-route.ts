@@ -2,8 +2,8 @@
 // as request-time matching finds it. A rule that could not be saved is refused with the reason
 // saving would give. Nothing is stored.
 import { z } from 'zod'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import { assertSavable, ruleFields } from '../policies.ts'
 import { findRuleSpans } from '../verdict/custom-rules.ts'
 

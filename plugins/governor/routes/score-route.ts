@@ -1,9 +1,9 @@
 // GET /api/compliance/score: the project's compliance score over a rolling period, and
 // GET /api/compliance/score/history: that score as it stood at the end of each of the last days.
 import { z } from 'zod'
-import type { Clock } from '../../../proxy/clock.ts'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import { computeComplianceScore, scoreAt, SEVERITY_WEIGHTS } from '../records/compliance-score.ts'
 import type { Violations } from '../records/governor-records.ts'
 import { scoreAnswer, scoreHistoryAnswer } from './answers.ts'

@@ -2,10 +2,10 @@
 // writes an audit record like a governed request; it opens no violations and raises no alerts,
 // since nothing was sent.
 import { z } from 'zod'
-import type { Clock } from '../../../proxy/clock.ts'
-import { governorMetadataSchema, messageSchema } from '../../../proxy/ai-request.ts'
-import type { RouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import { governorMetadataSchema, messageSchema } from '../../../proxy/pipeline/ai-request.ts'
+import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import type { Assess } from '../assess.ts'
 import type { AuditTrail } from '../records/governor-records.ts'
 import { governorUnavailable } from '../availability.ts'

@@ -1,7 +1,7 @@
 // /api/compliance/violations: list, read, resolve.
 import { z } from 'zod'
-import type { ProjectRouteSpec } from '../../../proxy/plugin.ts'
-import { Reply } from '../../../proxy/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import type { Violations } from '../records/governor-records.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../verdict/types.ts'
 import { pageOf, violationAnswer } from './answers.ts'

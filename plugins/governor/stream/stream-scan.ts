@@ -5,9 +5,9 @@
 // With the pool's queue full the stream is stopped: text that could not be scanned is not let
 // out, and scanning it inline instead would hold the loop as long as the window takes.
 import type { Histogram } from 'prom-client'
-import { OverloadedError } from '../../../proxy/errors.ts'
-import type { WorkerPool } from '../../../proxy/pool.ts'
-import { StreamStop } from '../../../proxy/stream-stop.ts'
+import { OverloadedError } from '../../../proxy/pipeline/errors.ts'
+import type { WorkerPool } from '../../../proxy/kit/pool.ts'
+import { StreamStop } from '../../../proxy/pipeline/stream-stop.ts'
 import { scanContent, type EntityType, type Finding } from '../../../workers/scan-content.ts'
 import type { Scan } from './stream-guard.ts'
 

@@ -1,5 +1,5 @@
 // The spec's risk class of each action type, and the points each class adds to a score.
-import type { ActionType } from '../../../proxy/ai-request.ts'
+import type { ActionType } from '../../../proxy/pipeline/ai-request.ts'
 
 type RiskClass = 'low' | 'medium' | 'high'
 

@@ -1,7 +1,7 @@
 // Actions that only some senders should take. A mismatch is found when the sender's role or
 // department is given and none of the given ones fits the action; unknown senders are not
 // guessed at.
-import type { ActionType } from '../../../proxy/ai-request.ts'
+import type { ActionType } from '../../../proxy/pipeline/ai-request.ts'
 
 interface Expectation {
   /** Words of which one must appear in the sender's role or department. */

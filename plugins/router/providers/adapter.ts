@@ -1,9 +1,9 @@
 // The contract between the router and a provider: one request in the gateway's terms, answered
 // whole or as a stream of events. Adapters translate wire formats; they never retry.
-import type { EmbeddingOptions, GenerationOptions, Message } from '../../../proxy/ai-request.ts'
-import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
-import { modelCatalog } from '../../../proxy/catalog.ts'
-import type { ModelName } from '../../../proxy/models.ts'
+import type { EmbeddingOptions, GenerationOptions, Message } from '../../../proxy/pipeline/ai-request.ts'
+import type { ProviderEvent, ProviderResult } from '../../../proxy/pipeline/completion.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelName } from '../../../proxy/pipeline/models.ts'
 
 /** The request's generation options travel as they are; an adapter sends what its API can express. */
 export interface ProviderRequest extends GenerationOptions {

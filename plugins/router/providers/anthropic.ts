@@ -1,8 +1,8 @@
 // Anthropic's Messages wire format: POST /v1/messages with system text at the top level, a JSON
 // answer of content blocks, or a stream of typed events from message_start to message_stop.
-import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
-import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
-import { UpstreamError } from '../../../proxy/errors.ts'
+import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/pipeline/ai-request.ts'
+import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/pipeline/completion.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { jsonInstructionOf, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'

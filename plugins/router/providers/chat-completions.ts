@@ -1,9 +1,9 @@
 // The Chat Completions wire format, spoken by OpenAI and by Mistral: POST /v1/chat/completions,
 // a JSON answer or SSE chunks ending in `data: [DONE]`.
-import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/ai-request.ts'
-import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/completion.ts'
-import { UpstreamError } from '../../../proxy/errors.ts'
-import type { ModelName } from '../../../proxy/models.ts'
+import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/pipeline/ai-request.ts'
+import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/pipeline/completion.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
+import type { ModelName } from '../../../proxy/pipeline/models.ts'
 import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { JSON_MODE_INSTRUCTION, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf, type Endpoint } from './endpoint.ts'

@@ -1,8 +1,8 @@
 // OpenAI's embeddings wire format, which Mistral speaks too: POST /v1/embeddings with the inputs,
 // answered with one vector per input and the prompt's usage. Vectors are asked as floats: every
 // OpenAI-compatible server gives them, and the client's own encoding is the gateway's to write.
-import type { ProviderResult } from '../../../proxy/completion.ts'
-import { UpstreamError } from '../../../proxy/errors.ts'
+import type { ProviderResult } from '../../../proxy/pipeline/completion.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { upstreamIdOf, type EmbeddingRequest } from './adapter.ts'
 import { endpointOf, postJson, type Endpoint } from './endpoint.ts'

@@ -1,8 +1,8 @@
 // The local provider's answers: plausible English picked by a seeded generator, so the same
 // request always gets the same answer, and tool calls with arguments that fit the tool's schema.
 // Pure; the streaming and pacing live in local.ts.
-import type { ToolCall, ToolDefinition } from '../../../proxy/ai-request.ts'
-import type { FinishReason } from '../../../proxy/completion.ts'
+import type { ToolCall, ToolDefinition } from '../../../proxy/pipeline/ai-request.ts'
+import type { FinishReason } from '../../../proxy/pipeline/completion.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 import type { ProviderRequest } from './adapter.ts'
 import { sampleOf } from './schema-sample.ts'

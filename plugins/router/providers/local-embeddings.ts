@@ -1,8 +1,8 @@
 // The local provider's embeddings: a unit vector per input, of the model's length (or the one the
 // request asks), drawn from a generator seeded by the input, so the same text always gets the same
 // vector. Components are 32-bit floats, as a provider's are, so they survive base64 exactly.
-import type { ProviderResult } from '../../../proxy/completion.ts'
-import { modelCatalog } from '../../../proxy/catalog.ts'
+import type { ProviderResult } from '../../../proxy/pipeline/completion.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { seededRandom } from '../../../proxy/kit/seeded-random.ts'
 import type { EmbeddingRequest } from './adapter.ts'
 

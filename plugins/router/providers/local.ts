@@ -2,7 +2,7 @@
 // embeddings,
 // reports usage the way a real provider does, and streams in paced chunks. It never makes a
 // network call.
-import type { ProviderEvent, ProviderResult } from '../../../proxy/completion.ts'
+import type { ProviderEvent, ProviderResult } from '../../../proxy/pipeline/completion.ts'
 import { pause } from '../pause.ts'
 import type { ProviderAdapter } from './adapter.ts'
 import { simulateAnswer } from './local-answer.ts'

@@ -1,6 +1,6 @@
 // Turns a provider's error answer, or an answer that makes no sense, into an UpstreamError whose
 // message is safe to show a client.
-import { UpstreamError } from '../../../proxy/errors.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { ResponseHeaders } from '../../../proxy/pipeline/upstream.ts'
 import { upstreamErrorOf } from '../upstream-error.ts'
 

@@ -2,8 +2,8 @@
 // server-sent events (eventsource-parser), which the adapter turns into the gateway's events at
 // once, so what one read brought reaches the core as one batch, through one promise.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser'
-import type { ProviderEvent } from '../../../proxy/completion.ts'
-import { UpstreamError } from '../../../proxy/errors.ts'
+import type { ProviderEvent } from '../../../proxy/pipeline/completion.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { UpstreamResponse } from '../../../proxy/pipeline/upstream.ts'
 
 // No text delta comes near this size; refusing to buffer more bounds a broken upstream's cost.

@@ -2,8 +2,8 @@
 // local model from a summary of the caller's own projects.
 import t from 'tap'
 import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
-import { openStore } from '../../../proxy/store.ts'
-import { systemClock } from '../../../proxy/clock.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
+import { systemClock } from '../../../proxy/kit/clock.ts'
 import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'
 import { accountSummary } from '../../../plugins/accounts/account-summary.ts'
 import { bearer, post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'

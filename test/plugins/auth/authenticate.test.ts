@@ -1,8 +1,8 @@
 // The one rule for which API keys open the gateway, as the request path and the authenticate
 // service apply it.
 import t from 'tap'
-import { systemClock } from '../../../proxy/clock.ts'
-import { openStore, type PluginStore } from '../../../proxy/store.ts'
+import { systemClock } from '../../../proxy/kit/clock.ts'
+import { openStore, type PluginStore } from '../../../proxy/stores/store.ts'
 import { authenticateKey, createAuthenticate } from '../../../plugins/auth/authenticate.ts'
 import { generateKey } from '../../../plugins/auth/key-format.ts'
 import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'

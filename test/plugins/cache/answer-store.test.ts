@@ -3,8 +3,8 @@
 // its own is still replaced and expired correctly.
 import t from 'tap'
 import { lmdbAnswerStore, type StoredAnswer } from '../../../plugins/cache/answer-store.ts'
-import { openStore } from '../../../proxy/store.ts'
-import type { PluginStore } from '../../../proxy/store.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 
 const answerAt = (storedAt: number, text = `answer at ${storedAt}`): StoredAnswer => ({

@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { Reply } from '../../../proxy/reply.ts'
+import type { Reply } from '../../../proxy/http/reply.ts'
 import { answer, cachedResult, complete, request, send, setupCache } from './fixtures.ts'
 
 /** Marks whether a pending hook result has settled, without waiting for it. */

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { cpSync } from 'node:fs'
 import pino from 'pino'
-import { openRedis } from '../../../proxy/redis.ts'
+import { openRedis } from '../../../proxy/stores/redis.ts'
 import { call, parseSse } from '../../helpers/http.ts'
 import { until } from '../../helpers/until.ts'
 import { REDIS_MISSING, startRedis, type RedisServer } from '../../helpers/redis-server.ts'

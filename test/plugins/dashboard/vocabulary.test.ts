@@ -1,7 +1,7 @@
 // The dashboard's forms offer the values the API accepts: its lists are the server's lists.
 import t from 'tap'
-import { EVENT_KINDS } from '../../../proxy/events.ts'
-import { PLANS } from '../../../proxy/project.ts'
+import { EVENT_KINDS } from '../../../proxy/stores/events.ts'
+import { PLANS } from '../../../proxy/pipeline/project.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../../../plugins/governor/verdict/types.ts'
 import type { AlertType } from '../../../plugins/governor/records/types.ts'
 import { SPEND_DIMENSIONS } from '../../../plugins/metering/spend-breakdown.ts'

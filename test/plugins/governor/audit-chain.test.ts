@@ -2,7 +2,7 @@
 // changed or removed record, and never holds a sensitive value or prompt text.
 import t, { type Test } from 'tap'
 import { open } from 'lmdb'
-import { openStore } from '../../../proxy/store.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { lmdbAuditChain, verifyAuditChain } from '../../../plugins/governor/index.ts'
 import { hashOfRecord } from '../../../plugins/governor/audit/chain-hash.ts'
 import type { AuditRecord } from '../../../plugins/governor/records/types.ts'

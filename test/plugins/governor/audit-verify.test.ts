@@ -1,7 +1,7 @@
 // GET /api/compliance/audit/:auditId/verify: the check of one record, covering the chain from the
 // first record through it, so records written before a changed one still verify.
 import t from 'tap'
-import { openStore } from '../../../proxy/store.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import type { AuditRecord } from '../../../plugins/governor/records/types.ts'
 import { call } from '../../helpers/http.ts'
 import { governedGateway } from './fixtures.ts'

@@ -2,9 +2,9 @@
 // request, through the same registry and policies service.
 import t from 'tap'
 import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'
-import { systemClock } from '../../../proxy/clock.ts'
-import { DEFAULT_GOVERNOR_SETTINGS } from '../../../proxy/project.ts'
-import { openStore } from '../../../proxy/store.ts'
+import { systemClock } from '../../../proxy/kit/clock.ts'
+import { DEFAULT_GOVERNOR_SETTINGS } from '../../../proxy/pipeline/project.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { call } from '../../helpers/http.ts'
 import { TEST_SECRET } from '../../helpers/start-gateway.ts'
 import { startAnswerUpstream } from './answer-upstream.ts'

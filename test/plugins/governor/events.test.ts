@@ -1,9 +1,9 @@
 // The Governor's records emit the spec's events into the outbox, in the transaction of the change:
 // violation.detected and alert.created with the spec's data fields, then the state changes.
 import t from 'tap'
-import { systemClock } from '../../../proxy/clock.ts'
-import { createOutbox, type GatewayEvent } from '../../../proxy/events.ts'
-import { openStore } from '../../../proxy/store.ts'
+import { systemClock } from '../../../proxy/kit/clock.ts'
+import { createOutbox, type GatewayEvent } from '../../../proxy/stores/events.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { call } from '../../helpers/http.ts'
 import { builtinPlugins } from '../../../plugins/index.ts'
 import { governedGateway, SENSITIVE } from './fixtures.ts'

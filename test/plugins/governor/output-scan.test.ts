@@ -1,7 +1,7 @@
 // The scan of the model's answer: its findings become violations and alerts; in strict mode a
 // JSON answer with a high or critical finding is withheld (streams: stream-enforcement.test.ts).
 import t, { type Test } from 'tap'
-import { openStore } from '../../../proxy/store.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { lmdbAuditChain, verifyAuditChain } from '../../../plugins/governor/index.ts'
 import { call, parseSse } from '../../helpers/http.ts'
 import { startAnswerUpstream } from './answer-upstream.ts'

@@ -2,7 +2,7 @@
 // with their escape sequences resolved, so a card right after "\n" is found and placed in the
 // arguments as sent; a message's text as it is, even when it looks like JSON.
 import t from 'tap'
-import type { AiRequest } from '../../../proxy/ai-request.ts'
+import type { AiRequest } from '../../../proxy/pipeline/ai-request.ts'
 import { requestScanViews } from '../../../plugins/governor/request-views.ts'
 import { findingsInRaw } from '../../../plugins/governor/stream/json-scan-view.ts'
 import { scanContent } from '../../../workers/scan-content.ts'

@@ -1,7 +1,7 @@
 // Which texts are scanned inline and which in the worker pool, and how pool failures surface.
 import t from 'tap'
-import { OverloadedError } from '../../../proxy/errors.ts'
-import type { WorkerPool } from '../../../proxy/pool.ts'
+import { OverloadedError } from '../../../proxy/pipeline/errors.ts'
+import type { WorkerPool } from '../../../proxy/kit/pool.ts'
 import { MAX_BATCHES_PER_CALL, scanTexts } from '../../../plugins/governor/scan-texts.ts'
 import { scanContentBatch } from '../../../workers/scan-content.ts'
 

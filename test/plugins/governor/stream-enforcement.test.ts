@@ -4,9 +4,9 @@
 // answer's findings come as trailers and in the done event.
 import t, { type Test } from 'tap'
 import { request } from 'undici'
-import { systemClock } from '../../../proxy/clock.ts'
-import { createOutbox } from '../../../proxy/events.ts'
-import { openStore } from '../../../proxy/store.ts'
+import { systemClock } from '../../../proxy/kit/clock.ts'
+import { createOutbox } from '../../../proxy/stores/events.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { builtinPlugins } from '../../../plugins/index.ts'
 import { call, parseSse, type SseEvent } from '../../helpers/http.ts'
 import { startAnswerUpstream, type AnswerOptions } from './answer-upstream.ts'

@@ -1,8 +1,8 @@
 // The verdict as a pure function: levels, weights, floors, approval, and monotonicity.
 import t from 'tap'
 import fc from 'fast-check'
-import { ACTION_TYPES, type ActionType } from '../../../proxy/ai-request.ts'
-import type { CustomRule } from '../../../proxy/project.ts'
+import { ACTION_TYPES, type ActionType } from '../../../proxy/pipeline/ai-request.ts'
+import type { CustomRule } from '../../../proxy/pipeline/project.ts'
 import { ENTITY_TYPES, type EntityType } from '../../../workers/scan/types.ts'
 import { ACTION_RISK, RISK_CLASS_POINTS } from '../../../plugins/governor/verdict/action-risk.ts'
 import { computeVerdict } from '../../../plugins/governor/verdict/compute-verdict.ts'

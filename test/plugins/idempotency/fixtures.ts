@@ -1,8 +1,8 @@
 // The real gateway for idempotency tests: a seeded project, the provider played by the mock
 // upstream (so tests can hold and fail calls and count them), and requests that carry a key.
 import type { Test } from 'tap'
-import type { Clock } from '../../../proxy/clock.ts'
-import { openStore } from '../../../proxy/store.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { createLedger, type BudgetRow, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
 import type { IdempotencyRecord } from '../../../plugins/idempotency/decide.ts'
 import { lmdbRecords } from '../../../plugins/idempotency/lmdb-records.ts'

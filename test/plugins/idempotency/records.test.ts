@@ -5,9 +5,9 @@
 // is away fails fast.
 import t, { type Test } from 'tap'
 import pino from 'pino'
-import { openStore } from '../../../proxy/store.ts'
-import { openDatabase } from '../../../proxy/database.ts'
-import { DependencyUnavailableError } from '../../../proxy/errors.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
+import { openDatabase } from '../../../proxy/stores/database.ts'
+import { DependencyUnavailableError } from '../../../proxy/pipeline/errors.ts'
 import { RETENTION_MS, type StoredAnswer } from '../../../plugins/idempotency/decide.ts'
 import { lmdbRecords } from '../../../plugins/idempotency/lmdb-records.ts'
 import { postgresRecords } from '../../../plugins/idempotency/postgres-records.ts'

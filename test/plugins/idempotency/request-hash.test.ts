@@ -1,7 +1,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { isDeepStrictEqual } from 'node:util'
-import { completeRequestSchema } from '../../../proxy/ai-request.ts'
+import { completeRequestSchema } from '../../../proxy/pipeline/ai-request.ts'
 import { canonicalJson, requestHash } from '../../../plugins/idempotency/request-hash.ts'
 
 const parse = (body: unknown) => completeRequestSchema.parse(body)

@@ -3,7 +3,7 @@
 // never let the month go over its limit. Each "process" here is a ledger of its own owner on one
 // store, as `serve --workers` runs them.
 import t, { type Test } from 'tap'
-import { openStore } from '../../../proxy/store.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { createLedger, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
 import { leasedHolds, spareOf } from '../../../plugins/metering/budget-leases.ts'
 import type { Hold } from '../../../plugins/metering/budget-holds.ts'

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { OverloadedError } from '../../../proxy/errors.ts'
-import type { WorkerPool } from '../../../proxy/pool.ts'
+import { OverloadedError } from '../../../proxy/pipeline/errors.ts'
+import type { WorkerPool } from '../../../proxy/kit/pool.ts'
 import { countStreamedTexts, METERING_INLINE, type PoolRefusal } from '../../../plugins/metering/count-streamed-text.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 

@@ -7,7 +7,7 @@ import { call } from '../../helpers/http.ts'
 import { startMockUpstream } from '../../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway, type GatewayUnderTest } from '../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
-import { SHIPPED_TABLE } from '../../../proxy/model-table.ts'
+import { SHIPPED_TABLE } from '../../../proxy/pipeline/model-table.ts'
 import { until } from '../../helpers/until.ts'
 
 const body = { messages: [{ role: 'user', content: 'Summarize the quarterly numbers' }], model: 'gpt-4o', maxTokens: 1000 }

@@ -2,7 +2,7 @@
 // streams admitted in that turn; its progress is then written by the periodic passes.
 import t from 'tap'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { RequestContext } from '../../../proxy/context.ts'
+import type { RequestContext } from '../../../proxy/pipeline/context.ts'
 import type { StreamCheckpoint } from '../../../plugins/metering/ledger.ts'
 import { streamCheckpoints } from '../../../plugins/metering/stream-checkpoints.ts'
 import { CHAT_ROUTE, makeContext } from '../../helpers/make-context.ts'

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { modelCatalog } from '../../../proxy/catalog.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { apiPathOf } from '../../../plugins/passthrough/api-path.ts'
 import { answerHeaders, outgoingHeaders } from '../../../plugins/passthrough/forward-headers.ts'
 import { ceilingMicros, costBoundMicros } from '../../../plugins/passthrough/hold-bound.ts'

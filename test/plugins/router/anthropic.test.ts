@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { UpstreamError } from '../../../proxy/errors.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createAnthropicAdapter } from '../../../plugins/router/providers/anthropic.ts'
 import { startMockUpstream } from '../../helpers/mock-upstream.ts'

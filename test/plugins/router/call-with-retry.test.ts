@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { UpstreamError } from '../../../proxy/errors.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import {
   backoffMs,
   completeWithRetry,

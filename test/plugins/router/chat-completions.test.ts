@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
-import { UpstreamError } from '../../../proxy/errors.ts'
-import type { ModelName } from '../../../proxy/models.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
+import type { ModelName } from '../../../proxy/pipeline/models.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'

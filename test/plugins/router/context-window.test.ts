@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import type { Message } from '../../../proxy/ai-request.ts'
+import type { Message } from '../../../proxy/pipeline/ai-request.ts'
 import { MESSAGE_OVERHEAD_TOKENS, fitContextWindow, promptTokensOf } from '../../../plugins/router/context-window.ts'
 import { assistant, system, user } from './fixtures.ts'
 

@@ -2,9 +2,9 @@
 // busy the worker pool: a slow pool delays the verdict, a pool past the deadline gets a 503 that
 // asks for a retry, and never does a byte estimate stand in for the count.
 import t, { type Test } from 'tap'
-import { OverloadedError } from '../../../proxy/errors.ts'
-import type { WorkerPool } from '../../../proxy/pool.ts'
-import type { Reply } from '../../../proxy/reply.ts'
+import { OverloadedError } from '../../../proxy/pipeline/errors.ts'
+import type { WorkerPool } from '../../../proxy/kit/pool.ts'
+import type { Reply } from '../../../proxy/http/reply.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 import { makeContext } from '../../helpers/make-context.ts'
 import { authState, caught, inlinePool, startRouter, user } from './fixtures.ts'

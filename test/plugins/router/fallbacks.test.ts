@@ -1,5 +1,5 @@
 import t from 'tap'
-import { UpstreamError } from '../../../proxy/errors.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import { fallbackTrigger, isContentPolicyError, isContextLengthError } from '../../../plugins/router/fallbacks.ts'
 import { providerError } from '../../../plugins/router/providers/provider-error.ts'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import type { ProviderEvent } from '../../../proxy/completion.ts'
+import type { ProviderEvent } from '../../../proxy/pipeline/completion.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createLocalAdapter, splitIntoChunks } from '../../../plugins/router/providers/local.ts'
 import { simulateAnswer } from '../../../plugins/router/providers/local-answer.ts'

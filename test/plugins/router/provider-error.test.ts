@@ -1,5 +1,5 @@
 import t from 'tap'
-import { UpstreamError } from '../../../proxy/errors.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import { parseAnswer, providerError, streamError } from '../../../plugins/router/providers/provider-error.ts'
 import { caught } from './fixtures.ts'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { ProviderName } from '../../../proxy/models.ts'
+import type { ProviderName } from '../../../proxy/pipeline/models.ts'
 import { resolveTargets, servingProvider, type RoutingRules } from '../../../plugins/router/resolve-model.ts'
 import { buildRouteTable } from '../../../plugins/router/route-table.ts'
 import { SPEC_TIERS } from '../../../plugins/router/schema.ts'

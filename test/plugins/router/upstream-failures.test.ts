@@ -2,7 +2,7 @@
 // pool and the mock upstream. undici 8 checks its first-byte and idle timeouts on a ~0.5 s tick,
 // so the timeout tests take up to a second whatever timeout they set.
 import t, { type Test } from 'tap'
-import { UpstreamError, UpstreamTimeoutError } from '../../../proxy/errors.ts'
+import { UpstreamError, UpstreamTimeoutError } from '../../../proxy/pipeline/errors.ts'
 import { createUpstream } from '../../../proxy/pipeline/upstream.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createChatCompletionsAdapter } from '../../../plugins/router/providers/chat-completions.ts'

@@ -4,7 +4,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import { refusalOf } from '../../../plugins/webhooks/address-policy.ts'
 import { checkTargetUrl, type TargetPolicy } from '../../../plugins/webhooks/target-check.ts'
-import { InvalidRequestError } from '../../../proxy/errors.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
 
 const noDns = async (hostname: string): Promise<never> => {
   throw new Error(`no lookup expected for ${hostname}`)

@@ -2,9 +2,9 @@
 // (keys in the same order, so cache keys and logs do not move) or the same 400 as zod's schemas.
 import t from 'tap'
 import fc from 'fast-check'
-import { chatRequestSchema, completeRequestSchema } from '../../../proxy/ai-request.ts'
+import { chatRequestSchema, completeRequestSchema } from '../../../proxy/pipeline/ai-request.ts'
 import { parseAiBody } from '../../../proxy/http/ai-body.ts'
-import { validate } from '../../../proxy/validate.ts'
+import { validate } from '../../../proxy/http/validate.ts'
 
 function outcome(parse: () => unknown): string {
   try {

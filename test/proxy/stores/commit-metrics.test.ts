@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Registry } from 'prom-client'
-import { openStore } from '../../../proxy/store.ts'
+import { openStore } from '../../../proxy/stores/store.ts'
 import { registerCommitMetrics } from '../../../proxy/stores/commit-metrics.ts'
 import { call, hello } from '../../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'

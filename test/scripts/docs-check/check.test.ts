@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { checkDocs, README_BEFORE_SPLIT, readmeAt } from '../../../scripts/docs-check/check.ts'
+import { checkDocs, README_BEFORE_SPLIT, readmeAt, renamesSince } from '../../../scripts/docs-check/check.ts'
 import { anchorsOf, codeSpans, readMarkdown } from '../../../scripts/docs-check/markdown.ts'
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
@@ -40,6 +40,13 @@ t.test('a span or code line that the old README had and the pages lost is report
   t.same(checkDocs(root, old), { missingSpans: ['TOLLGATE_DATA'], missingCodeLines: ['npm test'], brokenLinks: [] })
 })
 
+t.test('a path the old README named counts as written where the file or folder moved to', async (t) => {
+  const old = '# Old\n\n`src/a.ts`, `src/b/` and `src/c.ts`.\n'
+  const root = tree({ 'README.md': '# New\n\n`lib/x/a.ts` and `lib/b/`.\n' })
+  const renames = new Map([['src/a.ts', 'lib/x/a.ts'], ['src/b/one.ts', 'lib/b/one.ts'], ['src/b/two.ts', 'lib/b/two.ts'], ['src/c.ts', 'lib/c.ts']])
+  t.same(checkDocs(root, old, renames).missingSpans, ['src/c.ts'])
+})
+
 t.test('a link to a missing file or heading is reported, a working one is not', async (t) => {
   const root = tree({
     'README.md': '# R\n\n[ok](docs/a.md) [gone](docs/b.md) [anchor](docs/a.md#nowhere) [here](#r) [web](https://example.com)\n',
@@ -52,5 +59,5 @@ t.test('a link to a missing file or heading is reported, a working one is not', 
 const oldReadme = readmeAt(ROOT, README_BEFORE_SPLIT)
 const noHistory = 'the README before the split is not in this clone (shallow): git fetch --unshallow'
 t.test("the repository's README and docs/ keep every fact of the README they were split from", { skip: oldReadme === undefined ? noHistory : false }, async (t) => {
-  t.same(checkDocs(ROOT, oldReadme ?? ''), { missingSpans: [], missingCodeLines: [], brokenLinks: [] })
+  t.same(checkDocs(ROOT, oldReadme ?? '', renamesSince(ROOT, README_BEFORE_SPLIT)), { missingSpans: [], missingCodeLines: [], brokenLinks: [] })
 })

@@ -1,0 +1,264 @@
+// The plugin chain: per-hook arrays built once at boot, run as flat loops in ascending order.
+//
+//   accept ─▶ parse+validate body (400/413) ─▶ makeContext
+//     ─▶ onRequest: auth(100) → rate-limit(200) → idempotency(220) → router(250) → governor(300)
+//                   → cache(400) → metering(450)
+//           │ any returns a Reply ─────────────────────────────────────────────┐
+//     ─▶ model call (the router's decision; ctx.signal; 502/504 on failure)    │
+//     ─▶ onStreamChunk per chunk (may hold text back or stop the stream; a     │
+//        promise only for long work, awaited before the next chunk), then      │
+//        onStreamEnd once the model is done, or nothing for a JSON answer      │
+//        (tool calls held back when holdsStreamToolCalls asked go out after    │
+//        it, with the arguments onStreamEnd may have rewritten)                │
+//     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
+//     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
+//     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
+//
+// There is no next() and no reverse pass: the order read here is the order things run.
+// With tracing on, each hook is wrapped once here in a span of its own; off, hooks run bare.
+import type { ToolCall } from './ai-request.ts'
+import type { StreamChunk, CompletionResult } from './completion.ts'
+import { ConfigError } from '../config.ts'
+import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
+import { GatewayError, InternalError, toGatewayError } from './errors.ts'
+import type { CoreMetrics } from '../metrics.ts'
+import type { GatewayPlugin, PluginHooks } from './plugin.ts'
+import { Reply } from '../http/reply.ts'
+import { StreamStop } from './stream-stop.ts'
+import { tracedHook, type Tracing } from '../tracing.ts'
+
+interface Bound<H> {
+  readonly plugin: GatewayPlugin
+  readonly hook: H
+}
+
+type Hook<K extends keyof PluginHooks> = NonNullable<PluginHooks[K]>
+
+interface StreamEnded<C extends ToolCall> extends StreamChunk {
+  readonly toolCalls: readonly C[]
+}
+
+interface ChainStop {
+  readonly reply: Reply
+  readonly stoppedBy: string
+}
+
+export interface Chain {
+  /** Runs onRequest hooks for the route's kind; the first Reply stops the chain. */
+  runRequest(ctx: RequestContext): Promise<ChainStop | undefined>
+  runResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined>
+  /**
+   * The chunk as the client gets it; throws (or rejects with) a StreamStop when a hook ends the
+   * stream. A promise only when a hook returned one; the next chunk must wait for it.
+   */
+  runStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | Promise<StreamChunk>
+  /** Whether a hook asks to hold this stream's tool-call pieces until its end checks passed. */
+  holdsStreamToolCalls(ctx: RequestContext): boolean
+  /**
+   * The text hooks still held when the model finished, and the tool calls as the hooks let them
+   * out (their arguments possibly rewritten); rejects with a StreamStop like runStreamChunk.
+   */
+  runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): Promise<StreamEnded<C>>
+  runComplete(ctx: CompletedContext): void
+  /** The plugins' fields on the request's log line. */
+  logFields(ctx: CompletedContext, verbose: boolean): Record<string, unknown>
+}
+
+export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
+  const byName = new Map<string, GatewayPlugin>()
+  const orders = new Map<number, string>()
+  for (const plugin of plugins) {
+    if (byName.has(plugin.name)) throw new Error(`plugin name "${plugin.name}" is used twice`)
+    const clash = orders.get(plugin.order)
+    if (clash !== undefined) throw new Error(`plugins "${clash}" and "${plugin.name}" share order ${plugin.order}`)
+    byName.set(plugin.name, plugin)
+    orders.set(plugin.order, plugin.name)
+  }
+  for (const plugin of plugins) {
+    for (const name of plugin.requires ?? []) {
+      const required = byName.get(name)
+      if (required === undefined) {
+        throw new ConfigError(`plugin "${plugin.name}" requires plugin "${name}", which is not among the gateway's plugins (${[...byName.keys()].join(', ')})`)
+      }
+      if (required.order >= plugin.order) {
+        throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) requires plugin "${name}" to be set up before it, but "${name}" has order ${required.order}`)
+      }
+    }
+  }
+}
+
+export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks: PluginHooks }>, metrics: CoreMetrics, tracing?: Tracing): Chain {
+  const sorted = [...entries].sort((a, b) => a.plugin.order - b.plugin.order)
+  for (const { plugin, hooks } of sorted) {
+    // These run per chunk: a promise from every call would cost each chunk a turn of the loop.
+    for (const hook of ['onStreamChunk', 'holdsStreamToolCalls'] as const) {
+      if (hooks[hook]?.constructor.name === 'AsyncFunction') throw new Error(`plugin "${plugin.name}": ${hook} must not be an async function (it may return a promise when it has work to wait for)`)
+    }
+  }
+  const collect = <K extends keyof PluginHooks>(key: K, kind?: RouteKind): Bound<Hook<K>>[] =>
+    sorted
+      .filter(({ plugin, hooks }) => hooks[key] !== undefined && (kind === undefined || (plugin.gates as readonly string[]).includes(kind)))
+      .map(({ plugin, hooks }) => {
+        const bound = (hooks[key] as unknown as (...args: unknown[]) => unknown).bind(hooks)
+        // A span per stream chunk would outnumber everything else; chunks run inside the provider call's span.
+        const hook = tracing === undefined || key === 'onStreamChunk' || key === 'onStreamEnd' || key === 'holdsStreamToolCalls' ? bound : tracedHook(tracing, plugin.name, key, bound)
+        return { plugin, hook: hook as Hook<K> }
+      })
+
+  const onRequest: Record<RouteKind, Bound<Hook<'onRequest'>>[]> = {
+    ai: collect('onRequest', 'ai'),
+    keyed: collect('onRequest', 'keyed'),
+    open: [],
+  }
+  const onResult = collect('onResult', 'ai')
+  const onStreamChunk = collect('onStreamChunk', 'ai')
+  // For the end of a stream: what an earlier plugin releases still passes the later ones' chunk hooks.
+  const onStreamPass = sorted
+    .filter(({ plugin, hooks }) => (hooks.onStreamChunk !== undefined || hooks.onStreamEnd !== undefined) && plugin.gates.includes('ai'))
+    .map(({ plugin, hooks }) => ({ plugin, chunk: hooks.onStreamChunk?.bind(hooks), end: hooks.onStreamEnd?.bind(hooks) }))
+  const holdsStreamToolCalls = collect('holdsStreamToolCalls', 'ai')
+  const onComplete = collect('onComplete')
+  const logFields = sorted.filter(({ hooks }) => hooks.logFields !== undefined).map(({ plugin, hooks }) => ({ plugin, hook: hooks.logFields!.bind(hooks) }))
+
+  /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
+  function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
+    // A hook cut short by the request's end (the client left, or the gateway's shutdown deadline)
+    // did not fail; the answer is the reason the request ended.
+    if (ctx.signal.aborted) return Reply.error(toGatewayError(ctx.signal.reason))
+    metrics.pluginFailures.inc({ plugin: plugin.name })
+    ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
+    if (plugin.failOpen === true) return undefined
+    return Reply.error(err instanceof GatewayError ? err : new InternalError(undefined, { cause: err }))
+  }
+
+  /**
+   * A stream hook that threw: a StreamStop ends the stream as its plugin asked. Any other failure
+   * of a fail-closed plugin ends it too, since that plugin could not check what would go out; a
+   * fail-open plugin is skipped and the text passes unchanged.
+   */
+  function streamFailure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): void {
+    if (err instanceof StreamStop) throw err
+    // A hook whose work was cut short by the request's end (the client left) did not fail.
+    if (ctx.signal.aborted) throw ctx.signal.reason
+    metrics.pluginFailures.inc({ plugin: plugin.name })
+    ctx.log.error({ err, plugin: plugin.name, hook }, 'plugin hook failed')
+    if (plugin.failOpen !== true) throw new StreamStop(err instanceof GatewayError ? err : new InternalError(undefined, { cause: err }))
+  }
+
+  /**
+   * The chunk through the chunk hooks from the `from`th on. Synchronous while the hooks are: a
+   * hook's promise (long work, e.g. a scan in the worker pool) is awaited before the hooks after it.
+   */
+  function passChunk(ctx: RequestContext, chunk: StreamChunk, from: number): StreamChunk | Promise<StreamChunk> {
+    let current = chunk
+    for (let i = from; i < onStreamChunk.length; i++) {
+      const { plugin, hook } = onStreamChunk[i]!
+      let returned: StreamChunk | void | Promise<StreamChunk | void>
+      try {
+        returned = hook(ctx, current)
+      } catch (err) {
+        streamFailure(ctx, plugin, 'onStreamChunk', err)
+        continue
+      }
+      if (returned instanceof Promise) {
+        const given = current
+        return returned.then(
+          (passed) => passChunk(ctx, passed ?? given, i + 1),
+          (err: unknown) => {
+            streamFailure(ctx, plugin, 'onStreamChunk', err)
+            return passChunk(ctx, given, i + 1)
+          },
+        )
+      }
+      current = returned ?? current
+    }
+    return current
+  }
+
+  return {
+    async runRequest(ctx) {
+      for (const { plugin, hook } of onRequest[ctx.route.kind]) {
+        let reply: Reply | void
+        try {
+          const returned = hook(ctx)
+          // Most hooks answer at once; awaiting only real promises saves a microtask turn per hook.
+          reply = returned instanceof Promise ? await returned : returned
+        } catch (err) {
+          reply = failure(ctx, plugin, 'onRequest', err)
+        }
+        if (reply !== undefined) return { reply, stoppedBy: plugin.name }
+      }
+      return undefined
+    },
+    async runResult(ctx, result) {
+      for (const { plugin, hook } of onResult) {
+        try {
+          const returned = hook(ctx, result)
+          const reply = returned instanceof Promise ? await returned : returned
+          if (reply !== undefined) return reply
+        } catch (err) {
+          const reply = failure(ctx, plugin, 'onResult', err)
+          if (reply !== undefined) return reply
+        }
+      }
+      return undefined
+    },
+    runStreamChunk(ctx, chunk) {
+      return passChunk(ctx, chunk, 0)
+    },
+    holdsStreamToolCalls(ctx) {
+      for (const { plugin, hook } of holdsStreamToolCalls) {
+        try {
+          if (hook(ctx)) return true
+        } catch (err) {
+          streamFailure(ctx, plugin, 'holdsStreamToolCalls', err)
+        }
+      }
+      return false
+    },
+    async runStreamEnd(ctx, toolCalls) {
+      let pending = ''
+      let calls = toolCalls
+      for (const { plugin, chunk, end } of onStreamPass) {
+        try {
+          if (pending !== '' && chunk !== undefined) {
+            const passed = chunk(ctx, { text: pending })
+            pending = ((passed instanceof Promise ? await passed : passed) ?? { text: pending }).text
+          }
+          if (end === undefined) continue
+          const returned = end(ctx, calls)
+          const ended = returned instanceof Promise ? await returned : returned
+          if (ended === undefined) continue
+          pending += ended.text
+          const rewritten = ended.arguments
+          if (rewritten !== undefined) calls = calls.map((call, i) => ({ ...call, arguments: rewritten[i] ?? call.arguments }))
+        } catch (err) {
+          streamFailure(ctx, plugin, 'onStreamEnd', err)
+        }
+      }
+      return { text: pending, toolCalls: calls }
+    },
+    runComplete(ctx) {
+      for (const { plugin, hook } of onComplete) {
+        try {
+          hook(ctx)
+        } catch (err) {
+          metrics.pluginFailures.inc({ plugin: plugin.name })
+          ctx.log.error({ err, plugin: plugin.name, hook: 'onComplete' }, 'plugin hook failed')
+        }
+      }
+    },
+    logFields(ctx, verbose) {
+      const fields: Record<string, unknown> = {}
+      for (const { plugin, hook } of logFields) {
+        try {
+          Object.assign(fields, hook(ctx, verbose))
+        } catch (err) {
+          metrics.pluginFailures.inc({ plugin: plugin.name })
+          ctx.log.error({ err, plugin: plugin.name, hook: 'logFields' }, 'plugin hook failed')
+        }
+      }
+      return fields
+    },
+  }
+}
