@@ -1,11 +1,14 @@
 // `npm test`: runs the tap suite and ends with the plain line `N passed, N failed` (counting
 // assertions), which CI summaries read. Extra arguments go to tap (e.g. a file to run alone);
-// `--tier unit|e2e|shared|browser` runs one tier of the suite (tiers.ts).
+// `--tier unit|e2e|shared|browser` runs one tier of the suite (tiers.ts); a folder runs the test
+// files below it.
 import { spawn } from 'node:child_process'
+import { statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { filesOf, TIERS, type Tier } from './tiers.ts'
+import { filesOf, testFiles, TIERS, type Tier } from './tiers.ts'
 
-const args = process.argv.slice(2)
+const isFolder = (arg: string) => !arg.startsWith('-') && statSync(arg, { throwIfNoEntry: false })?.isDirectory() === true
+const args = process.argv.slice(2).flatMap((arg) => (isFolder(arg) ? [...testFiles(arg)].sort() : [arg]))
 const tierAt = args.indexOf('--tier')
 if (tierAt !== -1) {
   const tier = args[tierAt + 1] as Tier

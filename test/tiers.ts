@@ -36,7 +36,8 @@ export function tierOf(source: string): Tier {
   return 'unit'
 }
 
-function* testFiles(directory: string): Generator<string> {
+/** The test files under a folder, at any depth. */
+export function* testFiles(directory: string): Generator<string> {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const path = join(directory, entry.name)
     if (entry.isDirectory()) yield* testFiles(path)

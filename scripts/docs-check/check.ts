@@ -34,7 +34,9 @@ export function renamesSince(root: string, revision: string): Map<string, string
 }
 
 /** Where a path named in the old README lives now: a moved file, or a folder all of whose files moved to one place. */
-function movedTo(span: string, renames: ReadonlyMap<string, string>): string | undefined {
+function movedTo(written: string, renames: ReadonlyMap<string, string>): string | undefined {
+  // A path the old README broke across a line break after a dash reads "a- b.ts" in its span.
+  const span = written.replace(/-\s+/g, '-')
   const file = renames.get(span)
   if (file !== undefined || !span.endsWith('/')) return file
   const folders = new Set<string>()

@@ -1,4 +1,4 @@
-// The project's own benign near-misses (bench/data/*.jsonl, label false): requests that talk about
+// The project's own benign near-misses (eval/data/*.jsonl, label false): requests that talk about
 // attacks, system prompts, role-play. The shipped model may add at most BENIGN_FLAG_RATE of them
 // to what the rules flag, so they raise the thresholds where the held-out calibration alone
 // would not.
@@ -11,7 +11,7 @@ import { encodeText } from './encode.ts'
 import { BENIGN_FLAG_RATE, textLogit, thresholdFor } from './held-out.ts'
 import type { LinearModel } from './trainer.ts'
 
-const BENCH_DATA = new URL('../../bench/data/', import.meta.url)
+const BENCH_DATA = new URL('../../eval/data/', import.meta.url)
 const Case = z.object({ label: z.boolean(), text: z.string() })
 
 export function benchBenignTexts(): string[] {

@@ -41,9 +41,9 @@ t.test('a span or code line that the old README had and the pages lost is report
 })
 
 t.test('a path the old README named counts as written where the file or folder moved to', async (t) => {
-  const old = '# Old\n\n`src/a.ts`, `src/b/` and `src/c.ts`.\n'
-  const root = tree({ 'README.md': '# New\n\n`lib/x/a.ts` and `lib/b/`.\n' })
-  const renames = new Map([['src/a.ts', 'lib/x/a.ts'], ['src/b/one.ts', 'lib/b/one.ts'], ['src/b/two.ts', 'lib/b/two.ts'], ['src/c.ts', 'lib/c.ts']])
+  const old = '# Old\n\n`src/a.ts`, `src/b/`, `src/long-\nname.ts` and `src/c.ts`.\n'
+  const root = tree({ 'README.md': '# New\n\n`lib/x/a.ts`, `lib/long-name.ts` and `lib/b/`.\n' })
+  const renames = new Map([['src/a.ts', 'lib/x/a.ts'], ['src/b/one.ts', 'lib/b/one.ts'], ['src/b/two.ts', 'lib/b/two.ts'], ['src/c.ts', 'lib/c.ts'], ['src/long-name.ts', 'lib/long-name.ts']])
   t.same(checkDocs(root, old, renames).missingSpans, ['src/c.ts'])
 })
 

@@ -38,7 +38,7 @@ t.test('every match of every prompt-injection signal starts with a word read off
     }
     return count
   }
-  const attacks = readFileSync(new URL('../../../bench/data/prompt-injection-families.jsonl', import.meta.url), 'utf8')
+  const attacks = readFileSync(new URL('../../../eval/data/prompt-injection-families.jsonl', import.meta.url), 'utf8')
     .split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { text: string }).text)
   const found = attacks.map(matchesIn)
   t.notOk(found.includes(-1), 'on the hand-written attacks and near misses')

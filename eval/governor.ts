@@ -2,8 +2,8 @@
 // in its README). Scoring rules from that README: a type is scored only on cases that target it;
 // spans match when they overlap and have the same type; a case-level detected / not-detected
 // score is reported beside the span score; weak entities are reported with and without; prompt
-// injection is document classification, with recall per attack family (bench/injection-families.ts),
-// also on the family sets in bench/data/prompt-injection-*.jsonl; secret-scanner
+// injection is document classification, with recall per attack family (eval/injection-families.ts),
+// also on the family sets in eval/data/prompt-injection-*.jsonl; secret-scanner
 // negatives get their own number.
 //
 //   npm run eval:governor                 (PII_EVAL_FILE=path overrides the data file)
@@ -229,7 +229,7 @@ function main(): void {
   printTable(scores)
   printTotals(scores)
   printPromptInjection(scores.get('PROMPT_INJECTION'))
-  printFamilies('PROMPT_INJECTION recall per attack family (families by phrasing, bench/injection-families.ts):', injections)
+  printFamilies('PROMPT_INJECTION recall per attack family (families by phrasing, eval/injection-families.ts):', injections)
   for (const set of FAMILY_SETS) printFamilies(`${set.title} (${fileURLToPath(set.file)}):`, loadFamilySet(set.file))
   printHeldOut()
   printSecretDetail(secretPositiveCases, secretNegatives)

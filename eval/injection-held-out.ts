@@ -4,7 +4,7 @@
 // as the scanner combines them (a rule hit stays; a mention the rules spare stays clean; the
 // model decides the rest), per family, source and language. Then what any one threshold would
 // let the model add: its operating curve on what the rules leave undecided, with the project's
-// benign near-misses (bench/data, never trained on) scored by the shipped weights.
+// benign near-misses (eval/data, never trained on) scored by the shipped weights.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_DATA_FILE, loadDataset } from '../scripts/governor-model/dataset.ts'

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freshDataDir } from '../helpers/start-gateway.ts'
 
-const SCRIPT = fileURLToPath(new URL('../../bench/eval-governor.ts', import.meta.url))
+const SCRIPT = fileURLToPath(new URL('../../eval/governor.ts', import.meta.url))
 
 function run(file: string) {
   return spawnSync(process.execPath, [SCRIPT], { env: { ...process.env, PII_EVAL_FILE: file }, encoding: 'utf8' })
