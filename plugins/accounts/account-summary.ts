@@ -2,7 +2,7 @@
 // cache and Governor settings, and key counts, all read through the auth registry. Only the
 // projects passed in are described, so nothing of another organization can reach the prompt.
 import type { Project } from '../../proxy/pipeline/project.ts'
-import type { AuthRegistry } from '../auth/registry.ts'
+import type { AuthRegistry } from '../auth/state.ts'
 
 function describeProject(registry: AuthRegistry, project: Project): string {
   const keys = registry.listKeys(project.id)

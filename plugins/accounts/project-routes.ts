@@ -5,7 +5,7 @@ import { InvalidRequestError, NotFoundError } from '../../proxy/pipeline/errors.
 import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
 import { PLANS, type Project } from '../../proxy/pipeline/project.ts'
 import { Reply } from '../../proxy/http/reply.ts'
-import type { ProjectChanges } from '../auth/registry.ts'
+import type { ProjectChanges } from '../auth/state.ts'
 import { settingsChangesSchema } from '../governor/policies.ts'
 import type { Member } from './bearer.ts'
 import { actorOf, memberRoute } from './member-route.ts'

@@ -4,7 +4,7 @@ import t from 'tap'
 import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { systemClock } from '../../../proxy/kit/clock.ts'
-import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'
+import { createRegistry, loadSecret } from '../../../plugins/auth/store/lmdb.ts'
 import { accountSummary } from '../../../plugins/accounts/account-summary.ts'
 import { bearer, post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
 

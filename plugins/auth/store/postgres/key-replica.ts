@@ -1,8 +1,8 @@
 // The projects and keys of the shared database, held in memory by each gateway so the request path
-// reads them without a round trip. It only holds what it is given: postgres-registry.ts reads the
+// reads them without a round trip. It only holds what it is given: registry.ts reads the
 // database and decides when.
-import type { Project } from '../../proxy/pipeline/project.ts'
-import { withCurrentFields, type KeyRecord } from './registry.ts'
+import type { Project } from '../../../../proxy/pipeline/project.ts'
+import { withCurrentFields, type KeyRecord } from '../registry.ts'
 
 export class KeyReplica {
   readonly #projects = new Map<string, Project>()

@@ -6,14 +6,14 @@
 // connection, since notifications sent meanwhile never arrive.
 import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
-import type { Listener } from '../../proxy/stores/database-listener.ts'
-import { OverloadedError } from '../../proxy/pipeline/errors.ts'
-import type { Project } from '../../proxy/pipeline/project.ts'
-import { KnownKeyHashes, hmacKey, sameHash } from './key-hash.ts'
+import type { Clock } from '../../../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
+import type { Listener } from '../../../../proxy/stores/database-listener.ts'
+import { OverloadedError } from '../../../../proxy/pipeline/errors.ts'
+import type { Project } from '../../../../proxy/pipeline/project.ts'
+import { KnownKeyHashes, hmacKey, sameHash } from '../../logic/key-hash.ts'
 import { KeyReplica } from './key-replica.ts'
-import { changedProject, keyView, newKey, newProject, RegistryError, withKeyLimits, type AuthRegistry, type KeyRecord } from './registry.ts'
+import { changedProject, keyView, newKey, newProject, RegistryError, withKeyLimits, type AuthRegistry, type KeyRecord } from '../registry.ts'
 
 const SECRET_ENTRY = 'hmac-secret'
 /** Hashes of keys already matched, remembered so a known key costs a plain SHA-256 (key-hash.ts). */

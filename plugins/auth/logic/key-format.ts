@@ -3,7 +3,7 @@
 // the gateway can reject a mistyped one without a store lookup.
 import { randomInt } from 'node:crypto'
 import { crc32 } from 'node:zlib'
-import type { KeyEnv, KeyType } from '../../proxy/pipeline/context.ts'
+import type { KeyEnv, KeyType } from '../../../proxy/pipeline/context.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const RANDOM_LENGTH = 32

@@ -4,7 +4,7 @@
 // empties it, so a deactivation or a project's new budget counts from the next request on.
 // Held by a SHA-256 of the key, as KnownKeyHashes does: raw keys are never kept.
 import { hash } from 'node:crypto'
-import type { AuthState } from './state.ts'
+import type { AuthState } from '../state.ts'
 
 export class VerifiedKeys {
   readonly #states = new Map<string, AuthState>()

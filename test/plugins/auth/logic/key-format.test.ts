@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { displayPrefix, generateKey, parseKey } from '../../../plugins/auth/key-format.ts'
+import { displayPrefix, generateKey, parseKey } from '../../../../plugins/auth/logic/key-format.ts'
 
 t.test('generated keys carry their type and environment and parse back', async (t) => {
   t.same(parseKey(generateKey('sk', 'dev')), { type: 'sk', env: 'dev' })

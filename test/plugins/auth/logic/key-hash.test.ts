@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { KnownKeyHashes, hashKey, hmacKey } from '../../../plugins/auth/key-hash.ts'
+import { KnownKeyHashes, hashKey, hmacKey } from '../../../../plugins/auth/logic/key-hash.ts'
 
 const secret = hmacKey(Buffer.alloc(32, 7))
 

@@ -1,6 +1,6 @@
 // The auth plugin's tables in PostgreSQL. Records are kept whole as JSON, as LMDB keeps them, so
 // both stores hold the same shape; the columns beside them are what is looked up or joined on.
-import type { Migration } from '../../proxy/stores/database.ts'
+import type { Migration } from '../../../../proxy/stores/database.ts'
 
 export const AUTH_MIGRATIONS: readonly Migration[] = [{
   version: 1,

@@ -2,17 +2,17 @@
 // shared one promises: several gateways on one database see each other's writes.
 import t, { type Test } from 'tap'
 import pino from 'pino'
-import type { Clock } from '../../../proxy/kit/clock.ts'
-import { openDatabase } from '../../../proxy/stores/database.ts'
-import { DependencyUnavailableError, OverloadedError } from '../../../proxy/pipeline/errors.ts'
-import { openStore } from '../../../proxy/stores/store.ts'
-import { generateKey } from '../../../plugins/auth/key-format.ts'
-import { openRegistry } from '../../../plugins/auth/open-registry.ts'
-import { RegistryError, type AuthRegistry } from '../../../plugins/auth/registry.ts'
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../helpers/postgres-server.ts'
-import { manualClock } from '../../helpers/manual-clock.ts'
-import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
-import { until } from '../../helpers/until.ts'
+import type { Clock } from '../../../../proxy/kit/clock.ts'
+import { openDatabase } from '../../../../proxy/stores/database.ts'
+import { DependencyUnavailableError, OverloadedError } from '../../../../proxy/pipeline/errors.ts'
+import { openStore } from '../../../../proxy/stores/store.ts'
+import { generateKey } from '../../../../plugins/auth/logic/key-format.ts'
+import { openRegistry } from '../../../../plugins/auth/store/index.ts'
+import { RegistryError, type AuthRegistry } from '../../../../plugins/auth/store/registry.ts'
+import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../../helpers/postgres-server.ts'
+import { manualClock } from '../../../helpers/manual-clock.ts'
+import { freshDataDir, TEST_SECRET } from '../../../helpers/start-gateway.ts'
+import { until } from '../../../helpers/until.ts'
 
 const log = pino({ level: 'silent' })
 const START = Date.parse('2026-03-01T12:00:00Z')
