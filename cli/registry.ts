@@ -8,9 +8,10 @@ import { openDatabase } from '../proxy/stores/database.ts'
 import { openStore } from '../proxy/stores/store.ts'
 import { openRegistry } from '../plugins/auth/store/index.ts'
 import type { AuthRegistry } from '../plugins/auth/store/registry.ts'
-import { openOrganizationRecords, type Organization } from '../plugins/accounts/organizations.ts'
-import { ACCOUNTS_MIGRATIONS } from '../plugins/accounts/postgres-schema.ts'
-import { postgresOrganizations } from '../plugins/accounts/postgres-users.ts'
+import { openOrganizationRecords } from '../plugins/accounts/store/lmdb/organizations.ts'
+import type { Organization } from '../plugins/accounts/store/organizations.ts'
+import { ACCOUNTS_MIGRATIONS } from '../plugins/accounts/store/postgres/schema.ts'
+import { postgresOrganizations } from '../plugins/accounts/store/postgres/users.ts'
 
 export interface CliStore {
   readonly dataDir: string
