@@ -6,19 +6,19 @@
 // token is still the delivery's. Gateways claiming at once take different deliveries; a claim
 // whose gateway died is taken again once its lease runs out.
 import type { Logger } from 'pino'
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { GatewayEvent } from '../../proxy/stores/events.ts'
-import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
-import type { Listener } from '../../proxy/stores/database-listener.ts'
-import type { SharedEventOutbox } from '../../proxy/stores/shared-events.ts'
-import { planClaims } from './claim-plan.ts'
-import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery } from './delivery-states.ts'
-import { afterFinished, disabledAlert } from './failure-streak.ts'
-import type { NewId } from './ids.ts'
-import type { DeliveryRecord, WebhookRecord } from './records.ts'
-import type { KeepOnce, SecretBox } from './secret-box.ts'
-import { changedWebhook, isSubscribed, newWebhook } from './webhook-records.ts'
-import type { Claim, Settled, WebhookStore } from './webhook-store.ts'
+import type { Clock } from '../../../../proxy/kit/clock.ts'
+import type { GatewayEvent } from '../../../../proxy/stores/events.ts'
+import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
+import type { Listener } from '../../../../proxy/stores/database-listener.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import { planClaims } from '../../logic/claim-plan.ts'
+import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery } from '../../logic/delivery-states.ts'
+import { afterFinished, disabledAlert } from '../../logic/failure-streak.ts'
+import type { NewId } from '../../ids.ts'
+import type { DeliveryRecord, WebhookRecord } from '../records.ts'
+import type { KeepOnce, SecretBox } from '../../logic/secret-box.ts'
+import { changedWebhook, isSubscribed, newWebhook } from '../../logic/webhooks.ts'
+import type { Claim, Settled, WebhookStore } from '../webhook-store.ts'
 
 interface PostgresWebhookOptions {
   readonly sharedEvents: SharedEventOutbox

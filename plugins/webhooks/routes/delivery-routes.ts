@@ -2,10 +2,10 @@
 // POST …/deliveries/{delivery_id}/redeliver queues a finished one again as a new delivery of the
 // same event (same event id, so receivers that deduplicate by id see it once).
 import { z } from 'zod'
-import { ConflictError, NotFoundError } from '../../proxy/pipeline/errors.ts'
-import type { ProjectRouteSpec } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
-import { validate } from '../../proxy/http/validate.ts'
+import { ConflictError, NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
+import { validate } from '../../../proxy/http/validate.ts'
 import { deliveriesQuery } from './bodies.ts'
 import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { deliveryAnswer, deliveryView } from './views.ts'

@@ -1,10 +1,12 @@
 // Registered webhooks: create, read, change and delete, always within one project. The writes
 // run inside the caller's store transaction so they combine with delivery changes atomically.
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { NewId } from './ids.ts'
-import { prefixRange, type WebhookDatabases, type WebhookRecord } from './records.ts'
-import type { SecretBox } from './secret-box.ts'
-import type { NewWebhook, WebhookChanges } from './webhook-store.ts'
+import type { Clock } from '../../../../proxy/kit/clock.ts'
+import type { NewId } from '../../ids.ts'
+import type { WebhookRecord } from '../records.ts'
+import { prefixRange, type WebhookDatabases } from './databases.ts'
+import type { SecretBox } from '../../logic/secret-box.ts'
+import { changedWebhook, newWebhook } from '../../logic/webhooks.ts'
+import type { NewWebhook, WebhookChanges } from '../webhook-store.ts'
 
 export function createWebhookRecords(db: WebhookDatabases, box: SecretBox, clock: Clock, newId: NewId) {
   const { hooks, projectHooks } = db
@@ -53,28 +55,3 @@ export function createWebhookRecords(db: WebhookDatabases, box: SecretBox, clock
 }
 
 export type WebhookRecords = ReturnType<typeof createWebhookRecords>
-
-/** A new, active webhook; its secret sealed to its id. */
-export function newWebhook(id: string, input: NewWebhook, box: SecretBox, now: number): WebhookRecord {
-  return {
-    id, projectId: input.projectId, url: input.url, events: input.events, sealedSecret: box.seal(input.secret, id),
-    active: true, created: new Date(now).toISOString(), consecutiveFailures: 0,
-  }
-}
-
-/** The webhook with `changes` applied. Reactivating clears the failure count that may have disabled it. */
-export function changedWebhook(record: WebhookRecord, changes: WebhookChanges, box: SecretBox): WebhookRecord {
-  return {
-    ...record,
-    ...(changes.url === undefined ? {} : { url: changes.url }),
-    ...(changes.events === undefined ? {} : { events: changes.events }),
-    ...(changes.secret === undefined ? {} : { sealedSecret: box.seal(changes.secret, record.id) }),
-    ...(changes.active === undefined ? {} : { active: changes.active }),
-    ...(changes.active === true && !record.active ? { consecutiveFailures: 0 } : {}),
-  }
-}
-
-/** Whether a webhook subscribed to events of this kind. */
-export function isSubscribed(record: WebhookRecord, type: string): boolean {
-  return record.events.some((kind) => kind === '*' || kind === type)
-}

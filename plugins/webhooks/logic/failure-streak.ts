@@ -1,9 +1,9 @@
 // A webhook that keeps failing is switched off instead of being retried forever: after `limit`
 // deliveries in a row end failed, it is disabled and its project gets an alert.created event,
 // which each store records in the same transaction as the delivery that tipped it over.
-import type { NewId } from './ids.ts'
+import type { NewId } from '../ids.ts'
 import type { Settlement } from './delivery-states.ts'
-import type { WebhookRecord } from './records.ts'
+import type { WebhookRecord } from '../store/records.ts'
 
 /**
  * The webhook after one of its deliveries finished, or undefined when nothing about it changes

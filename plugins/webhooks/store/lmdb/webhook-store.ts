@@ -1,18 +1,18 @@
 // Webhooks and deliveries in LMDB, for one host (the processes of `--workers N` share it). Each
 // operation is one LMDB write transaction, which LMDB serializes across processes: an event is
 // fanned out and a delivery claimed by one worker only.
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { EventOutbox } from '../../proxy/stores/events.ts'
-import type { PluginStore } from '../../proxy/stores/store.ts'
-import { planClaims } from './claim-plan.ts'
+import type { Clock } from '../../../../proxy/kit/clock.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { PluginStore } from '../../../../proxy/stores/store.ts'
+import { planClaims } from '../../logic/claim-plan.ts'
 import { createDeliveryRecords } from './delivery-records.ts'
 import { fanOut } from './fan-out.ts'
-import { afterFinished, disabledAlert } from './failure-streak.ts'
-import type { NewId } from './ids.ts'
-import { openWebhookDatabases } from './records.ts'
-import type { SecretBox } from './secret-box.ts'
+import { afterFinished, disabledAlert } from '../../logic/failure-streak.ts'
+import type { NewId } from '../../ids.ts'
+import { openWebhookDatabases } from './databases.ts'
+import type { SecretBox } from '../../logic/secret-box.ts'
 import { createWebhookRecords } from './webhook-records.ts'
-import type { Claim, Settled, WebhookStore } from './webhook-store.ts'
+import type { Claim, Settled, WebhookStore } from '../webhook-store.ts'
 
 // Due deliveries looked at per pass; deliveries of webhooks at their concurrency cap are skipped.
 const SCAN_LIMIT = 1000

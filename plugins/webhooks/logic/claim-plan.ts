@@ -1,7 +1,7 @@
 // Which due deliveries one worker pass takes, whichever store keeps them: at most `slots` in all,
 // at most `perWebhookConcurrency` in flight for one webhook in this process, none this process is
 // still sending, and those whose webhook is gone or switched off are ended unsent instead.
-import type { DeliveryRecord, WebhookRecord } from './records.ts'
+import type { DeliveryRecord, WebhookRecord } from '../store/records.ts'
 
 export interface ClaimLimits {
   /** Attempts this process may still start. */

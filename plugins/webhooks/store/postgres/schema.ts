@@ -3,7 +3,7 @@
 // the end of a claim's lease) and finish time, and its claim token. A delivery is json, not
 // jsonb, so its event keeps its key order and every attempt sends the same bytes. Times are clock
 // milliseconds (bigint). Deleting a webhook deletes its deliveries.
-import type { Migration } from '../../proxy/stores/database.ts'
+import type { Migration } from '../../../../proxy/stores/database.ts'
 
 export const webhookMigrations: readonly Migration[] = [{
   version: 1,

@@ -1,11 +1,12 @@
-// Where webhooks and their deliveries are kept: LMDB on one host (lmdb-store.ts), PostgreSQL when
-// several gateways share DATABASE_URL (postgres-store.ts), so that every gateway serves the same
-// registrations and shares the sending. Either way an event becomes its deliveries in the
-// transaction that takes it from the outbox, and a delivery is claimed in a transaction before it
-// is sent, so no event is fanned out twice and no delivery sent twice by design.
-import type { GatewayEvent } from '../../proxy/stores/events.ts'
-import type { ClaimLimits } from './claim-plan.ts'
-import type { AttemptResult, Settlement } from './delivery-states.ts'
+// Where webhooks and their deliveries are kept: LMDB on one host (lmdb/webhook-store.ts),
+// PostgreSQL when several gateways share DATABASE_URL (postgres/webhook-store.ts), so that every
+// gateway serves the same registrations and shares the sending. Either way an event becomes its
+// deliveries in the transaction that takes it from the outbox, and a delivery is claimed in a
+// transaction before it is sent, so no event is fanned out twice and no delivery sent twice by
+// design.
+import type { GatewayEvent } from '../../../proxy/stores/events.ts'
+import type { ClaimLimits } from '../logic/claim-plan.ts'
+import type { AttemptResult, Settlement } from '../logic/delivery-states.ts'
 import type { DeliveryRecord, Subscription, WebhookRecord } from './records.ts'
 
 export interface NewWebhook {

@@ -1,6 +1,6 @@
 // What the endpoints show of the records. A webhook's secret is never shown.
 import { z } from 'zod'
-import type { DeliveryRecord, WebhookRecord } from './records.ts'
+import type { DeliveryRecord, WebhookRecord } from '../store/records.ts'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 

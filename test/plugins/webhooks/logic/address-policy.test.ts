@@ -2,9 +2,9 @@
 // judged whatever form it is written in. No socket is opened here.
 import t from 'tap'
 import fc from 'fast-check'
-import { refusalOf } from '../../../plugins/webhooks/address-policy.ts'
-import { checkTargetUrl, type TargetPolicy } from '../../../plugins/webhooks/target-check.ts'
-import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
+import { refusalOf } from '../../../../plugins/webhooks/logic/address-policy.ts'
+import { checkTargetUrl, type TargetPolicy } from '../../../../plugins/webhooks/routes/target-check.ts'
+import { InvalidRequestError } from '../../../../proxy/pipeline/errors.ts'
 
 const noDns = async (hostname: string): Promise<never> => {
   throw new Error(`no lookup expected for ${hostname}`)

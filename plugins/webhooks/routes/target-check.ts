@@ -4,9 +4,9 @@
 // (http://2130706433/) into dotted IPv4, so they are judged by the address they denote.
 // The same rule is applied again at connect time by guarded-dispatcher.ts.
 import { isIP } from 'node:net'
-import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
-import { refusalOf } from './address-policy.ts'
-import type { ResolveHost } from './resolve-host.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
+import { refusalOf } from '../logic/address-policy.ts'
+import type { ResolveHost } from '../resolve-host.ts'
 
 export interface TargetPolicy {
   readonly allowHttp: boolean

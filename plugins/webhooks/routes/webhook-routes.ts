@@ -1,8 +1,8 @@
 // Registration: POST/GET /api/webhooks, PATCH/DELETE /api/webhooks/{id}, for sk_ and pk_ keys
 // of the webhook's own project and its organization's members (project routes).
 import { z } from 'zod'
-import type { ProjectRouteSpec } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import { createWebhookBody, updateWebhookBody, type CreateWebhookBody, type UpdateWebhookBody } from './bodies.ts'
 import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { checkTargetUrl } from './target-check.ts'

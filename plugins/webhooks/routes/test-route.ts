@@ -2,10 +2,10 @@
 // now, inside the request, and answers with the attempt's outcome. A test delivery is attempted
 // once, is listed with the webhook's deliveries, and never counts toward disabling the webhook.
 import { z } from 'zod'
-import { OverloadedError } from '../../proxy/pipeline/errors.ts'
-import type { GatewayEvent } from '../../proxy/stores/events.ts'
-import type { ProjectRouteSpec } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
+import { OverloadedError } from '../../../proxy/pipeline/errors.ts'
+import type { GatewayEvent } from '../../../proxy/stores/events.ts'
+import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 import { testWebhookBody, type TestWebhookBody } from './bodies.ts'
 import { ownWebhook, webhookNotFound, type RouteDeps } from './route-deps.ts'
 import { deliveryAnswer, deliveryView } from './views.ts'

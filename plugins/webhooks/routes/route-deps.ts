@@ -1,12 +1,12 @@
 // What the webhook endpoints share: their dependencies, and the rule that a caller sees only its
 // project's webhooks (another project's webhook is 404, as if it did not exist).
-import type { Clock } from '../../proxy/kit/clock.ts'
-import { NotFoundError } from '../../proxy/pipeline/errors.ts'
-import type { NewId } from './ids.ts'
-import type { WebhookRecord } from './records.ts'
-import type { AttemptRunner } from './run-attempt.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import type { NewId } from '../ids.ts'
+import type { WebhookRecord } from '../store/records.ts'
+import type { AttemptRunner } from '../run-attempt.ts'
 import type { TargetPolicy } from './target-check.ts'
-import type { WebhookStore } from './webhook-store.ts'
+import type { WebhookStore } from '../store/webhook-store.ts'
 
 export interface RouteDeps {
   readonly store: WebhookStore
