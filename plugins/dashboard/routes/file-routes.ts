@@ -1,10 +1,10 @@
 // One exact route per dashboard file, so no request path can name a file outside the list (there
 // is nothing to traverse), plus the entry page at /dashboard/ and a way there from / and /dashboard.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
-import type { Asset } from './assets.ts'
-import { PAGE_HEADERS } from './page-headers.ts'
+import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
+import type { Asset } from '../assets.ts'
+import { PAGE_HEADERS } from '../logic/page-headers.ts'
 
 export const DASHBOARD_PATH = '/dashboard/'
 
