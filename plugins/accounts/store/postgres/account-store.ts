@@ -5,7 +5,7 @@
 import type { Logger } from 'pino'
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import type { PluginDatabase } from '../../../../proxy/stores/database.ts'
-import type { AccountStore } from '../index.ts'
+import type { AccountStore } from '../account-store.ts'
 import { postgresAttemptLimiter } from './attempt-limiter.ts'
 import { postgresAuditLog } from './audit-log.ts'
 import { postgresMembershipChanges } from './membership-changes.ts'

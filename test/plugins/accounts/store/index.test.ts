@@ -3,7 +3,7 @@
 // at start, and a removed member's sessions ended.
 import t, { type Test } from 'tap'
 import pino from 'pino'
-import type { AccountStore } from '../../../../plugins/accounts/store/index.ts'
+import type { AccountStore } from '../../../../plugins/accounts/store/account-store.ts'
 import { openLmdbAccountStore } from '../../../../plugins/accounts/store/lmdb/account-store.ts'
 import { openPostgresAccountStore } from '../../../../plugins/accounts/store/postgres/account-store.ts'
 import { accountsSchema } from '../../../../plugins/accounts/schema.ts'
