@@ -3,8 +3,8 @@
 import { z } from 'zod'
 import type { KeyEnv, KeyType } from '../proxy/pipeline/context.ts'
 import { PLANS, type Plan } from '../proxy/pipeline/project.ts'
-import type { Organization } from '../plugins/accounts/organizations.ts'
-import type { KeyLimitChanges, KeyLimits, ProjectChanges } from '../plugins/auth/registry.ts'
+import type { Organization } from '../plugins/accounts/store/organizations.ts'
+import type { KeyLimitChanges, KeyLimits, ProjectChanges } from '../plugins/auth/store/registry.ts'
 import { printJson, printTable, UsageError } from './output.ts'
 import { withRegistry, type CliStore, type OrganizationLookup } from './registry.ts'
 

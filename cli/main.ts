@@ -8,7 +8,7 @@ import { runAudit } from './audit.ts'
 import { runGovernor } from './governor.ts'
 import { parseCommandLine } from './command-line.ts'
 import { UsageError } from './output.ts'
-import { RegistryError } from '../plugins/auth/registry.ts'
+import { RegistryError } from '../plugins/auth/store/registry.ts'
 import { serve } from './serve.ts'
 
 const HELP = `Usage: tollgate <command> [options]

@@ -6,11 +6,12 @@ import pino from 'pino'
 import { systemClock } from '../proxy/kit/clock.ts'
 import { openDatabase } from '../proxy/stores/database.ts'
 import { openStore } from '../proxy/stores/store.ts'
-import { openRegistry } from '../plugins/auth/open-registry.ts'
-import type { AuthRegistry } from '../plugins/auth/registry.ts'
-import { openOrganizationRecords, type Organization } from '../plugins/accounts/organizations.ts'
-import { ACCOUNTS_MIGRATIONS } from '../plugins/accounts/postgres-schema.ts'
-import { postgresOrganizations } from '../plugins/accounts/postgres-users.ts'
+import { openRegistry } from '../plugins/auth/store/index.ts'
+import type { AuthRegistry } from '../plugins/auth/store/registry.ts'
+import { openOrganizationRecords } from '../plugins/accounts/store/lmdb/organizations.ts'
+import type { Organization } from '../plugins/accounts/store/organizations.ts'
+import { ACCOUNTS_MIGRATIONS } from '../plugins/accounts/store/postgres/schema.ts'
+import { postgresOrganizations } from '../plugins/accounts/store/postgres/users.ts'
 
 export interface CliStore {
   readonly dataDir: string

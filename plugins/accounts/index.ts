@@ -4,18 +4,18 @@
 // one is set. Projects and keys go through the auth plugin's registry, which it provides as a service;
 // it provides in turn the members' access to the other plugins' project routes.
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
-import { invitationRoutes } from './invitation-routes.ts'
-import { keyRoutes } from './key-routes.ts'
-import { loginRoutes } from './login-routes.ts'
-import { memberRoutes } from './member-routes.ts'
-import { organizationRoutes } from './organization-routes.ts'
-import { createProjectAccess } from './project-access.ts'
-import { projectRoutes } from './project-routes.ts'
-import { queryRoute } from './query-route.ts'
+import { invitationRoutes } from './routes/invitation-routes.ts'
+import { keyRoutes } from './routes/key-routes.ts'
+import { loginRoutes } from './routes/login-routes.ts'
+import { memberRoutes } from './routes/member-routes.ts'
+import { organizationRoutes } from './routes/organization-routes.ts'
+import { createProjectAccess } from './routes/project-access.ts'
+import { projectRoutes } from './routes/project-routes.ts'
+import { queryRoute } from './routes/query-route.ts'
 import { accountsSchema } from './schema.ts'
 import { createAccountServices } from './services.ts'
-import { signupRoutes } from './signup-routes.ts'
-import { tokenRoutes } from './token-routes.ts'
+import { signupRoutes } from './routes/signup-routes.ts'
+import { tokenRoutes } from './routes/token-routes.ts'
 
 export default {
   name: 'accounts',

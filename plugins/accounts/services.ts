@@ -4,26 +4,23 @@ import type { Clock } from '../../proxy/kit/clock.ts'
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import { TooManyRequestsError } from '../../proxy/pipeline/errors.ts'
 import type { PluginDeps } from '../../proxy/pipeline/plugin.ts'
-import type { AuthRegistry } from '../auth/registry.ts'
-import type { Authenticate } from '../auth/state.ts'
+import type { Authenticate, AuthRegistry } from '../auth/state.ts'
 import type { AccountPages } from '../dashboard/state.ts'
 import type { Policies } from '../governor/policies.ts'
 import type { LocalModel } from '../router/state.ts'
 import { createAccessTokens, type AccessTokens } from './access-tokens.ts'
-import type { AccountStore } from './account-store.ts'
-import type { AuditLog } from './audit-log.ts'
-import { openLmdbAccountStore } from './lmdb-account-store.ts'
-import { linkBase } from './links.ts'
-import type { Mail, Mailer } from './mail.ts'
-import type { MembershipChanges } from './membership-changes.ts'
-import type { OneTimeTokens } from './one-time-tokens.ts'
-import type { Organizations } from './organizations.ts'
+import { openAccountStore } from './store/index.ts'
+import type { AuditLog } from './store/audit-log.ts'
+import { linkBase } from './logic/links.ts'
+import type { Mail, Mailer } from './logic/mail.ts'
+import type { MembershipChanges } from './store/membership-changes.ts'
+import type { OneTimeTokens } from './store/one-time-tokens.ts'
+import type { Organizations } from './store/organizations.ts'
 import { createPasswords, type Passwords } from './passwords.ts'
-import { openPostgresAccountStore } from './postgres-account-store.ts'
-import type { RefreshTokens } from './refresh-tokens.ts'
+import type { RefreshTokens } from './store/refresh-tokens.ts'
 import type { AccountsConfig } from './schema.ts'
 import { loadSigningKey } from './signing-key.ts'
-import { normalizeEmail, type Users } from './users.ts'
+import { normalizeEmail, type Users } from './store/users.ts'
 
 const DAY_MS = 24 * 3600_000
 
@@ -61,11 +58,9 @@ export interface AccountServices {
 }
 
 export async function createAccountServices(config: AccountsConfig, deps: PluginDeps, registry: AuthRegistry): Promise<AccountServices> {
-  const { store, database, clock, log, track } = deps
+  const { clock, log, track } = deps
   const refreshLifetimeMs = config.refreshTokenDays * DAY_MS
-  const records: AccountStore = database === undefined
-    ? openLmdbAccountStore(store, clock, config, refreshLifetimeMs)
-    : await openPostgresAccountStore(database, clock, config, refreshLifetimeMs, log)
+  const records = await openAccountStore(deps, config, refreshLifetimeMs)
   const { users, organizations, changes, oneTimeTokens, refreshTokens, audit, limiter, mailer } = records
   const signingKey = await loadSigningKey(config.signingKey ?? (await records.storedSigningKey()))
   await oneTimeTokens.removeExpired(clock.now())

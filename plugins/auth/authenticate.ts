@@ -1,10 +1,10 @@
 // Which API keys open the gateway: a well-formed key, known and active, of a project that exists.
 // The one rule for the request path and for plugins that take keys outside the chain (the
 // accounts plugin's query route), which reach it through the `authenticate` service.
-import { parseKey } from './key-format.ts'
-import type { AuthRegistry, KeyRecord } from './registry.ts'
+import { parseKey } from './logic/key-format.ts'
+import type { AuthRegistry, KeyRecord } from './store/registry.ts'
 import type { AuthState, Authenticate } from './state.ts'
-import { VerifiedKeys } from './verified-keys.ts'
+import { VerifiedKeys } from './logic/verified-keys.ts'
 
 /** Far more keys than one gateway serves at once. */
 const VERIFIED_KEYS = 10_000

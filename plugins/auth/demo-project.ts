@@ -1,6 +1,6 @@
 // First start on an empty store: a demo project and one sk_dev_ key, so a newcomer can send a
 // request at once. The key is shown in the notice and nowhere else.
-import type { AuthRegistry } from './registry.ts'
+import type { AuthRegistry } from './store/registry.ts'
 
 interface DemoProject {
   readonly projectId: string

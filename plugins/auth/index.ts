@@ -5,11 +5,10 @@ import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/p
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import { Reply } from '../../proxy/http/reply.ts'
-import { presentedKey } from './api-key-header.ts'
+import { presentedKey } from './logic/api-key-header.ts'
 import { authenticateKey, createAuthenticate } from './authenticate.ts'
 import { createDemoProject, demoNotice } from './demo-project.ts'
-import { openRegistry } from './open-registry.ts'
-import { whileEmpty } from './postgres-registry.ts'
+import { openRegistry, whileNoProject, type RegistryHome } from './store/index.ts'
 import { authSchema } from './schema.ts'
 import { authLogFields, type AuthState } from './state.ts'
 
@@ -20,11 +19,9 @@ export default {
   schema: authSchema,
   env: [['TOLLGATE_SECRET', ['secret'], 'string']],
   async setup(config, { store, database, log, clock, track }) {
-    const home = database === undefined ? { store } : { database, log }
+    const home: RegistryHome = database === undefined ? { store } : { database, log }
     const registry = await openRegistry(home, config.secret, clock, true)
-    const demo = !config.demoOnFirstStart ? undefined
-      : database === undefined ? await createDemoProject(registry)
-      : await whileEmpty(database, () => createDemoProject(registry))
+    const demo = config.demoOnFirstStart ? await whileNoProject(home, () => createDemoProject(registry)) : undefined
     const touched = new Map<string, number>()
 
     function admit(ctx: RequestContext, auth: AuthState | undefined): Reply | void {

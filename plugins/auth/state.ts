@@ -1,7 +1,12 @@
 // What the auth plugin adds to the core's types: its state slot, how the slot shows on the
-// request's log line, and the services it provides.
+// request's log line, and the services it provides; with what other plugins need to use them.
 import type { Caller, CompletedContext, KeyType } from '../../proxy/pipeline/context.ts'
-import type { AuthRegistry } from './registry.ts'
+import type { AuthRegistry } from './store/registry.ts'
+
+export type { AuthRegistry, KeyLimitChanges, KeyLimits, KeyView, ProjectChanges } from './store/registry.ts'
+export { RegistryError } from './store/registry.ts'
+export { presentedKey } from './logic/api-key-header.ts'
+export { parseKey } from './logic/key-format.ts'
 
 export interface AuthState extends Caller {
   readonly keyId: string

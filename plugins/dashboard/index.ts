@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { loadAssets } from './assets.ts'
-import { DASHBOARD_PATH, dashboardRoutes } from './routes.ts'
+import { DASHBOARD_PATH, dashboardRoutes } from './routes/file-routes.ts'
 import { dashboardSchema } from './schema.ts'
 
 const FRONT_END_DIR = fileURLToPath(new URL('../../dashboard/', import.meta.url))

@@ -4,9 +4,9 @@
 import { request, type Dispatcher } from 'undici'
 import type { GatewayEvent } from '../../proxy/stores/events.ts'
 import { VERSION } from '../../proxy/kit/version.ts'
-import type { AttemptResult } from './delivery-states.ts'
+import type { AttemptResult } from './logic/delivery-states.ts'
 import { TargetRefusedError } from './guarded-dispatcher.ts'
-import { deliveryHeaders } from './signature.ts'
+import { deliveryHeaders } from './logic/signature.ts'
 
 interface AttemptTarget {
   readonly url: string

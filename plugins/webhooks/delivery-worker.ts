@@ -7,7 +7,7 @@ import type { Clock } from '../../proxy/kit/clock.ts'
 import type { WebhookMetrics } from './metrics.ts'
 import type { AttemptRunner } from './run-attempt.ts'
 import type { WebhooksConfig } from './schema.ts'
-import type { Claim, WebhookStore } from './webhook-store.ts'
+import type { Claim, WebhookStore } from './store/webhook-store.ts'
 
 interface WorkerDeps {
   readonly store: WebhookStore

@@ -4,7 +4,7 @@
 // Redirects are never followed (undici does not follow them without its redirect interceptor).
 import { isIP, type LookupFunction } from 'node:net'
 import { Agent, buildConnector } from 'undici'
-import { refusalOf } from './address-policy.ts'
+import { refusalOf } from './logic/address-policy.ts'
 import type { ResolveHost } from './resolve-host.ts'
 
 /** A connection the address policy refused; nothing was sent. */

@@ -1,19 +1,19 @@
 // Webhooks: registration endpoints, and durable, signed, retried delivery of the events other
 // plugins put in the outbox. The plugin has no request hooks; its work is its routes and the
-// delivery worker it starts (see delivery-worker.ts for the loop, webhook-store.ts for where the
+// delivery worker it starts (see delivery-worker.ts for the loop, store/index.ts for where the
 // records live: LMDB, or PostgreSQL shared by every gateway on DATABASE_URL).
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
-import { deliveryRoutes } from './delivery-routes.ts'
+import { deliveryRoutes } from './routes/delivery-routes.ts'
 import { startDeliveryWorker } from './delivery-worker.ts'
 import { createDeliveryDispatcher } from './guarded-dispatcher.ts'
 import { createIds } from './ids.ts'
 import { createWebhookMetrics } from './metrics.ts'
-import { openWebhookStore } from './open-store.ts'
+import { openWebhookStore } from './store/index.ts'
 import { systemResolve, type ResolveHost } from './resolve-host.ts'
 import { createAttemptRunner } from './run-attempt.ts'
 import { webhooksSchema } from './schema.ts'
-import { testRoute } from './test-route.ts'
-import { webhookRoutes } from './webhook-routes.ts'
+import { testRoute } from './routes/test-route.ts'
+import { webhookRoutes } from './routes/webhook-routes.ts'
 
 export interface WebhooksPluginOptions {
   /** Name resolution for targets; the system resolver unless a test plays DNS. */

@@ -5,11 +5,11 @@ import type { Logger } from 'pino'
 import type { Dispatcher } from 'undici'
 import type { Clock } from '../../proxy/kit/clock.ts'
 import { attemptDelivery } from './attempt-delivery.ts'
-import type { AttemptResult, Settlement } from './delivery-states.ts'
+import type { AttemptResult, Settlement } from './logic/delivery-states.ts'
 import type { WebhookMetrics } from './metrics.ts'
-import type { DeliveryRecord } from './records.ts'
-import type { SecretBox } from './secret-box.ts'
-import type { Claim, WebhookStore } from './webhook-store.ts'
+import type { DeliveryRecord } from './store/records.ts'
+import type { SecretBox } from './logic/secret-box.ts'
+import type { Claim, WebhookStore } from './store/webhook-store.ts'
 
 interface AttemptDeps {
   readonly store: WebhookStore

@@ -9,7 +9,7 @@ import type { KeyEnv, KeyType } from '../../proxy/pipeline/context.ts'
 import { start, type Gateway, type StartOptions } from '../../proxy/index.ts'
 import type { Clock } from '../../proxy/kit/clock.ts'
 import type { Plan } from '../../proxy/pipeline/project.ts'
-import type { ProjectChanges } from '../../plugins/auth/registry.ts'
+import type { ProjectChanges } from '../../plugins/auth/store/registry.ts'
 import { withRegistry } from '../../cli/registry.ts'
 
 export const TEST_SECRET = 'test-secret-of-at-least-thirty-two-characters'

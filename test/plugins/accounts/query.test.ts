@@ -4,8 +4,8 @@ import t from 'tap'
 import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { systemClock } from '../../../proxy/kit/clock.ts'
-import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'
-import { accountSummary } from '../../../plugins/accounts/account-summary.ts'
+import { createRegistry, loadSecret } from '../../../plugins/auth/store/lmdb.ts'
+import { accountSummary } from '../../../plugins/accounts/routes/account-summary.ts'
 import { bearer, post, startAccounts, startMailbox, verifiedOwner } from './helpers.ts'
 
 t.test('the query route answers a bearer token and an API key, and refuses anything else with 401', async (t) => {

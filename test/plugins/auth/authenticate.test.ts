@@ -4,8 +4,8 @@ import t from 'tap'
 import { systemClock } from '../../../proxy/kit/clock.ts'
 import { openStore, type PluginStore } from '../../../proxy/stores/store.ts'
 import { authenticateKey, createAuthenticate } from '../../../plugins/auth/authenticate.ts'
-import { generateKey } from '../../../plugins/auth/key-format.ts'
-import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'
+import { generateKey } from '../../../plugins/auth/logic/key-format.ts'
+import { createRegistry, loadSecret } from '../../../plugins/auth/store/lmdb.ts'
 import { freshDataDir, TEST_SECRET } from '../../helpers/start-gateway.ts'
 
 t.test('an active key of an existing project opens the gateway; a malformed, unknown or inactive one does not', async (t) => {

@@ -1,7 +1,7 @@
 // `tollgate governor …` changes the settings and rules the running gateway applies on its next
 // request, through the same registry and policies service.
 import t from 'tap'
-import { createRegistry, loadSecret } from '../../../plugins/auth/registry.ts'
+import { createRegistry, loadSecret } from '../../../plugins/auth/store/lmdb.ts'
 import { systemClock } from '../../../proxy/kit/clock.ts'
 import { DEFAULT_GOVERNOR_SETTINGS } from '../../../proxy/pipeline/project.ts'
 import { openStore } from '../../../proxy/stores/store.ts'

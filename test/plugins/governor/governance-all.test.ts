@@ -3,7 +3,7 @@
 // key as the sender. The spec's default stays: only requests with governorMetadata are governed.
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
-import type { ProjectChanges } from '../../../plugins/auth/registry.ts'
+import type { ProjectChanges } from '../../../plugins/auth/store/registry.ts'
 import { call } from '../../helpers/http.ts'
 import { startAnswerUpstream } from './answer-upstream.ts'
 import { governedGateway, SENSITIVE } from './fixtures.ts'

@@ -2,7 +2,7 @@
 // then failed. A marker delivery proves that the worker has looked at the current time, so "not
 // yet" is checked without sleeping.
 import t from 'tap'
-import { RETRY_OFFSETS_MS } from '../../../plugins/webhooks/retry-schedule.ts'
+import { RETRY_OFFSETS_MS } from '../../../plugins/webhooks/logic/retry-schedule.ts'
 import { markerPass, register, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import { onBothStores } from './fixtures/stores.ts'
