@@ -10,9 +10,8 @@ import { DependencyUnavailableError, RateLimitedError } from '../../proxy/pipeli
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import type { Plan } from '../../proxy/pipeline/project.ts'
 import { Reply } from '../../proxy/http/reply.ts'
-import type { LimitVerdict } from './check-limits.ts'
-import { lmdbLimitStore, memoryLimitStore, type LimitStore } from './limit-store.ts'
-import { redisLimitStore } from './redis-limits.ts'
+import type { LimitVerdict } from './logic/check-limits.ts'
+import { openLimits, type LimitStore } from './store/index.ts'
 import { rateLimitSchema, type PlanLimits, type RateLimitConfig } from './schema.ts'
 import { rateLimitLogFields } from './state.ts'
 
@@ -34,7 +33,8 @@ export default {
   order: 200,
   gates: ['ai', 'keyed'],
   schema: rateLimitSchema,
-  setup(config, { clock, metrics, store, redis, log }) {
+  setup(config, deps) {
+    const { clock, metrics, log } = deps
     const refusals = new Counter({
       name: 'tollgate_rate_limited_total', help: 'Requests refused with 429, by the limit that refused them.',
       labelNames: ['limit'], registers: [metrics],
@@ -43,7 +43,7 @@ export default {
       name: 'tollgate_rate_limit_fail_open_total', help: 'Requests let through unchecked because the rate-limit store could not answer (failOpen).',
       registers: [metrics],
     })
-    const limitStore: LimitStore = redis !== undefined ? redisLimitStore(redis) : config.shared ? lmdbLimitStore(store) : memoryLimitStore()
+    const limitStore = openLimits(deps, config)
     // Logged once per outage: the first failure after a success.
     let outage = false
 

@@ -1,6 +1,6 @@
 // One key's limits checked at one instant: the per-minute bucket and the daily quota together.
 // Pure: the caller keeps the state, in memory or in the shared store.
-import type { PlanLimits } from './schema.ts'
+import type { PlanLimits } from '../schema.ts'
 import { takeQuota, type QuotaState } from './daily-quota.ts'
 import { takeToken, type BucketState } from './token-bucket.ts'
 

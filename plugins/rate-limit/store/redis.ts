@@ -4,9 +4,9 @@
 // every number in the headers, comes from checkLimits on that state, in TypeScript: the script
 // only has to reach the same next state, which the tests check against checkLimits.
 import type { Redis } from 'ioredis'
-import type { SharedRedis } from '../../proxy/stores/redis.ts'
-import { checkLimits, type KeyLimitState } from './check-limits.ts'
-import type { LimitStore } from './limit-store.ts'
+import type { SharedRedis } from '../../../proxy/stores/redis.ts'
+import { checkLimits, type KeyLimitState } from '../logic/check-limits.ts'
+import type { LimitStore } from './index.ts'
 
 // KEYS[1] the key's hash (fields tokens, updated, day, used).
 // ARGV nowMs, perMinute, capacity, perDay, graceMs; an empty limit is unlimited.
