@@ -73,6 +73,7 @@ export default {
 
     return {
       logFields: rateLimitLogFields,
+      close: async () => limitStore.close?.(),
       onRequest(ctx) {
         const auth = ctx.state.auth
         if (auth === undefined) return

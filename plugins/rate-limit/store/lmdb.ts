@@ -1,16 +1,19 @@
-// Limit state in the LMDB store shared by the processes of one host (tollgate serve --workers N).
+// Limit state in the LMDB store shared by the processes of one host (tollgate serve --workers N),
+// drawn on through leases (leased.ts): a store transaction per slice of requests, not per request.
 import type { PluginStore } from '../../../proxy/stores/store.ts'
-import { checkLimits, type KeyLimitState } from '../logic/check-limits.ts'
-import type { LimitStore } from './index.ts'
+import { leaseTokens, type SharedLimitState } from '../logic/token-leases.ts'
+import type { LeaseBackend } from './leased.ts'
 
-export function lmdbLimitStore(store: PluginStore): LimitStore {
-  const states = store.open<KeyLimitState>('key-state')
+/** `owner` names this process in the leases it holds (SELF_OWNER). */
+export function lmdbLeases(store: PluginStore, owner: string): LeaseBackend {
+  const states = store.open<SharedLimitState>('key-state')
   return {
     // One transaction: LMDB serializes it against the other processes on the store.
-    check: (keyId, limits, nowMs) => store.transaction(() => {
-      const verdict = checkLimits(limits, states.get(keyId), nowMs)
-      if (verdict !== undefined) states.put(keyId, verdict.next)
-      return verdict
+    lease: (keyId, limits, nowMs, need, unused) => store.transaction(() => {
+      const given = unused()
+      const grant = leaseTokens(limits, states.get(keyId), nowMs, { owner, need, unused: given.count, unusedDay: given.day })
+      states.put(keyId, grant.next)
+      return grant
     }),
   }
 }
