@@ -2,8 +2,9 @@
 // own rpm when it has one), and the plan's daily quota. Every gated answer carries X-RateLimit-Limit/-Remaining/-Reset; a refusal is a 429
 // with retry-after. With REDIS_URL the state lives in Redis, so that every gateway on it enforces
 // one limit between them instead of one each; else with `shared` it lives in the store, for the
-// processes sharing it (tollgate serve --workers N). A store that cannot answer refuses the request
-// (503) unless the operator set `failOpen`.
+// processes sharing it (tollgate serve --workers N); both are drawn on a leased slice at a time
+// (store/leased.ts). A store that cannot answer refuses the request (503) unless the operator set
+// `failOpen`.
 import { Counter } from 'prom-client'
 import type { KeyEnv, RequestContext } from '../../proxy/pipeline/context.ts'
 import { DependencyUnavailableError, RateLimitedError } from '../../proxy/pipeline/errors.ts'

@@ -45,6 +45,7 @@ interface Lease {
   limits: PlanLimits
   /** Requests this process may still admit from its slice. */
   left: number
+  /** Drawn on until then: a margin before the store lets the slice lapse. */
   untilMs: number
   day: number
   /** The shared figures after the last lease, without this process's slice. */
@@ -63,6 +64,9 @@ const SWEEP_EVERY_MS = 1_000
 // A refusal holds until a token is free again or others give theirs back; asking the store again
 // after a second keeps a key hammering past its limit from costing a transaction per request.
 const REFUSAL_MEMORY_MS = 1_000
+// Across hosts the store may judge a slice by a clock a little ahead of this one: a process stops
+// drawing on its slice this long before the store lets it lapse.
+const CLOCK_MARGIN_MS = 1_000
 
 export function leasedLimits(backend: LeaseBackend, { clock, track }: { readonly clock: Clock; readonly track: (work: Promise<unknown>) => void }): LeasedLimits {
   const leases = new Map<string, Lease>()
@@ -104,7 +108,7 @@ export function leasedLimits(backend: LeaseBackend, { clock, track }: { readonly
 
   function settle(lease: Lease, grant: LeaseGrant, nowMs: number): void {
     lease.left = grant.granted
-    lease.untilMs = grant.untilMs
+    lease.untilMs = grant.untilMs - CLOCK_MARGIN_MS
     lease.day = dayOf(nowMs)
     lease.bucketFree = grant.bucketFree
     lease.quotaFree = grant.quotaFree

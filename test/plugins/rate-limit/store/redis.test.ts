@@ -1,15 +1,18 @@
-// Limits kept in Redis: the server-side script reaches exactly the state checkLimits reaches, and
-// two gateways on one Redis enforce one limit between them. Redis away: 503 with retry-after, or
+// Limits kept in Redis, leased by each gateway a slice at a time: the server-side script reaches
+// exactly the state leaseTokens reaches, and two gateways on one Redis enforce one limit between
+// them with a script call per slice. Redis away: 503 with retry-after, or
 // the requests pass unchecked when the operator chose failOpen.
 import t, { type Test } from 'tap'
 import fc from 'fast-check'
 import pino from 'pino'
-import { checkLimits, type KeyLimitState } from '../../../../plugins/rate-limit/logic/check-limits.ts'
-import { redisLimitStore, stateOf } from '../../../../plugins/rate-limit/store/redis.ts'
+import { dayOf, leaseTokens, type LeaseGrant, type SharedLimitState } from '../../../../plugins/rate-limit/logic/token-leases.ts'
+import { leasedLimits } from '../../../../plugins/rate-limit/store/leased.ts'
+import { redisLeases, stateOf } from '../../../../plugins/rate-limit/store/redis.ts'
 import type { PlanLimits } from '../../../../plugins/rate-limit/schema.ts'
 import { openRedis } from '../../../../proxy/stores/redis.ts'
 import { call } from '../../../helpers/http.ts'
 import { captureLog, type LogCapture } from '../../../helpers/log-capture.ts'
+import { manualClock } from '../../../helpers/manual-clock.ts'
 import { until } from '../../../helpers/until.ts'
 import { REDIS_MISSING, startRedis, type RedisServer } from '../../../helpers/redis-server.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../../helpers/start-gateway.ts'
@@ -30,6 +33,18 @@ const stepArbitrary = fc.oneof(
   fc.integer({ min: 1, max: 3_600_000 }),
   fc.integer({ min: -5_000, max: -1 }),
 )
+
+const askArbitrary = fc.record({
+  owner: fc.constantFrom('a' as const, 'b' as const),
+  step: stepArbitrary,
+  need: fc.integer({ min: 0, max: 40 }),
+  unused: fc.integer({ min: 0, max: 40 }),
+  daysAgo: fc.constantFrom(0, 0, 1),
+})
+
+/** A state as JSON with its leases in one order (Redis keeps a hash's fields in an order of its own). */
+const canonical = (state: SharedLimitState) => JSON.stringify({ ...state, leases: Object.entries(state.leases ?? {}).sort() })
+const grantOf = (grant: LeaseGrant) => JSON.stringify({ ...grant, next: canonical(grant.next) })
 
 async function gateways(t: Test, server: RedisServer, plugins: Record<string, unknown> = {}, log?: LogCapture) {
   const dataDir = freshDataDir(t)
@@ -52,27 +67,29 @@ async function untilUp(url: string) {
 t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
   const server = await startRedis(t)
 
-  t.test('the script reaches the state and verdict of checkLimits for any sequence of checks', async (t) => {
+  t.test('the script reaches the state leaseTokens reaches for any sequence of leases by two gateways', async (t) => {
     const redis = openRedis(server.url, pino({ level: 'silent' }))
     t.teardown(() => redis.close())
     await redis.connected()
-    const store = redisLimitStore(redis)
+    const backend = { a: redisLeases(redis, 'a'), b: redisLeases(redis, 'b') }
     let run = 0
     await fc.assert(fc.asyncProperty(
       limitsArbitrary,
       fc.integer({ min: 0, max: 2 * DAY_MS }),
-      fc.array(stepArbitrary, { minLength: 1, maxLength: 60 }),
-      async (limits, start, steps) => {
+      fc.array(askArbitrary, { minLength: 1, maxLength: 40 }),
+      async (limits, start, asks) => {
         const keyId = `property-${run++}`
+        const key = `${redis.prefix('rate-limit')}key:${keyId}`
         let now = 1_700_000_000_000 + start
-        let state: KeyLimitState | undefined
-        for (const step of steps) {
-          now += step
-          const expected = checkLimits(limits, state, now)!
-          const verdict = await store.check(keyId, limits, now)
-          const stored = stateOf(await redis.client.hmget(`${redis.prefix('rate-limit')}key:${keyId}`, 'tokens', 'updated', 'day', 'used') as never)
-          if (JSON.stringify(verdict) !== JSON.stringify(expected) || JSON.stringify(stored) !== JSON.stringify(expected.next)) {
-            throw new Error(`at ${now}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(verdict)} and stored ${JSON.stringify(stored)}`)
+        let state: SharedLimitState | undefined
+        for (const ask of asks) {
+          now += ask.step
+          const given = { count: ask.unused, day: dayOf(now) - ask.daysAgo }
+          const expected = leaseTokens(limits, state, now, { owner: ask.owner, need: ask.need, unused: given.count, unusedDay: given.day })
+          const grant = await backend[ask.owner].lease(keyId, limits, now, ask.need, () => given)
+          const stored = stateOf(await redis.client.hgetall(key).then((hash) => Object.entries(hash).flat()))
+          if (grantOf(grant) !== grantOf(expected) || canonical(stored) !== canonical(expected.next)) {
+            throw new Error(`at ${now}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(grant)} and stored ${JSON.stringify(stored)}`)
           }
           state = expected.next
         }
@@ -81,13 +98,49 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     t.pass(`${RUNS} random sequences agree`)
   })
 
-  t.test('a key idle until its bucket is full and its day is over expires', async (t) => {
+  t.test('a key idle until its bucket is full, its leases lapsed and its day is over expires', async (t) => {
     const redis = openRedis(server.url, pino({ level: 'silent' }))
     t.teardown(() => redis.close())
     await redis.connected()
-    await redisLimitStore(redis).check('idle', { perMinute: 60, burst: 10, perDay: null }, 0)
+    await redisLeases(redis, 'a').lease('idle', { perMinute: 60, burst: 10, perDay: null }, 0, 1, () => ({ count: 0, day: 0 }))
     const ttl = await redis.client.pttl(`${redis.prefix('rate-limit')}key:idle`)
-    t.ok(ttl > 60_000 && ttl <= 61_000, `one token's refill plus a minute's grace (${ttl} ms)`)
+    t.ok(ttl > 60_000 && ttl <= 65_000, `a minute's grace beyond the lease's life (${ttl} ms)`)
+  })
+
+  t.test('two gateways: one script call per slice for a key with a large limit, and exact with a small one', async (t) => {
+    const clock = manualClock()
+    let calls = 0
+    const gateway = async (owner: string) => {
+      const redis = openRedis(server.url, pino({ level: 'silent' }))
+      t.teardown(() => redis.close())
+      await redis.connected()
+      const backend = redisLeases(redis, owner)
+      const counted = {
+        lease: (...args: Parameters<typeof backend.lease>) => {
+          calls++
+          return backend.lease(...args)
+        },
+      }
+      const limits = leasedLimits(counted, { clock, track: () => undefined })
+      t.teardown(() => limits.close())
+      return limits
+    }
+    const both = [await gateway('a'), await gateway('b')]
+    const large: PlanLimits = { perMinute: 1_000_000, burst: 1_000_000, perDay: 100_000_000 }
+    let allowed = 0
+    for (let i = 0; i < 1_000; i++) {
+      clock.advance(1)
+      if ((await both[i % 2]!.check('large', large, clock.now()))!.allowed) allowed++
+    }
+    t.equal(allowed, 1_000)
+    t.ok(calls <= 1_000 / 20, `${calls} script calls for 1,000 requests`)
+    const small: PlanLimits = { perMinute: 5, burst: 5, perDay: null }
+    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => both[i % 2]!.check('small', small, clock.now())))
+    t.equal(burst.filter((verdict) => verdict!.allowed).length, 5, 'a limit of 5 admits 5, never 6')
+    const bucket: PlanLimits = { perMinute: 100, burst: 200, perDay: null }
+    const many = await Promise.all(Array.from({ length: 1_000 }, (_, i) => both[i % 2]!.check('bucket', bucket, clock.now())))
+    const admitted = many.filter((verdict) => verdict!.allowed).length
+    t.ok(admitted <= 200 * 1.01 && admitted >= 190, `${admitted} of a burst of 1,000 against a bucket of 200`)
   })
 
   t.test('two gateways on one Redis let a key through its burst once, not once each', async (t) => {
