@@ -121,3 +121,15 @@ t.test('a refused key is refused from memory for up to a second, without a trans
   t.match(again, { allowed: false, refusal: { retryAfterSeconds: 60 } })
   t.equal(store.commits(), before)
 })
+
+t.test('a request admitted while its slice is given back is not given back with it', async (t) => {
+  const { clock, each } = processes(t, ['101:a', '102:b'])
+  const limits: PlanLimits = { perMinute: 1, burst: 100, perDay: null }
+  t.match(await each[0]!.check('k', limits, clock.now()), { allowed: true })
+  const returning = each[0]!.close()
+  t.match(each[0]!.check('k', limits, clock.now()), { allowed: true }, 'admitted from the slice before the give-back\'s transaction ran')
+  await returning
+  let others = 0
+  for (let i = 0; i < 120; i++) if ((await each[1]!.check('k', limits, clock.now()))!.allowed) others++
+  t.equal(others, 98, 'all but the two requests the first process admitted')
+})
