@@ -108,7 +108,8 @@ export function leasedLimits(backend: LeaseBackend, { clock, track }: { readonly
 
   function settle(lease: Lease, grant: LeaseGrant, nowMs: number): void {
     lease.left = grant.granted
-    lease.untilMs = grant.untilMs - CLOCK_MARGIN_MS
+    // Nothing granted, nothing of this process's is left in the store to give back.
+    lease.untilMs = grant.granted > 0 ? grant.untilMs - CLOCK_MARGIN_MS : 0
     lease.day = dayOf(nowMs)
     lease.bucketFree = grant.bucketFree
     lease.quotaFree = grant.quotaFree
