@@ -81,6 +81,7 @@ export const GOALS: readonly Goal[] = [
   streamsHeld,
   atLeast(ROW.governed, 0.35),
   commitsAtMost(ROW.scalingJson(2)),
+  commitsAtMost(ROW.scalingJsonLimited(2)),
   commitsAtMost(ROW.scalingChat(2)),
 ]
 

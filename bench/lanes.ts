@@ -48,6 +48,7 @@ export const ROW = {
   streamsChat: (open: number) => `${open} streams: chat miss (no-cache)`,
   scalingJsonForwarder: 'scaling json: lean forwarder',
   scalingJson: (workers: number) => `scaling json: complete miss (no-cache), --workers ${workers}`,
+  scalingJsonLimited: (workers: number) => `scaling json: complete miss (no-cache), limited plan, --workers ${workers}`,
   scalingStreamForwarder: 'scaling stream: lean forwarder',
   scalingChat: (workers: number) => `scaling stream: chat miss (no-cache), --workers ${workers}`,
 } as const
@@ -120,6 +121,17 @@ export function missProbe(name: string, cacheControl: CacheControl, gatewayOf: G
     if (cache !== 'MISS') return notAsNamed(name, `NOT MISS: ${cache}`, note)
     if (stored !== (cacheControl === 'no-cache')) return notAsNamed(name, stored ? 'NOT no-store: the answer was stored' : 'NOT a real miss: the answer was not stored', note)
     return { isAsNamed: true, note }
+  }
+}
+
+/** A probe that also checks the answer carries X-RateLimit-Limit: the limit was checked. */
+function limitedProbe(name: string, probe: ReturnType<typeof missProbe>) {
+  return async (load: LoadRequest, servers: LaneServers): Promise<ProbeResult> => {
+    const result = await probe(load, servers)
+    if (!result.isAsNamed) return result
+    const limit = (await send(load)).headers['x-ratelimit-limit']
+    if (limit === undefined) return notAsNamed(name, 'NOT limited: no x-ratelimit-limit', result.note)
+    return { ...result, note: `${result.note}, x-ratelimit-limit ${limit}` }
   }
 }
 
@@ -370,6 +382,8 @@ function streamsLane(steps: readonly number[]): Lane {
 /**
  * The gateway as an operator starts it, `tollgate serve --workers N`, for each N: one worker is
  * compared with the forwarder, N workers with one. Every row reads the store's commit counter.
+ * The limited-plan rows give the key a limit far above what a run sends, so every request passes
+ * the shared rate limit (the bench project's plan is otherwise unlimited and skips it).
  */
 function scalingLane(workers: readonly number[]): Lane {
   const served = (n: number): GatewayOf => (s) => s.served(n)
@@ -384,6 +398,11 @@ function scalingLane(workers: readonly number[]): Lane {
           name: ROW.scalingJson(n), baseline: n === 1 ? ROW.scalingJsonForwarder : ROW.scalingJson(1), countsStoreCommits: true,
           target: async (s) => { const g = await s.served(n); return { server: g, load: complete(g, 'no-cache') } },
           probe: missProbe(ROW.scalingJson(n), 'no-cache', served(n)),
+        })),
+        ...workers.map((n) => autocannonRow({
+          name: ROW.scalingJsonLimited(n), baseline: n === 1 ? ROW.scalingJson(1) : ROW.scalingJsonLimited(1), countsStoreCommits: true,
+          target: async (s) => { const g = await s.served(n, true); return { server: g, load: complete(g, 'no-cache') } },
+          probe: limitedProbe(ROW.scalingJsonLimited(n), missProbe(ROW.scalingJsonLimited(n), 'no-cache', (s) => s.served(n, true))),
         })),
       ]),
       roundRobinStep([

@@ -61,6 +61,7 @@ export interface LaneSetup {
 // Far above what a run can send (100k requests a second sustained), but a limit: the bucket and
 // the daily quota are checked and written on every request, as for any limited plan.
 export const ENTERPRISE_LIMIT = { perMinute: 6_000_000, burst: 100_000, perDay: 1_000_000_000 }
+const LIMITED_PLANS = { plans: { ...rateLimitSchema.parse({}).plans, enterprise: ENTERPRISE_LIMIT } }
 const NO_MEMO = 0
 const SHARED_STORES = 'PostgreSQL + Redis'
 // The workers start one after the other, each opening the store and setting up every plugin.
@@ -74,7 +75,7 @@ function gatewaySpec(kind: GatewayKind, upstreamUrl: string, upstreamConnections
     case 'plain': case 'traced': return base
     case 'governed': return {
       ...base,
-      rateLimit: { plans: { ...rateLimitSchema.parse({}).plans, enterprise: ENTERPRISE_LIMIT } },
+      rateLimit: LIMITED_PLANS,
       governor: { memoEntries: NO_MEMO },
     }
     case 'scan inline': return { ...base, governor: { inlineScanChars: WHOLE_REQUEST_CHARS, inlineBudgetChars: WHOLE_REQUEST_CHARS, memoEntries: NO_MEMO } }
@@ -145,12 +146,16 @@ export class LaneServers {
 
   /**
    * The gateway as an operator starts it, `tollgate serve --workers N` (see
-   * targets/served-gateway.ts), on the CPUs clusterPlacement gives N workers.
+   * targets/served-gateway.ts), on the CPUs clusterPlacement gives N workers; `limited`: its
+   * project's plan with ENTERPRISE_LIMIT, so every request passes the shared rate limit.
    */
-  served(workers: number): Promise<GatewayServer> {
-    return this.#once(`tollgate serve --workers ${workers}`, async (name) => {
+  served(workers: number, limited = false): Promise<GatewayServer> {
+    return this.#once(`tollgate serve --workers ${workers}${limited ? ', limited plan' : ''}`, async (name) => {
       const placement = clusterPlacement(this.#fleet.serverCpu, workers)
-      const spec: ServedGatewaySpec = { upstreamUrl: (await this.mock()).url, upstreamConnections: this.#setup.upstreamConnections, workers }
+      const spec: ServedGatewaySpec = {
+        upstreamUrl: (await this.mock()).url, upstreamConnections: this.#setup.upstreamConnections, workers,
+        ...(limited ? { rateLimit: LIMITED_PLANS } : {}),
+      }
       const child = await this.#fleet.start<GatewayInfo>(name, 'served-gateway', spec, {
         readyTimeoutMs: SERVED_READY_TIMEOUT_MS, ...(placement.cpus === undefined ? {} : { cpus: placement.cpus }),
       })

@@ -10,6 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { z } from 'zod'
+import type { rateLimitSchema } from '../../plugins/rate-limit/schema.ts'
 import { UPSTREAM_API_KEY } from '../payload.ts'
 import { treeCpuMicros } from '../process-tree.ts'
 import { BENCH_SECRET, seedBenchProject } from '../seed.ts'
@@ -21,6 +23,8 @@ export interface ServedGatewaySpec {
   /** Sockets per provider origin, per worker (the router's `connections`). */
   readonly upstreamConnections: number
   readonly workers: number
+  /** Overrides of the rate-limit plugin's settings (its plan table); its defaults otherwise. */
+  readonly rateLimit?: z.input<typeof rateLimitSchema>
 }
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
@@ -75,7 +79,10 @@ await runChild<GatewayInfo>(async () => {
     const configFile = join(dataDir, 'bench-config.json')
     writeFileSync(configFile, JSON.stringify({
       host: '127.0.0.1', port: 0, shutdownGraceMs: 2000,
-      plugins: { auth: { secret: BENCH_SECRET, demoOnFirstStart: false }, router: { connections: spec.upstreamConnections } },
+      plugins: {
+        auth: { secret: BENCH_SECRET, demoOnFirstStart: false }, router: { connections: spec.upstreamConnections },
+        ...(spec.rateLimit === undefined ? {} : { 'rate-limit': spec.rateLimit }),
+      },
     }))
     cluster = spawn('setpriv', ['--pdeathsig', 'TERM', process.execPath, CLI, 'serve', '--workers', String(spec.workers), '--data', dataDir], {
       // Only these variables: settings from the caller's shell must not change what is measured.

@@ -2,17 +2,17 @@
 // own rpm when it has one), and the plan's daily quota. Every gated answer carries X-RateLimit-Limit/-Remaining/-Reset; a refusal is a 429
 // with retry-after. With REDIS_URL the state lives in Redis, so that every gateway on it enforces
 // one limit between them instead of one each; else with `shared` it lives in the store, for the
-// processes sharing it (tollgate serve --workers N). A store that cannot answer refuses the request
-// (503) unless the operator set `failOpen`.
+// processes sharing it (tollgate serve --workers N); both are drawn on a leased slice at a time
+// (store/leased.ts). A store that cannot answer refuses the request (503) unless the operator set
+// `failOpen`.
 import { Counter } from 'prom-client'
 import type { KeyEnv, RequestContext } from '../../proxy/pipeline/context.ts'
 import { DependencyUnavailableError, RateLimitedError } from '../../proxy/pipeline/errors.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import type { Plan } from '../../proxy/pipeline/project.ts'
 import { Reply } from '../../proxy/http/reply.ts'
-import type { LimitVerdict } from './check-limits.ts'
-import { lmdbLimitStore, memoryLimitStore, type LimitStore } from './limit-store.ts'
-import { redisLimitStore } from './redis-limits.ts'
+import type { LimitVerdict } from './logic/check-limits.ts'
+import { openLimits, type LimitStore } from './store/index.ts'
 import { rateLimitSchema, type PlanLimits, type RateLimitConfig } from './schema.ts'
 import { rateLimitLogFields } from './state.ts'
 
@@ -34,7 +34,8 @@ export default {
   order: 200,
   gates: ['ai', 'keyed'],
   schema: rateLimitSchema,
-  setup(config, { clock, metrics, store, redis, log }) {
+  setup(config, deps) {
+    const { clock, metrics, log } = deps
     const refusals = new Counter({
       name: 'tollgate_rate_limited_total', help: 'Requests refused with 429, by the limit that refused them.',
       labelNames: ['limit'], registers: [metrics],
@@ -43,7 +44,7 @@ export default {
       name: 'tollgate_rate_limit_fail_open_total', help: 'Requests let through unchecked because the rate-limit store could not answer (failOpen).',
       registers: [metrics],
     })
-    const limitStore: LimitStore = redis !== undefined ? redisLimitStore(redis) : config.shared ? lmdbLimitStore(store) : memoryLimitStore()
+    const limitStore = openLimits(deps, config)
     // Logged once per outage: the first failure after a success.
     let outage = false
 
@@ -73,6 +74,7 @@ export default {
 
     return {
       logFields: rateLimitLogFields,
+      close: async () => limitStore.close?.(),
       onRequest(ctx) {
         const auth = ctx.state.auth
         if (auth === undefined) return

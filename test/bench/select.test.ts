@@ -46,7 +46,7 @@ t.test('the PostgreSQL + Redis rows run beside the LMDB rows they are compared w
 
 t.test('--only scaling runs the served gateway\'s rows and the forwarder rows they are compared with, nothing else', async (t) => {
   t.same(rowsOf('scaling'), [
-    ROW.scalingJsonForwarder, ROW.scalingJson(1), ROW.scalingJson(2),
+    ROW.scalingJsonForwarder, ROW.scalingJson(1), ROW.scalingJson(2), ROW.scalingJsonLimited(1), ROW.scalingJsonLimited(2),
     ROW.scalingStreamForwarder, ROW.scalingChat(1), ROW.scalingChat(2),
   ])
   t.same(selectSteps(all, 'scaling').lanes.map(({ lane }) => lane.name), ['scaling'])
@@ -55,4 +55,6 @@ t.test('--only scaling runs the served gateway\'s rows and the forwarder rows th
   const wider = lanes({ streamSteps: [32], scalingWorkers: [1, 2, 4, 8] })
   const names = wider.flatMap((lane) => lane.steps.flatMap((s) => s.rows))
   t.equal(names.find((r) => r.name === ROW.scalingJson(8))?.baseline, ROW.scalingJson(1), 'every N is compared with one worker')
+  t.equal(names.find((r) => r.name === ROW.scalingJsonLimited(2))?.baseline, ROW.scalingJsonLimited(1), 'a limited plan\'s N workers with its one worker')
+  t.equal(names.find((r) => r.name === ROW.scalingJsonLimited(1))?.baseline, ROW.scalingJson(1), 'and its one worker with the unlimited one')
 })

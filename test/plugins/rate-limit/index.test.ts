@@ -85,7 +85,8 @@ t.test('an unlimited key never reaches the shared store: no write transaction pe
     },
   }
   const config = rateLimitSchema.parse({ shared: true })
-  const hooks = await plugin.setup(config, { clock: { now: () => 0 }, metrics: new Registry(), store } as unknown as PluginDeps)
+  const hooks = await plugin.setup(config, { clock: { now: () => 0 }, metrics: new Registry(), store, track: () => undefined } as unknown as PluginDeps)
+  t.teardown(() => hooks.close?.())
   t.equal(hooks.onRequest!(authed('e', 'enterprise', 'prod')), undefined)
   t.equal(transactions, 0)
   await hooks.onRequest!(authed('p', 'pro', 'prod'))

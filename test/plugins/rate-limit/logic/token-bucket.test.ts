@@ -1,6 +1,6 @@
 import t from 'tap'
-import { takeToken, type BucketState } from '../../../plugins/rate-limit/token-bucket.ts'
-import { takeQuota } from '../../../plugins/rate-limit/daily-quota.ts'
+import { takeToken, type BucketState } from '../../../../plugins/rate-limit/logic/token-bucket.ts'
+import { takeQuota } from '../../../../plugins/rate-limit/logic/daily-quota.ts'
 
 const limits = { perMinute: 60, capacity: 3 }
 
