@@ -9,7 +9,7 @@ import type { GovernorSettings } from '../proxy/pipeline/project.ts'
 import { builtinPlugins } from '../plugins/index.ts'
 import type { AuthRegistry } from '../plugins/auth/registry.ts'
 import { createPolicies, newRuleSchema } from '../plugins/governor/policies.ts'
-import { injectionBlockThreshold } from '../plugins/governor/verdict/injection-block.ts'
+import { injectionBlockThreshold } from '../plugins/governor/logic/verdict/injection-block.ts'
 import { printJson, printTable, UsageError } from './output.ts'
 import { withRegistry, type CliStore } from './registry.ts'
 

@@ -23,7 +23,7 @@ export interface GovernorSettings {
   readonly customRules: readonly CustomRule[]
   /**
    * Strict mode blocks a prompt injection read with at least this confidence (0–1), whatever the
-   * request's score; absent, the Governor's default (plugins/governor/verdict/injection-block.ts).
+   * request's score; absent, the Governor's default (plugins/governor/logic/verdict/injection-block.ts).
    */
   readonly injectionBlockThreshold?: number
   /**
