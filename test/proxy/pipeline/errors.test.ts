@@ -19,8 +19,6 @@ const cases: ReadonlyArray<[errors.GatewayError, number, Record<string, unknown>
   [new errors.OverloadedError('busy', 2), 503, { error: 'Service overloaded', message: 'busy', code: 'overloaded' }, { 'retry-after': '2' }],
   [new errors.DeploymentsCoolingError('openai', 20), 503, { error: 'Service unavailable', code: 'upstream_cooling' }, { 'retry-after': '20' }],
   [new errors.UpstreamTimeoutError('slow'), 504, { error: 'Upstream timeout', message: 'slow', code: 'upstream_timeout' }, {}],
-  [new errors.GovernorBlockedError('blocked', 'aud_1', 'critical', [{ type: 'PRIVACY', severity: 'HIGH' }]), 403,
-    { error: 'Request blocked by Governor', message: 'blocked', auditId: 'aud_1', riskLevel: 'critical', violations: [{ type: 'PRIVACY', severity: 'HIGH' }] }, {}],
   [new errors.UnauthorizedError('expired'), 401, { error: 'Unauthorized', message: 'expired' }, {}],
   [new errors.ForbiddenError('role'), 403, { error: 'Forbidden', message: 'role' }, {}],
   [new errors.TooManyRequestsError(60), 429, { error: 'Too Many Requests', retry_after: 60 }, { 'retry-after': '60' }],
