@@ -1,7 +1,7 @@
 // Custom rules: checked when saved (unsafe or invalid regexes refused), matched case-insensitively
 // at request time, and never failing a request.
 import t from 'tap'
-import type { CustomRule } from '../../../proxy/pipeline/project.ts'
+import type { CustomRule } from '../../../plugins/governor/state.ts'
 import { compileRules, matchRules, ruleProblem } from '../../../plugins/governor/logic/verdict/custom-rules.ts'
 import { unsafeRegexReason } from '../../../plugins/governor/logic/verdict/safe-regex.ts'
 

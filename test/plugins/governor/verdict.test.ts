@@ -2,7 +2,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { ACTION_TYPES, type ActionType } from '../../../proxy/pipeline/ai-request.ts'
-import type { CustomRule } from '../../../proxy/pipeline/project.ts'
+import type { CustomRule } from '../../../plugins/governor/state.ts'
 import { ENTITY_TYPES, type EntityType } from '../../../workers/scan/types.ts'
 import { ACTION_RISK, RISK_CLASS_POINTS } from '../../../plugins/governor/logic/verdict/action-risk.ts'
 import { computeVerdict } from '../../../plugins/governor/logic/verdict/compute-verdict.ts'

@@ -1,6 +1,6 @@
 // A project's custom rules: checked when saved (a bad or unsafe regex is refused then), compiled
 // once per settings version, and matched against text at request time without ever refusing it.
-import type { CustomRule } from '../../../../proxy/pipeline/project.ts'
+import type { CustomRule } from '../../state.ts'
 import { MAX_PATTERN_CHARS, RULE_REGEX_FLAGS, unsafeRegexReason } from './safe-regex.ts'
 import type { RuleMatch } from './types.ts'
 

@@ -11,7 +11,7 @@
 // flag: 1,153 attacks, 4 benign): the model gives 0.9 or more to 1,150 of the attacks and none of
 // the benign (in sample: the model was trained on that file); the rules' score reaches it for 770
 // of the attacks and 2 of the benign.
-import type { GovernorSettings } from '../../../../proxy/pipeline/project.ts'
+import type { GovernorSettings } from '../../state.ts'
 import type { Finding } from '../../../../workers/scan-content.ts'
 
 const DEFAULT_INJECTION_BLOCK_THRESHOLD = 0.9

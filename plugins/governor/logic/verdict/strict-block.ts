@@ -1,6 +1,6 @@
 // Why strict mode blocks a request, if it does: its risk level (high or critical), or a prompt
 // injection read with high confidence (injection-block.ts), which alone scores only medium.
-import type { GovernorSettings } from '../../../../proxy/pipeline/project.ts'
+import type { GovernorSettings } from '../../state.ts'
 import type { Finding } from '../../../../workers/scan-content.ts'
 import { holdsBlockingInjection, injectionBlockThreshold } from './injection-block.ts'
 import { isBlockingLevel } from './levels.ts'

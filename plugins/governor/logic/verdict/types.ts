@@ -1,7 +1,7 @@
 // The verdict's vocabulary: levels, severities, violation types and the explainable result.
 // Pure types; the scoring lives in compute-verdict.ts and the tables beside it.
 import type { ActionType } from '../../../../proxy/pipeline/ai-request.ts'
-import type { CustomRule } from '../../../../proxy/pipeline/project.ts'
+import type { CustomRule } from '../../state.ts'
 import type { EntityType } from '../../../../workers/scan/types.ts'
 
 export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const
