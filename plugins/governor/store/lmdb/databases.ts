@@ -2,7 +2,7 @@
 // [projectId, id], so a project's records are one key range and another project's are never
 // reached by id alone; ids are ulids, so a range is also in time order.
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
-import type { OpenCounts } from './open-counts.ts'
+import type { OpenCounts } from '../../logic/compliance-score.ts'
 import type { Alert, AuditHead, AuditRecord, Case, ModelEntry, Violation } from '../types.ts'
 
 export type ProjectKey = [projectId: string, id: string]

@@ -1,9 +1,9 @@
-// The open-violation counts of a project in PostgreSQL (records/score-watch.ts says why counts),
+// The open-violation counts of a project in PostgreSQL (store/lmdb/open-counts.ts says why counts),
 // changed in the transaction that opens or resolves violations, with compliance.score_changed
 // emitted to the shared outbox in it when the score moves.
 import type { Sql } from '../../../../proxy/stores/database.ts'
 import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
-import { applyCountChanges, NO_OPEN_VIOLATIONS, type CountChange, type OpenCounts } from '../lmdb/open-counts.ts'
+import { applyCountChanges, NO_OPEN_VIOLATIONS, type CountChange, type OpenCounts } from '../../logic/compliance-score.ts'
 
 export async function countOpenViolations(sql: Sql, events: SharedEventOutbox, projectId: string, changes: readonly CountChange[]): Promise<void> {
   if (changes.length === 0) return
