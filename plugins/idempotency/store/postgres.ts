@@ -4,12 +4,12 @@
 // recorded is decided under the row's lock, by the same rules as on LMDB. A process id means
 // nothing on another host, so a run's owner is alive while its lease in idempotency_owners is
 // renewed; a run whose owner stopped renewing is taken over by the next retry.
-import { takeOwnerLease } from '../../proxy/stores/owner-lease.ts'
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
-import { decide, RETENTION_MS, type Decision, type IdempotencyRecord, type StoredAnswer } from './decide.ts'
+import { takeOwnerLease } from '../../../proxy/stores/owner-lease.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../../proxy/stores/database.ts'
+import { decide, RETENTION_MS, type Decision, type IdempotencyRecord, type StoredAnswer } from '../logic/decide.ts'
 import { idempotencyMigrations } from './postgres-schema.ts'
-import type { IdempotencyRecords, RecordId } from './record-store.ts'
+import type { IdempotencyRecords, RecordId } from './index.ts'
 
 interface PostgresRecordsOptions {
   readonly clock: Clock

@@ -1,6 +1,6 @@
 // The records kept per key and the decision a request under a key gets. Pure: the store
-// (record-store.ts) reads the record and applies the decision atomically.
-import type { CompletionResult } from '../../proxy/pipeline/completion.ts'
+// (store/index.ts) reads the record and applies the decision atomically.
+import type { CompletionResult } from '../../../proxy/pipeline/completion.ts'
 
 /** A key is honoured this long after its first use (Stripe's 24 hours). */
 export const RETENTION_MS = 24 * 60 * 60 * 1000

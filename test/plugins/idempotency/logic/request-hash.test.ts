@@ -1,6 +1,6 @@
 import t from 'tap'
-import { completeRequestSchema } from '../../../proxy/pipeline/ai-request.ts'
-import { requestHash } from '../../../plugins/idempotency/request-hash.ts'
+import { completeRequestSchema } from '../../../../proxy/pipeline/ai-request.ts'
+import { requestHash } from '../../../../plugins/idempotency/logic/request-hash.ts'
 
 const parse = (body: unknown) => completeRequestSchema.parse(body)
 const messages = [{ role: 'user', content: 'Name three rivers' }]

@@ -1,7 +1,7 @@
 // The idempotency records in PostgreSQL. A record in flight names the gateway running it (its
 // owner); an owner's lease says until when that gateway is known alive, so any gateway may take
 // over a run whose owner stopped renewing. Times are clock milliseconds (bigint), as in LMDB.
-import type { Migration } from '../../proxy/stores/database.ts'
+import type { Migration } from '../../../proxy/stores/database.ts'
 
 export const idempotencyMigrations: readonly Migration[] = [{
   version: 1,

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decide, RETENTION_MS, type Claimant, type DoneRecord, type InFlightRecord } from '../../../plugins/idempotency/decide.ts'
+import { decide, RETENTION_MS, type Claimant, type DoneRecord, type InFlightRecord } from '../../../../plugins/idempotency/logic/decide.ts'
 
 const NOW = Date.UTC(2025, 0, 1)
 const HOUR = 3_600_000

@@ -2,10 +2,10 @@
 // the sweep. Every change is one LMDB transaction, so processes sharing the store see one owner
 // per key, and a record committed here survives a kill -9. A run whose process is gone (its pid
 // no longer exists) may be taken over.
-import type { PluginStore } from '../../proxy/stores/store.ts'
-import { isLiveOwner, SELF_OWNER } from '../../proxy/stores/process-owner.ts'
-import { decide, isExpired, RETENTION_MS, type IdempotencyRecord } from './decide.ts'
-import type { IdempotencyRecords, RecordId } from './record-store.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
+import { isLiveOwner, SELF_OWNER } from '../../../proxy/stores/process-owner.ts'
+import { decide, isExpired, RETENTION_MS, type IdempotencyRecord } from '../logic/decide.ts'
+import type { IdempotencyRecords, RecordId } from './index.ts'
 
 type RecordKey = [projectId: string, key: string]
 type AgeKey = [createdAt: number, projectId: string, key: string]

@@ -1,8 +1,8 @@
-// Where the idempotency records are kept: LMDB on one host (lmdb-records.ts), PostgreSQL when
-// several gateways share DATABASE_URL (postgres-records.ts), so that a retry sent to another
+// Where the idempotency records are kept: LMDB on one host (lmdb.ts), PostgreSQL when
+// several gateways share DATABASE_URL (postgres.ts), so that a retry sent to another
 // gateway finds the first request's record. Either way a key has one owner at a time, and a
 // committed answer survives a kill -9.
-import type { Decision, IdempotencyRecord, StoredAnswer } from './decide.ts'
+import type { Decision, IdempotencyRecord, StoredAnswer } from '../logic/decide.ts'
 
 export interface RecordId {
   readonly projectId: string

@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { MAX_KEY_LENGTH, parseIdempotencyKey } from '../../../plugins/idempotency/idempotency-key.ts'
+import { MAX_KEY_LENGTH, parseIdempotencyKey } from '../../../../plugins/idempotency/logic/idempotency-key.ts'
 
 const printable = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code))
 const validKey = fc.array(printable, { minLength: 1, maxLength: MAX_KEY_LENGTH }).map((chars) => chars.join(''))
