@@ -2,7 +2,13 @@
 // several gateways share DATABASE_URL (postgres.ts), so that a retry sent to another
 // gateway finds the first request's record. Either way a key has one owner at a time, and a
 // committed answer survives a kill -9.
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { PluginDatabase } from '../../../proxy/stores/database.ts'
+import { SELF_OWNER } from '../../../proxy/stores/process-owner.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 import type { Decision, IdempotencyRecord, StoredAnswer } from '../logic/decide.ts'
+import { lmdbRecords } from './lmdb.ts'
+import { postgresRecords } from './postgres.ts'
 
 export interface RecordId {
   readonly projectId: string
@@ -30,4 +36,21 @@ export interface IdempotencyRecords {
   /** Removes up to `limit` expired records, oldest first; resolves with how many. */
   sweep(now: number, limit: number): Promise<number>
   close(): Promise<void>
+}
+
+interface RecordsDeps {
+  readonly store: PluginStore
+  readonly database: PluginDatabase | undefined
+  readonly clock: Clock
+}
+
+interface RecordsConfig {
+  readonly inFlightLeaseMs: number
+  readonly ownerLeaseMs: number
+}
+
+export async function openIdempotencyRecords({ store, database, clock }: RecordsDeps, config: RecordsConfig): Promise<IdempotencyRecords> {
+  return database === undefined
+    ? lmdbRecords(store, { inFlightLeaseMs: config.inFlightLeaseMs })
+    : await postgresRecords(database, { clock, owner: SELF_OWNER, ownerLeaseMs: config.ownerLeaseMs, inFlightLeaseMs: config.inFlightLeaseMs })
 }
