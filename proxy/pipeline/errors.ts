@@ -55,14 +55,6 @@ export class InvalidRequestError extends GatewayError {
   }
 }
 
-/** A malformed Idempotency-Key header. */
-export class InvalidIdempotencyKeyError extends InvalidRequestError {
-  override readonly code = 'invalid_idempotency_key'
-  constructor(message: string) {
-    super(`Invalid request: ${message}`, message)
-  }
-}
-
 export class MissingKeyError extends GatewayError {
   readonly status = 401
   readonly error = 'Missing API key'
@@ -132,7 +124,7 @@ export class UnsupportedMediaTypeError extends GatewayError {
 }
 
 /** An error the client may retry after `retryAfterS` seconds, said in the retry-after header. */
-abstract class RetryLaterError extends GatewayError {
+export abstract class RetryLaterError extends GatewayError {
   readonly retryAfterS: number
   constructor(retryAfterS: number, message: string, options?: ErrorOptions) {
     super(message, options)
@@ -351,26 +343,6 @@ export class ConflictError extends GatewayError {
   readonly status = 409
   readonly error = 'Conflict'
   readonly code = 'conflict'
-}
-
-/** An Idempotency-Key used within its 24 hours for another request (another body or endpoint). */
-export class IdempotencyKeyReusedError extends GatewayError {
-  readonly status = 409
-  readonly error = 'Conflict'
-  readonly code = 'idempotency_key_reused'
-  constructor() {
-    super('This Idempotency-Key was used in the last 24 hours with a different request (another body or endpoint). Send a new key for a new request.')
-  }
-}
-
-/** The request first sent with this Idempotency-Key is still being answered. */
-export class IdempotencyKeyInUseError extends RetryLaterError {
-  readonly status = 409
-  readonly error = 'Conflict'
-  readonly code = 'idempotency_key_in_use'
-  constructor(retryAfterS = 1) {
-    super(retryAfterS, 'A request with this Idempotency-Key is still being answered. Retry once it has finished to receive its answer.')
-  }
 }
 
 /** Anything thrown that is not a GatewayError becomes an InternalError; its detail stays in the log. */

@@ -23,9 +23,6 @@ const cases: ReadonlyArray<[errors.GatewayError, number, Record<string, unknown>
   [new errors.ForbiddenError('role'), 403, { error: 'Forbidden', message: 'role' }, {}],
   [new errors.TooManyRequestsError(60), 429, { error: 'Too Many Requests', retry_after: 60 }, { 'retry-after': '60' }],
   [new errors.ConflictError('already resolved'), 409, { error: 'Conflict', message: 'already resolved' }, {}],
-  [new errors.InvalidIdempotencyKeyError('too long'), 400, { error: 'Invalid request: too long', message: 'too long', code: 'invalid_idempotency_key' }, {}],
-  [new errors.IdempotencyKeyReusedError(), 409, { error: 'Conflict', code: 'idempotency_key_reused' }, {}],
-  [new errors.IdempotencyKeyInUseError(2), 409, { error: 'Conflict', code: 'idempotency_key_in_use' }, { 'retry-after': '2' }],
 ]
 
 t.test('each error class has its status, headers and body', async (t) => {
