@@ -4,7 +4,7 @@
 // its project opts in with cacheSampled: a client that asks for temperature 1.2 twice expects two
 // answers, and the providers' APIs give them. Embeddings are never sampled: the same inputs get
 // the same vectors.
-import type { AiRequest } from '../../proxy/pipeline/ai-request.ts'
+import type { AiRequest } from '../../../proxy/pipeline/ai-request.ts'
 
 export function isCacheable(isDialect: boolean, ai: AiRequest, cacheSampled: boolean): boolean {
   return !isDialect || cacheSampled || ai.embedding !== undefined || ai.temperature === 0 || ai.seed !== undefined

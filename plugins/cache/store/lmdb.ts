@@ -1,14 +1,14 @@
 // Where the answers are stored: in LMDB for the processes of one host (here), or in Redis for
-// every gateway on it (redis-answers.ts). In LMDB every write is one transaction over the answers
+// every gateway on it (redis.ts). In LMDB every write is one transaction over the answers
 // and their age index, so the two never disagree, also when several processes share the
 // environment; reads in this process see a write before it commits, so a request sent right after
 // its twin's answer hits. Each answer's storedAt is kept beside it on its own as well: replacing an
 // answer must find its entry in the age index, and decoding the whole previous answer for that
 // one number was most of the cost of a write (a request with no-cache replaces its answer every time).
-import type { CompletionResult, ServingProvider } from '../../proxy/pipeline/completion.ts'
-import type { ModelName } from '../../proxy/pipeline/models.ts'
-import { decodedReads } from '../../proxy/stores/decoded-reads.ts'
-import type { PluginStore } from '../../proxy/stores/store.ts'
+import type { CompletionResult, ServingProvider } from '../../../proxy/pipeline/completion.ts'
+import type { ModelName } from '../../../proxy/pipeline/models.ts'
+import { decodedReads } from '../../../proxy/stores/decoded-reads.ts'
+import type { PluginStore } from '../../../proxy/stores/store.ts'
 
 export interface StoredAnswer {
   readonly text: string

@@ -2,10 +2,10 @@
 // decoding it, eviction still removes the oldest, and an answer stored before storedAt was kept on
 // its own is still replaced and expired correctly.
 import t from 'tap'
-import { lmdbAnswerStore, type StoredAnswer } from '../../../plugins/cache/answer-store.ts'
-import { openStore } from '../../../proxy/stores/store.ts'
-import type { PluginStore } from '../../../proxy/stores/store.ts'
-import { freshDataDir } from '../../helpers/start-gateway.ts'
+import { lmdbAnswerStore, type StoredAnswer } from '../../../../plugins/cache/store/lmdb.ts'
+import { openStore } from '../../../../proxy/stores/store.ts'
+import type { PluginStore } from '../../../../proxy/stores/store.ts'
+import { freshDataDir } from '../../../helpers/start-gateway.ts'
 
 const answerAt = (storedAt: number, text = `answer at ${storedAt}`): StoredAnswer => ({
   text, provider: 'openai', model: 'gpt-4o-mini', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3, costCents: 0.01 }, storedAt,

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { cachePolicyOf } from '../../../plugins/cache/cache-control.ts'
+import { cachePolicyOf } from '../../../../plugins/cache/logic/cache-control.ts'
 
 t.test('without a Cache-Control header the cache serves and stores', async (t) => {
   t.strictSame(cachePolicyOf(undefined), { serve: true, store: true })

@@ -1,7 +1,7 @@
 // The cache key's canonical encoding: every request field that changes the model's answer, in a
 // fixed order (workers/hash-cache-key.ts hashes it into the key). Pure: it never sees the request
 // context.
-import type { EmbeddingOptions, GenerationOptions, Message } from '../../proxy/pipeline/ai-request.ts'
+import type { EmbeddingOptions, GenerationOptions, Message } from '../../../proxy/pipeline/ai-request.ts'
 
 export interface CacheKeyFields {
   readonly projectId: string

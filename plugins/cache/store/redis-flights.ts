@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
-import type { SharedRedis } from '../../proxy/stores/redis.ts'
-import type { AnswerStore, StoredAnswer } from './answer-store.ts'
+import type { SharedRedis } from '../../../proxy/stores/redis.ts'
+import type { AnswerStore, StoredAnswer } from './lmdb.ts'
 
 interface SharedFlights {
   /** True when this gateway is to call the model: it took the key's lock, or Redis could not say. */

@@ -2,10 +2,10 @@
 // end of the wait when the lock goes without one.
 import t from 'tap'
 import pino from 'pino'
-import { redisAnswerStore } from '../../../plugins/cache/redis-answers.ts'
-import { sharedFlights } from '../../../plugins/cache/shared-flights.ts'
-import { openRedis } from '../../../proxy/stores/redis.ts'
-import { REDIS_MISSING, startRedis } from '../../helpers/redis-server.ts'
+import { redisAnswerStore } from '../../../../plugins/cache/store/redis.ts'
+import { sharedFlights } from '../../../../plugins/cache/store/redis-flights.ts'
+import { openRedis } from '../../../../proxy/stores/redis.ts'
+import { REDIS_MISSING, startRedis } from '../../../helpers/redis-server.ts'
 
 const answer = { text: 'shared', provider: 'local', model: 'gpt-4o-mini', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0 }, storedAt: 0 } as const
 

@@ -5,8 +5,8 @@
 // agree. The scripts take Redis's own clock for expiry, as PX does, in microseconds so that
 // answers stored one after the other leave in that order.
 import type { Redis } from 'ioredis'
-import type { SharedRedis } from '../../proxy/stores/redis.ts'
-import type { AnswerStore, StoredAnswer } from './answer-store.ts'
+import type { SharedRedis } from '../../../proxy/stores/redis.ts'
+import type { AnswerStore, StoredAnswer } from './lmdb.ts'
 
 // KEYS[1] the answer, KEYS[2] the index. ARGV the answer, its TTL in ms, the index member,
 // the answers' key prefix, maxEntries.

@@ -1,8 +1,8 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { createHash } from 'node:crypto'
-import { encodeCacheKey, type CacheKeyFields } from '../../../plugins/cache/cache-key.ts'
-import { hashCacheKey } from '../../../workers/hash-cache-key.ts'
+import { encodeCacheKey, type CacheKeyFields } from '../../../../plugins/cache/logic/cache-key.ts'
+import { hashCacheKey } from '../../../../workers/hash-cache-key.ts'
 
 const base: CacheKeyFields = {
   projectId: 'prj_a',
