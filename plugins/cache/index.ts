@@ -12,13 +12,11 @@ import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
 import { Reply } from '../../proxy/http/reply.ts'
 import { hashCacheKey } from '../../workers/hash-cache-key.ts'
-import { lmdbAnswerStore, type AnswerStore, type StoredAnswer } from './store/lmdb.ts'
+import { openAnswerStore, openSharedFlights, type StoredAnswer } from './store/index.ts'
 import { cachePolicyOf, USE_CACHE, type CachePolicy } from './logic/cache-control.ts'
 import { encodeCacheKey } from './logic/cache-key.ts'
 import { InFlight, untilAborted } from './in-flight.ts'
 import { createCacheMetrics } from './metrics.ts'
-import { redisAnswerStore } from './store/redis.ts'
-import { sharedFlights } from './store/redis-flights.ts'
 import { isCacheable } from './logic/sampling-rule.ts'
 import { cacheSchema } from './schema.ts'
 import { cacheLogFields } from './state.ts'
@@ -55,9 +53,9 @@ export default {
   failOpen: true,
   setup(config, { store, redis, pool, metrics, clock, track }) {
     if (!config.enabled) return {}
-    const answers: AnswerStore = redis === undefined ? lmdbAnswerStore(store, config.maxEntries) : redisAnswerStore(redis, config.maxEntries)
+    const answers = openAnswerStore({ store, redis }, config)
     const flights = new InFlight<Answer>()
-    const across = redis === undefined || config.sharedWaitMs === 0 ? undefined : sharedFlights(redis, answers, config.sharedWaitMs)
+    const across = openSharedFlights({ store, redis }, answers, config)
     // The requests holding their key's lock across gateways, to give it up when they complete.
     const lockHolders = new WeakSet<RequestContext>()
     const counters = createCacheMetrics(metrics, answers.count)

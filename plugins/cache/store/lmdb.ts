@@ -1,46 +1,16 @@
-// Where the answers are stored: in LMDB for the processes of one host (here), or in Redis for
-// every gateway on it (redis.ts). In LMDB every write is one transaction over the answers
+// The answers in LMDB, for the processes of one host. Every write is one transaction over the answers
 // and their age index, so the two never disagree, also when several processes share the
 // environment; reads in this process see a write before it commits, so a request sent right after
 // its twin's answer hits. Each answer's storedAt is kept beside it on its own as well: replacing an
 // answer must find its entry in the age index, and decoding the whole previous answer for that
 // one number was most of the cost of a write (a request with no-cache replaces its answer every time).
-import type { CompletionResult, ServingProvider } from '../../../proxy/pipeline/completion.ts'
-import type { ModelName } from '../../../proxy/pipeline/models.ts'
 import { decodedReads } from '../../../proxy/stores/decoded-reads.ts'
 import type { PluginStore } from '../../../proxy/stores/store.ts'
-
-export interface StoredAnswer {
-  readonly text: string
-  readonly provider: ServingProvider
-  readonly model: ModelName
-  readonly usage: CompletionResult['usage']
-  /** Clock milliseconds; an entry expires at storedAt plus its project's current TTL. */
-  readonly storedAt: number
-  /** Kept only for answers that have them, so a plain answer's record stays as small as before. */
-  toolCalls?: CompletionResult['toolCalls']
-  finishReason?: CompletionResult['finishReason']
-  embeddings?: CompletionResult['embeddings']
-}
+import type { AnswerStore, StoredAnswer } from './index.ts'
 
 const HOT_ANSWERS = 512
 
 type AgeKey = [storedAt: number, key: string]
-
-export interface AnswerStore {
-  /**
-   * Other hosts read these answers: a write is awaited before the answer goes out, so that the
-   * next identical request hits whichever gateway takes it. A local store's writes are seen in
-   * this process at once and commit in the background.
-   */
-  readonly shared: boolean
-  get(key: string): StoredAnswer | undefined | Promise<StoredAnswer | undefined>
-  /** Stores an answer for ttlMs at least, then evicts entries beyond maxEntries. */
-  put(key: string, answer: StoredAnswer, ttlMs: number): Promise<void>
-  /** Removes the entry stored at storedAt; an entry stored again since then stays. */
-  removeIfStoredAt(key: string, storedAt: number): Promise<void>
-  count(): number | Promise<number>
-}
 
 // Entries expire when read: a hit needs storedAt within the project's TTL of the gateway's clock.
 export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerStore {

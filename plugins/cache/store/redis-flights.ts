@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
 import type { SharedRedis } from '../../../proxy/stores/redis.ts'
-import type { AnswerStore, StoredAnswer } from './lmdb.ts'
+import type { AnswerStore, StoredAnswer } from './index.ts'
 
-interface SharedFlights {
+export interface SharedFlights {
   /** True when this gateway is to call the model: it took the key's lock, or Redis could not say. */
   tryLead(key: string): Promise<boolean>
   /** The leading gateway's answer once stored; undefined when the lock went without one, the wait ran out or signal aborted. */

@@ -6,7 +6,7 @@
 // answers stored one after the other leave in that order.
 import type { Redis } from 'ioredis'
 import type { SharedRedis } from '../../../proxy/stores/redis.ts'
-import type { AnswerStore, StoredAnswer } from './lmdb.ts'
+import type { AnswerStore, StoredAnswer } from './index.ts'
 
 // KEYS[1] the answer, KEYS[2] the index. ARGV the answer, its TTL in ms, the index member,
 // the answers' key prefix, maxEntries.

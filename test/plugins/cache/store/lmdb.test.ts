@@ -2,7 +2,8 @@
 // decoding it, eviction still removes the oldest, and an answer stored before storedAt was kept on
 // its own is still replaced and expired correctly.
 import t from 'tap'
-import { lmdbAnswerStore, type StoredAnswer } from '../../../../plugins/cache/store/lmdb.ts'
+import type { StoredAnswer } from '../../../../plugins/cache/store/index.ts'
+import { lmdbAnswerStore } from '../../../../plugins/cache/store/lmdb.ts'
 import { openStore } from '../../../../proxy/stores/store.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import { freshDataDir } from '../../../helpers/start-gateway.ts'
