@@ -1,7 +1,7 @@
 import t from 'tap'
-import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
-import { fallbackTrigger, isContentPolicyError, isContextLengthError } from '../../../plugins/router/fallbacks.ts'
-import { providerError } from '../../../plugins/router/providers/provider-error.ts'
+import { UpstreamError } from '../../../../proxy/pipeline/errors.ts'
+import { fallbackTrigger, isContentPolicyError, isContextLengthError } from '../../../../plugins/router/logic/fallbacks.ts'
+import { providerError } from '../../../../plugins/router/providers/provider-error.ts'
 
 const openai = (code: string, message: string) => providerError('openai', 400, JSON.stringify({ error: { message, type: 'invalid_request_error', code } }), 'sk-x')
 const anthropic = (message: string) => providerError('anthropic', 400, JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }), 'sk-x')

@@ -1,11 +1,11 @@
 // The candidates for every possible choice of model or tier, with and without test mode, built
 // once at setup so that routing a request costs two lookups and no allocation. An alias shares its
 // model's plan; a name let through unpriced, which the table does not list, is planned per request.
-import type { ServingProvider } from '../../proxy/pipeline/completion.ts'
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import { QUALITIES, type ModelName, type ProviderName, type Quality } from '../../proxy/pipeline/models.ts'
-import type { Candidate } from './call-with-retry.ts'
-import type { ProviderAdapter } from './providers/adapter.ts'
+import type { ServingProvider } from '../../../proxy/pipeline/completion.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import { QUALITIES, type ModelName, type ProviderName, type Quality } from '../../../proxy/pipeline/models.ts'
+import type { Candidate } from '../call-with-retry.ts'
+import type { ProviderAdapter } from '../providers/adapter.ts'
 import { resolveTargets, type ModelChoice, type RoutingRules, type Target } from './resolve-model.ts'
 
 export interface RoutePlan {

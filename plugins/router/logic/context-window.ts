@@ -1,6 +1,6 @@
 // Fits a conversation into a model's context window by dropping its oldest turns. Pure: the token
 // counts come in, so this file never tokenizes.
-import type { Message } from '../../proxy/pipeline/ai-request.ts'
+import type { Message } from '../../../proxy/pipeline/ai-request.ts'
 
 /**
  * Tokens each message costs beyond its content: the role and the separators of the chat format

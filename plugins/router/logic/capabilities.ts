@@ -1,9 +1,9 @@
 // What a request asks of the model beyond text (tools, the json mode) against what the model
 // table says the chosen model can do. Images are checked where the prompt is sized (prompt-size.ts).
-import type { AiRequest } from '../../proxy/pipeline/ai-request.ts'
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
-import type { ModelName } from '../../proxy/pipeline/models.ts'
+import type { AiRequest } from '../../../proxy/pipeline/ai-request.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
+import type { ModelName } from '../../../proxy/pipeline/models.ts'
 
 /** The 400 for the first capability the request needs and the model lacks; undefined when it has them all. */
 export function missingCapability(ai: AiRequest, model: ModelName): InvalidRequestError | undefined {

@@ -1,10 +1,10 @@
 // The size of a request's prompt for the model that will read it: each message's text and images,
 // and the tool definitions. Pure once the texts are counted; images are priced per model.
-import type { AiRequest } from '../../proxy/pipeline/ai-request.ts'
-import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import type { Candidate } from './call-with-retry.ts'
-import { tokenTextOf, toolsTextOf } from './count-content-tokens.ts'
+import type { AiRequest } from '../../../proxy/pipeline/ai-request.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { Candidate } from '../call-with-retry.ts'
+import { tokenTextOf, toolsTextOf } from '../count-content-tokens.ts'
 import type { RoutePlan } from './route-table.ts'
 
 // The system prompt a provider adds when tools are offered: Anthropic documents up to 530 tokens

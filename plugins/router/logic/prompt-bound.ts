@@ -8,12 +8,12 @@
 // exact only where the counter did not cut a long run into pieces (a cut can let the pieces merge
 // into fewer tokens).
 import { Buffer } from 'node:buffer'
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import type { ModelName } from '../../proxy/pipeline/models.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelName } from '../../../proxy/pipeline/models.ts'
 import { MESSAGE_OVERHEAD_TOKENS, promptTokensOf } from './context-window.ts'
 import type { PromptSize } from './prompt-size.ts'
-import { JSON_MODE_INSTRUCTION } from './providers/adapter.ts'
-import { hasCutRun } from '../../workers/count-tokens.ts'
+import { JSON_MODE_INSTRUCTION } from '../providers/adapter.ts'
+import { hasCutRun } from '../../../workers/count-tokens.ts'
 
 /** Framing of one message in any provider's chat format, at most. */
 const FRAMING_PER_MESSAGE = 8

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import t from 'tap'
-import type { Message } from '../../../proxy/pipeline/ai-request.ts'
-import { MESSAGE_OVERHEAD_TOKENS, fitContextWindow, promptTokensOf } from '../../../plugins/router/context-window.ts'
-import { assistant, system, user } from './fixtures.ts'
+import type { Message } from '../../../../proxy/pipeline/ai-request.ts'
+import { MESSAGE_OVERHEAD_TOKENS, fitContextWindow, promptTokensOf } from '../../../../plugins/router/logic/context-window.ts'
+import { assistant, system, user } from '../fixtures.ts'
 
 const O = MESSAGE_OVERHEAD_TOKENS
 

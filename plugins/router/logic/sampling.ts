@@ -2,9 +2,9 @@
 // route's default temperature (the spec's 0.7 on its own endpoints) only to a model that takes one.
 // The client dialects have no default: a request without temperature or max_tokens is sent none,
 // and the provider applies its own. Pure: the model table in, the settings out.
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import { DEFAULT_OUTPUT_TOKENS } from '../../proxy/pipeline/model-entry.ts'
-import type { ModelName } from '../../proxy/pipeline/models.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import { DEFAULT_OUTPUT_TOKENS } from '../../../proxy/pipeline/model-entry.ts'
+import type { ModelName } from '../../../proxy/pipeline/models.ts'
 
 /** The client's temperature; without one, the route's default, unless the model reasons: it takes none. */
 export function temperatureFor(model: ModelName, temperature: number | undefined, routeDefault: number | undefined): number | undefined {

@@ -1,9 +1,9 @@
 import t from 'tap'
-import type { ProviderName } from '../../../proxy/pipeline/models.ts'
-import { resolveTargets, servingProvider, type RoutingRules } from '../../../plugins/router/resolve-model.ts'
-import { buildRouteTable } from '../../../plugins/router/route-table.ts'
-import { SPEC_TIERS } from '../../../plugins/router/schema.ts'
-import { createLocalAdapter } from '../../../plugins/router/providers/local.ts'
+import type { ProviderName } from '../../../../proxy/pipeline/models.ts'
+import { resolveTargets, servingProvider, type RoutingRules } from '../../../../plugins/router/logic/resolve-model.ts'
+import { buildRouteTable } from '../../../../plugins/router/logic/route-table.ts'
+import { SPEC_TIERS } from '../../../../plugins/router/schema.ts'
+import { createLocalAdapter } from '../../../../plugins/router/providers/local.ts'
 
 const all: RoutingRules = { configured: new Set<ProviderName>(['openai', 'anthropic', 'mistral']), tiers: SPEC_TIERS, fallback: {}, fallbacks: {} }
 const none: RoutingRules = { ...all, configured: new Set<ProviderName>() }

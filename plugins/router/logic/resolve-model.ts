@@ -1,7 +1,7 @@
 // Which model serves a request and which provider serves that model. Pure: no context, no I/O.
-import type { ServingProvider } from '../../proxy/pipeline/completion.ts'
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import type { ModelName, ProviderName, Quality } from '../../proxy/pipeline/models.ts'
+import type { ServingProvider } from '../../../proxy/pipeline/completion.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelName, ProviderName, Quality } from '../../../proxy/pipeline/models.ts'
 
 export interface Target {
   readonly provider: ServingProvider

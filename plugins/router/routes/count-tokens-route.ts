@@ -1,15 +1,15 @@
 // POST /v1/messages/count_tokens (the Anthropic dialect): the prompt's size as the router counts
 // it for routing and budgets, for the model the body names, without calling any model.
-import { countTokensAnswerSchema } from '../../proxy/pipeline/dialects/anthropic/answers.ts'
-import { countTokensRequestSchema, toAiRequest, type CountTokensRequest } from '../../proxy/pipeline/dialects/anthropic/request.ts'
-import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
-import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
-import type { WorkerPool } from '../../proxy/kit/pool.ts'
-import { Reply } from '../../proxy/http/reply.ts'
-import { promptTokensOf } from './context-window.ts'
-import { countContentTokens } from './count-content-tokens.ts'
-import { promptTexts, sizePrompt } from './prompt-size.ts'
-import type { RouteTable } from './route-table.ts'
+import { countTokensAnswerSchema } from '../../../proxy/pipeline/dialects/anthropic/answers.ts'
+import { countTokensRequestSchema, toAiRequest, type CountTokensRequest } from '../../../proxy/pipeline/dialects/anthropic/request.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
+import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import type { WorkerPool } from '../../../proxy/kit/pool.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
+import { promptTokensOf } from '../logic/context-window.ts'
+import { countContentTokens } from '../count-content-tokens.ts'
+import { promptTexts, sizePrompt } from '../logic/prompt-size.ts'
+import type { RouteTable } from '../logic/route-table.ts'
 
 export function countTokensRoute(routes: RouteTable, pool: WorkerPool, countTimeoutMs: number): RouteSpec {
   return {

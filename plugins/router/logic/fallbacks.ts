@@ -1,6 +1,6 @@
 // Which refusals of a model its fallback may cure: a prompt longer than its context window, or
 // content its provider's policy refuses. Any other 4xx is the client's to fix and is not tried elsewhere.
-import { UpstreamError } from '../../proxy/pipeline/errors.ts'
+import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 
 interface FallbackTriggers {
   readonly contextLength: boolean

@@ -1,12 +1,12 @@
 // GET /v1/models and /v1/models/{id} in OpenAI's shape: the catalog's models, their aliases and
 // the tier names, every one of which a gateway key may ask for. The router serves them: it knows
 // where each tier routes.
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import { modelListSchema, modelObjectSchema } from '../../proxy/pipeline/dialects/openai/answers.ts'
-import { NotFoundError } from '../../proxy/pipeline/errors.ts'
-import { QUALITIES, type ModelName, type Quality } from '../../proxy/pipeline/models.ts'
-import type { RouteSpec } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import { modelListSchema, modelObjectSchema } from '../../../proxy/pipeline/dialects/openai/answers.ts'
+import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import { QUALITIES, type ModelName, type Quality } from '../../../proxy/pipeline/models.ts'
+import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
 
 interface ModelObject {
   readonly id: string

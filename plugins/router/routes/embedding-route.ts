@@ -2,20 +2,20 @@
 // each input must fit its window (inputs are never trimmed: each gets its own vector), and the
 // call is the chat call's RoutedCall (retries, fallback reporting) with each candidate asked for
 // vectors instead of an answer. Nothing is generated: a budget hold reserves the inputs alone.
-import type { AiRequest, EmbeddingOptions } from '../../proxy/pipeline/ai-request.ts'
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import type { RequestContext } from '../../proxy/pipeline/context.ts'
-import { InternalError, InvalidRequestError } from '../../proxy/pipeline/errors.ts'
-import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../proxy/http/gateway-headers.ts'
-import type { PluginDeps } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
-import type { Candidate } from './call-with-retry.ts'
-import { countContentTokens } from './count-content-tokens.ts'
-import type { ProviderAdapter } from './providers/adapter.ts'
-import type { RoutePlan } from './route-table.ts'
-import { RoutedCall } from './routed-call.ts'
-import type { RouterConfig } from './schema.ts'
-import type { RouteDecision } from './state.ts'
+import type { AiRequest, EmbeddingOptions } from '../../../proxy/pipeline/ai-request.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { RequestContext } from '../../../proxy/pipeline/context.ts'
+import { InternalError, InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
+import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../../proxy/http/gateway-headers.ts'
+import type { PluginDeps } from '../../../proxy/pipeline/plugin.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
+import type { Candidate } from '../call-with-retry.ts'
+import { countContentTokens } from '../count-content-tokens.ts'
+import type { ProviderAdapter } from '../providers/adapter.ts'
+import type { RoutePlan } from '../logic/route-table.ts'
+import { RoutedCall } from '../routed-call.ts'
+import type { RouterConfig } from '../schema.ts'
+import type { RouteDecision } from '../state.ts'
 
 function embeddingModels(): string {
   const catalog = modelCatalog()
