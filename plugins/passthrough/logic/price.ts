@@ -1,7 +1,7 @@
 // What a forwarded request costs: its tokens at the model's list price, from the gateway's
 // catalog (with the config's pricing overrides) or the pass-through's own price list, or the
 // reason it cannot be known.
-import type { ModelCatalog } from '../../proxy/pipeline/catalog.ts'
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { hasCounts, type SeenUsage } from './usage-fields.ts'
 
 export interface Price {

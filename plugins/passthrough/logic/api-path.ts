@@ -2,7 +2,7 @@
 // provider's base URL. Dot segments never get here (the request target is normalized before
 // routing); what is left to refuse is what a server past the gateway might still read as a
 // separator or a dot segment: encoded slashes, backslashes and dots, and empty segments.
-import { InvalidRequestError } from '../../proxy/pipeline/errors.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
 
 // Percent escapes but of `.`, `/`, `\` and control characters.
 const SEGMENT = /^(?:[\w\-~!$&'()*+,;=:@.]|%(?!2[eEfF]|5[cC]|[01][0-9a-fA-F]|7[fF])[0-9a-fA-F]{2})+$/
