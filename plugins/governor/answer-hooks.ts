@@ -1,7 +1,7 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
 // leaves, redaction replaces values on the way; a window too long to scan on the event loop is
-// scanned in the worker pool (stream/stream-scan.ts), and the chunk's hook then answers with a
+// scanned in the worker pool (stream-scan.ts), and the chunk's hook then answers with a
 // promise. Both have the core hold the stream's tool calls, whose arguments are checked whole at
 // its end: strict mode stops on them, redaction replaces values in them (still valid JSON).
 // Arguments are read by their decoded string values (json-scan-view.ts), their findings kept at
@@ -44,7 +44,7 @@ const NEVER_ABORTED = new AbortController().signal
 
 /**
  * The scan of a guarded stream's whole answer found the worker pool's queue full: the stream
- * stops, as when a window of it could not be scanned (stream/stream-scan.ts), rather than let out
+ * stops, as when a window of it could not be scanned (stream-scan.ts), rather than let out
  * what it holds unchecked.
  */
 function stopUnchecked(err: unknown): never {

@@ -22,7 +22,7 @@ import type { Scan } from './logic/stream/stream-guard.ts'
  */
 export const INLINE_WINDOW_CHARS = 2048
 
-/** What plain prose can hold (stream/hold.ts, isPlainProse). */
+/** What plain prose can hold (logic/stream/hold.ts, isPlainProse). */
 const PHRASE_TYPES: readonly EntityType[] = ['PROMPT_INJECTION']
 
 interface StreamScanDeps {

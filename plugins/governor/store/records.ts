@@ -1,7 +1,8 @@
-// Where the Governor's records are kept: LMDB on one host (lmdb-records.ts), PostgreSQL when
-// several gateways share DATABASE_URL (postgres/records.ts). Either way an audit record commits
-// with its violations, its alert, a model's first registration, the open-violation counts and
-// their events, and a project's chain has one writer at a time.
+// The Governor's records, whichever store holds them (index.ts picks): LMDB on one host
+// (lmdb/records.ts), PostgreSQL when several gateways share DATABASE_URL (postgres/records.ts).
+// Either way an audit record commits with its violations, its alert, a model's first
+// registration, the open-violation counts and their events, and a project's chain has one
+// writer at a time.
 import type { Severity, ViolationType } from '../logic/verdict/types.ts'
 import type { Page, PageQuery } from './page.ts'
 import type {

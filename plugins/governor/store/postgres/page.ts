@@ -1,5 +1,5 @@
 // Newest-first pages of a project's records in PostgreSQL, with the same cursors and time window
-// as in LMDB (records/page.ts): ids are ulids, so the window is a range of the primary key.
+// as in LMDB (store/page.ts): ids are ulids, so the window is a range of the primary key.
 import type { Sql } from '../../../../proxy/stores/database.ts'
 import { ID_PREFIXES, idAtTime, type RecordKind } from '../../logic/ids.ts'
 import { encodeCursor, type Page, type PageQuery } from '../page.ts'
