@@ -22,10 +22,10 @@ interface RecordsDeps {
   readonly newId: NewId
 }
 
-export function openGovernorRecords({ store, database, sharedEvents, events, clock, newId }: RecordsDeps): Promise<GovernorRecords> | GovernorRecords {
+export async function openGovernorRecords({ store, database, sharedEvents, events, clock, newId }: RecordsDeps): Promise<GovernorRecords> {
   return database === undefined
     ? lmdbGovernorRecords(store, clock, newId, events)
-    : postgresGovernorRecords(database, sharedEvents!, clock, newId)
+    : await postgresGovernorRecords(database, sharedEvents!, clock, newId)
 }
 
 /** The audit chain alone, for its check outside a running gateway. */
