@@ -5,7 +5,7 @@ import type { Assessment } from '../assess.ts'
 import type { AuditEntry } from '../store/records.ts'
 import { highestSeverity } from './verdict/levels.ts'
 import type { Verdict } from './verdict/types.ts'
-import type { NewId } from './ids.ts'
+import type { NewId } from '../ids.ts'
 import type { Alert, AuditFinding, AuditKind, Decision, ModelEntry, Violation } from '../store/types.ts'
 
 /** Enough places to find every finding of an ordinary request; the counts stay complete beyond it. */

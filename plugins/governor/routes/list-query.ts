@@ -5,7 +5,7 @@ import type { RequestContext } from '../../../proxy/pipeline/context.ts'
 import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { validate } from '../../../proxy/http/validate.ts'
-import type { RecordKind } from '../logic/ids.ts'
+import type { RecordKind } from '../ids.ts'
 import { deletedAnswer } from './answers.ts'
 import { decodeCursor, type PageQuery } from '../store/page.ts'
 

@@ -13,7 +13,7 @@ import { governorHeaders } from '../logic/headers.ts'
 import { validateAnswer } from './answers.ts'
 import type { GovernorMetrics } from '../metrics.ts'
 import { buildAuditEntry, requestDecision } from '../logic/audit-entry.ts'
-import type { NewId } from '../logic/ids.ts'
+import type { NewId } from '../ids.ts'
 import { strictBlock } from '../logic/verdict/strict-block.ts'
 
 const MAX_MESSAGES = 1000

@@ -2,7 +2,7 @@
 // window is a key range: only records inside it are read, then filtered.
 import type { Database, Key } from 'lmdb'
 import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
-import { ID_PREFIXES, idAtTime, type RecordKind } from '../logic/ids.ts'
+import { ID_PREFIXES, idAtTime, type RecordKind } from '../ids.ts'
 import type { ProjectKey } from './lmdb/databases.ts'
 
 export interface PageQuery {

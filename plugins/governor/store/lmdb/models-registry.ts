@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '../../../../proxy/pipeline/errors.
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import type { GovernorDatabases, ModelIndexKey } from './databases.ts'
 import type { ModelsRegistry } from '../records.ts'
-import type { NewId } from '../../logic/ids.ts'
+import type { NewId } from '../../ids.ts'
 import { pageOf } from '../page.ts'
 import type { ModelEntry } from '../types.ts'
 import { editedModel } from '../../logic/record-changes.ts'

@@ -8,7 +8,7 @@ import { createAlerts } from './alerts.ts'
 import { createCases } from './cases.ts'
 import { openGovernorDatabases } from './databases.ts'
 import type { GovernorRecords } from '../records.ts'
-import type { NewId } from '../../logic/ids.ts'
+import type { NewId } from '../../ids.ts'
 import { createModelsRegistry } from './models-registry.ts'
 import { createViolations } from './violations.ts'
 

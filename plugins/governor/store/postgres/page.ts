@@ -1,7 +1,7 @@
 // Newest-first pages of a project's records in PostgreSQL, with the same cursors and time window
 // as in LMDB (store/page.ts): ids are ulids, so the window is a range of the primary key.
 import type { Sql } from '../../../../proxy/stores/database.ts'
-import { ID_PREFIXES, idAtTime, type RecordKind } from '../../logic/ids.ts'
+import { ID_PREFIXES, idAtTime, type RecordKind } from '../../ids.ts'
 import { encodeCursor, type Page, type PageQuery } from '../page.ts'
 
 /** `filters`: column name → the value it must hold; undefined leaves the column out. Column names come from code only. */

@@ -1,8 +1,8 @@
 // Record ids: a kind prefix and a ulid (sortable by time), lowercase like the
 // registry's. The time part comes from the gateway's clock, so tests can control it.
 import { encodeTime } from 'ulid'
-import type { Clock } from '../../../proxy/kit/clock.ts'
-import { createUlids } from '../../../proxy/kit/ids.ts'
+import type { Clock } from '../../proxy/kit/clock.ts'
+import { createUlids } from '../../proxy/kit/ids.ts'
 
 export const ID_PREFIXES = { audit: 'aud_', violation: 'vio_', alert: 'alt_', case: 'case_', model: 'mdl_', rule: 'rule_' } as const
 export type RecordKind = keyof typeof ID_PREFIXES
