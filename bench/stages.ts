@@ -100,6 +100,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'tracing.ts': 'tracing',
   // Helpers of several stages.
   'batched-turns.ts': CALLER,
+  'canonical-json.ts': CALLER,
   'catalog.ts': CALLER,
   'clock.ts': CALLER,
   'crash-points.ts': CALLER,

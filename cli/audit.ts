@@ -4,10 +4,7 @@
 import pino from 'pino'
 import { openDatabase } from '../proxy/stores/database.ts'
 import { openStore } from '../proxy/stores/store.ts'
-import { lmdbAuditChain } from '../plugins/governor/audit/lmdb-chain.ts'
-import { verifyAuditChain, type ChainCheck } from '../plugins/governor/audit/verify-chain.ts'
-import { postgresAuditChain } from '../plugins/governor/postgres/audit-trail.ts'
-import { governorMigrations } from '../plugins/governor/postgres/schema.ts'
+import { openAuditChain, verifyAuditChain, type ChainCheck } from '../plugins/governor/state.ts'
 import { cliStoreOf, parseCliArgs } from './governor.ts'
 import { printJson, UsageError } from './output.ts'
 import type { CliStore } from './registry.ts'
@@ -18,16 +15,14 @@ async function checkChain(where: CliStore, projectId: string): Promise<ChainChec
   if (where.databaseUrl !== undefined) {
     const database = openDatabase(where.databaseUrl, pino({ level: 'silent' }), { maxConnections: 2 })
     try {
-      const governor = database.forPlugin('governor')
-      await governor.migrate(governorMigrations)
-      return await verifyAuditChain(postgresAuditChain(governor), projectId)
+      return await verifyAuditChain(await openAuditChain({ database: database.forPlugin('governor') }), projectId)
     } finally {
       await database.close()
     }
   }
   const store = openStore(where.dataDir)
   try {
-    return await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), projectId)
+    return await verifyAuditChain(await openAuditChain({ store: store.forPlugin('governor') }), projectId)
   } finally {
     await store.close()
   }

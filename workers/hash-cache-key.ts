@@ -1,4 +1,4 @@
-// SHA-256 of a cache key's canonical encoding (plugins/cache/cache-key.ts builds it). Run inline
+// SHA-256 of a cache key's canonical encoding (plugins/cache/logic/cache-key.ts builds it). Run inline
 // for ordinary bodies and in the worker pool for very large ones.
 import { hash } from 'node:crypto'
 

@@ -2,7 +2,7 @@
 // chat rule 1). Concurrent identical misses in one process make one model call; the answer is
 // stored once the model has finished it, unless the Governor found what must not be replayed.
 // With REDIS_URL the answers live in Redis, shared by every gateway on it, and concurrent
-// identical misses on different gateways make one model call too (shared-flights.ts). A cache
+// identical misses on different gateways make one model call too (store/redis-flights.ts). A cache
 // store that cannot answer costs a model call, never the request: a failed lookup is a miss, a
 // failed write is dropped, and both are counted.
 import { SPEC_TEMPERATURE } from '../../proxy/pipeline/ai-request.ts'
@@ -12,14 +12,12 @@ import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
 import { Reply } from '../../proxy/http/reply.ts'
 import { hashCacheKey } from '../../workers/hash-cache-key.ts'
-import { lmdbAnswerStore, type AnswerStore, type StoredAnswer } from './answer-store.ts'
-import { cachePolicyOf, USE_CACHE, type CachePolicy } from './cache-control.ts'
-import { encodeCacheKey } from './cache-key.ts'
+import { openAnswerStore, openSharedFlights, type StoredAnswer } from './store/index.ts'
+import { cachePolicyOf, USE_CACHE, type CachePolicy } from './logic/cache-control.ts'
+import { encodeCacheKey } from './logic/cache-key.ts'
 import { InFlight, untilAborted } from './in-flight.ts'
 import { createCacheMetrics } from './metrics.ts'
-import { redisAnswerStore } from './redis-answers.ts'
-import { sharedFlights } from './shared-flights.ts'
-import { isCacheable } from './sampling-rule.ts'
+import { isCacheable } from './logic/sampling-rule.ts'
 import { cacheSchema } from './schema.ts'
 import { cacheLogFields } from './state.ts'
 
@@ -55,9 +53,9 @@ export default {
   failOpen: true,
   setup(config, { store, redis, pool, metrics, clock, track }) {
     if (!config.enabled) return {}
-    const answers: AnswerStore = redis === undefined ? lmdbAnswerStore(store, config.maxEntries) : redisAnswerStore(redis, config.maxEntries)
+    const answers = openAnswerStore({ store, redis }, config)
     const flights = new InFlight<Answer>()
-    const across = redis === undefined || config.sharedWaitMs === 0 ? undefined : sharedFlights(redis, answers, config.sharedWaitMs)
+    const across = openSharedFlights({ store, redis }, answers, config)
     // The requests holding their key's lock across gateways, to give it up when they complete.
     const lockHolders = new WeakSet<RequestContext>()
     const counters = createCacheMetrics(metrics, answers.count)

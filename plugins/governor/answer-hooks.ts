@@ -1,7 +1,7 @@
 // The Governor on the model's answer. A streamed answer under strict mode or redaction passes a
 // StreamGuard chunk by chunk: strict mode stops it before a finding of HIGH or CRITICAL severity
 // leaves, redaction replaces values on the way; a window too long to scan on the event loop is
-// scanned in the worker pool (stream/stream-scan.ts), and the chunk's hook then answers with a
+// scanned in the worker pool (stream-scan.ts), and the chunk's hook then answers with a
 // promise. Both have the core hold the stream's tool calls, whose arguments are checked whole at
 // its end: strict mode stops on them, redaction replaces values in them (still valid JSON).
 // Arguments are read by their decoded string values (json-scan-view.ts), their findings kept at
@@ -13,23 +13,24 @@
 import type { ToolCall } from '../../proxy/pipeline/ai-request.ts'
 import type { CompletionResult, StreamChunk } from '../../proxy/pipeline/completion.ts'
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
-import { GovernorBlockedError, GovernorResponseBlockedError, OverloadedError, type GatewayError } from '../../proxy/pipeline/errors.ts'
+import { OverloadedError, type GatewayError } from '../../proxy/pipeline/errors.ts'
+import { GovernorBlockedError, GovernorResponseBlockedError } from './errors.ts'
 import type { StreamEnd } from '../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../proxy/http/reply.ts'
 import { StreamStop } from '../../proxy/pipeline/stream-stop.ts'
 import type { WorkerPool } from '../../proxy/kit/pool.ts'
 import type { Finding } from '../../workers/scan-content.ts'
 import type { Assessment } from './assess.ts'
-import { governorHeaders, outputHeaders } from './headers.ts'
+import { governorHeaders, outputHeaders } from './logic/headers.ts'
 import type { ProjectRules } from './project-rules.ts'
-import { answerDecision, buildAuditEntry } from './records/audit-entry.ts'
+import { answerDecision, buildAuditEntry } from './logic/audit-entry.ts'
 import { blockedSummary, governedCall, type RequestHooksDeps } from './request-hooks.ts'
-import { findingsInRaw, scanViewOf } from './stream/json-scan-view.ts'
-import { isCovered, redact, type Span } from './stream/redact.ts'
-import { redactJson } from './stream/redact-json.ts'
-import { StreamGuard, type GuardOutput } from './stream/stream-guard.ts'
-import { createStreamScan, scanOfWhole } from './stream/stream-scan.ts'
-import { findingSeverity, isBlockingSeverity } from './verdict/finding-severity.ts'
+import { findingsInRaw, scanViewOf } from './logic/stream/json-scan-view.ts'
+import { isCovered, redact, type Span } from './logic/stream/redact.ts'
+import { redactJson } from './logic/stream/redact-json.ts'
+import { StreamGuard, type GuardOutput } from './logic/stream/stream-guard.ts'
+import { createStreamScan, scanOfWhole } from './stream-scan.ts'
+import { findingSeverity, isBlockingSeverity } from './logic/verdict/finding-severity.ts'
 
 interface AnswerHooksDeps extends RequestHooksDeps {
   readonly rules: ProjectRules
@@ -43,7 +44,7 @@ const NEVER_ABORTED = new AbortController().signal
 
 /**
  * The scan of a guarded stream's whole answer found the worker pool's queue full: the stream
- * stops, as when a window of it could not be scanned (stream/stream-scan.ts), rather than let out
+ * stops, as when a window of it could not be scanned (stream-scan.ts), rather than let out
  * what it holds unchecked.
  */
 function stopUnchecked(err: unknown): never {

@@ -7,9 +7,9 @@ import type { Project } from '../../proxy/pipeline/project.ts'
 import type { Finding } from '../../workers/scan-content.ts'
 import { scanTexts, type ScanLimits } from './scan-texts.ts'
 import type { ProjectRules } from './project-rules.ts'
-import { matchRules } from './verdict/custom-rules.ts'
-import { computeVerdict } from './verdict/compute-verdict.ts'
-import type { RuleMatch, Verdict } from './verdict/types.ts'
+import { matchRules } from './logic/verdict/custom-rules.ts'
+import { computeVerdict } from './logic/verdict/compute-verdict.ts'
+import type { RuleMatch, Verdict } from './logic/verdict/types.ts'
 import { VerdictMemo, verdictKey } from './verdict-memo.ts'
 
 export interface Assessment {

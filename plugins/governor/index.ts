@@ -9,11 +9,9 @@ import { checkedClassifier } from './classifier-check.ts'
 import { createAssessor } from './assess.ts'
 import { createGovernorMetrics } from './metrics.ts'
 import { createPolicies } from './policies.ts'
-import { postgresGovernorRecords } from './postgres/records.ts'
 import { createProjectRules } from './project-rules.ts'
-import type { GovernorRecords } from './records/governor-records.ts'
-import { createIds } from './records/ids.ts'
-import { lmdbGovernorRecords } from './records/lmdb-records.ts'
+import { createIds } from './ids.ts'
+import { openGovernorRecords } from './store/index.ts'
 import { createRequestHooks } from './request-hooks.ts'
 import { alertRoutes } from './routes/alert-routes.ts'
 import { auditRoutes } from './routes/audit-route.ts'
@@ -27,9 +25,6 @@ import { violationRoutes } from './routes/violation-routes.ts'
 import { governorSchema } from './schema.ts'
 import { governorLogFields } from './state.ts'
 
-export { verifyAuditChain, type ChainCheck } from './audit/verify-chain.ts'
-export { lmdbAuditChain } from './audit/lmdb-chain.ts'
-
 export default {
   name: 'governor',
   order: 300,
@@ -42,10 +37,7 @@ export default {
     warmUpScanner()
     const classifier = await checkedClassifier(config.classifier)
     const newId = createIds(clock)
-    // With DATABASE_URL the records, and the events of their changes, are shared by every gateway.
-    const records: GovernorRecords = database === undefined
-      ? lmdbGovernorRecords(store, clock, newId, events)
-      : await postgresGovernorRecords(database, sharedEvents!, clock, newId)
+    const records = await openGovernorRecords({ store, database, sharedEvents, events, clock, newId })
     const { trail, models } = records
     const metrics = createGovernorMetrics(registry)
     const rules = createProjectRules(log)

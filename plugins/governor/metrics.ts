@@ -1,8 +1,8 @@
 // The Governor's Prometheus metrics. Labels are fixed sets: four risk levels, three decisions,
 // three scan places.
 import { Counter, Histogram, type Registry } from 'prom-client'
-import type { Decision } from './records/types.ts'
-import type { RiskLevel } from './verdict/types.ts'
+import type { Decision } from './store/types.ts'
+import type { RiskLevel } from './logic/verdict/types.ts'
 
 /** Verdicts on requests and validations; an answer's scan is not a verdict of its own. */
 type VerdictDecision = Exclude<Decision, 'withheld'>

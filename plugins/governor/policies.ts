@@ -9,12 +9,13 @@ import { ulid } from 'ulid'
 import { z } from 'zod'
 import { InvalidRequestError, NotFoundError } from '../../proxy/pipeline/errors.ts'
 import { validate } from '../../proxy/http/validate.ts'
-import type { CustomRule, Project } from '../../proxy/pipeline/project.ts'
+import type { Project } from '../../proxy/pipeline/project.ts'
+import type { CustomRule } from './state.ts'
 import type { AuthRegistry } from '../auth/state.ts'
-import { ID_PREFIXES } from './records/ids.ts'
-import { ruleProblem } from './verdict/custom-rules.ts'
-import { MAX_PATTERN_CHARS } from './verdict/safe-regex.ts'
-import { SEVERITIES } from './verdict/types.ts'
+import { ID_PREFIXES } from './ids.ts'
+import { ruleProblem } from './logic/verdict/custom-rules.ts'
+import { MAX_PATTERN_CHARS } from './logic/verdict/safe-regex.ts'
+import { SEVERITIES } from './logic/verdict/types.ts'
 
 const MAX_RULES_PER_PROJECT = 100
 

@@ -2,7 +2,7 @@
 // the checks of streamed answers.
 import type { Logger } from 'pino'
 import type { Project } from '../../proxy/pipeline/project.ts'
-import { compileRules, type CompiledRule } from './verdict/custom-rules.ts'
+import { compileRules, type CompiledRule } from './logic/verdict/custom-rules.ts'
 
 export type ProjectRules = (project: Project) => readonly CompiledRule[]
 

@@ -1,8 +1,60 @@
-// What the Governor adds to the core's types: its state slot, how the slot shows on the request's
-// log line, and the services it provides.
+// What the Governor adds to the core's types: its settings on every project, its state slot, how
+// the slot shows on the request's log line, and the services it provides; and what other plugins
+// and the CLI use of it.
 import type { GovernorMetadata } from '../../proxy/pipeline/ai-request.ts'
 import type { CompletedContext } from '../../proxy/pipeline/context.ts'
 import type { Policies } from './policies.ts'
+
+export { createPolicies, newRuleSchema, settingsChangesSchema, type Policies } from './policies.ts'
+export { injectionBlockThreshold } from './logic/verdict/injection-block.ts'
+export { openAuditChain } from './store/index.ts'
+export { verifyAuditChain, type ChainCheck } from './store/verify-chain.ts'
+
+export interface CustomRule {
+  readonly id: string
+  readonly name: string
+  /** A case-insensitive keyword, or a regular expression source when `regex` is true. */
+  readonly pattern: string
+  readonly regex: boolean
+  readonly weight: number
+  readonly severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL'
+}
+
+export interface GovernorSettings {
+  readonly enabled: boolean
+  readonly strictMode: boolean
+  /** Detected values in the model's answers are replaced by [REDACTED:TYPE] before they leave. */
+  readonly redactOutput: boolean
+  readonly autoApproveThreshold: number
+  readonly customRules: readonly CustomRule[]
+  /**
+   * Strict mode blocks a prompt injection read with at least this confidence (0–1), whatever the
+   * request's score; absent, the Governor's default (plugins/governor/logic/verdict/injection-block.ts).
+   */
+  readonly injectionBlockThreshold?: number
+  /**
+   * Which requests the Governor checks: those that carry governorMetadata (`metadata`, the default
+   * when absent), or every request on the AI routes (`all`).
+   */
+  readonly governance?: 'metadata' | 'all'
+  /** Bumped on every change, so verdicts and cache entries can be keyed by it. */
+  readonly version: number
+}
+
+export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
+  enabled: true,
+  strictMode: false,
+  redactOutput: false,
+  autoApproveThreshold: 50,
+  customRules: [],
+  version: 1,
+}
+
+declare module '../../proxy/pipeline/project.ts' {
+  interface Project {
+    readonly governor: GovernorSettings
+  }
+}
 
 interface GovernorState {
   /** What the request was governed with: its governorMetadata, or what governed-metadata.ts implies for it. */

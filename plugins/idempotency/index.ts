@@ -8,17 +8,14 @@ import { Counter } from 'prom-client'
 import type { CompletionResult } from '../../proxy/pipeline/completion.ts'
 import { aiRequestOf, isStreamed, type RequestContext } from '../../proxy/pipeline/context.ts'
 import { reachedCrashPoint } from '../../proxy/kit/crash-points.ts'
-import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from '../../proxy/pipeline/errors.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../proxy/http/reply.ts'
-import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
-import { isExpired, type Decision, type DoneRecord, type StoredAnswer } from './decide.ts'
-import { parseIdempotencyKey } from './idempotency-key.ts'
+import { isExpired, type Decision, type DoneRecord, type StoredAnswer } from './logic/decide.ts'
+import { parseIdempotencyKey } from './logic/idempotency-key.ts'
 import { LocalFlights, waitForEnd } from './local-flights.ts'
-import { lmdbRecords } from './lmdb-records.ts'
-import { postgresRecords } from './postgres-records.ts'
-import type { IdempotencyRecords, RecordId } from './record-store.ts'
-import { requestHash } from './request-hash.ts'
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './errors.ts'
+import { openIdempotencyRecords, type RecordId } from './store/index.ts'
+import { requestHash } from './logic/request-hash.ts'
 import { idempotencySchema } from './schema.ts'
 
 const REPLAY_HEADER = 'x-idempotent-replay'
@@ -40,9 +37,7 @@ export default {
   gates: ['ai'],
   schema: idempotencySchema,
   async setup(config, { store, database, clock, metrics, log, track }) {
-    const records: IdempotencyRecords = database === undefined
-      ? lmdbRecords(store, { inFlightLeaseMs: config.inFlightLeaseMs })
-      : await postgresRecords(database, { clock, owner: SELF_OWNER, ownerLeaseMs: config.ownerLeaseMs, inFlightLeaseMs: config.inFlightLeaseMs })
+    const records = await openIdempotencyRecords({ store, database, clock }, config)
     const flights = new LocalFlights()
     const claims = new WeakMap<RequestContext, Claim>()
     const outcomes = new Counter({

@@ -8,9 +8,9 @@ import { ProxyServer } from 'http-proxy-3'
 import { GatewayError, UpstreamError, UpstreamTimeoutError } from '../../proxy/pipeline/errors.ts'
 import type { Exchange, ExchangeEnd } from '../../proxy/http/reply.ts'
 import { sendError } from '../../proxy/http/respond.ts'
-import { answerHeaders } from './forward-headers.ts'
-import type { UsageScanner } from './usage-scan.ts'
-import type { SeenUsage } from './usage-fields.ts'
+import { answerHeaders } from './logic/forward-headers.ts'
+import type { UsageScanner } from './logic/usage-scan.ts'
+import type { SeenUsage } from './logic/usage-fields.ts'
 
 interface ForwardOptions {
   readonly proxyTimeoutMs: number

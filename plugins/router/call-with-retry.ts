@@ -5,8 +5,8 @@ import { DeploymentsCoolingError, type UpstreamError, type UpstreamTimeoutError 
 import type { ModelName } from '../../proxy/pipeline/models.ts'
 import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 import { pause } from './pause.ts'
-import { temperatureFor } from './sampling.ts'
-import { asksLongerWait, finalFailure, isTransient, retryDelayMs } from './upstream-error.ts'
+import { temperatureFor } from './logic/sampling.ts'
+import { asksLongerWait, finalFailure, isTransient, retryDelayMs } from './logic/upstream-error.ts'
 
 export interface Candidate {
   readonly provider: ServingProvider
@@ -19,7 +19,7 @@ export interface RetryPolicy {
   readonly attempts: number
   readonly baseDelayMs: number
   readonly maxDelayMs: number
-  /** A refusal that the next candidate may not meet (fallbacks.ts): it moves on instead of failing. */
+  /** A refusal that the next candidate may not meet (logic/fallbacks.ts): it moves on instead of failing. */
   readonly fallsBackOn?: ((err: unknown) => boolean) | undefined
 }
 

@@ -14,7 +14,7 @@ import {
   type RequestShape,
   type RetryPolicy,
 } from './call-with-retry.ts'
-import { toJsonText } from './json-answer.ts'
+import { toJsonText } from './logic/json-answer.ts'
 
 /** The prompt's token count, or how to count it once the request has been admitted. */
 type PromptCount = number | ((signal: AbortSignal) => Promise<number>)

@@ -9,7 +9,7 @@ export const MAX_MESSAGES = 1000
 export const MAX_TOKENS_CEILING = 32_768
 /**
  * The spec's default temperature on its own endpoints: sent when the client sent none, except to a
- * reasoning model, which takes none (see plugins/router/sampling.ts).
+ * reasoning model, which takes none (see plugins/router/logic/sampling.ts).
  */
 export const SPEC_TEMPERATURE = 0.7
 

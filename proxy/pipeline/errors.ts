@@ -55,14 +55,6 @@ export class InvalidRequestError extends GatewayError {
   }
 }
 
-/** A malformed Idempotency-Key header. */
-export class InvalidIdempotencyKeyError extends InvalidRequestError {
-  override readonly code = 'invalid_idempotency_key'
-  constructor(message: string) {
-    super(`Invalid request: ${message}`, message)
-  }
-}
-
 export class MissingKeyError extends GatewayError {
   readonly status = 401
   readonly error = 'Missing API key'
@@ -132,7 +124,7 @@ export class UnsupportedMediaTypeError extends GatewayError {
 }
 
 /** An error the client may retry after `retryAfterS` seconds, said in the retry-after header. */
-abstract class RetryLaterError extends GatewayError {
+export abstract class RetryLaterError extends GatewayError {
   readonly retryAfterS: number
   constructor(retryAfterS: number, message: string, options?: ErrorOptions) {
     super(message, options)
@@ -322,48 +314,6 @@ export class UpstreamTimeoutError extends GatewayError {
   }
 }
 
-interface BlockedViolation {
-  readonly type: string
-  readonly severity: string
-}
-
-/** Strict mode with a high or critical risk; the body carries the verdict's summary. */
-export class GovernorBlockedError extends GatewayError {
-  readonly status = 403
-  readonly error: string = 'Request blocked by Governor'
-  readonly code: string = 'governor_blocked'
-  readonly auditId: string
-  readonly riskLevel: string
-  readonly violations: readonly BlockedViolation[]
-  constructor(message: string, auditId: string, riskLevel: string, violations: readonly BlockedViolation[]) {
-    super(message)
-    this.auditId = auditId
-    this.riskLevel = riskLevel
-    this.violations = violations
-  }
-  override extra() {
-    return { auditId: this.auditId, riskLevel: this.riskLevel, violations: this.violations }
-  }
-}
-
-/**
- * Strict mode stopped a streamed answer: what had been checked was sent, the rest (with the
- * finding) was not. Sent as the stream's `error` event; `found` names the entity types (or custom
- * rule ids) that stopped it, never their values.
- */
-export class GovernorResponseBlockedError extends GovernorBlockedError {
-  override readonly error = 'Response blocked by Governor'
-  override readonly code = 'governor_response_blocked'
-  readonly found: readonly string[]
-  constructor(message: string, auditId: string, riskLevel: string, violations: readonly BlockedViolation[], found: readonly string[]) {
-    super(message, auditId, riskLevel, violations)
-    this.found = found
-  }
-  override extra() {
-    return { ...super.extra(), found: this.found }
-  }
-}
-
 /** The account endpoints' errors (the spec's second table): `error` is the status's name. */
 export class UnauthorizedError extends GatewayError {
   readonly status = 401
@@ -393,26 +343,6 @@ export class ConflictError extends GatewayError {
   readonly status = 409
   readonly error = 'Conflict'
   readonly code = 'conflict'
-}
-
-/** An Idempotency-Key used within its 24 hours for another request (another body or endpoint). */
-export class IdempotencyKeyReusedError extends GatewayError {
-  readonly status = 409
-  readonly error = 'Conflict'
-  readonly code = 'idempotency_key_reused'
-  constructor() {
-    super('This Idempotency-Key was used in the last 24 hours with a different request (another body or endpoint). Send a new key for a new request.')
-  }
-}
-
-/** The request first sent with this Idempotency-Key is still being answered. */
-export class IdempotencyKeyInUseError extends RetryLaterError {
-  readonly status = 409
-  readonly error = 'Conflict'
-  readonly code = 'idempotency_key_in_use'
-  constructor(retryAfterS = 1) {
-    super(retryAfterS, 'A request with this Idempotency-Key is still being answered. Retry once it has finished to receive its answer.')
-  }
 }
 
 /** Anything thrown that is not a GatewayError becomes an InternalError; its detail stays in the log. */

@@ -29,7 +29,7 @@ t.test('files keep their stage when they move into a wing of proxy/', async (t) 
 
 t.test('plugins by their folder, workers by file, the rest of the project off the path', async (t) => {
   t.equal(ruleOfProjectFile('plugins/rate-limit/logic/token-bucket.ts', 'take'), 'limits')
-  t.equal(ruleOfProjectFile('plugins/governor/stream/stream-guard.ts', 'chunk'), 'governor')
+  t.equal(ruleOfProjectFile('plugins/governor/logic/stream/stream-guard.ts', 'chunk'), 'governor')
   t.equal(ruleOfProjectFile('plugins/router/providers/chat-completions.ts', 'complete'), 'model')
   t.equal(ruleOfProjectFile('plugins/a-new-plugin/index.ts', 'setup'), 'unmapped')
   t.equal(ruleOfProjectFile('workers/scan/email.ts', 'detect'), 'governor')

@@ -538,7 +538,7 @@ const MENTION: RuleVerdict = { kind: 'mention' }
 // forbids "ignore your instructions" names the attack it refuses). Where the rules find too
 // little to decide, the learned model scores the text's windows and adds the one it flags. A rule
 // hit also carries the model's probability for the text, so that strict mode can block what both
-// read as an attack (plugins/governor/verdict/injection-block.ts).
+// read as an attack (plugins/governor/logic/verdict/injection-block.ts).
 export const promptInjectionDetector: Detector = {
   types: ['PROMPT_INJECTION'],
   detect(text, _wanted, options) {

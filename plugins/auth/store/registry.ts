@@ -4,7 +4,8 @@
 import type { KeyObject } from 'node:crypto'
 import { ulid } from 'ulid'
 import type { KeyEnv, KeyType } from '../../../proxy/pipeline/context.ts'
-import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings, type Plan, type Project } from '../../../proxy/pipeline/project.ts'
+import type { Plan, Project } from '../../../proxy/pipeline/project.ts'
+import { DEFAULT_GOVERNOR_SETTINGS, type GovernorSettings } from '../../governor/state.ts'
 import { displayPrefix, generateKey } from '../logic/key-format.ts'
 import { hashKey } from '../logic/key-hash.ts'
 

@@ -1,7 +1,7 @@
 // The compliance routes' answers, as /openapi.json describes them: the records' fields a client
 // reads. Records may carry more fields than these; clients ignore what they do not know.
 import { z } from 'zod'
-import { SEVERITIES, VIOLATION_TYPES } from '../verdict/types.ts'
+import { SEVERITIES, VIOLATION_TYPES } from '../logic/verdict/types.ts'
 
 const instant = z.iso.datetime()
 const severity = z.enum(SEVERITIES)

@@ -3,8 +3,8 @@
 import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
-import type { CaseChanges, Cases, NewCase } from '../records/governor-records.ts'
-import { SEVERITIES } from '../verdict/types.ts'
+import type { CaseChanges, Cases, NewCase } from '../store/records.ts'
+import { SEVERITIES } from '../logic/verdict/types.ts'
 import { caseAnswer, pageOf } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 

@@ -5,9 +5,9 @@ import type { RequestContext } from '../../../proxy/pipeline/context.ts'
 import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { validate } from '../../../proxy/http/validate.ts'
-import type { RecordKind } from '../records/ids.ts'
+import type { RecordKind } from '../ids.ts'
 import { deletedAnswer } from './answers.ts'
-import { decodeCursor, type PageQuery } from '../records/page.ts'
+import { decodeCursor, type PageQuery } from '../store/page.ts'
 
 const MAX_PAGE_SIZE = 200
 

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
-import type { ModelsRegistry } from '../records/governor-records.ts'
+import type { ModelsRegistry } from '../store/records.ts'
 import { modelAnswer, pageOf } from './answers.ts'
 import { editableRoutes, pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { assertSavable, ruleFields } from '../policies.ts'
-import { findRuleSpans } from '../verdict/custom-rules.ts'
+import { findRuleSpans } from '../logic/verdict/custom-rules.ts'
 
 const MAX_SAMPLE_CHARS = 100_000
 

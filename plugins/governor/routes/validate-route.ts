@@ -7,14 +7,14 @@ import { governorMetadataSchema, messageSchema } from '../../../proxy/pipeline/a
 import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import type { Assess } from '../assess.ts'
-import type { AuditTrail } from '../records/governor-records.ts'
-import { governorUnavailable } from '../availability.ts'
-import { governorHeaders } from '../headers.ts'
+import type { AuditTrail } from '../store/records.ts'
+import { governorUnavailable } from '../logic/availability.ts'
+import { governorHeaders } from '../logic/headers.ts'
 import { validateAnswer } from './answers.ts'
 import type { GovernorMetrics } from '../metrics.ts'
-import { buildAuditEntry, requestDecision } from '../records/audit-entry.ts'
-import type { NewId } from '../records/ids.ts'
-import { strictBlock } from '../verdict/strict-block.ts'
+import { buildAuditEntry, requestDecision } from '../logic/audit-entry.ts'
+import type { NewId } from '../ids.ts'
+import { strictBlock } from '../logic/verdict/strict-block.ts'
 
 const MAX_MESSAGES = 1000
 

@@ -2,8 +2,8 @@
 import { z } from 'zod'
 import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
-import type { Violations } from '../records/governor-records.ts'
-import { SEVERITIES, VIOLATION_TYPES } from '../verdict/types.ts'
+import type { Violations } from '../store/records.ts'
+import { SEVERITIES, VIOLATION_TYPES } from '../logic/verdict/types.ts'
 import { pageOf, violationAnswer } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
 

@@ -9,7 +9,7 @@ import type { ModelName } from '../../../proxy/pipeline/models.ts'
 export interface ProviderRequest extends GenerationOptions {
   readonly model: ModelName
   readonly messages: readonly Message[]
-  /** Sent when present: the client's, or the route's default for a model that takes one (sampling.ts). */
+  /** Sent when present: the client's, or the route's default for a model that takes one (logic/sampling.ts). */
   readonly temperature?: number | undefined
   /** Sent when present: the client's bound on the answer. */
   readonly maxTokens?: number | undefined

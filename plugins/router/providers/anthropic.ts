@@ -7,7 +7,7 @@ import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
 import { jsonInstructionOf, upstreamIdOf, type ProviderAdapter, type ProviderRequest } from './adapter.ts'
 import { endpointOf, postJson, urlOf } from './endpoint.ts'
 import { parseAnswer, streamError } from './provider-error.ts'
-import { maxTokensFor } from '../sampling.ts'
+import { maxTokensFor } from '../logic/sampling.ts'
 import { eventBatches } from './sse.ts'
 
 interface AnthropicOptions {

@@ -2,7 +2,7 @@
 // message is safe to show a client.
 import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { ResponseHeaders } from '../../../proxy/pipeline/upstream.ts'
-import { upstreamErrorOf } from '../upstream-error.ts'
+import { upstreamErrorOf } from '../logic/upstream-error.ts'
 
 const MAX_MESSAGE_CHARS = 300
 // Providers sometimes echo a (partly masked) key back in 401 messages.

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Registry } from 'prom-client'
 import { createPool } from '../../../proxy/kit/pool.ts'
-import { encodeCacheKey } from '../../../plugins/cache/cache-key.ts'
+import { encodeCacheKey } from '../../../plugins/cache/logic/cache-key.ts'
 import { hashCacheKey } from '../../../workers/hash-cache-key.ts'
 import { answer, ask, cachedResult, complete, project, request, setupCache } from './fixtures.ts'
 

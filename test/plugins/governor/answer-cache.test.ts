@@ -3,8 +3,8 @@
 // arguments when redaction is on; and a strict-mode cache hit is checked before its first byte.
 import OpenAI from 'openai'
 import t, { type Test } from 'tap'
-import { lmdbAnswerStore } from '../../../plugins/cache/answer-store.ts'
-import { encodeCacheKey } from '../../../plugins/cache/cache-key.ts'
+import { lmdbAnswerStore } from '../../../plugins/cache/store/lmdb.ts'
+import { encodeCacheKey } from '../../../plugins/cache/logic/cache-key.ts'
 import { hashCacheKey } from '../../../workers/hash-cache-key.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { call, parseSse } from '../../helpers/http.ts'

@@ -2,7 +2,7 @@
 // first record through it, so records written before a changed one still verify.
 import t from 'tap'
 import { openStore } from '../../../proxy/stores/store.ts'
-import type { AuditRecord } from '../../../plugins/governor/records/types.ts'
+import type { AuditRecord } from '../../../plugins/governor/store/types.ts'
 import { call } from '../../helpers/http.ts'
 import { governedGateway } from './fixtures.ts'
 

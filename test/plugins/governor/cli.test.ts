@@ -3,7 +3,7 @@
 import t from 'tap'
 import { createRegistry, loadSecret } from '../../../plugins/auth/store/lmdb.ts'
 import { systemClock } from '../../../proxy/kit/clock.ts'
-import { DEFAULT_GOVERNOR_SETTINGS } from '../../../proxy/pipeline/project.ts'
+import { DEFAULT_GOVERNOR_SETTINGS } from '../../../plugins/governor/state.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { call } from '../../helpers/http.ts'
 import { TEST_SECRET } from '../../helpers/start-gateway.ts'

@@ -1,9 +1,9 @@
 // Custom rules: checked when saved (unsafe or invalid regexes refused), matched case-insensitively
 // at request time, and never failing a request.
 import t from 'tap'
-import type { CustomRule } from '../../../proxy/pipeline/project.ts'
-import { compileRules, matchRules, ruleProblem } from '../../../plugins/governor/verdict/custom-rules.ts'
-import { unsafeRegexReason } from '../../../plugins/governor/verdict/safe-regex.ts'
+import type { CustomRule } from '../../../plugins/governor/state.ts'
+import { compileRules, matchRules, ruleProblem } from '../../../plugins/governor/logic/verdict/custom-rules.ts'
+import { unsafeRegexReason } from '../../../plugins/governor/logic/verdict/safe-regex.ts'
 
 const rule = (pattern: string, regex: boolean, id = 'rule_1'): CustomRule => ({ id, name: id, pattern, regex, weight: 10, severity: 'MEDIUM' })
 

@@ -2,7 +2,8 @@
 // JSON answer with a high or critical finding is withheld (streams: stream-enforcement.test.ts).
 import t, { type Test } from 'tap'
 import { openStore } from '../../../proxy/stores/store.ts'
-import { lmdbAuditChain, verifyAuditChain } from '../../../plugins/governor/index.ts'
+import { lmdbAuditChain } from '../../../plugins/governor/store/lmdb/audit-chain.ts'
+import { verifyAuditChain } from '../../../plugins/governor/state.ts'
 import { call, parseSse } from '../../helpers/http.ts'
 import { startAnswerUpstream } from './answer-upstream.ts'
 import { governedGateway, type GovernedGatewayOptions, SENSITIVE } from './fixtures.ts'

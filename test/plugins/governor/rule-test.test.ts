@@ -1,7 +1,7 @@
 // Trying a custom rule on a sample text before it is saved: the places it matches, found exactly
 // as request-time matching finds them; a rule that could not be saved is refused with the reason.
 import t from 'tap'
-import { findRuleSpans } from '../../../plugins/governor/verdict/custom-rules.ts'
+import { findRuleSpans } from '../../../plugins/governor/logic/verdict/custom-rules.ts'
 import { call } from '../../helpers/http.ts'
 import { governedGateway } from './fixtures.ts'
 

@@ -1,7 +1,7 @@
 // The compliance score as it stood at the end of each day: the violations found in the window
 // that ended then, open unless they had been resolved by then.
 import t from 'tap'
-import { scoreAt } from '../../../plugins/governor/records/compliance-score.ts'
+import { scoreAt } from '../../../plugins/governor/logic/compliance-score.ts'
 import { call } from '../../helpers/http.ts'
 import { governedGateway } from './fixtures.ts'
 import { manualClock } from '../../helpers/manual-clock.ts'

@@ -2,12 +2,12 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { ACTION_TYPES, type ActionType } from '../../../proxy/pipeline/ai-request.ts'
-import type { CustomRule } from '../../../proxy/pipeline/project.ts'
+import type { CustomRule } from '../../../plugins/governor/state.ts'
 import { ENTITY_TYPES, type EntityType } from '../../../workers/scan/types.ts'
-import { ACTION_RISK, RISK_CLASS_POINTS } from '../../../plugins/governor/verdict/action-risk.ts'
-import { computeVerdict } from '../../../plugins/governor/verdict/compute-verdict.ts'
-import { levelOf, levelRank } from '../../../plugins/governor/verdict/levels.ts'
-import type { RuleMatch, ScoredFinding, VerdictInput } from '../../../plugins/governor/verdict/types.ts'
+import { ACTION_RISK, RISK_CLASS_POINTS } from '../../../plugins/governor/logic/verdict/action-risk.ts'
+import { computeVerdict } from '../../../plugins/governor/logic/verdict/compute-verdict.ts'
+import { levelOf, levelRank } from '../../../plugins/governor/logic/verdict/levels.ts'
+import type { RuleMatch, ScoredFinding, VerdictInput } from '../../../plugins/governor/logic/verdict/types.ts'
 
 const base: VerdictInput = { actionType: 'customer_support', findings: [], ruleMatches: [], autoApproveThreshold: 50 }
 const finding = (type: EntityType, score = 0.95): ScoredFinding => ({ type, score })

@@ -1,7 +1,7 @@
 // How long a key holds: 24 hours from its first use, on a manual clock; and across a restart of
 // the gateway on the same store.
 import t from 'tap'
-import { RETENTION_MS } from '../../../plugins/idempotency/decide.ts'
+import { RETENTION_MS } from '../../../plugins/idempotency/logic/decide.ts'
 import { manualClock } from '../../helpers/manual-clock.ts'
 import { freshDataDir, seedProject } from '../../helpers/start-gateway.ts'
 import { body, idempotencyGateway, inspect } from './fixtures.ts'

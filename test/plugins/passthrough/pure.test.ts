@@ -1,10 +1,10 @@
 import t from 'tap'
 import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
-import { apiPathOf } from '../../../plugins/passthrough/api-path.ts'
-import { answerHeaders, outgoingHeaders } from '../../../plugins/passthrough/forward-headers.ts'
-import { ceilingMicros, costBoundMicros } from '../../../plugins/passthrough/hold-bound.ts'
-import { costOf, priceOf } from '../../../plugins/passthrough/price.ts'
-import { usageScanner } from '../../../plugins/passthrough/usage-scan.ts'
+import { apiPathOf } from '../../../plugins/passthrough/logic/api-path.ts'
+import { answerHeaders, outgoingHeaders } from '../../../plugins/passthrough/logic/forward-headers.ts'
+import { ceilingMicros, costBoundMicros } from '../../../plugins/passthrough/logic/hold-bound.ts'
+import { costOf, priceOf } from '../../../plugins/passthrough/logic/price.ts'
+import { usageScanner } from '../../../plugins/passthrough/logic/usage-scan.ts'
 
 t.test('outgoing headers: no client credential, no hop-by-hop header, the gateway\'s credential', async (t) => {
   const headers = outgoingHeaders({

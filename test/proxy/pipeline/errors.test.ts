@@ -19,15 +19,10 @@ const cases: ReadonlyArray<[errors.GatewayError, number, Record<string, unknown>
   [new errors.OverloadedError('busy', 2), 503, { error: 'Service overloaded', message: 'busy', code: 'overloaded' }, { 'retry-after': '2' }],
   [new errors.DeploymentsCoolingError('openai', 20), 503, { error: 'Service unavailable', code: 'upstream_cooling' }, { 'retry-after': '20' }],
   [new errors.UpstreamTimeoutError('slow'), 504, { error: 'Upstream timeout', message: 'slow', code: 'upstream_timeout' }, {}],
-  [new errors.GovernorBlockedError('blocked', 'aud_1', 'critical', [{ type: 'PRIVACY', severity: 'HIGH' }]), 403,
-    { error: 'Request blocked by Governor', message: 'blocked', auditId: 'aud_1', riskLevel: 'critical', violations: [{ type: 'PRIVACY', severity: 'HIGH' }] }, {}],
   [new errors.UnauthorizedError('expired'), 401, { error: 'Unauthorized', message: 'expired' }, {}],
   [new errors.ForbiddenError('role'), 403, { error: 'Forbidden', message: 'role' }, {}],
   [new errors.TooManyRequestsError(60), 429, { error: 'Too Many Requests', retry_after: 60 }, { 'retry-after': '60' }],
   [new errors.ConflictError('already resolved'), 409, { error: 'Conflict', message: 'already resolved' }, {}],
-  [new errors.InvalidIdempotencyKeyError('too long'), 400, { error: 'Invalid request: too long', message: 'too long', code: 'invalid_idempotency_key' }, {}],
-  [new errors.IdempotencyKeyReusedError(), 409, { error: 'Conflict', code: 'idempotency_key_reused' }, {}],
-  [new errors.IdempotencyKeyInUseError(2), 409, { error: 'Conflict', code: 'idempotency_key_in_use' }, { 'retry-after': '2' }],
 ]
 
 t.test('each error class has its status, headers and body', async (t) => {
