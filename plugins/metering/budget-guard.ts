@@ -9,10 +9,10 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/kit/clock.ts'
 import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
-import type { Hold } from './budget-holds.ts'
-import { toMicros, type BudgetRow, type LedgerEntry, type ReserveResult } from './ledger.ts'
-import type { MeteringStore } from './metering-store.ts'
-import { monthKey } from './periods.ts'
+import type { Hold } from './store/lmdb/holds.ts'
+import { toMicros, type BudgetRow, type LedgerEntry, type ReserveResult } from './store/lmdb/ledger.ts'
+import type { MeteringStore } from './store/index.ts'
+import { monthKey } from './logic/periods.ts'
 
 /** What a request is charged for a provider's count: at most its hold. */
 export interface Charge {

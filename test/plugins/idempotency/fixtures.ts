@@ -3,7 +3,7 @@
 import type { Test } from 'tap'
 import type { Clock } from '../../../proxy/kit/clock.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
-import { createLedger, type BudgetRow, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
+import { createLedger, type BudgetRow, type LedgerEntry } from '../../../plugins/metering/store/lmdb/ledger.ts'
 import type { IdempotencyRecord } from '../../../plugins/idempotency/decide.ts'
 import { lmdbRecords } from '../../../plugins/idempotency/lmdb-records.ts'
 import { call, type JsonAnswer } from '../../helpers/http.ts'

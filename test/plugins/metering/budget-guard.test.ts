@@ -6,7 +6,7 @@ import { BudgetExceededError } from '../../../proxy/pipeline/errors.ts'
 import type { Project } from '../../../proxy/pipeline/project.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { createBudgetGuard } from '../../../plugins/metering/budget-guard.ts'
-import { lmdbMeteringStore } from '../../../plugins/metering/lmdb-store.ts'
+import { lmdbMeteringStore } from '../../../plugins/metering/store/lmdb/index.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 
 t.test('a process alone on its store decides a hold at once, without a promise, and never past the budget', async (t) => {

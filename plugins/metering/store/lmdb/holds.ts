@@ -1,10 +1,10 @@
 // Where a request's worst-case cost is held while it runs. One process alone on its store holds
 // in memory: a check and an add on one thread cannot interleave, and it saves a store transaction
 // per request. Processes sharing a store (serve --workers) carve holds from budget leases every
-// process sees (budget-leases.ts), or, for a key with a budget of its own, hold in the store.
+// process sees (../leases.ts), or, for a key with a budget of its own, hold in the store.
 // Either way the settled spend is read from the store, committed.
 import { availableMicros, type Ledger, type ReserveResult } from './ledger.ts'
-import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
+import { SELF_OWNER } from '../../../../proxy/stores/process-owner.ts'
 
 /** A key's own monthly budget, held beside its project's. */
 export interface KeyBudget {

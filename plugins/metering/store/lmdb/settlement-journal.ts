@@ -16,7 +16,7 @@ export interface JournalLine {
   readonly limitMicros: number
   /** Its hold is a reservation of its own in the store, keyed by the request id. */
   readonly heldInStore: boolean
-  /** Its hold was carved from its process's budget lease (budget-leases.ts), which shrinks by it as it settles. */
+  /** Its hold was carved from its process's budget lease (../leases.ts), which shrinks by it as it settles. */
   readonly leased?: LeasedHold
   readonly checkpointed: boolean
   /** A stream's first checkpoint, not a settlement: applied only where nothing else settled the stream. */

@@ -11,8 +11,8 @@
 // such holds, and nothing when under 64 holds are left: so near the limit every hold is leased
 // exactly, and a refusal while another process still holds an unused slice can happen only with
 // less than that slice left (see docs/operating.md, Running several processes).
-import type { Hold, BudgetHolds } from './budget-holds.ts'
-import type { LeasedHold, LeaseResult, ReserveResult } from './ledger.ts'
+import type { Hold, BudgetHolds } from './lmdb/holds.ts'
+import type { LeasedHold, LeaseResult, ReserveResult } from './lmdb/ledger.ts'
 
 /** Where leases are kept: the LMDB ledger, or PostgreSQL shared by several gateways. */
 export interface LeaseStore {

@@ -1,14 +1,14 @@
-// The metering store on LMDB (lmdb-store.ts wraps it). Money is kept in integer micro-dollars so
+// The metering store on LMDB (index.ts wraps it). Money is kept in integer micro-dollars so
 // sums are exact. Every write is one LMDB transaction, which also serializes processes sharing the
 // environment: a reservation can never see a stale budget, and a settled request is written
 // exactly once (its ledger entry is keyed by request id and checked inside the same transaction).
 // A settlement is journaled first (settlement-journal.ts) and known to this process at once; its
 // commit follows.
-import type { EventOutbox } from '../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events.ts'
 import type { Database, Key } from 'lmdb'
-import type { PluginStore } from '../../proxy/stores/store.ts'
-import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
-import { addSpend, mergeSpendRows, spendOf, ZERO_SPEND, type SpendDimension, type SpendFigures, type SpendRow } from './spend-breakdown.ts'
+import type { PluginStore } from '../../../../proxy/stores/store.ts'
+import { SELF_OWNER } from '../../../../proxy/stores/process-owner.ts'
+import { addSpend, mergeSpendRows, spendOf, ZERO_SPEND, type SpendDimension, type SpendFigures, type SpendRow } from '../../logic/spend-breakdown.ts'
 import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 
 export interface BudgetRow {

@@ -1,5 +1,5 @@
 // Metering on PostgreSQL, shared by every gateway on DATABASE_URL. Holds are carved in memory from
-// a budget lease each gateway keeps on a month (budget-leases.ts): a row of metering_holds owned
+// a budget lease each gateway keeps on a month (../leases.ts): a row of metering_holds owned
 // by the gateway, grown in a transaction that locks the month's row, so no interleaving of
 // gateways can hold more than the limit, and taken over with the gateway's other rows when its
 // owner lease runs out. A settlement is a transaction (ledger entry keyed by request id, the
@@ -7,19 +7,19 @@
 // project's settlements are committed in turns, those that queued behind one commit sharing the next.
 // Nothing is journaled locally: once the commit returns, the charge is in the database every
 // gateway reads.
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { PluginDatabase, Sql } from '../../proxy/stores/database.ts'
-import { DependencyUnavailableError } from '../../proxy/pipeline/errors.ts'
-import { takeOwnerLease } from '../../proxy/stores/owner-lease.ts'
-import type { SharedEventOutbox } from '../../proxy/stores/shared-events.ts'
-import { batchedTurns } from '../../proxy/stores/batched-turns.ts'
-import { leasedHolds, type LeaseStore } from './budget-leases.ts'
-import type { Hold, KeyBudget } from './budget-holds.ts'
-import { availableMicros, type BudgetRow, type DayStats, type LeaseResult, type LedgerEntry, type ModelStats, type Settled, type StreamCheckpoint } from './ledger.ts'
-import type { MeteringStore, Recovered } from './metering-store.ts'
-import { meteringMigrations } from './postgres-schema.ts'
-import { mergeSpendRows } from './spend-breakdown.ts'
-import { rowOf, settleBatch, type BudgetRecord, type Settlement } from './postgres-settlement.ts'
+import type { Clock } from '../../../../proxy/kit/clock.ts'
+import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
+import { DependencyUnavailableError } from '../../../../proxy/pipeline/errors.ts'
+import { takeOwnerLease } from '../../../../proxy/stores/owner-lease.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import { batchedTurns } from '../../../../proxy/stores/batched-turns.ts'
+import { leasedHolds, type LeaseStore } from '../leases.ts'
+import type { Hold, KeyBudget } from '../lmdb/holds.ts'
+import { availableMicros, type BudgetRow, type DayStats, type LeaseResult, type LedgerEntry, type ModelStats, type Settled, type StreamCheckpoint } from '../lmdb/ledger.ts'
+import type { MeteringStore, Recovered } from '../index.ts'
+import { meteringMigrations } from './schema.ts'
+import { mergeSpendRows } from '../../logic/spend-breakdown.ts'
+import { rowOf, settleBatch, type BudgetRecord, type Settlement } from './settlement.ts'
 
 interface PostgresMeteringOptions {
   readonly clock: Clock

@@ -1,10 +1,10 @@
 // Where metering keeps its records: the ledger, the month's aggregates that budgets are checked
 // against, the per-day figures /api/usage reads, budget holds and stream checkpoints. LMDB on one
-// host (lmdb-store.ts); PostgreSQL when several gateways share DATABASE_URL (postgres-store.ts).
-import type { Hold } from './budget-holds.ts'
-import type { BudgetRow, DayStats, LedgerEntry, ReserveResult, Settled, StreamCheckpoint } from './ledger.ts'
-import type { PeriodRange } from './periods.ts'
-import type { SpendDimension, SpendRow } from './spend-breakdown.ts'
+// host (lmdb/); PostgreSQL when several gateways share DATABASE_URL (postgres/).
+import type { Hold } from './lmdb/holds.ts'
+import type { BudgetRow, DayStats, LedgerEntry, ReserveResult, Settled, StreamCheckpoint } from './lmdb/ledger.ts'
+import type { PeriodRange } from '../logic/periods.ts'
+import type { SpendDimension, SpendRow } from '../logic/spend-breakdown.ts'
 
 export interface Recovered {
   /** Holds of gateways that are gone, given back to their budgets. */

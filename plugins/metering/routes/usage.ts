@@ -2,15 +2,15 @@
 // GET /api/projects/:projectId/usage for its organization's members. Both add the period's totals
 // and a row per day, read from the same ledger; with `by`, the period's spend by key, end user or tag.
 import { z } from 'zod'
-import { PermissionError } from '../../proxy/pipeline/errors.ts'
-import type { ProjectRouteSpec, RouteSpec } from '../../proxy/pipeline/plugin.ts'
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { Project } from '../../proxy/pipeline/project.ts'
-import { Reply } from '../../proxy/http/reply.ts'
-import { validate } from '../../proxy/http/validate.ts'
-import type { MeteringStore } from './metering-store.ts'
-import { daysOf, monthKey, periodRange, type Period } from './periods.ts'
-import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from './spend-breakdown.ts'
+import { PermissionError } from '../../../proxy/pipeline/errors.ts'
+import type { ProjectRouteSpec, RouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { Project } from '../../../proxy/pipeline/project.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
+import { validate } from '../../../proxy/http/validate.ts'
+import type { MeteringStore } from '../store/index.ts'
+import { daysOf, monthKey, periodRange, type Period } from '../logic/periods.ts'
+import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from '../logic/spend-breakdown.ts'
 
 const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month')
 const by = z.enum(SPEND_DIMENSIONS, { error: 'by must be key, user or tag' }).optional()

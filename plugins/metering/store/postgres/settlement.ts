@@ -3,10 +3,10 @@
 // then the figures of each day and model, of each day's keys, users and tags, and each month's row
 // are added to in one statement; then the thresholds crossed are noted. Rows are touched in one
 // order (by project, month, day, model or value), so two gateways' batches wait for each other and never deadlock.
-import type { Sql } from '../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../proxy/stores/shared-events.ts'
-import type { BudgetRow, LedgerEntry } from './ledger.ts'
-import { spendOf, type SpendDimension } from './spend-breakdown.ts'
+import type { Sql } from '../../../../proxy/stores/database.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { BudgetRow, LedgerEntry } from '../lmdb/ledger.ts'
+import { spendOf, type SpendDimension } from '../../logic/spend-breakdown.ts'
 
 export interface Settlement {
   readonly entry: LedgerEntry
