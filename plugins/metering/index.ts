@@ -21,9 +21,7 @@ import { toMicros, type BudgetRow, type LedgerEntry } from './store/lmdb/ledger.
 import { dayKey, monthKey } from './logic/periods.ts'
 import type { Hold } from './store/lmdb/holds.ts'
 import { createBudgetGuard } from './budget-guard.ts'
-import { lmdbMeteringStore } from './store/lmdb/index.ts'
-import type { MeteringStore, Recovered } from './store/index.ts'
-import { postgresMeteringStore } from './store/postgres/index.ts'
+import { openMeteringStore, type Recovered } from './store/index.ts'
 import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
 import { meteringSchema } from './schema.ts'
 import { countStreamedTexts, type PoolRefusal } from './count-streamed-text.ts'
@@ -60,9 +58,7 @@ export default {
   gates: ['ai'],
   schema: meteringSchema,
   async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool, services }) {
-    const ledger: MeteringStore = database === undefined
-      ? lmdbMeteringStore(store, { shared: config.shared, track, events })
-      : await postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents })
+    const ledger = await openMeteringStore({ store, database, sharedEvents, clock, track, events }, config)
     const tokensMetered = boundCounter({
       name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
       labelNames: ['provider', 'model', 'direction'], registers: [metrics],
