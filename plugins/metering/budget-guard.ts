@@ -9,17 +9,13 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/kit/clock.ts'
 import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
-import type { Hold } from './store/lmdb/holds.ts'
-import { toMicros, type BudgetRow, type LedgerEntry, type ReserveResult } from './store/lmdb/ledger.ts'
+import { toMicros } from './store/lmdb/ledger.ts'
+import type { Hold, LedgerEntry } from './store/records.ts'
+import type { BudgetRow } from './logic/budget.ts'
+import type { ReserveResult } from './logic/admit.ts'
+import { chargeFor, type Charge } from './logic/settle.ts'
 import type { MeteringStore } from './store/index.ts'
 import { monthKey } from './logic/periods.ts'
-
-/** What a request is charged for a provider's count: at most its hold. */
-export interface Charge {
-  readonly costMicros: number
-  /** The provider's count beyond the hold, when there was any. */
-  readonly overageMicros?: number
-}
 
 export interface BudgetGuard {
   /**
@@ -77,12 +73,7 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
       const result = ledger.reserve(hold, toMicros(project.budgetDollars))
       return result instanceof Promise ? result.then(decided) : decided(result)
     },
-    charge(costMicros, hold) {
-      // A provider may count more than the hold allowed for (another tokenizer, framing it adds):
-      // the charge stops at the hold, so concurrent requests can never overspend the budget.
-      if (hold === undefined || costMicros <= hold.micros) return { costMicros }
-      return { costMicros: hold.micros, overageMicros: costMicros - hold.micros }
-    },
+    charge: (costMicros, hold) => chargeFor(costMicros, hold?.micros),
     settle(entry, project, hold, checkpointed) {
       const settled = ledger.settle(entry, toMicros(project.budgetDollars), { hold, checkpointed })
       track(settled.committed)

@@ -5,7 +5,7 @@
 // sent. After that, each running stream's new text is counted and written every interval, all
 // streams in one transaction, one pass at a time so that no text is counted twice.
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
-import type { StreamCheckpoint } from './store/lmdb/ledger.ts'
+import type { StreamCheckpoint } from './store/records.ts'
 
 interface StreamCheckpointsOptions {
   readonly intervalMs: number

@@ -8,8 +8,7 @@ import type { Clock } from '../../proxy/kit/clock.ts'
 import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
 import type { BudgetGuard, KeyOfRequest } from './budget-guard.ts'
-import type { Hold } from './store/lmdb/holds.ts'
-import type { LedgerEntry } from './store/lmdb/ledger.ts'
+import type { Hold, LedgerEntry } from './store/records.ts'
 import { dayKey, monthKey } from './logic/periods.ts'
 
 /** A forwarded request's usage, as far as the answer told it. */

@@ -11,6 +11,7 @@ import { validate } from '../../../proxy/http/validate.ts'
 import type { MeteringStore } from '../store/index.ts'
 import { daysOf, monthKey, periodRange, type Period } from '../logic/periods.ts'
 import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from '../logic/spend-breakdown.ts'
+import { remainingMicros } from '../logic/budget.ts'
 
 const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month')
 const by = z.enum(SPEND_DIMENSIONS, { error: 'by must be key, user or tag' }).optional()
@@ -106,7 +107,7 @@ async function usageReport(ledger: MeteringStore, project: Project, period: Peri
   const usedMicros = row.usedMicros
   return {
     budget: {
-      limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(Math.max(0, limitMicros - usedMicros)),
+      limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(remainingMicros(usedMicros, limitMicros)),
       // What providers counted beyond the holds this month, recorded and not charged.
       overage: dollars(row.overageMicros ?? 0),
     },

@@ -4,10 +4,11 @@
 import type { PluginDeps } from '../../../proxy/pipeline/plugin.ts'
 import { SELF_OWNER } from '../../../proxy/stores/process-owner.ts'
 import type { MeteringConfig } from '../schema.ts'
-import type { Hold } from './lmdb/holds.ts'
+import type { DayStats, Hold, LedgerEntry, Settled, StreamCheckpoint } from './records.ts'
 import { lmdbMeteringStore } from './lmdb/index.ts'
 import { postgresMeteringStore } from './postgres/index.ts'
-import type { BudgetRow, DayStats, LedgerEntry, ReserveResult, Settled, StreamCheckpoint } from './lmdb/ledger.ts'
+import type { BudgetRow } from '../logic/budget.ts'
+import type { ReserveResult } from '../logic/admit.ts'
 import type { PeriodRange } from '../logic/periods.ts'
 import type { SpendDimension, SpendRow } from '../logic/spend-breakdown.ts'
 

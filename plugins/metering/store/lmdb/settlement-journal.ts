@@ -9,7 +9,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { LeasedHold, LedgerEntry } from './ledger.ts'
+import type { LeasedHold, LedgerEntry } from '../records.ts'
 
 export interface JournalLine {
   readonly entry: LedgerEntry
@@ -112,7 +112,7 @@ const lineSchema = z.object({
   started: z.literal(true).optional(),
 })
 
-interface DeadJournal {
+export interface DeadJournal {
   readonly path: string
   /** The process that wrote it. */
   readonly owner: string

@@ -4,9 +4,9 @@
 // store, as `serve --workers` runs them.
 import t, { type Test } from 'tap'
 import { openStore } from '../../../../proxy/stores/store.ts'
-import { createLedger, type LedgerEntry } from '../../../../plugins/metering/store/lmdb/ledger.ts'
+import { createLedger } from '../../../../plugins/metering/store/lmdb/ledger.ts'
+import type { Hold, LedgerEntry } from '../../../../plugins/metering/store/records.ts'
 import { leasedHolds, spareOf } from '../../../../plugins/metering/store/leases.ts'
-import type { Hold } from '../../../../plugins/metering/store/lmdb/holds.ts'
 import { freshDataDir } from '../../../helpers/start-gateway.ts'
 
 const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
