@@ -10,6 +10,7 @@ import { aiRequestOf, isStreamed, type RequestContext } from '../../proxy/pipeli
 import { reachedCrashPoint } from '../../proxy/kit/crash-points.ts'
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from '../../proxy/pipeline/errors.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
+import { microsOfCents } from '../../proxy/pipeline/price.ts'
 import { Reply } from '../../proxy/http/reply.ts'
 import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
 import { isExpired, type Decision, type DoneRecord, type StoredAnswer } from './decide.ts'
@@ -116,7 +117,7 @@ export default {
         keyId: ctx.state.auth!.keyId,
         answeredAt: clock.now(),
         // What metering charges for this answer: its cost (a cache hit's is nothing).
-        chargedMicros: Math.round(result.usage.costCents * 1e4),
+        chargedMicros: microsOfCents(result.usage.costCents),
       }
     }
 

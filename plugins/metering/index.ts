@@ -13,7 +13,7 @@ import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../proxy/http/reply.ts'
 import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
-import { toMicros } from './store/lmdb/ledger.ts'
+import { microsOfDollars } from '../../proxy/pipeline/price.ts'
 import { createBudgetGuard } from './budget-guard.ts'
 import { countStreamedTexts, type PoolRefusal } from './count-streamed-text.ts'
 import { answered, generated, worstCaseMicros, type Metered } from './logic/metered.ts'
@@ -62,7 +62,7 @@ export default {
       checkpointOf: (ctx, completionTokens) => ({
         entry: entryOf(ctx, generatedBy(ctx, ctx.state.router!.promptTokens, completionTokens), 'recovered'),
         owner: SELF_OWNER,
-        limitMicros: toMicros(ctx.state.auth!.project.budgetDollars),
+        limitMicros: microsOfDollars(ctx.state.auth!.project.budgetDollars),
       }),
       start: (progress) => ledger.startStreams(progress),
       write: (progress) => ledger.checkpoint(progress),

@@ -5,6 +5,7 @@ import type { CompletionResult } from '../../proxy/pipeline/completion.ts'
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import type { Clock } from '../../proxy/kit/clock.ts'
 import type { ModelCatalog } from '../../proxy/pipeline/catalog.ts'
+import { microsOfDollars } from '../../proxy/pipeline/price.ts'
 import type { IdempotencyState } from '../idempotency/state.ts'
 import type { BudgetGuard } from './budget-guard.ts'
 import { remainingMicros, type BudgetRow } from './logic/budget.ts'
@@ -12,7 +13,6 @@ import type { Metered } from './logic/metered.ts'
 import { dayKey, monthKey } from './logic/periods.ts'
 import type { ChargeMetrics } from './metrics.ts'
 import type { MeteringStore } from './store/index.ts'
-import { toMicros } from './store/lmdb/ledger.ts'
 import type { Hold, LedgerEntry } from './store/records.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -78,7 +78,7 @@ export function requestSettlement({ guard, ledger, clock, catalog, metrics, trac
     if (entry.overageMicros !== undefined) guard.noteOverage(entry, ctx.log)
     ctx.charge = {
       chargedDollars: entry.costMicros / 1e6,
-      remainingDollars: remainingMicros(usedMicros, toMicros(ctx.state.auth!.project.budgetDollars)) / 1e6,
+      remainingDollars: remainingMicros(usedMicros, microsOfDollars(ctx.state.auth!.project.budgetDollars)) / 1e6,
     }
   }
 
@@ -104,12 +104,12 @@ export function requestSettlement({ guard, ledger, clock, catalog, metrics, trac
           ...(ctx.ai?.user === undefined ? {} : { user: ctx.ai.user }),
           ...(ctx.ai?.tags === undefined ? {} : { tags: ctx.ai.tags }),
         }
-        const settled = ledger.settle(entry, toMicros(project.budgetDollars), { hold: undefined, checkpointed: true })
+        const settled = ledger.settle(entry, microsOfDollars(project.budgetDollars), { hold: undefined, checkpointed: true })
         track(settled.committed)
         if (settled.row === undefined) await settled.committed
       }
       const used = (await ledger.budget(project.id, monthKey(clock.now()))).usedMicros
-      ctx.charge = { chargedDollars: 0, remainingDollars: remainingMicros(used, toMicros(project.budgetDollars)) / 1e6 }
+      ctx.charge = { chargedDollars: 0, remainingDollars: remainingMicros(used, microsOfDollars(project.budgetDollars)) / 1e6 }
     },
   }
 }

@@ -3,7 +3,7 @@
 // worst case a hold reserves before the model is asked.
 import type { CompletionResult, ServedBy } from '../../../proxy/pipeline/completion.ts'
 import type { ModelPrices } from '../../../proxy/pipeline/models.ts'
-import { toMicros } from '../store/lmdb/ledger.ts'
+import { microsOfCents, microsOfDollars, priceOf } from '../../../proxy/pipeline/price.ts'
 
 /** What one request is recorded with: who served it, its tokens and what it cost at list price. */
 export interface Metered extends ServedBy {
@@ -20,23 +20,18 @@ export interface PricedModel extends ModelPrices {
   readonly priced: boolean
 }
 
-/** Input and output at the model's plain rates: what a hold reserves and what a partial answer costs. */
-function plainCost(model: ModelPrices, promptTokens: number, completionTokens: number): number {
-  return (promptTokens * model.inputPerMillion + completionTokens * model.outputPerMillion) / 1_000_000
-}
-
 /** An answer as the core priced it; its cost in cents carries whole micros. */
 export function answered(result: CompletionResult): Metered {
   return {
     provider: result.provider, model: result.model, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
     cachedInputTokens: result.cachedInputTokens, cacheWriteTokens: result.cacheWriteTokens,
-    costMicros: Math.round(result.usage.costCents * 1e4), cacheHit: result.cacheHit,
+    costMicros: microsOfCents(result.usage.costCents), cacheHit: result.cacheHit,
   }
 }
 
 /** What was generated without a complete answer, priced at the serving model's plain rates. */
 export function generated({ provider, model }: ServedBy, prices: ModelPrices, promptTokens: number, completionTokens: number): Metered {
-  const costMicros = toMicros(plainCost(prices, promptTokens, completionTokens))
+  const costMicros = Math.round(priceOf(prices, { promptTokens, completionTokens }))
   return { provider, model, promptTokens, completionTokens, costMicros, cacheHit: false }
 }
 
@@ -50,7 +45,8 @@ export function worstCaseMicros(
   let worst = 0
   for (const model of models) {
     const prices = pricesOf(model)
-    worst = Math.max(worst, prices.priced ? plainCost(prices, promptTokensBound, maxTokens) : unpricedHoldDollars)
+    // Rounded up: a hold is never below what the request can cost.
+    worst = Math.max(worst, prices.priced ? Math.ceil(priceOf(prices, { promptTokens: promptTokensBound, completionTokens: maxTokens })) : microsOfDollars(unpricedHoldDollars))
   }
-  return Math.ceil(worst * 1e6)
+  return worst
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../../../proxy/kit/clock.ts'
 import type { Project } from '../../../proxy/pipeline/project.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { validate } from '../../../proxy/http/validate.ts'
+import { microsOfDollars } from '../../../proxy/pipeline/price.ts'
 import type { MeteringStore } from '../store/index.ts'
 import { daysOf, monthKey, periodRange, type Period } from '../logic/periods.ts'
 import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from '../logic/spend-breakdown.ts'
@@ -103,7 +104,7 @@ async function usageReport(ledger: MeteringStore, project: Project, period: Peri
   }
   for (const [model, micros] of Object.entries(modelMicros)) models[model]!.cost = dollars(micros)
   const unpriced = Object.values(models).reduce((sum, figures) => sum + (figures.unpriced ?? 0), 0)
-  const limitMicros = Math.round(project.budgetDollars * 1e6)
+  const limitMicros = microsOfDollars(project.budgetDollars)
   const usedMicros = row.usedMicros
   return {
     budget: {

@@ -18,10 +18,6 @@ import { deadJournals, openJournal, removeJournal, type JournalLine, type Journa
 import { PendingCharges } from './pending-charges.ts'
 import { EMPTY_ROW, leaseKey, openTables, rowKey, RowCache, type Reservation } from './tables.ts'
 
-export function toMicros(dollars: number): number {
-  return Math.round(dollars * 1e6)
-}
-
 interface QueuedSettlement extends JournalLine {
   /** Where it was journaled; absent when the journal could not be written. */
   readonly mark: JournalMark | undefined
