@@ -6,7 +6,6 @@
 // Streamed text is counted off the event loop when long (count-streamed-text.ts).
 // An answer is charged what it cost as the core priced it (a cache hit's cost is nothing);
 // what has no answer (an error, a cut stream) is priced here from the model table.
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
 import { isStreamed, type CompletedContext, type RequestContext } from '../../proxy/pipeline/context.ts'
 import { reachedCrashPoint } from '../../proxy/kit/crash-points.ts'
 import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
@@ -32,8 +31,7 @@ export default {
   order: 450,
   gates: ['ai'],
   schema: meteringSchema,
-  async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool, services }) {
-    const catalog = modelCatalog()
+  async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool, services, catalog }) {
     const ledger = await openMeteringStore({ store, database, sharedEvents, clock, track, events }, config)
     const charges = chargeMetrics(metrics)
     const guard = createBudgetGuard({ ledger, clock, metrics, track })
