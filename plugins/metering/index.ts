@@ -8,7 +8,7 @@
 // what has no answer (an error, a cut stream) is priced here from the model table.
 import { isStreamed, type CompletedContext, type RequestContext } from '../../proxy/pipeline/context.ts'
 import { reachedCrashPoint } from '../../proxy/kit/crash-points.ts'
-import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from './errors.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../proxy/http/reply.ts'
 import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'

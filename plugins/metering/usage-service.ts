@@ -5,7 +5,7 @@
 import { Counter, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/kit/clock.ts'
-import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from './errors.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
 import type { BudgetGuard, KeyOfRequest } from './budget-guard.ts'
 import type { Hold, LedgerEntry } from './store/records.ts'

@@ -4,7 +4,8 @@
 // by the gateway's; before anything is forwarded, the request holds the most it can cost (or its
 // route's ceiling) of the project's budget, and whatever usage the answer reports is charged
 // after, never above the hold. A request whose cost cannot be known is recorded as such, never as free.
-import { BudgetExceededError, InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/pipeline/errors.ts'
+import { InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from '../metering/state.ts'
 import type { ProviderName } from '../../proxy/pipeline/models.ts'
 import type { GatewayPlugin, RouteSpec } from '../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../proxy/http/reply.ts'

@@ -2,7 +2,7 @@
 import { Registry } from 'prom-client'
 import t from 'tap'
 import { systemClock } from '../../../proxy/kit/clock.ts'
-import { BudgetExceededError } from '../../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from '../../../plugins/metering/errors.ts'
 import type { Project } from '../../../proxy/pipeline/project.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { createBudgetGuard } from '../../../plugins/metering/budget-guard.ts'
