@@ -11,30 +11,21 @@ import type { SpendDimension } from '../../logic/spend-breakdown.ts'
 import type { BudgetRow } from '../../logic/budget.ts'
 import { admitHold, grantLease, type LeaseResult, type ReserveResult } from '../../logic/admit.ts'
 import type { LeasedHold, LedgerEntry, Settled, StreamCheckpoint } from '../records.ts'
-import { applySettlement, noteLimit, shrinkLease } from './apply.ts'
-import { newDayFigures, readDayStats, readSpendRows, writeDayFigures } from './day-figures.ts'
+import { noteLimit, shrinkLease } from './apply.ts'
+import { readDayStats, readSpendRows } from './day-figures.ts'
 import { settleDead, type RecoveredCounts } from './recovery.ts'
 import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 import { PendingCharges } from './pending-charges.ts'
+import { settlementQueue } from './settlement-queue.ts'
 import { EMPTY_ROW, leaseKey, openTables, rowKey, RowCache, type Reservation } from './tables.ts'
-
-interface QueuedSettlement extends JournalLine {
-  /** Where it was journaled; absent when the journal could not be written. */
-  readonly mark: JournalMark | undefined
-  /** Where the stream's first checkpoint was journaled, done with once this settlement is committed. */
-  readonly startMark: JournalMark | undefined
-  readonly resolve: (row: BudgetRow) => void
-  readonly reject: (error: unknown) => void
-}
 
 /** `alone`: this process is the only one writing the store (no --workers); see pending-charges.ts. */
 export function createLedger(store: PluginStore, events?: EventOutbox, owner = SELF_OWNER, alone = false) {
   const tables = openTables(store)
   const { budgets, reservations, entries, checkpoints } = tables
-  let queued: QueuedSettlement[] = []
-  let lastCommit: Promise<unknown> = Promise.resolve()
   const journal = openJournal(store.directory, owner)
   const pending = new PendingCharges(tables, alone)
+  const queue = settlementQueue({ store, tables, events, owner, pending, journal })
   // Streams whose first checkpoint this process recorded and has not settled: the journal line it
   // went to, or `stored` when the journal could not be written and it went to the store instead.
   const starts = new Map<string, JournalMark | 'stored'>()
@@ -138,17 +129,12 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
         mark = undefined
       }
       if (mark !== undefined && !repeated) pending.journaled(entry)
-      const committed = new Promise<BudgetRow>((resolve, reject) => {
-        queued.push({ ...line, mark, startMark, resolve, reject })
-        if (queued.length === 1) commitQueued()
-      })
+      const committed = queue.add(line, mark, startMark)
       return { row: mark === undefined ? undefined : rowAfter(entry), committed }
     },
 
     /** Resolves once every settlement made so far is committed (or refused). */
-    idle(): Promise<void> {
-      return lastCommit.then(() => undefined, () => undefined)
-    },
+    idle: () => queue.idle(),
 
     /** The journal stays only if a commit failed: then the next start replays it. */
     close(): void {
@@ -206,55 +192,6 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     reservationCount(): number {
       return reservations.getKeysCount()
     },
-  }
-
-  // Settlements queue up until the store's next commit group (proxy/stores/group-commit.ts), and
-  // its transaction applies all of them in order: each budget row and day-stats row is read and
-  // written once per batch instead of once per request (in the cache-hit profile, the settle's
-  // cost fell by about a third), and processes sharing the store take one commit per window, not
-  // one per request. Nothing waits for it but a settlement the journal could not take.
-  function commitQueued(): void {
-    let batch: QueuedSettlement[] | undefined
-    // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
-    const flight = pending.startBatch()
-    let written: RowCache | undefined
-    const commit = new Promise<BudgetRow[]>((resolve) => resolve(store.grouped(() => {
-      batch = queued
-      queued = []
-      const rows = new RowCache(budgets)
-      const stats = newDayFigures()
-      const settled = batch.map((item) => {
-        const isNew = !entries.doesExist(item.entry.id)
-        const row = applySettlement(tables, events, item, rows, stats, owner, !isNew)
-        pending.batched(flight, item.entry, isNew)
-        return row
-      })
-      rows.writeAll()
-      writeDayFigures(tables, stats)
-      written = rows
-      pending.ran(flight)
-      return settled
-    })))
-    lastCommit = commit
-    commit.then(
-      (settled) => {
-        pending.committed(flight, written!)
-        batch!.forEach((item, i) => {
-          if (item.mark !== undefined) {
-            journal.committed(item.mark)
-            pending.entryCommitted(item.entry)
-          }
-          if (item.startMark !== undefined) journal.committed(item.startMark)
-          item.resolve(settled[i]!)
-        })
-      },
-      (error: unknown) => {
-        // A transaction refused before it ran leaves its items queued. Their journal lines stay,
-        // counted here as settled, for the next start to replay.
-        const lost = batch ?? queued.splice(0)
-        for (const item of lost) item.reject(error)
-      },
-    )
   }
 
   function checkpoint(progress: readonly StreamCheckpoint[]): Promise<void> {

@@ -36,7 +36,7 @@ interface JournalFile {
   pending: number
 }
 
-interface SettlementJournal {
+export interface SettlementJournal {
   /** Writes the line; throws when it cannot (the caller then waits for the commit instead). */
   append(line: JournalLine): JournalMark
   /** Writes the lines with one write; throws when it cannot. */
