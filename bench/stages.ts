@@ -117,6 +117,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'seeded-random.ts': CALLER,
   'inline-or-pooled.ts': CALLER,
   'models.ts': CALLER,
+  'price.ts': CALLER,
   'unpriced-models.ts': CALLER,
   'owner-lease.ts': CALLER,
   'process-owner.ts': CALLER,

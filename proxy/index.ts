@@ -30,6 +30,7 @@ import { openDatabase, type Database } from './stores/database.ts'
 import { openRedis, type SharedRedis } from './stores/redis.ts'
 import { startTracing, type Tracing } from './tracing.ts'
 import { builtinPlugins } from '../plugins/index.ts'
+import { modelCatalog } from './pipeline/catalog.ts'
 
 export interface StartOptions {
   readonly env?: NodeJS.ProcessEnv
@@ -68,6 +69,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const plugins = options.plugins ?? builtinPlugins
   assertPluginRules(plugins)
   const config = loadConfig(plugins, options.env ?? process.env, options.overrides)
+  // The table the configuration put in force: plugins get it in their deps.
+  const catalog = modelCatalog()
   const core = config.core
   const log = createLogger(core.logLevel, options.logDestination)
   const clock = options.clock ?? systemClock
@@ -93,7 +96,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     if (shared.database !== undefined) shared.events = await openSharedEvents(shared.database.forPlugin('core'), clock, log)
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), sharedEvents: shared.events, redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, track, events, services,
+        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), sharedEvents: shared.events, redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, catalog, track, events, services,
       })
       if (hooks.provides !== undefined) services = { ...services, ...hooks.provides }
       entries.push({ plugin, hooks })

@@ -9,6 +9,7 @@ import type { CompletionResult } from '../../proxy/pipeline/completion.ts'
 import { aiRequestOf, isStreamed, type RequestContext } from '../../proxy/pipeline/context.ts'
 import { reachedCrashPoint } from '../../proxy/kit/crash-points.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
+import { microsOfCents } from '../../proxy/pipeline/price.ts'
 import { Reply } from '../../proxy/http/reply.ts'
 import { isExpired, type Decision, type DoneRecord, type StoredAnswer } from './logic/decide.ts'
 import { parseIdempotencyKey } from './logic/idempotency-key.ts'
@@ -111,7 +112,7 @@ export default {
         keyId: ctx.state.auth!.keyId,
         answeredAt: clock.now(),
         // What metering charges for this answer: its cost (a cache hit's is nothing).
-        chargedMicros: Math.round(result.usage.costCents * 1e4),
+        chargedMicros: microsOfCents(result.usage.costCents),
       }
     }
 

@@ -7,19 +7,15 @@
 import { Counter, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/kit/clock.ts'
-import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from './errors.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
-import type { Hold } from './budget-holds.ts'
-import { toMicros, type BudgetRow, type LedgerEntry, type ReserveResult } from './ledger.ts'
-import type { MeteringStore } from './metering-store.ts'
-import { monthKey } from './periods.ts'
-
-/** What a request is charged for a provider's count: at most its hold. */
-export interface Charge {
-  readonly costMicros: number
-  /** The provider's count beyond the hold, when there was any. */
-  readonly overageMicros?: number
-}
+import { microsOfDollars } from '../../proxy/pipeline/price.ts'
+import type { Hold, LedgerEntry } from './store/records.ts'
+import type { BudgetRow } from './logic/budget.ts'
+import type { ReserveResult } from './logic/admit.ts'
+import { chargeFor, type Charge } from './logic/settle.ts'
+import type { MeteringStore } from './store/index.ts'
+import { monthKey } from './logic/periods.ts'
 
 export interface BudgetGuard {
   /**
@@ -64,7 +60,7 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
       const keyBudget = key?.keyBudgetDollars
       const hold: Hold = {
         requestId, projectId: project.id, month: monthKey(clock.now()), micros,
-        ...(keyBudget === undefined ? {} : { key: { keyId: key!.keyId, limitMicros: toMicros(keyBudget) } }),
+        ...(keyBudget === undefined ? {} : { key: { keyId: key!.keyId, limitMicros: microsOfDollars(keyBudget) } }),
       }
       const decided = (result: ReserveResult): Hold | BudgetExceededError => {
         if (result.ok) return hold
@@ -74,17 +70,12 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
           `This request may cost up to $${(micros / 1e6).toFixed(6)}; the ${holder} has $${(result.availableMicros / 1e6).toFixed(6)} left of its $${limit} monthly budget.`,
         )
       }
-      const result = ledger.reserve(hold, toMicros(project.budgetDollars))
+      const result = ledger.reserve(hold, microsOfDollars(project.budgetDollars))
       return result instanceof Promise ? result.then(decided) : decided(result)
     },
-    charge(costMicros, hold) {
-      // A provider may count more than the hold allowed for (another tokenizer, framing it adds):
-      // the charge stops at the hold, so concurrent requests can never overspend the budget.
-      if (hold === undefined || costMicros <= hold.micros) return { costMicros }
-      return { costMicros: hold.micros, overageMicros: costMicros - hold.micros }
-    },
+    charge: (costMicros, hold) => chargeFor(costMicros, hold?.micros),
     settle(entry, project, hold, checkpointed) {
-      const settled = ledger.settle(entry, toMicros(project.budgetDollars), { hold, checkpointed })
+      const settled = ledger.settle(entry, microsOfDollars(project.budgetDollars), { hold, checkpointed })
       track(settled.committed)
       // A journaled charge counts in the ledger's rows at once: the hold can go.
       const release = (row: BudgetRow) => {

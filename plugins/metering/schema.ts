@@ -24,3 +24,5 @@ export const meteringSchema = z.strictObject({
    */
   countTimeoutMs: z.number().int().min(10).max(600_000).default(10_000),
 })
+
+export type MeteringConfig = z.output<typeof meteringSchema>

@@ -5,7 +5,7 @@
 // sent. After that, each running stream's new text is counted and written every interval, all
 // streams in one transaction, one pass at a time so that no text is counted twice.
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
-import type { StreamCheckpoint } from './ledger.ts'
+import type { StreamCheckpoint } from './store/records.ts'
 
 interface StreamCheckpointsOptions {
   readonly intervalMs: number
@@ -13,9 +13,9 @@ interface StreamCheckpointsOptions {
   readonly count: (texts: readonly string[]) => number[] | Promise<number[]>
   /** The stream's checkpoint, `completionTokens` generated so far. */
   readonly checkpointOf: (ctx: RequestContext, completionTokens: number) => StreamCheckpoint
-  /** Records streams' first checkpoints (metering-store.ts, startStreams). */
+  /** Records streams' first checkpoints (store/index.ts, startStreams). */
   readonly start: (progress: readonly StreamCheckpoint[]) => Promise<void>
-  /** Records streams' progress (metering-store.ts, checkpoint). */
+  /** Records streams' progress (store/index.ts, checkpoint). */
   readonly write: (progress: readonly StreamCheckpoint[]) => Promise<void>
   /** Shutdown waits for what it is given, and a failure is logged. */
   readonly track: (work: Promise<unknown>) => void

@@ -5,12 +5,11 @@
 import { Counter, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/kit/clock.ts'
-import { BudgetExceededError } from '../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from './errors.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
 import type { BudgetGuard, KeyOfRequest } from './budget-guard.ts'
-import type { Hold } from './budget-holds.ts'
-import type { LedgerEntry } from './ledger.ts'
-import { dayKey, monthKey } from './periods.ts'
+import type { Hold, LedgerEntry } from './store/records.ts'
+import { dayKey, monthKey } from './logic/periods.ts'
 
 /** A forwarded request's usage, as far as the answer told it. */
 interface ForwardedUsage {

@@ -4,8 +4,8 @@
 // by the gateway's; before anything is forwarded, the request holds the most it can cost (or its
 // route's ceiling) of the project's budget, and whatever usage the answer reports is charged
 // after, never above the hold. A request whose cost cannot be known is recorded as such, never as free.
-import { modelCatalog } from '../../proxy/pipeline/catalog.ts'
-import { BudgetExceededError, InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/pipeline/errors.ts'
+import { InvalidRequestError, PermissionError, ProviderNotConfiguredError } from '../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from '../metering/state.ts'
 import type { ProviderName } from '../../proxy/pipeline/models.ts'
 import type { GatewayPlugin, RouteSpec } from '../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../proxy/http/reply.ts'
@@ -29,12 +29,12 @@ export default {
   gates: [],
   requires: ['auth', 'router', 'metering'],
   schema: passthroughSchema,
-  setup(config, { services, track }) {
+  setup(config, { services, track, catalog }) {
     const providers = services.providers!
     const usageMeter = services.usageMeter!
     const forwarder = createForwarder(config)
     const ceilings: Ceilings = { dollars: config.unboundedHoldDollars, byPath: config.unboundedHoldByPath }
-    const priceOfModel = (model: string) => priceOf(model, modelCatalog(), config.prices)
+    const priceOfModel = (model: string) => priceOf(model, catalog, config.prices)
 
     async function handle(ctx: RequestContext, provider: ProviderName): Promise<Reply> {
       const auth = ctx.state.auth!
@@ -66,7 +66,7 @@ export default {
         const settled = usageMeter.settle(hold, {
           keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
           promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
-          cost: costOf(seen, modelCatalog(), config.prices), outcome: end.reason, tags,
+          cost: costOf(seen, catalog, config.prices), outcome: end.reason, tags,
         }, ctx.log)
         track(settled.catch((err: unknown) => ctx.log.error({ err }, 'pass-through usage not recorded')))
         return end

@@ -1,5 +1,6 @@
-// The only place status codes and error texts are chosen. Every error the gateway answers with
-// is one of these classes; `error` holds the spec's text, `message` explains, `code` is stable.
+// The core's errors and the GatewayError every error the gateway answers with extends: `error`
+// holds the spec's text, `message` explains, `code` is stable. An error only one plugin raises
+// lives in that plugin (its errors.ts) and is rendered here like the others.
 
 export interface ErrorBody {
   error: string
@@ -77,12 +78,6 @@ export class PermissionError extends GatewayError {
   readonly status = 403
   readonly error = 'API key lacks required permissions'
   readonly code = 'insufficient_permissions'
-}
-
-export class BudgetExceededError extends GatewayError {
-  readonly status = 402
-  readonly error = 'Budget exceeded'
-  readonly code = 'budget_exceeded'
 }
 
 export class NotFoundError extends GatewayError {

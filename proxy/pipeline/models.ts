@@ -4,6 +4,7 @@
 // replaces shipped ones by name, and `tiers` points the quality tiers at any of them. The table is
 // built once at boot (see catalog.ts) and read everywhere a model name is checked, listed, routed
 // or priced.
+import { priceOf, type MeteredTokens } from './price.ts'
 
 export type ProviderName = 'openai' | 'anthropic' | 'mistral'
 export type Quality = 'cheap' | 'balanced' | 'frontier'
@@ -60,26 +61,7 @@ export interface ModelInfo extends ModelPrices {
   readonly created: number
 }
 
-/**
- * Tokens as the gateway meters them. `promptTokens` is every input token; the cached ones are a
- * part of it, priced at their own rates.
- */
-interface MeteredTokens {
-  readonly promptTokens: number
-  readonly completionTokens: number
-  /** Of promptTokens, read from the provider's prompt cache. */
-  readonly cachedInputTokens?: number | undefined
-  /** Of promptTokens, written to the provider's prompt cache. */
-  readonly cacheWriteTokens?: number | undefined
-}
-
-/** Cost in US dollars of a model call, at list price. */
+/** Cost in US dollars of a model call, at list price (price.ts). */
 export function costDollars(model: ModelPrices, tokens: MeteredTokens): number {
-  const cached = tokens.cachedInputTokens ?? 0
-  const written = tokens.cacheWriteTokens ?? 0
-  const fresh = Math.max(0, tokens.promptTokens - cached - written)
-  return (
-    fresh * model.inputPerMillion + cached * model.cachedInputPerMillion + written * model.cacheWritePerMillion +
-    tokens.completionTokens * model.outputPerMillion
-  ) / 1_000_000
+  return priceOf(model, tokens) / 1_000_000
 }

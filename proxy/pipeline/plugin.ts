@@ -10,6 +10,7 @@ import type { CompletionResult, StreamChunk } from './completion.ts'
 import type { CompletedContext, KeyType, RequestContext } from './context.ts'
 import type { WorkerPool } from '../kit/pool.ts'
 import type { Project } from './project.ts'
+import type { ModelCatalog } from './catalog.ts'
 import type { Reply } from '../http/reply.ts'
 import type { RouteDocs } from '../http/route-docs.ts'
 import type { PluginStore } from '../stores/store.ts'
@@ -202,6 +203,8 @@ export interface PluginDeps {
   readonly metrics: Registry
   readonly log: Logger
   readonly clock: Clock
+  /** The model table in force (the shipped one with the config's models and prices): every name, price and capability a plugin reads. */
+  readonly catalog: ModelCatalog
   /** What the plugins set up before this one provide. */
   readonly services: PluginServices
   /** Events for webhooks; emit them inside the transaction of the change that causes them. */

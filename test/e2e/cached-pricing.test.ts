@@ -5,7 +5,7 @@ import { call, hello, parseSse } from '../helpers/http.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/stores/store.ts'
-import { createLedger } from '../../plugins/metering/ledger.ts'
+import { createLedger } from '../../plugins/metering/store/lmdb/ledger.ts'
 import { builtinPlugins } from '../../plugins/index.ts'
 import type { StartOptions } from '../../proxy/index.ts'
 

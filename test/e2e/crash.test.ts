@@ -11,7 +11,7 @@ import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { spawnGateway } from '../helpers/spawn-gateway.ts'
 import { freshDataDir, seedProject, TEST_SECRET } from '../helpers/start-gateway.ts'
 import { openStore } from '../../proxy/stores/store.ts'
-import { createLedger } from '../../plugins/metering/ledger.ts'
+import { createLedger } from '../../plugins/metering/store/lmdb/ledger.ts'
 import { until } from '../helpers/until.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))

@@ -5,7 +5,8 @@ import t from 'tap'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { openStore } from '../../proxy/stores/store.ts'
-import type { LedgerEntry, Reservation } from '../../plugins/metering/ledger.ts'
+import type { LedgerEntry } from '../../plugins/metering/store/records.ts'
+import type { Reservation } from '../../plugins/metering/store/lmdb/tables.ts'
 import { checkCutCharges, gatewayToCrash, ledgerAfterRestart, streamsToCut } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 
@@ -25,7 +26,7 @@ for (const shared of [false, true]) {
     await once(first.child, 'exit')
     const watching = openStore(dataDir)
     const reservations = watching.forPlugin('metering').open<Reservation>('reservations', { records: true })
-    // Processes sharing a store carve their holds from a lease there (budget-leases.ts).
+    // Processes sharing a store carve their holds from a lease there (plugins/metering/store/leases.ts).
     const leased = [...reservations.getRange()].reduce((sum, { key, value }) => String(key).startsWith('lease/') ? sum + value.micros : sum, 0)
     await watching.close()
     if (shared) t.ok(leased > 0, 'the crash left the lease the streams\' holds came from in the store')

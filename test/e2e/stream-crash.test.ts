@@ -9,7 +9,7 @@ import { gatewayToCrash, ledgerAfterRestart } from '../helpers/cut-streams.ts'
 import { startMockUpstream } from '../helpers/mock-upstream.ts'
 import { until } from '../helpers/until.ts'
 import { openStore } from '../../proxy/stores/store.ts'
-import type { StreamCheckpoint } from '../../plugins/metering/ledger.ts'
+import type { StreamCheckpoint } from '../../plugins/metering/store/records.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
 
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))

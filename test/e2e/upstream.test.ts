@@ -5,7 +5,7 @@ import { request } from 'undici'
 import { call, hello, parseSse } from '../helpers/http.ts'
 import { startMockedGateway } from '../helpers/mocked-gateway.ts'
 import { openStore } from '../../proxy/stores/store.ts'
-import { createLedger } from '../../plugins/metering/ledger.ts'
+import { createLedger } from '../../plugins/metering/store/lmdb/ledger.ts'
 
 function setup(t: Test, router: Record<string, unknown> = {}) {
   const retry = { attempts: 2, baseDelayMs: 0, maxDelayMs: 0 }

@@ -8,7 +8,9 @@ import { once } from 'node:events'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { freshDataDir, seedProject, TEST_SECRET } from './start-gateway.ts'
-import { createLedger, toMicros, type Ledger, type LedgerEntry } from '../../plugins/metering/ledger.ts'
+import { type Ledger, createLedger } from '../../plugins/metering/store/lmdb/ledger.ts'
+import { microsOfDollars } from '../../proxy/pipeline/price.ts'
+import type { LedgerEntry } from '../../plugins/metering/store/records.ts'
 import { openStore, type Store } from '../../proxy/stores/store.ts'
 import { spawnGateway } from './spawn-gateway.ts'
 import type { MockUpstream } from './mock-upstream.ts'
@@ -53,7 +55,7 @@ export function checkCutCharges(t: Test, streams: readonly CutStream[], entryOf:
     const entry = entryOf(stream.id)
     if (entry === undefined) continue
     const model = modelCatalog().info(entry.model)
-    const priced = (prompt: number, completion: number) => toMicros((prompt * model.inputPerMillion + completion * model.outputPerMillion) / 1_000_000)
+    const priced = (prompt: number, completion: number) => microsOfDollars((prompt * model.inputPerMillion + completion * model.outputPerMillion) / 1_000_000)
     t.equal(entry.outcome, 'recovered')
     t.equal(entry.promptTokens, stream.promptTokens, 'its prompt is counted')
     t.ok(entry.costMicros >= priced(stream.promptTokens, 0), `at least its prompt is charged (${entry.costMicros} micros)`)

@@ -6,6 +6,7 @@
 // JSON framing outweighs the chat framing a provider adds) plus every output token its limit
 // allows, once per choice asked for, at the named model's list price. A model whose output is
 // free (an embedding model) needs no output limit.
+import { microsOfDollars, priceOf as priceOfTokens } from '../../../proxy/pipeline/price.ts'
 import type { Price } from './price.ts'
 
 /** The output limits of Chat Completions and Anthropic's Messages, Chat Completions' newer one, and the Responses API's. */
@@ -42,8 +43,7 @@ export function costBoundMicros(body: unknown, bytes: number, priceOf: (model: s
     if (limit === undefined) return undefined
     outputTokens = limit * Math.max(1, largest(body, CHOICES) ?? 1)
   }
-  // Dollars per million tokens are micro-dollars per token.
-  return Math.ceil(bytes * price.inputPerMillion + outputTokens * price.outputPerMillion)
+  return Math.ceil(priceOfTokens(price, { promptTokens: bytes, completionTokens: outputTokens }))
 }
 
 export interface Ceilings {
@@ -65,5 +65,5 @@ export function ceilingMicros(ceilings: Ceilings, provider: string, apiPath: str
     const covers = target === prefix || target.startsWith(`${prefix}/`)
     if (covers && (matched === undefined || prefix.length > matched.length)) matched = prefix
   }
-  return Math.round((matched === undefined ? ceilings.dollars : ceilings.byPath[matched]!) * 1e6)
+  return microsOfDollars(matched === undefined ? ceilings.dollars : ceilings.byPath[matched]!)
 }

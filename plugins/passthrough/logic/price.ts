@@ -2,6 +2,7 @@
 // catalog (with the config's pricing overrides) or the pass-through's own price list, or the
 // reason it cannot be known.
 import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import { priceOf as priceOfTokens } from '../../../proxy/pipeline/price.ts'
 import { hasCounts, type SeenUsage } from './usage-fields.ts'
 
 export interface Price {
@@ -27,6 +28,5 @@ export function costOf(seen: SeenUsage, catalog: ModelCatalog, extra: Readonly<R
   if (!hasCounts(seen)) return { unknown: 'no_usage' }
   const price = seen.model === undefined ? undefined : priceOf(seen.model, catalog, extra)
   if (price === undefined) return { unknown: 'no_price' }
-  // Dollars per million tokens are micro-dollars per token.
-  return { micros: Math.round((seen.promptTokens ?? 0) * price.inputPerMillion + (seen.completionTokens ?? 0) * price.outputPerMillion) }
+  return { micros: Math.round(priceOfTokens(price, { promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0 })) }
 }

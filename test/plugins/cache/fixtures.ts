@@ -21,6 +21,7 @@ import { cacheSchema } from '../../../plugins/cache/schema.ts'
 import { makeContext } from '../../helpers/make-context.ts'
 import { type ManualClock, manualClock } from '../../helpers/manual-clock.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 
 export interface CacheUnderTest {
   readonly hooks: PluginHooks
@@ -56,7 +57,7 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
     await store.close()
   })
   const hooks = await cache.setup(cacheSchema.parse(config), {
-    store: store.forPlugin('cache'), redis, pool, metrics: registry, log: pino({ level: 'silent' }), clock,
+    store: store.forPlugin('cache'), redis, pool, metrics: registry, log: pino({ level: 'silent' }), clock, catalog: modelCatalog(),
     track: (work) => { pending.push(work) }, events: createOutbox(store.root, clock), services: {},
   })
   const value = async (name: string, result?: string) => {

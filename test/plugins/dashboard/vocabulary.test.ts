@@ -4,7 +4,7 @@ import { EVENT_KINDS } from '../../../proxy/stores/events.ts'
 import { PLANS } from '../../../proxy/pipeline/project.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../../../plugins/governor/logic/verdict/types.ts'
 import type { AlertType } from '../../../plugins/governor/store/types.ts'
-import { SPEND_DIMENSIONS } from '../../../plugins/metering/spend-breakdown.ts'
+import { SPEND_DIMENSIONS } from '../../../plugins/metering/logic/spend-breakdown.ts'
 
 interface Vocabulary {
   readonly SEVERITIES: readonly string[]

@@ -2,11 +2,11 @@
 import { Registry } from 'prom-client'
 import t from 'tap'
 import { systemClock } from '../../../proxy/kit/clock.ts'
-import { BudgetExceededError } from '../../../proxy/pipeline/errors.ts'
+import { BudgetExceededError } from '../../../plugins/metering/errors.ts'
 import type { Project } from '../../../proxy/pipeline/project.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { createBudgetGuard } from '../../../plugins/metering/budget-guard.ts'
-import { lmdbMeteringStore } from '../../../plugins/metering/lmdb-store.ts'
+import { lmdbMeteringStore } from '../../../plugins/metering/store/lmdb/index.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 
 t.test('a process alone on its store decides a hold at once, without a promise, and never past the budget', async (t) => {

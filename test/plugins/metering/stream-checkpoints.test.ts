@@ -3,7 +3,7 @@
 import t from 'tap'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { RequestContext } from '../../../proxy/pipeline/context.ts'
-import type { StreamCheckpoint } from '../../../plugins/metering/ledger.ts'
+import type { StreamCheckpoint } from '../../../plugins/metering/store/records.ts'
 import { streamCheckpoints } from '../../../plugins/metering/stream-checkpoints.ts'
 import { CHAT_ROUTE, makeContext } from '../../helpers/make-context.ts'
 import { until } from '../../helpers/until.ts'

@@ -14,6 +14,7 @@ import { createUpstream, type Upstream } from '../../../proxy/pipeline/upstream.
 import { countTokens } from '../../../workers/count-tokens.ts'
 import router from '../../../plugins/router/index.ts'
 import { routerSchema } from '../../../plugins/router/schema.ts'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 
 export const TEST_KEY = 'sk-test-0123456789abcdef'
 
@@ -40,6 +41,7 @@ export function pluginDeps(pool: WorkerPool = inlinePool()): PluginDeps {
     pool,
     metrics: new Registry(),
     log: pino({ level: 'silent' }),
+    catalog: modelCatalog(),
     clock: systemClock,
     track: () => {},
     events: { emit: () => { throw new Error('the router emits no events') }, pending: () => [], remove: () => {}, onEmit: () => {} },

@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { completionResultSchema, healthSchema } from '../../../proxy/http/core-answers.ts'
 import { modelAnswer } from '../../../plugins/governor/routes/answers.ts'
-import { usageAnswer } from '../../../plugins/metering/usage-route.ts'
+import { usageAnswer } from '../../../plugins/metering/routes/usage.ts'
 import { call } from '../../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 

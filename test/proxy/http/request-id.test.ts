@@ -5,7 +5,7 @@ import { captureLog } from '../../helpers/log-capture.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 import { clientRequestIdOf, requestId } from '../../../proxy/http/request-id.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
-import { createLedger } from '../../../plugins/metering/ledger.ts'
+import { createLedger } from '../../../plugins/metering/store/lmdb/ledger.ts'
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 

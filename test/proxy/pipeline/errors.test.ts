@@ -7,7 +7,6 @@ const cases: ReadonlyArray<[errors.GatewayError, number, Record<string, unknown>
   [new errors.MissingKeyError(), 401, { error: 'Missing API key', code: 'missing_api_key' }, {}],
   [new errors.InvalidKeyError(), 401, { error: 'Invalid or inactive API key', code: 'invalid_api_key' }, {}],
   [new errors.PermissionError('no'), 403, { error: 'API key lacks required permissions', message: 'no', code: 'insufficient_permissions' }, {}],
-  [new errors.BudgetExceededError('spent'), 402, { error: 'Budget exceeded', message: 'spent', code: 'budget_exceeded' }, {}],
   [new errors.NotFoundError('gone'), 404, { error: 'Not found', message: 'gone', code: 'not_found' }, {}],
   [new errors.MethodNotAllowedError(['GET', 'POST']), 405, { error: 'Method not allowed', message: 'Use GET, POST on this path.' }, { allow: 'GET, POST' }],
   [new errors.PayloadTooLargeError(10), 413, { error: 'Request body too large', message: 'The body exceeds the limit of 10 bytes.' }, {}],

@@ -1,10 +1,16 @@
 // Where metering keeps its records: the ledger, the month's aggregates that budgets are checked
 // against, the per-day figures /api/usage reads, budget holds and stream checkpoints. LMDB on one
-// host (lmdb-store.ts); PostgreSQL when several gateways share DATABASE_URL (postgres-store.ts).
-import type { Hold } from './budget-holds.ts'
-import type { BudgetRow, DayStats, LedgerEntry, ReserveResult, Settled, StreamCheckpoint } from './ledger.ts'
-import type { PeriodRange } from './periods.ts'
-import type { SpendDimension, SpendRow } from './spend-breakdown.ts'
+// host (lmdb/); PostgreSQL when several gateways share DATABASE_URL (postgres/).
+import type { PluginDeps } from '../../../proxy/pipeline/plugin.ts'
+import { SELF_OWNER } from '../../../proxy/stores/process-owner.ts'
+import type { MeteringConfig } from '../schema.ts'
+import type { DayStats, Hold, LedgerEntry, Settled, StreamCheckpoint } from './records.ts'
+import { lmdbMeteringStore } from './lmdb/index.ts'
+import { postgresMeteringStore } from './postgres/index.ts'
+import type { BudgetRow } from '../logic/budget.ts'
+import type { ReserveResult } from '../logic/admit.ts'
+import type { PeriodRange } from '../logic/periods.ts'
+import type { SpendDimension, SpendRow } from '../logic/spend-breakdown.ts'
 
 export interface Recovered {
   /** Holds of gateways that are gone, given back to their budgets. */
@@ -51,4 +57,14 @@ export interface MeteringStore {
   /** Resolves once every settlement made so far is committed (or refused). */
   idle(): Promise<void>
   close(): Promise<void>
+}
+
+/** The one place metering's backend is chosen: PostgreSQL when the gateway has DATABASE_URL, else LMDB. */
+export function openMeteringStore(
+  { store, database, sharedEvents, clock, track, events }: Pick<PluginDeps, 'store' | 'database' | 'sharedEvents' | 'clock' | 'track' | 'events'>,
+  config: MeteringConfig,
+): MeteringStore | Promise<MeteringStore> {
+  return database === undefined
+    ? lmdbMeteringStore(store, { shared: config.shared, track, events })
+    : postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents })
 }

@@ -1,7 +1,7 @@
 // Spend by key, end user and tag: figures added up per project, day and value as each entry
 // settles, in the transaction that writes the entry, so a report reads one row per value and day
 // of its period, never the ledger's entries.
-import type { LedgerEntry } from './ledger.ts'
+import type { LedgerEntry } from '../store/records.ts'
 
 export const SPEND_DIMENSIONS = ['key', 'user', 'tag'] as const
 export type SpendDimension = (typeof SPEND_DIMENSIONS)[number]

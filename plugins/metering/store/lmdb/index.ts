@@ -1,16 +1,17 @@
 // Metering on the local LMDB store: the ledger of ledger.ts, with holds in memory for a process
-// alone on its store (budget-holds.ts), or carved from budget leases for processes sharing it
-// (budget-leases.ts). A settlement is journaled and counts at once; its commit follows in the
+// alone on its store (holds.ts), or carved from budget leases for processes sharing it
+// (../leases.ts). A settlement is journaled and counts at once; its commit follows in the
 // background.
-import type { EventOutbox } from '../../proxy/stores/events.ts'
-import type { PluginStore } from '../../proxy/stores/store.ts'
-import { memoryHolds, storeHolds } from './budget-holds.ts'
-import { leasedHolds } from './budget-leases.ts'
-import { createLedger, type DayStats } from './ledger.ts'
-import type { MeteringStore } from './metering-store.ts'
-import { daysOf } from './periods.ts'
-import { isLiveOwner, SELF_OWNER } from '../../proxy/stores/process-owner.ts'
-import { mergeSpendRows } from './spend-breakdown.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { PluginStore } from '../../../../proxy/stores/store.ts'
+import { memoryHolds, storeHolds } from './holds.ts'
+import { leasedHolds } from '../leases.ts'
+import { createLedger } from './ledger.ts'
+import type { DayStats } from '../records.ts'
+import type { MeteringStore } from '../index.ts'
+import { daysOf } from '../../logic/periods.ts'
+import { isLiveOwner, SELF_OWNER } from '../../../../proxy/stores/process-owner.ts'
+import { mergeSpendRows } from '../../logic/spend-breakdown.ts'
 
 interface LmdbMeteringOptions {
   /** Processes share the store (serve --workers): holds are kept in it. */

@@ -1,31 +1,12 @@
 // Where a request's worst-case cost is held while it runs. One process alone on its store holds
 // in memory: a check and an add on one thread cannot interleave, and it saves a store transaction
 // per request. Processes sharing a store (serve --workers) carve holds from budget leases every
-// process sees (budget-leases.ts), or, for a key with a budget of its own, hold in the store.
+// process sees (../leases.ts), or, for a key with a budget of its own, hold in the store.
 // Either way the settled spend is read from the store, committed.
-import { availableMicros, type Ledger, type ReserveResult } from './ledger.ts'
-import { SELF_OWNER } from '../../proxy/stores/process-owner.ts'
-
-/** A key's own monthly budget, held beside its project's. */
-export interface KeyBudget {
-  readonly keyId: string
-  readonly limitMicros: number
-}
-
-export interface Hold {
-  readonly requestId: string
-  readonly projectId: string
-  readonly month: string
-  readonly micros: number
-  /** Present when the request's key has a budget of its own: the hold counts against both. */
-  readonly key?: KeyBudget
-}
-
-export interface BudgetHolds {
-  reserve(hold: Hold, limitMicros: number): ReserveResult | Promise<ReserveResult>
-  /** Call once the request is settled (its ledger entry committed) or abandoned. */
-  release(hold: Hold): void
-}
+import { admitHold } from '../../logic/admit.ts'
+import type { BudgetHolds, Hold } from '../records.ts'
+import type { Ledger } from './ledger.ts'
+import { SELF_OWNER } from '../../../../proxy/stores/process-owner.ts'
 
 /**
  * Each hold a reservation of its own in the store, in a transaction every process sees: for holds
@@ -46,8 +27,10 @@ export function storeHolds(ledger: Ledger): BudgetHolds {
 export function memoryHolds(ledger: Ledger, onRefusal: (hold: Hold, limitMicros: number) => void): BudgetHolds {
   // By budget row: a project's month, and a key's month where the key has a budget of its own.
   const held = new Map<string, number>()
-  const available = (holder: string, month: string, limitMicros: number) =>
-    availableMicros({ usedMicros: ledger.budget(holder, month).usedMicros, reservedMicros: held.get(`${holder}/${month}`) ?? 0 }, limitMicros)
+  const figures = (holder: string, month: string, limitMicros: number) => ({
+    row: { usedMicros: ledger.budget(holder, month).usedMicros, reservedMicros: held.get(`${holder}/${month}`) ?? 0 },
+    limitMicros,
+  })
   const add = (holder: string, month: string, micros: number) => {
     const row = `${holder}/${month}`
     const sum = (held.get(row) ?? 0) + micros
@@ -56,18 +39,15 @@ export function memoryHolds(ledger: Ledger, onRefusal: (hold: Hold, limitMicros:
   }
   return {
     reserve(hold, limitMicros) {
-      const forProject = available(hold.projectId, hold.month, limitMicros)
-      if (hold.micros > forProject) {
-        onRefusal(hold, limitMicros)
-        return { ok: false, availableMicros: Math.max(0, forProject) }
+      const key = hold.key === undefined ? undefined : figures(hold.key.keyId, hold.month, hold.key.limitMicros)
+      const admitted = admitHold(hold.micros, figures(hold.projectId, hold.month, limitMicros), key)
+      if (!admitted.ok) {
+        if (admitted.byKey !== true) onRefusal(hold, limitMicros)
+        return admitted
       }
-      if (hold.key !== undefined) {
-        const forKey = available(hold.key.keyId, hold.month, hold.key.limitMicros)
-        if (hold.micros > forKey) return { ok: false, availableMicros: Math.max(0, forKey), byKey: true }
-        add(hold.key.keyId, hold.month, hold.micros)
-      }
+      if (hold.key !== undefined) add(hold.key.keyId, hold.month, hold.micros)
       add(hold.projectId, hold.month, hold.micros)
-      return { ok: true }
+      return admitted
     },
     release(hold) {
       // Released only after the charge is committed: for a moment both count, never neither.

@@ -2,15 +2,17 @@
 // GET /api/projects/:projectId/usage for its organization's members. Both add the period's totals
 // and a row per day, read from the same ledger; with `by`, the period's spend by key, end user or tag.
 import { z } from 'zod'
-import { PermissionError } from '../../proxy/pipeline/errors.ts'
-import type { ProjectRouteSpec, RouteSpec } from '../../proxy/pipeline/plugin.ts'
-import type { Clock } from '../../proxy/kit/clock.ts'
-import type { Project } from '../../proxy/pipeline/project.ts'
-import { Reply } from '../../proxy/http/reply.ts'
-import { validate } from '../../proxy/http/validate.ts'
-import type { MeteringStore } from './metering-store.ts'
-import { daysOf, monthKey, periodRange, type Period } from './periods.ts'
-import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from './spend-breakdown.ts'
+import { PermissionError } from '../../../proxy/pipeline/errors.ts'
+import type { ProjectRouteSpec, RouteSpec } from '../../../proxy/pipeline/plugin.ts'
+import type { Clock } from '../../../proxy/kit/clock.ts'
+import type { Project } from '../../../proxy/pipeline/project.ts'
+import { Reply } from '../../../proxy/http/reply.ts'
+import { validate } from '../../../proxy/http/validate.ts'
+import { microsOfDollars } from '../../../proxy/pipeline/price.ts'
+import type { MeteringStore } from '../store/index.ts'
+import { daysOf, monthKey, periodRange, type Period } from '../logic/periods.ts'
+import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from '../logic/spend-breakdown.ts'
+import { remainingMicros } from '../logic/budget.ts'
 
 const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month')
 const by = z.enum(SPEND_DIMENSIONS, { error: 'by must be key, user or tag' }).optional()
@@ -102,11 +104,11 @@ async function usageReport(ledger: MeteringStore, project: Project, period: Peri
   }
   for (const [model, micros] of Object.entries(modelMicros)) models[model]!.cost = dollars(micros)
   const unpriced = Object.values(models).reduce((sum, figures) => sum + (figures.unpriced ?? 0), 0)
-  const limitMicros = Math.round(project.budgetDollars * 1e6)
+  const limitMicros = microsOfDollars(project.budgetDollars)
   const usedMicros = row.usedMicros
   return {
     budget: {
-      limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(Math.max(0, limitMicros - usedMicros)),
+      limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(remainingMicros(usedMicros, limitMicros)),
       // What providers counted beyond the holds this month, recorded and not charged.
       overage: dollars(row.overageMicros ?? 0),
     },

@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { dayKey, daysOf, monthKey, periodRange } from '../../../plugins/metering/periods.ts'
+import { dayKey, daysOf, monthKey, periodRange } from '../../../../plugins/metering/logic/periods.ts'
 
 t.test('day and month keys agree with the ISO date of any instant, in any order of calls', async (t) => {
   fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 4_102_444_800_000 }), { minLength: 1, maxLength: 20 }), (instants) =>

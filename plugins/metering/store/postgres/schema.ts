@@ -1,7 +1,7 @@
 // Metering's tables in PostgreSQL. Money in integer micro-dollars (bigint), as in LMDB. A hold
 // belongs to a gateway (its owner), and an owner's lease says until when it is known alive: any
 // gateway releases the holds and settles the checkpointed streams of an owner whose lease ran out.
-import type { Migration } from '../../proxy/stores/database.ts'
+import type { Migration } from '../../../../proxy/stores/database.ts'
 
 export const meteringMigrations: readonly Migration[] = [{
   version: 1,

@@ -3,11 +3,11 @@
 // never let the month go over its limit. Each "process" here is a ledger of its own owner on one
 // store, as `serve --workers` runs them.
 import t, { type Test } from 'tap'
-import { openStore } from '../../../proxy/stores/store.ts'
-import { createLedger, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
-import { leasedHolds, spareOf } from '../../../plugins/metering/budget-leases.ts'
-import type { Hold } from '../../../plugins/metering/budget-holds.ts'
-import { freshDataDir } from '../../helpers/start-gateway.ts'
+import { openStore } from '../../../../proxy/stores/store.ts'
+import { createLedger } from '../../../../plugins/metering/store/lmdb/ledger.ts'
+import type { Hold, LedgerEntry } from '../../../../plugins/metering/store/records.ts'
+import { leasedHolds, spareOf } from '../../../../plugins/metering/store/leases.ts'
+import { freshDataDir } from '../../../helpers/start-gateway.ts'
 
 const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
 const entry = (id: string, costMicros: number): LedgerEntry => ({

@@ -9,14 +9,14 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { LeasedHold, LedgerEntry } from './ledger.ts'
+import type { LeasedHold, LedgerEntry } from '../records.ts'
 
 export interface JournalLine {
   readonly entry: LedgerEntry
   readonly limitMicros: number
   /** Its hold is a reservation of its own in the store, keyed by the request id. */
   readonly heldInStore: boolean
-  /** Its hold was carved from its process's budget lease (budget-leases.ts), which shrinks by it as it settles. */
+  /** Its hold was carved from its process's budget lease (../leases.ts), which shrinks by it as it settles. */
   readonly leased?: LeasedHold
   readonly checkpointed: boolean
   /** A stream's first checkpoint, not a settlement: applied only where nothing else settled the stream. */
@@ -36,7 +36,7 @@ interface JournalFile {
   pending: number
 }
 
-interface SettlementJournal {
+export interface SettlementJournal {
   /** Writes the line; throws when it cannot (the caller then waits for the commit instead). */
   append(line: JournalLine): JournalMark
   /** Writes the lines with one write; throws when it cannot. */
@@ -112,7 +112,7 @@ const lineSchema = z.object({
   started: z.literal(true).optional(),
 })
 
-interface DeadJournal {
+export interface DeadJournal {
   readonly path: string
   /** The process that wrote it. */
   readonly owner: string

@@ -3,10 +3,12 @@
 // then the figures of each day and model, of each day's keys, users and tags, and each month's row
 // are added to in one statement; then the thresholds crossed are noted. Rows are touched in one
 // order (by project, month, day, model or value), so two gateways' batches wait for each other and never deadlock.
-import type { Sql } from '../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../proxy/stores/shared-events.ts'
-import type { BudgetRow, LedgerEntry } from './ledger.ts'
-import { spendOf, type SpendDimension } from './spend-breakdown.ts'
+import type { Sql } from '../../../../proxy/stores/database.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { BudgetRow } from '../../logic/budget.ts'
+import type { LedgerEntry } from '../records.ts'
+import { crossedThresholds } from '../../logic/settle.ts'
+import { spendOf, type SpendDimension } from '../../logic/spend-breakdown.ts'
 
 export interface Settlement {
   readonly entry: LedgerEntry
@@ -30,8 +32,6 @@ interface SettledBatch {
   /** Whether any budget changed: when none did, the commit need not wait for the disk. */
   readonly movesMoney: boolean
 }
-
-const THRESHOLDS = [80, 90] as const
 
 const dollars = (micros: number) => micros / 1e6
 const monthKey = (projectId: string, month: string) => `${projectId}\u0000${month}`
@@ -222,7 +222,7 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
 /** Notes and announces the thresholds the month's row has crossed since it was last noted. */
 async function noteThresholds(sql: Sql, record: BudgetRecord, limitMicros: number, events: SharedEventOutbox | undefined): Promise<BudgetRecord> {
   const usedMicros = Number(record.used_micros)
-  const crossed = THRESHOLDS.filter((t) => limitMicros > 0 && usedMicros * 100 >= limitMicros * t && !record.notified.includes(t))
+  const crossed = crossedThresholds(usedMicros, limitMicros, record.notified)
   if (crossed.length === 0) return record
   const notified = [...record.notified, ...crossed]
   await sql.query('UPDATE metering_budgets SET notified = $3 WHERE project_id = $1 AND month = $2', [record.project_id, record.month, notified])

@@ -11,8 +11,9 @@
 // such holds, and nothing when under 64 holds are left: so near the limit every hold is leased
 // exactly, and a refusal while another process still holds an unused slice can happen only with
 // less than that slice left (see docs/operating.md, Running several processes).
-import type { Hold, BudgetHolds } from './budget-holds.ts'
-import type { LeasedHold, LeaseResult, ReserveResult } from './ledger.ts'
+import type { BudgetHolds, Hold, LeasedHold } from './records.ts'
+import { ADMITTED, type LeaseResult, type ReserveResult } from '../logic/admit.ts'
+import { covers } from '../logic/budget.ts'
 
 /** Where leases are kept: the LMDB ledger, or PostgreSQL shared by several gateways. */
 export interface LeaseStore {
@@ -70,8 +71,6 @@ interface LeaseOptions {
 /** How often leases unused since the last look are given back: between one and two of these idle. */
 const SWEEP_EVERY_MS = 1_000
 
-const ADMITTED: ReserveResult = { ok: true }
-
 /** How much of what the month has left beyond a hold of `needMicros` its slice takes as well. */
 export function spareOf(needMicros: number, beyondMicros: number): number {
   if (beyondMicros < needMicros * MIN_HOLDS_LEFT) return 0
@@ -94,7 +93,7 @@ export function leasedHolds(ledger: LeaseStore, { ready, track }: LeaseOptions):
 
   function carve(lease: Lease, hold: Hold): boolean {
     lease.usedSinceSweep = true
-    if (lease.growing !== undefined || lease.micros - lease.carved < hold.micros) return false
+    if (lease.growing !== undefined || !covers(lease.micros - lease.carved, hold.micros)) return false
     lease.carved += hold.micros
     carvedFrom.set(hold, lease)
     return true

@@ -1,12 +1,12 @@
 import { appendFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { openStore } from '../../../proxy/stores/store.ts'
-import { createOutbox } from '../../../proxy/stores/events.ts'
-import { createLedger, type LedgerEntry } from '../../../plugins/metering/ledger.ts'
-import { SELF_OWNER } from '../../../proxy/stores/process-owner.ts'
-import type { PluginStore } from '../../../proxy/stores/store.ts'
-import { freshDataDir } from '../../helpers/start-gateway.ts'
+import { type PluginStore, openStore } from '../../../../../proxy/stores/store.ts'
+import { createOutbox } from '../../../../../proxy/stores/events.ts'
+import { createLedger } from '../../../../../plugins/metering/store/lmdb/ledger.ts'
+import type { LedgerEntry } from '../../../../../plugins/metering/store/records.ts'
+import { SELF_OWNER } from '../../../../../proxy/stores/process-owner.ts'
+import { freshDataDir } from '../../../../helpers/start-gateway.ts'
 
 function setup(t: Test) {
   const store = openStore(freshDataDir(t))

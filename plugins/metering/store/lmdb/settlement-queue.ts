@@ -1,0 +1,100 @@
+// Settlements waiting for the store's next commit group, applied together by one transaction.
+import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { PluginStore } from '../../../../proxy/stores/store.ts'
+import type { BudgetRow } from '../../logic/budget.ts'
+import { applySettlement } from './apply.ts'
+import { newDayFigures, writeDayFigures } from './day-figures.ts'
+import type { PendingCharges } from './pending-charges.ts'
+import type { JournalLine, JournalMark, SettlementJournal } from './settlement-journal.ts'
+import { RowCache, type LedgerTables } from './tables.ts'
+
+interface QueuedSettlement extends JournalLine {
+  /** Where it was journaled; absent when the journal could not be written. */
+  readonly mark: JournalMark | undefined
+  /** Where the stream's first checkpoint was journaled, done with once this settlement is committed. */
+  readonly startMark: JournalMark | undefined
+  readonly resolve: (row: BudgetRow) => void
+  readonly reject: (error: unknown) => void
+}
+
+interface SettlementQueueDeps {
+  readonly store: PluginStore
+  readonly tables: LedgerTables
+  readonly events: EventOutbox | undefined
+  /** This process: the writer whose lease a leased hold came from. */
+  readonly owner: string
+  readonly pending: PendingCharges
+  readonly journal: SettlementJournal
+}
+
+export interface SettlementQueue {
+  /** Queues the line (journaled at `mark`, when it could be); resolves with its month row once committed. */
+  add(line: JournalLine, mark: JournalMark | undefined, startMark: JournalMark | undefined): Promise<BudgetRow>
+  /** Resolves once every settlement queued so far is committed (or refused). */
+  idle(): Promise<void>
+}
+
+export function settlementQueue({ store, tables, events, owner, pending, journal }: SettlementQueueDeps): SettlementQueue {
+  const { budgets, entries } = tables
+  let queued: QueuedSettlement[] = []
+  let lastCommit: Promise<unknown> = Promise.resolve()
+
+  // Settlements queue up until the store's next commit group (proxy/stores/group-commit.ts), and
+  // its transaction applies all of them in order: each budget row and day-stats row is read and
+  // written once per batch instead of once per request (in the cache-hit profile, the settle's
+  // cost fell by about a third), and processes sharing the store take one commit per window, not
+  // one per request. Nothing waits for it but a settlement the journal could not take.
+  function commitQueued(): void {
+    let batch: QueuedSettlement[] | undefined
+    // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
+    const flight = pending.startBatch()
+    let written: RowCache | undefined
+    const commit = new Promise<BudgetRow[]>((resolve) => resolve(store.grouped(() => {
+      batch = queued
+      queued = []
+      const rows = new RowCache(budgets)
+      const stats = newDayFigures()
+      const settled = batch.map((item) => {
+        const isNew = !entries.doesExist(item.entry.id)
+        const row = applySettlement(tables, events, item, rows, stats, owner, !isNew)
+        pending.batched(flight, item.entry, isNew)
+        return row
+      })
+      rows.writeAll()
+      writeDayFigures(tables, stats)
+      written = rows
+      pending.ran(flight)
+      return settled
+    })))
+    lastCommit = commit
+    commit.then(
+      (settled) => {
+        pending.committed(flight, written!)
+        batch!.forEach((item, i) => {
+          if (item.mark !== undefined) {
+            journal.committed(item.mark)
+            pending.entryCommitted(item.entry)
+          }
+          if (item.startMark !== undefined) journal.committed(item.startMark)
+          item.resolve(settled[i]!)
+        })
+      },
+      (error: unknown) => {
+        // A transaction refused before it ran leaves its items queued. Their journal lines stay,
+        // counted here as settled, for the next start to replay.
+        const lost = batch ?? queued.splice(0)
+        for (const item of lost) item.reject(error)
+      },
+    )
+  }
+
+  return {
+    add(line, mark, startMark) {
+      return new Promise<BudgetRow>((resolve, reject) => {
+        queued.push({ ...line, mark, startMark, resolve, reject })
+        if (queued.length === 1) commitQueued()
+      })
+    },
+    idle: () => lastCommit.then(() => undefined, () => undefined),
+  }
+}
