@@ -12,7 +12,7 @@ import { call } from '../../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../../helpers/start-gateway.ts'
 
 const run = promisify(execFile)
-const ROOT = join(import.meta.dirname, '..', '..')
+const ROOT = join(import.meta.dirname, '..', '..', '..')
 const REDOCLY = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
 
 // Loaded before Redocly: any connection it opens is reported and refused, so the lint is offline.
