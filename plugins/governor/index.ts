@@ -79,7 +79,7 @@ export default {
       onStreamChunk: answers.onStreamChunk,
       holdsStreamToolCalls: answers.holdsStreamToolCalls,
       onStreamEnd: answers.onStreamEnd,
-      onResult: answers.onResult,
+      onAnswer: answers.onAnswer,
     }
   },
 } satisfies GatewayPlugin<typeof governorSchema>

@@ -38,7 +38,7 @@ export interface AiDeps {
   readonly streamKeepAliveMs: number
   /** Present only when tracing is on. */
   readonly tracing?: Tracing | undefined
-  /** Renders a Reply that an onResult hook put in place of the answer. */
+  /** Renders a Reply that an onAnswer hook put in place of the answer. */
   readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
 
@@ -130,12 +130,12 @@ export function buildResult(decision: ModelCall, answer: ProviderResult): Comple
   return result
 }
 
-/** Renders a complete answer (fresh or from the cache) after the onResult hooks have run. */
+/** Renders a complete answer (fresh or from the cache) after the onAnswer and onAnswered hooks have run. */
 export async function deliverCompletion(ctx: RequestContext, res: ServerResponse, given: CompletionResult, deps: AiDeps): Promise<Finish> {
-  // Its own copy: onResult hooks may replace the text, and a replayed answer may be shared.
+  // Its own copy: onAnswer hooks may replace the text, and a replayed answer may be shared.
   const result = { ...given }
   ctx.result = result
-  const replaced = await deps.chain.runResult(ctx, result)
+  const replaced = await deps.chain.runAnswer(ctx, result, false)
   if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)
   const reason: Outcome = result.cacheHit ? 'cache_hit' : 'ok'
   const format = formatOf(ctx)
@@ -353,8 +353,8 @@ async function streamAnswer(
   if (sentCalls.length > 0) result.toolCalls = sentCalls.map(withoutIndex)
   if (span !== undefined) endProviderCall(span, result.model, result.usage)
   ctx.result = result
-  // A stream's status is sent; a Reply from onResult cannot replace it any more.
-  await deps.chain.runResult(ctx, result)
+  // A stream's status is sent; a Reply from the hooks cannot replace it any more.
+  await deps.chain.runAnswer(ctx, result, true)
   sse.close(frames.close(result), { ...(modelAsTrailer && { [MODEL_HEADER]: modelHeaderOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
 }

@@ -10,7 +10,9 @@
 //        onStreamEnd once the model is done, or nothing for a JSON answer      │
 //        (tool calls held back when holdsStreamToolCalls asked go out after    │
 //        it, with the arguments onStreamEnd may have rewritten)                │
-//     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
+//     ─▶ onAnswer, once the whole answer is known (may rewrite it, or withhold │
+//        a JSON answer), then onAnswered (commits: idempotent answer, cache,   │
+//        charge), told whether the answer was withheld                         │
 //     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
 //     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
 //
@@ -46,7 +48,12 @@ interface ChainStop {
 export interface Chain {
   /** Runs onRequest hooks for the route's kind; the first Reply stops the chain. */
   runRequest(ctx: RequestContext): Promise<ChainStop | undefined>
-  runResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined>
+  /**
+   * onAnswer hooks until one withholds the answer, then every onAnswered hook: the Reply to send
+   * instead of the answer (withheld, or a hook's failure), or undefined to send the answer.
+   * `sent`: the answer went out as it came (a live stream), so nothing can stand in its place.
+   */
+  runAnswer(ctx: RequestContext, result: CompletionResult, sent: boolean): Promise<Reply | undefined>
   /**
    * The chunk as the client gets it; throws (or rejects with) a StreamStop when a hook ends the
    * stream. A promise only when a hook returned one; the next chunk must wait for it.
@@ -110,7 +117,8 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
     keyed: collect('onRequest', 'keyed'),
     open: [],
   }
-  const onResult = collect('onResult', 'ai')
+  const onAnswer = collect('onAnswer', 'ai')
+  const onAnswered = collect('onAnswered', 'ai')
   const onStreamChunk = collect('onStreamChunk', 'ai')
   // For the end of a stream: what an earlier plugin releases still passes the later ones' chunk hooks.
   const onStreamPass = sorted
@@ -190,18 +198,31 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       }
       return undefined
     },
-    async runResult(ctx, result) {
-      for (const { plugin, hook } of onResult) {
+    async runAnswer(ctx, result, sent) {
+      let withheld: Reply | undefined
+      for (const { plugin, hook } of onAnswer) {
+        let reply: Reply | void
         try {
           const returned = hook(ctx, result)
-          const reply = returned instanceof Promise ? await returned : returned
-          if (reply !== undefined) return reply
+          reply = returned instanceof Promise ? await returned : returned
         } catch (err) {
-          const reply = failure(ctx, plugin, 'onResult', err)
+          reply = failure(ctx, plugin, 'onAnswer', err)
+        }
+        if (reply !== undefined && !sent) {
+          withheld = reply
+          break
+        }
+      }
+      for (const { plugin, hook } of onAnswered) {
+        try {
+          const returned = hook(ctx, result, withheld)
+          if (returned instanceof Promise) await returned
+        } catch (err) {
+          const reply = failure(ctx, plugin, 'onAnswered', err)
           if (reply !== undefined) return reply
         }
       }
-      return undefined
+      return withheld
     },
     runStreamChunk(ctx, chunk) {
       return passChunk(ctx, chunk, 0)
