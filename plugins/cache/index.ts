@@ -50,6 +50,7 @@ export default {
   name: 'cache',
   order: 400,
   gates: ['ai'],
+  reads: ['auth', 'router', 'governor'],
   schema: cacheSchema,
   // A broken cache costs a model call, not the request.
   failOpen: true,

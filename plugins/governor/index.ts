@@ -34,6 +34,7 @@ export default {
   name: 'governor',
   order: 300,
   gates: ['ai'],
+  reads: ['auth', 'router'],
   requires: ['auth'],
   schema: governorSchema,
   async setup(config, { store, database, sharedEvents, pool, metrics: registry, log, clock, events, services }) {

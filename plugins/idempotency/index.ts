@@ -38,6 +38,7 @@ export default {
   name: 'idempotency',
   order: 220,
   gates: ['ai'],
+  reads: ['auth'],
   schema: idempotencySchema,
   async setup(config, { store, database, clock, metrics, log, track }) {
     const records: IdempotencyRecords = database === undefined

@@ -58,6 +58,7 @@ export default {
   name: 'metering',
   order: 450,
   gates: ['ai'],
+  reads: ['auth', 'router', 'idempotency'],
   schema: meteringSchema,
   async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool, services }) {
     const ledger: MeteringStore = database === undefined

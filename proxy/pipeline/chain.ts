@@ -91,6 +91,12 @@ export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
         throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) requires plugin "${name}" to be set up before it, but "${name}" has order ${required.order}`)
       }
     }
+    for (const name of plugin.reads ?? []) {
+      const read = byName.get(name)
+      if (read !== undefined && read.order >= plugin.order) {
+        throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) reads the state of plugin "${name}", which must run before it, but "${name}" has order ${read.order}`)
+      }
+    }
   }
 }
 

@@ -17,7 +17,7 @@ import type { PluginDatabase } from '../stores/database.ts'
 import type { SharedEventOutbox } from '../stores/shared-events.ts'
 import type { SharedRedis } from '../stores/redis.ts'
 
-/** kebab-case. The core lists no plugin; names are checked at boot (unique, and each one `requires` present). */
+/** kebab-case. The core lists no plugin; names are checked at boot (unique, each one `requires` present, each one `reads` set up before). */
 export type PluginName = string
 
 /** Static description of a plugin. */
@@ -37,6 +37,13 @@ export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
    * is among its plugins with a lower order, so it is set up (and runs) before this one.
    */
   readonly requires?: readonly PluginName[]
+  /**
+   * Plugins whose ctx.state slots this one reads (a slot is named after its plugin, camelCased).
+   * The gateway refuses to start if one of them runs after this one, when its slot would still be
+   * empty; one that is not among its plugins leaves the slot empty, which every reader handles,
+   * since every slot is optional (a gateway of the router alone has no auth).
+   */
+  readonly reads?: readonly PluginName[]
   /** Environment variables that set this plugin's config, each at its path inside the plugin's section. */
   readonly env?: readonly EnvVar[]
   setup(config: z.output<S>, deps: PluginDeps): PluginHooks | Promise<PluginHooks>

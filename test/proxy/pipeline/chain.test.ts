@@ -250,6 +250,13 @@ t.test('boot refuses a plugin whose required plugin is missing or set up after i
   t.doesNotThrow(() => assertPluginRules([governed, plugin('auth', 100)]))
 })
 
+t.test('boot refuses a plugin that reads the state of a plugin set up after it, naming both; an absent one leaves its slot empty', async (t) => {
+  const cache = plugin('cache', 400, { reads: ['governor'] })
+  t.throws(() => assertPluginRules([plugin('governor', 500), cache]), new ConfigError('plugin "cache" (order 400) reads the state of plugin "governor", which must run before it, but "governor" has order 500'))
+  t.doesNotThrow(() => assertPluginRules([cache, plugin('governor', 300)]))
+  t.doesNotThrow(() => assertPluginRules([cache]))
+})
+
 t.test('the log line gets each plugin\'s fields; a logFields hook that throws is counted and left out', async (t) => {
   const metrics = createMetrics()
   const chain = buildChain([
