@@ -15,7 +15,7 @@ import type { CompletionResult, StreamChunk } from '../../proxy/pipeline/complet
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import { GovernorBlockedError, GovernorResponseBlockedError, OverloadedError, type GatewayError } from '../../proxy/pipeline/errors.ts'
 import type { StreamEnd } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
+import { Reply, type WholeReply } from '../../proxy/http/reply.ts'
 import { StreamStop } from '../../proxy/pipeline/stream-stop.ts'
 import type { WorkerPool } from '../../proxy/kit/pool.ts'
 import type { Finding } from '../../workers/scan-content.ts'
@@ -144,7 +144,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       return { text: held.text, arguments: calls.arguments }
     },
 
-    async onAnswer(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {
+    async onAnswer(ctx: RequestContext, result: CompletionResult): Promise<WholeReply | undefined> {
       const state = ctx.state.governor
       const auth = ctx.state.auth
       if (state === undefined || auth === undefined) return undefined

@@ -16,20 +16,13 @@ import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../http/gatew
 import type { CoreMetrics } from '../metrics.ts'
 import { costDollars } from './models.ts'
 import { nativeFormat } from './native-format.ts'
-import type { Reply } from '../http/reply.ts'
+import { render, type Finish } from '../http/render.ts'
 import { sendJson } from '../http/respond.ts'
 import { SseWriter, type SseHead } from '../http/sse.ts'
 import { StreamStop } from './stream-stop.ts'
 import { newSpanId, traceHeadersOf, type TraceParent } from '../kit/trace-context.ts'
 import { endProviderCall, failSpan, type Tracing } from '../tracing.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
-
-export interface Finish {
-  readonly status: number
-  readonly reason: Outcome
-  /** The error's code, when the request ended in one. */
-  readonly errorCode?: string
-}
 
 export interface AiDeps {
   readonly chain: Chain
@@ -38,8 +31,6 @@ export interface AiDeps {
   readonly streamKeepAliveMs: number
   /** Present only when tracing is on. */
   readonly tracing?: Tracing | undefined
-  /** Renders a Reply that an onAnswer hook put in place of the answer. */
-  readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
 
 /** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
@@ -136,7 +127,7 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   const result = { ...given }
   ctx.result = result
   const replaced = await deps.chain.runAnswer(ctx, result, false)
-  if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)
+  if (replaced !== undefined) return render(ctx, res, replaced)
   const reason: Outcome = result.cacheHit ? 'cache_hit' : 'ok'
   const format = formatOf(ctx)
   if (!isStreamed(ctx)) {

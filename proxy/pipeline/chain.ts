@@ -25,7 +25,7 @@ import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
 import { GatewayError, InternalError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from '../metrics.ts'
 import type { GatewayPlugin, PluginHooks } from './plugin.ts'
-import { Reply } from '../http/reply.ts'
+import { Reply, type WholeReply } from '../http/reply.ts'
 import { StreamStop } from './stream-stop.ts'
 import { tracedHook, type Tracing } from '../tracing.ts'
 
@@ -53,7 +53,7 @@ export interface Chain {
    * instead of the answer (withheld, or a hook's failure), or undefined to send the answer.
    * `sent`: the answer went out as it came (a live stream), so nothing can stand in its place.
    */
-  runAnswer(ctx: RequestContext, result: CompletionResult, sent: boolean): Promise<Reply | undefined>
+  runAnswer(ctx: RequestContext, result: CompletionResult, sent: boolean): Promise<WholeReply | undefined>
   /**
    * The chunk as the client gets it; throws (or rejects with) a StreamStop when a hook ends the
    * stream. A promise only when a hook returned one; the next chunk must wait for it.
@@ -135,7 +135,7 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
   const logFields = sorted.filter(({ hooks }) => hooks.logFields !== undefined).map(({ plugin, hooks }) => ({ plugin, hook: hooks.logFields!.bind(hooks) }))
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
-  function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
+  function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): WholeReply | undefined {
     // A hook cut short by the request's end (the client left, or the gateway's shutdown deadline)
     // did not fail; the answer is the reason the request ended.
     if (ctx.signal.aborted) return Reply.error(toGatewayError(ctx.signal.reason))
@@ -205,9 +205,9 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       return undefined
     },
     async runAnswer(ctx, result, sent) {
-      let withheld: Reply | undefined
+      let withheld: WholeReply | undefined
       for (const { plugin, hook } of onAnswer) {
-        let reply: Reply | void
+        let reply: WholeReply | void
         try {
           const returned = hook(ctx, result)
           reply = returned instanceof Promise ? await returned : returned

@@ -10,7 +10,7 @@ import type { CompletionResult, StreamChunk } from './completion.ts'
 import type { CompletedContext, KeyType, RequestContext } from './context.ts'
 import type { WorkerPool } from '../kit/pool.ts'
 import type { Project } from './project.ts'
-import type { Reply } from '../http/reply.ts'
+import type { Reply, WholeReply } from '../http/reply.ts'
 import type { RouteDocs } from '../http/route-docs.ts'
 import type { PluginStore } from '../stores/store.ts'
 import type { PluginDatabase } from '../stores/database.ts'
@@ -145,7 +145,7 @@ export interface PluginHooks {
    * instead of a non-streamed answer, which is then withheld; on a stream, already sent, it is
    * ignored. Nothing is committed here: that waits for onAnswered, once every hook has had its say.
    */
-  onAnswer?(ctx: RequestContext, result: CompletionResult): Reply | void | Promise<Reply | void>
+  onAnswer?(ctx: RequestContext, result: CompletionResult): WholeReply | void | Promise<WholeReply | void>
   /**
    * After every onAnswer hook, in ascending order, before the answer is written: commits what the
    * answer settles (the idempotent answer, the cache entry, the charge). Awaited, so what it
@@ -154,7 +154,7 @@ export interface PluginHooks {
    * the model produced, which the client never gets, so it must not be stored for reuse. It
    * cannot withhold; like any hook, a fail-closed plugin that throws answers with its error.
    */
-  onAnswered?(ctx: RequestContext, result: CompletionResult, withheld: Reply | undefined): void | Promise<void>
+  onAnswered?(ctx: RequestContext, result: CompletionResult, withheld: WholeReply | undefined): void | Promise<void>
   /**
    * Per streamed chunk, before it is sent: return a replacement chunk or nothing. A replacement may
    * carry less text than it was given: the plugin holds the rest and lets it out later, from a
