@@ -87,6 +87,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'native-format.ts': 'rendering',
   'sse.ts': 'rendering',
   'respond.ts': 'rendering',
+  'render.ts': 'rendering',
   'reply.ts': 'rendering',
   'error-shape.ts': 'rendering',
   'core-answers.ts': 'rendering',

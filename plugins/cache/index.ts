@@ -48,6 +48,7 @@ export default {
   name: 'cache',
   order: 400,
   gates: ['ai'],
+  reads: ['auth', 'router', 'governor'],
   schema: cacheSchema,
   // A broken cache costs a model call, not the request.
   failOpen: true,
@@ -159,14 +160,14 @@ export default {
         if (fitsInline(canonical, config.poolThresholdBytes)) return lookup(ctx, hashCacheKey(canonical), policy, project)
         return pool.run('hashCacheKey', canonical, ctx.signal).then((key) => lookup(ctx, key, policy, project))
       },
-      // The core calls onResult only for a complete, successful answer: a failed, cut or stopped
-      // stream never reaches it, nor does an answer the Governor withheld (its onResult runs
-      // first and ends the chain). A governed answer is stored only when the Governor found it
-      // storable: no finding of HIGH or CRITICAL severity left in it as sent. One that is not goes
-      // to no waiting follower either: they ask the model themselves.
-      onResult(ctx, result) {
+      // The core calls onAnswered only for a complete answer: a failed, cut or stopped stream
+      // never reaches it. One withheld (by the Governor) is not stored, and a governed answer is
+      // stored only when the Governor found it storable: no finding of HIGH or CRITICAL severity
+      // left in it as sent. One that is not goes to no waiting follower either: they ask the model
+      // themselves.
+      onAnswered(ctx, result, withheld) {
         const slot = ctx.state.cache
-        if (slot === undefined || result.cacheHit) return
+        if (slot === undefined || result.cacheHit || withheld !== undefined) return
         const governed = ctx.state.governor
         if (governed !== undefined && governed.output?.storable !== true) return
         flights.answer(slot.key, ctx, result)

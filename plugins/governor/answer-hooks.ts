@@ -16,7 +16,7 @@ import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import { OverloadedError, type GatewayError } from '../../proxy/pipeline/errors.ts'
 import { GovernorBlockedError, GovernorResponseBlockedError } from './errors.ts'
 import type { StreamEnd } from '../../proxy/pipeline/plugin.ts'
-import { Reply } from '../../proxy/http/reply.ts'
+import { Reply, type WholeReply } from '../../proxy/http/reply.ts'
 import { StreamStop } from '../../proxy/pipeline/stream-stop.ts'
 import type { WorkerPool } from '../../proxy/kit/pool.ts'
 import type { Finding } from '../../workers/scan-content.ts'
@@ -129,7 +129,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     },
 
     // Once per stream, so a promise costs nothing here; the scans may have gone to the pool. The
-    // whole answer is assessed here for the record (onResult takes it), and that scan answers for
+    // whole answer is assessed here for the record (onAnswer takes it), and that scan answers for
     // the guard's last window too: a scan of its own would cost the stream one more, most of what
     // strict mode adds to a short answer being its scans.
     async onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
@@ -145,7 +145,7 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       return { text: held.text, arguments: calls.arguments }
     },
 
-    async onResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined> {
+    async onAnswer(ctx: RequestContext, result: CompletionResult): Promise<WholeReply | undefined> {
       const state = ctx.state.governor
       const auth = ctx.state.auth
       if (state === undefined || auth === undefined) return undefined

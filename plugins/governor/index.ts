@@ -29,6 +29,7 @@ export default {
   name: 'governor',
   order: 300,
   gates: ['ai'],
+  reads: ['auth', 'router'],
   requires: ['auth'],
   schema: governorSchema,
   async setup(config, { store, database, sharedEvents, pool, metrics: registry, log, clock, events, services }) {
@@ -71,7 +72,7 @@ export default {
       onStreamChunk: answers.onStreamChunk,
       holdsStreamToolCalls: answers.holdsStreamToolCalls,
       onStreamEnd: answers.onStreamEnd,
-      onResult: answers.onResult,
+      onAnswer: answers.onAnswer,
     }
   },
 } satisfies GatewayPlugin<typeof governorSchema>

@@ -66,7 +66,7 @@ interface GovernorState {
   /** Strict mode stopped the request. */
   readonly blocked: boolean
   readonly violations: number
-  /** The scan of the answer, once onResult has run. */
+  /** The scan of the answer, once onAnswer has run. */
   readonly output?: {
     readonly riskLevel: 'low' | 'medium' | 'high' | 'critical'
     readonly violations: number

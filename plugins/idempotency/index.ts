@@ -6,7 +6,7 @@
 // this commit and the ledger's.
 import { Counter } from 'prom-client'
 import type { CompletionResult } from '../../proxy/pipeline/completion.ts'
-import { aiRequestOf, isStreamed, type RequestContext } from '../../proxy/pipeline/context.ts'
+import { aiRequestOf, type RequestContext } from '../../proxy/pipeline/context.ts'
 import { reachedCrashPoint } from '../../proxy/kit/crash-points.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { microsOfCents } from '../../proxy/pipeline/price.ts'
@@ -36,6 +36,7 @@ export default {
   name: 'idempotency',
   order: 220,
   gates: ['ai'],
+  reads: ['auth'],
   schema: idempotencySchema,
   async setup(config, { store, database, clock, metrics, log, track }) {
     const records = await openIdempotencyRecords({ store, database, clock }, config)
@@ -128,14 +129,6 @@ export default {
       reachedCrashPoint('idempotency-commit')
     }
 
-    /**
-     * The Governor scans a JSON answer after this hook and may withhold it (strict mode). Such an
-     * answer is stored only once it was sent, so that a retry can never replay a withheld answer.
-     */
-    function mayBeWithheld(ctx: RequestContext): boolean {
-      return ctx.state.governor !== undefined && !isStreamed(ctx)
-    }
-
     return {
       onRequest(ctx) {
         const parsed = parseIdempotencyKey(ctx.headers['idempotency-key'])
@@ -145,9 +138,11 @@ export default {
         if (auth === undefined) return undefined
         return claim(ctx, { projectId: auth.project.id, key: parsed.key }, requestHash(ctx.route.name, auth.testMode, aiRequestOf(ctx)))
       },
-      onResult(ctx, result) {
+      // Every onAnswer hook has run: a withheld answer (the Governor's strict mode) is never
+      // stored, so a retry is answered afresh rather than replayed.
+      onAnswered(ctx, result, withheld) {
         const owned = claims.get(ctx)
-        if (owned === undefined || mayBeWithheld(ctx)) return undefined
+        if (owned === undefined || withheld !== undefined) return undefined
         return commit(ctx, owned, result)
       },
       onComplete(ctx) {
@@ -156,12 +151,8 @@ export default {
         const end = () => flights.end(owned.flightKey, ctx.id)
         // A committed answer stays, whatever happened after: its client may retry and must get it.
         if (owned.committed) return end()
-        const answered = ctx.outcome.status === 200 && (ctx.outcome.reason === 'ok' || ctx.outcome.reason === 'cache_hit')
-        const settled = answered && ctx.result !== undefined && mayBeWithheld(ctx)
-          ? commit(ctx, owned, ctx.result)
-          // No answer (an error, a stream cut short, a withheld answer): the key is free for a retry.
-          : records.release(owned.id, ctx.id)
-        track(settled.finally(end))
+        // No answer (an error, a stream cut short, a withheld answer): the key is free for a retry.
+        track(records.release(owned.id, ctx.id).finally(end))
       },
       async close() {
         clearInterval(sweeper)

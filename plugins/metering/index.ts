@@ -30,6 +30,7 @@ export default {
   name: 'metering',
   order: 450,
   gates: ['ai'],
+  reads: ['auth', 'router', 'idempotency'],
   schema: meteringSchema,
   async setup(config, { store, database, sharedEvents, clock, log, track, metrics, events, pool, services, catalog }) {
     const ledger = await openMeteringStore({ store, database, sharedEvents, clock, track, events }, config)
@@ -92,7 +93,9 @@ export default {
         const held = guard.hold(ctx.id, auth.project, worst, auth)
         return held instanceof Promise ? held.then((decided) => admitHeld(ctx, decided)) : admitHeld(ctx, held)
       },
-      onResult(ctx, result) {
+      // A withheld answer is settled with the request's outcome once it ends (onComplete).
+      onAnswered(ctx, result, withheld) {
+        if (withheld !== undefined) return
         const replay = ctx.state.idempotency
         if (replay !== undefined && ctx.state.auth !== undefined) return settleReplay(ctx, replay, result)
         if (ctx.state.auth === undefined || ctx.state.router === undefined) return
@@ -105,8 +108,8 @@ export default {
           if (ctx.charge !== undefined) reachedCrashPoint('answer-charged')
           return
         }
-        // No settled answer: an error, a stream cut short, or a complete answer that an earlier
-        // hook withheld (the Governor's strict mode). What the model generated is still paid for.
+        // No settled answer: an error, a stream cut short, or a complete answer that was withheld
+        // (the Governor's strict mode). What the model generated is still paid for.
         const checkpointed = streams.end(ctx)
         const settleWith = (usage: Metered) => {
           const settling = settle(ctx, entryOf(ctx, usage, ctx.outcome.reason), checkpointed)

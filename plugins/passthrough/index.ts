@@ -27,6 +27,7 @@ export default {
   name: 'passthrough',
   order: 470,
   gates: [],
+  reads: ['auth'],
   requires: ['auth', 'router', 'metering'],
   schema: passthroughSchema,
   setup(config, { services, track, catalog }) {

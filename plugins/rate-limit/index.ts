@@ -33,6 +33,7 @@ export default {
   name: 'rate-limit',
   order: 200,
   gates: ['ai', 'keyed'],
+  reads: ['auth'],
   schema: rateLimitSchema,
   setup(config, deps) {
     const { clock, metrics, log } = deps

@@ -131,6 +131,7 @@ export default {
   name: 'router',
   order: 250,
   gates: ['ai'],
+  reads: ['auth'],
   schema: routerSchema,
   env: [
     ['OPENAI_BASE_URL', ['providers', 'openai', 'baseUrl'], 'string'],

@@ -1,4 +1,5 @@
-// What a plugin or a route handler answers with. The server renders each kind once.
+// What a plugin or a route handler answers with. render.ts writes the kinds known whole; the
+// server hands a completion to the model call's delivery and an exchange to its handler.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { CompletionResult } from '../pipeline/completion.ts'
@@ -34,23 +35,28 @@ export type Reply =
    */
   | { readonly kind: 'exchange'; readonly run: (exchange: Exchange) => Promise<ExchangeEnd> }
 
+/** A reply written whole at once: what a hook may send in the place of a model's answer. */
+export type WholeReply = Exclude<Reply, { readonly kind: 'completion' } | { readonly kind: 'exchange' }>
+
+type ReplyOf<K extends Reply['kind']> = Extract<Reply, { readonly kind: K }>
+
 export const Reply = {
-  json(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  json(body: unknown, status = 200, headers?: Record<string, string>): ReplyOf<'json'> {
     return headers === undefined ? { kind: 'json', status, body } : { kind: 'json', status, body, headers }
   },
-  error(error: GatewayError): Reply {
+  error(error: GatewayError): ReplyOf<'error'> {
     return { kind: 'error', error }
   },
-  completion(result: CompletionResult): Reply {
+  completion(result: CompletionResult): ReplyOf<'completion'> {
     return { kind: 'completion', result }
   },
-  text(body: string, contentType = 'text/plain; charset=utf-8', status = 200): Reply {
+  text(body: string, contentType = 'text/plain; charset=utf-8', status = 200): ReplyOf<'text'> {
     return { kind: 'text', status, body, contentType }
   },
-  bytes(body: Uint8Array, headers: Record<string, string>, status = 200): Reply {
+  bytes(body: Uint8Array, headers: Record<string, string>, status = 200): ReplyOf<'bytes'> {
     return { kind: 'bytes', status, body, headers }
   },
-  exchange(run: (exchange: Exchange) => Promise<ExchangeEnd>): Reply {
+  exchange(run: (exchange: Exchange) => Promise<ExchangeEnd>): ReplyOf<'exchange'> {
     return { kind: 'exchange', run }
   },
 }

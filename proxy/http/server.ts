@@ -1,8 +1,9 @@
 // The HTTP front: node:http listener settings, route lookup, body limits and validation, the
-// RequestContext, and rendering of replies. No business rules here; those live in plugins.
+// RequestContext, and handing each reply to what writes it (render.ts writes those known whole).
+// No business rules here; those live in plugins.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
-import { callModel, deliverCompletion, type AiDeps, type Finish } from '../pipeline/ai-call.ts'
+import { callModel, deliverCompletion, type AiDeps } from '../pipeline/ai-call.ts'
 import { limitedBody, parseJsonBody, readBody } from './body.ts'
 import type { Chain } from '../pipeline/chain.ts'
 import type { Clock } from '../kit/clock.ts'
@@ -14,14 +15,15 @@ import { parseAiBody } from './ai-body.ts'
 import { tagsOf } from '../pipeline/request-tags.ts'
 import { errorShapeFor, notFoundMessage } from '../pipeline/dialects/error-shapes.ts'
 import {
-  type GatewayError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, UpstreamError, UpstreamTimeoutError, toGatewayError,
+  MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, UpstreamError, toGatewayError,
 } from '../pipeline/errors.ts'
 import { statusClass, type CoreMetrics } from '../metrics.ts'
 import type { Reply } from './reply.ts'
+import { outcomeOf, render, type Finish } from './render.ts'
 import { clientRequestIdOf, requestId } from './request-id.ts'
 import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from '../request-log.ts'
 import { requestTarget } from './request-target.ts'
-import { sendBytes, sendError, sendJson, sendText } from './respond.ts'
+import { sendError } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
 import { traceParentOf, type TraceParent } from '../kit/trace-context.ts'
 import type { Tracing } from '../tracing.ts'
@@ -63,29 +65,19 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   let draining = false
   /** The requests in flight, to close their connections when draining begins and to end them at the deadline. */
   const open = new Map<ServerResponse, AbortController>()
-  const ai: AiDeps = { chain, metrics, tracing, streamKeepAliveMs: config.streamKeepAliveMs, sendReply: (ctx, res, reply) => sendReply(ctx, res, reply) }
+  const ai: AiDeps = { chain, metrics, tracing, streamKeepAliveMs: config.streamKeepAliveMs }
 
-  /** `success` names a 2xx/3xx answer: 'ok' from a route's handler, 'short_circuit' from a plugin. */
-  async function sendReply(ctx: RequestContext, res: ServerResponse, reply: Reply, success: Outcome = 'short_circuit'): Promise<Finish> {
+  /** A completion goes to the model call's delivery, an exchange to its handler; render writes the rest. */
+  function answer(ctx: RequestContext, res: ServerResponse, reply: Reply, success: Outcome = 'short_circuit'): Finish | Promise<Finish> {
     switch (reply.kind) {
-      case 'json':
-        sendJson(res, reply.status, reply.body, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders, ...reply.headers })
-        return { status: reply.status, reason: reply.status < 400 ? success : 'client_error' }
-      case 'text':
-        sendText(res, reply.status, reply.body, reply.contentType, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders })
-        return { status: reply.status, reason: success }
-      case 'bytes':
-        sendBytes(res, reply.status, reply.body, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders, ...reply.headers })
-        return { status: reply.status, reason: success }
-      case 'error':
-        sendError(res, reply.error, { 'x-request-id': ctx.requestId, ...ctx.responseHeaders }, errorShapeFor(ctx.path))
-        return { status: reply.error.status, reason: outcomeOf(reply.error), errorCode: reply.error.code }
       case 'completion':
         return deliverCompletion(ctx, res, reply.result, ai)
       case 'exchange':
         res.setHeader('x-request-id', ctx.requestId)
         for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value)
         return reply.run({ req: res.req, res, body: limitedBody(res.req, config.bodyLimitBytes) })
+      default:
+        return render(ctx, res, reply, success)
     }
   }
 
@@ -136,11 +128,11 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         if (stop !== undefined) {
           stoppedBy = stop.stoppedBy
           if (stop.reply.kind !== 'completion') metrics.shortCircuits.inc({ plugin: stop.stoppedBy, reason: stop.reply.kind === 'error' ? stop.reply.error.code : stop.reply.kind })
-          finish = await sendReply(ctx, res, stop.reply)
+          finish = await answer(ctx, res, stop.reply)
           return
         }
       }
-      finish = route.handle === undefined ? await callModel(ctx, res, ai) : await sendReply(ctx, res, await route.handle(ctx), 'ok')
+      finish = route.handle === undefined ? await callModel(ctx, res, ai) : await answer(ctx, res, await route.handle(ctx), 'ok')
     } catch (err) {
       finish = fail(err, ctx, res, controller.signal, target.path, exposedId)
     } finally {
@@ -301,15 +293,6 @@ function withTags(request: AiRequest, headers: IncomingHttpHeaders): AiRequest {
 function aiOf(route: Route, body: unknown): AiRequest | undefined {
   if (route.kind !== 'ai') return undefined
   return route.dialect === undefined ? (body as AiRequest) : (body as ParsedAiBody).request
-}
-
-function outcomeOf(error: GatewayError): Outcome {
-  // A provider's refusal keeps its status for the client, and stays an upstream error for the ledger.
-  if (error instanceof UpstreamError || error instanceof UpstreamTimeoutError) return 'upstream_error'
-  if (error.status === 429) return 'rate_limited'
-  if (error.status === 402) return 'budget_exceeded'
-  if (error.status === 502 || error.status === 504) return 'upstream_error'
-  return error.status >= 500 ? 'internal_error' : 'client_error'
 }
 
 export function createHttpServer(config: CoreConfig, handler: RequestHandler): Server {

@@ -16,20 +16,13 @@ import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../http/gatew
 import type { CoreMetrics } from '../metrics.ts'
 import { costDollars } from './models.ts'
 import { nativeFormat } from './native-format.ts'
-import type { Reply } from '../http/reply.ts'
+import { render, type Finish } from '../http/render.ts'
 import { sendJson } from '../http/respond.ts'
 import { SseWriter, type SseHead } from '../http/sse.ts'
 import { StreamStop } from './stream-stop.ts'
 import { newSpanId, traceHeadersOf, type TraceParent } from '../kit/trace-context.ts'
 import { endProviderCall, failSpan, type Tracing } from '../tracing.ts'
 import { countTokens } from '../../workers/count-tokens.ts'
-
-export interface Finish {
-  readonly status: number
-  readonly reason: Outcome
-  /** The error's code, when the request ended in one. */
-  readonly errorCode?: string
-}
 
 export interface AiDeps {
   readonly chain: Chain
@@ -38,8 +31,6 @@ export interface AiDeps {
   readonly streamKeepAliveMs: number
   /** Present only when tracing is on. */
   readonly tracing?: Tracing | undefined
-  /** Renders a Reply that an onResult hook put in place of the answer. */
-  readonly sendReply: (ctx: RequestContext, res: ServerResponse, reply: Reply) => Promise<Finish>
 }
 
 /** Figures known only once the answer is complete; on a streamed miss they travel as trailers. */
@@ -130,13 +121,13 @@ export function buildResult(decision: ModelCall, answer: ProviderResult): Comple
   return result
 }
 
-/** Renders a complete answer (fresh or from the cache) after the onResult hooks have run. */
+/** Renders a complete answer (fresh or from the cache) after the onAnswer and onAnswered hooks have run. */
 export async function deliverCompletion(ctx: RequestContext, res: ServerResponse, given: CompletionResult, deps: AiDeps): Promise<Finish> {
-  // Its own copy: onResult hooks may replace the text, and a replayed answer may be shared.
+  // Its own copy: onAnswer hooks may replace the text, and a replayed answer may be shared.
   const result = { ...given }
   ctx.result = result
-  const replaced = await deps.chain.runResult(ctx, result)
-  if (replaced !== undefined) return deps.sendReply(ctx, res, replaced)
+  const replaced = await deps.chain.runAnswer(ctx, result, false)
+  if (replaced !== undefined) return render(ctx, res, replaced)
   const reason: Outcome = result.cacheHit ? 'cache_hit' : 'ok'
   const format = formatOf(ctx)
   if (!isStreamed(ctx)) {
@@ -353,8 +344,8 @@ async function streamAnswer(
   if (sentCalls.length > 0) result.toolCalls = sentCalls.map(withoutIndex)
   if (span !== undefined) endProviderCall(span, result.model, result.usage)
   ctx.result = result
-  // A stream's status is sent; a Reply from onResult cannot replace it any more.
-  await deps.chain.runResult(ctx, result)
+  // A stream's status is sent; a Reply from the hooks cannot replace it any more.
+  await deps.chain.runAnswer(ctx, result, true)
   sse.close(frames.close(result), { ...(modelAsTrailer && { [MODEL_HEADER]: modelHeaderOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
 }

@@ -18,7 +18,7 @@ export interface StreamFrames {
   open(): string
   text(text: string): string
   toolCall(delta: ToolCallDelta): string
-  /** After the last piece, once the whole answer is known and the onResult hooks have run. */
+  /** After the last piece, once the whole answer is known and the onAnswer hooks have run. */
   close(result: CompletionResult): string
   /** A failure after the stream began, when the status can no longer say it. */
   error(error: GatewayError): string

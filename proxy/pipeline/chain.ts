@@ -10,7 +10,9 @@
 //        onStreamEnd once the model is done, or nothing for a JSON answer      │
 //        (tool calls held back when holdsStreamToolCalls asked go out after    │
 //        it, with the arguments onStreamEnd may have rewritten)                │
-//     ─▶ onResult, once the whole answer is known (may replace a JSON answer)  │
+//     ─▶ onAnswer, once the whole answer is known (may rewrite it, or withhold │
+//        a JSON answer), then onAnswered (commits: idempotent answer, cache,   │
+//        charge), told whether the answer was withheld                         │
 //     ─▶ last bytes written ◀──────────────────────────────────────────────────┘
 //     ─▶ onComplete, always exactly once (settling, cache fill, metrics)
 //
@@ -23,7 +25,7 @@ import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
 import { GatewayError, InternalError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from '../metrics.ts'
 import type { GatewayPlugin, PluginHooks } from './plugin.ts'
-import { Reply } from '../http/reply.ts'
+import { Reply, type WholeReply } from '../http/reply.ts'
 import { StreamStop } from './stream-stop.ts'
 import { tracedHook, type Tracing } from '../tracing.ts'
 
@@ -46,7 +48,12 @@ interface ChainStop {
 export interface Chain {
   /** Runs onRequest hooks for the route's kind; the first Reply stops the chain. */
   runRequest(ctx: RequestContext): Promise<ChainStop | undefined>
-  runResult(ctx: RequestContext, result: CompletionResult): Promise<Reply | undefined>
+  /**
+   * onAnswer hooks until one withholds the answer, then every onAnswered hook: the Reply to send
+   * instead of the answer (withheld, or a hook's failure), or undefined to send the answer.
+   * `sent`: the answer went out as it came (a live stream), so nothing can stand in its place.
+   */
+  runAnswer(ctx: RequestContext, result: CompletionResult, sent: boolean): Promise<WholeReply | undefined>
   /**
    * The chunk as the client gets it; throws (or rejects with) a StreamStop when a hook ends the
    * stream. A promise only when a hook returned one; the next chunk must wait for it.
@@ -84,6 +91,12 @@ export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
         throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) requires plugin "${name}" to be set up before it, but "${name}" has order ${required.order}`)
       }
     }
+    for (const name of plugin.reads ?? []) {
+      const read = byName.get(name)
+      if (read !== undefined && read.order >= plugin.order) {
+        throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) reads the state of plugin "${name}", which must run before it, but "${name}" has order ${read.order}`)
+      }
+    }
   }
 }
 
@@ -110,7 +123,8 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
     keyed: collect('onRequest', 'keyed'),
     open: [],
   }
-  const onResult = collect('onResult', 'ai')
+  const onAnswer = collect('onAnswer', 'ai')
+  const onAnswered = collect('onAnswered', 'ai')
   const onStreamChunk = collect('onStreamChunk', 'ai')
   // For the end of a stream: what an earlier plugin releases still passes the later ones' chunk hooks.
   const onStreamPass = sorted
@@ -121,7 +135,7 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
   const logFields = sorted.filter(({ hooks }) => hooks.logFields !== undefined).map(({ plugin, hooks }) => ({ plugin, hook: hooks.logFields!.bind(hooks) }))
 
   /** A hook that threw: fail-open plugins are skipped, others answer with their error. */
-  function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): Reply | undefined {
+  function failure(ctx: RequestContext, plugin: GatewayPlugin, hook: string, err: unknown): WholeReply | undefined {
     // A hook cut short by the request's end (the client left, or the gateway's shutdown deadline)
     // did not fail; the answer is the reason the request ended.
     if (ctx.signal.aborted) return Reply.error(toGatewayError(ctx.signal.reason))
@@ -190,18 +204,31 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       }
       return undefined
     },
-    async runResult(ctx, result) {
-      for (const { plugin, hook } of onResult) {
+    async runAnswer(ctx, result, sent) {
+      let withheld: WholeReply | undefined
+      for (const { plugin, hook } of onAnswer) {
+        let reply: WholeReply | void
         try {
           const returned = hook(ctx, result)
-          const reply = returned instanceof Promise ? await returned : returned
-          if (reply !== undefined) return reply
+          reply = returned instanceof Promise ? await returned : returned
         } catch (err) {
-          const reply = failure(ctx, plugin, 'onResult', err)
+          reply = failure(ctx, plugin, 'onAnswer', err)
+        }
+        if (reply !== undefined && !sent) {
+          withheld = reply
+          break
+        }
+      }
+      for (const { plugin, hook } of onAnswered) {
+        try {
+          const returned = hook(ctx, result, withheld)
+          if (returned instanceof Promise) await returned
+        } catch (err) {
+          const reply = failure(ctx, plugin, 'onAnswered', err)
           if (reply !== undefined) return reply
         }
       }
-      return undefined
+      return withheld
     },
     runStreamChunk(ctx, chunk) {
       return passChunk(ctx, chunk, 0)

@@ -94,13 +94,13 @@ export interface RequestContext {
   /** Headers for the answer. A plugin writes only the header names it owns. */
   readonly responseHeaders: Record<string, string>
   /**
-   * Names of headers a plugin sets only in onResult (in responseHeaders): a stream, whose head is
+   * Names of headers a plugin sets only in onAnswer (in responseHeaders): a stream, whose head is
    * sent before that, declares them in `Trailer` and sends them as trailers. Added in onRequest.
    */
   readonly trailerNames: string[]
-  /** Fields plugins add to a stream's `done` event, each under its plugin's name; set in onResult. */
+  /** Fields plugins add to a stream's `done` event, each under its plugin's name; set in onAnswer. */
   readonly doneFields: Record<string, unknown>
-  /** The full answer once known (set by the core before onResult hooks run). */
+  /** The full answer once known (set by the core before onAnswer hooks run). */
   result?: CompletionResult
   /** Set by the core when a fallback served the call instead of the route's first choice. */
   servedBy?: ServedBy

@@ -11,14 +11,14 @@ import type { CompletedContext, KeyType, RequestContext } from './context.ts'
 import type { WorkerPool } from '../kit/pool.ts'
 import type { Project } from './project.ts'
 import type { ModelCatalog } from './catalog.ts'
-import type { Reply } from '../http/reply.ts'
+import type { Reply, WholeReply } from '../http/reply.ts'
 import type { RouteDocs } from '../http/route-docs.ts'
 import type { PluginStore } from '../stores/store.ts'
 import type { PluginDatabase } from '../stores/database.ts'
 import type { SharedEventOutbox } from '../stores/shared-events.ts'
 import type { SharedRedis } from '../stores/redis.ts'
 
-/** kebab-case. The core lists no plugin; names are checked at boot (unique, and each one `requires` present). */
+/** kebab-case. The core lists no plugin; names are checked at boot (unique, each one `requires` present, each one `reads` set up before). */
 export type PluginName = string
 
 /** Static description of a plugin. */
@@ -38,6 +38,13 @@ export interface GatewayPlugin<S extends z.ZodType = z.ZodType> {
    * is among its plugins with a lower order, so it is set up (and runs) before this one.
    */
   readonly requires?: readonly PluginName[]
+  /**
+   * Plugins whose ctx.state slots this one reads (a slot is named after its plugin, camelCased).
+   * The gateway refuses to start if one of them runs after this one, when its slot would still be
+   * empty; one that is not among its plugins leaves the slot empty, which every reader handles,
+   * since every slot is optional (a gateway of the router alone has no auth).
+   */
+  readonly reads?: readonly PluginName[]
   /** Environment variables that set this plugin's config, each at its path inside the plugin's section. */
   readonly env?: readonly EnvVar[]
   setup(config: z.output<S>, deps: PluginDeps): PluginHooks | Promise<PluginHooks>
@@ -133,12 +140,22 @@ export interface PluginHooks {
   onRequest?(ctx: RequestContext): Reply | void | Promise<Reply | void>
   /**
    * The whole answer is known and nothing final has been written: before the JSON body, or before
-   * the stream's done event. Awaited, so what it commits is durable before the response completes.
-   * A returned Reply replaces a non-streamed answer; on a stream it is ignored. The result is this
-   * request's own object: a hook may replace its text before it is sent (a non-streamed answer) or
-   * stored, and the hooks after it see the replacement.
+   * the stream's done event. In ascending order, until one withholds the answer. The result is
+   * this request's own object: a hook may replace its text before it is sent (a non-streamed
+   * answer) and committed, and the hooks after it see the replacement. A returned Reply is sent
+   * instead of a non-streamed answer, which is then withheld; on a stream, already sent, it is
+   * ignored. Nothing is committed here: that waits for onAnswered, once every hook has had its say.
    */
-  onResult?(ctx: RequestContext, result: CompletionResult): Reply | void | Promise<Reply | void>
+  onAnswer?(ctx: RequestContext, result: CompletionResult): WholeReply | void | Promise<WholeReply | void>
+  /**
+   * After every onAnswer hook, in ascending order, before the answer is written: commits what the
+   * answer settles (the idempotent answer, the cache entry, the charge). Awaited, so what it
+   * commits is durable before the response completes. `withheld` is the Reply an onAnswer hook
+   * sent in the answer's place, or undefined when the answer goes out: a withheld result is what
+   * the model produced, which the client never gets, so it must not be stored for reuse. It
+   * cannot withhold; like any hook, a fail-closed plugin that throws answers with its error.
+   */
+  onAnswered?(ctx: RequestContext, result: CompletionResult, withheld: WholeReply | undefined): void | Promise<void>
   /**
    * Per streamed chunk, before it is sent: return a replacement chunk or nothing. A replacement may
    * carry less text than it was given: the plugin holds the rest and lets it out later, from a
@@ -156,7 +173,7 @@ export interface PluginHooks {
    */
   holdsStreamToolCalls?(ctx: RequestContext): boolean
   /**
-   * Once the model's stream has ended, before onResult: the text the plugin still holds (it then
+   * Once the model's stream has ended, before onAnswer: the text the plugin still holds (it then
    * passes through the onStreamChunk hooks of the plugins after it), or nothing. `toolCalls` are
    * the stream's tool calls put together; when a plugin asked to hold them (holdsStreamToolCalls)
    * none was sent yet, and they go out after the held text once every onStreamEnd passed. A

@@ -19,7 +19,7 @@ t.test('20 concurrent identical misses make one model call; the other 19 get its
   t.equal(await replies[0]!.value, undefined, 'the first request goes to the model')
   t.ok(replies.slice(1).every((reply) => !reply.settled), 'the others wait for it')
 
-  await cache.hooks.onResult!(leader!, answer('one answer for all'))
+  await cache.hooks.onAnswered!(leader!, answer('one answer for all'), undefined)
   const served = await Promise.all(replies.slice(1).map((reply) => reply.value))
   for (const reply of served) {
     t.strictSame(cachedResult(reply), { ...answer('one answer for all'), cacheHit: true, usage: { ...answer('').usage, costCents: 0 } })
@@ -39,7 +39,7 @@ t.test('each follower gets its own copy of the leader\'s answer', async (t) => {
   const [leader, a, b] = [request(), request(), request()]
   await cache.hooks.onRequest!(leader)
   const waiting = [cache.hooks.onRequest!(a), cache.hooks.onRequest!(b)]
-  await cache.hooks.onResult!(leader, answer('shared'))
+  await cache.hooks.onAnswered!(leader, answer('shared'), undefined)
   const [first, second] = (await Promise.all(waiting)).map(cachedResult)
   t.not(first, second)
   t.strictSame(first, second)
@@ -56,7 +56,7 @@ t.test('when the leader ends without an answer, its followers proceed as ordinar
   t.ok(followers.every((ctx) => ctx.state.cache?.hit === false && !ctx.state.cache.coalesced))
   t.equal(await cache.requests('miss'), 4)
 
-  await cache.hooks.onResult!(followers[0]!, answer('from a follower'))
+  await cache.hooks.onAnswered!(followers[0]!, answer('from a follower'), undefined)
   for (const ctx of followers) complete(cache.hooks, ctx)
   await cache.flush()
   t.equal(cachedResult(await cache.hooks.onRequest!(request()))?.text, 'from a follower')
@@ -105,7 +105,7 @@ t.test('a no-cache request leads, and requests arriving meanwhile get its fresh 
   t.equal(await cache.hooks.onRequest!(fresh), undefined)
   const hit = cachedResult(await cache.hooks.onRequest!(request()))
   t.equal(hit?.text, 'old', 'the stored answer is still served to others while the refresh runs')
-  await cache.hooks.onResult!(fresh, answer('new'))
+  await cache.hooks.onAnswered!(fresh, answer('new'), undefined)
   complete(cache.hooks, fresh)
   await cache.flush()
   t.equal(cachedResult(await cache.hooks.onRequest!(request()))?.text, 'new')

@@ -145,7 +145,7 @@ export async function send(cache: CacheUnderTest, ctx: RequestContext, text: str
   const { hooks } = cache
   const hit = cachedResult(await hooks.onRequest!(ctx))
   const result = hit ?? answer(text)
-  await hooks.onResult!(ctx, result)
+  await hooks.onAnswered!(ctx, result, undefined)
   complete(hooks, ctx)
   await cache.flush()
   return result

@@ -13,7 +13,7 @@ for (const store of ['lmdb', 'redis'] as const) t.test(store, { skip: store === 
     const first = request()
     t.equal(await cache.hooks.onRequest!(first), undefined)
     t.match(first.state.cache, { hit: false, coalesced: false })
-    await cache.hooks.onResult!(first, answer('General Kenobi.'))
+    await cache.hooks.onAnswered!(first, answer('General Kenobi.'), undefined)
     complete(cache.hooks, first)
     await cache.flush()
 
@@ -33,7 +33,7 @@ for (const store of ['lmdb', 'redis'] as const) t.test(store, { skip: store === 
     const cache = await setupCache(t)
     const first = request()
     await cache.hooks.onRequest!(first)
-    await cache.hooks.onResult!(first, answer('not yet on disk'))
+    await cache.hooks.onAnswered!(first, answer('not yet on disk'), undefined)
     complete(cache.hooks, first)
     t.equal(cachedResult(await cache.hooks.onRequest!(request()))?.text, 'not yet on disk')
     t.equal(await cache.requests('hit'), 1)

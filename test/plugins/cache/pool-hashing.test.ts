@@ -18,7 +18,7 @@ t.test('a request above poolThresholdBytes is keyed in the worker pool with the 
     projectId: project().id, provider: 'local', model: 'gpt-4o-mini', messages: [{ role: 'user', content: long }],
     temperature: 0.7, maxTokens: 1000, mode: 'text', governorVersion: null,
   })))
-  await cache.hooks.onResult!(ctx, answer('a long answer'))
+  await cache.hooks.onAnswered!(ctx, answer('a long answer'), undefined)
   complete(cache.hooks, ctx)
   await cache.flush()
   t.equal(cachedResult(await cache.hooks.onRequest!(request({ ai: ask(long) })))?.text, 'a long answer')

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { assertPluginRules, buildChain } from '../../../proxy/pipeline/chain.ts'
 import { ConfigError } from '../../../proxy/config.ts'
 import { createMetrics } from '../../../proxy/metrics.ts'
+import type { CompletionResult } from '../../../proxy/pipeline/completion.ts'
 import type { CompletedContext } from '../../../proxy/pipeline/context.ts'
 import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
 import type { GatewayPlugin, PluginHooks } from '../../../proxy/pipeline/plugin.ts'
@@ -186,6 +187,54 @@ t.test('a StreamStop ends the stream; a fail-closed hook that fails stops it too
   t.same(await open.runStreamEnd(makeContext(), []), { text: '', toolCalls: [] })
 })
 
+const answer = (text: string): CompletionResult => ({ text, provider: 'openai', model: 'gpt-4o-mini', cacheHit: false, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0 } })
+
+t.test('every onAnswer hook runs before any onAnswered hook, which sees the answer as rewritten and sent', async (t) => {
+  const seen: string[] = []
+  const hooks = (name: string): PluginHooks => ({
+    onAnswer: (_ctx, result) => {
+      seen.push(`${name} answer`)
+      result.text += ` ${name}`
+    },
+    onAnswered: (_ctx, result, withheld) => void seen.push(`${name} answered ${result.text} ${withheld === undefined ? 'sent' : 'withheld'}`),
+  })
+  const chain = buildChain([
+    { plugin: plugin('b', 300), hooks: hooks('b') },
+    { plugin: plugin('a', 100), hooks: hooks('a') },
+  ], createMetrics())
+  t.equal(await chain.runAnswer(makeContext(), answer('x'), false), undefined)
+  t.same(seen, ['a answer', 'b answer', 'a answered x a b sent', 'b answered x a b sent'])
+})
+
+t.test('a withheld answer stops the onAnswer hooks and reaches every onAnswered hook as withheld', async (t) => {
+  const seen: string[] = []
+  const refusal = Reply.json({ withheld: true }, 403)
+  const chain = buildChain([
+    { plugin: plugin('idempotency', 100), hooks: { onAnswered: (_ctx, _result, withheld) => void seen.push(`idempotency ${withheld?.kind}`) } },
+    { plugin: plugin('governor', 200), hooks: { onAnswer: () => refusal } },
+    { plugin: plugin('cache', 300), hooks: { onAnswer: () => void seen.push('cache answer'), onAnswered: (_ctx, _result, withheld) => void seen.push(`cache ${withheld === refusal}`) } },
+  ], createMetrics())
+  t.equal(await chain.runAnswer(makeContext(), answer('x'), false), refusal)
+  t.same(seen, ['idempotency json', 'cache true'])
+})
+
+t.test('on a live stream, already sent, a Reply from onAnswer withholds nothing', async (t) => {
+  const seen: string[] = []
+  const chain = buildChain([
+    { plugin: plugin('a', 100), hooks: { onAnswer: () => Reply.json({}, 403) } },
+    { plugin: plugin('b', 200), hooks: { onAnswer: () => void seen.push('b answer'), onAnswered: (_ctx, _result, withheld) => void seen.push(`b ${withheld === undefined ? 'sent' : 'withheld'}`) } },
+  ], createMetrics())
+  t.equal(await chain.runAnswer(makeContext(), answer('x'), true), undefined)
+  t.same(seen, ['b answer', 'b sent'])
+})
+
+t.test('an onAnswered hook of a fail-closed plugin that throws answers with its error', async (t) => {
+  const chain = buildChain([
+    { plugin: plugin('a', 100), hooks: { onAnswered: () => { throw new Error('ledger down') } } },
+  ], createMetrics())
+  t.match(await chain.runAnswer(makeContext(), answer('x'), false), { kind: 'error', error: { status: 500 } })
+})
+
 t.test('boot refuses duplicate names or orders and asynchronous stream hooks', async (t) => {
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('a', 200)]), /used twice/)
   t.throws(() => assertPluginRules([plugin('a', 100), plugin('b', 100)]), /share order 100/)
@@ -199,6 +248,13 @@ t.test('boot refuses a plugin whose required plugin is missing or set up after i
   t.throws(() => assertPluginRules([plugin('cache', 400), governed]), new ConfigError('plugin "governor" requires plugin "auth", which is not among the gateway\'s plugins (cache, governor)'))
   t.throws(() => assertPluginRules([plugin('auth', 500), governed]), new ConfigError('plugin "governor" (order 300) requires plugin "auth" to be set up before it, but "auth" has order 500'))
   t.doesNotThrow(() => assertPluginRules([governed, plugin('auth', 100)]))
+})
+
+t.test('boot refuses a plugin that reads the state of a plugin set up after it, naming both; an absent one leaves its slot empty', async (t) => {
+  const cache = plugin('cache', 400, { reads: ['governor'] })
+  t.throws(() => assertPluginRules([plugin('governor', 500), cache]), new ConfigError('plugin "cache" (order 400) reads the state of plugin "governor", which must run before it, but "governor" has order 500'))
+  t.doesNotThrow(() => assertPluginRules([cache, plugin('governor', 300)]))
+  t.doesNotThrow(() => assertPluginRules([cache]))
 })
 
 t.test('the log line gets each plugin\'s fields; a logFields hook that throws is counted and left out', async (t) => {
