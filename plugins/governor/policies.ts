@@ -8,7 +8,7 @@
 import { ulid } from 'ulid'
 import { z } from 'zod'
 import { InvalidRequestError, NotFoundError } from '../../proxy/pipeline/errors.ts'
-import { validate } from '../../proxy/http/validate.ts'
+import { oneOf, validate } from '../../proxy/http/validate.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
 import type { CustomRule } from './state.ts'
 import type { AuthRegistry } from '../auth/state.ts'
@@ -24,7 +24,7 @@ export const ruleFields = {
   pattern: z.string({ error: 'pattern must be a string' }).min(1, 'pattern must not be empty').max(MAX_PATTERN_CHARS, `pattern may hold at most ${MAX_PATTERN_CHARS} characters`),
   regex: z.boolean({ error: 'regex must be true or false' }),
   weight: z.number({ error: 'weight must be a number' }).int('weight must be a whole number').min(0, 'weight must be between 0 and 100').max(100, 'weight must be between 0 and 100'),
-  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }),
+  severity: oneOf('severity', SEVERITIES),
 }
 
 export const newRuleSchema = z.strictObject({

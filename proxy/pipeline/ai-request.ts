@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { modelNameSchema } from './catalog.ts'
 import type { ModelName, Quality } from './models.ts'
+import { oneOf } from '../http/validate.ts'
 
 export const MAX_MESSAGES = 1000
 export const MAX_TOKENS_CEILING = 32_768
@@ -21,12 +22,12 @@ export const ACTION_TYPES = [
 const shortText = z.string().max(256)
 
 export const messageSchema = z.strictObject({
-  role: z.enum(['user', 'assistant', 'system'], { error: 'role must be one of user, assistant, system' }),
+  role: oneOf('role', ['user', 'assistant', 'system']),
   content: z.string({ error: 'content must be a string' }),
 })
 
 export const governorMetadataSchema = z.strictObject({
-  actionType: z.enum(ACTION_TYPES, { error: `actionType must be one of ${ACTION_TYPES.join(', ')}` }),
+  actionType: oneOf('actionType', ACTION_TYPES),
   senderId: shortText.min(1, 'senderId must not be empty'),
   recipientCountry: z.string().regex(/^[A-Za-z]{2}$/, 'recipientCountry must be a two-letter country code').optional(),
   recipientUserId: shortText.optional(),
@@ -39,7 +40,7 @@ const baseFields = {
   messages: z.array(messageSchema, { error: 'messages must be an array of {role, content}' })
     .min(1, 'messages must hold at least one message')
     .max(MAX_MESSAGES, `messages may hold at most ${MAX_MESSAGES} messages`),
-  quality: z.enum(['cheap', 'balanced', 'frontier'], { error: 'quality must be one of cheap, balanced, frontier' }).default('balanced'),
+  quality: oneOf('quality', ['cheap', 'balanced', 'frontier']).default('balanced'),
   temperature: z.number({ error: 'temperature must be a number' })
     .min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').optional()
     .meta({ description: `Default ${SPEC_TEMPERATURE}; a reasoning model is sent none unless the request gives one.` }),

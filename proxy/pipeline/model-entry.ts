@@ -2,6 +2,7 @@
 // file's `models` section alike, and how such an entry becomes the ModelInfo every part reads.
 import { z } from 'zod'
 import type { ModelInfo, ModelPrices, ProviderName } from './models.ts'
+import { oneOf } from '../http/validate.ts'
 
 const price = z.number().nonnegative().max(1_000_000)
 
@@ -25,7 +26,7 @@ export const DEFAULT_IMAGE_TOKENS = 1600
 export const DEFAULT_OUTPUT_TOKENS = 4096
 
 export const modelEntrySchema = z.strictObject({
-  provider: z.enum(['openai', 'anthropic', 'mistral'], { error: 'provider must be one of openai, anthropic, mistral' }),
+  provider: oneOf('provider', ['openai', 'anthropic', 'mistral']),
   /** The id sent to the provider; the entry's name when absent. */
   upstreamId: z.string().min(1).optional(),
   contextWindow: z.int().positive(),

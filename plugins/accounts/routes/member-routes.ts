@@ -7,8 +7,9 @@ import type { Membership } from '../store/organizations.ts'
 import { ROLES } from '../logic/roles.ts'
 import type { AccountServices } from '../services.ts'
 import { memberAnswer } from './answers.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
-const roleBody = z.strictObject({ role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` }) })
+const roleBody = z.strictObject({ role: oneOf('role', ROLES) })
 
 export function memberRoutes(services: AccountServices): RouteSpec[] {
   const { users, organizations, changes, audit } = services

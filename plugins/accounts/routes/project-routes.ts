@@ -13,12 +13,13 @@ import { requireRole } from '../logic/roles.ts'
 import type { AccountServices } from '../services.ts'
 import { projectAnswer } from './answers.ts'
 import { nameField } from './fields.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
 const MAX_BUDGET_DOLLARS = 1_000_000_000
 const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600
 
 const name = nameField('name')
-const plan = z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` })
+const plan = oneOf('plan', PLANS)
 const budgetDollars = z.number({ error: 'budgetDollars must be a number' }).nonnegative('budgetDollars must not be negative').max(MAX_BUDGET_DOLLARS, 'budgetDollars is too large')
 
 const createBody = z.strictObject({ name, plan: plan.default('free'), budgetDollars: budgetDollars.default(10) })

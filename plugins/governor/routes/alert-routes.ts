@@ -6,15 +6,16 @@ import type { Alerts } from '../store/records.ts'
 import { SEVERITIES } from '../logic/verdict/types.ts'
 import { alertAnswer, pageOf } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
 const ALERT_TYPES = ['high_risk_request', 'blocked_request', 'sensitive_output', 'withheld_output', 'blocked_output'] as const
 const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const
 
 const listQuery = z.strictObject({
   ...pageFields,
-  status: z.enum(ALERT_STATUSES, { error: `status must be one of ${ALERT_STATUSES.join(', ')}` }).optional(),
-  type: z.enum(ALERT_TYPES, { error: `type must be one of ${ALERT_TYPES.join(', ')}` }).optional(),
-  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
+  status: oneOf('status', ALERT_STATUSES).optional(),
+  type: oneOf('type', ALERT_TYPES).optional(),
+  severity: oneOf('severity', SEVERITIES).optional(),
 })
 
 export function alertRoutes(alerts: Alerts): ProjectRouteSpec[] {

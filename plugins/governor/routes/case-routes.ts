@@ -7,9 +7,10 @@ import type { CaseChanges, Cases, NewCase } from '../store/records.ts'
 import { SEVERITIES } from '../logic/verdict/types.ts'
 import { caseAnswer, pageOf } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
 const CASE_STATUSES = ['open', 'investigating', 'resolved'] as const
-const status = z.enum(CASE_STATUSES, { error: `status must be one of ${CASE_STATUSES.join(', ')}` })
+const status = oneOf('status', CASE_STATUSES)
 const note = z.string({ error: 'note must be a string' }).trim().min(1, 'note must not be empty').max(4000, 'note may hold at most 4000 characters')
 
 const newCaseBody = z.strictObject({
@@ -25,7 +26,7 @@ const caseChangesBody = z.strictObject({ status: status.optional(), note: note.o
 const listQuery = z.strictObject({
   ...pageFields,
   status: status.optional(),
-  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
+  severity: oneOf('severity', SEVERITIES).optional(),
 })
 
 export function caseRoutes(cases: Cases): ProjectRouteSpec[] {

@@ -5,11 +5,12 @@ import { Reply } from '../../../proxy/http/reply.ts'
 import type { ModelsRegistry } from '../store/records.ts'
 import { modelAnswer, pageOf } from './answers.ts'
 import { editableRoutes, pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
 const RISKS = ['unclassified', 'low', 'medium', 'high'] as const
 const APPROVALS = ['pending', 'approved', 'rejected'] as const
-const risk = z.enum(RISKS, { error: `riskClassification must be one of ${RISKS.join(', ')}` })
-const approval = z.enum(APPROVALS, { error: `approvalStatus must be one of ${APPROVALS.join(', ')}` })
+const risk = oneOf('riskClassification', RISKS)
+const approval = oneOf('approvalStatus', APPROVALS)
 const notes = z.string({ error: 'notes must be a string' }).max(2000, 'notes may hold at most 2000 characters')
 
 const newModelBody = z.strictObject({
@@ -25,8 +26,8 @@ const modelChangesBody = z.strictObject({ riskClassification: risk.optional(), a
 
 const listQuery = z.strictObject({
   ...pageFields,
-  status: z.enum(APPROVALS, { error: `status must be one of ${APPROVALS.join(', ')}` }).optional(),
-  risk: z.enum(RISKS, { error: `risk must be one of ${RISKS.join(', ')}` }).optional(),
+  status: oneOf('status', APPROVALS).optional(),
+  risk: oneOf('risk', RISKS).optional(),
   provider: z.string().min(1).max(64).optional(),
 })
 

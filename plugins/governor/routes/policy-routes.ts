@@ -8,12 +8,13 @@ import { decodeCursor, encodeCursor } from '../store/page.ts'
 import { SEVERITIES } from '../logic/verdict/types.ts'
 import { pageOf, ruleAnswer } from './answers.ts'
 import { editableRoutes, pageFields, parseQuery, PROJECT_KEYS } from './list-query.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
 const listQuery = z.strictObject({
   limit: pageFields.limit,
   cursor: pageFields.cursor,
   type: z.enum(['keyword', 'regex'], { error: 'type must be keyword or regex' }).optional(),
-  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
+  severity: oneOf('severity', SEVERITIES).optional(),
 })
 
 const changesBody = ruleChangesSchema.refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'send at least one of name, pattern, regex, weight, severity' })

@@ -6,12 +6,13 @@ import type { Violations } from '../store/records.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../logic/verdict/types.ts'
 import { pageOf, violationAnswer } from './answers.ts'
 import { pageFields, pageQueryOf, parseQuery, PROJECT_KEYS } from './list-query.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
 const listQuery = z.strictObject({
   ...pageFields,
   status: z.enum(['open', 'resolved'], { error: 'status must be open or resolved' }).optional(),
-  type: z.enum(VIOLATION_TYPES, { error: `type must be one of ${VIOLATION_TYPES.join(', ')}` }).optional(),
-  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
+  type: oneOf('type', VIOLATION_TYPES).optional(),
+  severity: oneOf('severity', SEVERITIES).optional(),
 })
 
 export function violationRoutes(violations: Violations): ProjectRouteSpec[] {

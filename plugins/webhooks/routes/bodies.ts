@@ -1,6 +1,7 @@
 // Request bodies and queries of the webhook endpoints.
 import { z } from 'zod'
 import { EVENT_KINDS } from '../../../proxy/stores/events.ts'
+import { oneOf } from '../../../proxy/http/validate.ts'
 
 const required = (name: string, type: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? `${name} is required` : `${name} must be ${type}`),
@@ -23,7 +24,7 @@ export const updateWebhookBody = z
 
 export const testWebhookBody = z.strictObject({
   webhook_id: z.string(required('webhook_id', 'a string')).min(1, 'webhook_id is required'),
-  event_type: z.enum(EVENT_KINDS, { error: `event_type must be one of ${EVENT_KINDS.join(', ')}` }),
+  event_type: oneOf('event_type', EVENT_KINDS),
 })
 
 export const deliveriesQuery = z.object({

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
 import { governorMetadataSchema, type AiRequest, type ContentPart, type Message, type ToolCall, type ToolChoice } from '../../ai-request.ts'
 import type { ParsedAiBody } from '../../dialect.ts'
-import { validate } from '../../../http/validate.ts'
+import { oneOf, validate } from '../../../http/validate.ts'
 import { governorMetadataOf, ignoredFieldsHeader, joinTexts, modelChoiceOf, modelOrTierSchema, toolNameSchema } from '../shared.ts'
 import { chatCompletionsRequestSchema } from './request.ts'
 
@@ -27,7 +27,7 @@ const inputImage = z.object({
 
 const messageItem = z.object({
   type: z.literal('message').optional(),
-  role: z.enum(['user', 'system', 'developer', 'assistant'], { error: 'role must be one of user, system, developer, assistant' }),
+  role: oneOf('role', ['user', 'system', 'developer', 'assistant']),
   content: z.union([
     z.string(),
     z.array(z.discriminatedUnion('type', [inputText, inputImage, outputText, refusalPart], {
