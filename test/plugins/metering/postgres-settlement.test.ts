@@ -36,13 +36,13 @@ async function ask(url: string, key: string, content: string): Promise<Answer> {
   return { status: res.statusCode, id: String(res.headers['x-request-id']), chargedMicros: Math.round(Number(res.headers['x-credits-charged']) * 1e6) }
 }
 
-async function setup(t: Test) {
+async function setup(t: Test, budgetDollars = 1000) {
   const server = await startPostgres(t)
   const databaseUrl = await server.freshDatabase(t)
   const mock = await startMockUpstream()
   t.teardown(() => mock.close())
   const seedDir = freshDataDir(t)
-  const seeded = await seedProject(seedDir, { budgetDollars: 1000 }, undefined, { databaseUrl })
+  const seeded = await seedProject(seedDir, { budgetDollars }, undefined, { databaseUrl })
   const env = { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', DATABASE_URL: databaseUrl }
   /**
    * Holds the ledger table locked against writes (reads go on) until `unlock` is called, or
@@ -77,7 +77,7 @@ async function setup(t: Test) {
     )
     return { ids: entries.rows.map((r) => r.id), usedMicros: Number(row.rows[0]!.used), reservedMicros: Number(row.rows[0]!.reserved) }
   }
-  return { server, databaseUrl, env, seeded, key: seeded.keys[0]!.key, seedDir, lockLedger, ledger }
+  return { server, mock, databaseUrl, env, seeded, key: seeded.keys[0]!.key, seedDir, lockLedger, ledger }
 }
 
 const total = (answers: readonly Answer[]) => answers.reduce((sum, a) => sum + a.chargedMicros, 0)
@@ -119,6 +119,40 @@ t.test('a kill -9 right after answering: after the restart the ledger holds each
   t.same(after.ids.toSorted(), [...committed, ...journaled].map((a) => a.id).toSorted(), 'every answer is in the ledger, once')
   t.equal(after.usedMicros, total([...committed, ...journaled]), 'the budget was charged each answer exactly once')
   t.same(readdirSync(join(dataDir, 'metering')).filter((name) => name.endsWith('.jsonl')), [], 'the replayed journal is gone')
+})
+
+t.test('two gateways, one killed with charges only journaled: the budget is never over and each answer is counted once', { skip: POSTGRES_MISSING }, async (t) => {
+  // About fifteen of these requests' holds fit: the budget binds within the test.
+  const budgetDollars = 0.0007
+  const { mock, env, key, seedDir, lockLedger, ledger } = await setup(t, budgetDollars)
+  const dataDir = freshDataDir(t)
+  const doomed = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], { ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent' })
+  const other = await startTestGateway(t, { dataDir: seedDir, env })
+  const { unlock, asked } = await lockLedger()
+  const journaled: Answer[] = []
+  for (let i = 0; i < 3; i++) journaled.push(await asked(ask(doomed.url, key, `journaled ${i}`)))
+  const exited = once(doomed.child, 'exit')
+  doomed.child.kill('SIGKILL')
+  await exited
+  await unlock()
+  // The other gateway is asked for more than is left at once, while the killed one's slice still
+  // holds its answers' holds: the provider holds its answers until every hold is decided.
+  mock.hold()
+  const asking = Array.from({ length: 30 }, (_, i) => ask(other.url, key, `spent ${i}`))
+  let refused = 0
+  for (const answer of asking) void answer.then(() => refused++)
+  await until(() => mock.held + refused >= 30, 'every request held or refused', ANSWER_DEADLINE_MS)
+  mock.release()
+  const spent = await Promise.all(asking)
+  t.ok(spent.some((a) => a.status === 402), 'the budget ran out')
+  const restarted = await startTestGateway(t, { dataDir, env })
+  await restarted.gateway.close()
+  await other.gateway.close()
+  const answered = [...journaled, ...spent.filter((a) => a.status === 200)]
+  const after = await ledger()
+  t.same(after.ids.toSorted(), answered.map((a) => a.id).toSorted(), 'every answer of both is in the ledger, once')
+  t.equal(after.usedMicros, total(answered), 'charged each once')
+  t.ok(after.usedMicros <= budgetDollars * 1e6, `used ${after.usedMicros} µ$ never passes the limit`)
 })
 
 t.test('with PostgreSQL away, answers go on from the budget lease and are committed once it is back', { skip: POSTGRES_MISSING }, async (t) => {
