@@ -99,7 +99,7 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   }
 
   const caughtUp = () => Promise.allSettled([...inFlight])
-  const afterCommits = <T>(read: () => Promise<T>) => caughtUp().then(read)
+  const afterCommits = <T>(read: () => Promise<T>) => caughtUp().then(() => settlements.retryUnsettled().catch(() => undefined)).then(read)
 
   function tracked<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work)
@@ -142,8 +142,8 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     // commit leaves the stream to its hold alone (see docs/budgets-and-metering.md, Budgets on PostgreSQL).
     startStreams: (progress) => tracked(startInTurn('streams', progress)),
 
-    // Reads wait for this gateway's commits in flight, so they count every answer it already sent;
-    // a charge whose commit failed counts in its month's row all the same.
+    // Reads wait for this gateway's commits in flight and retry those that failed, so they count
+    // every answer it already sent; a charge still not committed counts in its month's row all the same.
     entry: (id) => afterCommits(() => ledgerEntry(database, id)),
     budget: (projectId, month) => afterCommits(async () => settlements.withPending(projectId, month, await budgetRow(database, projectId, month))),
     dayStats: (projectId, range) => afterCommits(() => dayStats(database, projectId, range)),

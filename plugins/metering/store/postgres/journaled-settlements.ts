@@ -59,6 +59,7 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
   /** Of each month, what this gateway journaled and has not yet committed. */
   const pendingMicros = new Map<string, number>()
   const unsettled = new Map<string, { settlement: Settlement; mark: JournalMark | undefined }>()
+  let retrying: Promise<void> | undefined
 
   function addPending(entry: LedgerEntry, micros: number): void {
     const key = keyOf(entry.projectId, entry.month)
@@ -77,6 +78,19 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
     if (mark === undefined) return
     addPending(entry, -entry.costMicros)
     journal.committed(mark)
+  }
+
+  async function retryEach(): Promise<void> {
+    for (const [id, { settlement, mark }] of unsettled) {
+      try {
+        const [row] = await commitNow([settlement])
+        unsettled.delete(id)
+        committed(settlement, mark, row!)
+      } catch (err) {
+        // One entry refused for a reason of its own must not hold back the others.
+        if (err instanceof DependencyUnavailableError) throw err
+      }
+    }
   }
 
   return {
@@ -108,17 +122,12 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
       known.set(keyOf(projectId, month), row)
     },
 
-    async retryUnsettled() {
-      for (const [id, { settlement, mark }] of unsettled) {
-        try {
-          const [row] = await commitNow([settlement])
-          unsettled.delete(id)
-          committed(settlement, mark, row!)
-        } catch (err) {
-          // One entry refused for a reason of its own must not hold back the others.
-          if (err instanceof DependencyUnavailableError) throw err
-        }
-      }
+    retryUnsettled() {
+      // One retry at a time: two would commit a settlement twice, shrinking its lease twice.
+      retrying ??= retryEach().finally(() => {
+        retrying = undefined
+      })
+      return retrying
     },
 
     async replayDead() {
