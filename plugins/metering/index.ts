@@ -1,5 +1,5 @@
 // Metering and budgets: hold the worst-case cost before the model call, settle to the real cost
-// once the answer is known (committed before the response completes, never above the hold), and
+// once the answer is known (journaled before the response completes, never above the hold), and
 // meter a stream cut short for what it generated, through a crash too: a running stream's
 // progress is checkpointed from its start (stream-checkpoints.ts), and a restart settles what a
 // dead process left to its last checkpoint.

@@ -32,10 +32,10 @@ export interface RequestSettlement {
   /** The request's entry for `figures`, charged up to its hold, with the outcome `outcome`. */
   entryOf(ctx: RequestContext, figures: Metered, outcome: string): LedgerEntry
   /**
-   * Charges the request. Synchronous when the settlement was journaled (LMDB, the usual case):
-   * the answer need not wait for the ledger's commit, which follows in the background. A promise
-   * when it was not (PostgreSQL, or a journal that could not be written), so the answer waits
-   * for the commit as the only durable record.
+   * Charges the request. Synchronous when the settlement was journaled (the usual case, on LMDB
+   * and PostgreSQL alike): the answer need not wait for the ledger's commit, which follows in the
+   * background. A promise when it was not (a journal that could not be written, or on PostgreSQL
+   * the first settlement of a month this gateway has not read), so the answer waits for the commit.
    */
   settle(ctx: RequestContext, entry: LedgerEntry, checkpointed: boolean): Promise<void> | undefined
   /**

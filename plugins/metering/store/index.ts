@@ -2,7 +2,7 @@
 // against, the per-day figures /api/usage reads, budget holds and stream checkpoints. LMDB on one
 // host (lmdb/); PostgreSQL when several gateways share DATABASE_URL (postgres/).
 import type { PluginDeps } from '../../../proxy/pipeline/plugin.ts'
-import { SELF_OWNER } from '../../../proxy/stores/process-owner.ts'
+import { isLiveOwner, SELF_OWNER } from '../../../proxy/stores/process-owner.ts'
 import type { MeteringConfig } from '../schema.ts'
 import type { DayStats, Hold, LedgerEntry, Settled, StreamCheckpoint } from './records.ts'
 import { lmdbMeteringStore } from './lmdb/index.ts'
@@ -66,5 +66,7 @@ export function openMeteringStore(
 ): MeteringStore | Promise<MeteringStore> {
   return database === undefined
     ? lmdbMeteringStore(store, { shared: config.shared, track, events })
-    : postgresMeteringStore(database, { clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents })
+    : postgresMeteringStore(database, {
+      clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents, journalDirectory: store.directory, isLive: isLiveOwner,
+    })
 }

@@ -1,11 +1,10 @@
 // Metering on PostgreSQL, shared by every gateway on DATABASE_URL. Holds are carved in memory from
 // a budget lease each gateway keeps on a month (leases.ts), taken over with the gateway's other
 // rows when its owner lease runs out (sweep.ts); a key with a budget of its own is held in the
-// store (keyed-holds.ts). A settlement is a transaction (ledger entry keyed by request id, the
-// month's and the day's aggregates, its lease shrunk by its hold) committed before the answer. A
-// project's settlements are committed in turns, those that queued behind one commit sharing the next.
-// Nothing is journaled locally: once the commit returns, the charge is in the database every
-// gateway reads.
+// store (keyed-holds.ts). A settlement is journaled on this host and counts at once; its
+// transaction (ledger entry keyed by request id, the month's and the day's aggregates, its lease
+// shrunk by its hold) is committed after the answer (journaled-settlements.ts), a project's
+// settlements committed in turns, those that queued behind one commit sharing the next.
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import type { PluginDatabase } from '../../../../proxy/stores/database.ts'
 import { DependencyUnavailableError } from '../../../../proxy/pipeline/errors.ts'
@@ -22,6 +21,7 @@ import { dropLeases, leaseIdOf, postgresLeaseStore } from './leases.ts'
 import { dayStats, insertCheckpoints, ledgerEntry, spend } from './ledger.ts'
 import { budgetRow, noteLimit } from './rows.ts'
 import { meteringMigrations } from './schema.ts'
+import { journaledSettlements } from './journaled-settlements.ts'
 import { settleBatch, type Settlement } from './settlement.ts'
 import { sweep } from './sweep.ts'
 
@@ -29,6 +29,10 @@ interface PostgresMeteringOptions {
   readonly clock: Clock
   /** `pid:uuid` of this gateway: its holds and checkpoints are kept while its lease is renewed. */
   readonly owner: string
+  /** Where this gateway journals its settlements until they are committed (its own disk). */
+  readonly journalDirectory: string
+  /** Whether a process whose journal is found there still runs. */
+  readonly isLive: (owner: string) => boolean
   /** How long a gateway that stopped renewing keeps its holds; renewed every third of it. */
   readonly leaseMs: number
   /** Usage events are recorded in the transaction that decides them. */
@@ -39,18 +43,16 @@ interface PostgresMeteringOptions {
 
 // The most settlements, or holds, of one project committed together.
 const MAX_BATCH = 64
-// Settlements whose commit failed (the database away, a deadlock), kept to be retried, up to this many.
-const MAX_UNSETTLED = 10_000
 
 export async function postgresMeteringStore(database: PluginDatabase, options: PostgresMeteringOptions): Promise<MeteringStore> {
   const { clock, owner, leaseMs, events } = options
   await database.migrate(meteringMigrations)
   const inFlight = new Set<Promise<unknown>>()
-  const unsettled = new Map<string, Settlement>()
   const noteMonthLimit = (projectId: string, month: string, limitMicros: number, requestedMicros: number) =>
     noteLimit(database, events, projectId, month, limitMicros, requestedMicros)
 
-  const leases = leasedHolds(postgresLeaseStore(database, owner, noteMonthLimit), {
+  const noteRow = (projectId: string, month: string, row: BudgetRow) => settlements.noteRow(projectId, month, row)
+  const leases = leasedHolds(postgresLeaseStore(database, owner, noteMonthLimit, noteRow), {
     // A hold is carved only while this gateway's lease is fresh, so its budget lease is not taken over meanwhile.
     ready: () => (lease.fresh() ? undefined : lease.current()),
     track: (work) => (options.track ?? tracked)(work.catch(() => undefined)),
@@ -73,7 +75,10 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
   // A project's settlements and holds in turns (batched-turns.ts), a turn's in one transaction.
   const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
-  const settleInTurn = batchedTurns(settleNow, turnOptions)
+  const settlements = journaledSettlements({
+    directory: options.journalDirectory, owner, isLive: options.isLive, track: tracked,
+    commitInTurn: batchedTurns(settleNow, turnOptions), commitNow: settleNow,
+  })
   const reserveKeyedInTurn = batchedTurns<KeyedReservation, Admission>((batch) => database.transaction((sql) => holdKeyed(sql, batch, owner)), turnOptions)
   // First checkpoints of all projects in turns: those admitted while one insert commits go in the next.
   const startInTurn = batchedTurns<readonly StreamCheckpoint[], undefined>(async (batches) => {
@@ -93,6 +98,9 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     return { ok: false, availableMicros: Math.max(0, availableMicros(row, limitMicros)) }
   }
 
+  const caughtUp = () => Promise.allSettled([...inFlight])
+  const afterCommits = <T>(read: () => Promise<T>) => caughtUp().then(() => settlements.retryUnsettled().catch(() => undefined)).then(read)
+
   function tracked<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work)
     const done = () => inFlight.delete(work)
@@ -100,24 +108,14 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     return work
   }
 
-  /** Commits the settlements that failed before; stops at the first the database is away for. */
-  async function retryUnsettled(): Promise<void> {
-    for (const [id, settlement] of unsettled) {
-      try {
-        await settleNow([settlement])
-        unsettled.delete(id)
-      } catch (err) {
-        if (err instanceof DependencyUnavailableError) throw err
-      }
-    }
-  }
-
   return {
     async recover(): Promise<Recovered> {
       await lease.renew()
-      await retryUnsettled()
+      await settlements.retryUnsettled()
+      // Before the sweep: a dead process's journaled charges shrink its lease before the lease is given back.
+      const { replayed, unreadable } = await settlements.replayDead()
       const { recovered, released } = await sweep(database, clock.now(), events)
-      return { released, recovered, replayed: 0, unreadable: 0 }
+      return { released, recovered, replayed, unreadable }
     },
 
     recoverEveryMs: lease.renewEveryMs,
@@ -129,16 +127,13 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     // The settlement shrinks the hold's lease in its own transaction.
     release: () => undefined,
 
-    settle(entry, limitMicros, { hold }): Settled {
+    settle(entry, limitMicros, { hold, checkpointed }): Settled {
       const leased = hold === undefined ? undefined : leases.settling(hold)
       const settlement: Settlement = leased === undefined ? { entry, limitMicros } : { entry, limitMicros, lease: { id: leaseIdOf(owner, entry.projectId, leased.month), ...leased } }
-      const committed = tracked(settleInTurn(entry.projectId, settlement).catch((err: unknown) => {
-        // The provider was paid: the charge is kept and retried, and its hold with it, so the
-        // budget stays held until it is recorded.
-        if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, settlement)
-        throw err
-      }))
-      return { row: undefined, committed }
+      const line = leased === undefined
+        ? { entry, limitMicros, heldInStore: hold?.key !== undefined, checkpointed }
+        : { entry, limitMicros, heldInStore: false, checkpointed, leased }
+      return settlements.settle(settlement, line)
     },
 
     checkpoint: (progress) => insertCheckpoints(database, owner, progress, 'replace'),
@@ -147,19 +142,23 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     // commit leaves the stream to its hold alone (see docs/budgets-and-metering.md, Budgets on PostgreSQL).
     startStreams: (progress) => tracked(startInTurn('streams', progress)),
 
-    entry: (id) => ledgerEntry(database, id),
-    budget: (projectId, month) => budgetRow(database, projectId, month),
-    dayStats: (projectId, range) => dayStats(database, projectId, range),
-    spend: (projectId, range, dimension) => spend(database, projectId, range, dimension),
+    // Reads wait for this gateway's commits in flight and retry those that failed, so they count
+    // every answer it already sent; a charge still not committed counts in its month's row all the same.
+    entry: (id) => afterCommits(() => ledgerEntry(database, id)),
+    budget: (projectId, month) => afterCommits(async () => settlements.withPending(projectId, month, await budgetRow(database, projectId, month))),
+    dayStats: (projectId, range) => afterCommits(() => dayStats(database, projectId, range)),
+    spend: (projectId, range, dimension) => afterCommits(() => spend(database, projectId, range, dimension)),
 
     async idle() {
-      await Promise.allSettled([...inFlight])
+      await caughtUp()
     },
 
     async close() {
       await leases.close().catch(() => undefined)
-      await Promise.allSettled([...inFlight])
-      // What it still holds (a settlement that could not be committed) is given back by the next sweep of any gateway.
+      await caughtUp()
+      settlements.close()
+      // What it still holds is given back by the next sweep of any gateway; a settlement that could
+      // not be committed stays in the journal, committed by the next start on this host.
       await lease.end()
     },
   }

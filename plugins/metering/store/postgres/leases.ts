@@ -4,6 +4,7 @@
 // when the gateway's owner lease runs out.
 import type { PluginDatabase } from '../../../../proxy/stores/database.ts'
 import { grantLease, type LeaseResult } from '../../logic/admit.ts'
+import type { BudgetRow } from '../../logic/budget.ts'
 import type { LeaseStore } from '../leases.ts'
 import { lockedRow } from './rows.ts'
 
@@ -13,11 +14,16 @@ type LimitNote = (projectId: string, month: string, limitMicros: number, request
 /** Beside the requests' own holds in metering_holds: a request id never starts with it. */
 export const leaseIdOf = (owner: string, projectId: string, month: string) => `lease/${owner}/${projectId}/${month}`
 
-export function postgresLeaseStore(database: PluginDatabase, owner: string, noteLimit: LimitNote): LeaseStore {
+/** The month's row as a lease's growth read it, locked: what the next settlement's row starts from. */
+type RowNote = (projectId: string, month: string, row: BudgetRow) => void
+
+export function postgresLeaseStore(database: PluginDatabase, owner: string, noteLimit: LimitNote, noteRow: RowNote): LeaseStore {
   return {
     async growLease(projectId, month, needMicros, limitMicros, spare): Promise<LeaseResult> {
       const grown = await database.transaction(async (sql): Promise<LeaseResult> => {
-        const granted = grantLease(await lockedRow(sql, projectId, month), limitMicros, needMicros, spare)
+        const row = await lockedRow(sql, projectId, month)
+        noteRow(projectId, month, row)
+        const granted = grantLease(row, limitMicros, needMicros, spare)
         if (!('grantedMicros' in granted)) return granted
         const { grantedMicros } = granted
         await sql.query('UPDATE metering_budgets SET reserved_micros = reserved_micros + $3 WHERE project_id = $1 AND month = $2', [projectId, month, grantedMicros])

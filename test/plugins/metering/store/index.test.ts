@@ -66,7 +66,9 @@ async function storesOn(t: Test, kind: Kind, server: PostgresServer | undefined)
       // Few connections each: the test's gateways start cold on a machine of two cores.
       const database = openDatabase(url, log, { maxConnections: 5 })
       t.teardown(() => database.close())
-      const metering = await postgresMeteringStore(database.forPlugin('metering'), { clock, owner: `gateway-${++owners}`, leaseMs: LEASE_MS, events })
+      const metering = await postgresMeteringStore(database.forPlugin('metering'), {
+        clock, owner: `gateway-${++owners}`, leaseMs: LEASE_MS, events, journalDirectory: freshDataDir(t), isLive: () => true,
+      })
       t.teardown(() => metering.close())
       return metering
     },
