@@ -10,7 +10,7 @@ import type { Clock } from '../../proxy/kit/clock.ts'
 import { BudgetExceededError } from './errors.ts'
 import type { Project } from '../../proxy/pipeline/project.ts'
 import { microsOfDollars } from '../../proxy/pipeline/price.ts'
-import type { Hold, LedgerEntry } from './store/records.ts'
+import { durableRow, type Hold, type LedgerEntry } from './store/records.ts'
 import type { BudgetRow } from './logic/budget.ts'
 import type { ReserveResult } from './logic/admit.ts'
 import { chargeFor, type Charge } from './logic/settle.ts'
@@ -82,7 +82,8 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
         if (hold !== undefined) ledger.release(hold)
         return row
       }
-      return settled.row === undefined ? settled.committed.then(release) : release(settled.row)
+      const row = durableRow(settled)
+      return row instanceof Promise ? row.then(release) : release(row)
     },
     noteOverage(entry, log) {
       if (entry.overageMicros === undefined) return

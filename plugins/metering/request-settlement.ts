@@ -13,7 +13,7 @@ import type { Metered } from './logic/metered.ts'
 import { dayKey, monthKey } from './logic/periods.ts'
 import type { ChargeMetrics } from './metrics.ts'
 import type { MeteringStore } from './store/index.ts'
-import type { Hold, LedgerEntry } from './store/records.ts'
+import { durableRow, type Hold, type LedgerEntry } from './store/records.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
@@ -106,7 +106,7 @@ export function requestSettlement({ guard, ledger, clock, catalog, metrics, trac
         }
         const settled = ledger.settle(entry, microsOfDollars(project.budgetDollars), { hold: undefined, checkpointed: true })
         track(settled.committed)
-        if (settled.row === undefined) await settled.committed
+        await durableRow(settled)
       }
       const used = (await ledger.budget(project.id, monthKey(clock.now()))).usedMicros
       ctx.charge = { chargedDollars: 0, remainingDollars: remainingMicros(used, microsOfDollars(project.budgetDollars)) / 1e6 }

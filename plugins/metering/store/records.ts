@@ -67,12 +67,23 @@ export interface LeasedHold {
 
 export interface Settled {
   /**
-   * The month's row as this entry leaves it, known at once when the settlement was journaled;
-   * undefined when it was not, and only the commit makes it durable.
+   * The month's row as this entry leaves it, known at once when the settlement was journaled (or
+   * is being: see `written`); undefined when it was not, and only the commit makes it durable.
    */
   readonly row: BudgetRow | undefined
   /** Resolves with the row once the entry is committed to the ledger. */
   readonly committed: Promise<BudgetRow>
+  /**
+   * Where the journal line is written with the other settlements of its turn: resolves true once
+   * it is, false when it could not be (then only the commit makes the entry durable).
+   */
+  readonly written?: Promise<boolean>
+}
+
+/** The month's row once the settlement is durable: journaled, else committed. Render no charged answer before. */
+export function durableRow({ row, committed, written }: Settled): BudgetRow | Promise<BudgetRow> {
+  if (written === undefined) return row ?? committed
+  return written.then((ok) => (ok && row !== undefined ? row : committed))
 }
 
 /** A key's own monthly budget, held beside its project's. */

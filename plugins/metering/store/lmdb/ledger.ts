@@ -121,20 +121,22 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       const line: JournalLine = { entry, limitMicros, heldInStore, checkpointed: checkpointed || start === 'stored' }
       if (leased !== undefined) (line as { leased?: LeasedHold }).leased = leased
       const startMark = start === 'stored' ? undefined : start
-      const repeated = pending.has(entry.id)
-      let mark: JournalMark | undefined
-      try {
-        mark = journal.append(line)
-      } catch {
-        mark = undefined
-      }
-      if (mark !== undefined && !repeated) pending.journaled(entry)
-      const committed = queue.add(line, mark, startMark)
-      return { row: mark === undefined ? undefined : rowAfter(entry), committed }
+      // Counted at once, as the journal write with this turn's other settlements will make it
+      // durable; should that write fail, the commit still applies it.
+      if (!pending.has(entry.id)) pending.journaled(entry)
+      let isWritten!: (ok: boolean) => void
+      const written = new Promise<boolean>((resolve) => { isWritten = resolve })
+      const committed = new Promise<BudgetRow>((resolve, reject) => {
+        journal.appendInTurn(line, (mark) => {
+          queue.enqueue({ ...line, mark, startMark, resolve, reject })
+          isWritten(mark !== undefined)
+        })
+      })
+      return { row: rowAfter(entry), committed, written }
     },
 
     /** Resolves once every settlement made so far is committed (or refused). */
-    idle: () => queue.idle(),
+    idle: () => journal.turnWritten().then(() => queue.idle()),
 
     /** The journal stays only if a commit failed: then the next start replays it. */
     close(): void {

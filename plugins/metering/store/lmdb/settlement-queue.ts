@@ -8,7 +8,7 @@ import type { PendingCharges } from './pending-charges.ts'
 import type { JournalLine, JournalMark, SettlementJournal } from './settlement-journal.ts'
 import { RowCache, type LedgerTables } from './tables.ts'
 
-interface QueuedSettlement extends JournalLine {
+export interface QueuedSettlement extends JournalLine {
   /** Where it was journaled; absent when the journal could not be written. */
   readonly mark: JournalMark | undefined
   /** Where the stream's first checkpoint was journaled, done with once this settlement is committed. */
@@ -28,8 +28,8 @@ interface SettlementQueueDeps {
 }
 
 export interface SettlementQueue {
-  /** Queues the line (journaled at `mark`, when it could be); resolves with its month row once committed. */
-  add(line: JournalLine, mark: JournalMark | undefined, startMark: JournalMark | undefined): Promise<BudgetRow>
+  /** Queues the settlement (journaled at `mark`, when it could be); it resolves with its month row once committed. */
+  enqueue(item: QueuedSettlement): void
   /** Resolves once every settlement queued so far is committed (or refused). */
   idle(): Promise<void>
 }
@@ -71,10 +71,9 @@ export function settlementQueue({ store, tables, events, owner, pending, journal
       (settled) => {
         pending.committed(flight, written!)
         batch!.forEach((item, i) => {
-          if (item.mark !== undefined) {
-            journal.committed(item.mark)
-            pending.entryCommitted(item.entry)
-          }
+          if (item.mark !== undefined) journal.committed(item.mark)
+          // Also when the journal failed: the charge was counted from its settlement on.
+          pending.entryCommitted(item.entry)
           if (item.startMark !== undefined) journal.committed(item.startMark)
           item.resolve(settled[i]!)
         })
@@ -88,13 +87,13 @@ export function settlementQueue({ store, tables, events, owner, pending, journal
     )
   }
 
+  function enqueue(item: QueuedSettlement): void {
+    queued.push(item)
+    if (queued.length === 1) commitQueued()
+  }
+
   return {
-    add(line, mark, startMark) {
-      return new Promise<BudgetRow>((resolve, reject) => {
-        queued.push({ ...line, mark, startMark, resolve, reject })
-        if (queued.length === 1) commitQueued()
-      })
-    },
+    enqueue,
     idle: () => lastCommit.then(() => undefined, () => undefined),
   }
 }
