@@ -97,7 +97,7 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
     settle(settlement, line) {
       let mark: JournalMark | undefined
       try {
-        mark = journal.append(line)
+        mark = journal.appendAll([line])
       } catch {
         mark = undefined
       }
