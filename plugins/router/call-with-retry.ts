@@ -1,7 +1,8 @@
 // The bounded attempt loop of a model call: each candidate (the chosen model, then its fallbacks)
 // gets its retries with backoff, and only until a result or a first event is handed on.
 import type { ProviderEvent, ProviderResult, ServingProvider } from '../../proxy/pipeline/completion.ts'
-import { DeploymentsCoolingError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/pipeline/errors.ts'
+import type { UpstreamError, UpstreamTimeoutError } from '../../proxy/pipeline/errors.ts'
+import { DeploymentsCoolingError } from './errors.ts'
 import type { ModelInfo, ModelName } from '../../proxy/pipeline/models.ts'
 import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 import { pause } from './pause.ts'

@@ -2,7 +2,7 @@
 // of the token's organization in a session that has not been revoked. Role and membership are
 // read from the store on every request, so a role change or a removal takes effect at once.
 import type { IncomingHttpHeaders } from 'node:http'
-import { UnauthorizedError } from '../../../proxy/pipeline/errors.ts'
+import { UnauthorizedError } from '../errors.ts'
 import type { Organization } from '../store/organizations.ts'
 import type { Role } from '../logic/roles.ts'
 import type { AccountServices } from '../services.ts'
