@@ -3,7 +3,7 @@
 // demoted nor removed. An account joins an organization only while it belongs to none.
 import { ConflictError, NotFoundError } from '../../../proxy/pipeline/errors.ts'
 import { UnauthorizedError } from '../errors.ts'
-import type { Member } from '../routes/bearer.ts'
+import type { Member } from './member.ts'
 import type { Membership } from '../store/organizations.ts'
 import { requireRole, type Role } from './roles.ts'
 import type { User } from '../store/users.ts'
