@@ -1,6 +1,6 @@
 // Request bodies and queries of the webhook endpoints.
 import { z } from 'zod'
-import { EVENT_KINDS } from '../../../proxy/stores/events.ts'
+import { EVENT_KINDS } from '../../../proxy/stores/events/index.ts'
 
 const required = (name: string, type: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? `${name} is required` : `${name} must be ${type}`),

@@ -1,9 +1,9 @@
 // The event outbox: plugins record events in the same LMDB transaction as the change that caused
 // them, so a crash can neither lose an event nor send one for a change that did not happen.
 // Consumers (webhook delivery) take events out in their own transactions.
-import { randomHex } from '../kit/random-pool.ts'
+import { randomHex } from '../../kit/random-pool.ts'
 import type { Database, Key, RootDatabase } from 'lmdb'
-import type { Clock } from '../kit/clock.ts'
+import type { Clock } from '../../kit/clock.ts'
 
 /** The spec's event kinds. */
 export const EVENT_KINDS = [

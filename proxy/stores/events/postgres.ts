@@ -3,10 +3,10 @@
 // takes events inside its own transaction with FOR UPDATE SKIP LOCKED and deletes them there:
 // gateways taking at once get different events, and an event is gone once its consumer commits.
 import type { Logger } from 'pino'
-import type { Clock } from '../kit/clock.ts'
-import type { PluginDatabase, Sql } from './database.ts'
-import type { Listener } from './database-listener.ts'
-import { eventId, type EventKind, type GatewayEvent } from './events.ts'
+import type { Clock } from '../../kit/clock.ts'
+import type { PluginDatabase, Sql } from '../database.ts'
+import type { Listener } from '../database-listener.ts'
+import { eventId, type EventKind, type GatewayEvent } from './index.ts'
 
 export interface SharedEventOutbox {
   /** Records an event in the transaction `sql` belongs to; it exists, and is announced, once that commits. */
