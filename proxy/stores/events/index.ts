@@ -1,9 +1,14 @@
-// The event outbox: plugins record events in the same LMDB transaction as the change that caused
-// them, so a crash can neither lose an event nor send one for a change that did not happen.
-// Consumers (webhook delivery) take events out in their own transactions.
-import { randomHex } from '../../kit/random-pool.ts'
-import type { Database, Key, RootDatabase } from 'lmdb'
+// The gateway's events (the spec's kinds and delivery body) and the outboxes that hold them until
+// webhook delivery takes them: the LMDB one in the gateway's own store (lmdb.ts), always, and with
+// DATABASE_URL the PostgreSQL one all gateways share (postgres.ts). A plugin records an event with
+// the change that caused it, in the store that holds its records.
+import type { RootDatabase } from 'lmdb'
+import type { Logger } from 'pino'
 import type { Clock } from '../../kit/clock.ts'
+import { randomHex } from '../../kit/random-pool.ts'
+import type { PluginDatabase, Sql } from '../database.ts'
+import { createOutbox } from './lmdb.ts'
+import { openSharedEvents } from './postgres.ts'
 
 /** The spec's event kinds. */
 export const EVENT_KINDS = [
@@ -45,27 +50,30 @@ export function eventId(now: number): string {
   return `evt_${now.toString(36).padStart(9, '0')}${(sequence++ % 46_656).toString(36).padStart(3, '0')}${randomHex(6)}`
 }
 
-export function createOutbox(root: RootDatabase, clock: Clock): EventOutbox {
-  const events: Database<GatewayEvent, Key> = root.openDB({ name: 'core/events' })
-  const listeners: Array<() => void> = []
+export interface SharedEventOutbox {
+  /** Records an event in the transaction `sql` belongs to; it exists, and is announced, once that commits. */
+  emit(sql: Sql, type: EventKind, projectId: string, data: Record<string, unknown>): Promise<GatewayEvent>
+  /**
+   * Takes up to `limit` events, oldest first, that no other transaction holds, and deletes them in
+   * `sql`'s transaction: a rollback gives them back.
+   */
+  take(sql: Sql, limit: number): Promise<GatewayEvent[]>
+  /** Calls `listener` after any gateway commits an event, and after a lost notification connection is made again. */
+  onEmit(listener: () => void): void
+  close(): Promise<void>
+}
+
+/** The outboxes a gateway opens: plugins get both in their deps. */
+export interface Outboxes {
+  readonly local: EventOutbox
+  /** Only with DATABASE_URL. */
+  readonly shared: SharedEventOutbox | undefined
+}
+
+/** `database` is the core's own handle (`forPlugin('core')`) when there is a database: the shared table and channel are the core's. */
+export async function openOutboxes(root: RootDatabase, database: PluginDatabase | undefined, clock: Clock, log: Logger): Promise<Outboxes> {
   return {
-    emit(type, projectId, data) {
-      const now = clock.now()
-      const event: GatewayEvent = { id: eventId(now), type, timestamp: new Date(now).toISOString(), project_id: projectId, data }
-      events.put(event.id, event)
-      queueMicrotask(() => {
-        for (const listener of listeners) listener()
-      })
-      return event
-    },
-    pending(limit) {
-      return [...events.getRange({ limit }).map(({ value }) => value)]
-    },
-    remove(ids) {
-      for (const id of ids) events.remove(id)
-    },
-    onEmit(listener) {
-      listeners.push(listener)
-    },
+    local: createOutbox(root, clock),
+    shared: database === undefined ? undefined : await openSharedEvents(database, clock, log),
   }
 }
