@@ -6,6 +6,7 @@
 //   - plugins/<name>/…   by the plugin's folder (its routes and stores included);
 //   - proxy/…/dialects/  by file name (request.ts and shared.ts read the body, the rest write answers);
 //   - proxy/…/tracing/   tracing;
+//   - proxy/…/events/    the event outbox, a helper of several stages (caller);
 //   - proxy/…            by file name, and for a file that serves two stages, by function name;
 //   - workers/scan/…     the Governor's detectors; other workers/ files by file name;
 //   - bench/, cli/ …     other code of the project (the benchmark's child entry, the CLI);
@@ -112,7 +113,6 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'database.ts': CALLER,
   'decoded-reads.ts': CALLER,
   'errors.ts': CALLER,
-  'events.ts': CALLER,
   'gateway-headers.ts': CALLER,
   'ids.ts': CALLER,
   'seeded-random.ts': CALLER,
@@ -127,7 +127,6 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'project.ts': CALLER,
   'random-pool.ts': CALLER,
   'redis.ts': CALLER,
-  'shared-events.ts': CALLER,
   'store.ts': CALLER,
   'group-commit.ts': CALLER,
   'stored-once.ts': CALLER,
@@ -207,6 +206,7 @@ export function ruleOfProjectFile(path: string, functionName: string): Rule {
     case 'proxy':
       if (parts.includes('dialects')) return BY_DIALECT_FILE[name] ?? 'unmapped'
       if (parts.includes('tracing')) return 'tracing'
+      if (parts.includes('events')) return CALLER
       return BY_FUNCTION[name]?.[functionName] ?? BY_CORE_FILE[name] ?? 'unmapped'
     // The benchmark's child entry, the CLI: not the gateway's request path.
     default: return 'offPath'

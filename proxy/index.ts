@@ -8,9 +8,8 @@ import { systemClock, type Clock } from './kit/clock.ts'
 import { ConfigError, loadConfig, type GatewayConfig } from './config.ts'
 import { DependencyUnavailableError } from './pipeline/errors.ts'
 import { drainListeners } from './http/drain.ts'
-import { createOutbox } from './stores/events.ts'
+import { openOutboxes, type SharedEventOutbox } from './stores/events/index.ts'
 import { registerCommitMetrics } from './stores/commit-metrics.ts'
-import { openSharedEvents, type SharedEventOutbox } from './stores/shared-events.ts'
 import { isClusterWorker } from './cluster.ts'
 import { clusterMetricsSource } from './cluster-metrics.ts'
 import { coreRoutes, metricsRoute, type MetricsSource } from './http/core-routes.ts'
@@ -83,7 +82,6 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const metrics = createMetrics()
   registerCommitMetrics(metrics.registry, { lmdb: store.commits, postgres: shared.database?.commits })
   const pool = createPool(core.pool, metrics.registry)
-  const events = createOutbox(store.root, clock)
   const background = new Set<Promise<unknown>>()
   const track = (work: Promise<unknown>) => {
     background.add(work)
@@ -93,10 +91,11 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const entries: Array<{ plugin: GatewayPlugin; hooks: PluginHooks }> = []
   let services: PluginServices = {}
   try {
-    if (shared.database !== undefined) shared.events = await openSharedEvents(shared.database.forPlugin('core'), clock, log)
+    const outboxes = await openOutboxes(store.root, shared.database?.forPlugin('core'), clock, log)
+    shared.events = outboxes.shared
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), sharedEvents: shared.events, redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, catalog, track, events, services,
+        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), sharedEvents: outboxes.shared, redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, catalog, track, events: outboxes.local, services,
       })
       if (hooks.provides !== undefined) services = { ...services, ...hooks.provides }
       entries.push({ plugin, hooks })
@@ -243,7 +242,7 @@ interface SharedStores {
   readonly database: Database | undefined
   readonly redis: SharedRedis | undefined
   /** Opened with the database, once its table is migrated. */
-  events?: SharedEventOutbox
+  events?: SharedEventOutbox | undefined
 }
 
 async function closeAll(entries: ReadonlyArray<{ hooks: PluginHooks }>, pool: WorkerPool, store: Store, shared: SharedStores): Promise<void> {

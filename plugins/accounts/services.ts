@@ -2,7 +2,7 @@
 import type { Logger } from 'pino'
 import type { Clock } from '../../proxy/kit/clock.ts'
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
-import { TooManyRequestsError } from '../../proxy/pipeline/errors.ts'
+import { TooManyRequestsError } from './errors.ts'
 import type { PluginDeps } from '../../proxy/pipeline/plugin.ts'
 import type { Authenticate, AuthRegistry } from '../auth/state.ts'
 import type { AccountPages } from '../dashboard/state.ts'

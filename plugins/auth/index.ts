@@ -1,7 +1,8 @@
 // Authenticates the API key of every keyed and AI request, checks that its type may use the
 // route, and puts the key and its project on the context. A key this gateway knows as active is
 // answered from memory; any other is looked up where the keys are shared before it is refused.
-import { InvalidKeyError, MissingKeyError, PermissionError } from '../../proxy/pipeline/errors.ts'
+import { PermissionError } from '../../proxy/pipeline/errors.ts'
+import { InvalidKeyError, MissingKeyError } from './errors.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
 import { Reply } from '../../proxy/http/reply.ts'

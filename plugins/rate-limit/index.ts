@@ -7,7 +7,8 @@
 // `failOpen`.
 import { Counter } from 'prom-client'
 import type { KeyEnv, RequestContext } from '../../proxy/pipeline/context.ts'
-import { DependencyUnavailableError, RateLimitedError } from '../../proxy/pipeline/errors.ts'
+import { DependencyUnavailableError } from '../../proxy/pipeline/errors.ts'
+import { RateLimitedError } from './errors.ts'
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import type { Plan } from '../../proxy/pipeline/project.ts'
 import { Reply } from '../../proxy/http/reply.ts'

@@ -3,7 +3,8 @@
 // rests for its retry-after, or the configured cooldown. The attempt loop (call-with-retry.ts)
 // retries as before, and a retry lands on another deployment while the failed one rests.
 import type { ProviderEvent } from '../../proxy/pipeline/completion.ts'
-import { DeploymentsCoolingError, UpstreamError } from '../../proxy/pipeline/errors.ts'
+import { UpstreamError } from '../../proxy/pipeline/errors.ts'
+import { DeploymentsCoolingError } from './errors.ts'
 import type { Random } from '../../proxy/kit/seeded-random.ts'
 import type { ModelName } from '../../proxy/pipeline/models.ts'
 import { isTransient } from './logic/upstream-error.ts'

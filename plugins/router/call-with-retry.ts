@@ -1,8 +1,9 @@
 // The bounded attempt loop of a model call: each candidate (the chosen model, then its fallbacks)
 // gets its retries with backoff, and only until a result or a first event is handed on.
 import type { ProviderEvent, ProviderResult, ServingProvider } from '../../proxy/pipeline/completion.ts'
-import { DeploymentsCoolingError, type UpstreamError, type UpstreamTimeoutError } from '../../proxy/pipeline/errors.ts'
-import type { ModelName } from '../../proxy/pipeline/models.ts'
+import type { UpstreamError, UpstreamTimeoutError } from '../../proxy/pipeline/errors.ts'
+import { DeploymentsCoolingError } from './errors.ts'
+import type { ModelInfo, ModelName } from '../../proxy/pipeline/models.ts'
 import type { ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 import { pause } from './pause.ts'
 import { temperatureFor } from './logic/sampling.ts'
@@ -11,6 +12,8 @@ import { asksLongerWait, finalFailure, isTransient, retryDelayMs } from './logic
 export interface Candidate {
   readonly provider: ServingProvider
   readonly model: ModelName
+  /** The model's entry in the table in force. */
+  readonly info: ModelInfo
   readonly adapter: ProviderAdapter
 }
 
@@ -53,7 +56,7 @@ async function withRetry<T>(
   let lastError: unknown
   let calls = 0
   for (const candidate of candidates) {
-    const request: ProviderRequest = { ...shape, model: candidate.model, temperature: temperatureFor(candidate.model, shape.temperature, shape.defaultTemperature) }
+    const request: ProviderRequest = { ...shape, model: candidate.model, temperature: temperatureFor(candidate.info, shape.temperature, shape.defaultTemperature) }
     for (let attempt = 0; attempt <= policy.attempts; attempt++) {
       if (attempt > 0) await pause(retryDelayMs(lastError, backoffMs(attempt - 1, policy)), signal)
       try {

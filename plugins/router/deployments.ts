@@ -1,6 +1,7 @@
 // Each provider's deployments as the config lists them, or its one apiKey at baseUrl, made into
 // the adapter the route table calls: a provider with a key is always served through its deployments.
 import type { Clock } from '../../proxy/kit/clock.ts'
+import type { ModelCatalog } from '../../proxy/pipeline/catalog.ts'
 import { seededRandom } from '../../proxy/kit/seeded-random.ts'
 import type { ProviderName } from '../../proxy/pipeline/models.ts'
 import type { Upstream } from '../../proxy/pipeline/upstream.ts'
@@ -22,24 +23,24 @@ export function deploymentsOf(config: RouterConfig, provider: ProviderName): rea
   return apiKey === undefined ? [] : [{ name: provider, kind: 'native', baseUrl, apiKey, weight: 1 }]
 }
 
-function adapterOf(provider: ProviderName, deployment: DeploymentConfig, providerBaseUrl: string, upstream: Upstream): ProviderAdapter {
+function adapterOf(provider: ProviderName, deployment: DeploymentConfig, providerBaseUrl: string, upstream: Upstream, catalog: ModelCatalog): ProviderAdapter {
   const baseUrl = deployment.baseUrl ?? providerBaseUrl
   const { apiKey } = deployment
-  if (provider === 'anthropic') return createAnthropicAdapter(upstream, { baseUrl, apiKey })
+  if (provider === 'anthropic') return createAnthropicAdapter(upstream, { baseUrl, apiKey, catalog })
   if (provider === 'mistral') {
     return {
-      ...createChatCompletionsAdapter(upstream, { label: 'mistral', baseUrl, apiKey, asksForStreamUsage: false, maxTemperature: 1 }),
-      embed: createEmbeddings(upstream, { label: 'mistral', baseUrl, apiKey }),
+      ...createChatCompletionsAdapter(upstream, { label: 'mistral', baseUrl, apiKey, asksForStreamUsage: false, maxTemperature: 1, catalog }),
+      embed: createEmbeddings(upstream, { label: 'mistral', baseUrl, apiKey, catalog }),
     }
   }
   // Azure names its embeddings deployments apart: an Azure deployment serves chat only.
   if (deployment.kind === 'azure') {
     const azure = { apiVersion: deployment.apiVersion!, deployments: deployment.azureDeployments! }
-    return createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl, apiKey, asksForStreamUsage: true, maxTemperature: 2, azure })
+    return createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl, apiKey, asksForStreamUsage: true, maxTemperature: 2, azure, catalog })
   }
   return {
-    ...createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl, apiKey, asksForStreamUsage: true, maxTemperature: 2 }),
-    embed: createEmbeddings(upstream, { label: 'openai', baseUrl, apiKey }),
+    ...createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl, apiKey, asksForStreamUsage: true, maxTemperature: 2, catalog }),
+    embed: createEmbeddings(upstream, { label: 'openai', baseUrl, apiKey, catalog }),
   }
 }
 
@@ -49,7 +50,7 @@ function modelsOf(deployment: DeploymentConfig): ReadonlySet<string> | undefined
 }
 
 /** One adapter per provider that has a key, spreading its calls over its deployments. */
-export function deploymentAdapters(config: RouterConfig, upstream: Upstream, clock: Clock, counters: DeploymentCounters): Partial<Record<ProviderName, ProviderAdapter>> {
+export function deploymentAdapters(config: RouterConfig, upstream: Upstream, clock: Clock, counters: DeploymentCounters, catalog: ModelCatalog): Partial<Record<ProviderName, ProviderAdapter>> {
   const balancing = {
     cooldowns: createCooldowns(clock),
     cooldownMs: config.balancing.cooldownMs,
@@ -62,7 +63,7 @@ export function deploymentAdapters(config: RouterConfig, upstream: Upstream, clo
     const deployments: Deployment[] = configured.map((deployment) => ({
       name: deployment.name,
       weight: deployment.weight,
-      adapter: adapterOf(provider, deployment, config.providers[provider].baseUrl, upstream),
+      adapter: adapterOf(provider, deployment, config.providers[provider].baseUrl, upstream, catalog),
       models: modelsOf(deployment),
       metrics: counters.of(provider, deployment.name),
     }))

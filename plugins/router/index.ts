@@ -37,8 +37,8 @@ const jsonInstructionTokens = countTokens(JSON_MODE_INSTRUCTION)
 
 function buildAdapters(config: RouterConfig, upstream: Upstream, deps: PluginDeps): Adapters {
   return {
-    local: createLocalAdapter({ chunkDelayMs: config.local.chunkDelayMs }),
-    ...deploymentAdapters(config, upstream, deps.clock, deploymentCounters(deps.metrics)),
+    local: createLocalAdapter({ chunkDelayMs: config.local.chunkDelayMs, catalog: deps.catalog }),
+    ...deploymentAdapters(config, upstream, deps.clock, deploymentCounters(deps.metrics), deps.catalog),
   }
 }
 
@@ -86,7 +86,7 @@ function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, answe
   const { primary } = plan
   const { candidates } = prompt.bytes
   const models = candidates.map((candidate) => candidate.model)
-  const bound = promptTokensBound(models, prompt.texts, prompt.bytes, prompt.exact, jsonInstructionTokens, ai.mode)
+  const bound = promptTokensBound(candidates.map((candidate) => candidate.info), prompt.texts, prompt.bytes, prompt.exact, jsonInstructionTokens, ai.mode)
   const sent = prompt.dropped === 0 ? ai : { ...ai, messages: prompt.messages }
   const tokensOf = (size: PromptSize) => promptTokensOf(size.messageTokens) + size.fixedTokens
   // Counting that needs the pool waits until the request has been admitted (budget, Governor,
@@ -154,7 +154,7 @@ export default {
       const adapter = adapters[provider]
       deps.log.info({ provider, upstream: adapter?.target ?? 'local (no API key)' }, 'provider upstream')
     }
-    const routes = buildRouteTable(adapters, config)
+    const routes = buildRouteTable(adapters, config, deps.catalog)
     const policy: RetryPolicy = { ...config.retry, fallsBackOn: fallbackTrigger(config.fallbackOn) }
     const simulated = simulatedProviders(config)
     reportSimulatedProviders(simulated, deps.log, deps.metrics)
@@ -163,12 +163,12 @@ export default {
       provides: { providers: providerDirectory(config), localModel: adapters.local },
       readiness: () => readiness,
       logFields: routerLogFields,
-      routes: [countTokensRoute(routes, deps.pool, config.countTimeoutMs), ...modelRoutes(config.tiers)],
+      routes: [countTokensRoute(routes, deps.pool, config.countTimeoutMs), ...modelRoutes(config.tiers, deps.catalog)],
       onRequest(ctx) {
         const ai = aiRequestOf(ctx)
         const plan = routes.planFor(ai, ctx.state.auth?.testMode === true)
         if (ai.embedding !== undefined) return routeEmbedding(ctx, plan, ai, ai.embedding, config, deps)
-        const lacking = missingCapability(ai, plan.primary.model)
+        const lacking = missingCapability(ai, plan.primary.model, plan.primary.info)
         if (lacking !== undefined) return Reply.error(lacking)
         const texts = promptTexts(ai)
         const bytes = sizePrompt(ai, plan, textBytes(texts))

@@ -2,7 +2,7 @@
 // success; anything else, a refused or failed connection, or no answer within the timeout is a
 // failed attempt. A 3xx is a failure too: redirects are not followed.
 import { request, type Dispatcher } from 'undici'
-import type { GatewayEvent } from '../../proxy/stores/events.ts'
+import type { GatewayEvent } from '../../proxy/stores/events/index.ts'
 import { VERSION } from '../../proxy/kit/version.ts'
 import type { AttemptResult } from './logic/delivery-states.ts'
 import { TargetRefusedError } from './guarded-dispatcher.ts'

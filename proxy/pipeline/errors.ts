@@ -56,24 +56,6 @@ export class InvalidRequestError extends GatewayError {
   }
 }
 
-export class MissingKeyError extends GatewayError {
-  readonly status = 401
-  readonly error = 'Missing API key'
-  readonly code = 'missing_api_key'
-  constructor() {
-    super('Send the key in the X-API-Key header (or Authorization: Bearer).')
-  }
-}
-
-export class InvalidKeyError extends GatewayError {
-  readonly status = 401
-  readonly error = 'Invalid or inactive API key'
-  readonly code = 'invalid_api_key'
-  constructor() {
-    super('The API key is unknown, deleted or deactivated.')
-  }
-}
-
 export class PermissionError extends GatewayError {
   readonly status = 403
   readonly error = 'API key lacks required permissions'
@@ -133,15 +115,6 @@ export abstract class RetryLaterError extends GatewayError {
   }
 }
 
-export class RateLimitedError extends RetryLaterError {
-  readonly status = 429
-  readonly error = 'Rate limit exceeded'
-  readonly code = 'rate_limited'
-  constructor(retryAfterS: number, message = `Retry in ${retryAfterS}s.`) {
-    super(retryAfterS, message)
-  }
-}
-
 export class InternalError extends GatewayError {
   readonly status = 500
   readonly error = 'Internal server error'
@@ -188,47 +161,6 @@ export class UpstreamError extends GatewayError {
   }
 }
 
-const REFUSAL_TEXTS: Readonly<Record<number, string>> = {
-  400: 'Invalid request',
-  404: 'Not found',
-  413: 'Request body too large',
-  422: 'Invalid request',
-  429: 'Rate limit exceeded',
-}
-
-/**
- * The provider refused the request itself (400, 404, 413, 422, 429): the client gets the provider's
- * status, its error code, and on a 429 its retry-after, as if it had called the provider.
- */
-export class ProviderRefusalError extends UpstreamError {
-  override readonly status: number
-  override readonly error: string
-  override readonly code: string
-  constructor(message: string, provider: ProviderFailure & { readonly status: number }) {
-    // Only a rate limit passes; the gateway retries it when the provider asks for a short wait.
-    super(message, provider.status === 429, { provider })
-    this.status = provider.status
-    this.error = REFUSAL_TEXTS[provider.status] ?? 'Invalid request'
-    this.code = provider.code ?? (provider.status === 429 ? 'upstream_rate_limited' : 'upstream_refused')
-  }
-  override headers(): Record<string, string> {
-    const waitMs = this.provider?.retryAfterMs
-    if (this.status !== 429 || waitMs === undefined) return {}
-    return { 'retry-after': String(Math.ceil(waitMs / 1000)), 'retry-after-ms': String(waitMs) }
-  }
-}
-
-/**
- * The provider refused the gateway's own key or account (401, 403, an unpaid bill): a fault of the
- * gateway's configuration, not of the client's key or request, so a 502 that no retry cures.
- */
-export class ProviderAccountError extends UpstreamError {
-  override readonly code = 'upstream_account_refused'
-  constructor(message: string, provider: ProviderFailure) {
-    super(message, false, { provider })
-  }
-}
-
 export class UpstreamInvalidJsonError extends UpstreamError {
   override readonly error = 'Upstream returned invalid JSON'
   override readonly code = 'upstream_invalid_json'
@@ -243,16 +175,6 @@ export class OverloadedError extends RetryLaterError {
   readonly code = 'overloaded'
   constructor(message: string, retryAfterS = 1, options?: ErrorOptions) {
     super(retryAfterS, message, options)
-  }
-}
-
-/** Every deployment that serves the model is cooling down after failures or 429s, and no fallback served. */
-export class DeploymentsCoolingError extends RetryLaterError {
-  readonly status = 503
-  readonly error = 'Service unavailable'
-  readonly code = 'upstream_cooling'
-  constructor(provider: string, retryAfterS: number) {
-    super(retryAfterS, `Every ${provider} deployment for this model is cooling down after failures; retry in ${retryAfterS}s.`)
   }
 }
 
@@ -306,31 +228,6 @@ export class UpstreamTimeoutError extends GatewayError {
   }
   override clientMayRetry() {
     return !this.gatewayRetried
-  }
-}
-
-/** The account endpoints' errors (the spec's second table): `error` is the status's name. */
-export class UnauthorizedError extends GatewayError {
-  readonly status = 401
-  readonly error = 'Unauthorized'
-  readonly code = 'unauthorized'
-}
-
-export class ForbiddenError extends GatewayError {
-  readonly status = 403
-  readonly error = 'Forbidden'
-  readonly code = 'forbidden'
-}
-
-export class TooManyRequestsError extends RetryLaterError {
-  readonly status = 429
-  readonly error = 'Too Many Requests'
-  readonly code = 'too_many_requests'
-  constructor(retryAfterS: number, message = `Too many attempts; retry in ${retryAfterS}s.`) {
-    super(retryAfterS, message)
-  }
-  override extra() {
-    return { retry_after: this.retryAfterS }
   }
 }
 

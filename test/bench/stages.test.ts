@@ -22,6 +22,7 @@ t.test('files keep their stage when they move into a wing of proxy/', async (t) 
     t.equal(ruleOfProjectFile(`proxy/${wing}ai-call.ts`, 'callModel'), 'model', wing)
     t.equal(ruleOfProjectFile(`proxy/${wing}ai-call.ts`, 'streamAnswer'), 'rendering', wing)
     t.equal(ruleOfProjectFile(`proxy/${wing}store.ts`, 'open'), 'caller', wing)
+    t.equal(ruleOfProjectFile(`proxy/${wing}events/index.ts`, 'openOutboxes'), 'caller', wing)
     t.equal(ruleOfProjectFile(`proxy/${wing}dialects/openai/request.ts`, 'parse'), 'validation', wing)
     t.equal(ruleOfProjectFile(`proxy/${wing}dialects/anthropic/format.ts`, 'json'), 'rendering', wing)
   }

@@ -1,8 +1,9 @@
 // The checks of a change to an organization's members, the same whichever store holds them.
 // Admins manage admins and members; only owners touch owners, and the last owner can neither be
 // demoted nor removed. An account joins an organization only while it belongs to none.
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../../proxy/pipeline/errors.ts'
-import type { Member } from '../routes/bearer.ts'
+import { ConflictError, NotFoundError } from '../../../proxy/pipeline/errors.ts'
+import { UnauthorizedError } from '../errors.ts'
+import type { Member } from './member.ts'
 import type { Membership } from '../store/organizations.ts'
 import { requireRole, type Role } from './roles.ts'
 import type { User } from '../store/users.ts'

@@ -1,6 +1,6 @@
 // Roles inside an organization: owners manage everything, admins manage projects, keys and
 // members, members only read.
-import { ForbiddenError } from '../../../proxy/pipeline/errors.ts'
+import { ForbiddenError } from '../errors.ts'
 
 export const ROLES = ['owner', 'admin', 'member'] as const
 export type Role = (typeof ROLES)[number]

@@ -2,19 +2,9 @@
 // of the token's organization in a session that has not been revoked. Role and membership are
 // read from the store on every request, so a role change or a removal takes effect at once.
 import type { IncomingHttpHeaders } from 'node:http'
-import { UnauthorizedError } from '../../../proxy/pipeline/errors.ts'
-import type { Organization } from '../store/organizations.ts'
-import type { Role } from '../logic/roles.ts'
+import { UnauthorizedError } from '../errors.ts'
+import type { Member } from '../logic/member.ts'
 import type { AccountServices } from '../services.ts'
-import type { User } from '../store/users.ts'
-
-export interface Member {
-  readonly user: User
-  readonly organization: Organization
-  readonly role: Role
-  /** The session (refresh-token family) of the access token. */
-  readonly familyId: string
-}
 
 export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')

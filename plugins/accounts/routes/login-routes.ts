@@ -2,7 +2,7 @@
 // passwords and accounts that cannot sign in all answer alike until the password is proven.
 import { z } from 'zod'
 import type { RequestContext } from '../../../proxy/pipeline/context.ts'
-import { ForbiddenError, UnauthorizedError } from '../../../proxy/pipeline/errors.ts'
+import { ForbiddenError, UnauthorizedError } from '../errors.ts'
 import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { validate } from '../../../proxy/http/validate.ts'

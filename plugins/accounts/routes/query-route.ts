@@ -4,7 +4,7 @@
 // only its own project when it has no organization).
 import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
-import { UnauthorizedError } from '../../../proxy/pipeline/errors.ts'
+import { UnauthorizedError } from '../errors.ts'
 import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import type { Project } from '../../../proxy/pipeline/project.ts'
 import { Reply } from '../../../proxy/http/reply.ts'

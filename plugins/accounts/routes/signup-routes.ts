@@ -2,7 +2,7 @@
 // exactly like a new sign-up and creates nothing, so the answer never tells whether it exists.
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { UnauthorizedError } from '../../../proxy/pipeline/errors.ts'
+import { UnauthorizedError } from '../errors.ts'
 import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { validate } from '../../../proxy/http/validate.ts'

@@ -1,7 +1,8 @@
 // Refresh-token rotation and logout. The refresh token comes in the body or, for a caller that
 // asked for it with X-Refresh-Cookie (the dashboard), in the HttpOnly cookie set at sign-in.
 import { z } from 'zod'
-import { InvalidRequestError, UnauthorizedError } from '../../../proxy/pipeline/errors.ts'
+import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
+import { UnauthorizedError } from '../errors.ts'
 import type { RouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { authenticateMember } from './bearer.ts'

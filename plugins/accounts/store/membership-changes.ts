@@ -1,7 +1,7 @@
 // The changes that touch several kinds of record at once (users, organizations, memberships,
 // tokens): each commits whole or not at all, in either store (lmdb/membership-changes.ts,
 // postgres/membership-changes.ts).
-import type { Member } from '../routes/bearer.ts'
+import type { Member } from '../logic/member.ts'
 import type { Role } from '../logic/roles.ts'
 import type { PayloadOf } from './one-time-tokens.ts'
 import type { Membership } from './organizations.ts'

@@ -2,8 +2,7 @@
 // their changes) by every gateway on it; otherwise in the LMDB store of one host.
 import type { Clock } from '../../../proxy/kit/clock.ts'
 import type { PluginDatabase } from '../../../proxy/stores/database.ts'
-import type { EventOutbox } from '../../../proxy/stores/events.ts'
-import type { SharedEventOutbox } from '../../../proxy/stores/shared-events.ts'
+import type { EventOutbox, SharedEventOutbox } from '../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../proxy/stores/store.ts'
 import type { NewId } from '../ids.ts'
 import { lmdbAuditChain } from './lmdb/audit-chain.ts'

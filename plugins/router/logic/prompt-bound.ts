@@ -8,8 +8,7 @@
 // exact only where the counter did not cut a long run into pieces (a cut can let the pieces merge
 // into fewer tokens).
 import { Buffer } from 'node:buffer'
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
-import type { ModelName } from '../../../proxy/pipeline/models.ts'
+import type { ModelInfo } from '../../../proxy/pipeline/models.ts'
 import { MESSAGE_OVERHEAD_TOKENS, promptTokensOf } from './context-window.ts'
 import type { PromptSize } from './prompt-size.ts'
 import { JSON_MODE_INSTRUCTION } from '../providers/adapter.ts'
@@ -29,8 +28,7 @@ const O200K_MODELS: ReadonlySet<string> = new Set([
 ])
 
 /** By what the provider is sent: a table entry may give a built-in's name to another upstream model. */
-function countsWithO200k(model: ModelName): boolean {
-  const info = modelCatalog().info(model)
+function countsWithO200k(info: ModelInfo): boolean {
   return info.provider === 'openai' && O200K_MODELS.has(info.upstreamId)
 }
 
@@ -46,12 +44,13 @@ export function byteBound(bytes: PromptSize, mode: 'text' | 'json'): number {
 }
 
 /**
- * The bound for the models that may serve the request (the primary and any fallback): the o200k
+ * The bound for the models that may serve the request (the primary and any fallback, by their table
+ * entries): the o200k
  * count plus OpenAI's framing when every one of them tokenizes with o200k and exact counts are
  * known, else the byte bound.
  */
 export function promptTokensBound(
-  models: readonly ModelName[], texts: readonly string[], bytes: PromptSize, exact: PromptSize | undefined,
+  models: readonly ModelInfo[], texts: readonly string[], bytes: PromptSize, exact: PromptSize | undefined,
   jsonInstructionTokens: number, mode: 'text' | 'json',
 ): number {
   const fromBytes = byteBound(bytes, mode)

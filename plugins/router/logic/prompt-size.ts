@@ -2,7 +2,6 @@
 // and the tool definitions. Pure once the texts are counted; images are priced per model.
 import type { AiRequest } from '../../../proxy/pipeline/ai-request.ts'
 import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { Candidate } from '../call-with-retry.ts'
 import { tokenTextOf, toolsTextOf } from '../count-content-tokens.ts'
 import type { RoutePlan } from './route-table.ts'
@@ -40,11 +39,11 @@ export function sizePrompt(ai: AiRequest, plan: RoutePlan, counts: number[]): Pr
   const messageTokens = counts.length > messageCount ? counts.slice(0, messageCount) : counts
   if (!ai.messages.some((message) => message.parts !== undefined)) return { messageTokens, fixedTokens, candidates: plan.candidates }
   // A fallback that takes no images is left out rather than sent a request it would refuse.
-  const candidates = plan.candidates.filter((candidate) => modelCatalog().info(candidate.model).imageTokens !== null)
+  const candidates = plan.candidates.filter((candidate) => candidate.info.imageTokens !== null)
   if (candidates[0] !== plan.primary) {
     return new InvalidRequestError('Images not supported', `${plan.primary.model} does not support images (vision). Send text only, or choose a model that supports them.`)
   }
-  const imageTokens = Math.max(...candidates.map((candidate) => modelCatalog().info(candidate.model).imageTokens ?? 0))
+  const imageTokens = Math.max(...candidates.map((candidate) => candidate.info.imageTokens ?? 0))
   for (let i = 0; i < messageCount; i++) messageTokens[i]! += imagesOf(ai, i) * imageTokens
   return { messageTokens, fixedTokens, candidates }
 }

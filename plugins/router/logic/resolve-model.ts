@@ -1,6 +1,7 @@
-// Which model serves a request and which provider serves that model. Pure: no context, no I/O.
+// Which model serves a request and which provider serves that model. Pure: no context, no I/O;
+// the model table in force is passed in.
 import type { ServingProvider } from '../../../proxy/pipeline/completion.ts'
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { ModelName, ProviderName, Quality } from '../../../proxy/pipeline/models.ts'
 
 export interface Target {
@@ -27,8 +28,8 @@ export interface RoutingRules {
  * A model's own provider when that provider has a key and the request is not in test mode;
  * otherwise the built-in local provider, reported honestly as such.
  */
-export function servingProvider(model: ModelName, isTestMode: boolean, configured: ReadonlySet<ProviderName>): ServingProvider {
-  const provider = modelCatalog().info(model).provider
+export function servingProvider(model: ModelName, isTestMode: boolean, configured: ReadonlySet<ProviderName>, catalog: ModelCatalog): ServingProvider {
+  const provider = catalog.info(model).provider
   return !isTestMode && configured.has(provider) ? provider : 'local'
 }
 
@@ -37,16 +38,15 @@ export function servingProvider(model: ModelName, isTestMode: boolean, configure
  * config lists for that model, then the tier's fallback when the request named a tier; each under
  * the table's name, each once.
  */
-export function resolveTargets(choice: ModelChoice, isTestMode: boolean, rules: RoutingRules): readonly [Target, ...Target[]] {
-  const catalog = modelCatalog()
+export function resolveTargets(choice: ModelChoice, isTestMode: boolean, rules: RoutingRules, catalog: ModelCatalog): readonly [Target, ...Target[]] {
   // An alias is served, metered and reported as the model it stands for.
   const model = catalog.canonical(choice.model ?? rules.tiers[choice.quality])
   const tierFallback = choice.model === undefined ? rules.fallback[choice.quality] : undefined
   const modelFallbacks = rules.fallbacks[model] ?? rules.fallbacks[choice.model ?? model] ?? []
-  const targets: [Target, ...Target[]] = [{ provider: servingProvider(model, isTestMode, rules.configured), model }]
+  const targets: [Target, ...Target[]] = [{ provider: servingProvider(model, isTestMode, rules.configured, catalog), model }]
   for (const name of tierFallback === undefined ? modelFallbacks : [...modelFallbacks, tierFallback]) {
     const fallbackModel = catalog.canonical(name)
-    const fallback: Target = { provider: servingProvider(fallbackModel, isTestMode, rules.configured), model: fallbackModel }
+    const fallback: Target = { provider: servingProvider(fallbackModel, isTestMode, rules.configured, catalog), model: fallbackModel }
     if (!targets.some((target) => target.provider === fallback.provider && target.model === fallback.model)) targets.push(fallback)
   }
   return targets

@@ -2,7 +2,7 @@
 // once at setup so that routing a request costs two lookups and no allocation. An alias shares its
 // model's plan; a name let through unpriced, which the table does not list, is planned per request.
 import type { ServingProvider } from '../../../proxy/pipeline/completion.ts'
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { QUALITIES, type ModelName, type ProviderName, type Quality } from '../../../proxy/pipeline/models.ts'
 import type { Candidate } from '../call-with-retry.ts'
 import type { ProviderAdapter } from '../providers/adapter.ts'
@@ -34,13 +34,12 @@ interface Plans {
 /** The router's choices per tier (where each routes, and its fallback) and each model's fallbacks. */
 type TierRouting = Pick<RoutingRules, 'tiers' | 'fallback' | 'fallbacks'>
 
-export function buildRouteTable(adapters: Adapters, routing: TierRouting): RouteTable {
+export function buildRouteTable(adapters: Adapters, routing: TierRouting, catalog: ModelCatalog): RouteTable {
   const configured = new Set<ProviderName>()
   for (const provider of ['openai', 'anthropic', 'mistral'] as const) {
     if (adapters[provider] !== undefined) configured.add(provider)
   }
   const rules: RoutingRules = { tiers: routing.tiers, fallback: routing.fallback, fallbacks: routing.fallbacks, configured }
-  const catalog = modelCatalog()
 
   const adapterOf = (provider: ServingProvider): ProviderAdapter => {
     const adapter = adapters[provider]
@@ -48,22 +47,22 @@ export function buildRouteTable(adapters: Adapters, routing: TierRouting): Route
     return adapter
   }
   const planOf = ([first, ...rest]: readonly [Target, ...Target[]]): RoutePlan => {
-    const primary: Candidate = { ...first, adapter: adapterOf(first.provider) }
-    const candidates = [primary, ...rest.map((target) => ({ ...target, adapter: adapterOf(target.provider) }))]
-    const infos = candidates.map((c) => catalog.info(c.model))
+    const candidateOf = (target: Target): Candidate => ({ ...target, info: catalog.info(target.model), adapter: adapterOf(target.provider) })
+    const primary = candidateOf(first)
+    const candidates = [primary, ...rest.map(candidateOf)]
     return {
       primary, candidates,
-      contextWindow: Math.min(...infos.map((info) => info.contextWindow)),
-      maxOutputTokens: Math.max(...infos.map((info) => info.maxOutputTokens)),
+      contextWindow: Math.min(...candidates.map(({ info }) => info.contextWindow)),
+      maxOutputTokens: Math.max(...candidates.map(({ info }) => info.maxOutputTokens)),
     }
   }
-  const modelPlan = (model: ModelName, isTestMode: boolean) => planOf(resolveTargets({ model, quality: 'balanced' }, isTestMode, rules))
+  const modelPlan = (model: ModelName, isTestMode: boolean) => planOf(resolveTargets({ model, quality: 'balanced' }, isTestMode, rules, catalog))
   const plansFor = (isTestMode: boolean): Plans => {
     const byModel = new Map<ModelName, RoutePlan>()
     for (const model of catalog.names) byModel.set(model, modelPlan(model, isTestMode))
     for (const [alias, model] of catalog.aliases) byModel.set(alias, byModel.get(model)!)
     const byTier = {} as Record<Quality, RoutePlan>
-    for (const quality of QUALITIES) byTier[quality] = planOf(resolveTargets({ quality }, isTestMode, rules))
+    for (const quality of QUALITIES) byTier[quality] = planOf(resolveTargets({ quality }, isTestMode, rules, catalog))
     return { byModel, byTier }
   }
 

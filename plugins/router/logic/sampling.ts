@@ -1,24 +1,22 @@
 // What a provider is sent of a request's sampling settings, per model: the client's own, and the
 // route's default temperature (the spec's 0.7 on its own endpoints) only to a model that takes one.
 // The client dialects have no default: a request without temperature or max_tokens is sent none,
-// and the provider applies its own. Pure: the model table in, the settings out.
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+// and the provider applies its own. Pure: the model's table entry in, the settings out.
 import { DEFAULT_OUTPUT_TOKENS } from '../../../proxy/pipeline/model-entry.ts'
-import type { ModelName } from '../../../proxy/pipeline/models.ts'
+import type { ModelInfo } from '../../../proxy/pipeline/models.ts'
 
 /** The client's temperature; without one, the route's default, unless the model reasons: it takes none. */
-export function temperatureFor(model: ModelName, temperature: number | undefined, routeDefault: number | undefined): number | undefined {
+export function temperatureFor(info: ModelInfo, temperature: number | undefined, routeDefault: number | undefined): number | undefined {
   if (temperature !== undefined || routeDefault === undefined) return temperature
-  return modelCatalog().info(model).capabilities.reasoning ? undefined : routeDefault
+  return info.capabilities.reasoning ? undefined : routeDefault
 }
 
 /**
  * For a provider that needs a bound (Anthropic): the client's, else the longest answer the model
  * gives within what the prompt leaves of its context window (Anthropic refuses more).
  */
-export function maxTokensFor(model: ModelName, maxTokens: number | undefined, promptTokens: number): number {
+export function maxTokensFor(info: ModelInfo, maxTokens: number | undefined, promptTokens: number): number {
   if (maxTokens !== undefined) return maxTokens
-  const info = modelCatalog().info(model)
   return Math.max(1, Math.min(info.maxOutputTokens, info.contextWindow - promptTokens))
 }
 

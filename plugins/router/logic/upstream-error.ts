@@ -3,7 +3,8 @@
 // provider meant it; whether one more try of the same model is worth it, how long to wait for it;
 // and what the client is told once the tries are over, so its SDK's retries never multiply the
 // gateway's.
-import { ProviderAccountError, ProviderRefusalError, UpstreamError, UpstreamTimeoutError, type ProviderFailure } from '../../../proxy/pipeline/errors.ts'
+import { UpstreamError, UpstreamTimeoutError, type ProviderFailure } from '../../../proxy/pipeline/errors.ts'
+import { ProviderAccountError, ProviderRefusalError } from '../errors.ts'
 
 /** 408, 409, 429 and 5xx (Anthropic's 529 "overloaded" included), as the SDKs count them; no other 4xx. */
 function isRetryableStatus(status: number): boolean {

@@ -2,7 +2,7 @@
 // whole or as a stream of events. Adapters translate wire formats; they never retry.
 import type { EmbeddingOptions, GenerationOptions, Message } from '../../../proxy/pipeline/ai-request.ts'
 import type { ProviderEvent, ProviderResult } from '../../../proxy/pipeline/completion.ts'
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { ModelName } from '../../../proxy/pipeline/models.ts'
 
 /** The request's generation options travel as they are; an adapter sends what its API can express. */
@@ -21,8 +21,8 @@ export interface ProviderRequest extends GenerationOptions {
 }
 
 /** The id the provider knows the model by, which the model table may set apart from its name. */
-export function upstreamIdOf(model: ModelName): string {
-  return modelCatalog().info(model).upstreamId
+export function upstreamIdOf(model: ModelName, catalog: ModelCatalog): string {
+  return catalog.info(model).upstreamId
 }
 
 /**

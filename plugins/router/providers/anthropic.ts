@@ -1,5 +1,6 @@
 // Anthropic's Messages wire format: POST /v1/messages with system text at the top level, a JSON
 // answer of content blocks, or a stream of typed events from message_start to message_stop.
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/pipeline/ai-request.ts'
 import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/pipeline/completion.ts'
 import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
@@ -13,6 +14,8 @@ import { eventBatches } from './sse.ts'
 interface AnthropicOptions {
   readonly baseUrl: string
   readonly apiKey: string
+  /** The model table in force: what Anthropic knows each model by, and its bounds. */
+  readonly catalog: ModelCatalog
 }
 
 const LABEL = 'anthropic'
@@ -157,13 +160,13 @@ function wireToolChoice(choice: ToolChoice | undefined): unknown {
   return { type: choice === 'required' ? 'any' : choice }
 }
 
-function bodyOf(request: ProviderRequest, isStream: boolean): string {
+function bodyOf(request: ProviderRequest, isStream: boolean, catalog: ModelCatalog): string {
   const { system, messages } = toWire(request)
   return JSON.stringify({
-    model: upstreamIdOf(request.model),
+    model: upstreamIdOf(request.model, catalog),
     system,
     messages,
-    max_tokens: maxTokensFor(request.model, request.maxTokens, request.promptTokens),
+    max_tokens: maxTokensFor(catalog.info(request.model), request.maxTokens, request.promptTokens),
     temperature: request.temperature === undefined ? undefined : Math.min(request.temperature, MAX_TEMPERATURE),
     top_p: request.topP,
     stop_sequences: request.stop,
@@ -203,7 +206,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
     target: urlOf(endpoint),
 
     async complete(request, signal): Promise<ProviderResult> {
-      const response = await postJson(upstream, endpoint, bodyOf(request, false), signal, request.traceHeaders)
+      const response = await postJson(upstream, endpoint, bodyOf(request, false, options.catalog), signal, request.traceHeaders)
       const answer = parseAnswer(LABEL, await response.text()) as WireMessage
       const result = answerOf(answer)
       if (result === undefined) throw new UpstreamError(`${LABEL} sent an answer without content.`, false)
@@ -221,7 +224,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
       let isFinished = false
       // Content block index → the tool call's own index among the answer's tool calls.
       const toolIndexOfBlock = new Map<unknown, number>()
-      return eventBatches(() => postJson(upstream, endpoint, bodyOf(request, true), signal, request.traceHeaders), LABEL, {
+      return eventBatches(() => postJson(upstream, endpoint, bodyOf(request, true, options.catalog), signal, request.traceHeaders), LABEL, {
         onEvent(event, out) {
           if (event.event === 'ping') return
           const data = parseAnswer(LABEL, event.data) as WireEvent

@@ -1,5 +1,6 @@
 // The Chat Completions wire format, spoken by OpenAI and by Mistral: POST /v1/chat/completions,
 // a JSON answer or SSE chunks ending in `data: [DONE]`.
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../../../proxy/pipeline/ai-request.ts'
 import type { FinishReason, ProviderResult, TokenUsage } from '../../../proxy/pipeline/completion.ts'
 import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
@@ -23,6 +24,8 @@ interface ChatCompletionsOptions {
   readonly maxTemperature: number
   /** Azure OpenAI: one URL per model, through its Azure deployment, and the key in `api-key`. */
   readonly azure?: AzureRoute | undefined
+  /** The model table in force: what the provider knows each model by. */
+  readonly catalog: ModelCatalog
 }
 
 interface AzureRoute {
@@ -156,7 +159,7 @@ export function createChatCompletionsAdapter(upstream: Upstream, options: ChatCo
     const isJson = request.mode === 'json'
     const messages = request.messages.map(wireMessage)
     return JSON.stringify({
-      model: upstreamIdOf(request.model),
+      model: upstreamIdOf(request.model, options.catalog),
       messages: isJson ? [JSON_MODE_MESSAGE, ...messages] : messages,
       temperature: request.temperature === undefined ? undefined : Math.min(request.temperature, options.maxTemperature),
       top_p: request.topP,

@@ -1,6 +1,7 @@
 // OpenAI's embeddings wire format, which Mistral speaks too: POST /v1/embeddings with the inputs,
 // answered with one vector per input and the prompt's usage. Vectors are asked as floats: every
 // OpenAI-compatible server gives them, and the client's own encoding is the gateway's to write.
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { ProviderResult } from '../../../proxy/pipeline/completion.ts'
 import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { Upstream } from '../../../proxy/pipeline/upstream.ts'
@@ -17,6 +18,8 @@ interface EmbeddingsOptions {
   readonly label: 'openai' | 'mistral'
   readonly baseUrl: string
   readonly apiKey: string
+  /** The model table in force: what the provider knows each model by. */
+  readonly catalog: ModelCatalog
 }
 
 function isVector(value: unknown): value is number[] {
@@ -39,7 +42,7 @@ export function createEmbeddings(upstream: Upstream, options: EmbeddingsOptions)
   const endpoint: Endpoint = endpointOf(label, options.baseUrl, '/v1/embeddings', apiKey, { authorization: `Bearer ${apiKey}` })
   return async (request, signal) => {
     const body = JSON.stringify({
-      model: upstreamIdOf(request.model),
+      model: upstreamIdOf(request.model, options.catalog),
       input: request.inputs,
       dimensions: request.dimensions,
       encoding_format: 'float',

@@ -2,7 +2,7 @@
 // request asks), drawn from a generator seeded by the input, so the same text always gets the same
 // vector. Components are 32-bit floats, as a provider's are, so they survive base64 exactly.
 import type { ProviderResult } from '../../../proxy/pipeline/completion.ts'
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { seededRandom } from '../../../proxy/kit/seeded-random.ts'
 import type { EmbeddingRequest } from './adapter.ts'
 
@@ -30,8 +30,8 @@ function unitVector(seed: number, length: number): number[] {
   return vector
 }
 
-export function localEmbeddings(request: EmbeddingRequest): ProviderResult {
-  const length = request.dimensions ?? modelCatalog().info(request.model).dimensions ?? 0
+export function localEmbeddings(request: EmbeddingRequest, catalog: ModelCatalog): ProviderResult {
+  const length = request.dimensions ?? catalog.info(request.model).dimensions ?? 0
   return {
     text: '',
     embeddings: request.inputs.map((input) => unitVector(seedOf(request.model, input), length)),

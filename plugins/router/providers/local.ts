@@ -2,6 +2,7 @@
 // embeddings,
 // reports usage the way a real provider does, and streams in paced chunks. It never makes a
 // network call.
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { ProviderEvent, ProviderResult } from '../../../proxy/pipeline/completion.ts'
 import { pause } from '../pause.ts'
 import type { ProviderAdapter } from './adapter.ts'
@@ -11,6 +12,8 @@ import { localEmbeddings } from './local-embeddings.ts'
 interface LocalOptions {
   /** Pause between two streamed chunks; 0 streams them back to back. */
   readonly chunkDelayMs: number
+  /** The model table in force: an embedding's length is its model's. */
+  readonly catalog: ModelCatalog
 }
 
 const WORDS_PER_CHUNK = 6
@@ -69,7 +72,7 @@ export function createLocalAdapter(options: LocalOptions): ProviderAdapter {
 
     async embed(request, signal): Promise<ProviderResult> {
       signal.throwIfAborted()
-      return localEmbeddings(request)
+      return localEmbeddings(request, options.catalog)
     },
   }
 }

@@ -3,7 +3,7 @@
 // call is the chat call's RoutedCall (retries, fallback reporting) with each candidate asked for
 // vectors instead of an answer. Nothing is generated: a budget hold reserves the inputs alone.
 import type { AiRequest, EmbeddingOptions } from '../../../proxy/pipeline/ai-request.ts'
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { RequestContext } from '../../../proxy/pipeline/context.ts'
 import { InternalError, InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
 import { MODEL_HEADER, PROMPT_TOKENS_HEADER, modelHeaderOf } from '../../../proxy/http/gateway-headers.ts'
@@ -17,17 +17,15 @@ import { RoutedCall } from '../routed-call.ts'
 import type { RouterConfig } from '../schema.ts'
 import type { RouteDecision } from '../state.ts'
 
-function embeddingModels(): string {
-  const catalog = modelCatalog()
+function embeddingModels(catalog: ModelCatalog): string {
   return catalog.names.filter((name) => catalog.info(name).dimensions !== null).join(', ')
 }
 
 /** The 400 for a request this plan cannot serve as embeddings; undefined when it can. */
-function refusal(plan: RoutePlan, options: EmbeddingOptions): InvalidRequestError | undefined {
-  const { model } = plan.primary
-  const { dimensions } = modelCatalog().info(model)
+function refusal(plan: RoutePlan, options: EmbeddingOptions, catalog: ModelCatalog): InvalidRequestError | undefined {
+  const { model, info: { dimensions } } = plan.primary
   if (dimensions === null) {
-    return new InvalidRequestError('Not an embedding model', `${model} does not make embeddings. Choose one of: ${embeddingModels()}.`)
+    return new InvalidRequestError('Not an embedding model', `${model} does not make embeddings. Choose one of: ${embeddingModels(catalog)}.`)
   }
   if (options.dimensions !== undefined && options.dimensions > dimensions) {
     return new InvalidRequestError('Too many dimensions', `${model} makes vectors of at most ${dimensions} dimensions; dimensions asks for ${options.dimensions}.`)
@@ -97,7 +95,7 @@ function decide(ctx: RequestContext, plan: RoutePlan, ai: AiRequest, options: Em
 export function routeEmbedding(
   ctx: RequestContext, plan: RoutePlan, ai: AiRequest, options: EmbeddingOptions, config: RouterConfig, deps: PluginDeps,
 ): Reply | undefined | Promise<Reply | undefined> {
-  const refused = refusal(plan, options)
+  const refused = refusal(plan, options, deps.catalog)
   if (refused !== undefined) return Reply.error(refused)
   const texts = options.inputs.filter((input): input is string => typeof input === 'string')
   const counts = countContentTokens(texts, deps.pool, ctx.signal, config.countTimeoutMs)

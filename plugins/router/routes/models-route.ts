@@ -1,7 +1,7 @@
 // GET /v1/models and /v1/models/{id} in OpenAI's shape: the catalog's models, their aliases and
 // the tier names, every one of which a gateway key may ask for. The router serves them: it knows
 // where each tier routes.
-import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
+import type { ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { modelListSchema, modelObjectSchema } from '../../../proxy/pipeline/dialects/openai/answers.ts'
 import { NotFoundError } from '../../../proxy/pipeline/errors.ts'
 import { QUALITIES, type ModelName, type Quality } from '../../../proxy/pipeline/models.ts'
@@ -20,8 +20,7 @@ interface ModelList {
   readonly data: readonly ModelObject[]
 }
 
-function listOf(tiers: Readonly<Record<Quality, ModelName>>): ModelList {
-  const catalog = modelCatalog()
+function listOf(tiers: Readonly<Record<Quality, ModelName>>, catalog: ModelCatalog): ModelList {
   const created = (name: string) => catalog.info(name).created
   return {
     object: 'list',
@@ -35,8 +34,8 @@ function listOf(tiers: Readonly<Record<Quality, ModelName>>): ModelList {
 }
 
 /** The list is built once: the model table and the tiers are fixed from boot. */
-export function modelRoutes(tiers: Readonly<Record<Quality, ModelName>>): readonly RouteSpec[] {
-  const list = listOf(tiers)
+export function modelRoutes(tiers: Readonly<Record<Quality, ModelName>>, catalog: ModelCatalog): readonly RouteSpec[] {
+  const list = listOf(tiers, catalog)
   return [
     {
       method: 'GET', path: '/v1/models', name: 'openai_models', kind: 'keyed', keyTypes: ['sk'], docs: { response: modelListSchema },

@@ -2,7 +2,7 @@
 // by the attempt's result, or abandoned unsent. Pure functions, so LMDB and PostgreSQL schedule
 // retries, leases and failures by the same rules.
 import { randomUUID } from 'node:crypto'
-import type { GatewayEvent } from '../../../proxy/stores/events.ts'
+import type { GatewayEvent } from '../../../proxy/stores/events/index.ts'
 import type { DeliveryRecord, WebhookRecord } from '../store/records.ts'
 import { nextAttemptAt } from './retry-schedule.ts'
 

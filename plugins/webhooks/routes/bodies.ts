@@ -1,6 +1,6 @@
 // Request bodies and queries of the webhook endpoints.
 import { z } from 'zod'
-import { EVENT_KINDS } from '../../../proxy/stores/events.ts'
+import { EVENT_KINDS } from '../../../proxy/stores/events/index.ts'
 import { oneOf } from '../../../proxy/http/validate.ts'
 
 const required = (name: string, type: string) => ({

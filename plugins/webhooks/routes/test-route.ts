@@ -3,7 +3,7 @@
 // once, is listed with the webhook's deliveries, and never counts toward disabling the webhook.
 import { z } from 'zod'
 import { OverloadedError } from '../../../proxy/pipeline/errors.ts'
-import type { GatewayEvent } from '../../../proxy/stores/events.ts'
+import type { GatewayEvent } from '../../../proxy/stores/events/index.ts'
 import type { ProjectRouteSpec } from '../../../proxy/pipeline/plugin.ts'
 import { Reply } from '../../../proxy/http/reply.ts'
 import { testWebhookBody, type TestWebhookBody } from './bodies.ts'

@@ -1,6 +1,6 @@
 // The webhooks plugin's stored records, the same in either store. Deliveries are durable: each
 // carries its schedule, so a restart resumes exactly where the last process stopped.
-import type { EventKind, GatewayEvent } from '../../../proxy/stores/events.ts'
+import type { EventKind, GatewayEvent } from '../../../proxy/stores/events/index.ts'
 
 /** An event kind, or `*` for every kind. */
 export type Subscription = EventKind | '*'

@@ -4,7 +4,7 @@
 // deliveries in the transaction that takes it from the outbox, and a delivery is claimed in a
 // transaction before it is sent, so no event is fanned out twice and no delivery sent twice by
 // design.
-import type { GatewayEvent } from '../../../proxy/stores/events.ts'
+import type { GatewayEvent } from '../../../proxy/stores/events/index.ts'
 import type { ClaimLimits } from '../logic/claim-plan.ts'
 import type { AttemptResult, Settlement } from '../logic/delivery-states.ts'
 import type { DeliveryRecord, Subscription, WebhookRecord } from './records.ts'

@@ -1,6 +1,6 @@
 // The dashboard's forms offer the values the API accepts: its lists are the server's lists.
 import t from 'tap'
-import { EVENT_KINDS } from '../../../proxy/stores/events.ts'
+import { EVENT_KINDS } from '../../../proxy/stores/events/index.ts'
 import { PLANS } from '../../../proxy/pipeline/project.ts'
 import { SEVERITIES, VIOLATION_TYPES } from '../../../plugins/governor/logic/verdict/types.ts'
 import type { AlertType } from '../../../plugins/governor/store/types.ts'

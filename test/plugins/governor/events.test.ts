@@ -2,7 +2,8 @@
 // violation.detected and alert.created with the spec's data fields, then the state changes.
 import t from 'tap'
 import { systemClock } from '../../../proxy/kit/clock.ts'
-import { createOutbox, type GatewayEvent } from '../../../proxy/stores/events.ts'
+import type { GatewayEvent } from '../../../proxy/stores/events/index.ts'
+import { createOutbox } from '../../../proxy/stores/events/lmdb.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { call } from '../../helpers/http.ts'
 import { builtinPlugins } from '../../../plugins/index.ts'

@@ -5,7 +5,7 @@
 import t, { type Test } from 'tap'
 import { request } from 'undici'
 import { systemClock } from '../../../proxy/kit/clock.ts'
-import { createOutbox } from '../../../proxy/stores/events.ts'
+import { createOutbox } from '../../../proxy/stores/events/lmdb.ts'
 import { openStore } from '../../../proxy/stores/store.ts'
 import { builtinPlugins } from '../../../plugins/index.ts'
 import { call, parseSse, type SseEvent } from '../../helpers/http.ts'

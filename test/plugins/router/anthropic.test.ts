@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createAnthropicAdapter } from '../../../plugins/router/providers/anthropic.ts'
@@ -22,7 +23,7 @@ function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
 async function setup(t: Test, apiKey = TEST_KEY) {
   const mock = await startMockUpstream()
   t.teardown(() => mock.close())
-  return { mock, adapter: createAnthropicAdapter(testUpstream(t), { baseUrl: mock.url, apiKey }) }
+  return { mock, adapter: createAnthropicAdapter(testUpstream(t), { baseUrl: mock.url, apiKey, catalog: modelCatalog() }) }
 }
 
 t.test('moves system messages into the top-level system text and sends the Anthropic headers', async (t) => {

@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import {
   backoffMs,
@@ -30,6 +31,7 @@ const shape: RequestShape = {
   promptTokens: 12,
 }
 
+const catalog = modelCatalog()
 const noDelay: RetryPolicy = { attempts: 2, baseDelayMs: 0, maxDelayMs: 0 }
 
 function recorder() {
@@ -49,12 +51,14 @@ async function setup(t: Test, mockOptions: MockUpstreamOptions = {}) {
   const primary: Candidate = {
     provider: 'openai',
     model: 'gpt-4o-mini',
-    adapter: createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2 }),
+    info: catalog.info('gpt-4o-mini'),
+    adapter: createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2, catalog }),
   }
   const fallback: Candidate = {
     provider: 'anthropic',
     model: 'claude-3-haiku-20240307',
-    adapter: createAnthropicAdapter(upstream, { baseUrl: mock.url, apiKey: TEST_KEY }),
+    info: catalog.info('claude-3-haiku-20240307'),
+    adapter: createAnthropicAdapter(upstream, { baseUrl: mock.url, apiKey: TEST_KEY, catalog }),
   }
   return { mock, primary, fallback }
 }

@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import type { ModelName } from '../../../proxy/pipeline/models.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
@@ -29,6 +30,7 @@ async function setup(t: Test, label: 'openai' | 'mistral', options: { apiKey?: s
     apiKey: options.apiKey ?? TEST_KEY,
     asksForStreamUsage: label === 'openai',
     maxTemperature: label === 'openai' ? 2 : 1,
+    catalog: modelCatalog(),
   })
   return { mock, adapter }
 }

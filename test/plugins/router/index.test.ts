@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap'
 import type { z } from 'zod'
 import type { ProviderEvent } from '../../../proxy/pipeline/completion.ts'
+import { buildCatalog, type ModelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { RequestContext } from '../../../proxy/pipeline/context.ts'
 import { InvalidRequestError, UpstreamError, UpstreamInvalidJsonError } from '../../../proxy/pipeline/errors.ts'
 import type { Reply } from '../../../proxy/http/reply.ts'
@@ -8,12 +9,12 @@ import router from '../../../plugins/router/index.ts'
 import { MESSAGE_OVERHEAD_TOKENS } from '../../../plugins/router/logic/context-window.ts'
 import { toJsonText } from '../../../plugins/router/logic/json-answer.ts'
 import { INLINE_MESSAGE_CHARS } from '../../../plugins/router/count-content-tokens.ts'
-import type { routerSchema } from '../../../plugins/router/schema.ts'
+import { routerSchema } from '../../../plugins/router/schema.ts'
 import type { RouteDecision } from '../../../plugins/router/state.ts'
 import { countTokens } from '../../../workers/count-tokens.ts'
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.ts'
 import { CHAT_ROUTE, makeContext, type ContextOverrides } from '../../helpers/make-context.ts'
-import { TEST_KEY, assistant, authState, caught, collect, inlinePool, startRouter, system, user } from './fixtures.ts'
+import { TEST_KEY, assistant, authState, caught, collect, inlinePool, pluginDeps, startRouter, system, user } from './fixtures.ts'
 
 async function decide(t: Test, config: z.input<typeof routerSchema>, overrides: ContextOverrides = {}) {
   const hooks = await startRouter(t, config)
@@ -113,6 +114,33 @@ t.test('counts long messages in the worker pool only once the request is admitte
   const counted = countTokens('short') + countTokens(long) + 2 * MESSAGE_OVERHEAD_TOKENS
   t.equal(decisionOf(ctx).promptTokens, counted)
   t.equal(ctx.responseHeaders['x-gateway-prompt-tokens'], String(counted))
+})
+
+/**
+ * The shipped table with gpt-4o-mini sent upstream as `ft-house`, and one more model, `house-chat`.
+ * The request names a shipped model: requests are parsed by the table in force in the process.
+ */
+function houseCatalog(): ModelCatalog {
+  const entry = { provider: 'openai', upstreamId: 'ft-house', contextWindow: 16_000, inputPerMillion: 1, outputPerMillion: 2, capabilities: { tools: true, vision: false, json: true, reasoning: false } } as const
+  const catalog = buildCatalog({
+    models: { 'gpt-4o-mini': entry, 'house-chat': entry },
+    pricing: {}, aliases: {}, unpricedModels: { openai: [], anthropic: [], mistral: [] },
+  })
+  if ('path' in catalog) throw new Error(catalog.message)
+  return catalog
+}
+
+t.test('routes, calls and lists by the model table its deps give', async (t) => {
+  const mock = await withMock(t)
+  const hooks = await router.setup(routerSchema.parse({ providers: providersAt(mock), retry: { baseDelayMs: 0, maxDelayMs: 0 } }), { ...pluginDeps(), catalog: houseCatalog() })
+  t.teardown(() => hooks.close?.())
+  const ctx = makeContext({ state: { auth: authState(false) }, ai: { model: 'gpt-4o-mini', messages: [user('Hello')] } })
+  t.equal(await hooks.onRequest?.(ctx), undefined)
+  await decisionOf(ctx).call.complete(ctx.signal)
+  t.match(mock.requests[0]?.body, { model: 'ft-house' }, 'the provider is sent the model\'s upstream id')
+  const models = hooks.routes?.find((route) => route.path === '/v1/models')?.handle(makeContext())
+  const ids = (models as { body: { data: { id: string }[] } }).body.data.map((model) => model.id)
+  t.ok(ids.includes('house-chat'), '/v1/models lists the configured model')
 })
 
 t.test('calls the decided provider with the request\'s messages, temperature and maxTokens, and returns its answer, usage and finish reason', async (t) => {

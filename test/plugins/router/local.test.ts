@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import type { ProviderEvent } from '../../../proxy/pipeline/completion.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
 import { createLocalAdapter, splitIntoChunks } from '../../../plugins/router/providers/local.ts'
@@ -21,11 +22,12 @@ function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
 
 const deltas = (events: readonly ProviderEvent[]): string[] => events.flatMap((e) => (e.type === 'delta' ? [e.text] : []))
 const signal = new AbortController().signal
+const catalog = modelCatalog()
 
 t.test('answers the same request with the same text and usage every time', async (t) => {
-  const adapter = createLocalAdapter({ chunkDelayMs: 0 })
+  const adapter = createLocalAdapter({ chunkDelayMs: 0, catalog })
   const first = await adapter.complete(request(), signal)
-  const second = await createLocalAdapter({ chunkDelayMs: 0 }).complete(request(), signal)
+  const second = await createLocalAdapter({ chunkDelayMs: 0, catalog }).complete(request(), signal)
   t.same(second, first)
   t.same(deltas(await collect(adapter.stream(request(), signal))).join(''), first.text)
 })
@@ -68,14 +70,14 @@ t.test('never answers with more tokens than maxTokens, in text or json mode', as
 })
 
 t.test('answers valid JSON with an answer field in json mode', async (t) => {
-  const { text } = await createLocalAdapter({ chunkDelayMs: 0 }).complete(request({ mode: 'json' }), signal)
+  const { text } = await createLocalAdapter({ chunkDelayMs: 0, catalog }).complete(request({ mode: 'json' }), signal)
   const parsed = JSON.parse(text) as { answer?: unknown }
   t.type(parsed.answer, 'string')
   t.ok((parsed.answer as string).length > 20)
 })
 
 t.test('streams a normal answer in at least three chunks, then reports usage', async (t) => {
-  const events = await collect(createLocalAdapter({ chunkDelayMs: 0 }).stream(request(), signal))
+  const events = await collect(createLocalAdapter({ chunkDelayMs: 0, catalog }).stream(request(), signal))
   const text = simulateAnswer(request()).text
   t.ok(deltas(events).length >= 3, `${deltas(events).length} chunks`)
   t.equal(deltas(events).join(''), text)
@@ -94,7 +96,7 @@ t.test('splits text into chunks that join back to it', async (t) => {
 t.test('pauses chunkDelayMs between chunks and stops at once when aborted', async (t) => {
   const controller = new AbortController()
   const reason = new Error('client went away')
-  const events = createLocalAdapter({ chunkDelayMs: 60_000 }).stream(request(), controller.signal)[Symbol.asyncIterator]()
+  const events = createLocalAdapter({ chunkDelayMs: 60_000, catalog }).stream(request(), controller.signal)[Symbol.asyncIterator]()
   t.equal((await events.next()).done, false, 'the first chunk comes without delay')
   const pending = events.next()
   let isSettled = false
@@ -109,7 +111,7 @@ t.test('does not answer when the signal is already aborted', async (t) => {
   const controller = new AbortController()
   const reason = new Error('client went away')
   controller.abort(reason)
-  const adapter = createLocalAdapter({ chunkDelayMs: 0 })
+  const adapter = createLocalAdapter({ chunkDelayMs: 0, catalog })
   t.equal(await caught(adapter.complete(request(), controller.signal)), reason)
   t.equal(await caught(collect(adapter.stream(request(), controller.signal))), reason)
 })
@@ -118,7 +120,7 @@ const weather = { name: 'get_weather', parameters: { type: 'object', properties:
 const lookup = { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } }
 
 t.test('calls the first tool with arguments that fit its schema, the same call every time', async (t) => {
-  const adapter = createLocalAdapter({ chunkDelayMs: 0 })
+  const adapter = createLocalAdapter({ chunkDelayMs: 0, catalog })
   const result = await adapter.complete(request({ tools: [weather, lookup], messages: [user('Weather in Oslo?')] }), signal)
   t.equal(result.text, '')
   t.equal(result.finishReason, 'tool_calls')
@@ -129,7 +131,7 @@ t.test('calls the first tool with arguments that fit its schema, the same call e
 })
 
 t.test('follows tool_choice: a named tool, none, and required even after a result', async (t) => {
-  const adapter = createLocalAdapter({ chunkDelayMs: 0 })
+  const adapter = createLocalAdapter({ chunkDelayMs: 0, catalog })
   const named = await adapter.complete(request({ tools: [weather, lookup], toolChoice: { name: 'lookup' } }), signal)
   t.same(JSON.parse(named.toolCalls![0]!.arguments), { id: '00000000-0000-4000-8000-000000000000' })
   const none = await adapter.complete(request({ tools: [weather], toolChoice: 'none' }), signal)
@@ -143,8 +145,8 @@ t.test('follows tool_choice: a named tool, none, and required even after a resul
 })
 
 t.test('streams a tool call as its id and name, then its arguments, then the finish reason', async (t) => {
-  const events = await collect(createLocalAdapter({ chunkDelayMs: 0 }).stream(request({ tools: [weather] }), signal))
-  const complete = await createLocalAdapter({ chunkDelayMs: 0 }).complete(request({ tools: [weather] }), signal)
+  const events = await collect(createLocalAdapter({ chunkDelayMs: 0, catalog }).stream(request({ tools: [weather] }), signal))
+  const complete = await createLocalAdapter({ chunkDelayMs: 0, catalog }).complete(request({ tools: [weather] }), signal)
   const call = complete.toolCalls![0]!
   t.same(events.slice(0, 3), [
     { type: 'tool_call', delta: { index: 0, id: call.id, name: call.name, arguments: '' } },

@@ -2,6 +2,7 @@
 // pool and the mock upstream. undici 8 checks its first-byte and idle timeouts on a ~0.5 s tick,
 // so the timeout tests take up to a second whatever timeout they set.
 import t, { type Test } from 'tap'
+import { modelCatalog } from '../../../proxy/pipeline/catalog.ts'
 import { UpstreamError, UpstreamTimeoutError } from '../../../proxy/pipeline/errors.ts'
 import { createUpstream } from '../../../proxy/pipeline/upstream.ts'
 import type { ProviderRequest } from '../../../plugins/router/providers/adapter.ts'
@@ -23,7 +24,7 @@ async function setup(t: Test, timeouts: { firstByteTimeoutMs?: number; idleTimeo
   const mock = await startMockUpstream(options)
   t.teardown(() => mock.close())
   const adapter = createChatCompletionsAdapter(testUpstream(t, timeouts), {
-    label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2,
+    label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2, catalog: modelCatalog(),
   })
   return { mock, adapter }
 }
@@ -41,7 +42,7 @@ t.test('a refused connection becomes a retryable UpstreamError', async (t) => {
   const mock = await startMockUpstream()
   await mock.close()
   const adapter = createChatCompletionsAdapter(testUpstream(t), {
-    label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2,
+    label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2, catalog: modelCatalog(),
   })
   const err = await caught(adapter.complete(request, new AbortController().signal))
   t.ok(err instanceof UpstreamError)

@@ -2,7 +2,7 @@
 // directory carries on where the last one stopped, and an event committed while no gateway runs
 // is delivered by the next one to start.
 import t from 'tap'
-import { createOutbox } from '../../../proxy/stores/events.ts'
+import { createOutbox } from '../../../proxy/stores/events/lmdb.ts'
 import { freshDataDir } from '../../helpers/start-gateway.ts'
 import { CLOCK_START, inStore, register, seedWebhookProject, startWebhookGateway, type WebhookGateway } from './fixtures/gateway.ts'
 import { startReceiver } from './fixtures/receiver.ts'

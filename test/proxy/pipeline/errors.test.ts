@@ -4,23 +4,16 @@ import * as errors from '../../../proxy/pipeline/errors.ts'
 const cases: ReadonlyArray<[errors.GatewayError, number, Record<string, unknown>, Record<string, string>]> = [
   [new errors.InvalidRequestError('Invalid request: x', 'x is wrong', [{ path: 'x', message: 'x is wrong' }]), 400,
     { error: 'Invalid request: x', message: 'x is wrong', code: 'invalid_request', issues: [{ path: 'x', message: 'x is wrong' }] }, {}],
-  [new errors.MissingKeyError(), 401, { error: 'Missing API key', code: 'missing_api_key' }, {}],
-  [new errors.InvalidKeyError(), 401, { error: 'Invalid or inactive API key', code: 'invalid_api_key' }, {}],
   [new errors.PermissionError('no'), 403, { error: 'API key lacks required permissions', message: 'no', code: 'insufficient_permissions' }, {}],
   [new errors.NotFoundError('gone'), 404, { error: 'Not found', message: 'gone', code: 'not_found' }, {}],
   [new errors.MethodNotAllowedError(['GET', 'POST']), 405, { error: 'Method not allowed', message: 'Use GET, POST on this path.' }, { allow: 'GET, POST' }],
   [new errors.PayloadTooLargeError(10), 413, { error: 'Request body too large', message: 'The body exceeds the limit of 10 bytes.' }, {}],
   [new errors.UnsupportedMediaTypeError(), 415, { error: 'Unsupported media type' }, {}],
-  [new errors.RateLimitedError(7), 429, { error: 'Rate limit exceeded', message: 'Retry in 7s.', code: 'rate_limited' }, { 'retry-after': '7' }],
   [new errors.InternalError(), 500, { error: 'Internal server error', code: 'internal_error' }, {}],
   [new errors.UpstreamError('down', true), 502, { error: 'Upstream error', message: 'down', code: 'upstream_error' }, {}],
   [new errors.UpstreamInvalidJsonError(), 502, { error: 'Upstream returned invalid JSON', code: 'upstream_invalid_json' }, {}],
   [new errors.OverloadedError('busy', 2), 503, { error: 'Service overloaded', message: 'busy', code: 'overloaded' }, { 'retry-after': '2' }],
-  [new errors.DeploymentsCoolingError('openai', 20), 503, { error: 'Service unavailable', code: 'upstream_cooling' }, { 'retry-after': '20' }],
   [new errors.UpstreamTimeoutError('slow'), 504, { error: 'Upstream timeout', message: 'slow', code: 'upstream_timeout' }, {}],
-  [new errors.UnauthorizedError('expired'), 401, { error: 'Unauthorized', message: 'expired' }, {}],
-  [new errors.ForbiddenError('role'), 403, { error: 'Forbidden', message: 'role' }, {}],
-  [new errors.TooManyRequestsError(60), 429, { error: 'Too Many Requests', retry_after: 60 }, { 'retry-after': '60' }],
   [new errors.ConflictError('already resolved'), 409, { error: 'Conflict', message: 'already resolved' }, {}],
 ]
 

@@ -3,7 +3,7 @@
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import { checkJoin, checkMemberChange, countOwners, invalidInvitation } from '../../logic/membership-rules.ts'
 import type { Role } from '../../logic/roles.ts'
-import type { Member } from '../../routes/bearer.ts'
+import type { Member } from '../../logic/member.ts'
 import type { Joined, MembershipChanges, SignUpOutcome } from '../membership-changes.ts'
 import type { OneTimeTokenRecords } from './one-time-tokens.ts'
 import type { OrganizationRecords } from './organizations.ts'

@@ -3,7 +3,7 @@
 // two admins on two gateways cannot both remove one of the last two owners.
 import { randomUUID } from 'node:crypto'
 import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
-import type { Member } from '../../routes/bearer.ts'
+import type { Member } from '../../logic/member.ts'
 import type { MembershipChanges, SignUpOutcome } from '../membership-changes.ts'
 import { checkJoin, checkMemberChange, countOwners, invalidInvitation, memberElsewhere } from '../../logic/membership-rules.ts'
 import type { Membership, Organization } from '../organizations.ts'

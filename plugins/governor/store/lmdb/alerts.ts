@@ -2,7 +2,7 @@
 // acknowledged and resolved by a compliance officer.
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import { NotFoundError } from '../../../../proxy/pipeline/errors.ts'
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { alertData } from '../../logic/event-data.ts'

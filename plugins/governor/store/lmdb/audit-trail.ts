@@ -1,7 +1,7 @@
 // Appends audit records to a project's hash chain in LMDB. The record, its violations, its alert,
 // their events and a model's first registration commit in one transaction, which also serializes
 // the chain head against other processes sharing the store.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import type { AuditKey, GovernorDatabases, ModelIndexKey } from './databases.ts'
 import { alertData, violationData } from '../../logic/event-data.ts'

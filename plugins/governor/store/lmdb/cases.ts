@@ -2,7 +2,7 @@
 // Resolving a case resolves its violations that are still open.
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import { NotFoundError } from '../../../../proxy/pipeline/errors.ts'
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { caseData, violationData } from '../../logic/event-data.ts'

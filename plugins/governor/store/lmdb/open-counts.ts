@@ -3,7 +3,7 @@
 // Counts, not a scan: the cost of a governed request must not grow with the violations already on
 // record. The event fires once per change however many processes share the store, since the
 // counts live in it.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import { applyCountChanges, NO_OPEN_VIOLATIONS, type CountChange } from '../../logic/compliance-score.ts'
 import type { GovernorDatabases } from './databases.ts'
 

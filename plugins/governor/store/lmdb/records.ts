@@ -1,6 +1,6 @@
 // The Governor's records in the LMDB store of one host (and its worker processes).
 import type { Clock } from '../../../../proxy/kit/clock.ts'
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import { createAuditTrail } from './audit-trail.ts'
 import { lmdbAuditChain } from './audit-chain.ts'

@@ -1,7 +1,7 @@
 // Violations in LMDB: listed, read and resolved by a compliance officer (or through a case).
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import { NotFoundError } from '../../../../proxy/pipeline/errors.ts'
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import type { GovernorDatabases } from './databases.ts'
 import { violationData } from '../../logic/event-data.ts'

@@ -2,7 +2,7 @@
 // resolved by a compliance officer; each change emits its event to the shared outbox with it.
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import { alertData } from '../../logic/event-data.ts'
 import type { Alerts } from '../records.ts'
 import { ALERT_TRANSITIONS, assertTransition } from '../../logic/transitions.ts'

@@ -9,7 +9,7 @@
 import { batchedTurns } from '../../../../proxy/stores/batched-turns.ts'
 import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
 import { DependencyUnavailableError } from '../../../../proxy/pipeline/errors.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import { GENESIS_HASH, hashOfRecord } from '../../logic/audit/chain-hash.ts'
 import { alertData, violationData } from '../../logic/event-data.ts'
 import type { AuditChain, AuditEntry, AuditTrail } from '../records.ts'

@@ -3,7 +3,7 @@
 // emits every change's event to the shared outbox.
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import { caseData, violationData } from '../../logic/event-data.ts'
 import type { CaseChanges, Cases } from '../records.ts'
 import type { NewId } from '../../ids.ts'

@@ -2,7 +2,7 @@
 // changed in the transaction that opens or resolves violations, with compliance.score_changed
 // emitted to the shared outbox in it when the score moves.
 import type { Sql } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import { applyCountChanges, NO_OPEN_VIOLATIONS, type CountChange, type OpenCounts } from '../../logic/compliance-score.ts'
 
 export async function countOpenViolations(sql: Sql, events: SharedEventOutbox, projectId: string, changes: readonly CountChange[]): Promise<void> {

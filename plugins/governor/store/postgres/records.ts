@@ -2,7 +2,7 @@
 // events go to the shared outbox in the transaction of each change.
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import type { PluginDatabase } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { GovernorRecords } from '../records.ts'
 import type { NewId } from '../../ids.ts'
 import { postgresAlerts } from './alerts.ts'

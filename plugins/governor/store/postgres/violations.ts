@@ -1,7 +1,7 @@
 // Violations in PostgreSQL: listed, read and resolved by a compliance officer (or through a case).
 import type { Clock } from '../../../../proxy/kit/clock.ts'
 import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import { violationData } from '../../logic/event-data.ts'
 import type { Violations } from '../records.ts'
 import { ID_PREFIXES, idAtTime } from '../../ids.ts'

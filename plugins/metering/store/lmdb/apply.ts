@@ -1,7 +1,7 @@
 // What a settlement, a refusal or a given-back hold writes, inside the transaction that makes it:
 // the month rows (through the transaction's RowCache), the entry, the day figures, the holds and
 // leases, and the usage events each sends once a month.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { BudgetRow } from '../../logic/budget.ts'
 import { chargedRow, limitNoted, releasedRow, spentRow } from '../../logic/settle.ts'
 import { addEntryFigures, type DayFigures } from './day-figures.ts'

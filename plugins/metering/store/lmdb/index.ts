@@ -2,7 +2,7 @@
 // alone on its store (holds.ts), or carved from budget leases for processes sharing it
 // (../leases.ts). A settlement is journaled and counts at once; its commit follows in the
 // background.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import { memoryHolds, storeHolds } from './holds.ts'
 import { leasedHolds } from '../leases.ts'

@@ -4,7 +4,7 @@
 // exactly once (its ledger entry is keyed by request id and checked inside the same transaction).
 // A settlement is journaled first (settlement-journal.ts) and known to this process at once; its
 // commit follows.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import { SELF_OWNER } from '../../../../proxy/stores/process-owner.ts'
 import type { SpendDimension } from '../../logic/spend-breakdown.ts'

@@ -2,7 +2,7 @@
 // their journals), inside one transaction: their journaled settlements are committed, the streams
 // they ran are settled to their last checkpoint with the outcome `recovered` (the one in the store,
 // else the first one they journaled), and every other reservation they held is released.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import { applySettlement, releaseHold } from './apply.ts'
 import { newDayFigures, writeDayFigures } from './day-figures.ts'
 import type { DeadJournal, JournalLine } from './settlement-journal.ts'

@@ -1,5 +1,5 @@
 // Settlements waiting for the store's next commit group, applied together by one transaction.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import type { BudgetRow } from '../../logic/budget.ts'
 import { applySettlement } from './apply.ts'

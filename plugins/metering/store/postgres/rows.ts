@@ -1,7 +1,7 @@
 // The month rows of metering_budgets that budgets are checked against: read, locked for a
 // decision in the transaction that acts on it, and the limit's notice, noted once a month.
 import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { BudgetRow } from '../../logic/budget.ts'
 import { LIMIT } from '../../logic/settle.ts'
 import { rowOf, type BudgetRecord } from './settlement.ts'

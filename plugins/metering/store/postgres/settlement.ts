@@ -4,7 +4,7 @@
 // are added to in one statement; then the thresholds crossed are noted. Rows are touched in one
 // order (by project, month, day, model or value), so two gateways' batches wait for each other and never deadlock.
 import type { Sql } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { BudgetRow } from '../../logic/budget.ts'
 import type { LedgerEntry } from '../records.ts'
 import { crossedThresholds } from '../../logic/settle.ts'

@@ -2,7 +2,7 @@
 // settled to their last checkpoint and the holds they kept are given back, once their owner lease
 // (metering_owners) has run out.
 import type { PluginDatabase } from '../../../../proxy/stores/database.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
+import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { LedgerEntry } from '../records.ts'
 import { settleBatch } from './settlement.ts'
 

@@ -1,7 +1,7 @@
 // Deliveries and their indexes. Every change goes through `write`, which keeps the `due`,
 // `finished` and per-webhook indexes in step with the record. Writers run inside the caller's
 // store transaction; LMDB serializes those across processes, so a claim is taken by one worker only.
-import type { GatewayEvent } from '../../../../proxy/stores/events.ts'
+import type { GatewayEvent } from '../../../../proxy/stores/events/index.ts'
 import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery, type AttemptResult, type Settlement } from '../../logic/delivery-states.ts'
 import type { NewId } from '../../ids.ts'
 import type { DeliveryRecord, WebhookRecord } from '../records.ts'

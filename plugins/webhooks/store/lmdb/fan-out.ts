@@ -2,7 +2,7 @@
 // active webhook of the event's project that subscribed to its kind and removes the events from
 // the outbox, so a crash loses nothing, and a second worker (here or in another process on the
 // same store) finds the events gone and cannot create the deliveries twice.
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import type { DeliveryRecords } from './delivery-records.ts'
 import type { WebhookRecord } from '../records.ts'

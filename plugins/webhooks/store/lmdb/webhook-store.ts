@@ -2,7 +2,7 @@
 // operation is one LMDB write transaction, which LMDB serializes across processes: an event is
 // fanned out and a delivery claimed by one worker only.
 import type { Clock } from '../../../../proxy/kit/clock.ts'
-import type { EventOutbox } from '../../../../proxy/stores/events.ts'
+import type { EventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import { planClaims } from '../../logic/claim-plan.ts'
 import { createDeliveryRecords } from './delivery-records.ts'

@@ -7,10 +7,9 @@
 // whose gateway died is taken again once its lease runs out.
 import type { Logger } from 'pino'
 import type { Clock } from '../../../../proxy/kit/clock.ts'
-import type { GatewayEvent } from '../../../../proxy/stores/events.ts'
+import type { GatewayEvent, SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { PluginDatabase, Sql } from '../../../../proxy/stores/database.ts'
 import type { Listener } from '../../../../proxy/stores/database-listener.ts'
-import type { SharedEventOutbox } from '../../../../proxy/stores/shared-events.ts'
 import { planClaims } from '../../logic/claim-plan.ts'
 import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery } from '../../logic/delivery-states.ts'
 import { afterFinished, disabledAlert } from '../../logic/failure-streak.ts'

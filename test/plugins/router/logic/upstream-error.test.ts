@@ -1,5 +1,6 @@
 import t from 'tap'
-import { ProviderAccountError, ProviderRefusalError, type UpstreamError, UpstreamTimeoutError } from '../../../../proxy/pipeline/errors.ts'
+import { type UpstreamError, UpstreamTimeoutError } from '../../../../proxy/pipeline/errors.ts'
+import { ProviderAccountError, ProviderRefusalError } from '../../../../plugins/router/errors.ts'
 import { asksLongerWait, finalFailure, isTransient, retryDelayMs, upstreamErrorOf } from '../../../../plugins/router/logic/upstream-error.ts'
 
 t.test('a provider\'s 400, 404, 413, 422 and 429 keep their status; its 401, 402, 403 and an unpaid bill are the gateway\'s fault', async (t) => {

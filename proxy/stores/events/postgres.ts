@@ -3,23 +3,10 @@
 // takes events inside its own transaction with FOR UPDATE SKIP LOCKED and deletes them there:
 // gateways taking at once get different events, and an event is gone once its consumer commits.
 import type { Logger } from 'pino'
-import type { Clock } from '../kit/clock.ts'
-import type { PluginDatabase, Sql } from './database.ts'
-import type { Listener } from './database-listener.ts'
-import { eventId, type EventKind, type GatewayEvent } from './events.ts'
-
-export interface SharedEventOutbox {
-  /** Records an event in the transaction `sql` belongs to; it exists, and is announced, once that commits. */
-  emit(sql: Sql, type: EventKind, projectId: string, data: Record<string, unknown>): Promise<GatewayEvent>
-  /**
-   * Takes up to `limit` events, oldest first, that no other transaction holds, and deletes them in
-   * `sql`'s transaction: a rollback gives them back.
-   */
-  take(sql: Sql, limit: number): Promise<GatewayEvent[]>
-  /** Calls `listener` after any gateway commits an event, and after a lost notification connection is made again. */
-  onEmit(listener: () => void): void
-  close(): Promise<void>
-}
+import type { Clock } from '../../kit/clock.ts'
+import type { PluginDatabase } from '../database.ts'
+import type { Listener } from '../database-listener.ts'
+import { eventId, type GatewayEvent, type SharedEventOutbox } from './index.ts'
 
 const MIGRATIONS = [{
   version: 1,

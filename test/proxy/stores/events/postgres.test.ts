@@ -2,9 +2,9 @@
 // once never take the same event, and every gateway hears of an event another one committed.
 import t, { type Test } from 'tap'
 import pino from 'pino'
-import { openDatabase } from '../../../proxy/stores/database.ts'
-import { openSharedEvents } from '../../../proxy/stores/shared-events.ts'
-import { POSTGRES_MISSING, startPostgres } from '../../helpers/postgres-server.ts'
+import { openDatabase } from '../../../../proxy/stores/database.ts'
+import { openSharedEvents } from '../../../../proxy/stores/events/postgres.ts'
+import { POSTGRES_MISSING, startPostgres } from '../../../helpers/postgres-server.ts'
 
 const log = pino({ level: 'silent' })
 
