@@ -49,6 +49,16 @@ function movedTo(written: string, renames: ReadonlyMap<string, string>): string 
   return folders.size === 1 ? [...folders][0] : undefined
 }
 
+/**
+ * Code lines of the old README that later changes made untrue on purpose, so the pages no longer
+ * write them. Each names the change; everything else the split moved must still be found.
+ */
+export const RETIRED_CODE_LINES: ReadonlyMap<string, string> = new Map([
+  ['files rewritten for the lean core sit in its wings: http/ (body check, SSE writer),', 'proxy/ is now wholly in its wings'],
+  ['pipeline/ (model call, upstream client), stores/ (commit metrics), kit/ (small helpers)', 'proxy/ is now wholly in its wings'],
+  ["bench/     the benchmark (npm run bench, bench:profile, bench:stages) and the detectors' evaluation", 'the evaluation moved to eval/'],
+])
+
 export interface DocsProblems {
   missingSpans: string[]
   missingCodeLines: string[]
@@ -61,7 +71,12 @@ export function documentationPages(root: string): string[] {
   return [join(root, 'README.md'), ...pages]
 }
 
-export function checkDocs(root: string, oldReadme: string, renames: ReadonlyMap<string, string> = new Map()): DocsProblems {
+export function checkDocs(
+  root: string,
+  oldReadme: string,
+  renames: ReadonlyMap<string, string> = new Map(),
+  retired: ReadonlyMap<string, string> = new Map(),
+): DocsProblems {
   const pages = documentationPages(root)
   const facts = new Map(pages.map((page) => [page, readMarkdown(readFileSync(page, 'utf8'))]))
   const spans = new Set([...facts.values()].flatMap((page) => page.spans))
@@ -70,7 +85,7 @@ export function checkDocs(root: string, oldReadme: string, renames: ReadonlyMap<
   const linked = [...pages, join(root, 'models', 'README.md')].filter((page) => existsSync(page))
   return {
     missingSpans: unique(old.spans.filter((span) => !spans.has(span) && !spans.has(movedTo(span, renames) ?? span))),
-    missingCodeLines: unique(old.fencedLines.filter((line) => !codeLines.has(line))),
+    missingCodeLines: unique(old.fencedLines.filter((line) => !codeLines.has(line) && !retired.has(line))),
     brokenLinks: linked.flatMap((page) => brokenLinks(root, page, facts.get(page) ?? readMarkdown(readFileSync(page, 'utf8')))),
   }
 }
