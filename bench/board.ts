@@ -35,23 +35,53 @@ export function boardOf(rows: readonly SummaryRow[], sustainedConnections: numbe
   const row = (name: string) => rows.find((r) => r.name === name)
   const lines: BoardLine[] = []
   if (row(ROW.oneMiss) !== undefined) {
-    lines.push({ figure: 'added p99 at 1 connection', gateway: ms(row(ROW.oneMiss)?.derived.addedP99Ms), forwarder: ms(row(ROW.oneForwarder)?.derived.addedP99Ms), how: 'p99 minus the direct mock\'s p99, requests interleaved, same run' })
+    lines.push({
+      figure: 'added p99 at 1 connection',
+      gateway: ms(row(ROW.oneMiss)?.derived.addedP99Ms),
+      forwarder: ms(row(ROW.oneForwarder)?.derived.addedP99Ms),
+      how: "p99 minus the direct mock's p99, requests interleaved, same run",
+    })
   }
   if (row(ROW.sustainedMiss) !== undefined) {
-    lines.push({ figure: `sustained req/s, ${sustainedLatencyMs} ms mock`, gateway: rps(row(ROW.sustainedMiss)?.figures.rps), forwarder: rps(row(ROW.sustainedForwarder)?.figures.rps), how: `${sustainedConnections} connections, ceiling ${(sustainedConnections * 1000) / sustainedLatencyMs}/s` })
+    lines.push({
+      figure: `sustained req/s, ${sustainedLatencyMs} ms mock`,
+      gateway: rps(row(ROW.sustainedMiss)?.figures.rps),
+      forwarder: rps(row(ROW.sustainedForwarder)?.figures.rps),
+      how: `${sustainedConnections} connections, ceiling ${(sustainedConnections * 1000) / sustainedLatencyMs}/s`,
+    })
   }
   if (row(ROW.missNoCache) !== undefined) {
-    lines.push({ figure: 'max req/s, 0 ms mock', gateway: rps(row(ROW.missNoCache)?.figures.rps), forwarder: rps(row(ROW.jsonForwarder)?.figures.rps), how: `the ${ROW.missNoCache} row` })
+    lines.push({
+      figure: 'max req/s, 0 ms mock',
+      gateway: rps(row(ROW.missNoCache)?.figures.rps),
+      forwarder: rps(row(ROW.jsonForwarder)?.figures.rps),
+      how: `the ${ROW.missNoCache} row`,
+    })
   }
   if (row(ROW.ttfbChat) !== undefined) {
-    lines.push({ figure: 'added TTFB p99, streams', gateway: ms(row(ROW.ttfbChat)?.derived.addedTtfbP99Ms), forwarder: ms(row(ROW.ttfbForwarder)?.derived.addedTtfbP99Ms), how: 'first body byte p99 minus the direct mock\'s, 1 connection, interleaved' })
+    lines.push({
+      figure: 'added TTFB p99, streams',
+      gateway: ms(row(ROW.ttfbChat)?.derived.addedTtfbP99Ms),
+      forwarder: ms(row(ROW.ttfbForwarder)?.derived.addedTtfbP99Ms),
+      how: "first body byte p99 minus the direct mock's, 1 connection, interleaved",
+    })
   }
   if (rows.some((r) => / streams: /.test(r.name))) {
-    lines.push({ figure: 'concurrent SSE streams sustained', gateway: highestHeldStep(rows, ROW.streamsChat), forwarder: highestHeldStep(rows, ROW.streamsForwarder), how: 'highest step with no failed and no stalled stream' })
+    lines.push({
+      figure: 'concurrent SSE streams sustained',
+      gateway: highestHeldStep(rows, ROW.streamsChat),
+      forwarder: highestHeldStep(rows, ROW.streamsForwarder),
+      how: 'highest step with no failed and no stalled stream',
+    })
   }
   const governed = row(ROW.governed)
   if (governed !== undefined) {
-    lines.push({ figure: 'governed req/s, 0 ms mock', gateway: `${rps(governed.figures.rps)} (${(governed.derived.ratio ?? Number.NaN).toFixed(2)}x)`, forwarder: rps(row(ROW.jsonForwarder)?.figures.rps), how: 'auth, rate limit, budget, Governor on a 1 KB message' })
+    lines.push({
+      figure: 'governed req/s, 0 ms mock',
+      gateway: `${rps(governed.figures.rps)} (${(governed.derived.ratio ?? Number.NaN).toFixed(2)}x)`,
+      forwarder: rps(row(ROW.jsonForwarder)?.figures.rps),
+      how: 'auth, rate limit, budget, Governor on a 1 KB message',
+    })
   }
   return lines
 }

@@ -27,10 +27,26 @@ function noopPlugins(count: number): Array<{ plugin: GatewayPlugin; hooks: Plugi
 
 function context(): CompletedContext {
   return {
-    id: 'req_bench', requestId: 'req_bench', receivedAt: 0, method: 'POST', path: '/api/ai/complete', route: ROUTE, params: {},
-    query: new URLSearchParams(), headers: {}, clientIp: '127.0.0.1', body: undefined, ai: undefined,
-    signal: new AbortController().signal, log: pino({ level: 'silent' }), state: {}, responseHeaders: {},
-    trailerNames: [], doneFields: {}, streamedText: '', outcome: { status: 200, reason: 'ok', durationMs: 1 },
+    id: 'req_bench',
+    requestId: 'req_bench',
+    receivedAt: 0,
+    method: 'POST',
+    path: '/api/ai/complete',
+    route: ROUTE,
+    params: {},
+    query: new URLSearchParams(),
+    headers: {},
+    clientIp: '127.0.0.1',
+    body: undefined,
+    ai: undefined,
+    signal: new AbortController().signal,
+    log: pino({ level: 'silent' }),
+    state: {},
+    responseHeaders: {},
+    trailerNames: [],
+    doneFields: {},
+    streamedText: '',
+    outcome: { status: 200, reason: 'ok', durationMs: 1 },
   }
 }
 
@@ -73,5 +89,7 @@ console.log('plugins  runRequest  runComplete    total  per plugin vs 0')
 for (const { plugins, request, complete } of results) {
   const total = request + complete
   const perPlugin = plugins === 0 || base === undefined ? '' : ((total - base.request - base.complete) / plugins).toFixed(1)
-  console.log(`${String(plugins).padStart(7)}  ${request.toFixed(1).padStart(10)}  ${complete.toFixed(1).padStart(11)}  ${total.toFixed(1).padStart(7)}  ${perPlugin.padStart(16)}`)
+  console.log(
+    `${String(plugins).padStart(7)}  ${request.toFixed(1).padStart(10)}  ${complete.toFixed(1).padStart(11)}  ${total.toFixed(1).padStart(7)}  ${perPlugin.padStart(16)}`,
+  )
 }

@@ -75,7 +75,11 @@ export function functionOf(frame: CallFrame, root: string): string {
   return `${frame.functionName === '' ? '(anonymous)' : frame.functionName} ${file}:${frame.lineNumber + 1}`
 }
 
-function costsBy(profile: CpuProfile, keyOf: (frame: CallFrame) => string, window: TimeWindow | undefined): { costs: Cost[]; sampledMs: number; idleMs: number } {
+function costsBy(
+  profile: CpuProfile,
+  keyOf: (frame: CallFrame) => string,
+  window: TimeWindow | undefined,
+): { costs: Cost[]; sampledMs: number; idleMs: number } {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   const parentOf = new Map<number, number>()
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id)
@@ -89,7 +93,7 @@ function costsBy(profile: CpuProfile, keyOf: (frame: CallFrame) => string, windo
     for (let i = path.length - 1; i >= 0; i--) {
       const nodeId = path[i]!
       const parent = parentOf.get(nodeId)
-      const keys = new Set(parent === undefined ? [] : stackKeys.get(parent) ?? [])
+      const keys = new Set(parent === undefined ? [] : (stackKeys.get(parent) ?? []))
       const frame = byId.get(nodeId)!.callFrame
       if (frame.functionName !== '(root)') keys.add(keyOf(frame))
       stackKeys.set(nodeId, keys)
@@ -127,5 +131,8 @@ export function costsOf(profile: CpuProfile, root: string, window?: TimeWindow):
 
 /** The `count` costliest by self time or by inclusive time; idle frames are left out. */
 export function top(costs: readonly Cost[], by: 'selfMs' | 'totalMs', count: number): Cost[] {
-  return costs.filter((c) => c.name !== '(idle)' && !c.name.startsWith('atomicsWaitLoop ')).sort((a, b) => b[by] - a[by]).slice(0, count)
+  return costs
+    .filter((c) => c.name !== '(idle)' && !c.name.startsWith('atomicsWaitLoop '))
+    .sort((a, b) => b[by] - a[by])
+    .slice(0, count)
 }

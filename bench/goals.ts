@@ -26,14 +26,16 @@ const x = (n: number) => `${n.toFixed(2)}x`
 
 function atLeast(row: string, min: number): Goal {
   return {
-    row, text: `req/s >= ${x(min)} its baseline (median of repeats)`,
+    row,
+    text: `req/s >= ${x(min)} its baseline (median of repeats)`,
     judge: (r) => (r.derived.ratio === undefined || Number.isNaN(r.derived.ratio) ? undefined : { actual: x(r.derived.ratio), passes: r.derived.ratio >= min }),
   }
 }
 
 function addedAtMost(row: string, figure: 'addedP50Ms' | 'addedP99Ms' | 'addedTtfbP99Ms', maxMs: number, what: string): Goal {
   return {
-    row, text: `${what} <= ${maxMs} ms over the direct mock`,
+    row,
+    text: `${what} <= ${maxMs} ms over the direct mock`,
     judge: (r) => {
       const value = r.derived[figure]
       return value === undefined || Number.isNaN(value) ? undefined : { actual: ms(value), passes: value <= maxMs }
@@ -46,7 +48,8 @@ const MAX_COMMITS_PER_ANSWER = 1 / 20
 
 function commitsAtMost(row: string): Goal {
   return {
-    row, text: `LMDB commits per answer <= ${MAX_COMMITS_PER_ANSWER} (one per ${1 / MAX_COMMITS_PER_ANSWER} requests)`,
+    row,
+    text: `LMDB commits per answer <= ${MAX_COMMITS_PER_ANSWER} (one per ${1 / MAX_COMMITS_PER_ANSWER} requests)`,
     judge: (r) => {
       const commits = r.figures.storeCommitsPerAnswer
       return commits === undefined || Number.isNaN(commits) ? undefined : { actual: commits.toFixed(3), passes: commits <= MAX_COMMITS_PER_ANSWER }

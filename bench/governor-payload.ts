@@ -37,10 +37,14 @@ const PHONES = ['+44 20 7946 0958', '+1 212 555 0147', '+49 30 901820'] as const
 
 function personalDetail(index: number): string {
   switch (index % 4) {
-    case 0: return `You can reach me at customer${index}@example.com if anything is unclear.`
-    case 1: return `My phone number is ${PHONES[index % PHONES.length]} and I am home most afternoons.`
-    case 2: return `The order was paid with the card ${cardNumber(index)}, in case you need to look it up.`
-    default: return `For a refund, my account is ${IBANS[index % IBANS.length]} under the same name.`
+    case 0:
+      return `You can reach me at customer${index}@example.com if anything is unclear.`
+    case 1:
+      return `My phone number is ${PHONES[index % PHONES.length]} and I am home most afternoons.`
+    case 2:
+      return `The order was paid with the card ${cardNumber(index)}, in case you need to look it up.`
+    default:
+      return `For a refund, my account is ${IBANS[index % IBANS.length]} under the same name.`
   }
 }
 

@@ -55,9 +55,11 @@ const SECRET = 'bench-secret-of-at-least-thirty-two-characters'
 const UPSTREAM_KEY = 'sk-bench-upstream'
 /** Pacing of the mock's chunks: back to back, and one word every 10 ms (a fast model). */
 const PACINGS = [0, 10] as const
-const ANSWER_WORDS = ('Thank you for your message. The replacement copy will be shipped today by standard post, and it ' +
+const ANSWER_WORDS = (
+  'Thank you for your message. The replacement copy will be shipped today by standard post, and it ' +
   'usually arrives within three to five working days. You do not need to return the damaged book; ' +
-  'please keep it or pass it on. If the new copy is not with you by next Friday, reply to this message and we will look into it.').split(' ')
+  'please keep it or pass it on. If the new copy is not with you by next Friday, reply to this message and we will look into it.'
+).split(' ')
 const PIECES = ANSWER_WORDS.map((word, i) => (i === 0 ? word : ` ${word}`))
 
 type Strict = 'off' | 'on'
@@ -72,7 +74,8 @@ interface ChildInfo {
 
 async function runMock(gapMs: number): Promise<ChildInfo> {
   const usage = { prompt_tokens: 60, completion_tokens: PIECES.length, total_tokens: 60 + PIECES.length }
-  const chunk = (body: object) => `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini', ...body })}\n\n`
+  const chunk = (body: object) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini', ...body })}\n\n`
   async function stream(res: ServerResponse): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     for (const [i, piece] of PIECES.entries()) {
@@ -173,7 +176,8 @@ async function load(gateway: ChildInfo, projects: readonly Strict[], seconds: nu
         seen = (seen + (part as Buffer).toString('utf8')).slice(-1000)
         if (at === undefined && seen.includes('event: delta')) at = performance.now() - sent
       }
-      if (res.statusCode !== 200 || at === undefined || !seen.includes('event: done')) throw new Error(`a stream failed (${res.statusCode}): ${seen.slice(-300)}`)
+      if (res.statusCode !== 200 || at === undefined || !seen.includes('event: done'))
+        throw new Error(`a stream failed (${res.statusCode}): ${seen.slice(-300)}`)
       firstDelta[strict].push(at)
     }
   }
@@ -221,7 +225,12 @@ class Measured {
     for (const strict of ['off', 'on'] as const) {
       if (firstDelta[strict].length === 0) continue
       this.pooled[strict].push(...firstDelta[strict])
-      this.roundP99[strict].push(percentile(firstDelta[strict].sort((a, b) => a - b), 99))
+      this.roundP99[strict].push(
+        percentile(
+          firstDelta[strict].sort((a, b) => a - b),
+          99,
+        ),
+      )
     }
   }
 
@@ -234,7 +243,9 @@ class Measured {
       summary[strict] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
       const cpu = (cpuPerStream === undefined ? '–' : `${(cpuPerStream[strict] * 1e6).toFixed(0)} µs`).padEnd(22)
       const byRound = this.roundP99[strict].map((ms) => ms.toFixed(1)).join(', ')
-      out.push(`${(strict === 'off' ? label : '').padEnd(18)} ${strict.padEnd(7)} ${String(sorted.length).padStart(7)}  ${fmt(summary[strict].p50).padStart(15)}  ${fmt(summary[strict].p99).padEnd(10)} ${cpu} ${byRound}`)
+      out.push(
+        `${(strict === 'off' ? label : '').padEnd(18)} ${strict.padEnd(7)} ${String(sorted.length).padStart(7)}  ${fmt(summary[strict].p50).padStart(15)}  ${fmt(summary[strict].p99).padEnd(10)} ${cpu} ${byRound}`,
+      )
     }
     out.push(`${''.padEnd(18)} added   ${''.padStart(7)}  ${fmt(summary.on.p50 - summary.off.p50).padStart(15)}  ${fmt(summary.on.p99 - summary.off.p99)}`)
     const addedByRound = this.roundP99.on.map((ms, round) => ms - this.roundP99.off[round]!)
@@ -247,8 +258,12 @@ async function main(): Promise<void> {
   const pinning = pinLoadGenerator('auto')
   // The mock shares the load generator's CPU: it is the gateway's cost that is measured.
   const mockCpu = pinning.serverCpu === undefined ? undefined : 0
-  console.log(`governed chat streams, ${CONCURRENCY} concurrent, ${PIECES.length} chunks per answer, ${ROUNDS} rounds, each of ${ROUND_S} s with strict mode off, ${ROUND_S} s on, then ${2 * ROUND_S} s with both at once`)
-  console.log(`pinning: ${pinning.serverCpu === undefined ? pinning.description : `the gateway on CPU ${pinning.serverCpu}, the load generator and the mock on CPU 0`}`)
+  console.log(
+    `governed chat streams, ${CONCURRENCY} concurrent, ${PIECES.length} chunks per answer, ${ROUNDS} rounds, each of ${ROUND_S} s with strict mode off, ${ROUND_S} s on, then ${2 * ROUND_S} s with both at once`,
+  )
+  console.log(
+    `pinning: ${pinning.serverCpu === undefined ? pinning.description : `the gateway on CPU ${pinning.serverCpu}, the load generator and the mock on CPU 0`}`,
+  )
   for (const gapMs of PACINGS) {
     const pacing = gapMs === 0 ? 'back to back' : `${gapMs} ms per chunk`
     const mock = await child(['mock', String(gapMs)], mockCpu)
@@ -274,7 +289,9 @@ async function main(): Promise<void> {
       const perStream = { off: cpu.off / apart.pooled.off.length, on: cpu.on / apart.pooled.on.length }
       for (const line of [...apart.lines('one at a time', perStream), ...together.lines('both at once')]) console.log(line)
       const scans = await streamScans(gateway.info)
-      console.log(`${''.padEnd(18)} stream scans on the event loop: ${scans.count}, mean ${scans.meanUs.toFixed(0)} µs, over 1 ms: ${scans.over1ms}, over 2 ms: ${scans.over2ms}`)
+      console.log(
+        `${''.padEnd(18)} stream scans on the event loop: ${scans.count}, mean ${scans.meanUs.toFixed(0)} µs, over 1 ms: ${scans.over1ms}, over 2 ms: ${scans.over2ms}`,
+      )
     } finally {
       await stop(gateway.process)
       await stop(mock.process)

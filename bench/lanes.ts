@@ -73,11 +73,24 @@ export const SUSTAINED_LATENCY_MS = 20
 // The gateway's default pool size, given to the forwarder too: the rows measure what a user runs.
 const STREAM_LANE_CONNECTIONS = routerSchema.parse({}).connections
 
-export const openai = (server: Server, body: string): LoadRequest => ({ url: `${server.url}/v1/chat/completions`, method: 'POST', headers: OPENAI_HEADERS, body })
-export const complete = (gateway: GatewayServer, cacheControl?: CacheControl, body = COMPLETE_BODY): LoadRequest =>
-  ({ url: `${gateway.url}/api/ai/complete`, method: 'POST', headers: completeHeaders(gateway.key, cacheControl === undefined ? {} : { cacheControl }), body })
-const chat = (gateway: GatewayServer): LoadRequest =>
-  ({ url: `${gateway.url}/api/ai/chat`, method: 'POST', headers: completeHeaders(gateway.key, { cacheControl: 'no-cache' }), body: COMPLETE_BODY })
+export const openai = (server: Server, body: string): LoadRequest => ({
+  url: `${server.url}/v1/chat/completions`,
+  method: 'POST',
+  headers: OPENAI_HEADERS,
+  body,
+})
+export const complete = (gateway: GatewayServer, cacheControl?: CacheControl, body = COMPLETE_BODY): LoadRequest => ({
+  url: `${gateway.url}/api/ai/complete`,
+  method: 'POST',
+  headers: completeHeaders(gateway.key, cacheControl === undefined ? {} : { cacheControl }),
+  body,
+})
+const chat = (gateway: GatewayServer): LoadRequest => ({
+  url: `${gateway.url}/api/ai/chat`,
+  method: 'POST',
+  headers: completeHeaders(gateway.key, { cacheControl: 'no-cache' }),
+  body: COMPLETE_BODY,
+})
 
 type GatewayOf = (servers: LaneServers) => Promise<GatewayServer>
 const plainGateway: GatewayOf = (s) => s.gateway()
@@ -119,7 +132,8 @@ export function missProbe(name: string, cacheControl: CacheControl, gatewayOf: G
     if (answer.status !== 200) return notAsNamed(name, `probe answered ${answer.status}`, note)
     if (model !== EXPECTED_MODEL) return notAsNamed(name, `NOT via mock: ${model}`, note)
     if (cache !== 'MISS') return notAsNamed(name, `NOT MISS: ${cache}`, note)
-    if (stored !== (cacheControl === 'no-cache')) return notAsNamed(name, stored ? 'NOT no-store: the answer was stored' : 'NOT a real miss: the answer was not stored', note)
+    if (stored !== (cacheControl === 'no-cache'))
+      return notAsNamed(name, stored ? 'NOT no-store: the answer was stored' : 'NOT a real miss: the answer was not stored', note)
     return { isAsNamed: true, note }
   }
 }
@@ -225,7 +239,13 @@ export function sharedStoresReadiness(status: number, body: string): { readonly 
   } catch {
     dependencies = undefined
   }
-  const said = `/readyz ${status}, ${dependencies === undefined ? 'no dependencies' : Object.entries(dependencies).map(([name, state]) => `${name} ${String(state)}`).join(', ')}`
+  const said = `/readyz ${status}, ${
+    dependencies === undefined
+      ? 'no dependencies'
+      : Object.entries(dependencies)
+          .map(([name, state]) => `${name} ${String(state)}`)
+          .join(', ')
+  }`
   return { up: status === 200 && dependencies?.postgres === 'up' && dependencies.redis === 'up', said }
 }
 
@@ -262,39 +282,78 @@ const zeroMsLane: Lane = {
   setup: ZERO_MS_SETUP,
   steps: [
     roundRobinStep([
-      autocannonRow({ name: ROW.jsonDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
-      autocannonRow({ name: ROW.jsonForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
       autocannonRow({
-        name: ROW.missNoCache, baseline: ROW.jsonForwarder,
-        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
-        probe: missProbe(ROW.missNoCache, 'no-cache'), audit: meteredRequests,
+        name: ROW.jsonDirect,
+        target: async (s) => {
+          const mock = await s.mock()
+          return { server: mock, load: openai(mock, OPENAI_BODY) }
+        },
       }),
       autocannonRow({
-        name: ROW.missTraced, baseline: ROW.missNoCache,
-        target: async (s) => { const g = await s.gateway('traced'); return { server: g, load: complete(g, 'no-cache') } },
+        name: ROW.jsonForwarder,
+        target: async (s) => {
+          const fwd = await s.forwarder()
+          return { server: fwd, load: openai(fwd, OPENAI_BODY) }
+        },
+      }),
+      autocannonRow({
+        name: ROW.missNoCache,
+        baseline: ROW.jsonForwarder,
+        target: async (s) => {
+          const g = await s.gateway()
+          return { server: g, load: complete(g, 'no-cache') }
+        },
+        probe: missProbe(ROW.missNoCache, 'no-cache'),
+        audit: meteredRequests,
+      }),
+      autocannonRow({
+        name: ROW.missTraced,
+        baseline: ROW.missNoCache,
+        target: async (s) => {
+          const g = await s.gateway('traced')
+          return { server: g, load: complete(g, 'no-cache') }
+        },
         probe: tracedProbe,
       }),
       autocannonRow({
-        name: ROW.missNoStore, baseline: ROW.jsonForwarder,
-        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-store') } },
-        probe: missProbe(ROW.missNoStore, 'no-store'), audit: meteredRequests,
+        name: ROW.missNoStore,
+        baseline: ROW.jsonForwarder,
+        target: async (s) => {
+          const g = await s.gateway()
+          return { server: g, load: complete(g, 'no-store') }
+        },
+        probe: missProbe(ROW.missNoStore, 'no-store'),
+        audit: meteredRequests,
       }),
       autocannonRow({
-        name: ROW.coreOnly, baseline: ROW.jsonForwarder,
-        target: async (s) => { const g = await s.gateway('core only'); return { server: g, load: complete(g) } },
+        name: ROW.coreOnly,
+        baseline: ROW.jsonForwarder,
+        target: async (s) => {
+          const g = await s.gateway('core only')
+          return { server: g, load: complete(g) }
+        },
         probe: withoutAuth(ROW.coreOnly, viaMockProbe(ROW.coreOnly)),
       }),
       autocannonRow({
         name: ROW.staticFloor,
-        target: async (s) => { const [floor, g] = await Promise.all([s.staticFloor(), s.gateway()]); return { server: floor, load: { ...complete(g), url: `${floor.url}/api/ai/complete` } } },
+        target: async (s) => {
+          const [floor, g] = await Promise.all([s.staticFloor(), s.gateway()])
+          return { server: floor, load: { ...complete(g), url: `${floor.url}/api/ai/complete` } }
+        },
       }),
       autocannonRow({
-        name: ROW.hit, baseline: ROW.staticFloor,
-        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g) } },
-        probe: hitProbe, audit: meteredRequests,
+        name: ROW.hit,
+        baseline: ROW.staticFloor,
+        target: async (s) => {
+          const g = await s.gateway()
+          return { server: g, load: complete(g) }
+        },
+        probe: hitProbe,
+        audit: meteredRequests,
       }),
       autocannonRow({
-        name: ROW.governed, baseline: ROW.jsonForwarder,
+        name: ROW.governed,
+        baseline: ROW.jsonForwarder,
         target: async (s) => {
           const g = await s.gateway('governed')
           return { server: g, load: complete(g, 'no-cache', governorCompleteBody(1024, { withMetadata: true })) }
@@ -302,13 +361,20 @@ const zeroMsLane: Lane = {
         probe: governedProbe(ROW.governed),
       }),
       autocannonRow({
-        name: ROW.missShared, baseline: ROW.missNoCache, unavailable: sharedStoresMissing,
-        target: async (s) => { const g = await sharedGateway(s); return { server: g, load: complete(g, 'no-cache') } },
+        name: ROW.missShared,
+        baseline: ROW.missNoCache,
+        unavailable: sharedStoresMissing,
+        target: async (s) => {
+          const g = await sharedGateway(s)
+          return { server: g, load: complete(g, 'no-cache') }
+        },
         probe: onSharedStores(ROW.missShared, sharedGateway, missProbe(ROW.missShared, 'no-cache', sharedGateway)),
         audit: async (s) => ({ ...(await meteredRequests(s, sharedGateway)), ...(await sharedStoresCpu(s)) }),
       }),
       autocannonRow({
-        name: ROW.governedShared, baseline: ROW.governed, unavailable: sharedStoresMissing,
+        name: ROW.governedShared,
+        baseline: ROW.governed,
+        unavailable: sharedStoresMissing,
         target: async (s) => {
           const g = await governedSharedGateway(s)
           return { server: g, load: complete(g, 'no-cache', governorCompleteBody(1024, { withMetadata: true })) }
@@ -318,16 +384,36 @@ const zeroMsLane: Lane = {
       }),
     ]),
     roundRobinStep([
-      streamRow({ name: ROW.streamDirect, target: async (s) => { const mock = await s.mock(); return { server: mock, stream: openaiStream(mock) } } }),
-      streamRow({ name: ROW.streamForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } }),
       streamRow({
-        name: ROW.chatMiss, baseline: ROW.streamForwarder,
-        target: async (s) => { const g = await s.gateway(); return { server: g, stream: chatStream(g) } },
+        name: ROW.streamDirect,
+        target: async (s) => {
+          const mock = await s.mock()
+          return { server: mock, stream: openaiStream(mock) }
+        },
+      }),
+      streamRow({
+        name: ROW.streamForwarder,
+        target: async (s) => {
+          const fwd = await s.forwarder()
+          return { server: fwd, stream: openaiStream(fwd) }
+        },
+      }),
+      streamRow({
+        name: ROW.chatMiss,
+        baseline: ROW.streamForwarder,
+        target: async (s) => {
+          const g = await s.gateway()
+          return { server: g, stream: chatStream(g) }
+        },
         probe: chatProbe(ROW.chatMiss),
       }),
       streamRow({
-        name: ROW.chatCoreOnly, baseline: ROW.streamForwarder,
-        target: async (s) => { const g = await s.gateway('core only'); return { server: g, stream: chatStream(g) } },
+        name: ROW.chatCoreOnly,
+        baseline: ROW.streamForwarder,
+        target: async (s) => {
+          const g = await s.gateway('core only')
+          return { server: g, stream: chatStream(g) }
+        },
         probe: withoutAuth(ROW.chatCoreOnly, chatProbe(ROW.chatCoreOnly)),
       }),
     ]),
@@ -335,9 +421,14 @@ const zeroMsLane: Lane = {
       { name: ROW.oneDirect, target: async (s) => json(openai(await s.mock(), OPENAI_BODY)) },
       { name: ROW.oneForwarder, target: async (s) => json(openai(await s.forwarder(), OPENAI_BODY)) },
       { name: ROW.oneMiss, target: async (s) => json(complete(await s.gateway(), 'no-cache')) },
-      { name: ROW.oneCoreOnly, target: async (s) => json(complete(await s.gateway('core only'))), probe: withoutAuth(ROW.oneCoreOnly, viaMockProbe(ROW.oneCoreOnly)) },
       {
-        name: ROW.oneMissShared, unavailable: sharedStoresMissing,
+        name: ROW.oneCoreOnly,
+        target: async (s) => json(complete(await s.gateway('core only'))),
+        probe: withoutAuth(ROW.oneCoreOnly, viaMockProbe(ROW.oneCoreOnly)),
+      },
+      {
+        name: ROW.oneMissShared,
+        unavailable: sharedStoresMissing,
         target: async (s) => json(complete(await sharedGateway(s), 'no-cache')),
         probe: onSharedStores(ROW.oneMissShared, sharedGateway, missProbe(ROW.oneMissShared, 'no-cache', sharedGateway)),
       },
@@ -356,11 +447,30 @@ const sustainedLane: Lane = {
   setup: { mock: { latencyMs: SUSTAINED_LATENCY_MS, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
   steps: [
     roundRobinStep([
-      autocannonRow({ name: ROW.sustainedDirect, connections: 'sustained', target: async (s) => { const mock = await s.mock(); return { server: mock, load: openai(mock, OPENAI_BODY) } } }),
-      autocannonRow({ name: ROW.sustainedForwarder, connections: 'sustained', target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
       autocannonRow({
-        name: ROW.sustainedMiss, baseline: ROW.sustainedForwarder, connections: 'sustained',
-        target: async (s) => { const g = await s.gateway(); return { server: g, load: complete(g, 'no-cache') } },
+        name: ROW.sustainedDirect,
+        connections: 'sustained',
+        target: async (s) => {
+          const mock = await s.mock()
+          return { server: mock, load: openai(mock, OPENAI_BODY) }
+        },
+      }),
+      autocannonRow({
+        name: ROW.sustainedForwarder,
+        connections: 'sustained',
+        target: async (s) => {
+          const fwd = await s.forwarder()
+          return { server: fwd, load: openai(fwd, OPENAI_BODY) }
+        },
+      }),
+      autocannonRow({
+        name: ROW.sustainedMiss,
+        baseline: ROW.sustainedForwarder,
+        connections: 'sustained',
+        target: async (s) => {
+          const g = await s.gateway()
+          return { server: g, load: complete(g, 'no-cache') }
+        },
         probe: missProbe(ROW.sustainedMiss, 'no-cache'),
       }),
     ]),
@@ -372,10 +482,24 @@ function streamsLane(steps: readonly number[]): Lane {
     name: 'slow streams',
     description: `mock streams ${SLOW_STREAM.chunks} events ${SLOW_STREAM.chunkDelayMs} ms apart (about ${(SLOW_STREAM.chunks * SLOW_STREAM.chunkDelayMs) / 1000} s a stream); proxies get ${STREAM_LANE_CONNECTIONS} sockets to it`,
     setup: { mock: SLOW_STREAM, upstreamConnections: STREAM_LANE_CONNECTIONS },
-    steps: steps.map((open) => openStreamsStep(open, [
-      { name: ROW.streamsForwarder(open), target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } },
-      { name: ROW.streamsChat(open), target: async (s) => { const g = await s.gateway(); return { server: g, stream: chatStream(g) } } },
-    ])),
+    steps: steps.map((open) =>
+      openStreamsStep(open, [
+        {
+          name: ROW.streamsForwarder(open),
+          target: async (s) => {
+            const fwd = await s.forwarder()
+            return { server: fwd, stream: openaiStream(fwd) }
+          },
+        },
+        {
+          name: ROW.streamsChat(open),
+          target: async (s) => {
+            const g = await s.gateway()
+            return { server: g, stream: chatStream(g) }
+          },
+        },
+      ]),
+    ),
   }
 }
 
@@ -386,32 +510,71 @@ function streamsLane(steps: readonly number[]): Lane {
  * the shared rate limit (the bench project's plan is otherwise unlimited and skips it).
  */
 function scalingLane(workers: readonly number[]): Lane {
-  const served = (n: number): GatewayOf => (s) => s.served(n)
+  const served =
+    (n: number): GatewayOf =>
+    (s) =>
+      s.served(n)
   return {
     name: 'scaling',
     description: `mock answers at once; the gateway started as \`tollgate serve --workers N\` for N = ${workers.join(', ')}, each on the CPUs its row's note names`,
     setup: ZERO_MS_SETUP,
     steps: [
       roundRobinStep([
-        autocannonRow({ name: ROW.scalingJsonForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, load: openai(fwd, OPENAI_BODY) } } }),
-        ...workers.map((n) => autocannonRow({
-          name: ROW.scalingJson(n), baseline: n === 1 ? ROW.scalingJsonForwarder : ROW.scalingJson(1), countsStoreCommits: true,
-          target: async (s) => { const g = await s.served(n); return { server: g, load: complete(g, 'no-cache') } },
-          probe: missProbe(ROW.scalingJson(n), 'no-cache', served(n)),
-        })),
-        ...workers.map((n) => autocannonRow({
-          name: ROW.scalingJsonLimited(n), baseline: n === 1 ? ROW.scalingJson(1) : ROW.scalingJsonLimited(1), countsStoreCommits: true,
-          target: async (s) => { const g = await s.served(n, true); return { server: g, load: complete(g, 'no-cache') } },
-          probe: limitedProbe(ROW.scalingJsonLimited(n), missProbe(ROW.scalingJsonLimited(n), 'no-cache', (s) => s.served(n, true))),
-        })),
+        autocannonRow({
+          name: ROW.scalingJsonForwarder,
+          target: async (s) => {
+            const fwd = await s.forwarder()
+            return { server: fwd, load: openai(fwd, OPENAI_BODY) }
+          },
+        }),
+        ...workers.map((n) =>
+          autocannonRow({
+            name: ROW.scalingJson(n),
+            baseline: n === 1 ? ROW.scalingJsonForwarder : ROW.scalingJson(1),
+            countsStoreCommits: true,
+            target: async (s) => {
+              const g = await s.served(n)
+              return { server: g, load: complete(g, 'no-cache') }
+            },
+            probe: missProbe(ROW.scalingJson(n), 'no-cache', served(n)),
+          }),
+        ),
+        ...workers.map((n) =>
+          autocannonRow({
+            name: ROW.scalingJsonLimited(n),
+            baseline: n === 1 ? ROW.scalingJson(1) : ROW.scalingJsonLimited(1),
+            countsStoreCommits: true,
+            target: async (s) => {
+              const g = await s.served(n, true)
+              return { server: g, load: complete(g, 'no-cache') }
+            },
+            probe: limitedProbe(
+              ROW.scalingJsonLimited(n),
+              missProbe(ROW.scalingJsonLimited(n), 'no-cache', (s) => s.served(n, true)),
+            ),
+          }),
+        ),
       ]),
       roundRobinStep([
-        streamRow({ name: ROW.scalingStreamForwarder, target: async (s) => { const fwd = await s.forwarder(); return { server: fwd, stream: openaiStream(fwd) } } }),
-        ...workers.map((n) => streamRow({
-          name: ROW.scalingChat(n), baseline: n === 1 ? ROW.scalingStreamForwarder : ROW.scalingChat(1), countsStoreCommits: true,
-          target: async (s) => { const g = await s.served(n); return { server: g, stream: chatStream(g) } },
-          probe: chatProbe(ROW.scalingChat(n)),
-        })),
+        streamRow({
+          name: ROW.scalingStreamForwarder,
+          target: async (s) => {
+            const fwd = await s.forwarder()
+            return { server: fwd, stream: openaiStream(fwd) }
+          },
+        }),
+        ...workers.map((n) =>
+          streamRow({
+            name: ROW.scalingChat(n),
+            baseline: n === 1 ? ROW.scalingStreamForwarder : ROW.scalingChat(1),
+            countsStoreCommits: true,
+            target: async (s) => {
+              const g = await s.served(n)
+              return { server: g, stream: chatStream(g) }
+            },
+            probe: chatProbe(ROW.scalingChat(n)),
+          }),
+        ),
       ]),
     ],
   }

@@ -27,16 +27,19 @@ export interface Measurement {
 export async function runLoad(load: LoadRequest, settings: LoadSettings): Promise<Measurement> {
   const latencies: number[] = []
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: load.url,
-      method: load.method,
-      headers: { ...load.headers },
-      ...(load.body === undefined ? {} : { body: load.body }),
-      connections: settings.connections,
-      duration: settings.durationSeconds,
-      pipelining: 1,
-      timeout: 10,
-    }, (err, done) => (err ? reject(err) : resolve(done)))
+    const instance = autocannon(
+      {
+        url: load.url,
+        method: load.method,
+        headers: { ...load.headers },
+        ...(load.body === undefined ? {} : { body: load.body }),
+        connections: settings.connections,
+        duration: settings.durationSeconds,
+        pipelining: 1,
+        timeout: 10,
+      },
+      (err, done) => (err ? reject(err) : resolve(done)),
+    )
     instance.on('response', (_client, status, _bytes, ms) => {
       if (status >= 200 && status < 300) latencies.push(ms)
     })

@@ -23,7 +23,9 @@ export interface OneConnectionMeasurement {
 }
 
 export async function runInterleaved(targets: readonly StreamTarget[], settings: OneConnectionSettings): Promise<OneConnectionMeasurement[]> {
-  const clients = targets.map((t) => new Client(new URL(t.load.url).origin, { pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000, keepAliveTimeout: 60_000 }))
+  const clients = targets.map(
+    (t) => new Client(new URL(t.load.url).origin, { pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000, keepAliveTimeout: 60_000 }),
+  )
   const samples: StreamSample[][] = targets.map(() => [])
   try {
     const windowStart = performance.now() + settings.warmupSeconds * 1000

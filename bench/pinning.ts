@@ -26,7 +26,11 @@ function hasTaskset(): boolean {
 export function pinLoadGenerator(mode: 'auto' | 'off'): Pinning {
   const cpus = availableParallelism()
   if (mode === 'off') return { serverCpu: undefined, description: `off (--pin off); the load generator and the servers share the ${cpus} CPUs` }
-  if (!hasTaskset()) return { serverCpu: undefined, description: `off (taskset not found; Debian package util-linux); the load generator and the servers share the ${cpus} CPUs` }
+  if (!hasTaskset())
+    return {
+      serverCpu: undefined,
+      description: `off (taskset not found; Debian package util-linux); the load generator and the servers share the ${cpus} CPUs`,
+    }
   if (cpus < 2) return { serverCpu: undefined, description: 'off (one CPU)' }
   execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' })
   const serverCpu = cpus - 1

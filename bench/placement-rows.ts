@@ -45,8 +45,13 @@ const governorHeaderNames = (headers: Readonly<Record<string, string>>) => Objec
 function unscannedRow(size: GovernorSize, bytes: number): LoadMember {
   const name = governorRowName(size, 'no metadata')
   return autocannonRow({
-    name, optional: true, measuresLoopLag: true,
-    target: async (s) => { const g = await s.gateway(); return { server: g, load: governedComplete(g, bytes, false) } },
+    name,
+    optional: true,
+    measuresLoopLag: true,
+    target: async (s) => {
+      const g = await s.gateway()
+      return { server: g, load: governedComplete(g, bytes, false) }
+    },
     async probe(load): Promise<ProbeResult> {
       const answer = await send(load)
       const governed = governorHeaderNames(answer.headers)
@@ -62,8 +67,14 @@ function scannedRow(size: GovernorSize, bytes: number, placement: Placement): Lo
   const name = governorRowName(size, placement.variant)
   const other = placement.scansIn === 'inline' ? 'pool' : 'inline'
   return autocannonRow({
-    name, optional: true, measuresLoopLag: true, baseline: governorRowName(size, 'no metadata'),
-    target: async (s) => { const g = await s.gateway(placement.variant); return { server: g, load: governedComplete(g, bytes, true) } },
+    name,
+    optional: true,
+    measuresLoopLag: true,
+    baseline: governorRowName(size, 'no metadata'),
+    target: async (s) => {
+      const g = await s.gateway(placement.variant)
+      return { server: g, load: governedComplete(g, bytes, true) }
+    },
     async probe(load): Promise<ProbeResult> {
       const origin = new URL(load.url).origin
       const before = await governorScans(origin)
@@ -84,7 +95,8 @@ function scannedRow(size: GovernorSize, bytes: number, placement: Placement): Lo
   })
 }
 
-export const placementSteps: readonly Step[] = [roundRobinStep(GOVERNOR_SIZES.flatMap(({ label, bytes }) => [
-  unscannedRow(label, bytes),
-  ...PLACEMENTS.map((placement) => scannedRow(label, bytes, placement)),
-]))]
+export const placementSteps: readonly Step[] = [
+  roundRobinStep(
+    GOVERNOR_SIZES.flatMap(({ label, bytes }) => [unscannedRow(label, bytes), ...PLACEMENTS.map((placement) => scannedRow(label, bytes, placement))]),
+  ),
+]

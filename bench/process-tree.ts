@@ -69,15 +69,17 @@ export function threadTicks(pid: number): Map<number, ThreadTicks> {
 export function withDescendants(roots: readonly number[]): number[] {
   let processes: Array<{ pid: number; parent: number }>
   try {
-    processes = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-      const stat = statOf(Number(name))
-      return stat === undefined ? [] : [{ pid: Number(name), parent: stat.parent }]
-    })
+    processes = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .flatMap((name) => {
+        const stat = statOf(Number(name))
+        return stat === undefined ? [] : [{ pid: Number(name), parent: stat.parent }]
+      })
   } catch {
     return [...roots]
   }
   const tree = new Set(roots)
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     grew = false
     for (const { pid, parent } of processes) {
       if (!tree.has(pid) && tree.has(parent)) {

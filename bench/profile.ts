@@ -46,8 +46,14 @@ interface ProfiledRow {
   request(gateway: GatewayServer): LoadRequest
 }
 
-const complete = (cacheControl?: CacheControl, body = COMPLETE_BODY) => (g: GatewayServer): LoadRequest =>
-  ({ url: `${g.url}/api/ai/complete`, method: 'POST', headers: completeHeaders(g.key, cacheControl === undefined ? {} : { cacheControl }), body })
+const complete =
+  (cacheControl?: CacheControl, body = COMPLETE_BODY) =>
+  (g: GatewayServer): LoadRequest => ({
+    url: `${g.url}/api/ai/complete`,
+    method: 'POST',
+    headers: completeHeaders(g.key, cacheControl === undefined ? {} : { cacheControl }),
+    body,
+  })
 
 const chat = (g: GatewayServer): LoadRequest => ({ ...complete('no-cache')(g), url: `${g.url}/api/ai/chat` })
 
@@ -94,17 +100,27 @@ async function main(): Promise<void> {
   const pinning = pinLoadGenerator(values.pin)
   const fleet = new Fleet(pinning.serverCpu)
   process.once('exit', () => fleet.killAllNow())
-  const servers = new LaneServers(fleet, 'profile', { mock: row.mock ?? { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections }, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${interval}`])
+  const servers = new LaneServers(
+    fleet,
+    'profile',
+    { mock: row.mock ?? { latencyMs: 0, chunks: 8, chunkDelayMs: 0 }, upstreamConnections: routerSchema.parse({}).connections },
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${interval}`],
+  )
   let achieved: string
   let window: TimeWindow
   const nowUs = () => Number(process.hrtime.bigint() / 1000n)
   try {
     const gateway = await servers.gateway(row.gateway, row.stores)
     const load = row.request(gateway)
-    process.stderr.write(`profile: ${values.row} against ${load.url}, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${seconds} s; pinning: ${pinning.description}\n`)
+    process.stderr.write(
+      `profile: ${values.row} against ${load.url}, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${seconds} s; pinning: ${pinning.description}\n`,
+    )
     if (row.stream) {
       const fromUs = nowUs() + WARMUP_SECONDS * 1e6
-      const m = await runStreamLoad({ load, endMarker: 'event: done' }, { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, durationSeconds: seconds, stallMs: 1000, drainMs: 5000 })
+      const m = await runStreamLoad(
+        { load, endMarker: 'event: done' },
+        { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, durationSeconds: seconds, stallMs: 1000, drainMs: 5000 },
+      )
       window = { fromUs, toUs: fromUs + seconds * 1e6 }
       achieved = `${m.streamsPerSecond.toFixed(0)} streams/s, ${m.failed} failed`
     } else {
@@ -120,7 +136,9 @@ async function main(): Promise<void> {
     await fleet.stopAll()
   }
 
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()
   if (files.length === 0) throw new Error(`no profile was written to ${dir}`)
   // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread, the others are workers.
   const threadOf = (file: string) => Number(file.split('.').at(-3))
@@ -128,16 +146,27 @@ async function main(): Promise<void> {
   for (const file of files) {
     const costs = costsOf(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, ROOT, window)
     if (threadOf(file) !== 0) {
-      const busiest = top(costs.byFunction, 'selfMs', 3).filter((c) => c.selfMs >= 1).map((c) => `${c.name} ${c.selfMs.toFixed(0)} ms`).join(', ')
-      out.push('', `worker thread ${threadOf(file)} (${file}): ${costs.busyMs.toFixed(0)} ms busy of ${costs.sampledMs.toFixed(0)} ms${busiest === '' ? '' : `; most self time: ${busiest}`}`)
+      const busiest = top(costs.byFunction, 'selfMs', 3)
+        .filter((c) => c.selfMs >= 1)
+        .map((c) => `${c.name} ${c.selfMs.toFixed(0)} ms`)
+        .join(', ')
+      out.push(
+        '',
+        `worker thread ${threadOf(file)} (${file}): ${costs.busyMs.toFixed(0)} ms busy of ${costs.sampledMs.toFixed(0)} ms${busiest === '' ? '' : `; most self time: ${busiest}`}`,
+      )
       continue
     }
     out.push(
-      '', `main thread (${file}): ${costs.busyMs.toFixed(0)} ms busy of ${costs.sampledMs.toFixed(0)} ms sampled; percentages are of busy time`,
-      '', costTable(`Top ${count} files by self time:`, top(costs.byFile, 'selfMs', count), costs.busyMs),
-      '', costTable(`Top ${count} files by inclusive time:`, top(costs.byFile, 'totalMs', count), costs.busyMs),
-      '', costTable(`Top ${count} functions by self time:`, top(costs.byFunction, 'selfMs', count), costs.busyMs),
-      '', costTable(`Top ${count} functions by inclusive time:`, top(costs.byFunction, 'totalMs', count), costs.busyMs),
+      '',
+      `main thread (${file}): ${costs.busyMs.toFixed(0)} ms busy of ${costs.sampledMs.toFixed(0)} ms sampled; percentages are of busy time`,
+      '',
+      costTable(`Top ${count} files by self time:`, top(costs.byFile, 'selfMs', count), costs.busyMs),
+      '',
+      costTable(`Top ${count} files by inclusive time:`, top(costs.byFile, 'totalMs', count), costs.busyMs),
+      '',
+      costTable(`Top ${count} functions by self time:`, top(costs.byFunction, 'selfMs', count), costs.busyMs),
+      '',
+      costTable(`Top ${count} functions by inclusive time:`, top(costs.byFunction, 'totalMs', count), costs.busyMs),
     )
   }
   process.stdout.write(`${out.join('\n')}\n`)

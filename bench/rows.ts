@@ -116,7 +116,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function expectStatus200(name: string) {
   return async (load: LoadRequest): Promise<ProbeResult> => {
     const { status } = await send(load)
-    return status === 200 ? { isAsNamed: true, note: 'probe: 200' } : { isAsNamed: false, label: `${name} (probe answered ${status})`, note: `probe: ${status}` }
+    return status === 200
+      ? { isAsNamed: true, note: 'probe: 200' }
+      : { isAsNamed: false, label: `${name} (probe answered ${status})`, note: `probe: ${status}` }
   }
 }
 
@@ -126,7 +128,7 @@ async function upstreamRequests(servers: LaneServers): Promise<number> {
 }
 
 function labelled(def: RowDef, probe: ProbeResult): Pick<RowResult, 'label' | 'isAsNamed'> {
-  return { label: probe.isAsNamed ? def.name : probe.label ?? `${def.name} (not as named)`, isAsNamed: probe.isAsNamed }
+  return { label: probe.isAsNamed ? def.name : (probe.label ?? `${def.name} (not as named)`), isAsNamed: probe.isAsNamed }
 }
 
 function moved(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): Record<string, number> {
@@ -193,7 +195,8 @@ export function skippedRow(def: RowDef, reason: string): RowResult {
 }
 
 const defOf = (row: Omit<RowDef, 'kind'>): RowDef => ({
-  name: row.name, kind: 'throughput',
+  name: row.name,
+  kind: 'throughput',
   ...(row.baseline === undefined ? {} : { baseline: row.baseline }),
   ...(row.optional === undefined ? {} : { optional: row.optional }),
 })
@@ -212,13 +215,25 @@ export function autocannonRow(row: AutocannonRow): LoadMember {
       const probe = await (row.probe ?? ((l: LoadRequest) => expectStatus200(row.name)(l)))(load, servers)
       const connections = row.connections === 'sustained' ? settings.sustainedConnections : settings.connections
       return {
-        server, probe, connections,
+        server,
+        probe,
+        connections,
         async warm(seconds) {
           await runLoad(load, { connections, durationSeconds: seconds })
         },
         async slice(seconds) {
           const m = await runLoad(load, { connections, durationSeconds: seconds })
-          return { seconds, ok: m.ok, failed: m.failed, timeouts: m.timeouts, stalls: 0, answered: m.ok + m.failed, latencies: m.latencies, ttfbs: [], problems: [] }
+          return {
+            seconds,
+            ok: m.ok,
+            failed: m.failed,
+            timeouts: m.timeouts,
+            stalls: 0,
+            answered: m.ok + m.failed,
+            latencies: m.latencies,
+            ttfbs: [],
+            problems: [],
+          }
         },
       }
     },
@@ -238,13 +253,25 @@ export function streamRow(row: StreamRow): LoadMember {
       const run = (warmupSeconds: number, durationSeconds: number) =>
         runStreamLoad(stream, { connections: settings.connections, warmupSeconds, durationSeconds, stallMs: settings.stallMs, drainMs: 5000 })
       return {
-        server, probe, connections: settings.connections,
+        server,
+        probe,
+        connections: settings.connections,
         async warm(seconds) {
           await run(0, seconds)
         },
         async slice(seconds) {
           const m = await run(0, seconds)
-          return { seconds, ok: m.ok, failed: m.failed, timeouts: 0, stalls: m.stalls, answered: m.answeredTotal, latencies: m.totals, ttfbs: m.ttfbs, problems: m.problems }
+          return {
+            seconds,
+            ok: m.ok,
+            failed: m.failed,
+            timeouts: 0,
+            stalls: m.stalls,
+            answered: m.answeredTotal,
+            latencies: m.totals,
+            ttfbs: m.ttfbs,
+            problems: m.problems,
+          }
         },
       }
     },
@@ -274,9 +301,19 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
       for (const member of running) prepared.push(await member.prepare(servers, s))
       const slices = Math.max(1, Math.round(s.durationSeconds / SLICE_SECONDS))
       const sliceSeconds = s.durationSeconds / slices
-      ctx.progress(`${running.map((m, i) => `${m.def.name} (${prepared[i]!.probe.note})`).join(', ')}: ${s.warmupSeconds} s warm-up each, then ${slices} turns of ${sliceSeconds} s each`)
+      ctx.progress(
+        `${running.map((m, i) => `${m.def.name} (${prepared[i]!.probe.note})`).join(', ')}: ${s.warmupSeconds} s warm-up each, then ${slices} turns of ${sliceSeconds} s each`,
+      )
       for (const p of prepared) await p.warm(s.warmupSeconds)
-      const taken = running.map(() => ({ slices: [] as Slice[], cpuMicros: 0, upstream: 0, commits: 0, otherCpu: [] as number[], lag: [] as number[], audited: {} as Record<string, number> }))
+      const taken = running.map(() => ({
+        slices: [] as Slice[],
+        cpuMicros: 0,
+        upstream: 0,
+        commits: 0,
+        otherCpu: [] as number[],
+        lag: [] as number[],
+        audited: {} as Record<string, number>,
+      }))
       for (let turn = 0; turn < slices; turn++) {
         for (let k = 0; k < running.length; k++) {
           const i = (turn + k) % running.length
@@ -306,16 +343,23 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
         const t = taken[i]!
         const sum = (pick: (slice: Slice) => number) => t.slices.reduce((total, slice) => total + pick(slice), 0)
         const seconds = sum((x) => x.seconds)
-        const answered = Math.max(1, sum((x) => x.answered))
+        const answered = Math.max(
+          1,
+          sum((x) => x.answered),
+        )
         const latencies = ascending(t.slices.flatMap((x) => x.latencies))
         const ttfbs = ascending(t.slices.flatMap((x) => x.ttfbs))
         const timeouts = sum((x) => x.timeouts)
         return {
-          ...member.def, ...labelled(member.def, p.probe),
+          ...member.def,
+          ...labelled(member.def, p.probe),
           figures: {
-            rps: sum((x) => x.ok) / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99),
+            rps: sum((x) => x.ok) / seconds,
+            p50Ms: percentile(latencies, 50),
+            p99Ms: percentile(latencies, 99),
             ...(member.isStream ? { ttfbP50Ms: percentile(ttfbs, 50), ttfbP99Ms: percentile(ttfbs, 99), stalls: sum((x) => x.stalls) } : {}),
-            ok: sum((x) => x.ok), failed: sum((x) => x.failed),
+            ok: sum((x) => x.ok),
+            failed: sum((x) => x.failed),
             cpuMicrosPerAnswer: t.cpuMicros / answered,
             ...(t.otherCpu.length === 0 ? {} : { otherCpuPct: t.otherCpu.reduce((a, b) => a + b, 0) / t.otherCpu.length }),
             ...(p.server.url === mockUrl ? {} : { upstreamPerAnswer: t.upstream / answered }),
@@ -323,7 +367,13 @@ export function roundRobinStep(members: readonly LoadMember[]): Step {
             ...(t.lag.length === 0 ? {} : { loopLagP99Ms: median(t.lag) }),
           },
           ...(member.audit === undefined ? {} : { audited: t.audited }),
-          notes: [p.probe.note, `${p.connections} connections`, ...(p.server.placement === undefined ? [] : [p.server.placement]), ...(timeouts > 0 ? [`${timeouts} timeouts`] : []), ...new Set(t.slices.flatMap((x) => x.problems))],
+          notes: [
+            p.probe.note,
+            `${p.connections} connections`,
+            ...(p.server.placement === undefined ? [] : [p.server.placement]),
+            ...(timeouts > 0 ? [`${timeouts} timeouts`] : []),
+            ...new Set(t.slices.flatMap((x) => x.problems)),
+          ],
         }
       })
       return [...measured, ...skipped]
@@ -358,20 +408,35 @@ export function interleavedStep(targets: readonly InterleavedTarget[]): Step {
         return reason === undefined ? [{ target: t, def: defs[i]! }] : []
       })
       const streams = await Promise.all(running.map(({ target }) => target.target(servers)))
-      const probes = await Promise.all(running.map(({ target }, i) => (target.probe ?? ((l: LoadRequest) => expectStatus200(target.name)(l)))(streams[i]!.load, servers)))
+      const probes = await Promise.all(
+        running.map(({ target }, i) => (target.probe ?? ((l: LoadRequest) => expectStatus200(target.name)(l)))(streams[i]!.load, servers)),
+      )
       const s = ctx.settings
-      ctx.progress(`${running.map(({ target }) => target.name).join(', ')}: one connection each, interleaved; ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured`)
+      ctx.progress(
+        `${running.map(({ target }) => target.name).join(', ')}: one connection each, interleaved; ${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured`,
+      )
       const window = openCpuWindow(ctx.pids())
       const measured = await runInterleaved(streams, { warmupSeconds: s.warmupSeconds, durationSeconds: s.durationSeconds })
       const otherCpuPct = window.otherCpuPct()
-      return [...measured.map((m, i): RowResult => ({
-        ...running[i]!.def, ...labelled(running[i]!.def, probes[i]!),
-        figures: {
-          p50Ms: m.p50Ms, p99Ms: m.p99Ms, ttfbP50Ms: m.ttfbP50Ms, ttfbP99Ms: m.ttfbP99Ms, ok: m.ok, failed: m.failed,
-          ...(otherCpuPct === undefined ? {} : { otherCpuPct }),
-        },
-        notes: [probes[i]!.note, `${m.ok} requests`, ...m.problems],
-      })), ...skipped]
+      return [
+        ...measured.map(
+          (m, i): RowResult => ({
+            ...running[i]!.def,
+            ...labelled(running[i]!.def, probes[i]!),
+            figures: {
+              p50Ms: m.p50Ms,
+              p99Ms: m.p99Ms,
+              ttfbP50Ms: m.ttfbP50Ms,
+              ttfbP99Ms: m.ttfbP99Ms,
+              ok: m.ok,
+              failed: m.failed,
+              ...(otherCpuPct === undefined ? {} : { otherCpuPct }),
+            },
+            notes: [probes[i]!.note, `${m.ok} requests`, ...m.problems],
+          }),
+        ),
+        ...skipped,
+      ]
     },
   }
 }
@@ -412,7 +477,13 @@ export function openStreamsStep(open: number, targets: readonly OpenStreamsTarge
         const window = openCpuWindow(ctx.pids())
         let m: Awaited<ReturnType<typeof runStreamLoad>>
         try {
-          m = await runStreamLoad(stream, { connections: open, warmupSeconds: s.warmupSeconds, durationSeconds: s.durationSeconds, stallMs: s.stallMs, drainMs: Math.max(5000, 2 * s.stallMs) })
+          m = await runStreamLoad(stream, {
+            connections: open,
+            warmupSeconds: s.warmupSeconds,
+            durationSeconds: s.durationSeconds,
+            stallMs: s.stallMs,
+            drainMs: Math.max(5000, 2 * s.stallMs),
+          })
         } finally {
           clearInterval(sampler)
         }
@@ -424,9 +495,18 @@ export function openStreamsStep(open: number, targets: readonly OpenStreamsTarge
         const quarter = inWindow.find((r) => r.at >= windowStartMs + (windowEndMs - windowStartMs) / 4)
         const sent = Math.max(1, m.answeredTotal)
         results.push({
-          ...def, ...labelled(def, probe),
+          ...def,
+          ...labelled(def, probe),
           figures: {
-            rps: m.streamsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, ttfbP50Ms: m.ttfbP50Ms, ttfbP99Ms: m.ttfbP99Ms, ttftP99Ms: m.ttftP99Ms, ok: m.ok, failed: m.failed, stalls: m.stalls,
+            rps: m.streamsPerSecond,
+            p50Ms: m.p50Ms,
+            p99Ms: m.p99Ms,
+            ttfbP50Ms: m.ttfbP50Ms,
+            ttfbP99Ms: m.ttfbP99Ms,
+            ttftP99Ms: m.ttftP99Ms,
+            ok: m.ok,
+            failed: m.failed,
+            stalls: m.stalls,
             cpuMicrosPerAnswer: (cpuAfter - cpuBefore) / sent,
             ...(otherCpuPct === undefined ? {} : { otherCpuPct }),
             ...(rssBefore === undefined ? {} : { rssBeforeMb: rssBefore / MB }),

@@ -113,7 +113,9 @@ async function main(): Promise<void> {
   watchdog.unref()
 
   progress(`pinning: ${pinning.description}`)
-  progress(`plan: ${plan.lanes.map(({ lane, steps }) => `${lane.name} (${steps.flatMap((s) => s.rows).filter((r) => plan.rows.has(r.name)).length} rows)`).join(', ')} x ${repeats}, about ${Math.ceil(estimateSeconds(plan, settings, repeats) / 60)} min`)
+  progress(
+    `plan: ${plan.lanes.map(({ lane, steps }) => `${lane.name} (${steps.flatMap((s) => s.rows).filter((r) => plan.rows.has(r.name)).length} rows)`).join(', ')} x ${repeats}, about ${Math.ceil(estimateSeconds(plan, settings, repeats) / 60)} min`,
+  )
   const ctx: StepContext = { settings, progress, pids: () => fleet.pids() }
   const began = Date.now()
   const startedAt = new Date().toISOString()
@@ -137,7 +139,9 @@ async function main(): Promise<void> {
         const base = rows.find((r) => r.name === row?.baseline)
         return row?.figures.rps === undefined || base?.figures.rps === undefined ? '-' : (row.figures.rps / base.figures.rps).toFixed(2)
       }
-      progress(`repeat ${repeat} done: ${[ROW.missNoCache, ROW.missShared, ROW.chatMiss, ROW.hit, ROW.governed, ROW.scalingJson(2), ROW.scalingChat(2)].map((name) => `${name} ${ratio(name)}x`).join(', ')}`)
+      progress(
+        `repeat ${repeat} done: ${[ROW.missNoCache, ROW.missShared, ROW.chatMiss, ROW.hit, ROW.governed, ROW.scalingJson(2), ROW.scalingChat(2)].map((name) => `${name} ${ratio(name)}x`).join(', ')}`,
+      )
     }
   } finally {
     await fleet.stopAll()
@@ -147,10 +151,19 @@ async function main(): Promise<void> {
   const rows = summarise(results)
   const summary: Summary = {
     info: {
-      startedAt, node: process.version, cpus: cpuCount, cpuModel: cpus()[0]?.model ?? 'unknown', pinning: pinning.description,
-      connections: settings.connections, sustainedConnections: settings.sustainedConnections, warmupSeconds: settings.warmupSeconds,
-      durationSeconds: settings.durationSeconds, repeats, stallMs: settings.stallMs,
-      lanes: plan.lanes.map(({ lane }) => `${lane.name}: ${lane.description}`), wallSeconds: (Date.now() - began) / 1000,
+      startedAt,
+      node: process.version,
+      cpus: cpuCount,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      pinning: pinning.description,
+      connections: settings.connections,
+      sustainedConnections: settings.sustainedConnections,
+      warmupSeconds: settings.warmupSeconds,
+      durationSeconds: settings.durationSeconds,
+      repeats,
+      stallMs: settings.stallMs,
+      lanes: plan.lanes.map(({ lane }) => `${lane.name}: ${lane.description}`),
+      wallSeconds: (Date.now() - began) / 1000,
     },
     rows,
     board: boardOf(rows, settings.sustainedConnections, SUSTAINED_LATENCY_MS),

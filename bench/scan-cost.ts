@@ -50,10 +50,7 @@ const TEXTS: Readonly<Record<string, string>> = {
       `${i % 2 === 0 ? Buffer.from(`event ${i} processed for order ${i * 31} at stage ${i % 5}`).toString('base64') : Buffer.from(randomString(next, ALNUM, 24)).toString('hex')} `,
     SIZE,
   ),
-  prose: repeatTo(
-    (i) => `The committee met on day ${i} to review the quarterly figures, and agreed to publish a short summary for the members. `,
-    SIZE,
-  ),
+  prose: repeatTo((i) => `The committee met on day ${i} to review the quarterly figures, and agreed to publish a short summary for the members. `, SIZE),
 }
 
 // CPU time rather than wall time: the machine may be shared, and waiting for a core is not cost.

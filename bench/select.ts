@@ -13,10 +13,16 @@ export interface Selection {
 
 export function selectSteps(all: readonly Lane[], only: string | undefined): Selection {
   const rows = all.flatMap((lane) => lane.steps.flatMap((step) => step.rows))
-  const terms = only === undefined ? undefined : only.split(/,(?! )/).map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0)
+  const terms =
+    only === undefined
+      ? undefined
+      : only
+          .split(/,(?! )/)
+          .map((t) => t.trim().toLowerCase())
+          .filter((t) => t.length > 0)
   const matches = (name: string, term: string) => (term.startsWith('=') ? name.toLowerCase() === term.slice(1) : name.toLowerCase().includes(term))
   const chosen = new Set(rows.filter((row) => (terms === undefined ? row.optional !== true : terms.some((t) => matches(row.name, t)))).map((row) => row.name))
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     grew = false
     for (const row of rows) {
       if (chosen.has(row.name) && row.baseline !== undefined && !chosen.has(row.baseline)) {

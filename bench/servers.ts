@@ -72,20 +72,30 @@ const WHOLE_REQUEST_CHARS = 1 << 20
 function gatewaySpec(kind: GatewayKind, upstreamUrl: string, upstreamConnections: number): GatewaySpec {
   const base = { upstreamUrl, upstreamConnections }
   switch (kind) {
-    case 'plain': case 'traced': return base
-    case 'governed': return {
-      ...base,
-      rateLimit: LIMITED_PLANS,
-      governor: { memoEntries: NO_MEMO },
-    }
-    case 'scan inline': return { ...base, governor: { inlineScanChars: WHOLE_REQUEST_CHARS, inlineBudgetChars: WHOLE_REQUEST_CHARS, memoEntries: NO_MEMO } }
-    case 'scan in pool': return { ...base, governor: { inlineScanChars: 0, memoEntries: NO_MEMO } }
-    case 'core only': return { ...base, plugins: ['router'] }
+    case 'plain':
+    case 'traced':
+      return base
+    case 'governed':
+      return {
+        ...base,
+        rateLimit: LIMITED_PLANS,
+        governor: { memoEntries: NO_MEMO },
+      }
+    case 'scan inline':
+      return { ...base, governor: { inlineScanChars: WHOLE_REQUEST_CHARS, inlineBudgetChars: WHOLE_REQUEST_CHARS, memoEntries: NO_MEMO } }
+    case 'scan in pool':
+      return { ...base, governor: { inlineScanChars: 0, memoEntries: NO_MEMO } }
+    case 'core only':
+      return { ...base, plugins: ['router'] }
   }
 }
 
 const serverOf = (child: Child<{ readonly url: string }>): Server => ({
-  name: child.name, url: child.info.url, pid: child.pid, cpuMicros: () => child.cpuMicros(), rssBytes: () => child.rssBytes(),
+  name: child.name,
+  url: child.info.url,
+  pid: child.pid,
+  cpuMicros: () => child.cpuMicros(),
+  rssBytes: () => child.rssBytes(),
 })
 
 export class LaneServers {
@@ -135,7 +145,8 @@ export class LaneServers {
       const base = gatewaySpec(kind, (await this.mock()).url, this.#setup.upstreamConnections)
       const traced = kind === 'traced' ? { ...base, otlpEndpoint: (await this.otlpSink()).url } : base
       const sharedStores = shared ? await this.sharedStores() : undefined
-      const spec: GatewaySpec = sharedStores === undefined ? traced : { ...traced, sharedStores: { databaseUrl: sharedStores.info.databaseUrl, redisUrl: sharedStores.info.redisUrl } }
+      const spec: GatewaySpec =
+        sharedStores === undefined ? traced : { ...traced, sharedStores: { databaseUrl: sharedStores.info.databaseUrl, redisUrl: sharedStores.info.redisUrl } }
       const child = await this.#fleet.start<GatewayInfo>(name, 'gateway', spec, { nodeFlags: this.#gatewayNodeFlags })
       this.#dataDirs.push(child.info.dataDir)
       const server = { ...serverOf(child), projectId: child.info.projectId, key: child.info.key }
@@ -153,11 +164,14 @@ export class LaneServers {
     return this.#once(`tollgate serve --workers ${workers}${limited ? ', limited plan' : ''}`, async (name) => {
       const placement = clusterPlacement(this.#fleet.serverCpu, workers)
       const spec: ServedGatewaySpec = {
-        upstreamUrl: (await this.mock()).url, upstreamConnections: this.#setup.upstreamConnections, workers,
+        upstreamUrl: (await this.mock()).url,
+        upstreamConnections: this.#setup.upstreamConnections,
+        workers,
         ...(limited ? { rateLimit: LIMITED_PLANS } : {}),
       }
       const child = await this.#fleet.start<GatewayInfo>(name, 'served-gateway', spec, {
-        readyTimeoutMs: SERVED_READY_TIMEOUT_MS, ...(placement.cpus === undefined ? {} : { cpus: placement.cpus }),
+        readyTimeoutMs: SERVED_READY_TIMEOUT_MS,
+        ...(placement.cpus === undefined ? {} : { cpus: placement.cpus }),
       })
       this.#dataDirs.push(child.info.dataDir)
       return { ...serverOf(child), projectId: child.info.projectId, key: child.info.key, placement: placement.description }

@@ -12,7 +12,9 @@ export function postgresBinaries(): string | undefined {
   if (onPath !== '') return join(onPath, '..')
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin')
 }
 

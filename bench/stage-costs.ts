@@ -73,15 +73,19 @@ interface RowDef {
   gateway(servers: LaneServers, settings: Settings): Promise<Target>
 }
 
-const jsonLoad = (load: LoadRequest, settings: Settings): Load => async (seconds) => {
-  const m = await runLoad(load, { connections: settings.connections, durationSeconds: seconds })
-  return { answered: m.ok + m.failed, failed: m.failed }
-}
+const jsonLoad =
+  (load: LoadRequest, settings: Settings): Load =>
+  async (seconds) => {
+    const m = await runLoad(load, { connections: settings.connections, durationSeconds: seconds })
+    return { answered: m.ok + m.failed, failed: m.failed }
+  }
 
-const streamLoad = (stream: StreamTarget, settings: Settings): Load => async (seconds) => {
-  const m = await runStreamLoad(stream, { connections: settings.connections, warmupSeconds: 0, durationSeconds: seconds, stallMs: 1000, drainMs: 5000 })
-  return { answered: m.answeredTotal, failed: m.failed + m.stalls }
-}
+const streamLoad =
+  (stream: StreamTarget, settings: Settings): Load =>
+  async (seconds) => {
+    const m = await runStreamLoad(stream, { connections: settings.connections, warmupSeconds: 0, durationSeconds: seconds, stallMs: 1000, drainMs: 5000 })
+    return { answered: m.answeredTotal, failed: m.failed + m.stalls }
+  }
 
 const ROWS: Readonly<Record<string, RowDef>> = {
   json: {
@@ -149,8 +153,14 @@ async function measure(target: Target, seconds: number, pids: () => number[]): P
   // process's total, so their sum can pass it by a tick or two: then the rest is none.
   byGroup.rest = Math.max(0, all - main - byGroup.v8 - byGroup.libuv - byGroup.workers)
   return {
-    fromUs, toUs, answered, failed, seconds: (toUs - fromUs) / 1e6, otherCpuPct: machine.otherCpuPct(),
-    cpuUs: perAnswer(all), mainUs: perAnswer(main),
+    fromUs,
+    toUs,
+    answered,
+    failed,
+    seconds: (toUs - fromUs) / 1e6,
+    otherCpuPct: machine.otherCpuPct(),
+    cpuUs: perAnswer(all),
+    mainUs: perAnswer(main),
     threadsUs: { v8: perAnswer(byGroup.v8), libuv: perAnswer(byGroup.libuv), workers: perAnswer(byGroup.workers), rest: perAnswer(byGroup.rest) },
   }
 }
@@ -191,9 +201,15 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
   try {
     for (const name of run.rowNames) {
       const row = ROWS[name]!
-      const targets = { forwarder: await row.forwarder(plain, settings), gateway: await row.gateway(plain, settings), profiled: await row.gateway(profiled, settings) }
+      const targets = {
+        forwarder: await row.forwarder(plain, settings),
+        gateway: await row.gateway(plain, settings),
+        profiled: await row.gateway(profiled, settings),
+      }
       for (const { probe } of Object.values(targets)) if (!probe.isAsNamed) throw new Error(`${row.title}: ${probe.label ?? 'not as named'} (${probe.note})`)
-      progress(`repeat ${repeat}/${run.repeats}, ${name}: ${targets.gateway.probe.note}; ${settings.warmupSeconds} s warm-up each, then ${settings.seconds} s each`)
+      progress(
+        `repeat ${repeat}/${run.repeats}, ${name}: ${targets.gateway.probe.note}; ${settings.warmupSeconds} s warm-up each, then ${settings.seconds} s each`,
+      )
       for (const target of Object.values(targets)) await target.load(settings.warmupSeconds)
       // The order rotates from repeat to repeat, so no target is always the one after another's load.
       const order = (['forwarder', 'gateway', 'profiled'] as const).map((_, i, all) => all[(i + repeat - 1) % all.length]!)
@@ -212,10 +228,14 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
   for (const [name, w] of windows) {
     const otherCpu = [w.forwarder, w.gateway, w.profiled].flatMap((x) => (x.otherCpuPct === undefined ? [] : [x.otherCpuPct]))
     figures.set(name, {
-      forwarderUs: w.forwarder.cpuUs, forwarderMainUs: w.forwarder.mainUs,
-      gatewayUs: w.gateway.cpuUs, gatewayMainUs: w.gateway.mainUs, gatewayThreadsUs: w.gateway.threadsUs,
+      forwarderUs: w.forwarder.cpuUs,
+      forwarderMainUs: w.forwarder.mainUs,
+      gatewayUs: w.gateway.cpuUs,
+      gatewayMainUs: w.gateway.mainUs,
+      gatewayThreadsUs: w.gateway.threadsUs,
       profiledUs: w.profiled.cpuUs,
-      forwarderRps: w.forwarder.answered / w.forwarder.seconds, gatewayRps: w.gateway.answered / w.gateway.seconds,
+      forwarderRps: w.forwarder.answered / w.forwarder.seconds,
+      gatewayRps: w.gateway.answered / w.gateway.seconds,
       failed: w.forwarder.failed + w.gateway.failed + w.profiled.failed,
       otherCpuPct: otherCpu.length === 0 ? undefined : otherCpu.reduce((a, b) => a + b, 0) / otherCpu.length,
       shares: stageSharesOf(profile, ROOT, w.profiled),
@@ -249,8 +269,12 @@ async function main(): Promise<void> {
   const outDir = values.out === undefined ? mkdtempSync(join(tmpdir(), 'tollgate-stages-')) : resolve(values.out)
   const pinning = pinLoadGenerator(values.pin)
   const run: Run = {
-    fleet: new Fleet(pinning.serverCpu), settings, rowNames, dataDirs: new Set(),
-    repeats: Math.round(positive(values.repeat, '--repeat')), interval: Math.round(positive(values.interval, '--interval')),
+    fleet: new Fleet(pinning.serverCpu),
+    settings,
+    rowNames,
+    dataDirs: new Set(),
+    repeats: Math.round(positive(values.repeat, '--repeat')),
+    interval: Math.round(positive(values.interval, '--interval')),
   }
   // Last resort when the process ends some other way: nothing asynchronous runs in 'exit'.
   process.once('exit', () => {
@@ -271,7 +295,7 @@ async function main(): Promise<void> {
 
   const method = [
     `Method: CPU per request = utime+stime of the process, all threads (/proc/<pid>/stat), over each ${settings.seconds} s window ÷ answers in it;`,
-    'the gateway\'s main-thread part (/proc/<pid>/task/<pid>/stat) is split by the stage shares of a V8 CPU profile of an identical gateway loaded in',
+    "the gateway's main-thread part (/proc/<pid>/task/<pid>/stat) is split by the stage shares of a V8 CPU profile of an identical gateway loaded in",
     `the same repeat (a sample every ${run.interval} µs counts for the innermost frame on its stack that bench/stages.ts maps to a stage; no project frame:`,
     'an "other" bucket); its other threads by their names. Each repeat starts fresh processes; forwarder, gateway and profiled gateway take turns.',
     `Spread: median, min, max over ${run.repeats} repeat(s). Pinning: ${pinning.description}; ${settings.connections} connections; profiles in ${outDir}.`,

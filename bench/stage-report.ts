@@ -60,8 +60,13 @@ function table(head: readonly string[], lines: ReadonlyArray<readonly string[]>)
 export function formatRow(title: string, repeats: readonly RepeatFigures[]): string {
   const perStage = repeats.map(stageMicros)
   const gateway = spreadOf(repeats.map((r) => r.gatewayUs))
-  const line = (name: string, spread: Spread): string[] =>
-    [name, us(spread.median), us(spread.min), us(spread.max), `${((100 * spread.median) / gateway.median).toFixed(1)}%`]
+  const line = (name: string, spread: Spread): string[] => [
+    name,
+    us(spread.median),
+    us(spread.min),
+    us(spread.max),
+    `${((100 * spread.median) / gateway.median).toFixed(1)}%`,
+  ]
   const stages = (Object.keys(STAGES) as Stage[])
     .filter((stage) => stage !== 'unmapped' || perStage.some((s) => s.unmapped > 0))
     .map((stage) => line(STAGES[stage], spreadOf(perStage.map((s) => s[stage]))))
@@ -75,19 +80,31 @@ export function formatRow(title: string, repeats: readonly RepeatFigures[]): str
   return [
     `${title}: CPU µs per request over ${repeats.length} repeat(s)`,
     '',
-    ...table(['stage', 'median', 'min', 'max', 'of gateway'], [
-      ...stages,
-      ...(Object.keys(THREAD_GROUPS) as ThreadGroup[]).map((group) => line(THREAD_GROUPS[group], spreadOf(repeats.map((r) => r.gatewayThreadsUs[group])))),
-      line('gateway total (all threads)', gateway),
-      line('lean forwarder total (all threads)', forwarder),
-      line('lean forwarder, main thread', spreadOf(repeats.map((r) => r.forwarderMainUs))),
-    ]),
+    ...table(
+      ['stage', 'median', 'min', 'max', 'of gateway'],
+      [
+        ...stages,
+        ...(Object.keys(THREAD_GROUPS) as ThreadGroup[]).map((group) => line(THREAD_GROUPS[group], spreadOf(repeats.map((r) => r.gatewayThreadsUs[group])))),
+        line('gateway total (all threads)', gateway),
+        line('lean forwarder total (all threads)', forwarder),
+        line('lean forwarder, main thread', spreadOf(repeats.map((r) => r.forwarderMainUs))),
+      ],
+    ),
     '',
     `gateway / forwarder CPU per request: ${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`,
     `req/s (median): gateway ${spreadOf(repeats.map((r) => r.gatewayRps)).median.toFixed(0)}, forwarder ${spreadOf(repeats.map((r) => r.forwarderRps)).median.toFixed(0)}; failed answers: ${repeats.reduce((n, r) => n + r.failed, 0)}`,
     `profile: ${samples.median.toFixed(0)} busy samples per repeat (median); the profiled gateway spent ${overhead.median.toFixed(0)}% (${overhead.min.toFixed(0)}–${overhead.max.toFixed(0)}) more CPU per request than the one measured`,
-    ...(other.median === undefined || Number.isNaN(other.median) ? [] : [`other processes on the machine: ${other.median.toFixed(0)}% of a core (median over the windows; ${other.min.toFixed(0)}–${other.max.toFixed(0)})`]),
-    ...(unmapped.size === 0 ? [] : [`files not in bench/stages.ts (counted as "${STAGES.unmapped}"): ${[...unmapped].sort((a, b) => b[1] - a[1]).map(([file, ms]) => `${file} ${ms.toFixed(0)} ms`).join(', ')}`]),
+    ...(other.median === undefined || Number.isNaN(other.median)
+      ? []
+      : [`other processes on the machine: ${other.median.toFixed(0)}% of a core (median over the windows; ${other.min.toFixed(0)}–${other.max.toFixed(0)})`]),
+    ...(unmapped.size === 0
+      ? []
+      : [
+          `files not in bench/stages.ts (counted as "${STAGES.unmapped}"): ${[...unmapped]
+            .sort((a, b) => b[1] - a[1])
+            .map(([file, ms]) => `${file} ${ms.toFixed(0)} ms`)
+            .join(', ')}`,
+        ]),
     'Stage medians need not add up to the median total: each is the median of its own repeats.',
   ].join('\n')
 }

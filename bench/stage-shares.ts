@@ -49,7 +49,12 @@ export function stageSharesOf(profile: CpuProfile, root: string, window?: TimeWi
         const leftover = leftoverOf(frame, root) ?? outer.leftover
         resolved.set(nodeId, { ...outer, underHelper: outer.underHelper || rule === 'caller', leftover })
       } else {
-        resolved.set(nodeId, { stage: rule, underHelper: false, leftover: undefined, ...(rule === 'unmapped' && project !== undefined ? { unmappedFile: project } : {}) })
+        resolved.set(nodeId, {
+          stage: rule,
+          underHelper: false,
+          leftover: undefined,
+          ...(rule === 'unmapped' && project !== undefined ? { unmappedFile: project } : {}),
+        })
       }
     }
     return resolved.get(id)!
@@ -68,7 +73,7 @@ export function stageSharesOf(profile: CpuProfile, root: string, window?: TimeWi
     // A sample stands for the time until the next one.
     const took = profile.timeDeltas[i + 1] ?? 0
     const { stage, underHelper, leftover, unmappedFile } = resolve(id)
-    const into: Stage = stage ?? (underHelper ? 'noStage' : leftover ?? 'otherNode')
+    const into: Stage = stage ?? (underHelper ? 'noStage' : (leftover ?? 'otherNode'))
     us[into] += took
     if (unmappedFile !== undefined) unmappedUs.set(unmappedFile, (unmappedUs.get(unmappedFile) ?? 0) + took)
     samples++

@@ -148,7 +148,15 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
 
 /** ai-call.ts runs the provider call and writes its answer: the call's part, by function. */
 const BY_FUNCTION: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
-  'ai-call.ts': { callModel: 'model', observe: 'model', firstByte: 'model', buildResult: 'model', generatedTokens: 'model', roundCents: 'model', continuedTrace: 'tracing' },
+  'ai-call.ts': {
+    callModel: 'model',
+    observe: 'model',
+    firstByte: 'model',
+    buildResult: 'model',
+    generatedTokens: 'model',
+    roundCents: 'model',
+    continuedTrace: 'tracing',
+  },
 }
 
 const BY_DIALECT_FILE: Readonly<Record<string, Rule>> = {
@@ -201,15 +209,18 @@ export function ruleOfProjectFile(path: string, functionName: string): Rule {
   const name = parts.at(-1)!
   switch (parts[0]) {
     // plugins/index.ts lists the built-ins for the boot.
-    case 'plugins': return parts.length === 2 ? 'offPath' : BY_PLUGIN[parts[1]!] ?? 'unmapped'
-    case 'workers': return parts.includes('scan') ? 'governor' : BY_WORKER_FILE[name] ?? 'unmapped'
+    case 'plugins':
+      return parts.length === 2 ? 'offPath' : (BY_PLUGIN[parts[1]!] ?? 'unmapped')
+    case 'workers':
+      return parts.includes('scan') ? 'governor' : (BY_WORKER_FILE[name] ?? 'unmapped')
     case 'proxy':
       if (parts.includes('dialects')) return BY_DIALECT_FILE[name] ?? 'unmapped'
       if (parts.includes('tracing')) return 'tracing'
       if (parts.includes('events')) return CALLER
       return BY_FUNCTION[name]?.[functionName] ?? BY_CORE_FILE[name] ?? 'unmapped'
     // The benchmark's child entry, the CLI: not the gateway's request path.
-    default: return 'offPath'
+    default:
+      return 'offPath'
   }
 }
 
@@ -225,7 +236,7 @@ const LEFTOVER_BY_PACKAGE: Readonly<Record<string, Stage>> = {
 
 function packageOf(path: string): string {
   const parts = path.split('/')
-  return parts[1]?.startsWith('@') === true ? `${parts[1]}/${parts[2]}` : parts[1] ?? ''
+  return parts[1]?.startsWith('@') === true ? `${parts[1]}/${parts[2]}` : (parts[1] ?? '')
 }
 
 /**

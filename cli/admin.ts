@@ -16,8 +16,11 @@ export interface AdminOptions extends CliStore {
 
 const planSchema = z.enum(PLANS, { error: `--plan must be one of ${PLANS.join(', ')}` })
 const budgetSchema = z.coerce.number({ error: '--budget must be a number of dollars' }).nonnegative('--budget must not be negative')
-const rpmSchema = z.coerce.number({ error: '--rpm must be a whole number of requests per minute' })
-  .int('--rpm must be a whole number of requests per minute').positive('--rpm must be at least 1').max(1_000_000, '--rpm must be at most 1000000')
+const rpmSchema = z.coerce
+  .number({ error: '--rpm must be a whole number of requests per minute' })
+  .int('--rpm must be a whole number of requests per minute')
+  .positive('--rpm must be at least 1')
+  .max(1_000_000, '--rpm must be at most 1000000')
 
 /** A new key's own limits, from --budget and --rpm. */
 function keyLimitsOf(options: AdminOptions): KeyLimits {
@@ -38,7 +41,9 @@ function keyLimitChangesOf(options: AdminOptions): KeyLimitChanges {
 }
 
 const limitsText = (key: { budgetDollars?: number; rpm?: number }) =>
-  [key.budgetDollars === undefined ? '' : `budget $${key.budgetDollars}/month`, key.rpm === undefined ? '' : `${key.rpm} requests/minute`].filter((s) => s !== '').join(', ')
+  [key.budgetDollars === undefined ? '' : `budget $${key.budgetDollars}/month`, key.rpm === undefined ? '' : `${key.rpm} requests/minute`]
+    .filter((s) => s !== '')
+    .join(', ')
 
 function required(options: AdminOptions, flag: string): string {
   const value = options.flags[flag]
@@ -73,8 +78,12 @@ export function runProjects(sub: string | undefined, options: AdminOptions): Pro
           plan: parse(planSchema, options.flags.plan ?? 'free'),
           budgetDollars: parse(budgetSchema, options.flags.budget ?? '10'),
         })
-        if (options.json) printJson({ id: project.id, name: project.name, plan: project.plan, budget: project.budgetDollars, organization: project.organizationId ?? null })
-        else process.stdout.write(`created project ${project.id} (${project.plan}, budget $${project.budgetDollars}/month${org === undefined ? '' : `, in ${org.name}`})\n`)
+        if (options.json)
+          printJson({ id: project.id, name: project.name, plan: project.plan, budget: project.budgetDollars, organization: project.organizationId ?? null })
+        else
+          process.stdout.write(
+            `created project ${project.id} (${project.plan}, budget $${project.budgetDollars}/month${org === undefined ? '' : `, in ${org.name}`})\n`,
+          )
         return
       }
       case 'attach': {
@@ -88,7 +97,12 @@ export function runProjects(sub: string | undefined, options: AdminOptions): Pro
       }
       case 'list': {
         const projects = registry.listProjects().map((p) => ({
-          id: p.id, name: p.name, plan: p.plan, budget: p.budgetDollars, organization: p.organizationId ?? null, created: p.createdAt,
+          id: p.id,
+          name: p.name,
+          plan: p.plan,
+          budget: p.budgetDollars,
+          organization: p.organizationId ?? null,
+          created: p.createdAt,
         }))
         if (options.json) printJson(projects)
         else printTable(projects, ['id', 'name', 'plan', 'budget', 'organization', 'created'])
@@ -117,7 +131,10 @@ export function runOrganizations(sub: string | undefined, options: AdminOptions)
     if (sub !== 'list') throw new UsageError('usage: tollgate orgs list')
     const projects = registry.listProjects()
     const rows = (await organizations.list()).map((org) => ({
-      id: org.id, name: org.name, projects: projects.filter((p) => p.organizationId === org.id).length, created: org.createdAt,
+      id: org.id,
+      name: org.name,
+      projects: projects.filter((p) => p.organizationId === org.id).length,
+      created: org.createdAt,
     }))
     if (options.json) printJson(rows)
     else printTable(rows, ['id', 'name', 'projects', 'created'])
@@ -129,11 +146,17 @@ export function runKeys(sub: string | undefined, options: AdminOptions): Promise
     switch (sub) {
       case 'create': {
         const type = parse(z.enum(['sk', 'pk'], { error: '--type must be sk or pk' }), required(options, 'type')) as KeyType
-        const env = options.flags.env === undefined ? null : (parse(z.enum(['dev', 'stg', 'prod'], { error: '--env must be dev, stg or prod' }), options.flags.env) as KeyEnv)
+        const env =
+          options.flags.env === undefined
+            ? null
+            : (parse(z.enum(['dev', 'stg', 'prod'], { error: '--env must be dev, stg or prod' }), options.flags.env) as KeyEnv)
         const limits = keyLimitsOf(options)
         const { record, key } = await registry.createKey({ projectId: required(options, 'project'), type, env, name: required(options, 'name'), ...limits })
         if (options.json) printJson({ id: record.id, key, prefix: record.prefix, ...limits })
-        else process.stdout.write(`created key ${record.id} (${[record.prefix, limitsText(record)].filter((s) => s !== '').join(', ')})\n${key}\nThis is the only time the full key is shown; store it now.\n`)
+        else
+          process.stdout.write(
+            `created key ${record.id} (${[record.prefix, limitsText(record)].filter((s) => s !== '').join(', ')})\n${key}\nThis is the only time the full key is shown; store it now.\n`,
+          )
         return
       }
       case 'update': {
@@ -146,8 +169,16 @@ export function runKeys(sub: string | undefined, options: AdminOptions): Promise
       }
       case 'list': {
         const keys = registry.listKeys(required(options, 'project')).map((k) => ({
-          id: k.id, name: k.name, prefix: k.prefix, type: k.type, env: k.env, status: k.status,
-          budget: k.budgetDollars ?? null, rpm: k.rpm ?? null, created: k.createdAt, lastUsed: k.lastUsedAt,
+          id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          type: k.type,
+          env: k.env,
+          status: k.status,
+          budget: k.budgetDollars ?? null,
+          rpm: k.rpm ?? null,
+          created: k.createdAt,
+          lastUsed: k.lastUsedAt,
         }))
         if (options.json) printJson(keys)
         else printTable(keys, ['id', 'name', 'prefix', 'type', 'env', 'status', 'budget', 'rpm', 'created', 'lastUsed'])

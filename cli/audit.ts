@@ -30,7 +30,10 @@ async function checkChain(where: CliStore, projectId: string): Promise<ChainChec
 
 export async function runAudit(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseCliArgs(argv, {
-    data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, project: { type: 'string' },
+    data: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    project: { type: 'string' },
   })
   if (values.help === true) {
     process.stdout.write(`${USAGE}\n`)

@@ -10,9 +10,18 @@ export function parseCommandLine(argv: readonly string[]) {
     args: [...argv],
     allowPositionals: true,
     options: {
-      data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      name: { type: 'string' }, plan: { type: 'string' }, budget: { type: 'string' }, rpm: { type: 'string' },
-      project: { type: 'string' }, org: { type: 'string' }, type: { type: 'string' }, env: { type: 'string' }, workers: { type: 'string' },
+      data: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      budget: { type: 'string' },
+      rpm: { type: 'string' },
+      project: { type: 'string' },
+      org: { type: 'string' },
+      type: { type: 'string' },
+      env: { type: 'string' },
+      workers: { type: 'string' },
     },
   })
 }

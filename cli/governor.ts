@@ -33,11 +33,16 @@ export function parseCliArgs<const O extends ParseArgsOptionsConfig>(argv: reado
 }
 
 const onOff = (flag: string) => z.enum(['on', 'off'], { error: `--${flag} must be on or off` }).transform((value) => value === 'on')
-const threshold = z.coerce.number({ error: '--auto-approve must be a number from 0 to 100' }).int('--auto-approve must be a whole number from 0 to 100')
-  .min(0, '--auto-approve must be a whole number from 0 to 100').max(100, '--auto-approve must be a whole number from 0 to 100')
+const threshold = z.coerce
+  .number({ error: '--auto-approve must be a number from 0 to 100' })
+  .int('--auto-approve must be a whole number from 0 to 100')
+  .min(0, '--auto-approve must be a whole number from 0 to 100')
+  .max(100, '--auto-approve must be a whole number from 0 to 100')
 
-const injectionBlock = z.coerce.number({ error: '--injection-block must be a number from 0 to 1' })
-  .min(0, '--injection-block must be a number from 0 to 1').max(1, '--injection-block must be a number from 0 to 1')
+const injectionBlock = z.coerce
+  .number({ error: '--injection-block must be a number from 0 to 1' })
+  .min(0, '--injection-block must be a number from 0 to 1')
+  .max(1, '--injection-block must be a number from 0 to 1')
 const governance = z.enum(['metadata', 'all'], { error: '--governance must be metadata or all' })
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -48,18 +53,35 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 
 function settingsView(projectId: string, settings: GovernorSettings) {
   return {
-    project: projectId, enabled: settings.enabled, strictMode: settings.strictMode, redactOutput: settings.redactOutput,
-    autoApproveThreshold: settings.autoApproveThreshold, injectionBlockThreshold: injectionBlockThreshold(settings),
-    governance: settings.governance ?? 'metadata', rules: settings.customRules.length, version: settings.version,
+    project: projectId,
+    enabled: settings.enabled,
+    strictMode: settings.strictMode,
+    redactOutput: settings.redactOutput,
+    autoApproveThreshold: settings.autoApproveThreshold,
+    injectionBlockThreshold: injectionBlockThreshold(settings),
+    governance: settings.governance ?? 'metadata',
+    rules: settings.customRules.length,
+    version: settings.version,
   }
 }
 
 export async function runGovernor(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseCliArgs(argv, {
-    data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, project: { type: 'string' },
-    enabled: { type: 'string' }, strict: { type: 'string' }, redact: { type: 'string' }, 'auto-approve': { type: 'string' },
-    'injection-block': { type: 'string' }, governance: { type: 'string' },
-    name: { type: 'string' }, pattern: { type: 'string' }, regex: { type: 'boolean' }, weight: { type: 'string' }, severity: { type: 'string' },
+    data: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    project: { type: 'string' },
+    enabled: { type: 'string' },
+    strict: { type: 'string' },
+    redact: { type: 'string' },
+    'auto-approve': { type: 'string' },
+    'injection-block': { type: 'string' },
+    governance: { type: 'string' },
+    name: { type: 'string' },
+    pattern: { type: 'string' },
+    regex: { type: 'boolean' },
+    weight: { type: 'string' },
+    severity: { type: 'string' },
   })
   const [command, sub, ...rest] = positionals
   if (values.help === true || command === undefined) {
@@ -83,7 +105,9 @@ export async function runGovernor(argv: readonly string[]): Promise<void> {
 type Flags = Readonly<Record<string, string | boolean | undefined>>
 
 async function settings(registry: AuthRegistry, projectId: string, flags: Flags, json: boolean): Promise<void> {
-  const changes: { -readonly [K in 'enabled' | 'strictMode' | 'redactOutput' | 'autoApproveThreshold' | 'injectionBlockThreshold' | 'governance']?: GovernorSettings[K] } = {}
+  const changes: {
+    -readonly [K in 'enabled' | 'strictMode' | 'redactOutput' | 'autoApproveThreshold' | 'injectionBlockThreshold' | 'governance']?: GovernorSettings[K]
+  } = {}
   if (flags.enabled !== undefined) changes.enabled = parse(onOff('enabled'), flags.enabled)
   if (flags.strict !== undefined) changes.strictMode = parse(onOff('strict'), flags.strict)
   if (flags.redact !== undefined) changes.redactOutput = parse(onOff('redact'), flags.redact)
@@ -95,20 +119,27 @@ async function settings(registry: AuthRegistry, projectId: string, flags: Flags,
   const project = Object.keys(changes).length === 0 ? current : await createPolicies(registry).updateSettings(projectId, changes)
   const view = settingsView(project.id, project.governor)
   if (json) printJson(view)
-  else printTable([view], ['project', 'enabled', 'strictMode', 'redactOutput', 'autoApproveThreshold', 'injectionBlockThreshold', 'governance', 'rules', 'version'])
+  else
+    printTable(
+      [view],
+      ['project', 'enabled', 'strictMode', 'redactOutput', 'autoApproveThreshold', 'injectionBlockThreshold', 'governance', 'rules', 'version'],
+    )
 }
 
 async function rules(registry: AuthRegistry, projectId: string, sub: string | undefined, rest: readonly string[], flags: Flags, json: boolean): Promise<void> {
   const policies = createPolicies(registry)
   switch (sub) {
     case 'add': {
-      const rule = await policies.create(projectId, parse(newRuleSchema, {
-        name: flags.name,
-        pattern: flags.pattern,
-        regex: flags.regex === true,
-        ...(flags.weight === undefined ? {} : { weight: parse(z.coerce.number({ error: '--weight must be a number' }), flags.weight) }),
-        ...(flags.severity === undefined ? {} : { severity: flags.severity }),
-      }))
+      const rule = await policies.create(
+        projectId,
+        parse(newRuleSchema, {
+          name: flags.name,
+          pattern: flags.pattern,
+          regex: flags.regex === true,
+          ...(flags.weight === undefined ? {} : { weight: parse(z.coerce.number({ error: '--weight must be a number' }), flags.weight) }),
+          ...(flags.severity === undefined ? {} : { severity: flags.severity }),
+        }),
+      )
       if (json) printJson(rule)
       else process.stdout.write(`added rule ${rule.id} (${rule.regex ? 'regex' : 'keyword'}, weight ${rule.weight}, ${rule.severity})\n`)
       return
@@ -116,7 +147,11 @@ async function rules(registry: AuthRegistry, projectId: string, sub: string | un
     case 'list': {
       const list = policies.list(projectId)
       if (json) printJson(list)
-      else printTable(list.map((r) => ({ ...r, type: r.regex ? 'regex' : 'keyword' })), ['id', 'name', 'type', 'pattern', 'weight', 'severity'])
+      else
+        printTable(
+          list.map((r) => ({ ...r, type: r.regex ? 'regex' : 'keyword' })),
+          ['id', 'name', 'type', 'pattern', 'weight', 'severity'],
+        )
       return
     }
     case 'remove': {

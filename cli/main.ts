@@ -65,7 +65,16 @@ async function main(argv: readonly string[]): Promise<void> {
     databaseUrl: config.core.databaseUrl,
     secret: authConfig.secret,
     json: values.json === true,
-    flags: { name: values.name, plan: values.plan, budget: values.budget, rpm: values.rpm, project: values.project, org: values.org, type: values.type, env: values.env },
+    flags: {
+      name: values.name,
+      plan: values.plan,
+      budget: values.budget,
+      rpm: values.rpm,
+      project: values.project,
+      org: values.org,
+      type: values.type,
+      env: values.env,
+    },
     args,
   }
   if (command === 'projects') return runProjects(sub, options)
@@ -75,8 +84,12 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof UsageError || err instanceof ConfigError || err instanceof RegistryError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  const known =
+    err instanceof UsageError ||
+    err instanceof ConfigError ||
+    err instanceof RegistryError ||
+    (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
   const unreachable = err instanceof DependencyUnavailableError
-  process.stderr.write(`tollgate: ${known || unreachable ? (err as Error).message : (err as Error).stack ?? String(err)}\n`)
+  process.stderr.write(`tollgate: ${known || unreachable ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`)
   process.exit(known ? 2 : 1)
 })

@@ -13,6 +13,10 @@ export function printTable(rows: ReadonlyArray<Record<string, unknown>>, columns
   }
   const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? '-' : String(row[c]))))
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)))
-  const line = (values: readonly string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd()
+  const line = (values: readonly string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd()
   process.stdout.write(`${[line(columns), ...cells.map(line)].join('\n')}\n`)
 }

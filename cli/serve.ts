@@ -35,9 +35,18 @@ export async function serve(options: StartOptions, workers: number): Promise<voi
     stopRequested = request
     if (gateway !== undefined) shutDown(gateway, request)
   })
-  const overrides = workers > 1
-    ? { ...options.overrides, plugins: { ...(options.overrides?.plugins as object | undefined), 'rate-limit': { shared: true }, metering: { shared: true }, accounts: { shared: true } } }
-    : options.overrides
+  const overrides =
+    workers > 1
+      ? {
+          ...options.overrides,
+          plugins: {
+            ...(options.overrides?.plugins as object | undefined),
+            'rate-limit': { shared: true },
+            metering: { shared: true },
+            accounts: { shared: true },
+          },
+        }
+      : options.overrides
   gateway = await start(overrides === undefined ? options : { ...options, overrides })
   for (const notice of gateway.notices) process.stdout.write(`${notice}\n`)
   process.stdout.write(`Tollgate is listening on ${gateway.url}${gateway.metricsUrl === undefined ? '' : ` (metrics on ${gateway.metricsUrl})`}\n`)
@@ -50,8 +59,11 @@ function shutDown(gateway: Gateway, { signal, at }: StopRequest): void {
   const grace = cluster.isWorker ? workerGraceMs(gateway.config.core.shutdownGraceMs) : gateway.config.core.shutdownGraceMs
   const graceMs = Math.max(0, Math.round(grace - (performance.now() - at)))
   gateway.log.info({ reason: signal, graceMs }, 'shutting down')
-  gateway.close(graceMs).then(() => process.exit(0), (err: unknown) => {
-    gateway.log.error({ err }, 'shutdown failed')
-    process.exit(1)
-  })
+  gateway.close(graceMs).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      gateway.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    },
+  )
 }

@@ -43,20 +43,62 @@ const DEFAULT_FILE = new URL('../../shared/data/pii_eval.jsonl', import.meta.url
 // says which rules were then written against which set.
 const FAMILY_SETS = [
   { file: new URL('./data/prompt-injection-families.jsonl', import.meta.url), title: 'Hand-written family set, used while writing the first rules' },
-  { file: new URL('./data/prompt-injection-unseen.jsonl', import.meta.url), title: 'Set written after the first rules; the paraphrase signals were written against it' },
-  { file: new URL('./data/prompt-injection-unseen-2.jsonl', import.meta.url), title: 'Set written apart from the rules; the weak cues were checked against it' },
-  { file: new URL('./data/prompt-injection-unseen-3.jsonl', import.meta.url), title: 'Set written apart from the rules; the fiction signals were checked against it' },
-  { file: new URL('./data/prompt-injection-unseen-4.jsonl', import.meta.url), title: 'Set written apart from the rules; the notice-language signals were written against it' },
-  { file: new URL('./data/prompt-injection-unseen-5.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the settings-block and token-game signals were written against it' },
-  { file: new URL('./data/prompt-injection-unseen-6.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the tool-and-link exfiltration signals were written against it' },
-  { file: new URL('./data/prompt-injection-unseen-7.jsonl', import.meta.url), title: 'Set written apart from the rules; measured untouched, then the persona-erasure and rehearsal signals were written against it' },
+  {
+    file: new URL('./data/prompt-injection-unseen.jsonl', import.meta.url),
+    title: 'Set written after the first rules; the paraphrase signals were written against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-unseen-2.jsonl', import.meta.url),
+    title: 'Set written apart from the rules; the weak cues were checked against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-unseen-3.jsonl', import.meta.url),
+    title: 'Set written apart from the rules; the fiction signals were checked against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-unseen-4.jsonl', import.meta.url),
+    title: 'Set written apart from the rules; the notice-language signals were written against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-unseen-5.jsonl', import.meta.url),
+    title: 'Set written apart from the rules; measured untouched, then the settings-block and token-game signals were written against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-unseen-6.jsonl', import.meta.url),
+    title: 'Set written apart from the rules; measured untouched, then the tool-and-link exfiltration signals were written against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-unseen-7.jsonl', import.meta.url),
+    title: 'Set written apart from the rules; measured untouched, then the persona-erasure and rehearsal signals were written against it',
+  },
   { file: new URL('./data/prompt-injection-unseen-8.jsonl', import.meta.url), title: 'Set written apart from the rules, never tuned on, kept unread' },
-  { file: new URL('./data/prompt-injection-unseen-9.jsonl', import.meta.url), title: 'Set written apart from the rules, in wording chosen to differ from every earlier set; measured untouched, then the setup-text signals were written against it' },
-  { file: new URL('./data/prompt-injection-unseen-10.jsonl', import.meta.url), title: 'Set written after the setup-text pass, worded apart from every earlier set, never tuned on' },
-  { file: new URL('./data/prompt-injection-languages.jsonl', import.meta.url), title: 'Set in German, French, Spanish, Italian, Portuguese and Dutch, measured untouched, then the other-language signals were written beside it' },
-  { file: new URL('./data/prompt-injection-languages-unseen.jsonl', import.meta.url), title: 'Set in the same six languages, written after those signals, worded apart from them; measured untouched, then the second other-language pass was written against it' },
-  { file: new URL('./data/prompt-injection-languages-unseen-2.jsonl', import.meta.url), title: 'Set in the same six languages, written after the second pass, worded apart from every earlier one, never tuned on' },
-  { file: new URL('./data/system-prompts.jsonl', import.meta.url), title: "Applications' own system prompts, no attack among them, written in four batches; the defense frames were written against the first three, never against the fourth" },
+  {
+    file: new URL('./data/prompt-injection-unseen-9.jsonl', import.meta.url),
+    title:
+      'Set written apart from the rules, in wording chosen to differ from every earlier set; measured untouched, then the setup-text signals were written against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-unseen-10.jsonl', import.meta.url),
+    title: 'Set written after the setup-text pass, worded apart from every earlier set, never tuned on',
+  },
+  {
+    file: new URL('./data/prompt-injection-languages.jsonl', import.meta.url),
+    title: 'Set in German, French, Spanish, Italian, Portuguese and Dutch, measured untouched, then the other-language signals were written beside it',
+  },
+  {
+    file: new URL('./data/prompt-injection-languages-unseen.jsonl', import.meta.url),
+    title:
+      'Set in the same six languages, written after those signals, worded apart from them; measured untouched, then the second other-language pass was written against it',
+  },
+  {
+    file: new URL('./data/prompt-injection-languages-unseen-2.jsonl', import.meta.url),
+    title: 'Set in the same six languages, written after the second pass, worded apart from every earlier one, never tuned on',
+  },
+  {
+    file: new URL('./data/system-prompts.jsonl', import.meta.url),
+    title:
+      "Applications' own system prompts, no attack among them, written in four batches; the defense frames were written against the first three, never against the fourth",
+  },
 ] as const
 const FamilyCase = z.object({ family: z.string(), label: z.boolean(), text: z.string() })
 const TARGETS: Readonly<Record<string, number>> = {
@@ -166,22 +208,27 @@ function loadCases(): EvalCase[] {
   const named = process.env.PII_EVAL_FILE
   const file = named ?? fileURLToPath(DEFAULT_FILE)
   if (!existsSync(file)) {
-    fail(named === undefined
-      ? `needs the labelled data set ../shared/data/pii_eval.jsonl (beside the repository), not found at ${file}; put it there or set PII_EVAL_FILE to a JSONL file of the same format`
-      : `PII_EVAL_FILE names ${file}, which does not exist; point it at a JSONL file of labelled cases, or unset it to use ../shared/data/pii_eval.jsonl`)
+    fail(
+      named === undefined
+        ? `needs the labelled data set ../shared/data/pii_eval.jsonl (beside the repository), not found at ${file}; put it there or set PII_EVAL_FILE to a JSONL file of the same format`
+        : `PII_EVAL_FILE names ${file}, which does not exist; point it at a JSONL file of labelled cases, or unset it to use ../shared/data/pii_eval.jsonl`,
+    )
   }
-  return readFileSync(file, 'utf8').split('\n').flatMap((line, index) => {
-    if (line.trim().length === 0) return []
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(line)
-    } catch {
-      fail(`line ${index + 1} of ${file} is not JSON`)
-    }
-    const evalCase = EvalCase.safeParse(parsed)
-    if (!evalCase.success) fail(`line ${index + 1} of ${file} is not a labelled case: ${evalCase.error.issues[0]?.path.join('.')} ${evalCase.error.issues[0]?.message}`)
-    return [evalCase.data]
-  })
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line, index) => {
+      if (line.trim().length === 0) return []
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(line)
+      } catch {
+        fail(`line ${index + 1} of ${file} is not JSON`)
+      }
+      const evalCase = EvalCase.safeParse(parsed)
+      if (!evalCase.success)
+        fail(`line ${index + 1} of ${file} is not a labelled case: ${evalCase.error.issues[0]?.path.join('.')} ${evalCase.error.issues[0]?.message}`)
+      return [evalCase.data]
+    })
 }
 
 function newScore(): TypeScore {
@@ -246,8 +293,18 @@ function printTable(scores: Map<string, TypeScore>): void {
   console.log('Span scores use overlap matching; "no weak" leaves out entities the source marks weak.')
   console.log('Case scores ask only whether a case holding the type was flagged for it.\n')
   const header = [
-    pad('type', 26), lpad('cases', 5), lpad('gold', 5), lpad('pred', 5), lpad('P', 6), lpad('R', 6), lpad('F1', 6),
-    lpad('R nw', 6), lpad('F1 nw', 6), lpad('case P', 7), lpad('case R', 7), lpad('case F1', 8),
+    pad('type', 26),
+    lpad('cases', 5),
+    lpad('gold', 5),
+    lpad('pred', 5),
+    lpad('P', 6),
+    lpad('R', 6),
+    lpad('F1', 6),
+    lpad('R nw', 6),
+    lpad('F1 nw', 6),
+    lpad('case P', 7),
+    lpad('case R', 7),
+    lpad('case F1', 8),
   ].join(' ')
   console.log(header)
   console.log('-'.repeat(header.length))
@@ -256,10 +313,18 @@ function printTable(scores: Map<string, TypeScore>): void {
     if (!SUPPORTED.has(type)) continue
     console.log(
       [
-        pad(type, 26), lpad(String(s.cases), 5), lpad(String(s.span.gold), 5), lpad(String(s.span.predictions), 5),
-        lpad(pct(s.span.precision), 6), lpad(pct(s.span.recall), 6), lpad(pct(s.span.f1), 6),
-        lpad(pct(s.spanWithoutWeak.recall), 6), lpad(pct(s.spanWithoutWeak.f1), 6),
-        lpad(pct(s.caseLevel.precision), 7), lpad(pct(s.caseLevel.recall), 7), lpad(pct(s.caseLevel.f1), 8),
+        pad(type, 26),
+        lpad(String(s.cases), 5),
+        lpad(String(s.span.gold), 5),
+        lpad(String(s.span.predictions), 5),
+        lpad(pct(s.span.precision), 6),
+        lpad(pct(s.span.recall), 6),
+        lpad(pct(s.span.f1), 6),
+        lpad(pct(s.spanWithoutWeak.recall), 6),
+        lpad(pct(s.spanWithoutWeak.f1), 6),
+        lpad(pct(s.caseLevel.precision), 7),
+        lpad(pct(s.caseLevel.recall), 7),
+        lpad(pct(s.caseLevel.f1), 8),
       ].join(' '),
     )
   }
@@ -279,10 +344,11 @@ function printTotals(scores: Map<string, TypeScore>): void {
     }
   }
   console.log('\nMicro-averaged totals (span P / R / F1 | F1 without weak | case F1):')
-  for (const [label, t] of [['implemented types', implemented], ['all target types', everything]] as const) {
-    console.log(
-      `  ${pad(label, 18)} ${pct(t.span.precision)} / ${pct(t.span.recall)} / ${pct(t.span.f1)} | ${pct(t.noWeak.f1)} | ${pct(t.caseLevel.f1)}`,
-    )
+  for (const [label, t] of [
+    ['implemented types', implemented],
+    ['all target types', everything],
+  ] as const) {
+    console.log(`  ${pad(label, 18)} ${pct(t.span.precision)} / ${pct(t.span.recall)} / ${pct(t.span.f1)} | ${pct(t.noWeak.f1)} | ${pct(t.caseLevel.f1)}`)
   }
 }
 
@@ -323,7 +389,8 @@ function printFamilies(title: string, cases: readonly InjectionCase[]): void {
   const benign = cases.filter((c) => !c.attack)
   const flagged = benign.filter((c) => c.flagged).length
   const caught = attacks.filter((c) => c.flagged).length
-  if (attacks.length > 0) console.log(`  ${pad('all attacks', 22)} ${lpad(String(caught), 3)} of ${lpad(String(attacks.length), 3)} flagged  recall ${pct(caught / attacks.length)}`)
+  if (attacks.length > 0)
+    console.log(`  ${pad('all attacks', 22)} ${lpad(String(caught), 3)} of ${lpad(String(attacks.length), 3)} flagged  recall ${pct(caught / attacks.length)}`)
   console.log(`  ${pad('benign', 22)} ${lpad(String(flagged), 3)} of ${lpad(String(benign.length), 3)} flagged (false positives)`)
 }
 
@@ -339,7 +406,9 @@ function printDisputed(scores: Map<string, TypeScore>): void {
   const lines: string[] = []
   for (const [type, s] of scores) {
     if (s.spanWithoutDisputed.gold === s.span.gold || !SUPPORTED.has(type)) continue
-    lines.push(`  ${pad(type, 14)} F1 ${pct(s.span.f1)} -> ${pct(s.spanWithoutDisputed.f1)} without ${s.span.gold - s.spanWithoutDisputed.gold} disputed label(s)`)
+    lines.push(
+      `  ${pad(type, 14)} F1 ${pct(s.span.f1)} -> ${pct(s.spanWithoutDisputed.f1)} without ${s.span.gold - s.spanWithoutDisputed.gold} disputed label(s)`,
+    )
   }
   if (lines.length === 0) return
   console.log('\nLabels the sources disagree on (sample SSNs, Luhn-invalid card, regex-only phone; secrets that are documented example keys or filler):')

@@ -49,10 +49,14 @@ export function printHeldOut(): void {
     line(`  ${lang} benign`, runs, (f) => f.byLanguage[lang]!.benign)
   }
   const undecided = (label: 'attack' | 'benign') => rows.flatMap((row, i) => (row.label === label && verdicts[i] === 'undecided' ? [logits[i]!] : []))
-  const nearMisses = benchBenignTexts().filter((text) => ruleVerdict(normalizeText(text).text).kind === 'undecided').map((text) => textLogit(encodeText(text), shipped))
+  const nearMisses = benchBenignTexts()
+    .filter((text) => ruleVerdict(normalizeText(text).text).kind === 'undecided')
+    .map((text) => textLogit(encodeText(text), shipped))
   console.log(' model on what the rules leave undecided, one threshold for every script (benign flagged → attacks flagged, near-misses flagged):')
   for (const point of operatingCurve(undecided('benign'), undecided('attack'), nearMisses)) {
-    console.log(`  ${`${(100 * point.rate).toFixed(1)}%`.padStart(5)} (logit > ${point.threshold.toFixed(2)}) → ${percent(point.attacks).padStart(6)} of ${point.attacks.of} attacks, ${point.nearMisses.flagged} of ${point.nearMisses.of} near-misses`)
+    console.log(
+      `  ${`${(100 * point.rate).toFixed(1)}%`.padStart(5)} (logit > ${point.threshold.toFixed(2)}) → ${percent(point.attacks).padStart(6)} of ${point.attacks.of} attacks, ${point.nearMisses.flagged} of ${point.nearMisses.of} near-misses`,
+    )
   }
 }
 

@@ -12,4 +12,16 @@ import rateLimit from './rate-limit/index.ts'
 import router from './router/index.ts'
 import webhooks from './webhooks/index.ts'
 
-export const builtinPlugins = [auth, rateLimit, idempotency, router, governor, cache, metering, passthrough, dashboard, accounts, webhooks] as readonly GatewayPlugin[]
+export const builtinPlugins = [
+  auth,
+  rateLimit,
+  idempotency,
+  router,
+  governor,
+  cache,
+  metering,
+  passthrough,
+  dashboard,
+  accounts,
+  webhooks,
+] as readonly GatewayPlugin[]

@@ -65,17 +65,21 @@ export function clusterMetricsGatherer<W extends MetricsPeer>(options: GathererO
       clearTimeout(timer)
       gatherings.delete(id)
       if (waiting.size > 0) {
-        options.log(`worker ${[...waiting].map((w) => w.process.pid).join(', ')} gave no metrics within ${answerMs} ms; /metrics counts the figures it gave last`)
+        options.log(
+          `worker ${[...waiting].map((w) => w.process.pid).join(', ')} gave no metrics within ${answerMs} ms; /metrics counts the figures it gave last`,
+        )
       }
       const figures = [...asked].map((w) => answers.get(w) ?? lastGiven.get(w)).filter((json) => json !== undefined)
       const reply = (message: ClusterMessage) => {
         if (asker.isConnected()) asker.send(message)
       }
       // aggregate() throws on a metric it cannot sum: that fails the scrape, never the primary.
-      Promise.resolve(figures).then((all) => AggregatorRegistry.aggregate(all).metrics()).then(
-        (text) => reply({ type: METRICS_RESPONSE, id: requestId, text }),
-        (err: unknown) => reply({ type: METRICS_RESPONSE, id: requestId, error: String(err) }),
-      )
+      Promise.resolve(figures)
+        .then((all) => AggregatorRegistry.aggregate(all).metrics())
+        .then(
+          (text) => reply({ type: METRICS_RESPONSE, id: requestId, text }),
+          (err: unknown) => reply({ type: METRICS_RESPONSE, id: requestId, error: String(err) }),
+        )
     }
     const timer = setTimeout(finish, answerMs)
     gatherings.set(id, { waiting, answers, finish })
@@ -88,7 +92,9 @@ export function clusterMetricsGatherer<W extends MetricsPeer>(options: GathererO
     const gathering = gatherings.get(message.id)
     if (gathering === undefined || !gathering.waiting.delete(worker)) return
     if (message.metrics === undefined) {
-      options.log(`worker ${worker.process.pid} could not collect its metrics (${message.error ?? 'no reason given'}); /metrics counts the figures it gave last`)
+      options.log(
+        `worker ${worker.process.pid} could not collect its metrics (${message.error ?? 'no reason given'}); /metrics counts the figures it gave last`,
+      )
     } else {
       gathering.answers.set(worker, message.metrics)
       lastGiven.set(worker, message.metrics)

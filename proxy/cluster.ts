@@ -124,13 +124,16 @@ export function runPrimary(options: PrimaryOptions): void {
     options.log(`${signal}: stopping ${alive.size} worker${alive.size === 1 ? '' : 's'}`)
     if (alive.size === 0) process.exit(0)
     for (const worker of alive.keys()) worker.process.kill('SIGTERM')
-    const killAt = at + options.graceMs - exitMarginMs(options.graceMs) * 3 / 4
-    setTimeout(() => {
-      const late = [...alive.keys()]
-      for (const worker of late) worker.process.kill('SIGKILL')
-      options.log(`the grace is nearly over: killed worker${late.length === 1 ? '' : 's'} ${late.map((w) => w.process.pid).join(', ')}, still stopping`)
-      process.exit(0)
-    }, Math.max(0, killAt - performance.now()))
+    const killAt = at + options.graceMs - (exitMarginMs(options.graceMs) * 3) / 4
+    setTimeout(
+      () => {
+        const late = [...alive.keys()]
+        for (const worker of late) worker.process.kill('SIGKILL')
+        options.log(`the grace is nearly over: killed worker${late.length === 1 ? '' : 's'} ${late.map((w) => w.process.pid).join(', ')}, still stopping`)
+        process.exit(0)
+      },
+      Math.max(0, killAt - performance.now()),
+    )
   }
 
   options.onStop(stop)

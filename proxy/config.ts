@@ -21,7 +21,12 @@ const coreSchema = z.strictObject({
   /** Redis (or Valkey) for the hot state several gateways share: limits and the answer cache. */
   redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  bodyLimitBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  bodyLimitBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   maxJsonDepth: z.number().int().min(4).max(1000).default(64),
   headersTimeoutMs: z.number().int().positive().default(10_000),
   requestTimeoutMs: z.number().int().positive().default(30_000),
@@ -29,16 +34,20 @@ const coreSchema = z.strictObject({
   shutdownGraceMs: z.number().int().nonnegative().default(10_000),
   /** A stream silent this long gets a keep-alive comment, and its status is sent if it was not yet; 0: never. */
   streamKeepAliveMs: z.number().int().nonnegative().default(15_000),
-  pool: z.strictObject({
-    maxThreads: z.number().int().min(1).max(64).default(2),
-    maxQueue: z.number().int().min(1).default(512),
-    idleTimeoutMs: z.number().int().nonnegative().default(60_000),
-  }).default({ maxThreads: 2, maxQueue: 512, idleTimeoutMs: 60_000 }),
+  pool: z
+    .strictObject({
+      maxThreads: z.number().int().min(1).max(64).default(2),
+      maxQueue: z.number().int().min(1).default(512),
+      idleTimeoutMs: z.number().int().nonnegative().default(60_000),
+    })
+    .default({ maxThreads: 2, maxQueue: 512, idleTimeoutMs: 60_000 }),
   /** OpenTelemetry traces: off unless an endpoint is set (see proxy/tracing.ts). */
-  tracing: z.strictObject({
-    endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).optional(),
-    serviceName: z.string().min(1).default('tollgate'),
-  }).default({ serviceName: 'tollgate' }),
+  tracing: z
+    .strictObject({
+      endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).optional(),
+      serviceName: z.string().min(1).default('tollgate'),
+    })
+    .default({ serviceName: 'tollgate' }),
   /** Models added to the shipped table, or replacing a shipped model of the same name (catalog.ts). */
   models: z.record(z.string().min(1), modelEntrySchema).default({}),
   /** List prices per model, replacing the table's model by model. */
@@ -71,7 +80,10 @@ const CORE_ENV_VARS: readonly EnvVar[] = [
 
 /** Every environment variable the gateway reads, and where it lands in the config. */
 function envVarsOf(plugins: readonly GatewayPlugin[]): readonly EnvVar[] {
-  const vars = [...CORE_ENV_VARS, ...plugins.flatMap((plugin) => (plugin.env ?? []).map(([name, path, kind]): EnvVar => [name, ['plugins', plugin.name, ...path], kind]))]
+  const vars = [
+    ...CORE_ENV_VARS,
+    ...plugins.flatMap((plugin) => (plugin.env ?? []).map(([name, path, kind]): EnvVar => [name, ['plugins', plugin.name, ...path], kind])),
+  ]
   const seen = new Map<string, string>()
   for (const [name, path] of vars) {
     const other = seen.get(name)
@@ -133,12 +145,14 @@ function readConfigFile(file: string): Tree {
  * came from one, the path in the config file otherwise.
  */
 function describe(error: z.ZodError, prefix: string, fromEnvironment: ReadonlyMap<string, string>): string {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.')
-    // A record key's own rule says what a key must look like; zod's wrapper says only "Invalid key in record".
-    const message = issue.code === 'invalid_key' ? issue.issues.map((inner) => inner.message).join('; ') : issue.message
-    return `${fromEnvironment.get(path) ?? path}: ${message}`
-  }).join('; ')
+  return error.issues
+    .map((issue) => {
+      const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.')
+      // A record key's own rule says what a key must look like; zod's wrapper says only "Invalid key in record".
+      const message = issue.code === 'invalid_key' ? issue.issues.map((inner) => inner.message).join('; ') : issue.message
+      return `${fromEnvironment.get(path) ?? path}: ${message}`
+    })
+    .join('; ')
 }
 
 /** Config paths whose value came from an environment variable (and no override replaced it), with the variable's name. */

@@ -95,7 +95,18 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     shared.events = outboxes.shared
     for (const plugin of [...plugins].sort((a, b) => a.order - b.order)) {
       const hooks = await plugin.setup(config.plugins.get(plugin.name), {
-        store: store.forPlugin(plugin.name), database: shared.database?.forPlugin(plugin.name), sharedEvents: outboxes.shared, redis: shared.redis, pool, metrics: metrics.registry, log: log.child({ plugin: plugin.name }), clock, catalog, track, events: outboxes.local, services,
+        store: store.forPlugin(plugin.name),
+        database: shared.database?.forPlugin(plugin.name),
+        sharedEvents: outboxes.shared,
+        redis: shared.redis,
+        pool,
+        metrics: metrics.registry,
+        log: log.child({ plugin: plugin.name }),
+        clock,
+        catalog,
+        track,
+        events: outboxes.local,
+        services,
       })
       if (hooks.provides !== undefined) services = { ...services, ...hooks.provides }
       entries.push({ plugin, hooks })
@@ -115,7 +126,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const chain = buildChain(entries, metrics, tracing)
   const pluginRoutes: Route[] = [
     ...entries.flatMap(({ hooks }) => (hooks.routes ?? []).map((spec) => ({ ...spec, keyTypes: spec.keyTypes ?? [], stream: false }))),
-    ...projectRoutes(entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []), services.projectAccess),
+    ...projectRoutes(
+      entries.flatMap(({ hooks }) => hooks.projectRoutes ?? []),
+      services.projectAccess,
+    ),
   ]
   const readiness = trackReadiness(() => store.isOpen(), shared, metrics.registry)
   const readinessDetails = () => Object.assign({ ...readiness.dependencies() }, ...entries.map(({ hooks }) => hooks.readiness?.())) as Record<string, unknown>
@@ -125,19 +139,37 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     contentType: metrics.registry.contentType,
   }
   const onAuthListener = (route: Route) => core.authPort !== undefined && route.listener === 'auth'
-  const listeners: ListenerSpec[] = [{
-    name: 'main', port: core.port,
-    routes: [...coreRoutes(metricsSource, readiness, () => draining, core.metricsPort === undefined, readinessDetails), ...pluginRoutes.filter((r) => !onAuthListener(r))],
-  }]
+  const listeners: ListenerSpec[] = [
+    {
+      name: 'main',
+      port: core.port,
+      routes: [
+        ...coreRoutes(metricsSource, readiness, () => draining, core.metricsPort === undefined, readinessDetails),
+        ...pluginRoutes.filter((r) => !onAuthListener(r)),
+      ],
+    },
+  ]
   if (core.metricsPort !== undefined) listeners.push({ name: 'metrics', port: core.metricsPort, routes: [metricsRoute(metricsSource)] })
   if (core.authPort !== undefined) listeners.push({ name: 'auth', port: core.authPort, routes: pluginRoutes.filter(onAuthListener) })
   listeners[0]!.routes.push({
-    method: 'GET', path: '/openapi.json', name: 'openapi', kind: 'open', keyTypes: [], stream: false,
+    method: 'GET',
+    path: '/openapi.json',
+    name: 'openapi',
+    kind: 'open',
+    keyTypes: [],
+    stream: false,
     docs: { response: openApiDocumentSchema },
     handle: () => Reply.bytes(openApi, { 'content-type': 'application/json' }),
   })
   // Built and serialized once, now that every listener's routes are known; each request sends the same bytes.
-  const openApi = Buffer.from(JSON.stringify(buildOpenApi(listeners.flatMap((l) => l.routes), VERSION)))
+  const openApi = Buffer.from(
+    JSON.stringify(
+      buildOpenApi(
+        listeners.flatMap((l) => l.routes),
+        VERSION,
+      ),
+    ),
+  )
   const running: Listening[] = []
   try {
     for (const listener of listeners) {
@@ -161,7 +193,14 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
 
   let closing: Promise<void> | undefined
   return {
-    url, port, metricsUrl, authUrl, config, log, metrics, notices,
+    url,
+    port,
+    metricsUrl,
+    authUrl,
+    config,
+    log,
+    metrics,
+    notices,
     routes: listeners.flatMap((l) => l.routes.map((r) => ({ method: r.method, path: r.path, documented: r.documented !== false, described: isDescribed(r) }))),
     close(graceMs = core.shutdownGraceMs) {
       closing ??= (async () => {
@@ -230,7 +269,7 @@ async function flushTraces(tracing: Tracing, log: Logger): Promise<void> {
     timer = setTimeout(() => resolve('late'), 1000)
   })
   try {
-    if (await Promise.race([tracing.shutdown(), deadline]) === 'late') log.warn('traces not all exported before the stop')
+    if ((await Promise.race([tracing.shutdown(), deadline])) === 'late') log.warn('traces not all exported before the stop')
   } catch (err) {
     log.warn({ err }, 'traces could not be exported before the stop')
   } finally {

@@ -41,7 +41,11 @@ export function logError(err: unknown, requestTexts: readonly string[] = [], dep
   if (typeof code === 'string') out['code'] = code
   if (err instanceof UpstreamError && err.provider !== undefined) out['provider'] = err.provider
   // The stack's first lines repeat the message; only the frames are kept.
-  if (err.stack !== undefined) out['stack'] = err.stack.split('\n').filter((line) => STACK_FRAME.test(line)).join('\n')
+  if (err.stack !== undefined)
+    out['stack'] = err.stack
+      .split('\n')
+      .filter((line) => STACK_FRAME.test(line))
+      .join('\n')
   if (err.cause !== undefined && depth < MAX_CAUSES) out['cause'] = logError(err.cause, requestTexts, depth + 1)
   return out
 }

@@ -56,7 +56,13 @@ export function createRequestLogPolicy(log: Logger): RequestLogPolicy {
       const bindings = reqId === gatewayReqId ? { reqId } : { reqId, gatewayReqId }
       if (ai === undefined) return level === undefined ? log.child(bindings) : log.child(bindings, { level })
       // The texts are listed only when an error is written.
-      const serializers = { err: (err: unknown) => logError(err, requestTexts(ai).map((text) => text.text)) }
+      const serializers = {
+        err: (err: unknown) =>
+          logError(
+            err,
+            requestTexts(ai).map((text) => text.text),
+          ),
+      }
       return log.child(bindings, level === undefined ? { serializers } : { level, serializers })
     },
     requestLine: (env) => byEnv[env ?? 'none'].line,
@@ -103,8 +109,13 @@ export function verboseRequestFields(ctx: CompletedContext): Record<string, unkn
   const ai = ctx.ai
   if (ai !== undefined) {
     Object.assign(fields, {
-      messageCount: ai.messages.length, quality: ai.quality, requestedModel: ai.model ?? null, maxTokens: ai.maxTokens,
-      temperature: ai.temperature, mode: ai.mode, governed: ai.governorMetadata !== undefined,
+      messageCount: ai.messages.length,
+      quality: ai.quality,
+      requestedModel: ai.model ?? null,
+      maxTokens: ai.maxTokens,
+      temperature: ai.temperature,
+      mode: ai.mode,
+      governed: ai.governorMetadata !== undefined,
     })
   }
   // Without an answer, the gateway's own count of the prompt.

@@ -79,12 +79,15 @@ export function tracedHook(tracing: Tracing, plugin: string, hookName: string, h
       span.end()
       return returned
     }
-    return returned.then((value: unknown) => {
-      span.end()
-      return value
-    }, (err: unknown) => {
-      failSpan(tracing, span, err)
-      throw err
-    })
+    return returned.then(
+      (value: unknown) => {
+        span.end()
+        return value
+      },
+      (err: unknown) => {
+        failSpan(tracing, span, err)
+        throw err
+      },
+    )
   }
 }

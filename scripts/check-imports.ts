@@ -14,5 +14,7 @@ if (root === undefined) {
 
 const violations = checkImports(root)
 for (const v of violations) process.stdout.write(`${v.file}:${v.line}: imports '${v.specifier}' (${v.target}): ${v.rule}\n`)
-process.stdout.write(violations.length === 0 ? 'check-imports: every import keeps to the rules\n' : `check-imports: ${violations.length} imports break the rules\n`)
+process.stdout.write(
+  violations.length === 0 ? 'check-imports: every import keeps to the rules\n' : `check-imports: ${violations.length} imports break the rules\n`,
+)
 process.exit(violations.length === 0 ? 0 : 1)

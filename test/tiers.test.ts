@@ -7,7 +7,10 @@ import { filesOf, tierOf, TIERS } from './tiers.ts'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 t.test('every test file is in exactly one tier', async (t) => {
-  const all = (readdirSync(`${root}test`, { recursive: true }) as string[]).filter((name) => name.endsWith('.test.ts')).map((name) => `test/${name}`).sort()
+  const all = (readdirSync(`${root}test`, { recursive: true }) as string[])
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `test/${name}`)
+    .sort()
   const tiered = TIERS.flatMap((tier) => filesOf(root, tier)).sort()
   t.same(tiered, all)
   t.ok(filesOf(root, 'unit').includes('test/workers/scan/checksums.test.ts'))

@@ -13,7 +13,10 @@ export type Tier = (typeof TIERS)[number]
 const MARKS: readonly [Exclude<Tier, 'unit'>, RegExp][] = [
   ['browser', /playwright|chromium|\/browser\.ts'/],
   ['shared', /postgres-server|redis-server|startPostgres|startRedis/],
-  ['e2e', /start-gateway|spawn-gateway|spawn-cluster|mock-upstream|mocked-gateway|helpers\/http\.ts|\.listen\(|createServer|cli\/tollgate\.ts|from 'openai'|@anthropic-ai\/sdk/],
+  [
+    'e2e',
+    /start-gateway|spawn-gateway|spawn-cluster|mock-upstream|mocked-gateway|helpers\/http\.ts|\.listen\(|createServer|cli\/tollgate\.ts|from 'openai'|@anthropic-ai\/sdk/,
+  ],
 ]
 
 const RELATIVE_IMPORT = /from '(\.{1,2}\/[^']+\.ts)'/g

@@ -56,12 +56,17 @@ await runChild<GatewayInfo>(async () => {
       ...(plugins === undefined ? {} : { plugins }),
       // Only these variables: settings from the caller's shell must not change what is measured.
       env: {
-        OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn',
+        OPENAI_BASE_URL: spec.upstreamUrl,
+        OPENAI_API_KEY: UPSTREAM_API_KEY,
+        LOG_LEVEL: 'warn',
         ...(spec.otlpEndpoint === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spec.otlpEndpoint }),
         ...(spec.sharedStores === undefined ? {} : { DATABASE_URL: spec.sharedStores.databaseUrl, REDIS_URL: spec.sharedStores.redisUrl }),
       },
       overrides: {
-        host: '127.0.0.1', port: 0, dataDir, shutdownGraceMs: 2000,
+        host: '127.0.0.1',
+        port: 0,
+        dataDir,
+        shutdownGraceMs: 2000,
         plugins: Object.fromEntries(Object.entries(pluginSettings).filter(([name]) => spec.plugins?.includes(name) ?? true)),
       },
     })

@@ -15,7 +15,18 @@ export interface LeanForwarderSpec {
 }
 
 // RFC 9110 §7.6.1, plus host, which undici sets from the origin.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host'])
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+])
 
 function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const kept: Record<string, string | string[]> = {}
@@ -42,20 +53,19 @@ await runChild(async () => {
     req.on('data', (part: Buffer) => parts.push(part))
     req.on('end', () => {
       const body = parts.length === 0 ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts)
-      pool.stream(
-        { path: req.url ?? '/', method: req.method as 'POST', headers: endToEnd(req.headers), body },
-        ({ statusCode, headers }) => {
+      pool
+        .stream({ path: req.url ?? '/', method: req.method as 'POST', headers: endToEnd(req.headers), body }, ({ statusCode, headers }) => {
           res.writeHead(statusCode, endToEnd(headers))
           return res
-        },
-      ).catch(() => {
-        if (res.headersSent) {
-          res.destroy()
-          return
-        }
-        res.writeHead(502, { 'content-type': 'application/json' })
-        res.end(BAD_GATEWAY)
-      })
+        })
+        .catch(() => {
+          if (res.headersSent) {
+            res.destroy()
+            return
+          }
+          res.writeHead(502, { 'content-type': 'application/json' })
+          res.end(BAD_GATEWAY)
+        })
     })
   })
   server.keepAliveTimeout = 65_000

@@ -29,7 +29,7 @@ export async function runChild<I>(boot: () => Promise<Booted<I>>): Promise<void>
   try {
     booted = await boot()
   } catch (err) {
-    send<I>({ type: 'failed', message: err instanceof Error ? err.stack ?? err.message : String(err) })
+    send<I>({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) })
     process.exit(1)
   }
   let stopping = false

@@ -55,7 +55,10 @@ await runChild(async () => {
     if (spec.latencyMs > 0) await sleep(spec.latencyMs)
     if (wire.stream !== true) {
       sendJson(res, 200, {
-        id, object: 'chat.completion', created: CREATED, model,
+        id,
+        object: 'chat.completion',
+        created: CREATED,
+        model,
         choices: [{ index: 0, message: { role: 'assistant', content: fullText }, logprobs: null, finish_reason: 'stop' }],
         usage,
       })
@@ -71,7 +74,8 @@ await runChild(async () => {
       res.write(event({ content: piece }, null))
     }
     res.write(event({}, 'stop'))
-    if (wire.stream_options?.include_usage === true) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage })}\n\n`)
+    if (wire.stream_options?.include_usage === true)
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage })}\n\n`)
     res.end('data: [DONE]\n\n')
   }
 

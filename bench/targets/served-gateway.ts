@@ -36,7 +36,10 @@ function listening(child: ChildProcess, workers: number): Promise<string> {
   let output = ''
   let ready = false
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tollgate serve --workers ${workers} was not listening within ${READY_TIMEOUT_MS} ms: ${output}`)), READY_TIMEOUT_MS)
+    const timer = setTimeout(
+      () => reject(new Error(`tollgate serve --workers ${workers} was not listening within ${READY_TIMEOUT_MS} ms: ${output}`)),
+      READY_TIMEOUT_MS,
+    )
     // Read to the end, so the cluster never blocks on a full pipe; what it says once ready (its
     // warnings, a worker replaced) goes where this process's own output goes.
     const read = (chunk: string) => {
@@ -77,13 +80,19 @@ await runChild<GatewayInfo>(async () => {
   try {
     const { projectId, key } = await seedBenchProject(dataDir)
     const configFile = join(dataDir, 'bench-config.json')
-    writeFileSync(configFile, JSON.stringify({
-      host: '127.0.0.1', port: 0, shutdownGraceMs: 2000,
-      plugins: {
-        auth: { secret: BENCH_SECRET, demoOnFirstStart: false }, router: { connections: spec.upstreamConnections },
-        ...(spec.rateLimit === undefined ? {} : { 'rate-limit': spec.rateLimit }),
-      },
-    }))
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        host: '127.0.0.1',
+        port: 0,
+        shutdownGraceMs: 2000,
+        plugins: {
+          auth: { secret: BENCH_SECRET, demoOnFirstStart: false },
+          router: { connections: spec.upstreamConnections },
+          ...(spec.rateLimit === undefined ? {} : { 'rate-limit': spec.rateLimit }),
+        },
+      }),
+    )
     cluster = spawn('setpriv', ['--pdeathsig', 'TERM', process.execPath, CLI, 'serve', '--workers', String(spec.workers), '--data', dataDir], {
       // Only these variables: settings from the caller's shell must not change what is measured.
       env: { PATH: process.env.PATH, TOLLGATE_CONFIG: configFile, OPENAI_BASE_URL: spec.upstreamUrl, OPENAI_API_KEY: UPSTREAM_API_KEY, LOG_LEVEL: 'warn' },

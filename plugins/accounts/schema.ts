@@ -20,12 +20,19 @@ export const accountsSchema = z.strictObject({
   issuer: z.string().min(1).default('tollgate'),
   audience: z.string().min(1).default('tollgate'),
   refreshTokenDays: z.number().int().min(1).max(365).default(30),
-  invitationHours: z.number().int().min(1).max(24 * 30).default(72),
+  invitationHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(72),
   /** Attempts per minute on sign-up, login and magic-link, counted per route. */
-  rateLimits: z.strictObject({
-    perIpPerMinute: z.number().int().positive().default(10),
-    perEmailPerMinute: z.number().int().positive().default(5),
-  }).default({ perIpPerMinute: 10, perEmailPerMinute: 5 }),
+  rateLimits: z
+    .strictObject({
+      perIpPerMinute: z.number().int().positive().default(10),
+      perEmailPerMinute: z.number().int().positive().default(5),
+    })
+    .default({ perIpPerMinute: 10, perEmailPerMinute: 5 }),
   /** Count the attempts in the store so that processes sharing it enforce one limit (set by --workers); with DATABASE_URL they are always counted in the database. */
   shared: z.boolean().default(false),
 })

@@ -68,7 +68,17 @@ export async function createAccountServices(config: AccountsConfig, deps: Plugin
   let warnedAboutLinks = false
 
   return {
-    config, clock, log, registry, mailer, users, organizations, changes, oneTimeTokens, refreshTokens, audit,
+    config,
+    clock,
+    log,
+    registry,
+    mailer,
+    users,
+    organizations,
+    changes,
+    oneTimeTokens,
+    refreshTokens,
+    audit,
     // The accounts plugin requires auth and the router, so their services are there.
     authenticate: deps.services.authenticate!,
     localModel: deps.services.localModel!,

@@ -8,4 +8,3 @@ export const authSchema = z.strictObject({
   /** On an empty store, create a demo project with one sk_dev_ key and print it once. */
   demoOnFirstStart: z.boolean().default(true),
 })
-

@@ -65,13 +65,22 @@ export default {
       if (!policy.serve) return proceed(ctx, key, policy)
       const stored = answers.get(key)
       if (!(stored instanceof Promise)) return serve(ctx, key, policy, project, stored)
-      return stored.then((found) => serve(ctx, key, policy, project, found), () => {
-        counters.failed.lookup.inc()
-        return proceed(ctx, key, policy, false)
-      })
+      return stored.then(
+        (found) => serve(ctx, key, policy, project, found),
+        () => {
+          counters.failed.lookup.inc()
+          return proceed(ctx, key, policy, false)
+        },
+      )
     }
 
-    function serve(ctx: RequestContext, key: string, policy: CachePolicy, project: Project, stored: StoredAnswer | undefined): Reply | undefined | Promise<Reply | undefined> {
+    function serve(
+      ctx: RequestContext,
+      key: string,
+      policy: CachePolicy,
+      project: Project,
+      stored: StoredAnswer | undefined,
+    ): Reply | undefined | Promise<Reply | undefined> {
       if (stored !== undefined) {
         if (clock.now() - stored.storedAt < project.cacheTtlSeconds * 1000) {
           ctx.state.cache = { key, hit: true, coalesced: false }

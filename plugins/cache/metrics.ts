@@ -16,7 +16,7 @@ interface CacheCounters extends Readonly<Record<LookupResult, Inc>> {
 export function createCacheMetrics(registry: Registry, countEntries: () => number | Promise<number>): CacheCounters {
   const requests = boundCounter({
     name: 'tollgate_cache_requests_total',
-    help: 'AI requests by cache result: hit (stored answer), coalesced (a concurrent identical request\'s answer), miss, bypass (cache not consulted).',
+    help: "AI requests by cache result: hit (stored answer), coalesced (a concurrent identical request's answer), miss, bypass (cache not consulted).",
     labelNames: ['result'],
     registers: [registry],
   })

@@ -22,4 +22,3 @@ export const cacheSchema = z.strictObject({
    */
   sharedWaitMs: z.number().int().nonnegative().default(10_000),
 })
-

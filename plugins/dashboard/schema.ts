@@ -4,4 +4,3 @@ export const dashboardSchema = z.strictObject({
   /** Serve the dashboard at /dashboard (on the auth listener when AUTH_PORT is set). */
   enabled: z.boolean().default(true),
 })
-

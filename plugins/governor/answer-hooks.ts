@@ -49,9 +49,11 @@ const NEVER_ABORTED = new AbortController().signal
  */
 function stopUnchecked(err: unknown): never {
   if (!(err instanceof OverloadedError)) throw err
-  throw new StreamStop(new OverloadedError(
-    "The answer was stopped at its end: the worker pool's queue was full, so it could not be checked whole, and what had not been checked is not let out. Retry shortly.",
-  ))
+  throw new StreamStop(
+    new OverloadedError(
+      "The answer was stopped at its end: the worker pool's queue was full, so it could not be checked whole, and what had not been checked is not let out. Retry shortly.",
+    ),
+  )
 }
 
 /** A finding of HIGH or CRITICAL severity went out as generated: no redacted span covers it. */
@@ -90,7 +92,14 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
   }
 
   function stopped(ctx: RequestContext, guard: StreamGuard, toolCalls: readonly ToolCall[], found: readonly string[]): StreamStop {
-    return new StreamStop(recordStop(ctx, guard.text, toolCalls.map((call) => call.arguments), found))
+    return new StreamStop(
+      recordStop(
+        ctx,
+        guard.text,
+        toolCalls.map((call) => call.arguments),
+        found,
+      ),
+    )
   }
 
   /**
@@ -114,7 +123,10 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     const record = await deps.trail.append(buildAuditEntry(call, assessment, 'blocked', deps.newId, undefined))
     return new GovernorResponseBlockedError(
       `Strict mode stopped the answer before it sent ${found.join(', ')}: an answer's high and critical findings are not let out, and what was sent before had been checked. The audit record ${record.id} lists the reasons.`,
-      record.id, verdict.level, blockedSummary(verdict), found,
+      record.id,
+      verdict.level,
+      blockedSummary(verdict),
+      found,
     )
   }
 
@@ -157,9 +169,10 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       // in it.) Tool calls' arguments are scanned too (assessAnswer); a guarded stream's were held,
       // checked and redacted at its end.
       const guard = guards.get(ctx)
-      const assessment = guard === undefined
-        ? await assessAnswer(ctx, result.text, result.toolCalls?.map((call) => call.arguments) ?? [], ctx.signal)
-        : endAssessments.get(ctx) ?? await assessAnswer(ctx, guard.text, guard.toolCallInputs, ctx.signal)
+      const assessment =
+        guard === undefined
+          ? await assessAnswer(ctx, result.text, result.toolCalls?.map((call) => call.arguments) ?? [], ctx.signal)
+          : (endAssessments.get(ctx) ?? (await assessAnswer(ctx, guard.text, guard.toolCallInputs, ctx.signal)))
       const { verdict } = assessment
       const [findings = [], ...inToolCalls] = assessment.findings
       const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))
@@ -176,22 +189,37 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
           redactedInToolCalls = calls.map(({ out }) => out.spans)
         }
       }
-      const exposed = isExposed(findings, redacted)
-        || inToolCalls.some((found, i) => isExposed(found, redactedInToolCalls[i] ?? []))
-        || assessment.ruleMatches.some((m) => isBlockingSeverity(m.rule.severity))
+      const exposed =
+        isExposed(findings, redacted) ||
+        inToolCalls.some((found, i) => isExposed(found, redactedInToolCalls[i] ?? [])) ||
+        assessment.ruleMatches.some((m) => isBlockingSeverity(m.rule.severity))
       ctx.state.governor = { ...state, output: { riskLevel: verdict.level, violations: verdict.violations.length, storable: !withheld && !exposed } }
       Object.assign(ctx.responseHeaders, outputHeaders(verdict))
       // An answer that opens no violation (nothing, or only dates and links) adds nothing to the
       // trail: the request's record already stands for it.
-      const record = verdict.violations.length === 0 ? undefined
-        : await deps.trail.append(buildAuditEntry(governedCall(ctx, auth, state.metadata, 'output', state.auditId, deps.clock), assessment, answerDecision(verdict, withheld), deps.newId, undefined))
+      const record =
+        verdict.violations.length === 0
+          ? undefined
+          : await deps.trail.append(
+              buildAuditEntry(
+                governedCall(ctx, auth, state.metadata, 'output', state.auditId, deps.clock),
+                assessment,
+                answerDecision(verdict, withheld),
+                deps.newId,
+                undefined,
+              ),
+            )
       ctx.doneFields.governor = { outputViolations: verdict.violations.length, outputRiskLevel: verdict.level, outputAuditId: record?.id ?? null }
       if (!withheld || record === undefined) return undefined
       Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
-      return Reply.error(new GovernorBlockedError(
-        `The model's answer was withheld: strict mode does not let out an answer with high or critical findings (${stopping.map((v) => v.category).join(', ')}). The audit record ${record.id} lists the reasons.`,
-        record.id, verdict.level, blockedSummary(verdict),
-      ))
+      return Reply.error(
+        new GovernorBlockedError(
+          `The model's answer was withheld: strict mode does not let out an answer with high or critical findings (${stopping.map((v) => v.category).join(', ')}). The audit record ${record.id} lists the reasons.`,
+          record.id,
+          verdict.level,
+          blockedSummary(verdict),
+        ),
+      )
     },
   }
 }

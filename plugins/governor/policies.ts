@@ -21,9 +21,16 @@ const MAX_RULES_PER_PROJECT = 100
 
 export const ruleFields = {
   name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(100, 'name may hold at most 100 characters'),
-  pattern: z.string({ error: 'pattern must be a string' }).min(1, 'pattern must not be empty').max(MAX_PATTERN_CHARS, `pattern may hold at most ${MAX_PATTERN_CHARS} characters`),
+  pattern: z
+    .string({ error: 'pattern must be a string' })
+    .min(1, 'pattern must not be empty')
+    .max(MAX_PATTERN_CHARS, `pattern may hold at most ${MAX_PATTERN_CHARS} characters`),
   regex: z.boolean({ error: 'regex must be true or false' }),
-  weight: z.number({ error: 'weight must be a number' }).int('weight must be a whole number').min(0, 'weight must be between 0 and 100').max(100, 'weight must be between 0 and 100'),
+  weight: z
+    .number({ error: 'weight must be a number' })
+    .int('weight must be a whole number')
+    .min(0, 'weight must be between 0 and 100')
+    .max(100, 'weight must be between 0 and 100'),
   severity: oneOf('severity', SEVERITIES),
 }
 
@@ -42,7 +49,10 @@ export const ruleChangesSchema = z.strictObject({
   severity: ruleFields.severity.optional(),
 })
 
-const threshold = z.number({ error: 'autoApproveThreshold must be a number' }).min(0, 'autoApproveThreshold must be from 0 to 100').max(100, 'autoApproveThreshold must be from 0 to 100')
+const threshold = z
+  .number({ error: 'autoApproveThreshold must be a number' })
+  .min(0, 'autoApproveThreshold must be from 0 to 100')
+  .max(100, 'autoApproveThreshold must be from 0 to 100')
 
 /**
  * A change of Governor settings; `customRules`, when given, replaces the whole list (a rule
@@ -53,10 +63,14 @@ export const settingsChangesSchema = z.strictObject({
   strictMode: z.boolean({ error: 'strictMode must be true or false' }).optional(),
   redactOutput: z.boolean({ error: 'redactOutput must be true or false' }).optional(),
   autoApproveThreshold: threshold.optional(),
-  injectionBlockThreshold: z.number({ error: 'injectionBlockThreshold must be a number' })
-    .min(0, 'injectionBlockThreshold must be from 0 to 1').max(1, 'injectionBlockThreshold must be from 0 to 1').optional(),
+  injectionBlockThreshold: z
+    .number({ error: 'injectionBlockThreshold must be a number' })
+    .min(0, 'injectionBlockThreshold must be from 0 to 1')
+    .max(1, 'injectionBlockThreshold must be from 0 to 1')
+    .optional(),
   governance: z.enum(['metadata', 'all'], { error: 'governance must be metadata or all' }).optional(),
-  customRules: z.array(newRuleSchema.extend({ id: z.string().min(1).max(64).optional() }), { error: 'customRules must be a list of rules' })
+  customRules: z
+    .array(newRuleSchema.extend({ id: z.string().min(1).max(64).optional() }), { error: 'customRules must be a list of rules' })
     .max(MAX_RULES_PER_PROJECT, `a project holds at most ${MAX_RULES_PER_PROJECT} custom rules`)
     .superRefine((rules, ctx) => {
       const ids = new Set<string>()
@@ -142,7 +156,10 @@ export function createPolicies(registry: ProjectSettings) {
           severity: changes.severity ?? current.severity,
         }
         assertSavable(rule)
-        await save(projectId, project.governor.customRules.map((r) => (r.id === ruleId ? rule : r)))
+        await save(
+          projectId,
+          project.governor.customRules.map((r) => (r.id === ruleId ? rule : r)),
+        )
         return rule
       })
     },
@@ -150,7 +167,10 @@ export function createPolicies(registry: ProjectSettings) {
       return serialized(projectId, async () => {
         const project = projectOf(projectId)
         const rule = ruleOf(project, ruleId)
-        await save(projectId, project.governor.customRules.filter((r) => r.id !== ruleId))
+        await save(
+          projectId,
+          project.governor.customRules.filter((r) => r.id !== ruleId),
+        )
         return rule
       })
     },

@@ -35,7 +35,14 @@ export interface RequestHooksDeps {
 export const blockedSummary = (verdict: Verdict) => verdict.violations.map((v) => ({ type: v.type, severity: v.severity }))
 
 /** The facts every audit record of a governed request repeats. */
-export function governedCall(ctx: RequestContext, auth: AuthState, metadata: GovernorMetadata, kind: AuditKind, requestAuditId: string | null, clock: Clock): GovernedCall {
+export function governedCall(
+  ctx: RequestContext,
+  auth: AuthState,
+  metadata: GovernorMetadata,
+  kind: AuditKind,
+  requestAuditId: string | null,
+  clock: Clock,
+): GovernedCall {
   const route = ctx.state.router
   return {
     kind,
@@ -81,7 +88,12 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const route = ctx.state.router
       // The registry is read while the request is scanned, so a shared store's round trip adds no wait.
       const [scanned, listed] = await Promise.all([
-        deps.assess(auth.project, metadata, views.map((view) => view.text), ctx.signal),
+        deps.assess(
+          auth.project,
+          metadata,
+          views.map((view) => view.text),
+          ctx.signal,
+        ),
         route === undefined ? undefined : deps.models.registered(auth.project.id, route.provider, route.model),
       ])
       // The record places findings in the texts as the client sent them.
@@ -96,7 +108,13 @@ export function createRequestHooks(deps: RequestHooksDeps) {
       const record = await deps.trail.append(buildAuditEntry(call, assessment, decision, deps.newId, firstUse(call, listed)))
       Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
       ctx.state.governor = {
-        metadata, auditId: record.id, riskLevel: verdict.level, riskScore: verdict.score, approved: verdict.approved, blocked, violations: verdict.violations.length,
+        metadata,
+        auditId: record.id,
+        riskLevel: verdict.level,
+        riskScore: verdict.score,
+        approved: verdict.approved,
+        blocked,
+        violations: verdict.violations.length,
       }
       deps.metrics.countVerdict(verdict.level, decision)
       if (!blocked) {
@@ -105,18 +123,20 @@ export function createRequestHooks(deps: RequestHooksDeps) {
         return undefined
       }
       if (rejected) {
-        return Reply.error(new GovernorBlockedError(
-          `The model ${call.model!.provider}/${call.model!.model} is rejected in this project's models registry; approve it there or send the request to another model. The audit record ${record.id} is kept.`,
-          record.id, verdict.level, blockedSummary(verdict),
-        ))
+        return Reply.error(
+          new GovernorBlockedError(
+            `The model ${call.model!.provider}/${call.model!.model} is rejected in this project's models registry; approve it there or send the request to another model. The audit record ${record.id} is kept.`,
+            record.id,
+            verdict.level,
+            blockedSummary(verdict),
+          ),
+        )
       }
-      const why = strict === 'injection'
-        ? `Strict mode blocks a prompt injection read with a confidence of ${injectionBlockThreshold(governor)} or more; this request holds one (it scored ${verdict.score}, ${verdict.level}).`
-        : `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}).`
-      return Reply.error(new GovernorBlockedError(
-        `${why} The audit record ${record.id} lists the reasons.`,
-        record.id, verdict.level, blockedSummary(verdict),
-      ))
+      const why =
+        strict === 'injection'
+          ? `Strict mode blocks a prompt injection read with a confidence of ${injectionBlockThreshold(governor)} or more; this request holds one (it scored ${verdict.score}, ${verdict.level}).`
+          : `Strict mode blocks high and critical risk; this request scored ${verdict.score} (${verdict.level}).`
+      return Reply.error(new GovernorBlockedError(`${why} The audit record ${record.id} lists the reasons.`, record.id, verdict.level, blockedSummary(verdict)))
     },
   }
 }

@@ -36,7 +36,10 @@ interface ScannedTexts {
 export async function scanTexts(texts: readonly string[], pool: WorkerPool, limits: ScanLimits, signal: AbortSignal): Promise<ScannedTexts> {
   const findings: Finding[][] = new Array(texts.length)
   const inlineLimits = limits.classifier === undefined ? { maxInline: limits.inlineMaxChars, budget: limits.inlineBudgetChars } : NOTHING_INLINE
-  const { inline, pooled } = inlineOrPooled(texts.map((text) => text.length), inlineLimits)
+  const { inline, pooled } = inlineOrPooled(
+    texts.map((text) => text.length),
+    inlineLimits,
+  )
   if (pooled.length === 0) {
     for (const index of inline) findings[index] = scanContent({ text: texts[index]!, learned: limits.learned })
     return { findings, pooled: 0 }
@@ -45,11 +48,17 @@ export async function scanTexts(texts: readonly string[], pool: WorkerPool, limi
   const cancel = new AbortController()
   const taskSignal = AbortSignal.any([signal, cancel.signal])
   const tasks = batchesOf(pooled, texts).map((batch) =>
-    pool.run('scanContentBatch', { texts: batch.map((index) => texts[index]!), learned: limits.learned, ...(limits.classifier === undefined ? {} : { classifier: limits.classifier }) }, taskSignal).then((found) => {
-      batch.forEach((index, i) => {
-        findings[index] = found[i]!
-      })
-    }),
+    pool
+      .run(
+        'scanContentBatch',
+        { texts: batch.map((index) => texts[index]!), learned: limits.learned, ...(limits.classifier === undefined ? {} : { classifier: limits.classifier }) },
+        taskSignal,
+      )
+      .then((found) => {
+        batch.forEach((index, i) => {
+          findings[index] = found[i]!
+        })
+      }),
   )
   const settled = Promise.all(tasks).catch((err: unknown) => {
     cancel.abort()

@@ -32,14 +32,16 @@ export const governorSchema = z.strictObject({
    * local files; paths relative to the working directory) reads, in the worker pool, the texts the
    * rules leave undecided. docs/governor.md.
    */
-  classifier: z.strictObject({
-    model: z.string().min(1),
-    tokenizer: z.string().min(1),
-    /** A window is flagged when its probability of the injection label passes this. */
-    threshold: z.number().min(0).lt(1).default(0.5),
-    /** Which of the model's outputs is the injection label (Prompt Guard 2 and most injection classifiers: 1). */
-    injectionLabel: z.number().int().nonnegative().default(1),
-    /** Most tokens per window, special tokens included; by default tokenizer.json's truncation length, else 512. */
-    maxTokens: z.number().int().positive().optional(),
-  }).optional(),
+  classifier: z
+    .strictObject({
+      model: z.string().min(1),
+      tokenizer: z.string().min(1),
+      /** A window is flagged when its probability of the injection label passes this. */
+      threshold: z.number().min(0).lt(1).default(0.5),
+      /** Which of the model's outputs is the injection label (Prompt Guard 2 and most injection classifiers: 1). */
+      injectionLabel: z.number().int().nonnegative().default(1),
+      /** Most tokens per window, special tokens included; by default tokenizer.json's truncation length, else 512. */
+      maxTokens: z.number().int().positive().optional(),
+    })
+    .optional(),
 })

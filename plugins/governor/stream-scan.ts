@@ -53,9 +53,11 @@ export function createStreamScan(deps: StreamScanDeps): (signal: AbortSignal) =>
       },
       (err: unknown) => {
         if (!(err instanceof OverloadedError)) throw err
-        throw new StreamStop(new OverloadedError(
-          `The answer was stopped: the worker pool's queue was full, so its next ${text.length} characters could not be checked, and unchecked text is not let out. Retry shortly.`,
-        ))
+        throw new StreamStop(
+          new OverloadedError(
+            `The answer was stopped: the worker pool's queue was full, so its next ${text.length} characters could not be checked, and unchecked text is not let out. Retry shortly.`,
+          ),
+        )
       },
     )
   }

@@ -45,12 +45,15 @@ export default {
     const outcomes = new Counter({
       name: 'tollgate_idempotent_requests_total',
       help: 'Requests sent with an Idempotency-Key, by what became of them (started, taken_over, replayed, key_reused, in_use).',
-      labelNames: ['outcome'], registers: [metrics],
+      labelNames: ['outcome'],
+      registers: [metrics],
     })
     const sweeper = setInterval(() => {
-      track(records.sweep(clock.now(), config.sweepBatch).then((removed) => {
-        if (removed > 0) log.debug({ removed }, 'expired idempotency records removed')
-      }))
+      track(
+        records.sweep(clock.now(), config.sweepBatch).then((removed) => {
+          if (removed > 0) log.debug({ removed }, 'expired idempotency records removed')
+        }),
+      )
     }, config.sweepIntervalMs)
     sweeper.unref()
 

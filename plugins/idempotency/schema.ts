@@ -14,4 +14,3 @@ export const idempotencySchema = z.strictObject({
   sweepIntervalMs: z.int().positive().default(60_000),
   sweepBatch: z.int().positive().default(500),
 })
-

@@ -49,17 +49,25 @@ interface BudgetGuardDeps {
 }
 
 export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuardDeps): BudgetGuard {
-  const refusals = new Counter({ name: 'tollgate_budget_refusals_total', help: 'Requests refused with 402 because a monthly budget (the project\'s or the key\'s) could not cover them.', registers: [metrics] })
+  const refusals = new Counter({
+    name: 'tollgate_budget_refusals_total',
+    help: "Requests refused with 402 because a monthly budget (the project's or the key's) could not cover them.",
+    registers: [metrics],
+  })
   const overage = new Counter({
     name: 'tollgate_budget_overage_dollars_total',
-    help: 'Dollars a provider counted beyond the request\'s budget hold: recorded in the ledger, not charged.',
-    labelNames: ['provider', 'model'], registers: [metrics],
+    help: "Dollars a provider counted beyond the request's budget hold: recorded in the ledger, not charged.",
+    labelNames: ['provider', 'model'],
+    registers: [metrics],
   })
   return {
     hold(requestId, project, micros, key) {
       const keyBudget = key?.keyBudgetDollars
       const hold: Hold = {
-        requestId, projectId: project.id, month: monthKey(clock.now()), micros,
+        requestId,
+        projectId: project.id,
+        month: monthKey(clock.now()),
+        micros,
         ...(keyBudget === undefined ? {} : { key: { keyId: key!.keyId, limitMicros: microsOfDollars(keyBudget) } }),
       }
       const decided = (result: ReserveResult): Hold | BudgetExceededError => {
@@ -88,7 +96,10 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
     noteOverage(entry, log) {
       if (entry.overageMicros === undefined) return
       overage.inc({ provider: entry.provider, model: entry.model }, entry.overageMicros / 1e6)
-      log.warn({ provider: entry.provider, model: entry.model, overageMicros: entry.overageMicros }, 'provider counted beyond the budget hold; the excess is recorded as overage, not charged')
+      log.warn(
+        { provider: entry.provider, model: entry.model, overageMicros: entry.overageMicros },
+        'provider counted beyond the budget hold; the excess is recorded as overage, not charged',
+      )
     },
   }
 }

@@ -29,15 +29,25 @@ export function countStreamedTexts(
   taskTimeoutMs: number,
   limits: InlineLimits = METERING_INLINE,
 ): number[] | Promise<number[]> {
-  const { inline, pooled } = inlineOrPooled(texts.map((text) => text.length), limits)
+  const { inline, pooled } = inlineOrPooled(
+    texts.map((text) => text.length),
+    limits,
+  )
   const counts = texts.map(() => 0)
-  const counted = pooled.length === 0 ? undefined : countTokensInPool(pooled.map((index) => texts[index]!), pool, {
-    signal: () => AbortSignal.timeout(taskTimeoutMs),
-    onTaskError(taskTexts, err) {
-      refused(reasonOf(err), err)
-      return countTexts(taskTexts)
-    },
-  })
+  const counted =
+    pooled.length === 0
+      ? undefined
+      : countTokensInPool(
+          pooled.map((index) => texts[index]!),
+          pool,
+          {
+            signal: () => AbortSignal.timeout(taskTimeoutMs),
+            onTaskError(taskTexts, err) {
+              refused(reasonOf(err), err)
+              return countTexts(taskTexts)
+            },
+          },
+        )
   // Inline counts run while the workers do theirs.
   for (const index of inline) counts[index] = countTokens(texts[index]!)
   if (counted === undefined) return counts

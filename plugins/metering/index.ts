@@ -39,11 +39,17 @@ export default {
     const keyLabel: KeyLabel = (keyId) => services.registry?.getKey(keyId)
     const countedInline = poolFallbackCounter(metrics)
     /** Streamed texts' token counts; a pool that refuses them never loses usage, they are counted inline. */
-    const countStreamed = (texts: readonly string[]) => countStreamedTexts(texts, pool, (reason: PoolRefusal, err: unknown) => {
-      countedInline(reason)
-      if (reason === 'overloaded') log.debug('worker pool full: streamed text counted on the event loop')
-      else log.warn({ err, reason }, 'worker pool failed or timed out a count of streamed text: counted on the event loop')
-    }, config.countTimeoutMs)
+    const countStreamed = (texts: readonly string[]) =>
+      countStreamedTexts(
+        texts,
+        pool,
+        (reason: PoolRefusal, err: unknown) => {
+          countedInline(reason)
+          if (reason === 'overloaded') log.debug('worker pool full: streamed text counted on the event loop')
+          else log.warn({ err, reason }, 'worker pool failed or timed out a count of streamed text: counted on the event loop')
+        },
+        config.countTimeoutMs,
+      )
     const stopRecovering = await keepRecovering(ledger, log)
     /** Requests that passed metering on their way to the model, with their hold, and so must be settled. */
     const metered = new WeakMap<RequestContext, Hold | undefined>()
@@ -89,7 +95,13 @@ export default {
         const decision = ctx.state.router
         if (auth === undefined || decision === undefined) return
         if (!config.enforceBudgets) return admit(ctx, undefined)
-        const worst = worstCaseMicros(decision.models, (model) => catalog.info(model), decision.promptTokensBound, decision.maxTokens, config.unpricedHoldDollars)
+        const worst = worstCaseMicros(
+          decision.models,
+          (model) => catalog.info(model),
+          decision.promptTokensBound,
+          decision.maxTokens,
+          config.unpricedHoldDollars,
+        )
         const held = guard.hold(ctx.id, auth.project, worst, auth)
         return held instanceof Promise ? held.then((decided) => admitHeld(ctx, decided)) : admitHeld(ctx, held)
       },
@@ -119,7 +131,8 @@ export default {
           settleWith(answered(ctx.result))
           return
         }
-        const generatedOf = ([completionTokens]: readonly number[]) => generatedBy(ctx, completionTokens! > 0 ? ctx.state.router!.promptTokens : 0, completionTokens!)
+        const generatedOf = ([completionTokens]: readonly number[]) =>
+          generatedBy(ctx, completionTokens! > 0 ? ctx.state.router!.promptTokens : 0, completionTokens!)
         // A long text is counted in the pool, after the response: the settlement is tracked so
         // that shutdown waits for it, and a crash meanwhile settles the stream to its last checkpoint.
         const counted = countStreamed([ctx.streamedText])

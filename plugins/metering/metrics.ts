@@ -19,12 +19,16 @@ export interface ChargeMetrics {
 
 export function chargeMetrics(metrics: Registry): ChargeMetrics {
   const tokensMetered = boundCounter({
-    name: 'tollgate_tokens_total', help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
-    labelNames: ['provider', 'model', 'direction'], registers: [metrics],
+    name: 'tollgate_tokens_total',
+    help: 'Tokens metered, by provider, model and direction (cache hits excluded).',
+    labelNames: ['provider', 'model', 'direction'],
+    registers: [metrics],
   })
   const dollarsCharged = boundCounter({
-    name: 'tollgate_cost_dollars_total', help: 'Dollars charged at list price, by provider and model.',
-    labelNames: ['provider', 'model'], registers: [metrics],
+    name: 'tollgate_cost_dollars_total',
+    help: 'Dollars charged at list price, by provider and model.',
+    labelNames: ['provider', 'model'],
+    registers: [metrics],
   })
   const bound = new Map<string, ChargeCounters>()
   const countersOf = (provider: string, model: string): ChargeCounters => {
@@ -41,8 +45,10 @@ export function chargeMetrics(metrics: Registry): ChargeMetrics {
     return counters
   }
   const unpricedServed = new Counter({
-    name: 'tollgate_unpriced_requests_total', help: 'Model calls served under a name the model table does not list (unpricedModels): charged nothing, recorded as unpriced.',
-    labelNames: ['provider'], registers: [metrics],
+    name: 'tollgate_unpriced_requests_total',
+    help: 'Model calls served under a name the model table does not list (unpricedModels): charged nothing, recorded as unpriced.',
+    labelNames: ['provider'],
+    registers: [metrics],
   })
   return {
     charged(entry, metricModel) {
@@ -61,7 +67,8 @@ export function poolFallbackCounter(metrics: Registry): (reason: PoolRefusal) =>
   const countedInline = new Counter({
     name: 'tollgate_metering_pool_fallbacks_total',
     help: 'Pool tasks of streamed text that metering counted on the event loop instead: the pool refused them (overloaded: its queue was full), failed them, or did not finish them in time (timeout).',
-    labelNames: ['reason'], registers: [metrics],
+    labelNames: ['reason'],
+    registers: [metrics],
   })
   return (reason) => countedInline.inc({ reason })
 }

@@ -55,10 +55,19 @@ export function requestSettlement({ guard, ledger, clock, catalog, metrics, trac
     const now = clock.now()
     const charge = guard.charge(figures.costMicros, holdOf(ctx))
     const entry: Mutable<LedgerEntry> = {
-      id: ctx.id, projectId: auth.project.id, keyId: auth.keyId, at: new Date(now).toISOString(),
-      month: monthKey(now), day: dayKey(now), provider: figures.provider, model: figures.model,
-      promptTokens: figures.promptTokens, completionTokens: figures.completionTokens,
-      costMicros: charge.costMicros, cacheHit: figures.cacheHit, outcome,
+      id: ctx.id,
+      projectId: auth.project.id,
+      keyId: auth.keyId,
+      at: new Date(now).toISOString(),
+      month: monthKey(now),
+      day: dayKey(now),
+      provider: figures.provider,
+      model: figures.model,
+      promptTokens: figures.promptTokens,
+      completionTokens: figures.completionTokens,
+      costMicros: charge.costMicros,
+      cacheHit: figures.cacheHit,
+      outcome,
     }
     const { user, tags } = ctx.ai!
     if (user !== undefined) entry.user = user
@@ -94,12 +103,21 @@ export function requestSettlement({ guard, ledger, clock, catalog, metrics, trac
 
     async settleReplay(ctx, replay, result) {
       const project = ctx.state.auth!.project
-      if (await ledger.entry(replay.replayOf) === undefined) {
+      if ((await ledger.entry(replay.replayOf)) === undefined) {
         const entry: LedgerEntry = {
-          id: replay.replayOf, projectId: project.id, keyId: replay.keyId, at: new Date(replay.answeredAt).toISOString(),
-          month: monthKey(replay.answeredAt), day: dayKey(replay.answeredAt), provider: result.provider, model: result.model,
-          promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
-          costMicros: replay.chargedMicros, cacheHit: result.cacheHit, outcome: result.cacheHit ? 'cache_hit' : 'ok',
+          id: replay.replayOf,
+          projectId: project.id,
+          keyId: replay.keyId,
+          at: new Date(replay.answeredAt).toISOString(),
+          month: monthKey(replay.answeredAt),
+          day: dayKey(replay.answeredAt),
+          provider: result.provider,
+          model: result.model,
+          promptTokens: result.usage.promptTokens,
+          completionTokens: result.usage.completionTokens,
+          costMicros: replay.chargedMicros,
+          cacheHit: result.cacheHit,
+          outcome: result.cacheHit ? 'cache_hit' : 'ok',
           // A replay's request hashes the same as its original's, so it names the same user and tags.
           ...(ctx.ai?.user === undefined ? {} : { user: ctx.ai.user }),
           ...(ctx.ai?.tags === undefined ? {} : { tags: ctx.ai.tags }),

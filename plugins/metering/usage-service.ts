@@ -55,7 +55,8 @@ export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: Usag
   const unpriced = new Counter({
     name: 'tollgate_passthrough_unpriced_total',
     help: 'Pass-through requests recorded with an unknown cost (no usage in the answer, or a model without a price), by provider and reason.',
-    labelNames: ['provider', 'reason'], registers: [metrics],
+    labelNames: ['provider', 'reason'],
+    registers: [metrics],
   })
   return {
     async hold(requestId, project, micros, key) {
@@ -68,10 +69,20 @@ export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: Usag
       const unknown = 'unknown' in usage.cost ? usage.cost.unknown : undefined
       if (unknown !== undefined) unpriced.inc({ provider: usage.provider, reason: unknown })
       const entry: LedgerEntry = {
-        id: requestId, projectId: project.id, keyId: usage.keyId, at: new Date(now).toISOString(),
-        month: monthKey(now), day: dayKey(now), provider: usage.provider, model: usage.model,
-        promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-        ...guard.charge('micros' in usage.cost ? usage.cost.micros : 0, held), cacheHit: false, outcome: usage.outcome, passthrough: true,
+        id: requestId,
+        projectId: project.id,
+        keyId: usage.keyId,
+        at: new Date(now).toISOString(),
+        month: monthKey(now),
+        day: dayKey(now),
+        provider: usage.provider,
+        model: usage.model,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        ...guard.charge('micros' in usage.cost ? usage.cost.micros : 0, held),
+        cacheHit: false,
+        outcome: usage.outcome,
+        passthrough: true,
         ...(unknown === undefined ? {} : { unpriced: unknown }),
         ...(usage.tags === undefined ? {} : { tags: usage.tags }),
       }

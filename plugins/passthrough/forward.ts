@@ -82,16 +82,21 @@ export function createForwarder(options: ForwardOptions): Forwarder {
         running.set(req, {
           upstreamRequest(request) {
             upstream = request
-            request.on('timeout', () => { timedOut = true })
+            request.on('timeout', () => {
+              timedOut = true
+            })
           },
           answer(response) {
             if (done) return
             const status = response.statusCode ?? 502
             scanner = scannerFor(response.headers['content-type'])
-            res.writeHead(status, answerHeaders(response.headers, (name) => res.hasHeader(name)))
+            res.writeHead(
+              status,
+              answerHeaders(response.headers, (name) => res.hasHeader(name)),
+            )
             response.on('data', (chunk: Buffer) => scanner!.push(chunk))
             response.on('close', () => {
-              if (!response.complete) fail(new UpstreamError('The provider\'s answer was cut short.', false))
+              if (!response.complete) fail(new UpstreamError("The provider's answer was cut short.", false))
             })
             res.on('finish', () => finish(endOf(status), false))
             response.pipe(res)
@@ -109,15 +114,27 @@ export function createForwarder(options: ForwardOptions): Forwarder {
         body.on('error', (err) => fail(err instanceof GatewayError ? err : new UpstreamError('The request body could not be read.', false)))
         // The outgoing request is made from these; the gateway has read what it needed of them.
         req.headers = target.headers as IncomingMessage['headers']
-        proxy.web(req, res, {
-          target: target.url, ignorePath: true, changeOrigin: true, selfHandleResponse: true, buffer: body,
-          agent: target.url.protocol === 'https:' ? agents.https : agents.http,
-          proxyTimeout: options.proxyTimeoutMs, connectTimeout: options.connectTimeoutMs,
-        }, (err) => {
-          fail(timedOut
-            ? new UpstreamTimeoutError(`The provider did not answer within ${options.proxyTimeoutMs} ms.`, { cause: err })
-            : new UpstreamError('The provider could not be reached.', true, { cause: err }))
-        })
+        proxy.web(
+          req,
+          res,
+          {
+            target: target.url,
+            ignorePath: true,
+            changeOrigin: true,
+            selfHandleResponse: true,
+            buffer: body,
+            agent: target.url.protocol === 'https:' ? agents.https : agents.http,
+            proxyTimeout: options.proxyTimeoutMs,
+            connectTimeout: options.connectTimeoutMs,
+          },
+          (err) => {
+            fail(
+              timedOut
+                ? new UpstreamTimeoutError(`The provider did not answer within ${options.proxyTimeoutMs} ms.`, { cause: err })
+                : new UpstreamError('The provider could not be reached.', true, { cause: err }),
+            )
+          },
+        )
       })
     },
     close() {

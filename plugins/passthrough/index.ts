@@ -40,13 +40,19 @@ export default {
     async function handle(ctx: RequestContext, provider: ProviderName): Promise<Reply> {
       const auth = ctx.state.auth!
       if (auth.testMode) {
-        return Reply.error(new PermissionError('Development keys are answered by the local simulator only, which has no pass-through; use a stg_ or prod_ key.'))
+        return Reply.error(
+          new PermissionError('Development keys are answered by the local simulator only, which has no pass-through; use a stg_ or prod_ key.'),
+        )
       }
       const apiPath = apiPathOf(ctx.params['*']!)
       if (apiPath instanceof InvalidRequestError) return Reply.error(apiPath)
       const target = providers.target(provider, apiPath)
       if (target === undefined) {
-        return Reply.error(new ProviderNotConfiguredError(`The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`))
+        return Reply.error(
+          new ProviderNotConfiguredError(
+            `The gateway has no API key for ${provider}, so it cannot forward to it; the operator sets ${provider.toUpperCase()}_API_KEY.`,
+          ),
+        )
       }
       // For spend by tag, as on the AI routes; a refused header is a 400 before anything is held or sent.
       const tags = tagsOf(ctx.headers)
@@ -60,24 +66,48 @@ export default {
         const bound = body.json === undefined ? undefined : costBoundMicros(body.json.value, body.json.bytes, priceOfModel)
         // A refusal (a 402, or the store away) ends the request through the server, in the spec's shape.
         // Reading or removing a stored object (a GET, a DELETE) generates no tokens: it holds nothing.
-        const worstCase = ctx.method === 'POST' ? bound ?? ceilingMicros(ceilings, provider, apiPath) : 0
+        const worstCase = ctx.method === 'POST' ? (bound ?? ceilingMicros(ceilings, provider, apiPath)) : 0
         const hold = await usageMeter.hold(ctx.id, auth.project, worstCase, auth)
         if (hold instanceof BudgetExceededError) throw hold
-        const { end, seen } = await forwarder.forward({ ...exchange, body: body.stream }, { url, headers }, (type) => usageScanner(type, config.scanLimitBytes), ctx.signal)
-        const settled = usageMeter.settle(hold, {
-          keyId: auth.keyId, provider, model: seen.model ?? 'unknown',
-          promptTokens: seen.promptTokens ?? 0, completionTokens: seen.completionTokens ?? 0,
-          cost: costOf(seen, catalog, config.prices), outcome: end.reason, tags,
-        }, ctx.log)
+        const { end, seen } = await forwarder.forward(
+          { ...exchange, body: body.stream },
+          { url, headers },
+          (type) => usageScanner(type, config.scanLimitBytes),
+          ctx.signal,
+        )
+        const settled = usageMeter.settle(
+          hold,
+          {
+            keyId: auth.keyId,
+            provider,
+            model: seen.model ?? 'unknown',
+            promptTokens: seen.promptTokens ?? 0,
+            completionTokens: seen.completionTokens ?? 0,
+            cost: costOf(seen, catalog, config.prices),
+            outcome: end.reason,
+            tags,
+          },
+          ctx.log,
+        )
         track(settled.catch((err: unknown) => ctx.log.error({ err }, 'pass-through usage not recorded')))
         return end
       })
     }
 
-    const routes: RouteSpec[] = PROVIDERS.flatMap((provider) => METHODS.map((method): RouteSpec => ({
-      method, path: `/api/providers/${provider}/*`, name: `passthrough_${provider}`, kind: 'keyed', keyTypes: ['sk'],
-      rawBody: true, documented: false, handle: (ctx) => handle(ctx, provider),
-    })))
+    const routes: RouteSpec[] = PROVIDERS.flatMap((provider) =>
+      METHODS.map(
+        (method): RouteSpec => ({
+          method,
+          path: `/api/providers/${provider}/*`,
+          name: `passthrough_${provider}`,
+          kind: 'keyed',
+          keyTypes: ['sk'],
+          rawBody: true,
+          documented: false,
+          handle: (ctx) => handle(ctx, provider),
+        }),
+      ),
+    )
     return {
       routes,
       async close() {

@@ -14,7 +14,10 @@ export const passthroughSchema = z.strictObject({
   /** Sockets kept open per provider origin. */
   maxSockets: z.int().positive().default(128),
   /** The largest JSON answer parsed whole for its usage; past it, only its tail is searched. */
-  scanLimitBytes: z.int().positive().default(1024 * 1024),
+  scanLimitBytes: z
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /**
    * US dollars per million tokens of models outside the gateway's catalog (its chat models are
    * priced there). The defaults are the embedding models' list prices.
@@ -32,9 +35,10 @@ export const passthroughSchema = z.strictObject({
    */
   unboundedHoldDollars: dollars.default(1),
   /** The same for one provider's path and everything below it (`openai/v1/files`, `anthropic`); the longest match wins. */
-  unboundedHoldByPath: z.record(
-    z.string().regex(/^(?:openai|anthropic|mistral)(?:\/[^/\s]+)*$/, { error: 'a provider (openai, anthropic, mistral), then its path: openai/v1/files' }),
-    dollars,
-  ).default({}),
+  unboundedHoldByPath: z
+    .record(
+      z.string().regex(/^(?:openai|anthropic|mistral)(?:\/[^/\s]+)*$/, { error: 'a provider (openai, anthropic, mistral), then its path: openai/v1/files' }),
+      dollars,
+    )
+    .default({}),
 })
-

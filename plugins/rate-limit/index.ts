@@ -39,11 +39,14 @@ export default {
   setup(config, deps) {
     const { clock, metrics, log } = deps
     const refusals = new Counter({
-      name: 'tollgate_rate_limited_total', help: 'Requests refused with 429, by the limit that refused them.',
-      labelNames: ['limit'], registers: [metrics],
+      name: 'tollgate_rate_limited_total',
+      help: 'Requests refused with 429, by the limit that refused them.',
+      labelNames: ['limit'],
+      registers: [metrics],
     })
     const failedOpen = new Counter({
-      name: 'tollgate_rate_limit_fail_open_total', help: 'Requests let through unchecked because the rate-limit store could not answer (failOpen).',
+      name: 'tollgate_rate_limit_fail_open_total',
+      help: 'Requests let through unchecked because the rate-limit store could not answer (failOpen).',
       registers: [metrics],
     })
     const limitStore = openLimits(deps, config)

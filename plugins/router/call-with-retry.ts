@@ -56,7 +56,11 @@ async function withRetry<T>(
   let lastError: unknown
   let calls = 0
   for (const candidate of candidates) {
-    const request: ProviderRequest = { ...shape, model: candidate.model, temperature: temperatureFor(candidate.info, shape.temperature, shape.defaultTemperature) }
+    const request: ProviderRequest = {
+      ...shape,
+      model: candidate.model,
+      temperature: temperatureFor(candidate.info, shape.temperature, shape.defaultTemperature),
+    }
     for (let attempt = 0; attempt <= policy.attempts; attempt++) {
       if (attempt > 0) await pause(retryDelayMs(lastError, backoffMs(attempt - 1, policy)), signal)
       try {

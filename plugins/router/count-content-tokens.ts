@@ -99,7 +99,12 @@ export function countContentTokens(
     }
   }
   if (offloaded.length === 0) return counts
-  return countInPool(offloaded.map((i) => texts[i] as string), pool, signal, timeoutMs).then((pooled) => {
+  return countInPool(
+    offloaded.map((i) => texts[i] as string),
+    pool,
+    signal,
+    timeoutMs,
+  ).then((pooled) => {
     offloaded.forEach((i, n) => {
       counts[i] = remember(texts[i] as string, pooled[n] as number)
     })

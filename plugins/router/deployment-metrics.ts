@@ -15,9 +15,24 @@ export interface DeploymentCounters {
 
 export function deploymentCounters(metrics: Registry): DeploymentCounters {
   const labelNames = ['provider', 'deployment'] as const
-  const requests = new Counter({ name: 'tollgate_deployment_requests_total', help: 'Calls sent to each provider deployment, retries included.', labelNames, registers: [metrics] })
-  const errors = new Counter({ name: 'tollgate_deployment_errors_total', help: 'Calls to each provider deployment that failed before an answer began.', labelNames, registers: [metrics] })
-  const cooldowns = new Counter({ name: 'tollgate_deployment_cooldowns_total', help: 'Times each provider deployment was rested after a failure or a 429.', labelNames, registers: [metrics] })
+  const requests = new Counter({
+    name: 'tollgate_deployment_requests_total',
+    help: 'Calls sent to each provider deployment, retries included.',
+    labelNames,
+    registers: [metrics],
+  })
+  const errors = new Counter({
+    name: 'tollgate_deployment_errors_total',
+    help: 'Calls to each provider deployment that failed before an answer began.',
+    labelNames,
+    registers: [metrics],
+  })
+  const cooldowns = new Counter({
+    name: 'tollgate_deployment_cooldowns_total',
+    help: 'Times each provider deployment was rested after a failure or a 429.',
+    labelNames,
+    registers: [metrics],
+  })
   return {
     of(provider, deployment) {
       const labels = { provider, deployment }

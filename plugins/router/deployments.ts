@@ -50,7 +50,13 @@ function modelsOf(deployment: DeploymentConfig): ReadonlySet<string> | undefined
 }
 
 /** One adapter per provider that has a key, spreading its calls over its deployments. */
-export function deploymentAdapters(config: RouterConfig, upstream: Upstream, clock: Clock, counters: DeploymentCounters, catalog: ModelCatalog): Partial<Record<ProviderName, ProviderAdapter>> {
+export function deploymentAdapters(
+  config: RouterConfig,
+  upstream: Upstream,
+  clock: Clock,
+  counters: DeploymentCounters,
+  catalog: ModelCatalog,
+): Partial<Record<ProviderName, ProviderAdapter>> {
   const balancing = {
     cooldowns: createCooldowns(clock),
     cooldownMs: config.balancing.cooldownMs,

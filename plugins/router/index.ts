@@ -67,12 +67,14 @@ function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[], room: nu
   const size = sized(ai, plan, counts)
   const fitted = fitContextWindow(ai.messages, size.messageTokens, room, plan.contextWindow, size.fixedTokens)
   if (!fitted.fits) {
-    return Reply.error(new InvalidRequestError(
-      'Context too long',
-      `The messages need ${fitted.promptTokens} tokens and ${roomText(ai, room)}, but ${plan.primary.model} ` +
-        `holds ${plan.contextWindow} tokens. Even without the older messages, the system messages and the last message ` +
-        `need ${fitted.minimumPromptTokens}. Shorten them or lower maxTokens.`,
-    ))
+    return Reply.error(
+      new InvalidRequestError(
+        'Context too long',
+        `The messages need ${fitted.promptTokens} tokens and ${roomText(ai, room)}, but ${plan.primary.model} ` +
+          `holds ${plan.contextWindow} tokens. Even without the older messages, the system messages and the last message ` +
+          `need ${fitted.minimumPromptTokens}. Shorten them or lower maxTokens.`,
+      ),
+    )
   }
   const kept = new Set(fitted.messages)
   const keep = <T>(values: readonly T[]) => values.filter((_, i) => i >= ai.messages.length || kept.has(ai.messages[i]!))
@@ -81,18 +83,34 @@ function fit(ai: AiRequest, plan: RoutePlan, counts: readonly number[], room: nu
   return { messages: fitted.messages, dropped: fitted.dropped, texts, bytes: sized(rest, plan, textBytes(texts)), exact: sized(rest, plan, keep(counts)) }
 }
 
-function decide(ctx: RequestContext, plan: RoutePlan, prompt: SizedPrompt, answerTokens: number, config: RouterConfig, deps: PluginDeps, policy: RetryPolicy): undefined {
+function decide(
+  ctx: RequestContext,
+  plan: RoutePlan,
+  prompt: SizedPrompt,
+  answerTokens: number,
+  config: RouterConfig,
+  deps: PluginDeps,
+  policy: RetryPolicy,
+): undefined {
   const ai = aiRequestOf(ctx)
   const { primary } = plan
   const { candidates } = prompt.bytes
   const models = candidates.map((candidate) => candidate.model)
-  const bound = promptTokensBound(candidates.map((candidate) => candidate.info), prompt.texts, prompt.bytes, prompt.exact, jsonInstructionTokens, ai.mode)
+  const bound = promptTokensBound(
+    candidates.map((candidate) => candidate.info),
+    prompt.texts,
+    prompt.bytes,
+    prompt.exact,
+    jsonInstructionTokens,
+    ai.mode,
+  )
   const sent = prompt.dropped === 0 ? ai : { ...ai, messages: prompt.messages }
   const tokensOf = (size: PromptSize) => promptTokensOf(size.messageTokens) + size.fixedTokens
   // Counting that needs the pool waits until the request has been admitted (budget, Governor,
   // cache): until then the byte bound stands in, so a refusal never pays for tokenizing.
   const promptTokens = prompt.exact === undefined ? undefined : tokensOf(prompt.exact)
-  const countLater = async (signal: AbortSignal) => tokensOf(sized(sent, plan, await countContentTokens(prompt.texts, deps.pool, signal, config.countTimeoutMs)))
+  const countLater = async (signal: AbortSignal) =>
+    tokensOf(sized(sent, plan, await countContentTokens(prompt.texts, deps.pool, signal, config.countTimeoutMs)))
   const shape = {
     messages: prompt.messages,
     temperature: ai.temperature,

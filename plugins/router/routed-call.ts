@@ -28,7 +28,13 @@ export class RoutedCall implements UpstreamCall, CallObserver {
   /** The candidate that served, when it was not the first. */
   #fallback: Candidate | undefined
 
-  constructor(candidates: readonly Candidate[], shape: Omit<RequestShape, 'promptTokens'>, promptTokens: PromptCount, policy: RetryPolicy, ctx: RequestContext) {
+  constructor(
+    candidates: readonly Candidate[],
+    shape: Omit<RequestShape, 'promptTokens'>,
+    promptTokens: PromptCount,
+    policy: RetryPolicy,
+    ctx: RequestContext,
+  ) {
     this.#candidates = candidates
     this.#shape = shape
     this.#promptTokens = promptTokens
@@ -62,7 +68,9 @@ export class RoutedCall implements UpstreamCall, CallObserver {
       this.#ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(counted)
     }
     const traceHeaders = this.#ctx.upstreamTraceHeaders
-    return traceHeaders === undefined ? { ...this.#shape, promptTokens: this.#promptTokens } : { ...this.#shape, promptTokens: this.#promptTokens, traceHeaders }
+    return traceHeaders === undefined
+      ? { ...this.#shape, promptTokens: this.#promptTokens }
+      : { ...this.#shape, promptTokens: this.#promptTokens, traceHeaders }
   }
 
   onServed(candidate: Candidate): void {

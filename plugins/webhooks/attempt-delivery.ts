@@ -33,7 +33,9 @@ export async function attemptDelivery(target: AttemptTarget, options: AttemptOpt
   const elapsed = () => performance.now() - started
   try {
     const res = await request(target.url, {
-      dispatcher: options.dispatcher, method: 'POST', body,
+      dispatcher: options.dispatcher,
+      method: 'POST',
+      body,
       headers: { ...deliveryHeaders(target.secret, body, options.timestampS, target.event.id), 'user-agent': `Tollgate-Webhooks/${VERSION}` },
       // One deadline for the whole attempt: connecting, sending, and the answer's head.
       signal: AbortSignal.any([timeout, options.stop]),

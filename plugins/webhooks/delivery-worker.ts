@@ -60,7 +60,10 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   function start(claim: Claim): void {
     const id = claim.claimed.id
     const done = runAttempt(claim)
-      .then(() => undefined, (err: unknown) => log.error({ err, deliveryId: id }, 'webhook delivery attempt failed to record'))
+      .then(
+        () => undefined,
+        (err: unknown) => log.error({ err, deliveryId: id }, 'webhook delivery attempt failed to record'),
+      )
       .finally(() => {
         inFlight.delete(id)
         wake()

@@ -26,14 +26,21 @@ function refusal(address: string): TargetRefusedError | undefined {
 /** Resolves through `resolve` and fails when any answer is not a public address. */
 function guardedLookup(resolve: ResolveHost): LookupFunction {
   return (hostname, options, callback) => {
-    resolve(hostname).then((all) => {
-      const refused = all.map(refusal).find((err) => err !== undefined)
-      if (refused !== undefined) return callback(refused, '', 0)
-      const wanted = all.filter((address) => options.family !== 4 && options.family !== 6 ? true : isIP(address) === options.family)
-      if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no address of the requested family`), { code: 'ENOTFOUND' }), '', 0)
-      if (options.all === true) return callback(null, wanted.map((address) => ({ address, family: isIP(address) })))
-      callback(null, wanted[0]!, isIP(wanted[0]!))
-    }, (err: NodeJS.ErrnoException) => callback(err, '', 0))
+    resolve(hostname).then(
+      (all) => {
+        const refused = all.map(refusal).find((err) => err !== undefined)
+        if (refused !== undefined) return callback(refused, '', 0)
+        const wanted = all.filter((address) => (options.family !== 4 && options.family !== 6 ? true : isIP(address) === options.family))
+        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no address of the requested family`), { code: 'ENOTFOUND' }), '', 0)
+        if (options.all === true)
+          return callback(
+            null,
+            wanted.map((address) => ({ address, family: isIP(address) })),
+          )
+        callback(null, wanted[0]!, isIP(wanted[0]!))
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    )
   }
 }
 

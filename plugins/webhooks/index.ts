@@ -39,12 +39,24 @@ export function createWebhooksPlugin(options: WebhooksPluginOptions = {}): Gatew
       const dispatcher = createDeliveryDispatcher({ allowPrivateTargets: config.allowPrivateTargets, resolve, connectTimeoutMs: config.timeoutMs })
       const stopping = new AbortController()
       const runAttempt = createAttemptRunner({
-        store, box, dispatcher, clock, log, metrics,
-        timeoutMs: config.timeoutMs, disableAfterFailures: config.disableAfterFailures, stop: stopping.signal,
+        store,
+        box,
+        dispatcher,
+        clock,
+        log,
+        metrics,
+        timeoutMs: config.timeoutMs,
+        disableAfterFailures: config.disableAfterFailures,
+        stop: stopping.signal,
       })
       const worker = startDeliveryWorker({ store, runAttempt, clock, log, metrics, config })
       const routeDeps = {
-        store, clock, newId, runAttempt, timeoutMs: config.timeoutMs, wakeWorker: worker.wake,
+        store,
+        clock,
+        newId,
+        runAttempt,
+        timeoutMs: config.timeoutMs,
+        wakeWorker: worker.wake,
         targetPolicy: { allowHttp: config.allowHttp, allowPrivateTargets: config.allowPrivateTargets, resolve },
       }
       return {

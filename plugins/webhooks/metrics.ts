@@ -19,7 +19,7 @@ export function createWebhookMetrics(registry: Registry, countPending: () => Pro
   })
   const duration = new Histogram({
     name: 'tollgate_webhook_delivery_duration_seconds',
-    help: 'Time of one webhook delivery attempt, from connecting to the receiver\'s status.',
+    help: "Time of one webhook delivery attempt, from connecting to the receiver's status.",
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   })

@@ -5,5 +5,4 @@ import { lookup } from 'node:dns/promises'
 /** Every address `hostname` resolves to. Rejects when it does not resolve. */
 export type ResolveHost = (hostname: string) => Promise<readonly string[]>
 
-export const systemResolve: ResolveHost = async (hostname) =>
-  (await lookup(hostname, { all: true, order: 'verbatim' })).map((entry) => entry.address)
+export const systemResolve: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, order: 'verbatim' })).map((entry) => entry.address)

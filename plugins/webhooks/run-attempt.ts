@@ -63,7 +63,10 @@ export function createAttemptRunner(deps: AttemptDeps) {
     if (recorded.settled === undefined) return undefined
     metrics.count(recorded.settled.settlement)
     if (recorded.disabled !== undefined) {
-      log.warn({ webhookId: recorded.disabled.id, projectId: recorded.disabled.projectId, consecutiveFailures: recorded.disabled.consecutiveFailures }, 'webhook disabled after consecutive failed deliveries')
+      log.warn(
+        { webhookId: recorded.disabled.id, projectId: recorded.disabled.projectId, consecutiveFailures: recorded.disabled.consecutiveFailures },
+        'webhook disabled after consecutive failed deliveries',
+      )
     }
     return { ...recorded.settled, result }
   }

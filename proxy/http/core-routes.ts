@@ -10,7 +10,15 @@ import { Reply } from './reply.ts'
 import { ANY_KEY, type Route } from './routes.ts'
 
 export const CHAT_ROUTE: Route = { method: 'POST', path: '/api/ai/chat', name: 'ai_chat', kind: 'ai', keyTypes: ['sk'], stream: true }
-export const COMPLETE_ROUTE: Route = { method: 'POST', path: '/api/ai/complete', name: 'ai_complete', kind: 'ai', keyTypes: ['sk'], stream: false, docs: { response: completionResultSchema } }
+export const COMPLETE_ROUTE: Route = {
+  method: 'POST',
+  path: '/api/ai/complete',
+  name: 'ai_complete',
+  kind: 'ai',
+  keyTypes: ['sk'],
+  stream: false,
+  docs: { response: completionResultSchema },
+}
 
 export function aiRequestSchemaFor(route: Route) {
   return route.stream ? chatRequestSchema : completeRequestSchema
@@ -29,19 +37,48 @@ export interface MetricsSource {
  * `details`: the shared stores' states and the plugins' facts for /readyz's body, beside `status`
  * (PluginHooks.readiness).
  */
-export function coreRoutes(metrics: MetricsSource, readiness: Pick<Readiness, 'notReady' | 'degraded'>, draining: () => boolean, serveMetrics: boolean, details: () => Record<string, unknown>): Route[] {
+export function coreRoutes(
+  metrics: MetricsSource,
+  readiness: Pick<Readiness, 'notReady' | 'degraded'>,
+  draining: () => boolean,
+  serveMetrics: boolean,
+  details: () => Record<string, unknown>,
+): Route[] {
   const routes: Route[] = [
     CHAT_ROUTE,
     COMPLETE_ROUTE,
     ...openAiRoutes,
     ...anthropicRoutes,
     {
-      method: 'GET', path: '/api/health', name: 'health', kind: 'keyed', keyTypes: ANY_KEY, stream: false, docs: { response: healthSchema },
+      method: 'GET',
+      path: '/api/health',
+      name: 'health',
+      kind: 'keyed',
+      keyTypes: ANY_KEY,
+      stream: false,
+      docs: { response: healthSchema },
       handle: (ctx) => Reply.json({ status: 'ok', authenticated: true, project_id: ctx.caller?.project.id }),
     },
-    { method: 'GET', path: '/healthz', name: 'healthz', kind: 'open', keyTypes: [], stream: false, probe: true, docs: { response: livenessSchema }, handle: () => Reply.json({ status: 'ok' }) },
     {
-      method: 'GET', path: '/readyz', name: 'readyz', kind: 'open', keyTypes: [], stream: false, probe: true, docs: { response: readinessSchema },
+      method: 'GET',
+      path: '/healthz',
+      name: 'healthz',
+      kind: 'open',
+      keyTypes: [],
+      stream: false,
+      probe: true,
+      docs: { response: livenessSchema },
+      handle: () => Reply.json({ status: 'ok' }),
+    },
+    {
+      method: 'GET',
+      path: '/readyz',
+      name: 'readyz',
+      kind: 'open',
+      keyTypes: [],
+      stream: false,
+      probe: true,
+      docs: { response: readinessSchema },
       handle: () => {
         if (draining()) return Reply.json({ status: 'draining' }, 503)
         const notReady = readiness.notReady()
@@ -58,7 +95,13 @@ export function coreRoutes(metrics: MetricsSource, readiness: Pick<Readiness, 'n
 
 export function metricsRoute(metrics: MetricsSource): Route {
   return {
-    method: 'GET', path: '/metrics', name: 'metrics', kind: 'open', keyTypes: [], stream: false, probe: true,
+    method: 'GET',
+    path: '/metrics',
+    name: 'metrics',
+    kind: 'open',
+    keyTypes: [],
+    stream: false,
+    probe: true,
     docs: { response: metricsSchema, contentType: 'text/plain' },
     handle: async () => Reply.text(await metrics.text(), metrics.contentType),
   }

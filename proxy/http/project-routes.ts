@@ -14,13 +14,23 @@ export function projectRoutes(specs: readonly ProjectRouteSpec[], access: Projec
     const docs = spec.docs ?? {}
     if (spec.keyTypes.length > 0) {
       routes.push({
-        ...common, path: `/api${spec.path}`, name: spec.name, kind: 'keyed', keyTypes: spec.keyTypes, docs,
+        ...common,
+        path: `/api${spec.path}`,
+        name: spec.name,
+        kind: 'keyed',
+        keyTypes: spec.keyTypes,
+        docs,
         handle: (ctx) => spec.handle(ctx, ctx.caller!.project),
       })
     }
     if (access !== undefined) {
       routes.push({
-        ...common, path: `${MEMBER_PREFIX}${spec.path}`, name: `members_${spec.name}`, kind: 'open', keyTypes: [], listener: 'auth',
+        ...common,
+        path: `${MEMBER_PREFIX}${spec.path}`,
+        name: `members_${spec.name}`,
+        kind: 'open',
+        keyTypes: [],
+        listener: 'auth',
         docs: { ...docs, auth: 'accessToken' },
         async handle(ctx) {
           const grant = await access.authorize(ctx, ctx.params.projectId!, spec)

@@ -24,7 +24,11 @@ interface Dependency {
   readonly required: boolean
 }
 
-export function trackReadiness(storeIsOpen: () => boolean, shared: { readonly database: Database | undefined; readonly redis: SharedRedis | undefined }, registry: Registry): Readiness {
+export function trackReadiness(
+  storeIsOpen: () => boolean,
+  shared: { readonly database: Database | undefined; readonly redis: SharedRedis | undefined },
+  registry: Registry,
+): Readiness {
   const { database, redis } = shared
   const configured: Dependency[] = [
     ...(database === undefined ? [] : [{ name: 'postgres' as const, isUp: () => database.isUp(), required: true }]),

@@ -15,7 +15,13 @@ import { parseAiBody } from './ai-body.ts'
 import { tagsOf } from '../pipeline/request-tags.ts'
 import { errorShapeFor, notFoundMessage } from '../pipeline/dialects/error-shapes.ts'
 import {
-  MethodNotAllowedError, NotFoundError, PayloadTooLargeError, ShuttingDownError, UnsupportedMediaTypeError, UpstreamError, toGatewayError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ShuttingDownError,
+  UnsupportedMediaTypeError,
+  UpstreamError,
+  toGatewayError,
 } from '../pipeline/errors.ts'
 import { statusClass, type CoreMetrics } from '../metrics.ts'
 import type { Reply } from './reply.ts'
@@ -127,7 +133,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
         const stop = await chain.runRequest(ctx)
         if (stop !== undefined) {
           stoppedBy = stop.stoppedBy
-          if (stop.reply.kind !== 'completion') metrics.shortCircuits.inc({ plugin: stop.stoppedBy, reason: stop.reply.kind === 'error' ? stop.reply.error.code : stop.reply.kind })
+          if (stop.reply.kind !== 'completion')
+            metrics.shortCircuits.inc({ plugin: stop.stoppedBy, reason: stop.reply.kind === 'error' ? stop.reply.error.code : stop.reply.kind })
           finish = await answer(ctx, res, stop.reply)
           return
         }
@@ -204,9 +211,17 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   }
 
   function makeContext(
-    req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams,
-    body: unknown, signal: AbortSignal, id: string, receivedAt: number,
-    exposedId: string, traceParent: TraceParent | undefined, span: RequestContext['span'],
+    req: IncomingMessage,
+    route: Route,
+    params: Record<string, string>,
+    query: URLSearchParams,
+    body: unknown,
+    signal: AbortSignal,
+    id: string,
+    receivedAt: number,
+    exposedId: string,
+    traceParent: TraceParent | undefined,
+    span: RequestContext['span'],
   ): RequestContext {
     let child: Logger | undefined
     let childEnv: KeyEnv | null | undefined
@@ -253,16 +268,18 @@ export function createHandler(deps: ServerDeps): RequestHandler {
   }
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
     active++
-    handle(req, res).catch((err: unknown) => {
-      // handle() answers its own failures; one that escapes it costs this request, not the process.
-      log.error({ err }, 'request failed outside its handler')
-      res.destroy()
-    }).finally(() => {
-      // Counted until the answer's last bytes are handed to the socket, so closing the
-      // connections once drained cuts no answer short.
-      if (res.writableFinished || res.destroyed) settled()
-      else res.once('close', settled)
-    })
+    handle(req, res)
+      .catch((err: unknown) => {
+        // handle() answers its own failures; one that escapes it costs this request, not the process.
+        log.error({ err }, 'request failed outside its handler')
+        res.destroy()
+      })
+      .finally(() => {
+        // Counted until the answer's last bytes are handed to the socket, so closing the
+        // connections once drained cuts no answer short.
+        if (res.writableFinished || res.destroyed) settled()
+        else res.once('close', settled)
+      })
   }) as RequestHandler
   Object.assign(handler, {
     inFlight: () => active,
@@ -296,13 +313,16 @@ function aiOf(route: Route, body: unknown): AiRequest | undefined {
 }
 
 export function createHttpServer(config: CoreConfig, handler: RequestHandler): Server {
-  const server = createServer({
-    headersTimeout: config.headersTimeoutMs,
-    requestTimeout: config.requestTimeoutMs,
-    keepAliveTimeout: config.keepAliveTimeoutMs,
-    // Checked this often, so a slow client cannot hold a socket long past the timeouts above.
-    connectionsCheckingInterval: 1000,
-    maxHeaderSize: 16 * 1024,
-  }, handler)
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Checked this often, so a slow client cannot hold a socket long past the timeouts above.
+      connectionsCheckingInterval: 1000,
+      maxHeaderSize: 16 * 1024,
+    },
+    handler,
+  )
   return server
 }

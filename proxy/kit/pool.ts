@@ -36,16 +36,27 @@ export function createPool(options: PoolOptions, registry: Registry): WorkerPool
     idleTimeout: options.idleTimeoutMs,
   })
   // Its thread loads only the password module, not the tokenizer and the scanners.
-  const passwords = new Piscina({ filename: new URL('../../workers/password.ts', import.meta.url).href, minThreads: 1, maxThreads: 1, maxQueue: PASSWORD_QUEUE, idleTimeout: options.idleTimeoutMs })
+  const passwords = new Piscina({
+    filename: new URL('../../workers/password.ts', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: 1,
+    maxQueue: PASSWORD_QUEUE,
+    idleTimeout: options.idleTimeoutMs,
+  })
   new Gauge({
-    name: 'tollgate_worker_queue_depth', help: 'Tasks waiting for a worker thread.', registers: [registry],
+    name: 'tollgate_worker_queue_depth',
+    help: 'Tasks waiting for a worker thread.',
+    registers: [registry],
     collect() {
       this.set(piscina.queueSize)
     },
   })
   const duration = new Histogram({
-    name: 'tollgate_worker_task_duration_seconds', help: 'Worker pool tasks from submission to result, queueing included.',
-    labelNames: ['task'], buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1], registers: [registry],
+    name: 'tollgate_worker_task_duration_seconds',
+    help: 'Worker pool tasks from submission to result, queueing included.',
+    labelNames: ['task'],
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
+    registers: [registry],
   })
   return {
     async run(task, input, signal) {

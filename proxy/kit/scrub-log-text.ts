@@ -28,11 +28,6 @@ export function scrubLogText(text: string, requestTexts: Iterable<string> = []):
   clean = clean.replace(DOUBLE_QUOTED, '[quoted]').replace(SINGLE_QUOTED, '[quoted]')
   const open = OPEN_QUOTE.exec(clean)
   if (open !== null) clean = `${clean.slice(0, open.index)}[quoted]`
-  clean = clean
-    .replace(EMAIL, '[email]')
-    .replace(KEY_LIKE, '[key]')
-    .replace(TOKEN_LIKE, '[token]')
-    .replace(IPV4, '[ip]')
-    .replace(DIGIT_RUN, '[number]')
+  clean = clean.replace(EMAIL, '[email]').replace(KEY_LIKE, '[key]').replace(TOKEN_LIKE, '[token]').replace(IPV4, '[ip]').replace(DIGIT_RUN, '[number]')
   return clean.length > MAX_OUTPUT_CHARS ? `${clean.slice(0, MAX_OUTPUT_CHARS)}…` : clean
 }

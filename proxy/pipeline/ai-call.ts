@@ -202,12 +202,20 @@ function withoutIndex({ id, name, arguments: input }: AssembledCall): ToolCall {
  * write, so a stream costs a promise per read and not per event or per layer.
  */
 async function streamAnswer(
-  ctx: RequestContext, res: ServerResponse, decision: ModelCall, deps: AiDeps,
-  firstByte: () => void, observe: (outcome: 'ok' | 'error') => void, span: Span | undefined,
+  ctx: RequestContext,
+  res: ServerResponse,
+  decision: ModelCall,
+  deps: AiDeps,
+  firstByte: () => void,
+  observe: (outcome: 'ok' | 'error') => void,
+  span: Span | undefined,
 ): Promise<Finish> {
   const events = decision.call.stream(ctx.signal)[Symbol.asyncIterator]()
   const sse = new SseWriter(res, ctx.signal)
-  const head = (): SseHead => ({ headers: { 'x-request-id': ctx.requestId, ...ctx.responseHeaders, 'x-cache-status': 'MISS' }, trailers: [...LATE_HEADERS, ...ctx.trailerNames] })
+  const head = (): SseHead => ({
+    headers: { 'x-request-id': ctx.requestId, ...ctx.responseHeaders, 'x-cache-status': 'MISS' },
+    trailers: [...LATE_HEADERS, ...ctx.trailerNames],
+  })
   // Opened by a keep-alive comment before the provider spoke, the stream cannot yet say which
   // model serves it (a fallback may): x-gateway-model then follows as a trailer.
   const headBeforeModel = (): SseHead => {
@@ -281,7 +289,7 @@ async function streamAnswer(
             if (!holdToolCalls) out += frames.toolCall(event.delta)
             break
           case 'delta':
-            for (let at = 0; at < event.text.length;) {
+            for (let at = 0; at < event.text.length; ) {
               if (at > 0) {
                 await flush()
                 await nextTurn()

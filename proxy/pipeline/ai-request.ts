@@ -15,8 +15,14 @@ export const MAX_TOKENS_CEILING = 32_768
 export const SPEC_TEMPERATURE = 0.7
 
 export const ACTION_TYPES = [
-  'customer_support', 'other', 'legal_advice', 'medical_advice',
-  'hr_message', 'policy_warning', 'suspension', 'refund_denial',
+  'customer_support',
+  'other',
+  'legal_advice',
+  'medical_advice',
+  'hr_message',
+  'policy_warning',
+  'suspension',
+  'refund_denial',
 ] as const
 
 const shortText = z.string().max(256)
@@ -29,7 +35,10 @@ export const messageSchema = z.strictObject({
 export const governorMetadataSchema = z.strictObject({
   actionType: oneOf('actionType', ACTION_TYPES),
   senderId: shortText.min(1, 'senderId must not be empty'),
-  recipientCountry: z.string().regex(/^[A-Za-z]{2}$/, 'recipientCountry must be a two-letter country code').optional(),
+  recipientCountry: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'recipientCountry must be a two-letter country code')
+    .optional(),
   recipientUserId: shortText.optional(),
   recipientEmail: shortText.optional(),
   senderRole: shortText.optional(),
@@ -37,18 +46,24 @@ export const governorMetadataSchema = z.strictObject({
 })
 
 const baseFields = {
-  messages: z.array(messageSchema, { error: 'messages must be an array of {role, content}' })
+  messages: z
+    .array(messageSchema, { error: 'messages must be an array of {role, content}' })
     .min(1, 'messages must hold at least one message')
     .max(MAX_MESSAGES, `messages may hold at most ${MAX_MESSAGES} messages`),
   quality: oneOf('quality', ['cheap', 'balanced', 'frontier']).default('balanced'),
-  temperature: z.number({ error: 'temperature must be a number' })
-    .min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').optional()
+  temperature: z
+    .number({ error: 'temperature must be a number' })
+    .min(0, 'temperature must be between 0 and 2')
+    .max(2, 'temperature must be between 0 and 2')
+    .optional()
     .meta({ description: `Default ${SPEC_TEMPERATURE}; a reasoning model is sent none unless the request gives one.` }),
   model: modelNameSchema(false).optional(),
-  maxTokens: z.number({ error: 'maxTokens must be a number' })
+  maxTokens: z
+    .number({ error: 'maxTokens must be a number' })
     .int('maxTokens must be a whole number')
     .min(1, 'maxTokens must be at least 1')
-    .max(MAX_TOKENS_CEILING, `maxTokens must be at most ${MAX_TOKENS_CEILING}`).default(1000),
+    .max(MAX_TOKENS_CEILING, `maxTokens must be at most ${MAX_TOKENS_CEILING}`)
+    .default(1000),
   governorMetadata: governorMetadataSchema.optional(),
 }
 

@@ -58,7 +58,7 @@ const isTier = (name: string) => (QUALITIES as readonly string[]).includes(name)
 export function buildCatalog(config: CatalogConfig): ModelCatalog | CatalogProblem {
   const table = new Map<ModelName, ModelInfo>(Object.entries(SHIPPED_TABLE.models))
   for (const [name, entry] of Object.entries(config.models)) {
-    if (isTier(name)) return { path: `models.${name}`, message: 'a model may not take a tier\'s name' }
+    if (isTier(name)) return { path: `models.${name}`, message: "a model may not take a tier's name" }
     table.set(name, infoOf(name, entry, table.get(name)))
   }
   const known = () => [...table.keys()].join(', ')
@@ -69,8 +69,8 @@ export function buildCatalog(config: CatalogConfig): ModelCatalog | CatalogProbl
   }
   const aliases = new Map<string, ModelName>(Object.entries(SHIPPED_TABLE.aliases))
   for (const [alias, target] of Object.entries(config.aliases)) {
-    if (isTier(alias)) return { path: `aliases.${alias}`, message: 'an alias may not take a tier\'s name' }
-    if (table.has(alias)) return { path: `aliases.${alias}`, message: 'an alias may not take a model\'s name; give the model its own entry in models instead' }
+    if (isTier(alias)) return { path: `aliases.${alias}`, message: "an alias may not take a tier's name" }
+    if (table.has(alias)) return { path: `aliases.${alias}`, message: "an alias may not take a model's name; give the model its own entry in models instead" }
     if (!table.has(target)) return { path: `aliases.${alias}`, message: `no such model ${target} (known: ${known()})` }
     aliases.set(alias, target)
   }
@@ -81,11 +81,15 @@ export function buildCatalog(config: CatalogConfig): ModelCatalog | CatalogProbl
 
 function unpricedInfo(provider: ProviderName, upstreamId: string): ModelInfo {
   return {
-    provider, upstreamId,
+    provider,
+    upstreamId,
     // Not known: the gateway neither trims the prompt nor refuses it for its size; the provider does.
     contextWindow: Number.MAX_SAFE_INTEGER,
     maxOutputTokens: DEFAULT_OUTPUT_TOKENS,
-    inputPerMillion: 0, outputPerMillion: 0, cachedInputPerMillion: 0, cacheWritePerMillion: 0,
+    inputPerMillion: 0,
+    outputPerMillion: 0,
+    cachedInputPerMillion: 0,
+    cacheWritePerMillion: 0,
     priced: false,
     imageTokens: DEFAULT_IMAGE_TOKENS,
     dimensions: null,
@@ -136,7 +140,11 @@ function catalogOf(table: ReadonlyMap<ModelName, ModelInfo>, aliases: ReadonlyMa
   }
 }
 
-let current = catalogOf(new Map(Object.entries(SHIPPED_TABLE.models)), new Map(Object.entries(SHIPPED_TABLE.aliases)), unpricedMatcher({ openai: [], anthropic: [], mistral: [] }))
+let current = catalogOf(
+  new Map(Object.entries(SHIPPED_TABLE.models)),
+  new Map(Object.entries(SHIPPED_TABLE.aliases)),
+  unpricedMatcher({ openai: [], anthropic: [], mistral: [] }),
+)
 
 /** The table in force: the shipped one until the configuration has been read. */
 export function modelCatalog(): ModelCatalog {

@@ -88,13 +88,17 @@ export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
         throw new ConfigError(`plugin "${plugin.name}" requires plugin "${name}", which is not among the gateway's plugins (${[...byName.keys()].join(', ')})`)
       }
       if (required.order >= plugin.order) {
-        throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) requires plugin "${name}" to be set up before it, but "${name}" has order ${required.order}`)
+        throw new ConfigError(
+          `plugin "${plugin.name}" (order ${plugin.order}) requires plugin "${name}" to be set up before it, but "${name}" has order ${required.order}`,
+        )
       }
     }
     for (const name of plugin.reads ?? []) {
       const read = byName.get(name)
       if (read !== undefined && read.order >= plugin.order) {
-        throw new ConfigError(`plugin "${plugin.name}" (order ${plugin.order}) reads the state of plugin "${name}", which must run before it, but "${name}" has order ${read.order}`)
+        throw new ConfigError(
+          `plugin "${plugin.name}" (order ${plugin.order}) reads the state of plugin "${name}", which must run before it, but "${name}" has order ${read.order}`,
+        )
       }
     }
   }
@@ -105,7 +109,8 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
   for (const { plugin, hooks } of sorted) {
     // These run per chunk: a promise from every call would cost each chunk a turn of the loop.
     for (const hook of ['onStreamChunk', 'holdsStreamToolCalls'] as const) {
-      if (hooks[hook]?.constructor.name === 'AsyncFunction') throw new Error(`plugin "${plugin.name}": ${hook} must not be an async function (it may return a promise when it has work to wait for)`)
+      if (hooks[hook]?.constructor.name === 'AsyncFunction')
+        throw new Error(`plugin "${plugin.name}": ${hook} must not be an async function (it may return a promise when it has work to wait for)`)
     }
   }
   const collect = <K extends keyof PluginHooks>(key: K, kind?: RouteKind): Bound<Hook<K>>[] =>
@@ -114,7 +119,10 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       .map(({ plugin, hooks }) => {
         const bound = (hooks[key] as unknown as (...args: unknown[]) => unknown).bind(hooks)
         // A span per stream chunk would outnumber everything else; chunks run inside the provider call's span.
-        const hook = tracing === undefined || key === 'onStreamChunk' || key === 'onStreamEnd' || key === 'holdsStreamToolCalls' ? bound : tracedHook(tracing, plugin.name, key, bound)
+        const hook =
+          tracing === undefined || key === 'onStreamChunk' || key === 'onStreamEnd' || key === 'holdsStreamToolCalls'
+            ? bound
+            : tracedHook(tracing, plugin.name, key, bound)
         return { plugin, hook: hook as Hook<K> }
       })
 

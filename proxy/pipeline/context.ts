@@ -122,8 +122,17 @@ export interface RequestContext {
 }
 
 export type Outcome =
-  | 'ok' | 'cache_hit' | 'short_circuit' | 'client_error' | 'rate_limited' | 'budget_exceeded'
-  | 'upstream_error' | 'stream_aborted' | 'stream_stopped' | 'client_aborted' | 'internal_error'
+  | 'ok'
+  | 'cache_hit'
+  | 'short_circuit'
+  | 'client_error'
+  | 'rate_limited'
+  | 'budget_exceeded'
+  | 'upstream_error'
+  | 'stream_aborted'
+  | 'stream_stopped'
+  | 'client_aborted'
+  | 'internal_error'
 
 export interface CompletedContext extends RequestContext {
   readonly outcome: {

@@ -43,17 +43,19 @@ function tasksOf(parts: readonly Part[]): Part[][] {
 export async function countTokensInPool(texts: readonly string[], pool: Pick<WorkerPool, 'run'>, counting: PoolCounting): Promise<number[]> {
   const counts = texts.map(() => 0)
   const parts = texts.flatMap((text, index) => partsOf(text, TASK_CHARS).map((part) => ({ text: index, part })))
-  await Promise.all(tasksOf(parts).map(async (task) => {
-    const taskTexts = task.map(({ part }) => part)
-    let tokens: readonly number[]
-    try {
-      tokens = await pool.run('countTexts', taskTexts, counting.signal?.())
-    } catch (err) {
-      tokens = counting.onTaskError(taskTexts, err)
-    }
-    task.forEach(({ text }, i) => {
-      counts[text] = counts[text]! + tokens[i]!
-    })
-  }))
+  await Promise.all(
+    tasksOf(parts).map(async (task) => {
+      const taskTexts = task.map(({ part }) => part)
+      let tokens: readonly number[]
+      try {
+        tokens = await pool.run('countTexts', taskTexts, counting.signal?.())
+      } catch (err) {
+        tokens = counting.onTaskError(taskTexts, err)
+      }
+      task.forEach(({ text }, i) => {
+        counts[text] = counts[text]! + tokens[i]!
+      })
+    }),
+  )
   return counts
 }

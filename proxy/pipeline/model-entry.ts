@@ -38,13 +38,15 @@ export const modelEntrySchema = z.strictObject({
   cachedInputPerMillion: price.optional(),
   /** Cached input written (Anthropic); absent: 1.25 times the input price on Anthropic. */
   cacheWritePerMillion: price.optional(),
-  capabilities: z.strictObject({
-    tools: z.boolean().default(true),
-    vision: z.boolean().default(false),
-    json: z.boolean().default(true),
-    /** Reasons before it answers, and is sent no temperature the client did not send. */
-    reasoning: z.boolean().default(false),
-  }).prefault({}),
+  capabilities: z
+    .strictObject({
+      tools: z.boolean().default(true),
+      vision: z.boolean().default(false),
+      json: z.boolean().default(true),
+      /** Reasons before it answers, and is sent no temperature the client did not send. */
+      reasoning: z.boolean().default(false),
+    })
+    .prefault({}),
   /**
    * An embedding model's vector length. Present only on embedding models, which serve
    * /v1/embeddings (a context window of one input each) and no chat.
@@ -87,9 +89,9 @@ export function infoOf(name: string, entry: ModelEntry, replaced?: ModelInfo): M
     maxOutputTokens: entry.maxOutputTokens ?? replaced?.maxOutputTokens ?? DEFAULT_OUTPUT_TOKENS,
     ...pricesOf(entry.provider, entry),
     priced: true,
-    imageTokens: entry.capabilities.vision ? entry.imageTokens ?? DEFAULT_IMAGE_TOKENS : null,
+    imageTokens: entry.capabilities.vision ? (entry.imageTokens ?? DEFAULT_IMAGE_TOKENS) : null,
     dimensions: entry.dimensions ?? null,
     capabilities: entry.capabilities,
-    created: entry.released === undefined ? replaced?.created ?? 0 : Date.parse(entry.released) / 1000,
+    created: entry.released === undefined ? (replaced?.created ?? 0) : Date.parse(entry.released) / 1000,
   }
 }

@@ -34,8 +34,12 @@ export function priceOf(prices: TokenPrices, tokens: MeteredTokens): number {
   const cached = tokens.cachedInputTokens ?? 0
   const written = tokens.cacheWriteTokens ?? 0
   const fresh = Math.max(0, tokens.promptTokens - cached - written)
-  return fresh * prices.inputPerMillion + cached * (prices.cachedInputPerMillion ?? prices.inputPerMillion) +
-    written * (prices.cacheWritePerMillion ?? prices.inputPerMillion) + tokens.completionTokens * prices.outputPerMillion
+  return (
+    fresh * prices.inputPerMillion +
+    cached * (prices.cachedInputPerMillion ?? prices.inputPerMillion) +
+    written * (prices.cacheWritePerMillion ?? prices.inputPerMillion) +
+    tokens.completionTokens * prices.outputPerMillion
+  )
 }
 
 /** An amount in dollars, in whole micro-dollars. */

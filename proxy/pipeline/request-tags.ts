@@ -17,7 +17,8 @@ export function tagsOf(headers: IncomingHttpHeaders): readonly string[] | undefi
   if (header === undefined) return undefined
   // Node joins a repeated header with ", ": one list either way.
   const value = Array.isArray(header) ? header.join(',') : header
-  if (value.length > MAX_TAGS * (MAX_TAG_LENGTH + 2)) refuse(`${TAGS_HEADER} is too long: at most ${MAX_TAGS} tags of at most ${MAX_TAG_LENGTH} characters each.`)
+  if (value.length > MAX_TAGS * (MAX_TAG_LENGTH + 2))
+    refuse(`${TAGS_HEADER} is too long: at most ${MAX_TAGS} tags of at most ${MAX_TAG_LENGTH} characters each.`)
   const tags = new Set<string>()
   for (const part of value.split(',')) {
     const tag = part.trim()

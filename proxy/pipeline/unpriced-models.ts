@@ -14,15 +14,15 @@ const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'mistral']
  */
 const MODEL_ID = /^[A-Za-z0-9][\w.:@/+-]{0,127}$/
 
-const patterns = z.array(
-  z.string().regex(/^[\w.:@/+*-]{1,128}$/, 'a pattern is a model id in which * stands for any characters'),
-).default([])
+const patterns = z.array(z.string().regex(/^[\w.:@/+*-]{1,128}$/, 'a pattern is a model id in which * stands for any characters')).default([])
 
-export const unpricedModelsSchema = z.strictObject({
-  openai: patterns,
-  anthropic: patterns,
-  mistral: patterns,
-}).prefault({})
+export const unpricedModelsSchema = z
+  .strictObject({
+    openai: patterns,
+    anthropic: patterns,
+    mistral: patterns,
+  })
+  .prefault({})
 
 export type UnpricedModelsConfig = z.output<typeof unpricedModelsSchema>
 
@@ -39,11 +39,18 @@ export interface UnpricedMatcher {
 }
 
 function regexOf(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+/]/g, '\\$&')).join('.*')}$`)
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((part) => part.replace(/[.+/]/g, '\\$&'))
+      .join('.*')}$`,
+  )
 }
 
 export function unpricedMatcher(config: UnpricedModelsConfig): UnpricedMatcher {
-  const rules = PROVIDERS.flatMap((provider) => (config[provider].length === 0 ? [] : [{ provider, globs: config[provider], regexes: config[provider].map(regexOf) }]))
+  const rules = PROVIDERS.flatMap((provider) =>
+    config[provider].length === 0 ? [] : [{ provider, globs: config[provider], regexes: config[provider].map(regexOf) }],
+  )
   const matching = (provider: ProviderName, id: string) => rules.some((rule) => rule.provider === provider && rule.regexes.some((regex) => regex.test(id)))
   return {
     match(name) {

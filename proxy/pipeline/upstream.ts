@@ -57,9 +57,7 @@ export interface Upstream {
 }
 
 // Failures of the connection itself: the same request may well succeed on a fresh socket.
-const CONNECTION_ERROR_CODES = new Set([
-  'UND_ERR_SOCKET', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
-])
+const CONNECTION_ERROR_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
 
 /** Bytes held unread before the socket is paused: a reader slower than the provider holds it back. */
 const HIGH_WATER_BYTES = 64 * 1024
@@ -161,7 +159,9 @@ class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
   }
 
   #arrival(): Promise<void> {
-    return new Promise((resolve) => { this.#wake = resolve })
+    return new Promise((resolve) => {
+      this.#wake = resolve
+    })
   }
 
   #take(): Buffer {
@@ -233,12 +233,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       if (signal.aborted) return Promise.reject(signal.reason)
       return new Promise((resolve, reject) => {
         // A failure to dispatch at all (a closed pool) arrives at the handler's onResponseError too.
-        poolFor(target.origin).dispatch({
-          method: 'POST',
-          path: target.path,
-          headers: extraHeaders === undefined ? target.headers : { ...target.headers, ...extraHeaders },
-          body,
-        }, new Exchange(target.label, signal, resolve, reject))
+        poolFor(target.origin).dispatch(
+          {
+            method: 'POST',
+            path: target.path,
+            headers: extraHeaders === undefined ? target.headers : { ...target.headers, ...extraHeaders },
+            body,
+          },
+          new Exchange(target.label, signal, resolve, reject),
+        )
       })
     },
     /** Lets requests in flight finish; later posts fail as non-retryable UpstreamErrors. */

@@ -42,14 +42,15 @@ export function batchedTurns<T, R>(commit: Commit<T, R>, options: TurnOptions): 
     else void run(key, queue.splice(0, options.maxBatch))
   }
 
-  return (key, item) => new Promise<R>((resolve, reject) => {
-    const waiting = { item, resolve, reject }
-    const queue = queues.get(key)
-    if (queue !== undefined) {
-      queue.push(waiting)
-      return
-    }
-    queues.set(key, [])
-    void run(key, [waiting])
-  })
+  return (key, item) =>
+    new Promise<R>((resolve, reject) => {
+      const waiting = { item, resolve, reject }
+      const queue = queues.get(key)
+      if (queue !== undefined) {
+        queue.push(waiting)
+        return
+      }
+      queues.set(key, [])
+      void run(key, [waiting])
+    })
 }

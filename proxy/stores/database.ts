@@ -100,7 +100,8 @@ export function openDatabase(url: string, log: Logger, options: { readonly maxCo
         },
         channel,
         // Kept alive by TCP probes, so a server that vanished is noticed even with nothing to send.
-        listen: (handlers) => listen({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'tollgate', keepAlive: true }, channel, handlers, log),
+        listen: (handlers) =>
+          listen({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'tollgate', keepAlive: true }, channel, handlers, log),
       }
     },
     isUp: () => up,
@@ -171,7 +172,9 @@ async function inTransaction<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Pr
 async function migrate(pool: pg.Pool, namespace: string, migrations: readonly Migration[]): Promise<void> {
   await inTransaction(pool, async (sql) => {
     await sql.query(`SELECT pg_advisory_xact_lock(hashtext('tollgate migrations'))`)
-    await sql.query('CREATE TABLE IF NOT EXISTS tollgate_migrations (plugin text NOT NULL, version integer NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (plugin, version))')
+    await sql.query(
+      'CREATE TABLE IF NOT EXISTS tollgate_migrations (plugin text NOT NULL, version integer NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (plugin, version))',
+    )
     const done = await sql.query<{ version: number }>('SELECT version FROM tollgate_migrations WHERE plugin = $1', [namespace])
     const applied = new Set(done.rows.map((row) => row.version))
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

@@ -42,29 +42,34 @@ export function groupCommit(runner: TransactionRunner, windowMs: number): GroupC
     const outcomes: Outcome[] = []
     // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
     new Promise<void>((resolve) => {
-      resolve(runner.transaction(() => {
-        // One job's failure is its own: the others' writes still commit.
-        for (const job of group) {
-          try {
-            outcomes.push({ value: job.fn() })
-          } catch (error) {
-            outcomes.push({ error })
+      resolve(
+        runner.transaction(() => {
+          // One job's failure is its own: the others' writes still commit.
+          for (const job of group) {
+            try {
+              outcomes.push({ value: job.fn() })
+            } catch (error) {
+              outcomes.push({ error })
+            }
           }
-        }
-      }))
-    }).then(
-      () => group.forEach((job, i) => {
-        const outcome = outcomes[i]!
-        if ('error' in outcome) job.reject(outcome.error)
-        else job.resolve(outcome.value)
-      }),
-      (error: unknown) => {
-        for (const job of group) job.reject(error)
-      },
-    ).finally(() => {
-      committing = false
-      schedule()
+        }),
+      )
     })
+      .then(
+        () =>
+          group.forEach((job, i) => {
+            const outcome = outcomes[i]!
+            if ('error' in outcome) job.reject(outcome.error)
+            else job.resolve(outcome.value)
+          }),
+        (error: unknown) => {
+          for (const job of group) job.reject(error)
+        },
+      )
+      .finally(() => {
+        committing = false
+        schedule()
+      })
   }
 
   return {

@@ -21,15 +21,22 @@ interface OwnerLease {
  * that what this gateway kept of its rows may have been taken over; the lease counts as renewed
  * once it is done.
  */
-export async function takeOwnerLease(sql: Sql, table: string, owner: string, leaseMs: number, clock: Clock, onLapse?: () => Promise<void>): Promise<OwnerLease> {
+export async function takeOwnerLease(
+  sql: Sql,
+  table: string,
+  owner: string,
+  leaseMs: number,
+  clock: Clock,
+  onLapse?: () => Promise<void>,
+): Promise<OwnerLease> {
   let until = 0
   const renew = async () => {
     const lapsed = until !== 0 && clock.now() > until
     const next = clock.now() + leaseMs
-    await sql.query(
-      `INSERT INTO ${table} (owner, expires_at) VALUES ($1, $2) ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at`,
-      [owner, next],
-    )
+    await sql.query(`INSERT INTO ${table} (owner, expires_at) VALUES ($1, $2) ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at`, [
+      owner,
+      next,
+    ])
     if (lapsed) await onLapse?.()
     until = next
   }

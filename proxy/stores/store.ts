@@ -122,6 +122,7 @@ function dataDirError(err: unknown, path: string): unknown {
   const code = (err as NodeJS.ErrnoException).code
   if (code === 'EEXIST') return new ConfigError(`the data directory ${path} is a file, not a directory (TOLLGATE_DATA)`)
   if (code === 'ENOTDIR') return new ConfigError(`the data directory ${path} cannot be made: part of that path is a file (TOLLGATE_DATA)`)
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ConfigError(`the data directory ${path} is not writable by this process (TOLLGATE_DATA)`)
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return new ConfigError(`the data directory ${path} is not writable by this process (TOLLGATE_DATA)`)
   return err
 }

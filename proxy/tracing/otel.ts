@@ -29,20 +29,25 @@ export function createTracing(endpoint: string, serviceName: string, version: st
   })
   const tracer = provider.getTracer('tollgate', version)
 
-  const remoteParent = (parent: TraceParent) => trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: parent.traceId,
-    spanId: parent.parentId,
-    traceFlags: Number.parseInt(parent.flags, 16),
-    isRemote: true,
-    ...(parent.tracestate !== undefined && { traceState: createTraceState(parent.tracestate) }),
-  })
+  const remoteParent = (parent: TraceParent) =>
+    trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: parent.traceId,
+      spanId: parent.parentId,
+      traceFlags: Number.parseInt(parent.flags, 16),
+      isRemote: true,
+      ...(parent.tracestate !== undefined && { traceState: createTraceState(parent.tracestate) }),
+    })
 
   return {
     startRequest(method, path, parent) {
-      return tracer.startSpan(method, {
-        kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': method, 'url.path': path },
-      }, parent === undefined ? ROOT_CONTEXT : remoteParent(parent))
+      return tracer.startSpan(
+        method,
+        {
+          kind: SpanKind.SERVER,
+          attributes: { 'http.request.method': method, 'url.path': path },
+        },
+        parent === undefined ? ROOT_CONTEXT : remoteParent(parent),
+      )
     },
     startStage(parent, name) {
       return tracer.startSpan(name, { kind: SpanKind.INTERNAL }, trace.setSpan(ROOT_CONTEXT, parent))

@@ -107,10 +107,12 @@ function brokenLinks(root: string, page: string, facts: MarkdownFacts): string[]
 }
 
 function walk(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? walk(path) : [path]
-  })
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name)
+      return statSync(path).isDirectory() ? walk(path) : [path]
+    })
 }
 
 function unique(items: string[]): string[] {

@@ -80,7 +80,11 @@ export function anchorsOf(headings: string[]): Set<string> {
   const seen = new Map<string, number>()
   for (const heading of headings) {
     const plain = heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, (mark) => (mark === '_' ? '_' : ''))
-    const base = plain.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-')
+    const base = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .trim()
+      .replace(/\s/g, '-')
     const count = seen.get(base) ?? 0
     seen.set(base, count + 1)
     anchors.add(count === 0 ? base : `${base}-${count}`)

@@ -23,11 +23,15 @@ export const DEFAULT_DATA_FILE = new URL('../../../shared/data/prompt-injection/
 
 export function loadDataset(file: string | URL): Dataset {
   const bytes = readFileSync(file)
-  const rows = bytes.toString('utf8').split('\n').flatMap((line, index) => {
-    if (line.trim().length === 0) return []
-    const row = Row.safeParse(JSON.parse(line))
-    if (!row.success) throw new Error(`line ${index + 1} of ${String(file)} is not a training row: ${row.error.issues[0]?.path.join('.')} ${row.error.issues[0]?.message}`)
-    return [row.data]
-  })
+  const rows = bytes
+    .toString('utf8')
+    .split('\n')
+    .flatMap((line, index) => {
+      if (line.trim().length === 0) return []
+      const row = Row.safeParse(JSON.parse(line))
+      if (!row.success)
+        throw new Error(`line ${index + 1} of ${String(file)} is not a training row: ${row.error.issues[0]?.path.join('.')} ${row.error.issues[0]?.message}`)
+      return [row.data]
+    })
   return { rows, sha256: createHash('sha256').update(bytes).digest('hex') }
 }

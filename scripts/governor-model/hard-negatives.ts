@@ -18,7 +18,11 @@ export function benchBenignTexts(): string[] {
   return readdirSync(BENCH_DATA)
     .filter((name) => name.endsWith('.jsonl'))
     .sort()
-    .flatMap((name) => readFileSync(new URL(name, BENCH_DATA), 'utf8').split('\n').filter((line) => line.trim().length > 0))
+    .flatMap((name) =>
+      readFileSync(new URL(name, BENCH_DATA), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim().length > 0),
+    )
     .map((line) => Case.parse(JSON.parse(line)))
     .filter((c) => !c.label)
     .map((c) => c.text)
@@ -32,8 +36,10 @@ export function raiseForHardNegatives(thresholds: Record<ScriptGroup, number>, m
     const undecided = ruleVerdict(normalizeText(text).text).kind === 'undecided'
     logits.set(encoded.script, [...(logits.get(encoded.script) ?? []), undecided ? textLogit(encoded, model) : -Infinity])
   }
-  return Object.fromEntries(SCRIPT_GROUPS.map((group) => {
-    const scores = logits.get(group)
-    return [group, scores === undefined ? thresholds[group] : Math.max(thresholds[group], thresholdFor(scores, BENIGN_FLAG_RATE))]
-  })) as Record<ScriptGroup, number>
+  return Object.fromEntries(
+    SCRIPT_GROUPS.map((group) => {
+      const scores = logits.get(group)
+      return [group, scores === undefined ? thresholds[group] : Math.max(thresholds[group], thresholdFor(scores, BENIGN_FLAG_RATE))]
+    }),
+  ) as Record<ScriptGroup, number>
 }

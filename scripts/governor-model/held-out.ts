@@ -52,7 +52,10 @@ export function thresholdFor(scores: readonly number[], rate: number): number {
  */
 export function calibrateThresholds(rows: readonly Row[], encoded: readonly EncodedText[], logits: Float64Array): Record<ScriptGroup, number> {
   const benign = rows.flatMap((row, i) => (row.label === 'benign' ? [i] : []))
-  const overall = thresholdFor(benign.map((i) => logits[i]!), BENIGN_FLAG_RATE)
+  const overall = thresholdFor(
+    benign.map((i) => logits[i]!),
+    BENIGN_FLAG_RATE,
+  )
   const own = new Map<ScriptGroup, number>()
   for (const group of SCRIPT_GROUPS) {
     const scores = benign.filter((i) => encoded[i]!.script === group).map((i) => logits[i]!)

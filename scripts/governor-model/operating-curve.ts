@@ -17,7 +17,12 @@ export const CURVE_RATES = [0.005, 0.01, 0.02, 0.05, 0.1] as const
 
 const above = (scores: readonly number[], threshold: number): Share => ({ flagged: scores.filter((s) => s > threshold).length, of: scores.length })
 
-export function operatingCurve(benign: readonly number[], attacks: readonly number[], nearMisses: readonly number[], rates: readonly number[] = CURVE_RATES): OperatingPoint[] {
+export function operatingCurve(
+  benign: readonly number[],
+  attacks: readonly number[],
+  nearMisses: readonly number[],
+  rates: readonly number[] = CURVE_RATES,
+): OperatingPoint[] {
   return rates.map((rate) => {
     const threshold = thresholdFor(benign, rate)
     return { rate, threshold, attacks: above(attacks, threshold), nearMisses: above(nearMisses, threshold) }

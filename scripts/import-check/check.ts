@@ -46,7 +46,10 @@ function broken(file: string, target: string): string | undefined {
     return `plugin "${importer}" may import of plugin "${owner}" only plugins/${owner}/state.ts`
   }
   if (!intoPlugins) return undefined
-  if (from === 'proxy') return file === 'proxy/index.ts' && target === 'plugins/index.ts' ? undefined : 'the core imports no plugin, except proxy/index.ts the built-ins list (plugins/index.ts)'
+  if (from === 'proxy')
+    return file === 'proxy/index.ts' && target === 'plugins/index.ts'
+      ? undefined
+      : 'the core imports no plugin, except proxy/index.ts the built-ins list (plugins/index.ts)'
   return 'worker code imports no plugin'
 }
 

@@ -153,7 +153,5 @@ export function importsOf(source: string): ImportSite[] {
       if (literal.fixed) sites.push({ literal, index })
     }
   }
-  return sites
-    .sort((a, b) => a.index - b.index)
-    .map(({ literal }) => ({ specifier: literal.text, line: countNewlines(source.slice(0, literal.at)) + 1 }))
+  return sites.sort((a, b) => a.index - b.index).map(({ literal }) => ({ specifier: literal.text, line: countNewlines(source.slice(0, literal.at)) + 1 }))
 }

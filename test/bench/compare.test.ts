@@ -5,7 +5,15 @@ import { ROW } from '../../bench/lanes.ts'
 import type { Figures, RowResult } from '../../bench/rows.ts'
 
 function row(name: string, kind: RowResult['kind'], figures: Partial<Figures>, baseline?: string, label = name): RowResult {
-  return { name, kind, label, isAsNamed: label === name, figures: { ok: 100, failed: 0, ...figures }, notes: [], ...(baseline === undefined ? {} : { baseline }) }
+  return {
+    name,
+    kind,
+    label,
+    isAsNamed: label === name,
+    figures: { ok: 100, failed: 0, ...figures },
+    notes: [],
+    ...(baseline === undefined ? {} : { baseline }),
+  }
 }
 
 const repeat = (forwarder: number, gateway: number): RowResult[] => [
@@ -23,10 +31,12 @@ t.test('a ratio is taken within each repeat, then the median of the ratios is re
 })
 
 t.test('latency rows report what they add over their baseline', async (t) => {
-  const [, gateway] = summarise([[
-    row(ROW.oneDirect, 'latency', { p50Ms: 0.4, p99Ms: 0.9, ttfbP50Ms: 0.4, ttfbP99Ms: 0.9 }),
-    row(ROW.oneMiss, 'latency', { p50Ms: 0.7, p99Ms: 2.1, ttfbP50Ms: 0.7, ttfbP99Ms: 2.1 }, ROW.oneDirect),
-  ]])
+  const [, gateway] = summarise([
+    [
+      row(ROW.oneDirect, 'latency', { p50Ms: 0.4, p99Ms: 0.9, ttfbP50Ms: 0.4, ttfbP99Ms: 0.9 }),
+      row(ROW.oneMiss, 'latency', { p50Ms: 0.7, p99Ms: 2.1, ttfbP50Ms: 0.7, ttfbP99Ms: 2.1 }, ROW.oneDirect),
+    ],
+  ])
   t.equal(gateway!.derived.addedP50Ms!.toFixed(3), '0.300')
   t.equal(gateway!.derived.addedP99Ms!.toFixed(3), '1.200')
 })
@@ -35,17 +45,22 @@ t.test('a goal passes or fails on the median, and is not judged when the row is 
   const checks = judge(summarise([repeat(1000, 650)]))
   t.match(checks, [{ row: ROW.missNoCache, verdict: 'pass', actual: '0.65x' }])
   t.match(judge(summarise([repeat(1000, 550)])), [{ verdict: 'fail' }])
-  const relabelled = [row(ROW.jsonForwarder, 'throughput', { rps: 1000 }), row(ROW.missNoCache, 'throughput', { rps: 900 }, ROW.jsonForwarder, 'miss (NOT MISS: HIT)')]
+  const relabelled = [
+    row(ROW.jsonForwarder, 'throughput', { rps: 1000 }),
+    row(ROW.missNoCache, 'throughput', { rps: 900 }, ROW.jsonForwarder, 'miss (NOT MISS: HIT)'),
+  ]
   t.match(judge(summarise([relabelled])), [{ verdict: 'not judged', reason: 'miss (NOT MISS: HIT)' }])
   const failing = [row(ROW.jsonForwarder, 'throughput', { rps: 1000 }), row(ROW.missNoCache, 'throughput', { rps: 900, failed: 3 }, ROW.jsonForwarder)]
   t.match(judge(summarise([failing])), [{ verdict: 'not judged', reason: '3 failed answers' }])
 })
 
-t.test('the CPU ratio is the row\'s CPU per answer over its baseline\'s: what an answer costs in forwarder answers', async (t) => {
-  const [, miss] = summarise([[
-    row(ROW.jsonForwarder, 'throughput', { rps: 1000, cpuMicrosPerAnswer: 80 }),
-    row(ROW.missNoCache, 'throughput', { rps: 300, cpuMicrosPerAnswer: 320 }, ROW.jsonForwarder),
-  ]])
+t.test("the CPU ratio is the row's CPU per answer over its baseline's: what an answer costs in forwarder answers", async (t) => {
+  const [, miss] = summarise([
+    [
+      row(ROW.jsonForwarder, 'throughput', { rps: 1000, cpuMicrosPerAnswer: 80 }),
+      row(ROW.missNoCache, 'throughput', { rps: 300, cpuMicrosPerAnswer: 320 }, ROW.jsonForwarder),
+    ],
+  ])
   t.equal(miss!.derived.cpuRatio, 4)
 })
 

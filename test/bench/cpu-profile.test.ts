@@ -41,7 +41,10 @@ t.test('a window keeps only the samples taken inside it', async (t) => {
 
 t.test('top leaves idle frames out and sorts by the chosen cost', async (t) => {
   const costs = costsOf(profile, ROOT)
-  t.same(top(costs.byFile, 'totalMs', 2).map((c) => c.name), ['proxy/http/server.ts', 'proxy/http/body.ts'])
+  t.same(
+    top(costs.byFile, 'totalMs', 2).map((c) => c.name),
+    ['proxy/http/server.ts', 'proxy/http/body.ts'],
+  )
   t.notOk(top(costs.byFile, 'selfMs', 10).some((c) => c.name === '(idle)'))
 })
 

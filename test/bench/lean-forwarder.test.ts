@@ -19,7 +19,7 @@ const forwarder = await fleet.start<{ url: string }>('forwarder', 'lean-forwarde
 const post = (origin: string, body: string, headers: Record<string, string> = {}) =>
   request(`${origin}/v1/chat/completions`, { method: 'POST', headers: { ...OPENAI_HEADERS, ...headers }, body })
 
-t.test('the forwarder answers with the upstream\'s status and body, unchanged', async (t) => {
+t.test("the forwarder answers with the upstream's status and body, unchanged", async (t) => {
   const direct = await post(mock.info.url, OPENAI_BODY)
   const forwarded = await post(forwarder.info.url, OPENAI_BODY)
   t.equal(forwarded.statusCode, 200)
@@ -56,7 +56,10 @@ t.test('hop-by-hop headers are not passed on either way; end-to-end ones are', a
 t.test('a stream is relayed event by event, not buffered until it ends', async (t) => {
   const agent = new Agent()
   t.teardown(() => agent.close())
-  const target = { load: { url: `${forwarder.info.url}/v1/chat/completions`, method: 'POST' as const, headers: OPENAI_HEADERS, body: OPENAI_STREAM_BODY }, endMarker: '[DONE]' }
+  const target = {
+    load: { url: `${forwarder.info.url}/v1/chat/completions`, method: 'POST' as const, headers: OPENAI_HEADERS, body: OPENAI_STREAM_BODY },
+    endMarker: '[DONE]',
+  }
   await sendOnce(agent, target)
   const sample = await sendOnce(agent, target)
   t.ok(sample.isComplete, sample.problem ?? 'finished with [DONE]')
@@ -73,7 +76,10 @@ t.test('the mock counts the requests it answered', async (t) => {
 })
 
 t.test('an upstream that cannot be reached is a 502', async (t) => {
-  const orphan = await fleet.start<{ url: string }>('orphan forwarder', 'lean-forwarder', { upstreamUrl: 'http://127.0.0.1:9', connections: 1 } satisfies LeanForwarderSpec)
+  const orphan = await fleet.start<{ url: string }>('orphan forwarder', 'lean-forwarder', {
+    upstreamUrl: 'http://127.0.0.1:9',
+    connections: 1,
+  } satisfies LeanForwarderSpec)
   const answer = await post(orphan.info.url, OPENAI_BODY)
   t.equal(answer.statusCode, 502)
   t.match(JSON.parse(await answer.body.text()), { error: { message: /lean forwarder/ } })

@@ -16,9 +16,13 @@ t.test('a cluster gets cores of its own between the load generator and the serve
   t.match(clusterPlacement(15, 1), { cpus: [1], description: /--workers 1 on CPU 1, a core each/ })
 })
 
-t.test('on 2 CPUs one worker shares the mock\'s core, and two share both cores with the load generator, and say so', async (t) => {
+t.test("on 2 CPUs one worker shares the mock's core, and two share both cores with the load generator, and say so", async (t) => {
   t.match(clusterPlacement(1, 1), { cpus: [1], description: /--workers 1 on CPU 1, sharing CPU 1 with the mock \(load generator alone on CPU 0\)/ })
-  t.match(clusterPlacement(1, 2), { cpus: [0, 1], description: /--workers 2 on CPUs 0-1, sharing them with the load generator \(CPU 0\) and the mock \(CPU 1\): 2 workers and the load generator need 3 cores, this machine has 2/ })
+  t.match(clusterPlacement(1, 2), {
+    cpus: [0, 1],
+    description:
+      /--workers 2 on CPUs 0-1, sharing them with the load generator \(CPU 0\) and the mock \(CPU 1\): 2 workers and the load generator need 3 cores, this machine has 2/,
+  })
 })
 
 t.test('unpinned, a cluster runs anywhere, and taskset is given a CPU list', async (t) => {

@@ -5,8 +5,19 @@ import { formatReport, type RunInfo } from '../../bench/report.ts'
 import type { Figures, RowResult } from '../../bench/rows.ts'
 
 const info: RunInfo = {
-  startedAt: '2026-11-27T00:00:00.000Z', node: 'v24.21.0', cpus: 2, cpuModel: 'test CPU', pinning: 'off (--pin off)', connections: 50,
-  sustainedConnections: 100, warmupSeconds: 2, durationSeconds: 10, repeats: 1, stallMs: 1000, lanes: [], wallSeconds: 60,
+  startedAt: '2026-11-27T00:00:00.000Z',
+  node: 'v24.21.0',
+  cpus: 2,
+  cpuModel: 'test CPU',
+  pinning: 'off (--pin off)',
+  connections: 50,
+  sustainedConnections: 100,
+  warmupSeconds: 2,
+  durationSeconds: 10,
+  repeats: 1,
+  stallMs: 1000,
+  lanes: [],
+  wallSeconds: 60,
 }
 
 function row(name: string, kind: RowResult['kind'], figures: Partial<Figures>, baseline?: string): RowResult {
@@ -15,9 +26,13 @@ function row(name: string, kind: RowResult['kind'], figures: Partial<Figures>, b
 
 const report = (rows: RowResult[]) => formatReport({ info, rows: summarise([rows]), board: [], checks: [] })
 const lineOf = (text: string, start: string) => text.split('\n').find((line) => line.startsWith(start)) ?? ''
-const cellsOf = (line: string, name: string) => line.slice(name.length).trim().split(/\s{2,}/)
+const cellsOf = (line: string, name: string) =>
+  line
+    .slice(name.length)
+    .trim()
+    .split(/\s{2,}/)
 
-t.test('CPU per answer and its ratio to the baseline are the first figures after the row\'s name', async (t) => {
+t.test("CPU per answer and its ratio to the baseline are the first figures after the row's name", async (t) => {
   const text = report([
     row(ROW.jsonForwarder, 'throughput', { rps: 6000, cpuMicrosPerAnswer: 90 }),
     row(ROW.missNoCache, 'throughput', { rps: 1500, cpuMicrosPerAnswer: 405, p50Ms: 30, p99Ms: 60 }, ROW.jsonForwarder),
@@ -44,7 +59,10 @@ t.test('the scaling rows get a commits column and a table by worker count', asyn
   t.match(lineOf(text, 'row '), /\sfailed\s+commits\/ans\s+up\/ans\s/)
   t.match(lineOf(text, ROW.scalingJson(2)), /\s0\.125$/)
   t.match(text, /^Scaling \(`tollgate serve --workers N`/m)
-  t.match(lineOf(text, 'workers '), /^workers\s+json cpu µs\/ans\s+json req\/s\s+x 1 worker\s+json commits\/ans\s+stream cpu µs\/ans\s+streams\/s\s+x 1 worker\s+stream commits\/ans$/)
+  t.match(
+    lineOf(text, 'workers '),
+    /^workers\s+json cpu µs\/ans\s+json req\/s\s+x 1 worker\s+json commits\/ans\s+stream cpu µs\/ans\s+streams\/s\s+x 1 worker\s+stream commits\/ans$/,
+  )
   t.same(cellsOf(lineOf(text, '1 '), ''), ['1', '400', '1500', '1.00', '0.250', '600', '1000', '1.00', '0.500'])
   t.same(cellsOf(lineOf(text, '2 '), ''), ['2', '440', '2400', '1.60', '0.125', '650', '1700', '1.70', '0.250'])
 })

@@ -41,20 +41,37 @@ t.test('the PostgreSQL + Redis rows run beside the LMDB rows they are compared w
   t.same(rowsOf(`=${ROW.oneMissShared}`), [ROW.oneDirect, ROW.oneMissShared])
   t.notOk(rowsOf(`=${ROW.missNoCache}`).includes(ROW.missShared), 'the LMDB row alone starts no PostgreSQL')
   t.ok(rowsOf(undefined).includes(ROW.missShared), 'a full run takes them')
-  t.same(rowsOf(`=${ROW.missShared},=${ROW.oneMissShared}`), [ROW.jsonForwarder, ROW.missNoCache, ROW.missShared, ROW.oneDirect, ROW.oneMissShared], 'a comma with no space after it separates two texts')
+  t.same(
+    rowsOf(`=${ROW.missShared},=${ROW.oneMissShared}`),
+    [ROW.jsonForwarder, ROW.missNoCache, ROW.missShared, ROW.oneDirect, ROW.oneMissShared],
+    'a comma with no space after it separates two texts',
+  )
 })
 
-t.test('--only scaling runs the served gateway\'s rows and the forwarder rows they are compared with, nothing else', async (t) => {
+t.test("--only scaling runs the served gateway's rows and the forwarder rows they are compared with, nothing else", async (t) => {
   t.same(rowsOf('scaling'), [
-    ROW.scalingJsonForwarder, ROW.scalingJson(1), ROW.scalingJson(2), ROW.scalingJsonLimited(1), ROW.scalingJsonLimited(2),
-    ROW.scalingStreamForwarder, ROW.scalingChat(1), ROW.scalingChat(2),
+    ROW.scalingJsonForwarder,
+    ROW.scalingJson(1),
+    ROW.scalingJson(2),
+    ROW.scalingJsonLimited(1),
+    ROW.scalingJsonLimited(2),
+    ROW.scalingStreamForwarder,
+    ROW.scalingChat(1),
+    ROW.scalingChat(2),
   ])
-  t.same(selectSteps(all, 'scaling').lanes.map(({ lane }) => lane.name), ['scaling'])
-  t.same(rowsOf(`=${ROW.scalingJson(2)}`), [ROW.scalingJsonForwarder, ROW.scalingJson(1), ROW.scalingJson(2)], 'two workers bring one worker, and one worker the forwarder')
+  t.same(
+    selectSteps(all, 'scaling').lanes.map(({ lane }) => lane.name),
+    ['scaling'],
+  )
+  t.same(
+    rowsOf(`=${ROW.scalingJson(2)}`),
+    [ROW.scalingJsonForwarder, ROW.scalingJson(1), ROW.scalingJson(2)],
+    'two workers bring one worker, and one worker the forwarder',
+  )
   t.ok(rowsOf(undefined).includes(ROW.scalingChat(2)), 'a full run takes them')
   const wider = lanes({ streamSteps: [32], scalingWorkers: [1, 2, 4, 8] })
   const names = wider.flatMap((lane) => lane.steps.flatMap((s) => s.rows))
   t.equal(names.find((r) => r.name === ROW.scalingJson(8))?.baseline, ROW.scalingJson(1), 'every N is compared with one worker')
-  t.equal(names.find((r) => r.name === ROW.scalingJsonLimited(2))?.baseline, ROW.scalingJsonLimited(1), 'a limited plan\'s N workers with its one worker')
+  t.equal(names.find((r) => r.name === ROW.scalingJsonLimited(2))?.baseline, ROW.scalingJsonLimited(1), "a limited plan's N workers with its one worker")
   t.equal(names.find((r) => r.name === ROW.scalingJsonLimited(1))?.baseline, ROW.scalingJson(1), 'and its one worker with the unlimited one')
 })

@@ -14,20 +14,42 @@ const STACKS: ReadonlyArray<{ readonly frames: readonly CallFrame[]; readonly sa
   { frames: [project('handle', 'proxy/http/server.ts')], samples: 2, stage: 'accept' },
   { frames: [project('handle', 'proxy/http/server.ts'), project('runRequest', 'proxy/pipeline/chain.ts')], samples: 1, stage: 'accept' },
   // Innermost first: the metering hook under the chain runner under the server.
-  { frames: [project('handle', 'proxy/http/server.ts'), project('runRequest', 'proxy/pipeline/chain.ts'), project('onRequest', 'plugins/metering/index.ts')], samples: 1, stage: 'metering' },
+  {
+    frames: [project('handle', 'proxy/http/server.ts'), project('runRequest', 'proxy/pipeline/chain.ts'), project('onRequest', 'plugins/metering/index.ts')],
+    samples: 1,
+    stage: 'metering',
+  },
   // A helper and an unlisted package count for the stage that called them.
-  { frames: [project('handle', 'proxy/http/server.ts'), project('runRequest', 'proxy/pipeline/chain.ts'), project('onRequest', 'plugins/metering/index.ts'), project('countTokens', 'workers/count-tokens.ts'), pkg('encode', 'gpt-tokenizer/esm/index.js')], samples: 2, stage: 'metering' },
+  {
+    frames: [
+      project('handle', 'proxy/http/server.ts'),
+      project('runRequest', 'proxy/pipeline/chain.ts'),
+      project('onRequest', 'plugins/metering/index.ts'),
+      project('countTokens', 'workers/count-tokens.ts'),
+      pkg('encode', 'gpt-tokenizer/esm/index.js'),
+    ],
+    samples: 2,
+    stage: 'metering',
+  },
   // A package that serves one stage claims its samples wherever it is called from.
   { frames: [project('handle', 'proxy/http/server.ts'), pkg('info', 'pino/lib/proto.js')], samples: 1, stage: 'log' },
   { frames: [project('handle', 'proxy/http/server.ts'), pkg('inc', 'prom-client/lib/counter.js')], samples: 1, stage: 'metrics' },
   // undici under the router is the model call; Node's native write under it too.
-  { frames: [project('complete', 'plugins/router/providers/chat-completions.ts'), pkg('request', 'undici/lib/api/api-request.js'), native('writev')], samples: 2, stage: 'model' },
+  {
+    frames: [project('complete', 'plugins/router/providers/chat-completions.ts'), pkg('request', 'undici/lib/api/api-request.js'), native('writev')],
+    samples: 2,
+    stage: 'model',
+  },
   // A file moved into a wing keeps its stage, and a function of ai-call.ts its own.
   { frames: [project('callModel', 'proxy/pipeline/ai-call.ts')], samples: 1, stage: 'model' },
   { frames: [project('deliverCompletion', 'proxy/ai-call.ts'), project('sendJson', 'proxy/http/respond.ts')], samples: 1, stage: 'rendering' },
   { frames: [project('deliverCompletion', 'proxy/ai-call.ts')], samples: 1, stage: 'rendering' },
   // No project frame: the bucket of the innermost package, GC, or node.
-  { frames: [node('processImmediate', 'node:internal/timers'), pkg('_resume', 'undici/lib/dispatcher/client.js'), native('writev')], samples: 2, stage: 'otherUndici' },
+  {
+    frames: [node('processImmediate', 'node:internal/timers'), pkg('_resume', 'undici/lib/dispatcher/client.js'), native('writev')],
+    samples: 2,
+    stage: 'otherUndici',
+  },
   { frames: [node('processImmediate', 'node:internal/timers'), pkg('startWriting', 'lmdb/write.js')], samples: 1, stage: 'otherStore' },
   { frames: [native('(garbage collector)')], samples: 1, stage: 'otherGc' },
   { frames: [node('processImmediate', 'node:internal/timers')], samples: 1, stage: 'otherNode' },
@@ -64,7 +86,11 @@ function profileOf(stacks: typeof STACKS): CpuProfile {
 }
 
 const rounded = (shares: Readonly<Record<string, number>>) =>
-  Object.fromEntries(Object.entries(shares).filter(([, share]) => share > 0).map(([stage, share]) => [stage, Math.round(share * 1000) / 1000]))
+  Object.fromEntries(
+    Object.entries(shares)
+      .filter(([, share]) => share > 0)
+      .map(([stage, share]) => [stage, Math.round(share * 1000) / 1000]),
+  )
 
 t.test('a sample counts for the innermost frame on its stack that claims a stage', async (t) => {
   const result = stageSharesOf(profileOf(STACKS), ROOT)
@@ -72,8 +98,18 @@ t.test('a sample counts for the innermost frame on its stack that claims a stage
   t.equal(result.samples, 20)
   t.equal(result.busyMs, 2)
   t.same(rounded(result.shares), {
-    accept: 0.15, metering: 0.15, log: 0.05, metrics: 0.05, model: 0.15, rendering: 0.1,
-    otherUndici: 0.1, otherStore: 0.05, otherGc: 0.05, otherNode: 0.05, noStage: 0.05, unmapped: 0.05,
+    accept: 0.15,
+    metering: 0.15,
+    log: 0.05,
+    metrics: 0.05,
+    model: 0.15,
+    rendering: 0.1,
+    otherUndici: 0.1,
+    otherStore: 0.05,
+    otherGc: 0.05,
+    otherNode: 0.05,
+    noStage: 0.05,
+    unmapped: 0.05,
   })
   t.same([...result.unmappedFiles], [['proxy/brand-new.ts', 0.1]], 'files the table does not name are reported')
 })

@@ -8,7 +8,8 @@ const frame = (functionName: string, url: string) => ({ functionName, url, lineN
 
 t.test('every source file of the gateway has a line in the stage table', async (t) => {
   const files = ['proxy', 'plugins', 'workers'].flatMap((dir) =>
-    (readdirSync(`${ROOT}/${dir}`, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`))
+    (readdirSync(`${ROOT}/${dir}`, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`),
+  )
   t.ok(files.length > 100, `${files.length} files found`)
   const unmapped = files.filter((file) => ruleOfProjectFile(file, '') === 'unmapped')
   t.same(unmapped, [], 'add these to bench/stages.ts')

@@ -23,16 +23,19 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`
 
 /** The agent, telling when the client has had the first bytes of an answer. */
 function observed(onData: () => void): Dispatcher {
-  return agent.compose((dispatch) => (options, handler) => dispatch(options, {
-    onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-    onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, headers, message),
-    onResponseData: (controller, chunk) => {
-      handler.onResponseData?.(controller, chunk)
-      onData()
-    },
-    onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-    onResponseError: (controller, err) => handler.onResponseError?.(controller, err),
-  }))
+  return agent.compose(
+    (dispatch) => (options, handler) =>
+      dispatch(options, {
+        onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+        onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, headers, message),
+        onResponseData: (controller, chunk) => {
+          handler.onResponseData?.(controller, chunk)
+          onData()
+        },
+        onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+        onResponseError: (controller, err) => handler.onResponseError?.(controller, err),
+      }),
+  )
 }
 
 async function released(): Promise<ServerResponse> {
@@ -42,7 +45,11 @@ async function released(): Promise<ServerResponse> {
 
 t.test('the first text is timed when it comes, not with the empty opening event', async (t) => {
   const opened = Promise.withResolvers<void>()
-  const sample = sendOnce(observed(opened.resolve), { load: { url, method: 'POST', headers: {}, body: '{}' }, endMarker: '[DONE]', textMarker: /"content":"[^"]/ })
+  const sample = sendOnce(observed(opened.resolve), {
+    load: { url, method: 'POST', headers: {}, body: '{}' },
+    endMarker: '[DONE]',
+    textMarker: /"content":"[^"]/,
+  })
   const res = await released()
   await opened.promise
   const textSentAfter = performance.now()

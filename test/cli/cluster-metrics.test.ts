@@ -12,7 +12,9 @@ function scrape(url: string, signal?: AbortSignal): Promise<{ status: number; bo
       let body = ''
       res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }))
-    }).on('error', reject).end()
+    })
+      .on('error', reject)
+      .end()
   })
 }
 
@@ -54,6 +56,6 @@ t.test('a worker that cannot answer delays a scrape but does not fail it: the cl
   const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no scrape answered within 15 s')), 15_000).unref())
   const answer = await Promise.race([Promise.any(scrapes), deadline])
   t.equal(answer.status, 200, 'answered, not 500')
-  t.match(answer.body, /^tollgate_requests_total\{route="health",status_class="4xx",reason="[^"]+"\} 4$/m, 'the stopped worker\'s requests are still counted')
+  t.match(answer.body, /^tollgate_requests_total\{route="health",status_class="4xx",reason="[^"]+"\} 4$/m, "the stopped worker's requests are still counted")
   t.match(primary.output(), new RegExp(`worker ${stopped} gave no metrics within \\d+ ms`), 'the primary says which worker was silent')
 })

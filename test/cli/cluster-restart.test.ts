@@ -10,7 +10,11 @@ t.test('workers killed before and after they are ready are replaced and the gate
   const doomed = await firstWorker(primary)
   process.kill(doomed, 'SIGKILL')
   await primary.until(/listening on/, 2)
-  t.match(primary.output(), `tollgate: worker ${doomed} exited before it was ready (SIGKILL); starting another in 250 ms`, 'the primary survives a worker that dies before it is ready')
+  t.match(
+    primary.output(),
+    `tollgate: worker ${doomed} exited before it was ready (SIGKILL); starting another in 250 ms`,
+    'the primary survives a worker that dies before it is ready',
+  )
   const url = urlOf(primary.output())
   t.equal((await call(`${url}/healthz`)).status, 200, 'and serves')
 

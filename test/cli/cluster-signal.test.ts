@@ -9,7 +9,9 @@ import { until } from '../helpers/until.ts'
 
 /** CPU time the process has used (utime + stime, in ticks of 10 ms). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 

@@ -39,20 +39,23 @@ t.test('SIGTERM to a loaded cluster whose streams never end: every process is go
 
   // One stream per worker (a fresh connection each, which the primary hands out in turn).
   mock.fail('slow-stream', 2)
-  const streams = await Promise.all([0, 1].map(async (n) => {
-    const stream = await request(`${url}/api/ai/chat`, {
-      method: 'POST', reset: true,
-      headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: `a story that never ends, ${n}` }] }),
-    })
-    t.equal(stream.statusCode, 200)
-    let text = ''
-    const ended = (async () => {
-      for await (const chunk of stream.body) text += chunk.toString()
-    })().catch(() => undefined)
-    await until(() => text.includes('event: delta'), 'the first delta')
-    return { ended }
-  }))
+  const streams = await Promise.all(
+    [0, 1].map(async (n) => {
+      const stream = await request(`${url}/api/ai/chat`, {
+        method: 'POST',
+        reset: true,
+        headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: `a story that never ends, ${n}` }] }),
+      })
+      t.equal(stream.statusCode, 200)
+      let text = ''
+      const ended = (async () => {
+        for await (const chunk of stream.body) text += chunk.toString()
+      })().catch(() => undefined)
+      await until(() => text.includes('event: delta'), 'the first delta')
+      return { ended }
+    }),
+  )
 
   burnCpu(t, 4 * availableParallelism())
   const workers = primary.workers()
@@ -60,7 +63,7 @@ t.test('SIGTERM to a loaded cluster whose streams never end: every process is go
   const exited = once(primary.child, 'exit')
   const signalAt = performance.now()
   primary.child.kill('SIGTERM')
-  const ms = Math.round(await endOf(primary.child.pid!) - signalAt)
+  const ms = Math.round((await endOf(primary.child.pid!)) - signalAt)
   const [code, signal] = await exited
   t.equal(code, 0, `the primary exits 0 (signal ${signal})`)
   t.ok(ms <= GRACE_MS, `the cluster stopped ${ms} ms after the signal (grace ${GRACE_MS} ms)`)

@@ -40,7 +40,7 @@ async function startCluster(t: Test, dataDir: string): Promise<{ child: ChildPro
   return { child, url }
 }
 
-t.test('two workers sharing one store let through no more than the key\'s burst', async (t) => {
+t.test("two workers sharing one store let through no more than the key's burst", async (t) => {
   const dataDir = freshDataDir(t)
   // Free plan, development key: burst 2.
   const seeded = await seedProject(dataDir, { plan: 'free' }, [{ type: 'sk', env: 'dev' }])
@@ -66,5 +66,9 @@ t.test('two workers sharing one store allow 5 login attempts a minute for an add
   }
   t.same(statuses, [401, 401, 401, 401, 401, 429, 429, 429, 429, 429])
   const metrics = await call(`${url}/metrics`)
-  t.match(metrics.body, /tollgate_requests_total\{route="auth_login",status_class="4xx",reason="client_error"\} 5/, 'the cluster\'s metrics count the five attempts answered')
+  t.match(
+    metrics.body,
+    /tollgate_requests_total\{route="auth_login",status_class="4xx",reason="client_error"\} 5/,
+    "the cluster's metrics count the five attempts answered",
+  )
 })

@@ -42,7 +42,7 @@ testOnEachStore(t, 'a project made on the command line is attached to an organiz
   t.match(attached.stdout, `attached project ${made.id} to Northwind`)
   const direct = JSON.parse((await tollgate(gw, 'projects', 'create', '--name', 'made for them', '--org', owner.organizationId, '--json')).stdout)
   t.equal(direct.organization, owner.organizationId)
-  t.same(await dashboardProjects(), ['made for them', 'made here'], 'both show in the organization\'s dashboard')
+  t.same(await dashboardProjects(), ['made for them', 'made here'], "both show in the organization's dashboard")
   t.match(JSON.parse((await tollgate(gw, 'projects', 'list', '--json')).stdout), [{ id: made.id, organization: owner.organizationId }])
 
   const unknown = await tollgate(gw, 'projects', 'attach', made.id, '--org', '00000000-0000-4000-8000-000000000000')

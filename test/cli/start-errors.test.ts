@@ -14,13 +14,18 @@ const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 
 function serve(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : (err as { code?: number }).code ?? null, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      [CLI, 'serve', ...args],
+      { env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err === null ? 0 : ((err as { code?: number }).code ?? null), stdout, stderr })
+      },
+    )
   })
 }
 
-t.test('a bad environment value is reported under the variable\'s name', async (t) => {
+t.test("a bad environment value is reported under the variable's name", async (t) => {
   const dataDir = freshDataDir(t)
   const cases: Array<[Record<string, string>, string]> = [
     [{ PORT: '99999' }, 'tollgate: invalid configuration: PORT: Too big: expected number to be <=65535'],

@@ -52,7 +52,13 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
   const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
   const key = seeded.keys[0]!.key
   const { child, url } = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
-    ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', TOLLGATE_CONFIG: configFile,
+    ...process.env,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test',
+    TOLLGATE_CONFIG: configFile,
   })
 
   // Eight kept-alive connections, idle when the signal comes; one for the probe; one per request in flight.
@@ -61,13 +67,18 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
   const inFlight = Array.from({ length: 4 }, () => new Client(url))
   t.teardown(() => Promise.all([pool, probe, ...inFlight].map((d) => d.destroy())))
   const warm = await Promise.all(Array.from({ length: 16 }, (_, i) => send(pool, '/api/ai/complete', key, question(i))))
-  t.same(warm.map((a) => (a instanceof Error ? a.message : a.status)), Array(16).fill(200), 'the load is served before the signal')
-  t.equal((await send(probe, '/readyz') as Answer).status, 200, 'ready before the signal')
+  t.same(
+    warm.map((a) => (a instanceof Error ? a.message : a.status)),
+    Array(16).fill(200),
+    'the load is served before the signal',
+  )
+  t.equal(((await send(probe, '/readyz')) as Answer).status, 200, 'ready before the signal')
 
   // A stream that never ends by itself.
   mock.fail('slow-stream')
   const stream = await request(`${url}/api/ai/chat`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
     body: JSON.stringify({ messages: [{ role: 'user', content: 'a long story' }] }),
   })
   t.equal(stream.statusCode, 200)
@@ -75,7 +86,10 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
   let streamed = ''
   const streamEnded = (async () => {
     for await (const chunk of stream.body) streamed += chunk.toString()
-  })().then(() => 'ended', (err: Error) => `failed: ${err.message}`)
+  })().then(
+    () => 'ended',
+    (err: Error) => `failed: ${err.message}`,
+  )
   await until(() => streamed.includes('event: delta'), 'the first delta of the stream')
 
   // Four requests in flight: they reached the provider, which holds its answers.
@@ -101,7 +115,11 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
   // New work on the kept-alive connections.
   const late = await Promise.all(Array.from({ length: 8 }, (_, i) => send(pool, '/api/ai/complete', key, question(200 + i))))
   const refused = late.filter((a): a is Answer => !(a instanceof Error))
-  t.same(refused.filter((a) => a.status !== 503), [], 'no request that came after the signal is served')
+  t.same(
+    refused.filter((a) => a.status !== 503),
+    [],
+    'no request that came after the signal is served',
+  )
   t.ok(refused.length >= 1, `${refused.length} of 8 late requests were answered 503 on their kept-alive connection (the rest found it closed)`)
   for (const answer of refused) {
     t.equal(answer.headers['retry-after'], '1')
@@ -112,15 +130,27 @@ t.test('SIGTERM under keep-alive load drains the gateway and exits 0 within the 
 
   mock.release()
   const finished = await Promise.all(held)
-  t.same(finished.map((a) => (a instanceof Error ? a.message : a.status)), [200, 200, 200, 200], 'the requests in flight finish')
+  t.same(
+    finished.map((a) => (a instanceof Error ? a.message : a.status)),
+    [200, 200, 200, 200],
+    'the requests in flight finish',
+  )
   for (const answer of finished) if (!(answer instanceof Error)) t.equal(answer.headers.connection, 'close', 'and close their connection')
   const afterThem = await Promise.all(inFlight.map((client, i) => send(client, '/api/ai/complete', key, question(300 + i))))
-  t.same(afterThem.filter((a) => !(a instanceof Error) && a.status !== 503), [], 'so the next request of their clients is not served either')
+  t.same(
+    afterThem.filter((a) => !(a instanceof Error) && a.status !== 503),
+    [],
+    'so the next request of their clients is not served either',
+  )
   t.equal(mock.requests.length, upstreamCalls, 'nothing new reached the provider')
 
   t.equal(await streamEnded, 'ended', 'the open stream is ended by the gateway, not cut off')
   const events = parseSse(streamed)
-  t.same(events.at(-1), { event: 'error', data: { error: 'Service unavailable', message: 'The gateway shut down before this request finished; retry it.', code: 'shutting_down' } }, 'with an error event last')
+  t.same(
+    events.at(-1),
+    { event: 'error', data: { error: 'Service unavailable', message: 'The gateway shut down before this request finished; retry it.', code: 'shutting_down' } },
+    'with an error event last',
+  )
   t.ok(events.filter((e) => e.event === 'delta').length >= 2)
   const { code, ms } = await exited
   t.equal(code, 0, 'the process exits 0')
@@ -156,57 +186,75 @@ function isRunning(pid: number): boolean {
 
 const hasNpm = spawnSync('npm', ['--version'], { stdio: 'ignore' }).status === 0
 
-t.test('SIGTERM to npm start reaches the gateway: it drains, npm exits 0, nothing is left running', { skip: hasNpm ? false : 'needs npm (Debian package npm)' }, async (t) => {
-  const dataDir = freshDataDir(t)
-  const npm = spawn('npm', ['start'], {
-    cwd: ROOT, env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, TOLLGATE_DATA: dataDir, PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let tree: number[] = []
-  t.teardown(() => {
-    for (const pid of [npm.pid!, ...tree]) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
-  })
-  let output = ''
-  npm.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  npm.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  await until(() => {
-    if (npm.exitCode !== null) throw new Error(`npm start exited early: ${output}`)
-    return /listening on http/.test(output)
-  }, 'npm start to listen', 60_000)
-  tree = descendants(npm.pid!)
-  t.equal(tree.length, 1, 'npm start runs one process')
-  t.match(commandOf(tree[0]!), /node cli\/tollgate\.ts serve$/, 'the gateway itself, not a shell around it')
-  npm.kill('SIGTERM')
-  const [code] = await once(npm, 'exit')
-  t.equal(code, 0, 'npm exits 0')
-  t.match(output, /"msg":"shutting down"[\s\S]*"msg":"tollgate stopped"/, 'the gateway drained and stopped')
-  t.same(tree.filter(isRunning), [], 'no orphan')
-})
+t.test(
+  'SIGTERM to npm start reaches the gateway: it drains, npm exits 0, nothing is left running',
+  { skip: hasNpm ? false : 'needs npm (Debian package npm)' },
+  async (t) => {
+    const dataDir = freshDataDir(t)
+    const npm = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, TOLLGATE_DATA: dataDir, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let tree: number[] = []
+    t.teardown(() => {
+      for (const pid of [npm.pid!, ...tree]) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+    })
+    let output = ''
+    npm.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    npm.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    await until(
+      () => {
+        if (npm.exitCode !== null) throw new Error(`npm start exited early: ${output}`)
+        return /listening on http/.test(output)
+      },
+      'npm start to listen',
+      60_000,
+    )
+    tree = descendants(npm.pid!)
+    t.equal(tree.length, 1, 'npm start runs one process')
+    t.match(commandOf(tree[0]!), /node cli\/tollgate\.ts serve$/, 'the gateway itself, not a shell around it')
+    npm.kill('SIGTERM')
+    const [code] = await once(npm, 'exit')
+    t.equal(code, 0, 'npm exits 0')
+    t.match(output, /"msg":"shutting down"[\s\S]*"msg":"tollgate stopped"/, 'the gateway drained and stopped')
+    t.same(tree.filter(isRunning), [], 'no orphan')
+  },
+)
 
-t.test('npx tollgate serve: a gateway that npm left behind stops by itself instead of serving as an orphan', { skip: hasNpm ? false : 'needs npm (Debian package npm)' }, async (t) => {
-  const dataDir = freshDataDir(t)
-  const npx = spawn('npx', ['tollgate', 'serve'], {
-    cwd: ROOT, env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, TOLLGATE_DATA: dataDir, PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let tree: number[] = []
-  t.teardown(() => {
-    for (const pid of [npx.pid!, ...tree]) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
-  })
-  let output = ''
-  npx.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  npx.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  await until(() => {
-    if (npx.exitCode !== null) throw new Error(`npx exited early: ${output}`)
-    return /listening on http/.test(output)
-  }, 'npx tollgate serve to listen', 60_000)
-  tree = descendants(npx.pid!)
-  const gateway = tree.find((pid) => /tollgate serve$/.test(commandOf(pid)))
-  t.ok(gateway !== undefined, 'the gateway runs under npx')
-  npx.kill('SIGTERM')
-  await once(npx, 'exit')
-  const deadline = Date.now() + 5000
-  while (tree.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
-  t.same(tree.filter(isRunning), [], 'nothing is left running')
-  t.match(output, /tollgate: npm exited without passing its signal on; stopping[\s\S]*"msg":"tollgate stopped"/, 'the gateway drained and stopped')
-})
+t.test(
+  'npx tollgate serve: a gateway that npm left behind stops by itself instead of serving as an orphan',
+  { skip: hasNpm ? false : 'needs npm (Debian package npm)' },
+  async (t) => {
+    const dataDir = freshDataDir(t)
+    const npx = spawn('npx', ['tollgate', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, TOLLGATE_DATA: dataDir, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let tree: number[] = []
+    t.teardown(() => {
+      for (const pid of [npx.pid!, ...tree]) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+    })
+    let output = ''
+    npx.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    npx.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    await until(
+      () => {
+        if (npx.exitCode !== null) throw new Error(`npx exited early: ${output}`)
+        return /listening on http/.test(output)
+      },
+      'npx tollgate serve to listen',
+      60_000,
+    )
+    tree = descendants(npx.pid!)
+    const gateway = tree.find((pid) => /tollgate serve$/.test(commandOf(pid)))
+    t.ok(gateway !== undefined, 'the gateway runs under npx')
+    npx.kill('SIGTERM')
+    await once(npx, 'exit')
+    const deadline = Date.now() + 5000
+    while (tree.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    t.same(tree.filter(isRunning), [], 'nothing is left running')
+    t.match(output, /tollgate: npm exited without passing its signal on; stopping[\s\S]*"msg":"tollgate stopped"/, 'the gateway drained and stopped')
+  },
+)

@@ -74,10 +74,29 @@ t.test('mistakes on the command line exit with 2 and say what is wrong', async (
   t.match(unknown.stderr, /unknown command "frobnicate"/)
 })
 
-t.test('a key\'s own budget and rpm: set at creation, changed and removed with keys update, and enforced at once', async (t) => {
+t.test("a key's own budget and rpm: set at creation, changed and removed with keys update, and enforced at once", async (t) => {
   const dataDir = freshDataDir(t)
-  const { id: projectId } = JSON.parse((await tollgate(dataDir, 'projects', 'create', '--name', 'acme', '--plan', 'enterprise', '--budget', '50', '--json')).stdout) as { id: string }
-  const created = await tollgate(dataDir, 'keys', 'create', '--project', projectId, '--type', 'sk', '--env', 'prod', '--name', 'ci', '--budget', '0.000001', '--rpm', '5', '--json')
+  const { id: projectId } = JSON.parse(
+    (await tollgate(dataDir, 'projects', 'create', '--name', 'acme', '--plan', 'enterprise', '--budget', '50', '--json')).stdout,
+  ) as { id: string }
+  const created = await tollgate(
+    dataDir,
+    'keys',
+    'create',
+    '--project',
+    projectId,
+    '--type',
+    'sk',
+    '--env',
+    'prod',
+    '--name',
+    'ci',
+    '--budget',
+    '0.000001',
+    '--rpm',
+    '5',
+    '--json',
+  )
   t.equal(created.code, 0, created.stderr)
   const { id: keyId, key } = JSON.parse(created.stdout) as { id: string; key: string }
   t.match(JSON.parse(created.stdout), { budgetDollars: 0.000001, rpm: 5 })
@@ -85,16 +104,20 @@ t.test('a key\'s own budget and rpm: set at creation, changed and removed with k
 
   const { url } = await startTestGateway(t, { dataDir })
   const refused = await call(`${url}/api/ai/complete`, { key, body: hello })
-  t.equal(refused.status, 402, 'the key\'s budget cannot cover a request')
+  t.equal(refused.status, 402, "the key's budget cannot cover a request")
   t.match(refused.body.message, /the key has/)
 
-  t.match(JSON.parse((await tollgate(dataDir, 'keys', 'update', keyId, '--budget', 'none', '--rpm', '1', '--json')).stdout), { id: keyId, budgetDollars: null, rpm: 1 })
-  t.equal((await call(`${url}/api/ai/complete`, { key, body: hello })).status, 200, 'no budget of its own: the project\'s applies')
+  t.match(JSON.parse((await tollgate(dataDir, 'keys', 'update', keyId, '--budget', 'none', '--rpm', '1', '--json')).stdout), {
+    id: keyId,
+    budgetDollars: null,
+    rpm: 1,
+  })
+  t.equal((await call(`${url}/api/ai/complete`, { key, body: hello })).status, 200, "no budget of its own: the project's applies")
   const limited = await call(`${url}/api/ai/complete`, { key, body: hello })
   t.equal(limited.status, 429, 'one request a minute')
   t.equal(limited.headers['x-ratelimit-limit'], '1')
   t.equal((await tollgate(dataDir, 'keys', 'update', keyId, '--rpm', 'none')).code, 0)
-  t.equal((await call(`${url}/api/ai/complete`, { key, body: hello })).status, 200, 'no rpm of its own: the plan\'s applies')
+  t.equal((await call(`${url}/api/ai/complete`, { key, body: hello })).status, 200, "no rpm of its own: the plan's applies")
 
   const badRpm = await tollgate(dataDir, 'keys', 'create', '--project', projectId, '--type', 'sk', '--name', 'n', '--rpm', '0')
   t.equal(badRpm.code, 2)

@@ -17,7 +17,7 @@ function cjk(length: number, seed: number): string {
   return text
 }
 
-t.test('adversarial bodies are answered while another project\'s health checks never stall', async (t) => {
+t.test("adversarial bodies are answered while another project's health checks never stall", async (t) => {
   const dataDir = freshDataDir(t)
   const free = await seedProject(dataDir, { plan: 'free' })
   const big = await seedProject(dataDir, { plan: 'enterprise' })
@@ -27,7 +27,9 @@ t.test('adversarial bodies are answered while another project\'s health checks n
   // Warm the route and the pool's threads, so the first probe does not measure start-up.
   await call(`${url}/api/health`, { key: other.keys[0]!.key })
   // Built before the probing starts: making them takes this process's loop, which the gateway shares.
-  const twentyRuns = JSON.stringify({ messages: Array.from({ length: 20 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: cjk(16_000, i + 1) })) })
+  const twentyRuns = JSON.stringify({
+    messages: Array.from({ length: 20 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: cjk(16_000, i + 1) })),
+  })
   const oneHugeMessage = (seed: number) => JSON.stringify({ messages: [{ role: 'user', content: cjk(120_000, seed) }] })
   const huge = [oneHugeMessage(7), oneHugeMessage(8)]
 
@@ -73,7 +75,12 @@ t.test('a project with no budget left is refused on the byte bound, before any t
   const dataDir = freshDataDir(t)
   const broke = await seedProject(dataDir, { plan: 'enterprise', budgetDollars: 0 })
   const { url } = await startTestGateway(t, { dataDir })
-  const body = { messages: [{ role: 'user', content: cjk(16_000, 3) }, { role: 'user', content: cjk(16_000, 4) }] }
+  const body = {
+    messages: [
+      { role: 'user', content: cjk(16_000, 3) },
+      { role: 'user', content: cjk(16_000, 4) },
+    ],
+  }
   const started = performance.now()
   const answer = await call(`${url}/api/ai/complete`, { key: broke.keys[0]!.key, body, headers: { 'cache-control': 'no-store' } })
   t.equal(answer.status, 402)
@@ -88,7 +95,8 @@ t.test('text that spells a special token is counted as text, not refused or cras
   const seeded = await seedProject(dataDir)
   const { url } = await startTestGateway(t, { dataDir })
   const answer = await call(`${url}/api/ai/complete`, {
-    key: seeded.keys[0]!.key, body: { messages: [{ role: 'user', content: 'What does <|endoftext|> mean in <|im_start|>?' }] },
+    key: seeded.keys[0]!.key,
+    body: { messages: [{ role: 'user', content: 'What does <|endoftext|> mean in <|im_start|>?' }] },
   })
   t.equal(answer.status, 200)
   t.ok(Number(answer.headers['x-gateway-prompt-tokens']) > 10)

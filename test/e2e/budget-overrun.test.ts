@@ -15,7 +15,14 @@ const noStore = { 'cache-control': 'no-store' }
 const BUDGET_DOLLARS = 0.05
 
 async function blast(t: Test, url: string, key: string, projectId: string, model: string) {
-  const body = { messages: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: PROSE }], model, maxTokens: 400 }
+  const body = {
+    messages: [
+      { role: 'system', content: 'Answer briefly.' },
+      { role: 'user', content: PROSE },
+    ],
+    model,
+    maxTokens: 400,
+  }
   const answers = await Promise.all(Array.from({ length: 200 }, () => call(`${url}/api/ai/complete`, { key, body, headers: noStore })))
   const statuses = answers.map((a) => a.status)
   const passed = statuses.filter((s) => s === 200).length
@@ -27,15 +34,16 @@ async function blast(t: Test, url: string, key: string, projectId: string, model
   return usage.body
 }
 
-for (const [provider, model] of [['openai', 'gpt-4o'], ['anthropic', 'claude-3-haiku-20240307']] as const) {
+for (const [provider, model] of [
+  ['openai', 'gpt-4o'],
+  ['anthropic', 'claude-3-haiku-20240307'],
+] as const) {
   t.test(`200 concurrent requests to ${provider} counting 3x what the gateway expects: used <= limit, the excess recorded as overage`, async (t) => {
     const mock = await startMockUpstream({ usageFactor: 3 })
     t.teardown(() => mock.close())
     const dataDir = freshDataDir(t)
     const seeded = await seedProject(dataDir, { budgetDollars: BUDGET_DOLLARS })
-    const env = provider === 'openai'
-      ? { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
-      : { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test' }
+    const env = provider === 'openai' ? { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' } : { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test' }
     const { url } = await startTestGateway(t, { dataDir, env })
     await blast(t, url, seeded.keys[0]!.key, seeded.projectId, model)
   })
@@ -47,7 +55,12 @@ t.test('the same holds with --workers 2, where the holds live in the shared stor
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir, { budgetDollars: BUDGET_DOLLARS })
   const { url } = await spawnGateway(t, [CLI, 'serve', '--workers', '2', '--data', dataDir], {
-    ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test',
+    ...process.env,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test',
   })
   await blast(t, url, seeded.keys[0]!.key, seeded.projectId, 'gpt-4o')
 })

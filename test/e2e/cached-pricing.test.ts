@@ -32,7 +32,7 @@ async function setup(t: Test, promptCache: { read: number; write?: number }, ove
 const NO_STORE = { 'cache-control': 'no-store' }
 
 /** Cents as the answer carries them: whole micro-dollars. */
-const cents = (perMillion: number) => Math.round(perMillion / 1e4 * 1e4) / 1e4
+const cents = (perMillion: number) => Math.round((perMillion / 1e4) * 1e4) / 1e4
 
 /** The answer of a complete (JSON) or chat (SSE, its done event) request, with its charge header. */
 async function ask(url: string, key: string, route: 'complete' | 'chat', model: string) {
@@ -52,7 +52,11 @@ t.test('OpenAI: cached tokens are part of prompt_tokens and are charged at the c
     t.ok(promptTokens > 6)
     t.equal(costCents, cents((promptTokens - 6) * 0.15 + 6 * 0.075 + completionTokens * 0.6), route)
     t.equal(res.charged, costCents / 100, `${route}: the header says the answer's cost`)
-    inLedger(res.id, { promptTokens, completionTokens, cachedInputTokens: 6, cacheWriteTokens: undefined, costMicros: Math.round(costCents * 1e4) }, `${route}: the ledger holds the same figure`)
+    inLedger(
+      res.id,
+      { promptTokens, completionTokens, cachedInputTokens: 6, cacheWriteTokens: undefined, costMicros: Math.round(costCents * 1e4) },
+      `${route}: the ledger holds the same figure`,
+    )
   }
   await checkLedger()
 })
@@ -81,7 +85,12 @@ t.test('configured cached prices replace the defaults', async (t) => {
 })
 
 t.test('without metering the answer still reports its list price, and the header the same figure', async (t) => {
-  const { url, key } = await setup(t, { read: 6 }, {}, builtinPlugins.filter((plugin) => plugin.name !== 'metering' && plugin.name !== 'passthrough'))
+  const { url, key } = await setup(
+    t,
+    { read: 6 },
+    {},
+    builtinPlugins.filter((plugin) => plugin.name !== 'metering' && plugin.name !== 'passthrough'),
+  )
   const res = await call(`${url}/api/ai/complete`, { key, body: { ...hello, model: 'gpt-4o-mini' } })
   const { promptTokens, completionTokens, costCents } = res.body.usage
   t.equal(costCents, cents((promptTokens - 6) * 0.15 + 6 * 0.075 + completionTokens * 0.6))
@@ -89,7 +98,11 @@ t.test('without metering the answer still reports its list price, and the header
 })
 
 t.test('a fallback that serves is the model the answer, its price and the ledger name', async (t) => {
-  const { url, key, inLedger, checkLedger, mock } = await setup(t, { read: 0 }, { plugins: { router: { retry: { attempts: 0, baseDelayMs: 0, maxDelayMs: 0 }, fallback: { balanced: 'claude-3-haiku-20240307' } } } })
+  const { url, key, inLedger, checkLedger, mock } = await setup(
+    t,
+    { read: 0 },
+    { plugins: { router: { retry: { attempts: 0, baseDelayMs: 0, maxDelayMs: 0 }, fallback: { balanced: 'claude-3-haiku-20240307' } } } },
+  )
   for (const route of ['complete', 'chat'] as const) {
     mock.fail('server-error', 1)
     const res = await call(`${url}/api/ai/${route}`, { key, body: hello, headers: NO_STORE })

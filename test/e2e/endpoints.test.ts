@@ -4,7 +4,7 @@ import { request } from 'undici'
 import { call, hello, parseSse } from '../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-gateway.ts'
 
-t.test('health reports the key\'s project; healthz and readyz need no key', async (t) => {
+t.test("health reports the key's project; healthz and readyz need no key", async (t) => {
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir, {}, [{ type: 'pk', env: 'prod' }])
   const { url } = await startTestGateway(t, { dataDir })
@@ -45,8 +45,15 @@ t.test('chat through the local provider streams several deltas whose text matche
   const seeded = await seedProject(dataDir)
   const { url } = await startTestGateway(t, { dataDir })
   const res = await request(`${url}/api/ai/chat`, {
-    method: 'POST', headers: { 'x-api-key': seeded.keys[0]!.key, 'content-type': 'application/json' },
-    body: JSON.stringify({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Describe a gateway in detail, with examples of what it does' }], quality: 'frontier' }),
+    method: 'POST',
+    headers: { 'x-api-key': seeded.keys[0]!.key, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Describe a gateway in detail, with examples of what it does' },
+      ],
+      quality: 'frontier',
+    }),
   })
   t.equal(res.headers['x-gateway-model'], 'local/gpt-4o')
   const events = parseSse(await res.body.text())
@@ -57,14 +64,17 @@ t.test('chat through the local provider streams several deltas whose text matche
   t.equal(res.trailers['x-gateway-completion-tokens'], String(done.data.usage.completionTokens))
 })
 
-t.test('a long history is trimmed to the model\'s context window and the answer says so', async (t) => {
+t.test("a long history is trimmed to the model's context window and the answer says so", async (t) => {
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir)
   const { url } = await startTestGateway(t, { dataDir, overrides: { bodyLimitBytes: 8 * 1024 * 1024 } })
   const old = 'word '.repeat(40_000)
   const messages = [
     { role: 'system', content: 'You are terse.' },
-    { role: 'user', content: old }, { role: 'assistant', content: old }, { role: 'user', content: old }, { role: 'assistant', content: old },
+    { role: 'user', content: old },
+    { role: 'assistant', content: old },
+    { role: 'user', content: old },
+    { role: 'assistant', content: old },
     { role: 'user', content: 'And now?' },
   ]
   const res = await call(`${url}/api/ai/complete`, { key: seeded.keys[0]!.key, body: { messages } })
@@ -104,7 +114,9 @@ t.test('closing the gateway lets an in-flight stream finish before the process s
   const seeded = await seedProject(dataDir)
   const { url, gateway } = await startTestGateway(t, { dataDir, env: { LOCAL_CHUNK_DELAY_MS: '30' } })
   const res = await request(`${url}/api/ai/chat`, {
-    method: 'POST', headers: { 'x-api-key': seeded.keys[0]!.key, 'content-type': 'application/json' }, body: JSON.stringify(hello),
+    method: 'POST',
+    headers: { 'x-api-key': seeded.keys[0]!.key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
   })
   const closed = gateway.close()
   const events = parseSse(await res.body.text())
@@ -116,20 +128,37 @@ t.test('/openapi.json documents every registered route with its body schema', as
   const { url, gateway } = await startTestGateway(t)
   const doc = (await call(`${url}/openapi.json`)).body
   t.equal(doc.openapi, '3.1.0')
-  const documented = new Set(Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)))
+  const documented = new Set(
+    Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)),
+  )
   const registered = gateway.routes.filter((r) => r.documented).map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
-  t.same(registered.filter((r) => !documented.has(r)), [], 'every route is documented')
+  t.same(
+    registered.filter((r) => !documented.has(r)),
+    [],
+    'every route is documented',
+  )
   t.equal(documented.size, registered.length, 'and nothing else')
-  const operationIds = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.values(ops).map((op) => op.operationId))
+  const operationIds = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) =>
+    Object.values(ops).map((op) => op.operationId),
+  )
   t.equal(new Set(operationIds).size, operationIds.length, 'operation ids are unique')
-  t.notOk(Object.keys(doc.paths).some((path) => path.startsWith('/dashboard')), 'the dashboard\'s files are not an API')
-  t.ok(doc.paths['/api/projects/{projectId}/compliance/violations'].get, 'the members\' project routes are')
-  t.match(doc.paths['/api/ai/complete'].post.requestBody.content['application/json'].schema, { type: 'object', properties: { messages: { type: 'array' }, temperature: { maximum: 2 } } })
+  t.notOk(
+    Object.keys(doc.paths).some((path) => path.startsWith('/dashboard')),
+    "the dashboard's files are not an API",
+  )
+  t.ok(doc.paths['/api/projects/{projectId}/compliance/violations'].get, "the members' project routes are")
+  t.match(doc.paths['/api/ai/complete'].post.requestBody.content['application/json'].schema, {
+    type: 'object',
+    properties: { messages: { type: 'array' }, temperature: { maximum: 2 } },
+  })
   const chatCompletions = doc.paths['/v1/chat/completions'].post
-  t.match(chatCompletions.requestBody.content['application/json'].schema, { type: 'object', properties: { model: { type: 'string' }, messages: { type: 'array' }, tools: {} } })
+  t.match(chatCompletions.requestBody.content['application/json'].schema, {
+    type: 'object',
+    properties: { model: { type: 'string' }, messages: { type: 'array' }, tools: {} },
+  })
   t.same(Object.keys(chatCompletions.responses[200].content), ['application/json', 'text/event-stream'], 'a dialect answers JSON or a stream')
   t.same(doc.components.responses.OpenAiError400.content['application/json'].schema, { $ref: '#/components/schemas/OpenAiError' })
-  t.same(chatCompletions.responses[400], { $ref: '#/components/responses/OpenAiError400' }, 'a dialect\'s errors take its own shape')
+  t.same(chatCompletions.responses[400], { $ref: '#/components/responses/OpenAiError400' }, "a dialect's errors take its own shape")
   t.match(doc.components.schemas.OpenAiError, { required: ['error'], properties: { error: { required: ['message', 'type', 'code', 'param'] } } })
   t.same(doc.paths['/v1/messages'].post.responses[400], { $ref: '#/components/responses/AnthropicError400' })
   t.match(doc.components.schemas.AnthropicError, { properties: { type: { const: 'error' } } })

@@ -54,17 +54,30 @@ async function gatewayWith(t: Test, answer: Answer, env: 'prod' | 'stg' | null =
 const ask = (content: string) => ({ messages: [{ role: 'user', content }], model: 'gpt-4o-mini' })
 
 t.test('a 400 quoting the prompt: the log keeps status, type and code, never the prompt; the client gets the message (staging key)', async (t) => {
-  const { url, key, log } = await gatewayWith(t, (prompt, res) => openAiError(res, 400, {
-    message: `Invalid value for 'messages[0].content': "${prompt}"`, type: 'invalid_request_error', param: 'messages[0].content', code: 'invalid_value',
-  }), 'stg')
+  const { url, key, log } = await gatewayWith(
+    t,
+    (prompt, res) =>
+      openAiError(res, 400, {
+        message: `Invalid value for 'messages[0].content': "${prompt}"`,
+        type: 'invalid_request_error',
+        param: 'messages[0].content',
+        code: 'invalid_value',
+      }),
+    'stg',
+  )
   const answer = await call(`${url}/api/ai/complete`, { key, body: ask(PROMPT) })
   t.equal(answer.status, 400)
-  t.equal(answer.body.message, `openai answered 400: Invalid value for 'messages[0].content': "${PROMPT}"`, 'the client gets the provider\'s message')
+  t.equal(answer.body.message, `openai answered 400: Invalid value for 'messages[0].content': "${PROMPT}"`, "the client gets the provider's message")
   t.notOk(log.text().includes('purple elephant'), 'no prompt text in the log')
   const failed = log.lines().find((line) => line.msg === 'provider refused the request')
   t.match(failed, {
     level: 40,
-    err: { type: 'ProviderRefusalError', status: 400, code: 'invalid_value', provider: { status: 400, type: 'invalid_request_error', code: 'invalid_value', param: 'messages[0].content' } },
+    err: {
+      type: 'ProviderRefusalError',
+      status: 400,
+      code: 'invalid_value',
+      provider: { status: 400, type: 'invalid_request_error', code: 'invalid_value', param: 'messages[0].content' },
+    },
   })
   t.equal(failed?.err.message, 'openai answered 400: Invalid value for [quoted]: [quoted]')
 })
@@ -76,11 +89,18 @@ t.test('personal data a provider echoes, quoted or not, never reaches the log (s
     (prompt: string) => `bad input: "${prompt.slice(0, 20)}`,
   ]
   for (const message of messages) {
-    const { url, key, log } = await gatewayWith(t, (prompt, res) => openAiError(res, 422, { message: message(prompt), type: 'invalid_request_error', code: null }), 'stg')
+    const { url, key, log } = await gatewayWith(
+      t,
+      (prompt, res) => openAiError(res, 422, { message: message(prompt), type: 'invalid_request_error', code: null }),
+      'stg',
+    )
     const answer = await call(`${url}/api/ai/complete`, { key, body: ask(PII_PROMPT) })
     t.equal(answer.body.message, `openai answered 422: ${message(PII_PROMPT)}`)
     for (const value of PII) t.notOk(log.text().includes(value), `${value} is not in the log of «${message('…')}»`)
-    t.match(log.lines().find((line) => line.msg === 'provider refused the request'), { err: { provider: { status: 422, type: 'invalid_request_error' } } })
+    t.match(
+      log.lines().find((line) => line.msg === 'provider refused the request'),
+      { err: { provider: { status: 422, type: 'invalid_request_error' } } },
+    )
   }
 })
 
@@ -96,20 +116,33 @@ t.test('a provider echoing the prompt without quotes, a name in it, leaves none 
     },
   ]
   for (const { status, echo, kept } of echoes) {
-    const { url, key, log } = await gatewayWith(t, (text, res) => openAiError(res, status, { message: echo(text), type: 'invalid_request_error', code: null }), null, 'trace')
+    const { url, key, log } = await gatewayWith(
+      t,
+      (text, res) => openAiError(res, status, { message: echo(text), type: 'invalid_request_error', code: null }),
+      null,
+      'trace',
+    )
     const answer = await call(`${url}/api/ai/complete`, { key, body: ask(prompt) })
-    t.equal(answer.body.message, `openai answered ${status}: ${echo(prompt)}`, 'the client gets the provider\'s message')
+    t.equal(answer.body.message, `openai answered ${status}: ${echo(prompt)}`, "the client gets the provider's message")
     const lines = log.text().split('\n')
     for (const word of ['Margaret', 'Okonkwo', 'Lindqvist', 'birthday card', 'purple elephant']) {
-      t.same(lines.filter((line) => line.includes(word)), [], `${word} is in no line`)
+      t.same(
+        lines.filter((line) => line.includes(word)),
+        [],
+        `${word} is in no line`,
+      )
     }
     const failed = log.lines().find((line) => line.msg === (status < 500 ? 'provider refused the request' : 'request failed'))
-    t.match(failed?.err.message, kept, 'the message\'s own words stay')
+    t.match(failed?.err.message, kept, "the message's own words stay")
   }
 })
 
 t.test('a retried 5xx echoing personal data leaves warnings without it (staging key)', async (t) => {
-  const { url, key, log } = await gatewayWith(t, (prompt, res) => openAiError(res, 500, { message: `upstream failed on: ${prompt}`, type: 'server_error' }), 'stg')
+  const { url, key, log } = await gatewayWith(
+    t,
+    (prompt, res) => openAiError(res, 500, { message: `upstream failed on: ${prompt}`, type: 'server_error' }),
+    'stg',
+  )
   t.equal((await call(`${url}/api/ai/complete`, { key, body: ask(PII_PROMPT) })).status, 502)
   const warnings = log.lines().filter((line) => line.msg === 'upstream attempt failed')
   t.equal(warnings.length, 2, 'the try and its retry')
@@ -127,7 +160,11 @@ t.test('an error inside a started stream quoting the prompt is logged scrubbed a
   const error = parseSse(answer.body as string).find((event) => event.event === 'error')
   t.equal(error?.data.message, `openai reported an error in its stream: content policy: "${PROMPT}"`)
   t.notOk(log.text().includes('purple elephant'), 'no prompt text in the log')
-  t.match(log.lines().find((line) => line.msg === 'stream failed after it began'), {
-    level: 50, err: { provider: { type: 'invalid_request_error', code: 'content_filter' }, message: 'openai reported an error in its stream: content policy: [quoted]' },
-  })
+  t.match(
+    log.lines().find((line) => line.msg === 'stream failed after it began'),
+    {
+      level: 50,
+      err: { provider: { type: 'invalid_request_error', code: 'content_filter' }, message: 'openai reported an error in its stream: content policy: [quoted]' },
+    },
+  )
 })

@@ -7,7 +7,11 @@ import { freshDataDir, seedProject, startTestGateway } from '../helpers/start-ga
 
 const MODELS = {
   'house-mini': {
-    provider: 'openai', upstreamId: 'gpt-4.1-mini', contextWindow: 64_000, inputPerMillion: 0.4, outputPerMillion: 1.6,
+    provider: 'openai',
+    upstreamId: 'gpt-4.1-mini',
+    contextWindow: 64_000,
+    inputPerMillion: 0.4,
+    outputPerMillion: 1.6,
     capabilities: { tools: false, vision: false, json: false },
   },
   // A built-in's name: its entry replaces the built-in's.
@@ -35,7 +39,7 @@ t.test('a configured model is served by its name and by the tier mapped to it, u
   t.equal(byName.headers['x-gateway-model'], 'openai/house-mini')
   t.equal((mock.requests[0]!.body as { model: string }).model, 'gpt-4.1-mini', 'the provider is sent the upstream id')
   const { promptTokens, completionTokens, costCents } = byName.body.usage
-  t.equal(costCents, Math.round((promptTokens * 0.4 + completionTokens * 1.6) / 1e4 * 1e4) / 1e4, 'priced at the configured prices')
+  t.equal(costCents, Math.round(((promptTokens * 0.4 + completionTokens * 1.6) / 1e4) * 1e4) / 1e4, 'priced at the configured prices')
 
   const byTier = await call(`${url}/api/ai/complete`, { key, body: { ...hello, quality: 'cheap' } })
   t.equal(byTier.status, 200)
@@ -44,7 +48,11 @@ t.test('a configured model is served by its name and by the tier mapped to it, u
   const replaced = await call(`${url}/api/ai/complete`, { key, body: { ...hello, model: 'gpt-4o' } })
   t.equal(replaced.status, 200)
   const usage = replaced.body.usage
-  t.equal(usage.costCents, Math.round((usage.promptTokens * 5 + usage.completionTokens * 20) / 1e4 * 1e4) / 1e4, 'the replaced built-in is priced at its configured prices')
+  t.equal(
+    usage.costCents,
+    Math.round(((usage.promptTokens * 5 + usage.completionTokens * 20) / 1e4) * 1e4) / 1e4,
+    'the replaced built-in is priced at its configured prices',
+  )
 })
 
 t.test('/v1/models lists the configured models and the tiers, and validation reads the same table', async (t) => {
@@ -57,7 +65,7 @@ t.test('/v1/models lists the configured models and the tiers, and validation rea
   const listed = (id: string) => list.body.data.find((model: { id: string }) => model.id === id)
   t.match(listed('house-mini'), { object: 'model', owned_by: 'openai' })
   t.match(listed('cheap'), { owned_by: 'tollgate', created: 0 }, 'a tier is listed as the model the router sends it to')
-  t.match(listed('balanced'), { owned_by: 'tollgate', created: 1_721_260_800 }, 'an unconfigured tier keeps the spec\'s model')
+  t.match(listed('balanced'), { owned_by: 'tollgate', created: 1_721_260_800 }, "an unconfigured tier keeps the spec's model")
   const one = await call(`${url}/v1/models/house-mini`, { key })
   t.equal(one.status, 200)
 
@@ -82,7 +90,18 @@ t.test('a request that needs a capability the model lacks is a 400 naming both',
   t.match(JSON.stringify(tools.body), /house-mini does not support tools/)
   const image = await call(`${url}/v1/chat/completions`, {
     key,
-    body: { model: 'house-mini', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] },
+    body: {
+      model: 'house-mini',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+      ],
+    },
   })
   t.equal(image.status, 400)
   t.match(JSON.stringify(image.body), /house-mini does not support images/)

@@ -14,7 +14,14 @@ import { SHIPPED_TABLE } from '../../proxy/pipeline/model-table.ts'
 const CLI = fileURLToPath(new URL('../../cli/tollgate.ts', import.meta.url))
 const PROSE = 'The quarterly report shows steady growth in every region, with the strongest gains in the north. '.repeat(20)
 const MAX_TOKENS = 400
-const BODY = { model: 'gpt-4o', max_tokens: MAX_TOKENS, messages: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: PROSE }] }
+const BODY = {
+  model: 'gpt-4o',
+  max_tokens: MAX_TOKENS,
+  messages: [
+    { role: 'system', content: 'Answer briefly.' },
+    { role: 'user', content: PROSE },
+  ],
+}
 const PRICE = SHIPPED_TABLE.models['gpt-4o']!
 /** The request's worst case: every byte of its body a prompt token, and every token max_tokens allows. */
 const WORST_DOLLARS = (Buffer.byteLength(JSON.stringify(BODY)) * PRICE.inputPerMillion + MAX_TOKENS * PRICE.outputPerMillion) / 1e6
@@ -25,12 +32,14 @@ const BUDGET_DOLLARS = Math.round(WORST_DOLLARS * 10.5 * 1e6) / 1e6
 
 /** Sends 200 requests at once over `urls` in turn; checks the answers, and returns how many were forwarded. */
 async function blast(t: Test, urls: readonly string[], key: string): Promise<number> {
-  const answers: JsonAnswer[] = await Promise.all(Array.from({ length: 200 }, (_, i) => call(`${urls[i % urls.length]}/api/providers/openai/v1/chat/completions`, { key, body: BODY })))
+  const answers: JsonAnswer[] = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => call(`${urls[i % urls.length]}/api/providers/openai/v1/chat/completions`, { key, body: BODY })),
+  )
   const admitted = answers.filter((a) => a.status === 200).length
   const refused = answers.filter((a) => a.status === 402)
   t.ok(admitted >= 10, `${admitted} admitted: at least the 10 that fit`)
   t.equal(admitted + refused.length, 200, 'every other answer is a 402')
-  t.same(refused[0]?.body, { error: 'Budget exceeded', code: 'budget_exceeded', message: refused[0]?.body.message }, 'in the spec\'s shape')
+  t.same(refused[0]?.body, { error: 'Budget exceeded', code: 'budget_exceeded', message: refused[0]?.body.message }, "in the spec's shape")
   return admitted
 }
 
@@ -63,7 +72,12 @@ t.test('serve --workers 2: the holds live in the shared store', async (t) => {
   const dataDir = freshDataDir(t)
   const { projectId, keys } = await seedProject(dataDir, { budgetDollars: BUDGET_DOLLARS })
   const { url } = await spawnGateway(t, [CLI, 'serve', '--workers', '2', '--data', dataDir], {
-    ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test',
+    ...process.env,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test',
   })
   const admitted = await blast(t, [url], keys[0]!.key)
   t.equal(mock.requests.length, admitted, 'refused requests never reach the provider')
@@ -77,7 +91,13 @@ t.test('three gateways on one PostgreSQL: the holds live in the database', { ski
   t.teardown(() => mock.close())
   const { projectId, keys } = await seedProject(freshDataDir(t), { budgetDollars: BUDGET_DOLLARS }, undefined, { databaseUrl })
   const env = {
-    ...process.env, DATABASE_URL: databaseUrl, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test',
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test',
   }
   const hosts = await Promise.all([1, 2, 3].map(() => spawnGateway(t, [CLI, 'serve', '--data', freshDataDir(t)], env)))
   const urls = hosts.map((host) => host.url)

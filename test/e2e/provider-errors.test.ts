@@ -24,7 +24,7 @@ async function nativeGateway(t: Test, budgetDollars?: number, upstreamKey = 'sk-
 const nativeBody = { messages: [{ role: 'user', content: question }], model: 'gpt-4o-mini', maxTokens: 1000 }
 const noStore = { 'cache-control': 'no-store' }
 
-t.test('the native routes answer a provider\'s refusals with its status in the spec\'s shape', async (t) => {
+t.test("the native routes answer a provider's refusals with its status in the spec's shape", async (t) => {
   const gw = await nativeGateway(t)
   for (const path of ['/api/ai/complete', '/api/ai/chat']) {
     gw.mock.fail('bad-request')
@@ -37,7 +37,7 @@ t.test('the native routes answer a provider\'s refusals with its status in the s
     gw.mock.fail('rate-limit')
     const limited = await call(`${gw.url}${path}`, { key: gw.key, body: nativeBody, headers: noStore })
     t.equal(limited.status, 429)
-    t.equal(limited.body.error, 'Rate limit exceeded', 'the spec\'s text for a 429')
+    t.equal(limited.body.error, 'Rate limit exceeded', "the spec's text for a 429")
     t.equal(limited.headers['retry-after'], '5')
     t.equal(limited.headers['x-should-retry'], 'true')
 
@@ -52,7 +52,12 @@ t.test('a failed provider call is not charged and gives its budget hold back', a
   // The budget fits one request's hold and not two: a hold a failure kept would refuse the next.
   const price = SHIPPED_TABLE.models['gpt-4o-mini']!
   const gw = await nativeGateway(t, (1.5 * nativeBody.maxTokens * price.outputPerMillion) / 1e6)
-  for (const [fault, status] of [['bad-request', 400], ['not-found', 404], ['unprocessable', 422], ['rate-limit', 429]] as const) {
+  for (const [fault, status] of [
+    ['bad-request', 400],
+    ['not-found', 404],
+    ['unprocessable', 422],
+    ['rate-limit', 429],
+  ] as const) {
     gw.mock.fail(fault)
     const failed = await call(`${gw.url}/api/ai/complete`, { key: gw.key, body: nativeBody, headers: noStore })
     t.equal(failed.status, status, `${fault}: the provider's status, not a 402`)
@@ -71,12 +76,12 @@ t.test('a failed provider call is not charged and gives its budget hold back', a
   t.equal(Math.round(usage.body.budget.used * 1e6), Math.round(Number(served?.headers['x-credits-charged']) * 1e6), 'only the answer is charged')
 })
 
-t.test('a provider refusing the gateway\'s own key is a 502 no retry cures, not the client\'s 401', async (t) => {
+t.test("a provider refusing the gateway's own key is a 502 no retry cures, not the client's 401", async (t) => {
   const gw = await nativeGateway(t, undefined, 'sk-invalid-upstream-key')
   const refused = await call(`${gw.url}/api/ai/complete`, { key: gw.key, body: nativeBody, headers: noStore })
   t.equal(refused.status, 502)
   t.match(refused.body, { error: 'Upstream error', code: 'upstream_account_refused', message: /^openai answered 401: Incorrect API key provided/ })
-  t.notOk(refused.body.message.includes('sk-invalid-upstream-key'), 'the gateway\'s key is not echoed')
+  t.notOk(refused.body.message.includes('sk-invalid-upstream-key'), "the gateway's key is not echoed")
   t.equal(refused.headers['x-should-retry'], 'false')
   t.equal(gw.mock.requests.length, 1, 'not retried')
 })

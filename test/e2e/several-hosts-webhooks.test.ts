@@ -25,9 +25,14 @@ t.test('three gateway processes on one PostgreSQL share the webhooks and their d
   const postgres = await startPostgres(t)
   const databaseUrl = await postgres.freshDatabase(t)
   const env = {
-    ...process.env, DATABASE_URL: databaseUrl, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent',
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
     // The receivers listen on 127.0.0.1 over plain http.
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOKS_ALLOW_HTTP: '1',
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
+    WEBHOOKS_ALLOW_HTTP: '1',
   }
   const hosts: SpawnedGateway[] = await Promise.all([1, 2, 3].map(() => spawnGateway(t, [CLI, 'serve', '--data', freshDataDir(t)], env)))
 
@@ -38,8 +43,12 @@ t.test('three gateway processes on one PostgreSQL share the webhooks and their d
   const project = await tollgate(t, 'projects', 'create', '--name', 'webhook team', '--plan', 'enterprise', '--budget', '100')
   const { key } = await tollgate(t, 'keys', 'create', '--project', project.id, '--type', 'sk', '--env', 'prod', '--name', 'service')
 
-  const sentBy = () => Promise.all(hosts.map(async ({ url }) =>
-    Number(/^tollgate_webhook_deliveries_total\{outcome="succeeded"\} (\d+)$/m.exec((await call(`${url}/metrics`)).body)?.[1] ?? 0)))
+  const sentBy = () =>
+    Promise.all(
+      hosts.map(async ({ url }) =>
+        Number(/^tollgate_webhook_deliveries_total\{outcome="succeeded"\} (\d+)$/m.exec((await call(`${url}/metrics`)).body)?.[1] ?? 0),
+      ),
+    )
 
   t.test('a webhook registered through one host is listed, changed and tested through the others', async (t) => {
     const receiver = await startReceiver(t)
@@ -68,23 +77,28 @@ t.test('three gateway processes on one PostgreSQL share the webhooks and their d
     // transaction on the shared outbox, in batches as requests would.
     const log = pino({ level: 'silent' })
     const clock = { now: () => Date.now() }
-    const emitted = (await Promise.all([0, 1, 2].map(async (host) => {
-      const database = openDatabase(databaseUrl, log, { maxConnections: 2 })
-      const core = database.forPlugin('core')
-      const outbox = await openSharedEvents(core, clock, log)
-      const ids: string[] = []
-      try {
-        for (let n = host * 5; n < EVENTS; n += 3 * 5) {
-          await core.transaction(async (sql) => {
-            for (let i = n; i < Math.min(n + 5, EVENTS); i++) ids.push((await outbox.emit(sql, 'case.updated', project.id, { case_id: `case_${i}`, host })).id)
-          })
-        }
-      } finally {
-        await outbox.close()
-        await database.close()
-      }
-      return ids
-    }))).flat()
+    const emitted = (
+      await Promise.all(
+        [0, 1, 2].map(async (host) => {
+          const database = openDatabase(databaseUrl, log, { maxConnections: 2 })
+          const core = database.forPlugin('core')
+          const outbox = await openSharedEvents(core, clock, log)
+          const ids: string[] = []
+          try {
+            for (let n = host * 5; n < EVENTS; n += 3 * 5) {
+              await core.transaction(async (sql) => {
+                for (let i = n; i < Math.min(n + 5, EVENTS); i++)
+                  ids.push((await outbox.emit(sql, 'case.updated', project.id, { case_id: `case_${i}`, host })).id)
+              })
+            }
+          } finally {
+            await outbox.close()
+            await database.close()
+          }
+          return ids
+        }),
+      )
+    ).flat()
     t.equal(emitted.length, EVENTS)
 
     await until(() => receiver.received.length >= EVENTS, `${EVENTS} deliveries`, 30_000)
@@ -92,16 +106,24 @@ t.test('three gateway processes on one PostgreSQL share the webhooks and their d
     // the receiver has the request.
     let perHost = await sentBy()
     const sentHere = () => perHost.map((n, i) => n - before[i]!)
-    await until(async () => {
-      perHost = await sentBy()
-      return sentHere().reduce((a, b) => a + b) >= EVENTS
-    }, 'the hosts to count their sends', 10_000)
+    await until(
+      async () => {
+        perHost = await sentBy()
+        return sentHere().reduce((a, b) => a + b) >= EVENTS
+      },
+      'the hosts to count their sends',
+      10_000,
+    )
     t.comment(`sent by each host: ${sentHere().join(', ')}`)
 
     const ids = receiver.received.map((delivery) => delivery.body.id as string)
     t.equal(ids.length, EVENTS, 'no event was sent twice')
     t.same([...new Set(ids)].sort(), [...emitted].sort(), 'every event arrived')
-    t.equal(sentHere().reduce((a, b) => a + b), EVENTS, 'the hosts\' sends add up to one per event')
+    t.equal(
+      sentHere().reduce((a, b) => a + b),
+      EVENTS,
+      "the hosts' sends add up to one per event",
+    )
     const db = new pg.Client({ connectionString: databaseUrl })
     await db.connect()
     t.teardown(() => db.end())

@@ -28,8 +28,14 @@ t.test('three gateway processes on one PostgreSQL and one Redis', { skip: POSTGR
   const mock = await startMockUpstream()
   t.teardown(() => mock.close())
   const env = {
-    ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, TOLLGATE_SECRET: TEST_SECRET,
-    OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', PORT: '0', LOG_LEVEL: 'silent',
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redis.url,
+    TOLLGATE_SECRET: TEST_SECRET,
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
   }
   const hosts: SpawnedGateway[] = await Promise.all([1, 2, 3].map(() => spawnGateway(t, [CLI, 'serve', '--data', freshDataDir(t)], env)))
 
@@ -101,34 +107,37 @@ t.test('three gateway processes on one PostgreSQL and one Redis', { skip: POSTGR
     t.equal(mock.requests.length - calls, 1, 'one call to the provider')
   })
 
-  t.test('Redis stopped: limited keys get 503 on every host once its leased slice is spent, unlimited ones are served and every host stays ready, none crashes; back, they are served again', async (t) => {
-    const [{ key }, { key: unlimited }] = await Promise.all([newKey(t, 'pro'), newKey(t, 'enterprise')])
-    for (const host of hosts) t.equal((await call(`${host.url}/api/health`, { key })).status, 200)
-    await redis.stop()
-    for (const host of hosts) {
-      // A slice is at most 256 requests beyond the one that leased it.
-      let fromSlice = 0
-      let answer = await call(`${host.url}/api/health`, { key })
-      while (answer.status === 200 && fromSlice < 300) {
-        fromSlice++
-        answer = await call(`${host.url}/api/health`, { key })
+  t.test(
+    'Redis stopped: limited keys get 503 on every host once its leased slice is spent, unlimited ones are served and every host stays ready, none crashes; back, they are served again',
+    async (t) => {
+      const [{ key }, { key: unlimited }] = await Promise.all([newKey(t, 'pro'), newKey(t, 'enterprise')])
+      for (const host of hosts) t.equal((await call(`${host.url}/api/health`, { key })).status, 200)
+      await redis.stop()
+      for (const host of hosts) {
+        // A slice is at most 256 requests beyond the one that leased it.
+        let fromSlice = 0
+        let answer = await call(`${host.url}/api/health`, { key })
+        while (answer.status === 200 && fromSlice < 300) {
+          fromSlice++
+          answer = await call(`${host.url}/api/health`, { key })
+        }
+        t.ok(fromSlice <= 256, `${fromSlice} served from the slice the host held`)
+        t.equal(answer.status, 503)
+        t.match(answer.body, { code: 'dependency_unavailable', dependency: 'redis' })
+        t.equal(answer.headers['retry-after'], '1')
+        t.equal((await call(`${host.url}/api/health`, { key: unlimited })).status, 200, 'an unlimited key is served')
+        t.match(await call(`${host.url}/readyz`), { status: 200, body: { status: 'degraded', degraded: ['redis'] } }, 'so a balancer keeps the host')
       }
-      t.ok(fromSlice <= 256, `${fromSlice} served from the slice the host held`)
-      t.equal(answer.status, 503)
-      t.match(answer.body, { code: 'dependency_unavailable', dependency: 'redis' })
-      t.equal(answer.headers['retry-after'], '1')
-      t.equal((await call(`${host.url}/api/health`, { key: unlimited })).status, 200, 'an unlimited key is served')
-      t.match(await call(`${host.url}/readyz`), { status: 200, body: { status: 'degraded', degraded: ['redis'] } }, 'so a balancer keeps the host')
-    }
-    await redis.start()
-    for (const host of hosts) {
-      const started = performance.now()
-      let status = 0
-      while ((status = (await call(`${host.url}/api/health`, { key })).status) !== 200 && performance.now() - started < 10_000) {
-        await new Promise((resolve) => setTimeout(resolve, 50))
+      await redis.start()
+      for (const host of hosts) {
+        const started = performance.now()
+        let status = 0
+        while ((status = (await call(`${host.url}/api/health`, { key })).status) !== 200 && performance.now() - started < 10_000) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        t.equal(status, 200, 'served again')
+        t.equal(host.child.exitCode, null, 'still running')
       }
-      t.equal(status, 200, 'served again')
-      t.equal(host.child.exitCode, null, 'still running')
-    }
-  })
+    },
+  )
 })

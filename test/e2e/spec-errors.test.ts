@@ -38,10 +38,14 @@ t.test('a project key on an AI endpoint gets 403 API key lacks required permissi
   const { url } = await startTestGateway(t, { dataDir })
   const res = await call(`${url}/api/ai/complete`, { body: hello, key: seeded.keys[0]!.key })
   t.equal(res.status, 403)
-  t.same(res.body, { error: 'API key lacks required permissions', message: 'This endpoint takes sk_ keys; this is a pk_ key.', code: 'insufficient_permissions' })
+  t.same(res.body, {
+    error: 'API key lacks required permissions',
+    message: 'This endpoint takes sk_ keys; this is a pk_ key.',
+    code: 'insufficient_permissions',
+  })
 })
 
-t.test('a key reading another project\'s usage gets 403', async (t) => {
+t.test("a key reading another project's usage gets 403", async (t) => {
   const dataDir = freshDataDir(t)
   const mine = await seedProject(dataDir)
   const theirs = await seedProject(dataDir)

@@ -34,14 +34,29 @@ function expectedBreakdown(entries: readonly LedgerEntry[], valuesOf: (entry: Le
 }
 
 function reported(rows: ReadonlyArray<Record<string, unknown>>, field: string): Map<string, Figures> {
-  return new Map(rows.map((row) => [row[field] as string, {
-    requests: row.requests as number, tokens: row.tokens as number, micros: Math.round((row.costDollars as number) * 1e6),
-  }]))
+  return new Map(
+    rows.map((row) => [
+      row[field] as string,
+      {
+        requests: row.requests as number,
+        tokens: row.tokens as number,
+        micros: Math.round((row.costDollars as number) * 1e6),
+      },
+    ]),
+  )
 }
 
 async function spendScenario(t: Test, databaseUrl?: string) {
   const dataDir = freshDataDir(t)
-  const seeded = await seedProject(dataDir, {}, [{ type: 'sk', env: 'prod', name: 'backend' }, { type: 'sk', env: 'prod', name: 'batch jobs' }], databaseUrl === undefined ? {} : { databaseUrl })
+  const seeded = await seedProject(
+    dataDir,
+    {},
+    [
+      { type: 'sk', env: 'prod', name: 'backend' },
+      { type: 'sk', env: 'prod', name: 'batch jobs' },
+    ],
+    databaseUrl === undefined ? {} : { databaseUrl },
+  )
   const { url, gateway } = await startTestGateway(t, { dataDir, env: databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl } })
   const [backend, batch] = seeded.keys as [{ id: string; key: string }, { id: string; key: string }]
   const ids: string[] = []
@@ -52,11 +67,20 @@ async function spendScenario(t: Test, databaseUrl?: string) {
     ids.push(response.headers.get('x-request-id')!)
   }
   const anthropic = new Anthropic({ apiKey: backend.key, baseURL: url, defaultHeaders: { 'x-gateway-tags': 'checkout' } })
-  const { response } = await anthropic.messages.create({
-    model: 'claude-3-haiku-20240307', max_tokens: 100, messages: [{ role: 'user', content: 'A question from Bob' }], metadata: { user_id: 'bob' },
-  }).withResponse()
+  const { response } = await anthropic.messages
+    .create({
+      model: 'claude-3-haiku-20240307',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'A question from Bob' }],
+      metadata: { user_id: 'bob' },
+    })
+    .withResponse()
   ids.push(response.headers.get('x-request-id')!)
-  const native = await call(`${url}/api/ai/complete`, { key: batch.key, headers: { 'x-gateway-tags': 'nightly' }, body: { messages: [{ role: 'user', content: 'A batch job' }] } })
+  const native = await call(`${url}/api/ai/complete`, {
+    key: batch.key,
+    headers: { 'x-gateway-tags': 'nightly' },
+    body: { messages: [{ role: 'user', content: 'A batch job' }] },
+  })
   t.equal(native.status, 200)
   ids.push(native.headers['x-request-id']!)
 
@@ -78,14 +102,30 @@ async function spendScenario(t: Test, databaseUrl?: string) {
   t.notOk('user' in entries[3]!, 'the native route has no user field')
   t.ok(entries.every((entry) => entry.costMicros > 0))
 
-  t.same(reported(byKey.body.breakdown, 'key'), expectedBreakdown(entries, (e) => [e.keyId]), 'by key: exact')
-  t.same(reported(byUser.body.breakdown, 'user'), expectedBreakdown(entries, (e) => (e.user === undefined ? [] : [e.user])), 'by user: exact')
-  t.same(reported(byTag.body.breakdown, 'tag'), expectedBreakdown(entries, (e) => e.tags ?? []), 'by tag: exact, a request counting for each of its tags')
+  t.same(
+    reported(byKey.body.breakdown, 'key'),
+    expectedBreakdown(entries, (e) => [e.keyId]),
+    'by key: exact',
+  )
+  t.same(
+    reported(byUser.body.breakdown, 'user'),
+    expectedBreakdown(entries, (e) => (e.user === undefined ? [] : [e.user])),
+    'by user: exact',
+  )
+  t.same(
+    reported(byTag.body.breakdown, 'tag'),
+    expectedBreakdown(entries, (e) => e.tags ?? []),
+    'by tag: exact, a request counting for each of its tags',
+  )
   const backendRow = byKey.body.breakdown.find((row: { key: string }) => row.key === backend.id)
   t.match(backendRow, { name: 'backend', prefix: /^sk_prod_/ }, 'a key is shown by its id, prefix and name')
   t.notOk(JSON.stringify(byKey.body).includes(backend.key), 'never by its secret')
   const costs = byKey.body.breakdown.map((row: { costDollars: number }) => row.costDollars)
-  t.same(costs, [...costs].sort((a, b) => b - a), 'the costliest first')
+  t.same(
+    costs,
+    [...costs].sort((a, b) => b - a),
+    'the costliest first',
+  )
 }
 
 function lmdbEntries(t: Test, dataDir: string, ids: readonly string[]): LedgerEntry[] {
@@ -135,7 +175,9 @@ t.test('a hostile x-gateway-tags is a clear 400 in each dialect', async (t) => {
   const refused = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((err: unknown) => err)
   t.ok(refused instanceof OpenAI.BadRequestError, 'OpenAI: BadRequestError')
   const anthropic = new Anthropic({ apiKey: key, baseURL: url, maxRetries: 0, defaultHeaders: { 'x-gateway-tags': 'bad tag!' } })
-  const refusedToo = await anthropic.messages.create({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((err: unknown) => err)
+  const refusedToo = await anthropic.messages
+    .create({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+    .catch((err: unknown) => err)
   t.ok(refusedToo instanceof Anthropic.BadRequestError, 'Anthropic: BadRequestError')
   const fine = await call(`${url}/api/ai/complete`, { key, body, headers: { 'x-gateway-tags': ' team:search , team:search,, env=prod ' } })
   t.equal(fine.status, 200, 'spaces, repeats and empty items are forgiven')

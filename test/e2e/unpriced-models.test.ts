@@ -21,7 +21,10 @@ t.test('an unlisted name is refused with 400 and the names the gateway knows, in
     t.fail('expected a 400')
   } catch (err) {
     t.ok(err instanceof OpenAI.BadRequestError)
-    t.match((err as InstanceType<typeof OpenAI.BadRequestError>).message, /model must be one of gpt-4o, gpt-4o-mini, .*gpt-5, .*claude-3-5-sonnet-20241022, .*balanced, frontier \(GET \/v1\/models lists them with their aliases\)/)
+    t.match(
+      (err as InstanceType<typeof OpenAI.BadRequestError>).message,
+      /model must be one of gpt-4o, gpt-4o-mini, .*gpt-5, .*claude-3-5-sonnet-20241022, .*balanced, frontier \(GET \/v1\/models lists them with their aliases\)/,
+    )
   }
   const anthropic = new Anthropic({ apiKey: key, baseURL: url, maxRetries: 0 })
   try {

@@ -14,7 +14,10 @@ function setup(t: Test, router: Record<string, unknown> = {}) {
 
 async function chat(url: string, key: string, body: unknown, signal?: AbortSignal) {
   return request(`${url}/api/ai/chat`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}),
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
   })
 }
 
@@ -98,7 +101,11 @@ t.test('json mode with an answer that does not parse becomes a 502 Upstream retu
   mock.fail('invalid-json')
   const res = await call(`${url}/api/ai/complete`, { key, body: { ...hello, mode: 'json' } })
   t.equal(res.status, 502)
-  t.same(res.body, { error: 'Upstream returned invalid JSON', message: 'The model was asked for JSON but its answer does not parse.', code: 'upstream_invalid_json' })
+  t.same(res.body, {
+    error: 'Upstream returned invalid JSON',
+    message: 'The model was asked for JSON but its answer does not parse.',
+    code: 'upstream_invalid_json',
+  })
 })
 
 t.test('json mode returns text that parses as JSON', async (t) => {
@@ -114,7 +121,10 @@ t.test('a stream cut by the provider mid-way ends with an error event', async (t
   const res = await chat(url, key, hello)
   t.equal(res.statusCode, 200)
   const events = parseSse(await res.body.text())
-  t.ok(events.some((e) => e.event === 'delta'), 'the part that arrived was streamed')
+  t.ok(
+    events.some((e) => e.event === 'delta'),
+    'the part that arrived was streamed',
+  )
   t.match(events.at(-1), { event: 'error', data: { error: 'Upstream error', message: String } })
 })
 

@@ -71,21 +71,30 @@ t.test('random JSON bodies never produce a 5xx on either AI endpoint', async (t)
   const seeded = await seedProject(dataDir)
   const { url } = await startTestGateway(t, { dataDir })
   const key = seeded.keys[0]!.key
-  const message = fc.record({ role: fc.oneof(fc.constantFrom('user', 'assistant', 'system'), fc.string()), content: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }, { requiredKeys: [] })
+  const message = fc.record(
+    { role: fc.oneof(fc.constantFrom('user', 'assistant', 'system'), fc.string()), content: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) },
+    { requiredKeys: [] },
+  )
   const body = fc.oneof(
     fc.jsonValue({ maxDepth: 4 }),
-    fc.record({
-      messages: fc.oneof(fc.array(message, { maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })),
-      temperature: fc.oneof(fc.double({ noNaN: true }), fc.string()),
-      maxTokens: fc.oneof(fc.integer(), fc.double({ noNaN: true })),
-      quality: fc.oneof(fc.constantFrom('cheap', 'balanced', 'frontier'), fc.string()),
-      mode: fc.oneof(fc.constantFrom('text', 'json'), fc.string()),
-      model: fc.oneof(fc.constantFrom('gpt-4o', 'claude-3-haiku-20240307', 'mistral-large-latest'), fc.string()),
-    }, { requiredKeys: [] }),
+    fc.record(
+      {
+        messages: fc.oneof(fc.array(message, { maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })),
+        temperature: fc.oneof(fc.double({ noNaN: true }), fc.string()),
+        maxTokens: fc.oneof(fc.integer(), fc.double({ noNaN: true })),
+        quality: fc.oneof(fc.constantFrom('cheap', 'balanced', 'frontier'), fc.string()),
+        mode: fc.oneof(fc.constantFrom('text', 'json'), fc.string()),
+        model: fc.oneof(fc.constantFrom('gpt-4o', 'claude-3-haiku-20240307', 'mistral-large-latest'), fc.string()),
+      },
+      { requiredKeys: [] },
+    ),
   )
-  await fc.assert(fc.asyncProperty(body, fc.boolean(), async (value, chat) => {
-    const res = await call(`${url}/api/ai/${chat ? 'chat' : 'complete'}`, { key, raw: JSON.stringify(value) })
-    return res.status < 500 && (res.status === 200 || typeof res.body.error === 'string')
-  }), { numRuns: 150 })
+  await fc.assert(
+    fc.asyncProperty(body, fc.boolean(), async (value, chat) => {
+      const res = await call(`${url}/api/ai/${chat ? 'chat' : 'complete'}`, { key, raw: JSON.stringify(value) })
+      return res.status < 500 && (res.status === 200 || typeof res.body.error === 'string')
+    }),
+    { numRuns: 150 },
+  )
   t.pass('150 random bodies answered without a 5xx')
 })

@@ -12,14 +12,19 @@ function commits(url: string): Promise<number> {
       let body = ''
       res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
       res.on('end', () => resolve(Number(/^tollgate_store_commits_total\{store="lmdb"\} (\d+)/m.exec(body)?.[1] ?? Number.NaN)))
-    }).on('error', reject).end()
+    })
+      .on('error', reject)
+      .end()
   })
 }
 
 t.test('two workers on one store', async (t) => {
   const dataDir = freshDataDir(t)
   // Enterprise is unlimited: each key's own rpm is its limit (and its burst).
-  const { keys } = await seedProject(dataDir, { plan: 'enterprise' }, [{ type: 'sk', env: 'prod', rpm: 5 }, { type: 'sk', env: 'prod', rpm: 1_000_000 }])
+  const { keys } = await seedProject(dataDir, { plan: 'enterprise' }, [
+    { type: 'sk', env: 'prod', rpm: 5 },
+    { type: 'sk', env: 'prod', rpm: 1_000_000 },
+  ])
   const [small, large] = keys.map((key) => ({ 'x-api-key': key.key }))
   const primary = launchPrimary(t, 2, {}, dataDir)
   await primary.until(/listening on \S+\n/, 2)

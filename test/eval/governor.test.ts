@@ -17,7 +17,10 @@ t.test('a missing data file: one line naming the file and PII_EVAL_FILE, exit 1'
   const missing = join(freshDataDir(t), 'absent.jsonl')
   const result = run(missing)
   t.equal(result.status, 1)
-  t.equal(result.stderr, `eval:governor: PII_EVAL_FILE names ${missing}, which does not exist; point it at a JSONL file of labelled cases, or unset it to use ../shared/data/pii_eval.jsonl\n`)
+  t.equal(
+    result.stderr,
+    `eval:governor: PII_EVAL_FILE names ${missing}, which does not exist; point it at a JSONL file of labelled cases, or unset it to use ../shared/data/pii_eval.jsonl\n`,
+  )
   t.equal(result.stdout, '')
 })
 
@@ -33,7 +36,10 @@ t.test('a malformed line: one line naming it, exit 1', async (t) => {
 t.test('a small valid file is scored', async (t) => {
   const file = join(freshDataDir(t), 'ok.jsonl')
   const text = 'Mail me at jane.doe@example.com please'
-  writeFileSync(file, `${JSON.stringify({ id: 'c1', source: 'test', task: 'pii', target_types: ['EMAIL_ADDRESS'], text, entities: [{ type: 'EMAIL_ADDRESS', start: 11, end: 31 }] })}\n`)
+  writeFileSync(
+    file,
+    `${JSON.stringify({ id: 'c1', source: 'test', task: 'pii', target_types: ['EMAIL_ADDRESS'], text, entities: [{ type: 'EMAIL_ADDRESS', start: 11, end: 31 }] })}\n`,
+  )
   const result = run(file)
   t.equal(result.status, 0, result.stderr)
   t.match(result.stdout, /EMAIL_ADDRESS/)

@@ -29,26 +29,37 @@ export interface CutStream {
 /** Streams on `url` that never end, once every client has received a few deltas. */
 export async function streamsToCut(t: Test, mock: MockUpstream, url: string, key: string): Promise<CutStream[]> {
   mock.fail('slow-stream', STREAMS)
-  const streams = await Promise.all(Array.from({ length: STREAMS }, async (_, i) => {
-    const res = await request(`${url}/api/ai/chat`, {
-      method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: `A short answer, please, number ${i}` }], maxTokens: MAX_TOKENS }),
-    })
-    const stream: CutStream = { id: String(res.headers['x-request-id']), promptTokens: Number(res.headers['x-gateway-prompt-tokens']), deltas: 0 }
-    res.body.setEncoding('utf8')
-    res.body.on('data', (chunk: string) => {
-      stream.deltas += chunk.match(/^data: \{"text"/gm)?.length ?? 0
-    })
-    res.body.on('error', () => undefined)
-    return stream
-  }))
+  const streams = await Promise.all(
+    Array.from({ length: STREAMS }, async (_, i) => {
+      const res = await request(`${url}/api/ai/chat`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: `A short answer, please, number ${i}` }], maxTokens: MAX_TOKENS }),
+      })
+      const stream: CutStream = { id: String(res.headers['x-request-id']), promptTokens: Number(res.headers['x-gateway-prompt-tokens']), deltas: 0 }
+      res.body.setEncoding('utf8')
+      res.body.on('data', (chunk: string) => {
+        stream.deltas += chunk.match(/^data: \{"text"/gm)?.length ?? 0
+      })
+      res.body.on('error', () => undefined)
+      return stream
+    }),
+  )
   await until(() => streams.every((stream) => stream.deltas >= DELTAS_BEFORE_CRASH), 'some deltas on every stream')
-  t.ok(streams.every((stream) => stream.promptTokens > 0), 'each stream announced its prompt tokens')
+  t.ok(
+    streams.every((stream) => stream.promptTokens > 0),
+    'each stream announced its prompt tokens',
+  )
   return streams
 }
 
 /** Each cut stream is in the ledger, charged at least its prompt and never above its hold or its worst case. */
-export function checkCutCharges(t: Test, streams: readonly CutStream[], entryOf: (id: string) => LedgerEntry | undefined, holdOf: (id: string) => number | undefined): void {
+export function checkCutCharges(
+  t: Test,
+  streams: readonly CutStream[],
+  entryOf: (id: string) => LedgerEntry | undefined,
+  holdOf: (id: string) => number | undefined,
+): void {
   const free = streams.filter((stream) => (entryOf(stream.id)?.costMicros ?? 0) === 0)
   t.equal(free.length, 0, `${free.length} of ${streams.length} streams cut by the crash settled free`)
   for (const stream of streams) {
@@ -70,7 +81,12 @@ export function checkCutCharges(t: Test, streams: readonly CutStream[], entryOf:
  * The store and ledger of `dataDir` once a gateway has started on it and stopped again: the
  * restart settles what a crashed process left.
  */
-export async function ledgerAfterRestart(t: Test, cli: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<{ readonly store: Store; readonly ledger: Ledger }> {
+export async function ledgerAfterRestart(
+  t: Test,
+  cli: string,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ readonly store: Store; readonly ledger: Ledger }> {
   const second = await spawnGateway(t, [cli, 'serve', '--data', dataDir], env)
   second.child.kill('SIGTERM')
   await once(second.child, 'exit')
@@ -88,7 +104,15 @@ export async function gatewayToCrash(t: Test, cli: string, mock: MockUpstream, m
   const configFile = join(dataDir, 'config.json')
   writeFileSync(configFile, JSON.stringify({ plugins: { metering } }))
   const seeded = await seedProject(dataDir, { budgetDollars: 1000 })
-  const env = { ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', TOLLGATE_CONFIG: configFile, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test' }
+  const env = {
+    ...process.env,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    TOLLGATE_CONFIG: configFile,
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test',
+  }
   const first = await spawnGateway(t, [cli, 'serve', '--data', dataDir], env)
   return { dataDir, seeded, env, first }
 }

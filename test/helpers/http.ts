@@ -28,7 +28,11 @@ export async function call(url: string, options: CallOptions = {}): Promise<Json
   if (options.key !== undefined) headers['x-api-key'] = options.key
   const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
   if (payload !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json'
-  const res = await request(url, { method: options.method ?? (payload === undefined ? 'GET' : 'POST'), headers, ...(payload === undefined ? {} : { body: payload }) })
+  const res = await request(url, {
+    method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(payload === undefined ? {} : { body: payload }),
+  })
   const text = await res.body.text()
   let body: unknown = text
   if ((res.headers['content-type'] ?? '').toString().startsWith('application/json')) body = JSON.parse(text)

@@ -21,6 +21,10 @@ export function captureLog(): LogCapture {
   return {
     destination,
     text: () => text,
-    lines: () => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, any>),
+    lines: () =>
+      text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, any>),
   }
 }

@@ -31,9 +31,7 @@ export function makeContext(overrides: ContextOverrides = {}): RequestContext {
     headers: {},
     clientIp: '127.0.0.1',
     body: undefined,
-    ai: ai === undefined && route.kind !== 'ai'
-      ? undefined
-      : completeRequestSchema.parse(ai ?? { messages: [{ role: 'user', content: 'Hello there.' }] }),
+    ai: ai === undefined && route.kind !== 'ai' ? undefined : completeRequestSchema.parse(ai ?? { messages: [{ role: 'user', content: 'Hello there.' }] }),
     signal: new AbortController().signal,
     log: silentLog,
     state: {},

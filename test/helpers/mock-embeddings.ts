@@ -24,9 +24,13 @@ export function embeddingsAnswer(wire: EmbeddingsWire): unknown {
   return {
     object: 'list',
     // In reverse: the gateway must put them back in input order by their index.
-    data: inputs.map((_, index) => ({
-      object: 'embedding', index, embedding: Array.from({ length }, (_v, i) => index + i / 10),
-    })).reverse(),
+    data: inputs
+      .map((_, index) => ({
+        object: 'embedding',
+        index,
+        embedding: Array.from({ length }, (_v, i) => index + i / 10),
+      }))
+      .reverse(),
     model: wire.model ?? '',
     usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
   }

@@ -149,7 +149,11 @@ function anthropicUsage(answer: Answer, outputTokens: number): Record<string, nu
 }
 
 function openAiUsage(answer: Answer): Record<string, unknown> {
-  const usage: Record<string, unknown> = { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens }
+  const usage: Record<string, unknown> = {
+    prompt_tokens: answer.promptTokens,
+    completion_tokens: answer.completionTokens,
+    total_tokens: answer.promptTokens + answer.completionTokens,
+  }
   if (answer.cacheRead !== undefined) usage['prompt_tokens_details'] = { cached_tokens: answer.cacheRead }
   return usage
 }
@@ -191,9 +195,7 @@ function textOf(message: WireMessage | undefined): string {
 }
 
 const isToolResult = (dialect: Dialect, message: WireMessage | undefined): boolean =>
-  dialect === 'anthropic'
-    ? Array.isArray(message?.content) && message.content.some((block) => block.type === 'tool_result')
-    : message?.role === 'tool'
+  dialect === 'anthropic' ? Array.isArray(message?.content) && message.content.some((block) => block.type === 'tool_result') : message?.role === 'tool'
 
 /** Like the real APIs: every tool result answers a call of the assistant message before it. */
 function orphanToolResult(dialect: Dialect, messages: readonly WireMessage[]): string | undefined {
@@ -206,9 +208,14 @@ function orphanToolResult(dialect: Dialect, messages: readonly WireMessage[]): s
       ])
       continue
     }
-    const answered = dialect === 'anthropic'
-      ? (Array.isArray(message.content) ? message.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id ?? '') : [])
-      : message.role === 'tool' ? [message.tool_call_id ?? ''] : []
+    const answered =
+      dialect === 'anthropic'
+        ? Array.isArray(message.content)
+          ? message.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id ?? '')
+          : []
+        : message.role === 'tool'
+          ? [message.tool_call_id ?? '']
+          : []
     for (const id of answered) if (!calls.has(id)) return id
     if (dialect === 'anthropic' || message.role !== 'tool') calls = new Set()
   }
@@ -220,7 +227,7 @@ function toolToCall(dialect: Dialect, wire: WireRequest): string | undefined {
   const tools = wire.tools ?? []
   const choice = wire.tool_choice
   if (tools.length === 0 || choice === 'none' || (typeof choice === 'object' && choice.type === 'none')) return undefined
-  const named = typeof choice === 'object' ? choice.name ?? choice.function?.name : undefined
+  const named = typeof choice === 'object' ? (choice.name ?? choice.function?.name) : undefined
   if (named !== undefined) return named
   const messages = wire.messages ?? []
   if (isToolResult(dialect, messages[messages.length - 1])) return undefined
@@ -255,17 +262,34 @@ function wireProblem(dialect: Dialect, headers: IncomingHttpHeaders, wire: WireR
   }
   if (dialect === 'openai' && OPENAI_REASONING_MODEL.test(wire.model ?? '')) {
     if (wire.max_tokens !== undefined) {
-      return { status: 400, type: 'invalid_request_error', message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." }
+      return {
+        status: 400,
+        type: 'invalid_request_error',
+        message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      }
     }
     if (wire.temperature !== undefined && wire.temperature !== 1) {
-      return { status: 400, type: 'invalid_request_error', message: `Unsupported value: 'temperature' does not support ${wire.temperature} with this model. Only the default (1) value is supported.` }
+      return {
+        status: 400,
+        type: 'invalid_request_error',
+        message: `Unsupported value: 'temperature' does not support ${wire.temperature} with this model. Only the default (1) value is supported.`,
+      }
     }
   }
   if (dialect === 'mistral' && wire.stream_options !== undefined) {
     return { status: 422, type: 'invalid_request_error', message: 'stream_options: Extra inputs are not permitted' }
   }
-  if (wire.response_format?.type === 'json_object' && !JSON.stringify(wire.messages ?? []).toLowerCase().includes('json')) {
-    return { status: 400, type: 'invalid_request_error', message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'." }
+  if (
+    wire.response_format?.type === 'json_object' &&
+    !JSON.stringify(wire.messages ?? [])
+      .toLowerCase()
+      .includes('json')
+  ) {
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+    }
   }
   return undefined
 }
@@ -309,19 +333,28 @@ function completionBody(dialect: Dialect, model: string, answer: Answer): unknow
   const { toolUse } = answer
   if (dialect === 'anthropic') {
     return {
-      id: 'msg_mock', type: 'message', role: 'assistant', model,
-      content: toolUse === undefined
-        ? [{ type: 'text', text: answer.text }]
-        : [{ type: 'tool_use', id: toolUse.id, name: toolUse.name, input: JSON.parse(toolUse.arguments) }],
-      stop_reason: toolUse === undefined ? 'end_turn' : 'tool_use', stop_sequence: null,
+      id: 'msg_mock',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content:
+        toolUse === undefined
+          ? [{ type: 'text', text: answer.text }]
+          : [{ type: 'tool_use', id: toolUse.id, name: toolUse.name, input: JSON.parse(toolUse.arguments) }],
+      stop_reason: toolUse === undefined ? 'end_turn' : 'tool_use',
+      stop_sequence: null,
       usage: anthropicUsage(answer, answer.completionTokens),
     }
   }
-  const message = toolUse === undefined
-    ? { role: 'assistant', content: answer.text }
-    : { role: 'assistant', content: null, tool_calls: [{ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: toolUse.arguments } }] }
+  const message =
+    toolUse === undefined
+      ? { role: 'assistant', content: answer.text }
+      : { role: 'assistant', content: null, tool_calls: [{ id: toolUse.id, type: 'function', function: { name: toolUse.name, arguments: toolUse.arguments } }] }
   return {
-    id: 'chatcmpl-mock', object: 'chat.completion', created: 1_700_000_000, model,
+    id: 'chatcmpl-mock',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model,
     choices: [{ index: 0, message, finish_reason: toolUse === undefined ? 'stop' : 'tool_calls' }],
     usage: openAiUsage(answer),
   }
@@ -332,7 +365,14 @@ const anthropicEvent = (body: { readonly type: string; readonly [field: string]:
 
 function deltaEvent(dialect: Dialect, model: string, text: string): string {
   if (dialect === 'anthropic') return anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })
-  return dataLine({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta: { content: text }, finish_reason: null }], usage: null })
+  return dataLine({
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta: { content: text }, finish_reason: null }],
+    usage: null,
+  })
 }
 
 /** A streamed tool call: its start, then its arguments in `pieces`, as each provider sends them. */
@@ -359,10 +399,21 @@ function streamEvents(exchange: Exchange, answer: Answer, pieces: readonly strin
   const events: string[] = []
   const { toolUse } = answer
   if (dialect === 'anthropic') {
-    events.push(anthropicEvent({
-      type: 'message_start',
-      message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: anthropicUsage(answer, 1) },
-    }))
+    events.push(
+      anthropicEvent({
+        type: 'message_start',
+        message: {
+          id: 'msg_mock',
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: anthropicUsage(answer, 1),
+        },
+      }),
+    )
     if (toolUse === undefined) {
       events.push(anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
       events.push(anthropicEvent({ type: 'ping' }))
@@ -372,7 +423,9 @@ function streamEvents(exchange: Exchange, answer: Answer, pieces: readonly strin
       events.push(...toolUseEvents(dialect, model, toolUse, pieces))
     }
     const stopReason = toolUse === undefined ? 'end_turn' : 'tool_use'
-    events.push(anthropicEvent({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: answer.completionTokens } }))
+    events.push(
+      anthropicEvent({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: answer.completionTokens } }),
+    )
     events.push(anthropicEvent({ type: 'message_stop' }))
     return events
   }
@@ -447,11 +500,21 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     }
     if (fault === 'context-length') {
       const message = "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."
-      sendJson(res, 400, dialect === 'openai' ? { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } : errorBody(dialect, 'invalid_request_error', message))
+      sendJson(
+        res,
+        400,
+        dialect === 'openai'
+          ? { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }
+          : errorBody(dialect, 'invalid_request_error', message),
+      )
       return
     }
     if (fault === 'bad-request') {
-      sendJson(res, 400, errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.', { param: 'messages', code: 'context_length_exceeded' }))
+      sendJson(
+        res,
+        400,
+        errorBody(dialect, 'invalid_request_error', 'The mock refused this request on purpose.', { param: 'messages', code: 'context_length_exceeded' }),
+      )
       return
     }
     if (fault === 'not-found') {
@@ -465,9 +528,14 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     }
     const counted = answerOf(exchange, fault === 'invalid-json', usageFactor)
     const cache = options.promptCache
-    const result: Answer = cache === undefined ? counted : {
-      ...counted, cacheRead: Math.min(cache.read, counted.promptTokens), cacheWrite: Math.min(cache.write ?? 0, Math.max(0, counted.promptTokens - cache.read)),
-    }
+    const result: Answer =
+      cache === undefined
+        ? counted
+        : {
+            ...counted,
+            cacheRead: Math.min(cache.read, counted.promptTokens),
+            cacheWrite: Math.min(cache.write ?? 0, Math.max(0, counted.promptTokens - cache.read)),
+          }
     if (wire.stream !== true) {
       const body = JSON.stringify(completionBody(dialect, model, result))
       if (fault === 'stream-cut') {
@@ -546,7 +614,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       const route = path.split('?')[0]!
       // Azure OpenAI: Chat Completions under the deployment's path, the key in `api-key`.
       const isAzure = /^\/openai\/deployments\/[^/]+\/chat\/completions$/.test(route) && new URL(path, 'http://mock').searchParams.has('api-version')
-      const dialectOfPath: Dialect | undefined = route.endsWith('/v1/messages') ? 'anthropic' : route.endsWith('/v1/chat/completions') || isAzure ? 'openai' : undefined
+      const dialectOfPath: Dialect | undefined = route.endsWith('/v1/messages')
+        ? 'anthropic'
+        : route.endsWith('/v1/chat/completions') || isAzure
+          ? 'openai'
+          : undefined
       let wire: WireRequest
       try {
         wire = JSON.parse(Buffer.concat(parts).toString('utf8')) as WireRequest

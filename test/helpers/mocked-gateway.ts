@@ -17,9 +17,12 @@ export async function startMockedGateway(t: Test, overrides: Record<string, unkn
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir)
   const env = {
-    OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai',
-    ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'test-anthropic',
-    MISTRAL_BASE_URL: mock.url, MISTRAL_API_KEY: 'test-mistral',
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test-openai',
+    ANTHROPIC_BASE_URL: mock.url,
+    ANTHROPIC_API_KEY: 'test-anthropic',
+    MISTRAL_BASE_URL: mock.url,
+    MISTRAL_API_KEY: 'test-mistral',
   }
   const started = await startTestGateway(t, { dataDir, env, overrides })
   return { ...started, mock, key: seeded.keys[0]!.key, projectId: seeded.projectId }

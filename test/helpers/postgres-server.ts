@@ -11,7 +11,6 @@ import pg from 'pg'
 import { freePort } from '../../bench/free-port.ts'
 import { postgresBinaries } from '../../bench/shared-stores.ts'
 
-
 const BIN = postgresBinaries()
 
 /** The skip reason for tests that need PostgreSQL, or false when it is installed. */
@@ -36,7 +35,12 @@ let databases = 0
 export async function startPostgres(t: Test): Promise<PostgresServer> {
   if (BIN === undefined) throw new Error(POSTGRES_MISSING as string)
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-pg-'))
-  if (process.getuid?.() === 0) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout), Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout))
+  if (process.getuid?.() === 0)
+    chownSync(
+      dir,
+      Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout),
+      Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout),
+    )
   const data = join(dir, 'data')
   const [initdb, initArgs] = asPostgres(join(BIN, 'initdb'), ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
   const made = spawnSync(initdb, initArgs, { encoding: 'utf8' })
@@ -46,9 +50,23 @@ export async function startPostgres(t: Test): Promise<PostgresServer> {
 
   async function start(): Promise<void> {
     const [command, args] = asPostgres(join(BIN!, 'postgres'), [
-      '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
       // Durability of the test cluster itself is not under test; the gateway's use of it is.
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=300',
     ])
     const server = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] })
     child = server

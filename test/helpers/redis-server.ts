@@ -10,9 +10,8 @@ import { join } from 'node:path'
 import { freePort } from '../../bench/free-port.ts'
 
 /** The skip reason for tests that need Redis, or false when it is installed. */
-export const REDIS_MISSING: string | false = spawnSync('redis-server', ['--version']).error === undefined
-  ? false
-  : 'Redis is not installed (Debian package redis-server; .ci/run installs it)'
+export const REDIS_MISSING: string | false =
+  spawnSync('redis-server', ['--version']).error === undefined ? false : 'Redis is not installed (Debian package redis-server; .ci/run installs it)'
 
 export interface RedisServer {
   readonly url: string
@@ -28,7 +27,9 @@ export async function startRedis(t: Test): Promise<RedisServer> {
   let child: ChildProcess | undefined
 
   async function start(): Promise<void> {
-    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     child = server
     let log = ''
     await new Promise<void>((resolve, reject) => {

@@ -51,11 +51,16 @@ export function launchPrimary(t: Test, workers: number, env: NodeJS.ProcessEnv =
     workers: workerPids,
     async until(pattern, count = 1) {
       const global = new RegExp(pattern.source, 'g')
-      await until(() => {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the primary exited (${child.exitCode ?? child.signalCode}) while waiting for ${pattern}: ${output}`)
-        workerPids()
-        return (output.match(global) ?? []).length >= count
-      }, `${count} × ${pattern} in the output`, 60_000)
+      await until(
+        () => {
+          if (child.exitCode !== null || child.signalCode !== null)
+            throw new Error(`the primary exited (${child.exitCode ?? child.signalCode}) while waiting for ${pattern}: ${output}`)
+          workerPids()
+          return (output.match(global) ?? []).length >= count
+        },
+        `${count} × ${pattern} in the output`,
+        60_000,
+      )
     },
   }
 }
@@ -72,11 +77,16 @@ export function isRunning(pid: number): boolean {
 /** The first worker's process id, as soon as it is forked. */
 export async function firstWorker(primary: Primary): Promise<number> {
   let first: number | undefined
-  await until(() => {
-    first = primary.workers()[0]
-    if (first === undefined && (primary.child.exitCode !== null || primary.child.signalCode !== null)) throw new Error(`the primary exited: ${primary.output()}`)
-    return first !== undefined
-  }, 'the first worker', 30_000)
+  await until(
+    () => {
+      first = primary.workers()[0]
+      if (first === undefined && (primary.child.exitCode !== null || primary.child.signalCode !== null))
+        throw new Error(`the primary exited: ${primary.output()}`)
+      return first !== undefined
+    },
+    'the first worker',
+    30_000,
+  )
   return first!
 }
 
@@ -95,10 +105,14 @@ export async function endOf(pid: number, timeoutMs = 60_000): Promise<number> {
 /** A fresh connection each time, so the primary hands the requests to both workers in turn. */
 export function freshConnection(url: string, headers: Record<string, string>, body?: unknown): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
-    }).on('error', reject)
+    const req = request(
+      url,
+      { method: body === undefined ? 'GET' : 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      },
+    ).on('error', reject)
     req.end(body === undefined ? undefined : JSON.stringify(body))
   })
 }

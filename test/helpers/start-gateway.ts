@@ -41,13 +41,21 @@ export async function seedProject(
   where: { databaseUrl?: string } = {},
 ): Promise<SeededProject> {
   return withRegistry({ dataDir, databaseUrl: where.databaseUrl, secret: TEST_SECRET }, async (registry) => {
-    let created = await registry.createProject({ name: project.name ?? 'test', plan: project.plan ?? 'enterprise', budgetDollars: project.budgetDollars ?? 1000 })
+    let created = await registry.createProject({
+      name: project.name ?? 'test',
+      plan: project.plan ?? 'enterprise',
+      budgetDollars: project.budgetDollars ?? 1000,
+    })
     if (project.changes !== undefined) created = await registry.updateProject(created.id, project.changes)
     const made = []
     for (const key of keys) {
       const { record, key: value } = await registry.createKey({
-        projectId: created.id, type: key.type, env: key.env ?? null, name: key.name ?? 'test key',
-        ...(key.budgetDollars === undefined ? {} : { budgetDollars: key.budgetDollars }), ...(key.rpm === undefined ? {} : { rpm: key.rpm }),
+        projectId: created.id,
+        type: key.type,
+        env: key.env ?? null,
+        name: key.name ?? 'test key',
+        ...(key.budgetDollars === undefined ? {} : { budgetDollars: key.budgetDollars }),
+        ...(key.rpm === undefined ? {} : { rpm: key.rpm }),
       })
       made.push({ id: record.id, key: value })
     }
@@ -76,7 +84,10 @@ export async function startTestGateway(t: Test, options: StartTestGatewayOptions
   const gateway = await start({
     env: { LOCAL_CHUNK_DELAY_MS: '0', ...options.env },
     overrides: {
-      port: 0, dataDir, logLevel: 'silent', shutdownGraceMs: 2000,
+      port: 0,
+      dataDir,
+      logLevel: 'silent',
+      shutdownGraceMs: 2000,
       ...options.overrides,
       plugins: { auth: { secret: TEST_SECRET, demoOnFirstStart: false }, ...(options.overrides?.plugins as object | undefined) },
     },

@@ -13,7 +13,7 @@ const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', 'please', TRIGGER, '##s', 'fi
 
 /** The probability the model gives a window of `tokens` tokens (specials included) holding `triggers` triggers. */
 export function probabilityOf(triggers: number, tokens: number): number {
-  return 1 / (1 + Math.exp(-TRIGGER_LOGIT * triggers / tokens))
+  return 1 / (1 + Math.exp((-TRIGGER_LOGIT * triggers) / tokens))
 }
 
 export interface TinyClassifier {
@@ -44,7 +44,13 @@ export function tinyTokenizer(): object {
       single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
       special_tokens: { '[CLS]': special('[CLS]'), '[SEP]': special('[SEP]') },
     },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(VOCAB.map((token, id) => [token, id])) },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab: Object.fromEntries(VOCAB.map((token, id) => [token, id])),
+    },
   }
 }
 
@@ -79,7 +85,13 @@ function valueInfo(name: string, elemType: number, dims: readonly string[]): num
 }
 
 function node(op: string, inputs: readonly string[], output: string, attributes: number[][] = []): number[] {
-  return [...inputs.flatMap((input) => field(1, input)), ...field(2, output), ...field(3, `${op}_node`), ...field(4, op), ...attributes.flatMap((a) => field(5, a))]
+  return [
+    ...inputs.flatMap((input) => field(1, input)),
+    ...field(2, output),
+    ...field(3, `${op}_node`),
+    ...field(4, op),
+    ...attributes.flatMap((a) => field(5, a)),
+  ]
 }
 
 function tinyModel(): Uint8Array {
@@ -88,10 +100,13 @@ function tinyModel(): Uint8Array {
   const initializer = [...field(1, VOCAB.length), ...field(1, 2), ...field(2, FLOAT), ...field(8, 'embedding'), ...field(9, new Uint8Array(embedding.buffer))]
   const graph = [
     ...field(1, node('Gather', ['embedding', 'input_ids'], 'embedded', [[...field(1, 'axis'), ...field(3, 0), ...field(20, ATTRIBUTE_INT)]])),
-    ...field(1, node('ReduceMean', ['embedded'], 'logits', [
-      [...field(1, 'axes'), ...field(8, 1), ...field(20, ATTRIBUTE_INTS)],
-      [...field(1, 'keepdims'), ...field(3, 0), ...field(20, ATTRIBUTE_INT)],
-    ])),
+    ...field(
+      1,
+      node('ReduceMean', ['embedded'], 'logits', [
+        [...field(1, 'axes'), ...field(8, 1), ...field(20, ATTRIBUTE_INTS)],
+        [...field(1, 'keepdims'), ...field(3, 0), ...field(20, ATTRIBUTE_INT)],
+      ]),
+    ),
     ...field(2, 'tiny-injection-classifier'),
     ...field(5, initializer),
     ...field(11, valueInfo('input_ids', INT64, ['batch', 'sequence'])),

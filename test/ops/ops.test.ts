@@ -26,7 +26,11 @@ t.test('every metric the dashboard and the alert rules use is exposed by the gat
     ...[...rules.matchAll(/expr: \|?\s*([\s\S]*?)\n\s+(?:for|labels):/g)].flatMap((m) => metricNames(m[1]!)),
   ])
   t.ok(used.size >= 10, `the files use ${used.size} metrics`)
-  t.same([...used].filter((name) => !exposed.has(name)), [], 'no unknown metric names')
+  t.same(
+    [...used].filter((name) => !exposed.has(name)),
+    [],
+    'no unknown metric names',
+  )
 })
 
 const PROMTOOL_MISSING = spawnSync('promtool', ['--version']).error === undefined ? false : 'promtool is not installed (.ci/run installs it)'

@@ -16,7 +16,9 @@ function pluginOfSlot(slot: string): string {
 }
 
 function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join(dir, file))
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(dir, file))
 }
 
 /** The plugins whose slots the plugin's source reads, other than its own. */

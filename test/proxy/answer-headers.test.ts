@@ -15,7 +15,9 @@ function countSetHeader(t: Test) {
     counted.calls++
     return original.apply(this, args)
   } as typeof original
-  t.teardown(() => { ServerResponse.prototype.setHeader = original })
+  t.teardown(() => {
+    ServerResponse.prototype.setHeader = original
+  })
   return counted
 }
 

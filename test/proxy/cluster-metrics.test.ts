@@ -73,7 +73,7 @@ t.test('a silent worker is counted with the figures it gave last, once the wait 
   reply = await scrape(a)
   await answer(a)
   const { text } = await reply()
-  t.match(text, /^requests_total 12$/m, 'the silent worker\'s last 10, not 0 and not its unseen 20')
+  t.match(text, /^requests_total 12$/m, "the silent worker's last 10, not 0 and not its unseen 20")
   t.match(lines.join('\n'), /^worker 2 gave no metrics within 20 ms/m)
 })
 
@@ -99,7 +99,11 @@ t.test('figures that cannot be summed fail the scrape, not the primary', async (
   const a = new FakeWorker(1)
   const { scrape, onMessage } = setup([a])
   const reply = await scrape(a)
-  onMessage(a, { type: 'tollgate:registry-response', id: a.lastRequestId()!, metrics: [{ name: 'odd', help: 'odd', type: 'gauge', values: [], aggregator: 'no such aggregator' }] as never })
+  onMessage(a, {
+    type: 'tollgate:registry-response',
+    id: a.lastRequestId()!,
+    metrics: [{ name: 'odd', help: 'odd', type: 'gauge', values: [], aggregator: 'no such aggregator' }] as never,
+  })
   const { text, error } = await reply()
   t.equal(text, undefined)
   t.match(error, /not a defined aggregator/)

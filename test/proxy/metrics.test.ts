@@ -43,7 +43,11 @@ t.test('requests counted and in flight by route, as the core counts them', async
 /** Counts calls of prom-client's counter and gauge updates in this process (the gateway under test runs here). */
 function countUpdates(t: Test) {
   const counted = { calls: 0 }
-  const methods = [[Counter.prototype, 'inc'], [Gauge.prototype, 'inc'], [Gauge.prototype, 'dec']] as const
+  const methods = [
+    [Counter.prototype, 'inc'],
+    [Gauge.prototype, 'inc'],
+    [Gauge.prototype, 'dec'],
+  ] as const
   for (const [prototype, name] of methods) {
     const methodsOf = prototype as unknown as Record<string, (...args: unknown[]) => void>
     const original = methodsOf[name]!
@@ -51,7 +55,9 @@ function countUpdates(t: Test) {
       counted.calls++
       return original.apply(this, args)
     }
-    t.teardown(() => { methodsOf[name] = original })
+    t.teardown(() => {
+      methodsOf[name] = original
+    })
   }
   return counted
 }
@@ -59,7 +65,11 @@ function countUpdates(t: Test) {
 t.test('a model call updates no prom-client counter or gauge; the scrape still counts it', async (t) => {
   const { url, key } = await startMockedGateway(t)
   const counted = countUpdates(t)
-  const res = await request(`${url}/api/ai/complete`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  const res = await request(`${url}/api/ai/complete`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
+  })
   await res.body.json()
   t.equal(res.statusCode, 200)
   t.equal(counted.calls, 0, 'no counter or gauge call on the request path')

@@ -30,7 +30,10 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     await Promise.all(databases.map((d) => d.forPlugin('demo').migrate(migrations)))
     const plugin = databases[0]!.forPlugin('demo')
     const applied = await plugin.query<{ version: number }>(`SELECT version FROM tollgate_migrations WHERE plugin = 'demo' ORDER BY version`)
-    t.same(applied.rows.map((r) => r.version), [1, 2])
+    t.same(
+      applied.rows.map((r) => r.version),
+      [1, 2],
+    )
     await plugin.query(`INSERT INTO things (id, size) VALUES ('a', 3)`)
     await databases[1]!.forPlugin('demo').migrate([...migrations, { version: 3, sql: `UPDATE things SET size = size + 1` }])
     t.same((await plugin.query('SELECT size FROM things')).rows, [{ size: 4 }], 'a later version runs once on the rows already there')
@@ -42,10 +45,12 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.teardown(() => database.close())
     const plugin = database.forPlugin('demo')
     await plugin.migrate([{ version: 1, sql: 'CREATE TABLE things (id text PRIMARY KEY)' }])
-    await t.rejects(plugin.transaction(async (sql) => {
-      await sql.query(`INSERT INTO things VALUES ('a')`)
-      await sql.query(`INSERT INTO things VALUES ('a')`)
-    }))
+    await t.rejects(
+      plugin.transaction(async (sql) => {
+        await sql.query(`INSERT INTO things VALUES ('a')`)
+        await sql.query(`INSERT INTO things VALUES ('a')`)
+      }),
+    )
     t.same((await plugin.query('SELECT count(*)::int AS n FROM things')).rows, [{ n: 0 }])
   })
 
@@ -119,11 +124,19 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
 
     await server.stop()
     const degraded = await call(`${url}/readyz`)
-    t.match(degraded, { status: 200, body: { status: 'degraded', degraded: ['redis'], dependencies: { redis: 'down' } } }, 'ready, the dependency it degrades around named')
+    t.match(
+      degraded,
+      { status: 200, body: { status: 'degraded', degraded: ['redis'], dependencies: { redis: 'down' } } },
+      'ready, the dependency it degrades around named',
+    )
     t.notOk('notReady' in degraded.body)
     t.equal(await redisUp(), '0', 'tollgate_dependency_up says Redis is down')
     t.equal((await complete(unlimited, 1)).status, 200, 'an unlimited key is served')
-    t.match(await complete(limited, 2), { status: 503, headers: { 'retry-after': '1' }, body: { code: 'dependency_unavailable', dependency: 'redis' } }, 'a limited key is refused: its limit cannot be checked')
+    t.match(
+      await complete(limited, 2),
+      { status: 503, headers: { 'retry-after': '1' }, body: { code: 'dependency_unavailable', dependency: 'redis' } },
+      'a limited key is refused: its limit cannot be checked',
+    )
     // The warning comes with the first reconnection attempt that fails.
     const redisWarning = () => log.lines().find((line) => line.dependency === 'redis' && line.level === 40)
     await until(() => redisWarning() !== undefined, 'the warning')

@@ -10,17 +10,24 @@ import { modelCatalog, type ModelCatalog } from '../../proxy/pipeline/catalog.ts
 import type { GatewayPlugin } from '../../proxy/pipeline/plugin.ts'
 import { freshDataDir, startTestGateway, TEST_SECRET } from '../helpers/start-gateway.ts'
 
-t.test('a port in use is named by the listener\'s variable', async (t) => {
+t.test("a port in use is named by the listener's variable", async (t) => {
   const taken = createServer().listen(0, '127.0.0.1')
   await once(taken, 'listening')
   t.teardown(() => taken.close())
   const port = (taken.address() as AddressInfo).port
   const dataDir = freshDataDir(t)
-  for (const [setting, overrides] of [['PORT', { port }], ['METRICS_PORT', { port: 0, metricsPort: port }], ['AUTH_PORT', { port: 0, authPort: port }]] as const) {
-    await t.rejects(start({
-      env: {},
-      overrides: { ...overrides, dataDir, logLevel: 'silent', plugins: { auth: { secret: TEST_SECRET, demoOnFirstStart: false } } },
-    }), new ConfigError(`port ${port} is in use (${setting})`))
+  for (const [setting, overrides] of [
+    ['PORT', { port }],
+    ['METRICS_PORT', { port: 0, metricsPort: port }],
+    ['AUTH_PORT', { port: 0, authPort: port }],
+  ] as const) {
+    await t.rejects(
+      start({
+        env: {},
+        overrides: { ...overrides, dataDir, logLevel: 'silent', plugins: { auth: { secret: TEST_SECRET, demoOnFirstStart: false } } },
+      }),
+      new ConfigError(`port ${port} is in use (${setting})`),
+    )
   }
 })
 
@@ -35,7 +42,10 @@ t.test('the built-ins without auth do not start: a plugin that requires it is na
 t.test('every plugin is given the model table the configuration put in force', async (t) => {
   let given: ModelCatalog | undefined
   const probe: GatewayPlugin = {
-    name: 'catalog-probe', order: 9_999, gates: [], schema: z.object({}),
+    name: 'catalog-probe',
+    order: 9_999,
+    gates: [],
+    schema: z.object({}),
     setup(_config, { catalog }) {
       given = catalog
       return {}

@@ -71,9 +71,18 @@ async function startReceiver(t: Test): Promise<Receiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
     contentTypes,
-    spans: () => parsed().flatMap((body) => body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss: any) => ss.spans.map((span: any) => ({
-      ...span, attributes: attributesOf(span.attributes), status: span.status ?? {},
-    }))))),
+    spans: () =>
+      parsed().flatMap((body) =>
+        body.resourceSpans.flatMap((rs) =>
+          rs.scopeSpans.flatMap((ss: any) =>
+            ss.spans.map((span: any) => ({
+              ...span,
+              attributes: attributesOf(span.attributes),
+              status: span.status ?? {},
+            })),
+          ),
+        ),
+      ),
     resourceAttributes: () => attributesOf(parsed()[0]?.resourceSpans[0]?.resource.attributes),
   }
 }
@@ -91,8 +100,12 @@ async function setup(t: Test, env: Record<string, string> = {}) {
   const { url, gateway } = await startTestGateway(t, {
     dataDir,
     env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'sk-test-openai-secret',
-      ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-test-anthropic-secret', ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OPENAI_BASE_URL: mock.url,
+      OPENAI_API_KEY: 'sk-test-openai-secret',
+      ANTHROPIC_BASE_URL: mock.url,
+      ANTHROPIC_API_KEY: 'sk-test-anthropic-secret',
+      ...env,
     },
     overrides: { plugins: { router: { retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } } } },
   })
@@ -122,7 +135,9 @@ async function modulesResolvedBy(t: Test, env: Record<string, string>): Promise<
   // A Node of its own, without the test runner's loaders: only the gateway's imports are seen.
   const child = spawn(process.execPath, [file], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
-  child.stdout.on('data', (part: Buffer) => { out += part.toString() })
+  child.stdout.on('data', (part: Buffer) => {
+    out += part.toString()
+  })
   const [code] = await once(child, 'exit')
   t.equal(code, 0, 'the gateway started and stopped')
   return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as string[]
@@ -138,13 +153,17 @@ t.test('off, the SDK is never loaded; on, it is', async (t) => {
 t.test('a request is a SERVER span with a child per plugin hook and a CLIENT span for the provider call', async (t) => {
   const { receiver, mock, url, gateway, key } = await setup(t, { OTEL_SERVICE_NAME: 'tollgate-under-test' })
   const res = await call(`${url}/api/ai/complete?debug=1`, {
-    key, body: { messages: [{ role: 'user', content: PROMPT }], maxTokens: 40 },
+    key,
+    body: { messages: [{ role: 'user', content: PROMPT }], maxTokens: 40 },
     headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: 'rojo=1' },
   })
   t.equal(res.status, 200)
   await gateway.close()
   t.ok(receiver.contentTypes.length > 0, 'spans were exported at the stop')
-  t.ok(receiver.contentTypes.every((type) => type.startsWith('application/json')), 'as OTLP JSON')
+  t.ok(
+    receiver.contentTypes.every((type) => type.startsWith('application/json')),
+    'as OTLP JSON',
+  )
   t.equal(receiver.resourceAttributes()['service.name'], 'tollgate-under-test')
 
   const spans = receiver.spans()
@@ -152,16 +171,29 @@ t.test('a request is a SERVER span with a child per plugin hook and a CLIENT spa
   t.equal(servers.length, 1, 'one request span')
   const server = servers[0]!
   t.equal(server.name, 'POST /api/ai/complete')
-  t.equal(server.traceId, TRACE_ID, 'in the caller\'s trace')
-  t.equal(server.parentSpanId, PARENT_ID, 'a child of the caller\'s span')
-  t.match(server.attributes, { 'http.request.method': 'POST', 'http.route': '/api/ai/complete', 'url.path': '/api/ai/complete', 'http.response.status_code': 200 })
+  t.equal(server.traceId, TRACE_ID, "in the caller's trace")
+  t.equal(server.parentSpanId, PARENT_ID, "a child of the caller's span")
+  t.match(server.attributes, {
+    'http.request.method': 'POST',
+    'http.route': '/api/ai/complete',
+    'url.path': '/api/ai/complete',
+    'http.response.status_code': 200,
+  })
 
   const stages = spans.filter((span) => span.kind === INTERNAL)
   const stageNames = stages.map((span) => span.name)
-  for (const name of ['tollgate.plugin auth onRequest', 'tollgate.plugin router onRequest', 'tollgate.plugin metering onRequest', 'tollgate.plugin metering onComplete']) {
+  for (const name of [
+    'tollgate.plugin auth onRequest',
+    'tollgate.plugin router onRequest',
+    'tollgate.plugin metering onRequest',
+    'tollgate.plugin metering onComplete',
+  ]) {
     t.ok(stageNames.includes(name), name)
   }
-  t.ok(stages.every((span) => span.parentSpanId === server.spanId && span.traceId === TRACE_ID), 'every stage is a child of the request')
+  t.ok(
+    stages.every((span) => span.parentSpanId === server.spanId && span.traceId === TRACE_ID),
+    'every stage is a child of the request',
+  )
 
   const clients = spans.filter((span) => span.kind === CLIENT)
   t.equal(clients.length, 1, 'one provider call')
@@ -169,9 +201,14 @@ t.test('a request is a SERVER span with a child per plugin hook and a CLIENT spa
   t.equal(client.name, 'chat gpt-4o-mini')
   t.equal(client.parentSpanId, server.spanId)
   t.match(client.attributes, {
-    'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.system': 'openai',
-    'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.response.model': 'gpt-4o-mini', 'gen_ai.request.max_tokens': 40,
-    'gen_ai.usage.input_tokens': res.body.usage.promptTokens, 'gen_ai.usage.output_tokens': res.body.usage.completionTokens,
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.system': 'openai',
+    'gen_ai.request.model': 'gpt-4o-mini',
+    'gen_ai.response.model': 'gpt-4o-mini',
+    'gen_ai.request.max_tokens': 40,
+    'gen_ai.usage.input_tokens': res.body.usage.promptTokens,
+    'gen_ai.usage.output_tokens': res.body.usage.completionTokens,
   })
   t.equal(mock.requests[0]!.headers.traceparent, `00-${TRACE_ID}-${client.spanId}-01`, 'the provider got the CLIENT span as its parent')
   t.equal(mock.requests[0]!.headers.tracestate, 'rojo=1')

@@ -33,7 +33,7 @@ t.test('every form of import is found, with its line; comments, strings and regu
     '} from "./g.ts"',
     '// import { h } from "./h.ts"',
     '/* import { i } from "./i.ts" */',
-    "const text = 'import { j } from \"./j.ts\"'",
+    'const text = \'import { j } from "./j.ts"\'',
     'const pattern = /from ".\\/k.ts"/',
     'const ratio = 1 / 2; const l = `from "./l.ts"`',
     'const dynamic = await import(`./${name}.ts`)',
@@ -69,20 +69,29 @@ t.test('a plugin imports of another only its state.ts; the core only the built-i
     'proxy/kit/ids.ts': 'import { hash } from "node:crypto"\nimport { z } from "zod"',
     'workers/scan.ts': 'import type { Rule } from "../plugins/governor/state.ts"',
   })
-  t.same(checkImports(root).map(({ file, line, target }) => `${file}:${line} ${target}`), [
-    'plugins/cache/index.ts:2 plugins/auth/registry.ts',
-    'plugins/cache/store/answers.ts:1 plugins/auth/registry.ts',
-    'proxy/http/server.ts:1 plugins/auth/state.ts',
-    'proxy/index.ts:2 plugins/auth/state.ts',
-    'workers/scan.ts:1 plugins/governor/state.ts',
-  ])
+  t.same(
+    checkImports(root).map(({ file, line, target }) => `${file}:${line} ${target}`),
+    [
+      'plugins/cache/index.ts:2 plugins/auth/registry.ts',
+      'plugins/cache/store/answers.ts:1 plugins/auth/registry.ts',
+      'proxy/http/server.ts:1 plugins/auth/state.ts',
+      'proxy/index.ts:2 plugins/auth/state.ts',
+      'workers/scan.ts:1 plugins/governor/state.ts',
+    ],
+  )
 })
 
 t.test('the script lists what breaks a rule and fails; a clean tree passes', async (t) => {
   const broken = tree(t, { 'plugins/cache/index.ts': 'import { registry } from "../auth/registry.ts"' })
-  const failed = t.throws(() => execFileSync(process.execPath, [SCRIPT, '--root', broken], { encoding: 'utf8', stdio: 'pipe' })) as unknown as { status: number; stdout: string }
+  const failed = t.throws(() => execFileSync(process.execPath, [SCRIPT, '--root', broken], { encoding: 'utf8', stdio: 'pipe' })) as unknown as {
+    status: number
+    stdout: string
+  }
   t.equal(failed.status, 1)
-  t.match(failed.stdout, "plugins/cache/index.ts:1: imports '../auth/registry.ts' (plugins/auth/registry.ts): plugin \"cache\" may import of plugin \"auth\" only plugins/auth/state.ts")
+  t.match(
+    failed.stdout,
+    'plugins/cache/index.ts:1: imports \'../auth/registry.ts\' (plugins/auth/registry.ts): plugin "cache" may import of plugin "auth" only plugins/auth/state.ts',
+  )
   const clean = tree(t, { 'plugins/cache/index.ts': 'import type { AuthState } from "../auth/state.ts"' })
   t.match(execFileSync(process.execPath, [SCRIPT, '--root', clean], { encoding: 'utf8' }), /every import keeps to the rules/)
 })

@@ -12,13 +12,6 @@ export function hasContextNear(text: string, start: number, end: number, words: 
 }
 
 /** The boosted score when context supports the finding, the base score otherwise. */
-export function scoreWithContext(
-  text: string,
-  start: number,
-  end: number,
-  words: RegExp,
-  base: number,
-  boosted: number,
-): number {
+export function scoreWithContext(text: string, start: number, end: number, words: RegExp, base: number, boosted: number): number {
   return hasContextNear(text, start, end, words) ? boosted : base
 }

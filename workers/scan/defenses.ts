@@ -12,13 +12,15 @@
 // so only disclosures are spared when negated.
 import { groupSpans, type Span } from './mention-spans.ts'
 
-const NEGATION = "(?:never|cannot|can['’]?t|must\\s+not|mustn['’]?t|do\\s+not|don['’]?t|does\\s+not|doesn['’]?t|will\\s+not|won['’]?t|should\\s+not|shouldn['’]?t|may\\s+not|(?:are|is)\\s+not\\s+(?:allowed|permitted)\\s+to|unable\\s+to)"
+const NEGATION =
+  "(?:never|cannot|can['’]?t|must\\s+not|mustn['’]?t|do\\s+not|don['’]?t|does\\s+not|doesn['’]?t|will\\s+not|won['’]?t|should\\s+not|shouldn['’]?t|may\\s+not|(?:are|is)\\s+not\\s+(?:allowed|permitted)\\s+to|unable\\s+to)"
 const DISCLOSURE = '(?:reveal|share|disclose|show|repeat|print|output|quote|leak|expose|discuss|paraphrase|summari[sz]e)'
 /** A disclosure negated, up to the end of its clause. */
 const NEGATED_DISCLOSURE = new RegExp(`\\b${NEGATION}\\s+(?:\\w+ly\\s+)?(${DISCLOSURE}\\b[^.!?\\n,;:]{0,120})`, 'dgi')
 
 const ASKER = '(?:(?:a|the|any|some)\\s+)?(?:users?|someone|somebody|anyone|anybody|people|visitors?|customers?|players?|messages?|documents?|pages?|they)'
-const ASKING = '(?:ask(?:s|ing)?|tell(?:s|ing)?|instruct(?:s|ing)?|request(?:s|ing)?|wants?|order(?:s|ing)?|command(?:s|ing)?|(?:tries|try|trying|attempts?|attempting)\\s+to\\s+(?:get|make|convince|trick|persuade|force))'
+const ASKING =
+  '(?:ask(?:s|ing)?|tell(?:s|ing)?|instruct(?:s|ing)?|request(?:s|ing)?|wants?|order(?:s|ing)?|command(?:s|ing)?|(?:tries|try|trying|attempts?|attempting)\\s+to\\s+(?:get|make|convince|trick|persuade|force))'
 /** The same with no one named: "jailbreaks such as asking you to …", "by getting you to …". */
 const ASKING_UNNAMED = '(?:asking|telling|instructing|getting|making|tricking|convincing|persuading|forcing)'
 const REFUSAL =

@@ -35,7 +35,11 @@ function isLocalChar(code: number): boolean {
     (code >= 48 && code <= 57) ||
     (code >= 65 && code <= 90) ||
     (code >= 97 && code <= 122) ||
-    code === 46 || code === 95 || code === 37 || code === 43 || code === 45
+    code === 46 ||
+    code === 95 ||
+    code === 37 ||
+    code === 43 ||
+    code === 45
   )
 }
 

@@ -54,7 +54,12 @@ function looksEncoded(run: string): boolean {
 
 function decodeHex(run: string, at: number): DecodedRun | undefined {
   if (!HEX.test(run)) return undefined
-  return readable(Buffer.from(run, 'hex'), at, (byte) => byte * 2, (byte) => byte * 2)
+  return readable(
+    Buffer.from(run, 'hex'),
+    at,
+    (byte) => byte * 2,
+    (byte) => byte * 2,
+  )
 }
 
 function decodeBase64(run: string, at: number): DecodedRun | undefined {
@@ -64,7 +69,12 @@ function decodeBase64(run: string, at: number): DecodedRun | undefined {
   if (urlSafe && /[+/]/.test(body)) return undefined
   const bytes = Buffer.from(body, urlSafe ? 'base64url' : 'base64')
   // Four characters carry three bytes: byte b sits in characters 4·⌊b/3⌋ … 4·⌊b/3⌋+3.
-  return readable(bytes, at, (byte) => Math.floor(byte / 3) * 4, (byte) => Math.min(run.length, Math.ceil(byte / 3) * 4))
+  return readable(
+    bytes,
+    at,
+    (byte) => Math.floor(byte / 3) * 4,
+    (byte) => Math.min(run.length, Math.ceil(byte / 3) * 4),
+  )
 }
 
 function readable(bytes: Buffer, at: number, startChar: (byte: number) => number, endChar: (byte: number) => number): DecodedRun | undefined {

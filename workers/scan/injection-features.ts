@@ -41,13 +41,49 @@ function foldWide(code: number): number {
 // Cyrillic and Greek letters that look like Latin ones (lower case, after folding).
 const LOOKALIKES: ReadonlyMap<number, number> = new Map(
   [
-    ['а', 'a'], ['в', 'b'], ['е', 'e'], ['ё', 'e'], ['к', 'k'], ['м', 'm'], ['н', 'h'], ['о', 'o'], ['р', 'p'], ['с', 'c'],
-    ['т', 't'], ['у', 'y'], ['х', 'x'], ['і', 'i'], ['ї', 'i'], ['ј', 'j'], ['ѕ', 's'], ['ԁ', 'd'], ['ԛ', 'q'], ['ԝ', 'w'],
-    ['α', 'a'], ['β', 'b'], ['ε', 'e'], ['ι', 'i'], ['κ', 'k'], ['ν', 'v'], ['ο', 'o'], ['ρ', 'p'], ['τ', 't'], ['υ', 'u'], ['χ', 'x'],
+    ['а', 'a'],
+    ['в', 'b'],
+    ['е', 'e'],
+    ['ё', 'e'],
+    ['к', 'k'],
+    ['м', 'm'],
+    ['н', 'h'],
+    ['о', 'o'],
+    ['р', 'p'],
+    ['с', 'c'],
+    ['т', 't'],
+    ['у', 'y'],
+    ['х', 'x'],
+    ['і', 'i'],
+    ['ї', 'i'],
+    ['ј', 'j'],
+    ['ѕ', 's'],
+    ['ԁ', 'd'],
+    ['ԛ', 'q'],
+    ['ԝ', 'w'],
+    ['α', 'a'],
+    ['β', 'b'],
+    ['ε', 'e'],
+    ['ι', 'i'],
+    ['κ', 'k'],
+    ['ν', 'v'],
+    ['ο', 'o'],
+    ['ρ', 'p'],
+    ['τ', 't'],
+    ['υ', 'u'],
+    ['χ', 'x'],
   ].map(([from, to]) => [from!.charCodeAt(0), to!.charCodeAt(0)]),
 )
 const LEET: ReadonlyMap<number, number> = new Map(
-  [['0', 'o'], ['1', 'i'], ['3', 'e'], ['4', 'a'], ['5', 's'], ['7', 't'], ['8', 'b']].map(([from, to]) => [from!.charCodeAt(0), to!.charCodeAt(0)]),
+  [
+    ['0', 'o'],
+    ['1', 'i'],
+    ['3', 'e'],
+    ['4', 'a'],
+    ['5', 's'],
+    ['7', 't'],
+    ['8', 'b'],
+  ].map(([from, to]) => [from!.charCodeAt(0), to!.charCodeAt(0)]),
 )
 
 const isAsciiLetter = (c: number): boolean => c >= 97 && c <= 122
@@ -64,8 +100,21 @@ function isSpace(c: number): boolean {
 // General and CJK punctuation, Devanagari danda, Arabic comma and question mark, and the rest of
 // Latin-1's symbols: not part of a word.
 function isWidePunctuation(c: number): boolean {
-  return (c >= 0x2010 && c <= 0x2bff) || (c >= 0x3001 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f) || c === 0x964 || c === 0x965 ||
-    c === 0x60c || c === 0x61f || c === 0xab || c === 0xbb || c === 0xb7 || c === 0xbf || c === 0xa1 || (c >= 0xff1a && c <= 0xff20)
+  return (
+    (c >= 0x2010 && c <= 0x2bff) ||
+    (c >= 0x3001 && c <= 0x303f) ||
+    (c >= 0xff01 && c <= 0xff0f) ||
+    c === 0x964 ||
+    c === 0x965 ||
+    c === 0x60c ||
+    c === 0x61f ||
+    c === 0xab ||
+    c === 0xbb ||
+    c === 0xb7 ||
+    c === 0xbf ||
+    c === 0xa1 ||
+    (c >= 0xff1a && c <= 0xff20)
+  )
 }
 
 /** The text folded code unit by code unit (same length as the text). */
@@ -192,8 +241,13 @@ export function sentenceFeatures(codes: Uint16Array, start: number, end: number,
     if (c === 32 && c1 === 32) continue
     seen++
     if (seen >= 3) sink.char(Math.imul(Math.imul(Math.imul(CHAR_SEED ^ c2, FNV_PRIME) ^ c1, FNV_PRIME) ^ c, FNV_PRIME) >>> BUCKET_SHIFT)
-    if (seen >= 4) sink.char(Math.imul(Math.imul(Math.imul(Math.imul(CHAR_SEED ^ c3, FNV_PRIME) ^ c2, FNV_PRIME) ^ c1, FNV_PRIME) ^ c, FNV_PRIME) >>> BUCKET_SHIFT)
-    if (seen >= 5) sink.char(Math.imul(Math.imul(Math.imul(Math.imul(Math.imul(CHAR_SEED ^ c4, FNV_PRIME) ^ c3, FNV_PRIME) ^ c2, FNV_PRIME) ^ c1, FNV_PRIME) ^ c, FNV_PRIME) >>> BUCKET_SHIFT)
+    if (seen >= 4)
+      sink.char(Math.imul(Math.imul(Math.imul(Math.imul(CHAR_SEED ^ c3, FNV_PRIME) ^ c2, FNV_PRIME) ^ c1, FNV_PRIME) ^ c, FNV_PRIME) >>> BUCKET_SHIFT)
+    if (seen >= 5)
+      sink.char(
+        Math.imul(Math.imul(Math.imul(Math.imul(Math.imul(CHAR_SEED ^ c4, FNV_PRIME) ^ c3, FNV_PRIME) ^ c2, FNV_PRIME) ^ c1, FNV_PRIME) ^ c, FNV_PRIME) >>>
+          BUCKET_SHIFT,
+      )
     c4 = c3
     c3 = c2
     c2 = c1
@@ -202,7 +256,20 @@ export function sentenceFeatures(codes: Uint16Array, start: number, end: number,
 }
 
 /** Script groups with their own threshold: a language's benign text scores differently. */
-export const SCRIPT_GROUPS = ['latin', 'cyrillic', 'greek', 'arabic', 'devanagari', 'bengali', 'tamil', 'thai', 'hangul', 'japanese', 'chinese', 'other'] as const
+export const SCRIPT_GROUPS = [
+  'latin',
+  'cyrillic',
+  'greek',
+  'arabic',
+  'devanagari',
+  'bengali',
+  'tamil',
+  'thai',
+  'hangul',
+  'japanese',
+  'chinese',
+  'other',
+] as const
 export type ScriptGroup = (typeof SCRIPT_GROUPS)[number]
 
 function scriptOfCode(c: number): ScriptGroup | undefined {

@@ -5,7 +5,8 @@
 // inside the reported order out, up to the end of its sentence; the rest of the text still counts.
 import { groupSpans, type Span } from './mention-spans.ts'
 
-const REPORTING_VERB = '(?:tell|tells|telling|told|ask|asks|asking|asked|instruct|instructs|instructing|instructed|trick|tricks|tricking|tricked|get|gets|getting|got|make|makes|making|made|cause|causes|causing|caused|convince|convinces|convincing|convinced|persuade|persuades|persuading|persuaded|lead|leads|leading|led)'
+const REPORTING_VERB =
+  '(?:tell|tells|telling|told|ask|asks|asking|asked|instruct|instructs|instructing|instructed|trick|tricks|tricking|tricked|get|gets|getting|got|make|makes|making|made|cause|causes|causing|caused|convince|convinces|convincing|convinced|persuade|persuades|persuading|persuaded|lead|leads|leading|led)'
 const MODEL = '(?:the|a|an|any)\\s+(?:(?:\\w+\\s+)?(?:model|llm|ai|assistant|chatbot|bot|agent)s?|language\\s+models?)'
 const REPORTED = new RegExp(`\\b${REPORTING_VERB}\\s+${MODEL}\\s+(?:(?:in)?to\\s+)?([^.!?\\n]{1,200})`, 'dgi')
 

@@ -122,7 +122,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'telegram-bot-token', keywords: [':'], pattern: /(?<![\w:])\d{8,10}:[A-Za-z0-9_-]{35}(?![\w-])/g, prefixLength: 11, minEntropy: 3.5 },
   { id: 'sendgrid-api-key', keywords: ['sg.'], pattern: /(?<![\w])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g, prefixLength: 3, minEntropy: 3.5 },
   { id: 'mailchimp-api-key', keywords: ['-us'], pattern: /(?<![\w-])[0-9a-f]{32}-us\d{1,2}(?![\w-])/g, minEntropy: 3 },
-  { id: 'stripe-secret-key', keywords: ['sk_', 'rk_'], pattern: /(?<![\w])(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,247}(?![\w])/g, prefixLength: 8, check: hasDigitAndLetter },
+  {
+    id: 'stripe-secret-key',
+    keywords: ['sk_', 'rk_'],
+    pattern: /(?<![\w])(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,247}(?![\w])/g,
+    prefixLength: 8,
+    check: hasDigitAndLetter,
+  },
   {
     id: 'gateway-api-key',
     keywords: ['sk_', 'pk_'],

@@ -78,8 +78,28 @@ function isLetterCode(code: number): boolean {
 
 /** Words people use as stand-in credentials in documentation and examples. */
 const STAND_IN_CREDENTIALS = new Set([
-  'pass', 'password', 'passwd', 'secret', 'test', 'testing', 'user', 'username', 'admin', 'root',
-  'changeme', 'example', 'demo', 'guest', 'foo', 'bar', 'foobar', 'null', 'none', 'true', 'false', 'undefined',
+  'pass',
+  'password',
+  'passwd',
+  'secret',
+  'test',
+  'testing',
+  'user',
+  'username',
+  'admin',
+  'root',
+  'changeme',
+  'example',
+  'demo',
+  'guest',
+  'foo',
+  'bar',
+  'foobar',
+  'null',
+  'none',
+  'true',
+  'false',
+  'undefined',
 ])
 
 export function isStandInCredential(value: string): boolean {

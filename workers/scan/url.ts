@@ -5,8 +5,7 @@ import { isIPv4, isIPv6 } from 'node:net'
 import type { Detector, Finding } from './types.ts'
 
 const SCHEME_URL = /(?<![\w])(?:https?|ftps?|wss?):\/\/[^\s<>"'\x60{}|\\^]+/gi
-const HOST_URL =
-  /(?<![\w.@/:%+-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,24}(?::\d{2,5})?(?:\/[^\s<>"'\x60{}|\\^]*)?(?![\w\-@]|\.\w)/gi
+const HOST_URL = /(?<![\w.@/:%+-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,24}(?::\d{2,5})?(?:\/[^\s<>"'\x60{}|\\^]*)?(?![\w\-@]|\.\w)/gi
 const TRAILING_PUNCTUATION = /[.,;:!?'")\]]+$/
 const HOST_LABELS = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,24}|xn--[a-z0-9-]{2,59})$/i
 const WELL_KNOWN_TLDS = new Set(
@@ -28,7 +27,7 @@ export const urlDetector: Detector = {
     }
     for (const m of text.matchAll(HOST_URL)) {
       const url = trimTrailing(m[0])
-      const host = (url.split(/[/:]/)[0] as string)
+      const host = url.split(/[/:]/)[0] as string
       const labels = host.split('.')
       const tld = labels[labels.length - 1] as string
       const isWww = host.toLowerCase().startsWith('www.')

@@ -9,7 +9,13 @@ import { requireRole, type Role } from './roles.ts'
 import type { User } from '../store/users.ts'
 
 /** The target membership, once the member's right to change it is checked; `newRole` undefined: a removal. */
-export function checkMemberChange(member: Member, userId: string, target: Membership | undefined, newRole: Role | undefined, ownerCount: () => number): Membership {
+export function checkMemberChange(
+  member: Member,
+  userId: string,
+  target: Membership | undefined,
+  newRole: Role | undefined,
+  ownerCount: () => number,
+): Membership {
   requireRole(member.role, 'admin')
   if (target === undefined) throw new NotFoundError(`No member ${userId} in this organization.`)
   if (target.role === 'owner' || newRole === 'owner') requireRole(member.role, 'owner')

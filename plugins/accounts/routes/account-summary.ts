@@ -11,9 +11,11 @@ function describeProject(registry: AuthRegistry, project: Project): string {
   const governorText = governor.enabled
     ? `Governor on (${governor.strictMode ? 'strict mode' : 'not strict'}${governor.redactOutput ? ', answers redacted' : ''}, auto-approve up to risk ${governor.autoApproveThreshold}, ${governor.customRules.length} custom rules)`
     : 'Governor off'
-  return `- ${project.name} (${project.id}): plan ${project.plan}, monthly budget $${project.budgetDollars}, ` +
+  return (
+    `- ${project.name} (${project.id}): plan ${project.plan}, monthly budget $${project.budgetDollars}, ` +
     `cache ${project.cacheEnabled ? `on for ${project.cacheTtlSeconds}s` : 'off'}, ${governorText}, ` +
     `API keys: ${active} active, ${keys.length - active} inactive.`
+  )
 }
 
 export function accountSummary(registry: AuthRegistry, ownerName: string, projects: readonly Project[]): string {

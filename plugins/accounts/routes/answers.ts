@@ -34,11 +34,16 @@ export const signupAnswer = messageAnswer.extend({ user: z.object({ id: z.string
 export const organizationAnswer = z.object({ id: z.string(), name: z.string(), createdAt: instant, role: z.enum(ROLES) })
 
 export const auditLogAnswer = z.object({
-  entries: z.array(z.object({
-    id: z.string(), at: instant, actor: z.object({ userId: z.string(), email: z.string() }), action: z.string(),
-    target: z.object({ type: z.enum(['organization', 'member', 'invitation', 'project', 'key']), id: z.string() }),
-    details: z.record(z.string(), z.unknown()).optional(),
-  })),
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      at: instant,
+      actor: z.object({ userId: z.string(), email: z.string() }),
+      action: z.string(),
+      target: z.object({ type: z.enum(['organization', 'member', 'invitation', 'project', 'key']), id: z.string() }),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
 })
 
 export const memberAnswer = z.object({ userId: z.string(), email: z.string().nullable(), role: z.enum(ROLES), joinedAt: instant })
@@ -49,19 +54,39 @@ export const invitationAnswer = z.object({
 })
 
 export const projectAnswer = z.object({
-  id: z.string(), organizationId: z.string().optional(), name: z.string(), plan: z.enum(PLANS), budgetDollars: z.number(),
-  cacheTtlSeconds: z.number().int(), cacheEnabled: z.boolean(),
-  cacheSampled: z.boolean().optional().describe('The cache also answers OpenAI and Anthropic requests sampled above temperature 0 without a seed; absent: false.'),
-  governor: z.looseObject({ enabled: z.boolean(), strictMode: z.boolean(), autoApproveThreshold: z.number(), customRules: z.array(z.unknown()), version: z.number().int() }),
+  id: z.string(),
+  organizationId: z.string().optional(),
+  name: z.string(),
+  plan: z.enum(PLANS),
+  budgetDollars: z.number(),
+  cacheTtlSeconds: z.number().int(),
+  cacheEnabled: z.boolean(),
+  cacheSampled: z
+    .boolean()
+    .optional()
+    .describe('The cache also answers OpenAI and Anthropic requests sampled above temperature 0 without a seed; absent: false.'),
+  governor: z.looseObject({
+    enabled: z.boolean(),
+    strictMode: z.boolean(),
+    autoApproveThreshold: z.number(),
+    customRules: z.array(z.unknown()),
+    version: z.number().int(),
+  }),
   createdAt: instant,
 })
 
 export const keyAnswer = z.object({
-  id: z.string(), projectId: z.string(), type: z.enum(['sk', 'pk']), env: z.enum(['dev', 'stg', 'prod']).nullable(), name: z.string(),
-  prefix: z.string().describe('First and last characters, for identification.'), status: z.enum(['active', 'inactive']), createdAt: instant,
+  id: z.string(),
+  projectId: z.string(),
+  type: z.enum(['sk', 'pk']),
+  env: z.enum(['dev', 'stg', 'prod']).nullable(),
+  name: z.string(),
+  prefix: z.string().describe('First and last characters, for identification.'),
+  status: z.enum(['active', 'inactive']),
+  createdAt: instant,
   lastUsedAt: instant.nullable().optional(),
-  budgetDollars: z.number().optional().describe('The key\'s own monthly budget, in dollars, checked beside its project\'s; absent when it has none.'),
-  rpm: z.number().int().optional().describe('The key\'s own requests per minute, checked beside its plan\'s; absent when it has none.'),
+  budgetDollars: z.number().optional().describe("The key's own monthly budget, in dollars, checked beside its project's; absent when it has none."),
+  rpm: z.number().int().optional().describe("The key's own requests per minute, checked beside its plan's; absent when it has none."),
 })
 
 export const createdKeyAnswer = keyAnswer.extend({ key: z.string().describe('The full key: shown this once only.') })
@@ -69,6 +94,7 @@ export const createdKeyAnswer = keyAnswer.extend({ key: z.string().describe('The
 export const deletedAnswer = z.object({ id: z.string(), deleted: z.literal(true) })
 
 export const queryAnswer = z.object({
-  answer: z.string(), model: z.string(),
+  answer: z.string(),
+  model: z.string(),
   usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() }),
 })

@@ -34,18 +34,28 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
   const { changes, oneTimeTokens, passwords, audit } = services
   return [
     memberRoute(services, {
-      method: 'POST', path: '/api/orgs/me/invitations', name: 'org_invite', body: inviteBody, docs: { status: 201, response: invitationAnswer },
+      method: 'POST',
+      path: '/api/orgs/me/invitations',
+      name: 'org_invite',
+      body: inviteBody,
+      docs: { status: 201, response: invitationAnswer },
       async handle(ctx, member, body) {
         requireRole(member.role, 'admin')
         const email = normalizeEmail(body.email)
         const expiresAt = services.now() + services.config.invitationHours * 3600_000
         const organization = member.organization
         services.sendLater(ctx, async (base) => {
-          const token = await oneTimeTokens.issue({ kind: 'invite', organizationId: organization.id, email, role: body.role, invitedBy: member.user.id }, expiresAt)
+          const token = await oneTimeTokens.issue(
+            { kind: 'invite', organizationId: organization.id, email, role: body.role, invitedBy: member.user.id },
+            expiresAt,
+          )
           return invitationMail(email, organization.name, `${base}${ACCEPT_PATH}`, token)
         })
         await audit.record(organization.id, {
-          actor: actorOf(member), action: 'member.invite', target: { type: 'invitation', id: email }, details: { role: body.role },
+          actor: actorOf(member),
+          action: 'member.invite',
+          target: { type: 'invitation', id: email },
+          details: { role: body.role },
         })
         return Reply.json({ success: true, invitation: { email, role: body.role, expiresAt: new Date(expiresAt).toISOString() } }, 201)
       },
@@ -53,7 +63,10 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
     // The mailed link: the dashboard's page that asks for a password and posts the token. Only a
     // browser opens it (an API client posts the token), so it is not in /openapi.json.
     accountRoute({
-      method: 'GET', path: ACCEPT_PATH, name: 'org_invitation_open', documented: false,
+      method: 'GET',
+      path: ACCEPT_PATH,
+      name: 'org_invitation_open',
+      documented: false,
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')
         const page = toPage(services.pages, 'acceptInvitation', token)
@@ -62,7 +75,11 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     accountRoute({
-      method: 'POST', path: ACCEPT_PATH, name: 'org_invitation_accept', body: acceptBody, docs: { response: loginAnswerSchema, errors: [401, 409] },
+      method: 'POST',
+      path: ACCEPT_PATH,
+      name: 'org_invitation_accept',
+      body: acceptBody,
+      docs: { response: loginAnswerSchema, errors: [401, 409] },
       async handle(ctx, body) {
         const now = services.now()
         if ((await oneTimeTokens.peek('invite', body.token, now)) === undefined) throw invalidInvitation()
@@ -70,7 +87,9 @@ export function invitationRoutes(services: AccountServices): RouteSpec[] {
         const joinedAt = services.isoNow()
         const { user, invitation } = await changes.acceptInvitation(body.token, now, passwordHash, joinedAt)
         await audit.record(invitation.organizationId, {
-          actor: { userId: user.id, email: user.email }, action: 'member.join', target: { type: 'member', id: user.id },
+          actor: { userId: user.id, email: user.email },
+          action: 'member.join',
+          target: { type: 'member', id: user.id },
           details: { role: invitation.role, invitedBy: invitation.invitedBy },
         })
         return tokenReply(ctx.headers, await startSession(services, user, invitation.organizationId), services.config.refreshTokenDays)

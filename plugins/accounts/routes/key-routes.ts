@@ -14,10 +14,15 @@ import type { AccountServices } from '../services.ts'
 import { createdKeyAnswer, deletedAnswer, keyAnswer } from './answers.ts'
 import { nameField } from './fields.ts'
 
-const budgetDollars = z.number({ error: 'budgetDollars must be a number of dollars' })
-  .nonnegative('budgetDollars must not be negative').max(1_000_000_000, 'budgetDollars must be at most 1000000000')
-const rpm = z.number({ error: 'rpm must be a whole number' }).int('rpm must be a whole number')
-  .positive('rpm must be at least 1').max(1_000_000, 'rpm must be at most 1000000')
+const budgetDollars = z
+  .number({ error: 'budgetDollars must be a number of dollars' })
+  .nonnegative('budgetDollars must not be negative')
+  .max(1_000_000_000, 'budgetDollars must be at most 1000000000')
+const rpm = z
+  .number({ error: 'rpm must be a whole number' })
+  .int('rpm must be a whole number')
+  .positive('rpm must be at least 1')
+  .max(1_000_000, 'rpm must be at most 1000000')
 
 const createBody = z.strictObject({
   name: nameField('name'),
@@ -49,45 +54,68 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
     }
   }
 
-  const statusRoute = (action: 'deactivate' | 'reactivate') => memberRoute(services, {
-    method: 'POST', path: `/api/keys/:id/${action}`, name: `key_${action}`, docs: { response: keyAnswer },
-    async handle(ctx, member) {
-      const key = ownKey(member, ctx.params.id!)
-      requireRole(member.role, 'admin')
-      const updated = await onKey(key.id, registry.setKeyStatus(key.id, action === 'deactivate' ? 'inactive' : 'active'))
-      await audit.record(member.organization.id, {
-        actor: actorOf(member), action: `key.${action}`, target: { type: 'key', id: key.id }, details: { projectId: key.projectId, prefix: key.prefix },
-      })
-      return Reply.json(updated)
-    },
-  })
+  const statusRoute = (action: 'deactivate' | 'reactivate') =>
+    memberRoute(services, {
+      method: 'POST',
+      path: `/api/keys/:id/${action}`,
+      name: `key_${action}`,
+      docs: { response: keyAnswer },
+      async handle(ctx, member) {
+        const key = ownKey(member, ctx.params.id!)
+        requireRole(member.role, 'admin')
+        const updated = await onKey(key.id, registry.setKeyStatus(key.id, action === 'deactivate' ? 'inactive' : 'active'))
+        await audit.record(member.organization.id, {
+          actor: actorOf(member),
+          action: `key.${action}`,
+          target: { type: 'key', id: key.id },
+          details: { projectId: key.projectId, prefix: key.prefix },
+        })
+        return Reply.json(updated)
+      },
+    })
 
   return [
     memberRoute(services, {
-      method: 'POST', path: '/api/projects/:id/keys', name: 'keys_create', body: createBody, docs: { status: 201, response: createdKeyAnswer },
+      method: 'POST',
+      path: '/api/projects/:id/keys',
+      name: 'keys_create',
+      body: createBody,
+      docs: { status: 201, response: createdKeyAnswer },
       async handle(ctx, member, body) {
         const project = ownProject(services, member, ctx.params.id!)
         requireRole(member.role, 'admin')
         const { record, key } = await registry.createKey({
-          projectId: project.id, name: body.name, type: body.type, env: body.env,
+          projectId: project.id,
+          name: body.name,
+          type: body.type,
+          env: body.env,
           ...(body.budgetDollars === undefined ? {} : { budgetDollars: body.budgetDollars }),
           ...(body.rpm === undefined ? {} : { rpm: body.rpm }),
         })
         await audit.record(member.organization.id, {
-          actor: actorOf(member), action: 'key.create', target: { type: 'key', id: record.id },
+          actor: actorOf(member),
+          action: 'key.create',
+          target: { type: 'key', id: record.id },
           details: { projectId: project.id, name: record.name, prefix: record.prefix, type: record.type, env: record.env },
         })
         return Reply.json({ ...record, key }, 201)
       },
     }),
     memberRoute(services, {
-      method: 'GET', path: '/api/projects/:id/keys', name: 'keys_list', docs: { response: z.object({ keys: z.array(keyAnswer) }) },
+      method: 'GET',
+      path: '/api/projects/:id/keys',
+      name: 'keys_list',
+      docs: { response: z.object({ keys: z.array(keyAnswer) }) },
       async handle(ctx, member) {
         return Reply.json({ keys: registry.listKeys(ownProject(services, member, ctx.params.id!).id) })
       },
     }),
     memberRoute(services, {
-      method: 'PATCH', path: '/api/keys/:id', name: 'key_update', body: limitsBody, docs: { response: keyAnswer },
+      method: 'PATCH',
+      path: '/api/keys/:id',
+      name: 'key_update',
+      body: limitsBody,
+      docs: { response: keyAnswer },
       async handle(ctx, member, body) {
         const key = ownKey(member, ctx.params.id!)
         requireRole(member.role, 'admin')
@@ -97,7 +125,10 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
         }
         const updated = await onKey(key.id, registry.setKeyLimits(key.id, changes))
         await audit.record(member.organization.id, {
-          actor: actorOf(member), action: 'key.update', target: { type: 'key', id: key.id }, details: { projectId: key.projectId, prefix: key.prefix, ...changes },
+          actor: actorOf(member),
+          action: 'key.update',
+          target: { type: 'key', id: key.id },
+          details: { projectId: key.projectId, prefix: key.prefix, ...changes },
         })
         return Reply.json(updated)
       },
@@ -105,13 +136,19 @@ export function keyRoutes(services: AccountServices): RouteSpec[] {
     statusRoute('deactivate'),
     statusRoute('reactivate'),
     memberRoute(services, {
-      method: 'DELETE', path: '/api/keys/:id', name: 'key_delete', docs: { response: deletedAnswer },
+      method: 'DELETE',
+      path: '/api/keys/:id',
+      name: 'key_delete',
+      docs: { response: deletedAnswer },
       async handle(ctx, member) {
         const key = ownKey(member, ctx.params.id!)
         requireRole(member.role, 'admin')
         await onKey(key.id, registry.deleteKey(key.id))
         await audit.record(member.organization.id, {
-          actor: actorOf(member), action: 'key.delete', target: { type: 'key', id: key.id }, details: { projectId: key.projectId, prefix: key.prefix },
+          actor: actorOf(member),
+          action: 'key.delete',
+          target: { type: 'key', id: key.id },
+          details: { projectId: key.projectId, prefix: key.prefix },
         })
         return Reply.json({ id: key.id, deleted: true })
       },

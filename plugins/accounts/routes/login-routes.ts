@@ -37,7 +37,10 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
 
   return [
     accountRoute({
-      method: 'POST', path: '/api/auth/login', name: 'auth_login', body: loginBody,
+      method: 'POST',
+      path: '/api/auth/login',
+      name: 'auth_login',
+      body: loginBody,
       docs: { response: loginAnswerSchema, errors: [401, 403, 429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'login', body.email)
@@ -50,7 +53,10 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     accountRoute({
-      method: 'POST', path: '/api/auth/magic-link', name: 'auth_magic_link', body: magicLinkBody,
+      method: 'POST',
+      path: '/api/auth/magic-link',
+      name: 'auth_magic_link',
+      body: magicLinkBody,
       docs: { response: messageAnswer, errors: [429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'magic-link', body.email)
@@ -67,14 +73,19 @@ export function loginRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     accountRoute({
-      method: 'POST', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_verify', body: magicLinkVerifyBody,
+      method: 'POST',
+      path: '/api/auth/magic-link/verify',
+      name: 'auth_magic_link_verify',
+      body: magicLinkVerifyBody,
       docs: { response: loginAnswerSchema, errors: [401] },
       handle: (ctx, body) => signInWithMagicLink(ctx, body.token),
     }),
     // The link in the e-mail opens this form: in a browser, the dashboard's sign-in page, which
     // posts the token above; the tokens are the page's, not a JSON document's.
     accountRoute({
-      method: 'GET', path: '/api/auth/magic-link/verify', name: 'auth_magic_link_open',
+      method: 'GET',
+      path: '/api/auth/magic-link/verify',
+      name: 'auth_magic_link_open',
       docs: { query: tokenQuery, response: loginAnswerSchema, redirects: true, errors: [401] },
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')

@@ -17,29 +17,45 @@ export function memberRoutes(services: AccountServices): RouteSpec[] {
 
   return [
     memberRoute(services, {
-      method: 'GET', path: '/api/orgs/me/members', name: 'org_members', docs: { response: z.object({ members: z.array(memberAnswer) }) },
+      method: 'GET',
+      path: '/api/orgs/me/members',
+      name: 'org_members',
+      docs: { response: z.object({ members: z.array(memberAnswer) }) },
       async handle(_ctx, member) {
         return Reply.json({ members: await Promise.all((await organizations.members(member.organization.id)).map(view)) })
       },
     }),
     memberRoute(services, {
-      method: 'PATCH', path: '/api/orgs/me/members/:userId', name: 'org_member_update', body: roleBody, docs: { response: memberAnswer, errors: [409] },
+      method: 'PATCH',
+      path: '/api/orgs/me/members/:userId',
+      name: 'org_member_update',
+      body: roleBody,
+      docs: { response: memberAnswer, errors: [409] },
       async handle(ctx, member, body) {
         const userId = ctx.params.userId!
         const { before, after } = await changes.changeRole(member, userId, body.role)
         await audit.record(member.organization.id, {
-          actor: actorOf(member), action: 'member.role_change', target: { type: 'member', id: userId }, details: { from: before.role, to: after.role },
+          actor: actorOf(member),
+          action: 'member.role_change',
+          target: { type: 'member', id: userId },
+          details: { from: before.role, to: after.role },
         })
         return Reply.json(await view(after))
       },
     }),
     memberRoute(services, {
-      method: 'DELETE', path: '/api/orgs/me/members/:userId', name: 'org_member_remove', docs: { response: z.object({ userId: z.string(), removed: z.literal(true) }), errors: [409] },
+      method: 'DELETE',
+      path: '/api/orgs/me/members/:userId',
+      name: 'org_member_remove',
+      docs: { response: z.object({ userId: z.string(), removed: z.literal(true) }), errors: [409] },
       async handle(ctx, member) {
         const userId = ctx.params.userId!
         const removed = await changes.removeMember(member, userId)
         await audit.record(member.organization.id, {
-          actor: actorOf(member), action: 'member.remove', target: { type: 'member', id: userId }, details: { role: removed.role },
+          actor: actorOf(member),
+          action: 'member.remove',
+          target: { type: 'member', id: userId },
+          details: { role: removed.role },
         })
         return Reply.json({ userId, removed: true })
       },

@@ -17,9 +17,13 @@ export function createProjectAccess(services: AccountServices): ProjectAccess {
       const { projectId: _, ...params } = ctx.params
       return {
         project,
-        recordChange: () => services.audit.record(member.organization.id, {
-          actor: actorOf(member), action: route.name, target: { type: 'project', id: project.id }, details: params,
-        }),
+        recordChange: () =>
+          services.audit.record(member.organization.id, {
+            actor: actorOf(member),
+            action: route.name,
+            target: { type: 'project', id: project.id },
+            details: params,
+          }),
       }
     },
   }

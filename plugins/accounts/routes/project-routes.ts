@@ -20,21 +20,30 @@ const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600
 
 const name = nameField('name')
 const plan = oneOf('plan', PLANS)
-const budgetDollars = z.number({ error: 'budgetDollars must be a number' }).nonnegative('budgetDollars must not be negative').max(MAX_BUDGET_DOLLARS, 'budgetDollars is too large')
+const budgetDollars = z
+  .number({ error: 'budgetDollars must be a number' })
+  .nonnegative('budgetDollars must not be negative')
+  .max(MAX_BUDGET_DOLLARS, 'budgetDollars is too large')
 
 const createBody = z.strictObject({ name, plan: plan.default('free'), budgetDollars: budgetDollars.default(10) })
 
-const updateBody = z.strictObject({
-  name: name.optional(),
-  plan: plan.optional(),
-  budgetDollars: budgetDollars.optional(),
-  cacheTtlSeconds: z.number({ error: 'cacheTtlSeconds must be a number' }).int('cacheTtlSeconds must be a whole number')
-    .min(0, 'cacheTtlSeconds must not be negative').max(MAX_CACHE_TTL_SECONDS, 'cacheTtlSeconds may be at most 30 days').optional(),
-  cacheEnabled: z.boolean({ error: 'cacheEnabled must be true or false' }).optional(),
-  cacheSampled: z.boolean({ error: 'cacheSampled must be true or false' }).optional(),
-  // The Governor's own schema: the same checks (a regex's safety among them) as its policies routes.
-  governor: settingsChangesSchema.optional(),
-}).refine((changes) => Object.keys(changes).length > 0, { message: 'give at least one field to change' })
+const updateBody = z
+  .strictObject({
+    name: name.optional(),
+    plan: plan.optional(),
+    budgetDollars: budgetDollars.optional(),
+    cacheTtlSeconds: z
+      .number({ error: 'cacheTtlSeconds must be a number' })
+      .int('cacheTtlSeconds must be a whole number')
+      .min(0, 'cacheTtlSeconds must not be negative')
+      .max(MAX_CACHE_TTL_SECONDS, 'cacheTtlSeconds may be at most 30 days')
+      .optional(),
+    cacheEnabled: z.boolean({ error: 'cacheEnabled must be true or false' }).optional(),
+    cacheSampled: z.boolean({ error: 'cacheSampled must be true or false' }).optional(),
+    // The Governor's own schema: the same checks (a regex's safety among them) as its policies routes.
+    governor: settingsChangesSchema.optional(),
+  })
+  .refine((changes) => Object.keys(changes).length > 0, { message: 'give at least one field to change' })
 
 /** The project, if it belongs to the member's organization. */
 export function ownProject(services: AccountServices, member: Member, id: string): Project {
@@ -50,36 +59,51 @@ function definedOnly<T extends object>(value: T): Defined<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Defined<T>
 }
 
-
 export function projectRoutes(services: AccountServices): RouteSpec[] {
   const { registry, audit, policies } = services
   return [
     memberRoute(services, {
-      method: 'POST', path: '/api/projects', name: 'projects_create', body: createBody, docs: { status: 201, response: projectAnswer },
+      method: 'POST',
+      path: '/api/projects',
+      name: 'projects_create',
+      body: createBody,
+      docs: { status: 201, response: projectAnswer },
       async handle(_ctx, member, body) {
         requireRole(member.role, 'admin')
         const project = await registry.createProject({ organizationId: member.organization.id, ...body })
         await audit.record(member.organization.id, {
-          actor: actorOf(member), action: 'project.create', target: { type: 'project', id: project.id },
+          actor: actorOf(member),
+          action: 'project.create',
+          target: { type: 'project', id: project.id },
           details: { name: project.name, plan: project.plan, budgetDollars: project.budgetDollars },
         })
         return Reply.json(project, 201)
       },
     }),
     memberRoute(services, {
-      method: 'GET', path: '/api/projects', name: 'projects_list', docs: { response: z.object({ projects: z.array(projectAnswer) }) },
+      method: 'GET',
+      path: '/api/projects',
+      name: 'projects_list',
+      docs: { response: z.object({ projects: z.array(projectAnswer) }) },
       async handle(_ctx, member) {
         return Reply.json({ projects: registry.listProjects().filter((p) => p.organizationId === member.organization.id) })
       },
     }),
     memberRoute(services, {
-      method: 'GET', path: '/api/projects/:id', name: 'project_get', docs: { response: projectAnswer },
+      method: 'GET',
+      path: '/api/projects/:id',
+      name: 'project_get',
+      docs: { response: projectAnswer },
       async handle(ctx, member) {
         return Reply.json(ownProject(services, member, ctx.params.id!))
       },
     }),
     memberRoute(services, {
-      method: 'PATCH', path: '/api/projects/:id', name: 'project_update', body: updateBody, docs: { response: projectAnswer },
+      method: 'PATCH',
+      path: '/api/projects/:id',
+      name: 'project_update',
+      body: updateBody,
+      docs: { response: projectAnswer },
       async handle(ctx, member, body) {
         const id = ownProject(services, member, ctx.params.id!).id
         requireRole(member.role, 'admin')
@@ -88,14 +112,20 @@ export function projectRoutes(services: AccountServices): RouteSpec[] {
         // policies routes do; the other fields through the registry.
         if (governor !== undefined) {
           if (policies === undefined) {
-            throw new InvalidRequestError('Invalid request: governor: this gateway runs without the Governor', 'Governor settings cannot be changed: the Governor plugin is not installed.', [{ path: 'governor', message: 'the Governor plugin is not installed' }])
+            throw new InvalidRequestError(
+              'Invalid request: governor: this gateway runs without the Governor',
+              'Governor settings cannot be changed: the Governor plugin is not installed.',
+              [{ path: 'governor', message: 'the Governor plugin is not installed' }],
+            )
           }
           await policies.updateSettings(id, governor)
         }
         const others: ProjectChanges = definedOnly(rest)
         const project = Object.keys(others).length > 0 ? await registry.updateProject(id, others) : ownProject(services, member, id)
         await audit.record(member.organization.id, {
-          actor: actorOf(member), action: 'project.update', target: { type: 'project', id },
+          actor: actorOf(member),
+          action: 'project.update',
+          target: { type: 'project', id },
           details: { fields: Object.keys(body) },
         })
         return Reply.json(project)

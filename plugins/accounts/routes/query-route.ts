@@ -20,7 +20,11 @@ const MODEL = 'gpt-4o-mini'
 const MAX_ANSWER_TOKENS = 500
 
 const queryBody = z.strictObject({
-  question: z.string({ error: 'question must be a string' }).trim().min(1, 'question must not be empty').max(2000, 'question must hold at most 2000 characters'),
+  question: z
+    .string({ error: 'question must be a string' })
+    .trim()
+    .min(1, 'question must not be empty')
+    .max(2000, 'question must hold at most 2000 characters'),
 })
 
 interface Scope {
@@ -53,13 +57,22 @@ export function queryRoute(services: AccountServices): RouteSpec {
   }
 
   return accountRoute({
-    method: 'POST', path: '/api/ai/query', name: 'ai_query', listener: 'main', body: queryBody,
+    method: 'POST',
+    path: '/api/ai/query',
+    name: 'ai_query',
+    listener: 'main',
+    body: queryBody,
     docs: { response: queryAnswer, auth: 'accessTokenOrKey' },
     async handle(ctx, body) {
       const scope = await scopeOf(ctx.headers)
-      const system = 'You answer questions about one Tollgate account, using only the facts below. ' +
-        'If they do not hold the answer, say so.\n\n' + accountSummary(registry, scope.name, scope.projects)
-      const messages = [{ role: 'system' as const, content: system }, { role: 'user' as const, content: body.question }]
+      const system =
+        'You answer questions about one Tollgate account, using only the facts below. ' +
+        'If they do not hold the answer, say so.\n\n' +
+        accountSummary(registry, scope.name, scope.projects)
+      const messages = [
+        { role: 'system' as const, content: system },
+        { role: 'user' as const, content: body.question },
+      ]
       const promptTokens = countTokens(system) + countTokens(body.question)
       const result = await localModel.complete({ model: MODEL, messages, temperature: 0, maxTokens: MAX_ANSWER_TOKENS, mode: 'text', promptTokens }, ctx.signal)
       const completionTokens = result.usage?.completionTokens ?? countTokens(result.text)

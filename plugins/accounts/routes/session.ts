@@ -15,7 +15,13 @@ interface LoginAnswer extends TokenAnswer {
   readonly user: { readonly id: string; readonly email: string; readonly organization_id: string }
 }
 
-export async function tokenAnswer(services: AccountServices, userId: string, organizationId: string, familyId: string, refreshToken: string): Promise<TokenAnswer> {
+export async function tokenAnswer(
+  services: AccountServices,
+  userId: string,
+  organizationId: string,
+  familyId: string,
+  refreshToken: string,
+): Promise<TokenAnswer> {
   const accessToken = await services.accessTokens.issue({ sub: userId, org: organizationId, sid: familyId })
   return { access_token: accessToken, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'bearer' }
 }

@@ -27,7 +27,10 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
   const { changes, oneTimeTokens, passwords } = services
   return [
     accountRoute({
-      method: 'POST', path: '/api/auth/signup', name: 'auth_signup', body: signupBody,
+      method: 'POST',
+      path: '/api/auth/signup',
+      name: 'auth_signup',
+      body: signupBody,
       docs: { response: signupAnswer, errors: [429] },
       async handle(ctx, body) {
         await services.limitAttempts(ctx, 'signup', body.email)
@@ -53,7 +56,9 @@ export function signupRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     accountRoute({
-      method: 'GET', path: '/api/auth/verify', name: 'auth_verify',
+      method: 'GET',
+      path: '/api/auth/verify',
+      name: 'auth_verify',
       docs: { query: tokenQuery, response: messageAnswer, redirects: true, errors: [401] },
       async handle(ctx) {
         const { token } = validate(tokenQuery, Object.fromEntries(ctx.query), 'query')

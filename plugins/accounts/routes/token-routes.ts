@@ -23,7 +23,10 @@ export function tokenRoutes(services: AccountServices): RouteSpec[] {
   const { users, refreshTokens } = services
   return [
     accountRoute({
-      method: 'POST', path: '/api/auth/refresh', name: 'auth_refresh', body: refreshBody,
+      method: 'POST',
+      path: '/api/auth/refresh',
+      name: 'auth_refresh',
+      body: refreshBody,
       docs: { response: refreshAnswerSchema, errors: [401] },
       async handle(ctx, body) {
         const inCookie = wantsRefreshCookie(ctx.headers)
@@ -48,7 +51,10 @@ export function tokenRoutes(services: AccountServices): RouteSpec[] {
       },
     }),
     accountRoute({
-      method: 'POST', path: '/api/auth/logout', name: 'auth_logout', body: logoutBody,
+      method: 'POST',
+      path: '/api/auth/logout',
+      name: 'auth_logout',
+      body: logoutBody,
       docs: { response: messageAnswer, auth: 'optionalAccessToken' },
       async handle(ctx, body) {
         if (body.refresh_token !== undefined) {
@@ -56,7 +62,7 @@ export function tokenRoutes(services: AccountServices): RouteSpec[] {
         } else {
           await refreshTokens.revokeFamily((await authenticateMember(services, ctx.headers)).familyId)
         }
-        return Reply.json({ success: true, message: 'Signed out: the session\'s tokens no longer work.' }, 200, clearRefreshCookie)
+        return Reply.json({ success: true, message: "Signed out: the session's tokens no longer work." }, 200, clearRefreshCookie)
       },
     }),
   ]

@@ -9,9 +9,7 @@ import { AUTH_MIGRATIONS } from './postgres/schema.ts'
 import { createRegistry, loadSecret } from './lmdb.ts'
 import type { AuthRegistry } from './registry.ts'
 
-export type RegistryHome =
-  | { readonly database: PluginDatabase; readonly log: Logger }
-  | { readonly database?: undefined; readonly store: PluginStore }
+export type RegistryHome = { readonly database: PluginDatabase; readonly log: Logger } | { readonly database?: undefined; readonly store: PluginStore }
 
 /** `follow`: keep up with other gateways' writes for as long as it is open (a gateway), or read once (a command). */
 export async function openRegistry(home: RegistryHome, secret: string | undefined, clock: Clock, follow: boolean): Promise<AuthRegistry> {

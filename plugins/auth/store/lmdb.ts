@@ -8,7 +8,18 @@ import { decodedReads } from '../../../proxy/stores/decoded-reads.ts'
 import type { PluginStore } from '../../../proxy/stores/store.ts'
 import { storedOnce } from '../../../proxy/stores/stored-once.ts'
 import { KnownKeyHashes, hmacKey, sameHash } from '../logic/key-hash.ts'
-import { changedProject, keyView, newKey, newProject, RegistryError, withCurrentFields, withKeyLimits, type AuthRegistry, type KeyRecord, type KeyView } from './registry.ts'
+import {
+  changedProject,
+  keyView,
+  newKey,
+  newProject,
+  RegistryError,
+  withCurrentFields,
+  withKeyLimits,
+  type AuthRegistry,
+  type KeyRecord,
+  type KeyView,
+} from './registry.ts'
 
 const SECRET_ENTRY = 'hmac-secret'
 const CHANGES = 'projects-and-keys'
@@ -89,7 +100,12 @@ export function createRegistry(store: PluginStore, secretBytes: Buffer, clock: C
       })
       return { record: view(record), key }
     },
-    listKeys: (projectId) => [...records.getRange().filter(({ value }) => value.projectId === projectId).map(({ value }) => view(value))],
+    listKeys: (projectId) => [
+      ...records
+        .getRange()
+        .filter(({ value }) => value.projectId === projectId)
+        .map(({ value }) => view(value)),
+    ],
     getKey(id) {
       const hash = hashes.get(id)
       const record = hash === undefined ? undefined : records.get(hash)

@@ -46,7 +46,9 @@ interface NewProject {
   readonly budgetDollars: number
 }
 
-export type ProjectChanges = Partial<Pick<Project, 'organizationId' | 'name' | 'plan' | 'budgetDollars' | 'cacheTtlSeconds' | 'cacheEnabled' | 'cacheSampled'>> & {
+export type ProjectChanges = Partial<
+  Pick<Project, 'organizationId' | 'name' | 'plan' | 'budgetDollars' | 'cacheTtlSeconds' | 'cacheEnabled' | 'cacheSampled'>
+> & {
   readonly governor?: Partial<Omit<GovernorSettings, 'version'>>
 }
 

@@ -52,8 +52,15 @@ export function encodeCacheKey(fields: CacheKeyFields): string {
   const messages = new Array<readonly unknown[]>(fields.messages.length)
   for (let i = 0; i < messages.length; i++) messages[i] = encodeMessage(fields.messages[i] as Message)
   const encoded: unknown[] = [
-    ENCODING, fields.projectId, fields.provider, fields.model, messages,
-    fields.temperature, fields.maxTokens, fields.mode, fields.governorVersion,
+    ENCODING,
+    fields.projectId,
+    fields.provider,
+    fields.model,
+    messages,
+    fields.temperature,
+    fields.maxTokens,
+    fields.mode,
+    fields.governorVersion,
   ]
   const options = encodeOptions(fields.options)
   if (options !== undefined) encoded.push(options)

@@ -40,7 +40,7 @@ export function sharedFlights(redis: SharedRedis, answers: AnswerStore, waitMs: 
   return {
     async tryLead(key) {
       try {
-        return await redis.run((c) => c.set(lockPrefix + key, token, 'PX', waitMs, 'NX')) === 'OK'
+        return (await redis.run((c) => c.set(lockPrefix + key, token, 'PX', waitMs, 'NX'))) === 'OK'
       } catch {
         return true
       }
@@ -53,7 +53,7 @@ export function sharedFlights(redis: SharedRedis, answers: AnswerStore, waitMs: 
           await sleep(pause, undefined, { signal })
           const answer = await answers.get(key)
           if (answer !== undefined) return answer
-          if (await redis.run((c) => c.exists(lockPrefix + key)) === 0) return (await answers.get(key)) ?? undefined
+          if ((await redis.run((c) => c.exists(lockPrefix + key))) === 0) return (await answers.get(key)) ?? undefined
           pause = Math.min(pause * 2, LONGEST_POLL_MS)
         }
       } catch {

@@ -60,10 +60,12 @@ export function redisAnswerStore(redis: SharedRedis, maxEntries: number): Answer
     shared: true,
     async get(key) {
       const stored = await redis.run((c) => c.get(answerPrefix + key))
-      return stored === null ? undefined : JSON.parse(stored) as StoredAnswer
+      return stored === null ? undefined : (JSON.parse(stored) as StoredAnswer)
     },
     async put(key, answer, ttlMs) {
-      await redis.run(() => scripts.tollgateCachePut(answerPrefix + key, indexKey, JSON.stringify(answer), String(ttlMs), key, answerPrefix, String(maxEntries)))
+      await redis.run(() =>
+        scripts.tollgateCachePut(answerPrefix + key, indexKey, JSON.stringify(answer), String(ttlMs), key, answerPrefix, String(maxEntries)),
+      )
     },
     async removeIfStoredAt(key, storedAt) {
       await redis.run(() => scripts.tollgateCacheRemoveIfStoredAt(answerPrefix + key, indexKey, String(storedAt), key))

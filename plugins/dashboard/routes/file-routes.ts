@@ -20,7 +20,12 @@ function notModified(headers: IncomingHttpHeaders, etag: string): boolean {
 function fileRoute(path: string, asset: Asset): RouteSpec {
   const common = { ...PAGE_HEADERS, etag: asset.etag, vary: 'accept-encoding' }
   return {
-    method: 'GET', path, name: 'dashboard', kind: 'open', listener: 'auth', documented: false,
+    method: 'GET',
+    path,
+    name: 'dashboard',
+    kind: 'open',
+    listener: 'auth',
+    documented: false,
     handle(ctx) {
       if (notModified(ctx.headers, asset.etag)) return Reply.bytes(new Uint8Array(0), common, 304)
       const headers = { ...common, 'content-type': asset.contentType }
@@ -32,7 +37,12 @@ function fileRoute(path: string, asset: Asset): RouteSpec {
 
 function redirect(path: string, to: string): RouteSpec {
   return {
-    method: 'GET', path, name: 'dashboard', kind: 'open', listener: 'auth', documented: false,
+    method: 'GET',
+    path,
+    name: 'dashboard',
+    kind: 'open',
+    listener: 'auth',
+    documented: false,
     handle: () => Reply.bytes(new Uint8Array(0), { ...PAGE_HEADERS, location: to }, 308),
   }
 }

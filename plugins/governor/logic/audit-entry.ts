@@ -105,9 +105,8 @@ type AlertContent = Pick<Alert, 'type' | 'severity' | 'title' | 'message'>
 function alertOf(call: GovernedCall, verdict: Verdict, decision: Decision, auditId: string, violations: readonly Violation[], newId: NewId): Alert | undefined {
   const found = verdict.violations.length === 0 ? 'no single finding (see the reasons)' : verdict.violations.map((v) => v.description).join(', ')
   const who = `a ${call.metadata.actionType} request from sender ${call.metadata.senderId}`
-  const content = call.kind === 'request' ? requestAlert(verdict, decision, who, found)
-    : call.kind === 'output' ? answerAlert(violations, decision, who, found)
-      : undefined
+  const content =
+    call.kind === 'request' ? requestAlert(verdict, decision, who, found) : call.kind === 'output' ? answerAlert(violations, decision, who, found) : undefined
   if (content === undefined) return undefined
   return {
     id: newId('alert'),
@@ -137,10 +136,20 @@ function answerAlert(violations: readonly Violation[], decision: Decision, who: 
   const severity = highestSeverity(violations.map((v) => v.severity))
   if (severity === undefined) return undefined
   if (decision === 'withheld') {
-    return { type: 'withheld_output', severity, title: 'Model answer withheld by Governor', message: `The answer to ${who} was withheld in strict mode; it held: ${found}.` }
+    return {
+      type: 'withheld_output',
+      severity,
+      title: 'Model answer withheld by Governor',
+      message: `The answer to ${who} was withheld in strict mode; it held: ${found}.`,
+    }
   }
   if (decision === 'blocked') {
-    return { type: 'blocked_output', severity, title: 'Model answer blocked by Governor', message: `The streamed answer to ${who} was stopped in strict mode before its findings were sent; it held: ${found}.` }
+    return {
+      type: 'blocked_output',
+      severity,
+      title: 'Model answer blocked by Governor',
+      message: `The streamed answer to ${who} was stopped in strict mode before its findings were sent; it held: ${found}.`,
+    }
   }
   return { type: 'sensitive_output', severity, title: 'Sensitive data in a model answer', message: `The answer to ${who} held: ${found}.` }
 }

@@ -48,7 +48,10 @@ export function scoreAt(found: readonly Pick<Violation, 'severity' | 'createdAt'
 }
 
 /** The counts after the changes, and the data of compliance.score_changed when the score moved. */
-export function applyCountChanges(before: OpenCounts, changes: readonly CountChange[]): { after: OpenCounts; scoreChanged: Record<string, unknown> | undefined } {
+export function applyCountChanges(
+  before: OpenCounts,
+  changes: readonly CountChange[],
+): { after: OpenCounts; scoreChanged: Record<string, unknown> | undefined } {
   const after: Record<Severity, number> = { ...NO_OPEN_VIOLATIONS, ...before }
   for (const { severity, delta } of changes) after[severity] = Math.max(0, after[severity] + delta)
   const previous = scoreOfOpenCounts(before)

@@ -5,8 +5,12 @@ import type { Alert, Case, Violation } from '../store/types.ts'
 
 export function violationData(violation: Violation): Record<string, unknown> {
   return {
-    violation_id: violation.id, type: violation.type, severity: violation.severity,
-    description: violation.description, status: violation.status, case_id: violation.caseId,
+    violation_id: violation.id,
+    type: violation.type,
+    severity: violation.severity,
+    description: violation.description,
+    status: violation.status,
+    case_id: violation.caseId,
   }
 }
 

@@ -5,7 +5,9 @@ import type { ModelChanges, NewCase } from '../store/records.ts'
 import type { Case, ModelEntry, Violation } from '../store/types.ts'
 
 export function unknownViolation(violationId: string): InvalidRequestError {
-  return new InvalidRequestError('Invalid request: unknown violation', `No violation ${violationId} in this project.`, [{ path: 'violationIds', message: `no violation ${violationId} in this project` }])
+  return new InvalidRequestError('Invalid request: unknown violation', `No violation ${violationId} in this project.`, [
+    { path: 'violationIds', message: `no violation ${violationId} in this project` },
+  ])
 }
 
 export function newCase(id: string, projectId: string, input: NewCase, violations: readonly Violation[], at: string): Case {

@@ -5,5 +5,5 @@ import { requestTexts, type AiRequest } from '../../../proxy/pipeline/ai-request
 import { plainView, scanViewOf, type ScanView } from './stream/json-scan-view.ts'
 
 export function requestScanViews(request: AiRequest): ScanView[] {
-  return requestTexts(request).map(({ kind, text }) => kind === 'arguments' ? scanViewOf(text) : plainView(text))
+  return requestTexts(request).map(({ kind, text }) => (kind === 'arguments' ? scanViewOf(text) : plainView(text)))
 }

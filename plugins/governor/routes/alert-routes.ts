@@ -22,7 +22,11 @@ export function alertRoutes(alerts: Alerts): ProjectRouteSpec[] {
   const keyTypes = PROJECT_KEYS
   return [
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/alerts', name: 'compliance_alerts',
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/alerts',
+      name: 'compliance_alerts',
       docs: { query: listQuery, response: pageOf(alertAnswer) },
       async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
@@ -30,15 +34,30 @@ export function alertRoutes(alerts: Alerts): ProjectRouteSpec[] {
       },
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/alerts/:id', name: 'compliance_alert', docs: { response: alertAnswer },
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/alerts/:id',
+      name: 'compliance_alert',
+      docs: { response: alertAnswer },
       handle: async (ctx, project) => Reply.json(await alerts.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/acknowledge', name: 'compliance_alert_acknowledge', docs: { response: alertAnswer, errors: [409] },
+      keyTypes,
+      writes: true,
+      method: 'POST',
+      path: '/compliance/alerts/:id/acknowledge',
+      name: 'compliance_alert_acknowledge',
+      docs: { response: alertAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await alerts.acknowledge(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/alerts/:id/resolve', name: 'compliance_alert_resolve', docs: { response: alertAnswer, errors: [409] },
+      keyTypes,
+      writes: true,
+      method: 'POST',
+      path: '/compliance/alerts/:id/resolve',
+      name: 'compliance_alert_resolve',
+      docs: { response: alertAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await alerts.resolve(project.id, ctx.params.id!)),
     },
   ]

@@ -21,14 +21,24 @@ export function auditRoutes(trail: AuditTrail, chain: AuditChain): ProjectRouteS
   }
   return [
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId', name: 'compliance_audit', docs: { response: auditAnswer },
+      keyTypes: PROJECT_KEYS,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/audit/:auditId',
+      name: 'compliance_audit',
+      docs: { response: auditAnswer },
       handle: async (ctx, project) => Reply.json(await recordOf(ctx, project)),
     },
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/audit/:auditId/verify', name: 'compliance_audit_verify', docs: { response: auditCheckAnswer },
+      keyTypes: PROJECT_KEYS,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/audit/:auditId/verify',
+      name: 'compliance_audit_verify',
+      docs: { response: auditCheckAnswer },
       async handle(ctx, project) {
         const record = await recordOf(ctx, project)
-        return Reply.json({ auditId: record.id, seq: record.seq, hash: record.hash, ...await verifyAuditChain(chain, project.id, record.seq) })
+        return Reply.json({ auditId: record.id, seq: record.seq, hash: record.hash, ...(await verifyAuditChain(chain, project.id, record.seq)) })
       },
     },
   ]

@@ -15,12 +15,15 @@ const note = z.string({ error: 'note must be a string' }).trim().min(1, 'note mu
 
 const newCaseBody = z.strictObject({
   title: z.string({ error: 'title is required' }).trim().min(1, 'title must not be empty').max(200, 'title may hold at most 200 characters'),
-  violationIds: z.array(z.string().min(1).max(64), { error: 'violationIds must be an array of violation ids' })
-    .min(1, 'violationIds must name at least one violation').max(100, 'violationIds may name at most 100 violations'),
+  violationIds: z
+    .array(z.string().min(1).max(64), { error: 'violationIds must be an array of violation ids' })
+    .min(1, 'violationIds must name at least one violation')
+    .max(100, 'violationIds may name at most 100 violations'),
   note: note.optional(),
 })
 
-const caseChangesBody = z.strictObject({ status: status.optional(), note: note.optional() })
+const caseChangesBody = z
+  .strictObject({ status: status.optional(), note: note.optional() })
   .refine((body) => body.status !== undefined || body.note !== undefined, { error: 'send a status, a note, or both' })
 
 const listQuery = z.strictObject({
@@ -33,12 +36,21 @@ export function caseRoutes(cases: Cases): ProjectRouteSpec[] {
   const keyTypes = PROJECT_KEYS
   return [
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/cases', name: 'compliance_case_create', body: newCaseBody,
+      keyTypes,
+      writes: true,
+      method: 'POST',
+      path: '/compliance/cases',
+      name: 'compliance_case_create',
+      body: newCaseBody,
       docs: { status: 201, response: caseAnswer },
       handle: async (ctx, project) => Reply.json(await cases.create(project.id, ctx.body as NewCase), 201),
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/cases', name: 'compliance_cases',
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/cases',
+      name: 'compliance_cases',
       docs: { query: listQuery, response: pageOf(caseAnswer) },
       async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
@@ -46,15 +58,31 @@ export function caseRoutes(cases: Cases): ProjectRouteSpec[] {
       },
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/cases/:id', name: 'compliance_case', docs: { response: caseAnswer },
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/cases/:id',
+      name: 'compliance_case',
+      docs: { response: caseAnswer },
       handle: async (ctx, project) => Reply.json(await cases.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'PATCH', path: '/compliance/cases/:id', name: 'compliance_case_update', body: caseChangesBody, docs: { response: caseAnswer, errors: [409] },
+      keyTypes,
+      writes: true,
+      method: 'PATCH',
+      path: '/compliance/cases/:id',
+      name: 'compliance_case_update',
+      body: caseChangesBody,
+      docs: { response: caseAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await cases.update(project.id, ctx.params.id!, ctx.body as CaseChanges)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/cases/:id/resolve', name: 'compliance_case_resolve', docs: { response: caseAnswer, errors: [409] },
+      keyTypes,
+      writes: true,
+      method: 'POST',
+      path: '/compliance/cases/:id/resolve',
+      name: 'compliance_case_resolve',
+      docs: { response: caseAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await cases.resolve(project.id, ctx.params.id!)),
     },
   ]

@@ -21,7 +21,8 @@ const newModelBody = z.strictObject({
   notes: notes.optional(),
 })
 
-const modelChangesBody = z.strictObject({ riskClassification: risk.optional(), approvalStatus: approval.optional(), notes: notes.nullable().optional() })
+const modelChangesBody = z
+  .strictObject({ riskClassification: risk.optional(), approvalStatus: approval.optional(), notes: notes.nullable().optional() })
   .refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'send riskClassification, approvalStatus or notes' })
 
 const listQuery = z.strictObject({
@@ -34,13 +35,22 @@ const listQuery = z.strictObject({
 export function modelRoutes(models: ModelsRegistry): ProjectRouteSpec[] {
   return [
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/models', name: 'compliance_models',
+      keyTypes: PROJECT_KEYS,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/models',
+      name: 'compliance_models',
       docs: { query: listQuery, response: pageOf(modelAnswer) },
       async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
         return Reply.json(await models.list(project.id, pageQueryOf(query, 'model'), query))
       },
     },
-    ...editableRoutes('/compliance/models', 'compliance_model', models, { create: newModelBody, update: modelChangesBody, item: modelAnswer, createErrors: [409] }),
+    ...editableRoutes('/compliance/models', 'compliance_model', models, {
+      create: newModelBody,
+      update: modelChangesBody,
+      item: modelAnswer,
+      createErrors: [409],
+    }),
   ]
 }

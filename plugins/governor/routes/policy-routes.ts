@@ -17,21 +17,31 @@ const listQuery = z.strictObject({
   severity: oneOf('severity', SEVERITIES).optional(),
 })
 
-const changesBody = ruleChangesSchema.refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'send at least one of name, pattern, regex, weight, severity' })
+const changesBody = ruleChangesSchema.refine((body) => Object.values(body).some((value) => value !== undefined), {
+  error: 'send at least one of name, pattern, regex, weight, severity',
+})
 
 export function policyRoutes(policies: Policies): ProjectRouteSpec[] {
   return [
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/policies', name: 'compliance_policies',
+      keyTypes: PROJECT_KEYS,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/policies',
+      name: 'compliance_policies',
       docs: { query: listQuery, response: pageOf(ruleAnswer) },
       handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
         const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'rule')
         // Rules are kept in the order they were added, which is also the order of their ids.
-        const matching = policies.list(project.id).filter((rule) =>
-          (after === undefined || rule.id > after)
-          && (query.type === undefined || rule.regex === (query.type === 'regex'))
-          && (query.severity === undefined || rule.severity === query.severity))
+        const matching = policies
+          .list(project.id)
+          .filter(
+            (rule) =>
+              (after === undefined || rule.id > after) &&
+              (query.type === undefined || rule.regex === (query.type === 'regex')) &&
+              (query.severity === undefined || rule.severity === query.severity),
+          )
         const data = matching.slice(0, query.limit)
         return Reply.json({ data, nextCursor: matching.length > query.limit ? encodeCursor(data.at(-1)!.id) : null })
       },

@@ -16,13 +16,19 @@ const ruleTestBody = z.strictObject({
 })
 
 const ruleTestAnswer = z.object({
-  matched: z.boolean(), count: z.number().int(),
+  matched: z.boolean(),
+  count: z.number().int(),
   matches: z.array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string() })),
 })
 
 export function ruleTestRoute(): ProjectRouteSpec {
   return {
-    keyTypes: ['sk', 'pk'], writes: false, method: 'POST', path: '/governor/rules/test', name: 'governor_rule_test', body: ruleTestBody,
+    keyTypes: ['sk', 'pk'],
+    writes: false,
+    method: 'POST',
+    path: '/governor/rules/test',
+    name: 'governor_rule_test',
+    body: ruleTestBody,
     docs: { response: ruleTestAnswer },
     handle(ctx) {
       const { pattern, regex, text } = ctx.body as z.output<typeof ruleTestBody>

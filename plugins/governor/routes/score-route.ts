@@ -17,14 +17,22 @@ const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, we
 const scoreQuery = z.strictObject({ period })
 const historyQuery = z.strictObject({
   period,
-  days: z.coerce.number({ error: 'days must be a number' }).int('days must be a whole number')
-    .min(1, `days must be between 1 and ${MAX_HISTORY_DAYS}`).max(MAX_HISTORY_DAYS, `days must be between 1 and ${MAX_HISTORY_DAYS}`).default(30),
+  days: z.coerce
+    .number({ error: 'days must be a number' })
+    .int('days must be a whole number')
+    .min(1, `days must be between 1 and ${MAX_HISTORY_DAYS}`)
+    .max(MAX_HISTORY_DAYS, `days must be between 1 and ${MAX_HISTORY_DAYS}`)
+    .default(30),
 })
 
 export function scoreRoutes(violations: Violations, clock: Clock): ProjectRouteSpec[] {
   return [
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/score', name: 'compliance_score',
+      keyTypes: PROJECT_KEYS,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/score',
+      name: 'compliance_score',
       docs: { query: scoreQuery, response: scoreAnswer },
       async handle(ctx, project) {
         const query = parseQuery(scoreQuery, ctx)
@@ -39,7 +47,11 @@ export function scoreRoutes(violations: Violations, clock: Clock): ProjectRouteS
       },
     },
     {
-      keyTypes: PROJECT_KEYS, writes: false, method: 'GET', path: '/compliance/score/history', name: 'compliance_score_history',
+      keyTypes: PROJECT_KEYS,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/score/history',
+      name: 'compliance_score_history',
       docs: { query: historyQuery, response: scoreHistoryAnswer },
       async handle(ctx, project) {
         const query = parseQuery(historyQuery, ctx)

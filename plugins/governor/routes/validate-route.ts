@@ -19,8 +19,10 @@ import { strictBlock } from '../logic/verdict/strict-block.ts'
 const MAX_MESSAGES = 1000
 
 const validateBody = z.strictObject({
-  messages: z.array(messageSchema, { error: 'messages must be an array of {role, content}' })
-    .min(1, 'messages must hold at least one message').max(MAX_MESSAGES, `messages may hold at most ${MAX_MESSAGES} messages`),
+  messages: z
+    .array(messageSchema, { error: 'messages must be an array of {role, content}' })
+    .min(1, 'messages must hold at least one message')
+    .max(MAX_MESSAGES, `messages may hold at most ${MAX_MESSAGES} messages`),
   governorMetadata: governorMetadataSchema,
 })
 
@@ -34,39 +36,63 @@ interface ValidateDeps {
 
 export function validateRoute(deps: ValidateDeps): RouteSpec {
   return {
-    method: 'POST', path: '/api/governor/validate', name: 'governor_validate', kind: 'keyed', keyTypes: ['sk', 'pk'], body: validateBody,
+    method: 'POST',
+    path: '/api/governor/validate',
+    name: 'governor_validate',
+    kind: 'keyed',
+    keyTypes: ['sk', 'pk'],
+    body: validateBody,
     docs: { response: validateAnswer },
     async handle(ctx) {
       const auth = ctx.state.auth!
       const refusal = governorUnavailable(auth.project)
       if (refusal !== undefined) return Reply.error(refusal)
       const { messages, governorMetadata } = ctx.body as z.output<typeof validateBody>
-      const assessment = await deps.assess(auth.project, governorMetadata, messages.map((m) => m.content), ctx.signal)
+      const assessment = await deps.assess(
+        auth.project,
+        governorMetadata,
+        messages.map((m) => m.content),
+        ctx.signal,
+      )
       const { verdict } = assessment
       const decision = requestDecision(verdict, strictBlock(auth.project.governor, verdict, assessment.findings.flat()) !== undefined)
-      const record = await deps.trail.append(buildAuditEntry({
-        kind: 'validate',
-        at: new Date(deps.clock.now()).toISOString(),
-        projectId: auth.project.id,
-        keyId: auth.keyId,
-        requestId: ctx.id,
-        metadata: governorMetadata,
-        model: null,
-        settingsVersion: auth.project.governor.version,
-        requestAuditId: null,
-      }, assessment, decision, deps.newId, undefined))
+      const record = await deps.trail.append(
+        buildAuditEntry(
+          {
+            kind: 'validate',
+            at: new Date(deps.clock.now()).toISOString(),
+            projectId: auth.project.id,
+            keyId: auth.keyId,
+            requestId: ctx.id,
+            metadata: governorMetadata,
+            model: null,
+            settingsVersion: auth.project.governor.version,
+            requestAuditId: null,
+          },
+          assessment,
+          decision,
+          deps.newId,
+          undefined,
+        ),
+      )
       deps.metrics.countVerdict(verdict.level, decision)
-      return Reply.json({
-        validated: true,
-        approved: verdict.approved,
-        decision,
-        riskLevel: verdict.level,
-        riskScore: verdict.score,
-        violations: verdict.violations,
-        findings: assessment.findings.flatMap((findings, messageIndex) => findings.map(({ type, start, end, score }) => ({ type, start, end, score, messageIndex }))),
-        reasons: verdict.reasons,
-        auditId: record.id,
-      }, 200, governorHeaders(verdict, record.id))
+      return Reply.json(
+        {
+          validated: true,
+          approved: verdict.approved,
+          decision,
+          riskLevel: verdict.level,
+          riskScore: verdict.score,
+          violations: verdict.violations,
+          findings: assessment.findings.flatMap((findings, messageIndex) =>
+            findings.map(({ type, start, end, score }) => ({ type, start, end, score, messageIndex })),
+          ),
+          reasons: verdict.reasons,
+          auditId: record.id,
+        },
+        200,
+        governorHeaders(verdict, record.id),
+      )
     },
   }
 }

@@ -19,7 +19,11 @@ export function violationRoutes(violations: Violations): ProjectRouteSpec[] {
   const keyTypes = PROJECT_KEYS
   return [
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/violations', name: 'compliance_violations',
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/violations',
+      name: 'compliance_violations',
       docs: { query: listQuery, response: pageOf(violationAnswer) },
       async handle(ctx, project) {
         const query = parseQuery(listQuery, ctx)
@@ -27,11 +31,21 @@ export function violationRoutes(violations: Violations): ProjectRouteSpec[] {
       },
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/compliance/violations/:id', name: 'compliance_violation', docs: { response: violationAnswer },
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/compliance/violations/:id',
+      name: 'compliance_violation',
+      docs: { response: violationAnswer },
       handle: async (ctx, project) => Reply.json(await violations.get(project.id, ctx.params.id!)),
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/compliance/violations/:id/resolve', name: 'compliance_violation_resolve', docs: { response: violationAnswer, errors: [409] },
+      keyTypes,
+      writes: true,
+      method: 'POST',
+      path: '/compliance/violations/:id/resolve',
+      name: 'compliance_violation_resolve',
+      docs: { response: violationAnswer, errors: [409] },
       handle: async (ctx, project) => Reply.json(await violations.resolve(project.id, ctx.params.id!)),
     },
   ]

@@ -22,9 +22,7 @@ interface RecordsDeps {
 }
 
 export async function openGovernorRecords({ store, database, sharedEvents, events, clock, newId }: RecordsDeps): Promise<GovernorRecords> {
-  return database === undefined
-    ? lmdbGovernorRecords(store, clock, newId, events)
-    : await postgresGovernorRecords(database, sharedEvents!, clock, newId)
+  return database === undefined ? lmdbGovernorRecords(store, clock, newId, events) : await postgresGovernorRecords(database, sharedEvents!, clock, newId)
 }
 
 /** The audit chain alone, for its check outside a running gateway. */

@@ -27,13 +27,21 @@ export function encodeCursor(id: string): string {
 export function decodeCursor(cursor: string, kind: RecordKind): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8')
   if (!new RegExp(`^${ID_PREFIXES[kind]}[0-9a-z]{26}$`).test(id)) {
-    throw new InvalidRequestError('Invalid request: cursor is not valid', 'The cursor does not come from this list; pass nextCursor from the previous page as it was.', [{ path: 'cursor', message: 'cursor is not valid' }])
+    throw new InvalidRequestError(
+      'Invalid request: cursor is not valid',
+      'The cursor does not come from this list; pass nextCursor from the previous page as it was.',
+      [{ path: 'cursor', message: 'cursor is not valid' }],
+    )
   }
   return id
 }
 
 export function pageOf<T extends { readonly id: string }>(
-  db: Database<T, Key>, projectId: string, kind: RecordKind, query: PageQuery, keep: (record: T) => boolean,
+  db: Database<T, Key>,
+  projectId: string,
+  kind: RecordKind,
+  query: PageQuery,
+  keep: (record: T) => boolean,
 ): Page<T> {
   const newest = query.until === undefined ? `${ID_PREFIXES[kind]}~` : idAtTime(kind, query.until + 1)
   const start = query.after !== undefined && query.after < newest ? query.after : newest

@@ -6,7 +6,18 @@
 import type { Severity, ViolationType } from '../logic/verdict/types.ts'
 import type { Page, PageQuery } from './page.ts'
 import type {
-  Alert, AlertStatus, AlertType, AuditDraft, AuditHead, AuditRecord, Case, CaseStatus, ModelApproval, ModelEntry, ModelRisk, Violation,
+  Alert,
+  AlertStatus,
+  AlertType,
+  AuditDraft,
+  AuditHead,
+  AuditRecord,
+  Case,
+  CaseStatus,
+  ModelApproval,
+  ModelEntry,
+  ModelRisk,
+  Violation,
   ViolationStatus,
 } from './types.ts'
 

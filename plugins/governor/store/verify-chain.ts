@@ -40,7 +40,9 @@ export async function verifyAuditChain(chain: AuditChain, projectId: string, thr
     afterSeq = links.at(-1)!.seq
   }
   if (throughSeq !== undefined) {
-    return verified === throughSeq ? { intact: true, records: verified } : broken(`record ${verified + 1}`, `the chain ends at record ${verified}, before record ${throughSeq}`)
+    return verified === throughSeq
+      ? { intact: true, records: verified }
+      : broken(`record ${verified + 1}`, `the chain ends at record ${verified}, before record ${throughSeq}`)
   }
   const head = await chain.head(projectId)
   if ((head?.seq ?? 0) !== verified || (head !== undefined && head.hash !== previousHash)) {

@@ -3,9 +3,7 @@
 
 export const MAX_KEY_LENGTH = 255
 
-export type ParsedKey =
-  | { readonly ok: true; readonly key: string }
-  | { readonly ok: false; readonly message: string }
+export type ParsedKey = { readonly ok: true; readonly key: string } | { readonly ok: false; readonly message: string }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 

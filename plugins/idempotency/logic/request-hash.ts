@@ -7,4 +7,3 @@ import { canonicalJson } from '../../../proxy/kit/canonical-json.ts'
 export function requestHash(route: string, testMode: boolean, body: unknown): string {
   return createHash('sha256').update(canonicalJson({ route, testMode, body })).digest('base64url')
 }
-

@@ -3,9 +3,10 @@
 // over a run whose owner stopped renewing. Times are clock milliseconds (bigint), as in LMDB.
 import type { Migration } from '../../../proxy/stores/database.ts'
 
-export const idempotencyMigrations: readonly Migration[] = [{
-  version: 1,
-  sql: `
+export const idempotencyMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
     CREATE TABLE idempotency_records (
       project_id text NOT NULL,
       key text NOT NULL,
@@ -24,8 +25,10 @@ export const idempotencyMigrations: readonly Migration[] = [{
       expires_at bigint NOT NULL
     );
   `,
-}, {
-  version: 2,
-  // json keeps the answer's text as written; jsonb refuses a text holding \u0000, which a model may send.
-  sql: 'ALTER TABLE idempotency_records ALTER COLUMN answer TYPE json USING answer::json',
-}]
+  },
+  {
+    version: 2,
+    // json keeps the answer's text as written; jsonb refuses a text holding \u0000, which a model may send.
+    sql: 'ALTER TABLE idempotency_records ALTER COLUMN answer TYPE json USING answer::json',
+  },
+]

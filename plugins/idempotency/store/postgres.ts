@@ -61,7 +61,10 @@ export async function postgresRecords(database: PluginDatabase, options: Postgre
 
   let renewal: Promise<void> = Promise.resolve()
   const renewer = setInterval(() => {
-    renewal = lease.renew().then(retryReleases).catch(() => undefined)
+    renewal = lease
+      .renew()
+      .then(retryReleases)
+      .catch(() => undefined)
   }, lease.renewEveryMs)
   renewer.unref()
 

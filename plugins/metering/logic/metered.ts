@@ -23,9 +23,14 @@ export interface PricedModel extends ModelPrices {
 /** An answer as the core priced it; its cost in cents carries whole micros. */
 export function answered(result: CompletionResult): Metered {
   return {
-    provider: result.provider, model: result.model, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
-    cachedInputTokens: result.cachedInputTokens, cacheWriteTokens: result.cacheWriteTokens,
-    costMicros: microsOfCents(result.usage.costCents), cacheHit: result.cacheHit,
+    provider: result.provider,
+    model: result.model,
+    promptTokens: result.usage.promptTokens,
+    completionTokens: result.usage.completionTokens,
+    cachedInputTokens: result.cachedInputTokens,
+    cacheWriteTokens: result.cacheWriteTokens,
+    costMicros: microsOfCents(result.usage.costCents),
+    cacheHit: result.cacheHit,
   }
 }
 
@@ -40,13 +45,20 @@ export function generated({ provider, model }: ServedBy, prices: ModelPrices, pr
  * may hold. A model without a price holds `unpricedHoldDollars` instead.
  */
 export function worstCaseMicros(
-  models: readonly string[], pricesOf: (model: string) => PricedModel, promptTokensBound: number, maxTokens: number, unpricedHoldDollars: number,
+  models: readonly string[],
+  pricesOf: (model: string) => PricedModel,
+  promptTokensBound: number,
+  maxTokens: number,
+  unpricedHoldDollars: number,
 ): number {
   let worst = 0
   for (const model of models) {
     const prices = pricesOf(model)
     // Rounded up: a hold is never below what the request can cost.
-    worst = Math.max(worst, prices.priced ? Math.ceil(priceOf(prices, { promptTokens: promptTokensBound, completionTokens: maxTokens })) : microsOfDollars(unpricedHoldDollars))
+    worst = Math.max(
+      worst,
+      prices.priced ? Math.ceil(priceOf(prices, { promptTokens: promptTokensBound, completionTokens: maxTokens })) : microsOfDollars(unpricedHoldDollars),
+    )
   }
   return worst
 }

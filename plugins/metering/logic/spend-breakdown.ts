@@ -35,6 +35,7 @@ export function spendOf(entry: LedgerEntry): { readonly figures: SpendFigures; r
 export function mergeSpendRows(rows: Iterable<SpendRow>): SpendRow[] {
   const sums = new Map<string, SpendFigures>()
   for (const { value, ...figures } of rows) sums.set(value, addSpend(sums.get(value) ?? ZERO_SPEND, figures))
-  return [...sums].map(([value, figures]) => ({ value, ...figures }))
+  return [...sums]
+    .map(([value, figures]) => ({ value, ...figures }))
     .sort((a, b) => b.costMicros - a.costMicros || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
 }

@@ -15,8 +15,10 @@ import { SPEND_DIMENSIONS, type SpendDimension, type SpendRow } from '../logic/s
 import { remainingMicros } from '../logic/budget.ts'
 
 const period = z.enum(['day', 'week', 'month'], { error: 'period must be day, week or month' }).default('month')
-const by = z.enum(SPEND_DIMENSIONS, { error: 'by must be key, user or tag' }).optional()
-  .describe('Adds `breakdown`: the period\'s spend by API key, end user or x-gateway-tags tag.')
+const by = z
+  .enum(SPEND_DIMENSIONS, { error: 'by must be key, user or tag' })
+  .optional()
+  .describe("Adds `breakdown`: the period's spend by API key, end user or x-gateway-tags tag.")
 const usageQuery = z.object({
   projectId: z.string({ error: 'projectId is required' }).min(1, 'projectId is required'),
   period,
@@ -28,14 +30,18 @@ const memberUsageQuery = z.object({ period, by })
 export type KeyLabel = (keyId: string) => { readonly prefix: string; readonly name: string } | undefined
 
 const figures = z.object({
-  requests: z.number().int(), tokens: z.number().int(), cost: z.number().describe('Dollars.'),
+  requests: z.number().int(),
+  tokens: z.number().int(),
+  cost: z.number().describe('Dollars.'),
   unpriced: z.number().int().optional().describe('Requests whose cost is unknown; absent when none.'),
 })
 
 /** usageReport's answer, for /openapi.json: the spec's Usage statistics and the totals by day. */
 export const usageAnswer = z.object({
   budget: z.object({
-    limit: z.number().describe('Monthly credit limit, in dollars.'), used: z.number(), remaining: z.number(),
+    limit: z.number().describe('Monthly credit limit, in dollars.'),
+    used: z.number(),
+    remaining: z.number(),
     overage: z.number().describe('Dollars providers counted beyond the holds this month, recorded and not charged.'),
   }),
   cache: z.object({ hits: z.number().int(), misses: z.number().int(), hitRate: z.number().min(0).max(100).describe('Percent.') }),
@@ -43,13 +49,21 @@ export const usageAnswer = z.object({
   period: z.object({ start: z.iso.date(), end: z.iso.date() }),
   totals: figures,
   daily: z.array(figures.extend({ date: z.iso.date(), cacheHits: z.number().int() })),
-  breakdown: z.array(z.object({
-    key: z.string().optional().describe('With by=key: the key\'s id; its prefix and name beside it while the key exists.'),
-    prefix: z.string().optional(), name: z.string().optional(),
-    user: z.string().optional().describe('With by=user: OpenAI\'s `user` or Anthropic\'s `metadata.user_id`.'),
-    tag: z.string().optional().describe('With by=tag: one x-gateway-tags tag; a request with several counts for each.'),
-    requests: z.number().int(), tokens: z.number().int(), costDollars: z.number(),
-  })).optional().describe('With `by` only: one row per key, user or tag that had a request in the period, the costliest first.'),
+  breakdown: z
+    .array(
+      z.object({
+        key: z.string().optional().describe("With by=key: the key's id; its prefix and name beside it while the key exists."),
+        prefix: z.string().optional(),
+        name: z.string().optional(),
+        user: z.string().optional().describe("With by=user: OpenAI's `user` or Anthropic's `metadata.user_id`."),
+        tag: z.string().optional().describe('With by=tag: one x-gateway-tags tag; a request with several counts for each.'),
+        requests: z.number().int(),
+        tokens: z.number().int(),
+        costDollars: z.number(),
+      }),
+    )
+    .optional()
+    .describe('With `by` only: one row per key, user or tag that had a request in the period, the costliest first.'),
 })
 
 const dollars = (micros: number) => Math.round(micros) / 1e6
@@ -74,7 +88,8 @@ function breakdownRow(dimension: SpendDimension, row: SpendRow, keyLabel: KeyLab
 async function usageReport(ledger: MeteringStore, project: Project, period: Period, now: number, by: SpendDimension | undefined, keyLabel: KeyLabel) {
   const range = periodRange(period, now)
   const [days, row, breakdown] = await Promise.all([
-    ledger.dayStats(project.id, range), ledger.budget(project.id, monthKey(now)),
+    ledger.dayStats(project.id, range),
+    ledger.budget(project.id, monthKey(now)),
     by === undefined ? undefined : ledger.spend(project.id, range, by).then((rows) => rows.map((spent) => breakdownRow(by, spent, keyLabel))),
   ])
   let hits = 0
@@ -108,7 +123,9 @@ async function usageReport(ledger: MeteringStore, project: Project, period: Peri
   const usedMicros = row.usedMicros
   return {
     budget: {
-      limit: project.budgetDollars, used: dollars(usedMicros), remaining: dollars(remainingMicros(usedMicros, limitMicros)),
+      limit: project.budgetDollars,
+      used: dollars(usedMicros),
+      remaining: dollars(remainingMicros(usedMicros, limitMicros)),
       // What providers counted beyond the holds this month, recorded and not charged.
       overage: dollars(row.overageMicros ?? 0),
     },
@@ -128,7 +145,11 @@ async function usageReport(ledger: MeteringStore, project: Project, period: Peri
 
 export function usageRoute(ledger: MeteringStore, clock: Clock, keyLabel: KeyLabel): RouteSpec {
   return {
-    method: 'GET', path: '/api/usage', name: 'usage', kind: 'keyed', keyTypes: ['sk', 'pk'],
+    method: 'GET',
+    path: '/api/usage',
+    name: 'usage',
+    kind: 'keyed',
+    keyTypes: ['sk', 'pk'],
     async handle(ctx) {
       const query = validate(usageQuery, Object.fromEntries(ctx.query), 'query')
       const project = ctx.state.auth!.project
@@ -144,7 +165,11 @@ export function usageRoute(ledger: MeteringStore, clock: Clock, keyLabel: KeyLab
 /** The members' way to the same statistics: the project is in the path, so no key type is listed. */
 export function memberUsageRoute(ledger: MeteringStore, clock: Clock, keyLabel: KeyLabel): ProjectRouteSpec {
   return {
-    method: 'GET', path: '/usage', name: 'usage', keyTypes: [], writes: false,
+    method: 'GET',
+    path: '/usage',
+    name: 'usage',
+    keyTypes: [],
+    writes: false,
     async handle(ctx, project) {
       const query = validate(memberUsageQuery, Object.fromEntries(ctx.query), 'query')
       await ledger.idle()

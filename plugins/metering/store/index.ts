@@ -67,6 +67,11 @@ export function openMeteringStore(
   return database === undefined
     ? lmdbMeteringStore(store, { shared: config.shared, track, events })
     : postgresMeteringStore(database, {
-      clock, owner: SELF_OWNER, leaseMs: config.holdLeaseMs, events: sharedEvents, journalDirectory: store.directory, isLive: isLiveOwner,
-    })
+        clock,
+        owner: SELF_OWNER,
+        leaseMs: config.holdLeaseMs,
+        events: sharedEvents,
+        journalDirectory: store.directory,
+        isLive: isLiveOwner,
+      })
 }

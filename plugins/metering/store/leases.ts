@@ -121,13 +121,16 @@ export function leasedHolds(ledger: LeaseStore, { ready, track }: LeaseOptions):
   }
 
   function giveBack(lease: Lease): Promise<void> {
-    return ledger.returnLease(lease.projectId, lease.month, () => {
-      const unused = lease.growing === undefined ? lease.micros - lease.carved : 0
-      lease.micros -= unused
-      return unused
-    }).then(() => {
-      if (lease.micros === 0 && lease.carved === 0 && leases.get(`${lease.projectId}/${lease.month}`) === lease) leases.delete(`${lease.projectId}/${lease.month}`)
-    })
+    return ledger
+      .returnLease(lease.projectId, lease.month, () => {
+        const unused = lease.growing === undefined ? lease.micros - lease.carved : 0
+        lease.micros -= unused
+        return unused
+      })
+      .then(() => {
+        if (lease.micros === 0 && lease.carved === 0 && leases.get(`${lease.projectId}/${lease.month}`) === lease)
+          leases.delete(`${lease.projectId}/${lease.month}`)
+      })
   }
 
   function reserveNow(hold: Hold, limitMicros: number): ReserveResult | Promise<ReserveResult> {

@@ -12,10 +12,7 @@ export function apiPathOf(rest: string): string | InvalidRequestError {
   const segments = rest.split('/')
   for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..' || !SEGMENT.test(segment)) {
-      return new InvalidRequestError(
-        'Invalid request: path',
-        'The provider path may not hold empty or dot segments, or encoded slashes, backslashes or dots.',
-      )
+      return new InvalidRequestError('Invalid request: path', 'The provider path may not hold empty or dot segments, or encoded slashes, backslashes or dots.')
     }
   }
   return `/${rest}`

@@ -5,7 +5,17 @@
 // and the names the gateway sets itself (x-request-id, the rate-limit headers), which win.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]
 /** Credentials (the gateway's key travels in the first two) and what ties a request to the client's own provider account. */
 const CLIENT_CREDENTIALS = ['authorization', 'x-api-key', 'api-key', 'openai-organization', 'openai-project', 'cookie']
 /** Set by the gateway or by the connection to the provider (the client's `expect` was answered by the gateway's server). */
@@ -14,11 +24,18 @@ const OUTGOING_OWN = ['host', 'expect', 'accept-encoding']
 /** The names the Connection header lists are hop-by-hop too. */
 function connectionListed(headers: IncomingHttpHeaders): string[] {
   const connection = headers.connection
-  return typeof connection === 'string' ? connection.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '') : []
+  return typeof connection === 'string'
+    ? connection
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== '')
+    : []
 }
 
 export function outgoingHeaders(
-  incoming: IncomingHttpHeaders, credential: Readonly<Record<string, string>>, defaults: Readonly<Record<string, string>>,
+  incoming: IncomingHttpHeaders,
+  credential: Readonly<Record<string, string>>,
+  defaults: Readonly<Record<string, string>>,
 ): OutgoingHttpHeaders {
   const dropped = new Set([...HOP_BY_HOP, ...CLIENT_CREDENTIALS, ...OUTGOING_OWN, ...connectionListed(incoming)])
   const headers: OutgoingHttpHeaders = { ...defaults }

@@ -32,14 +32,17 @@ export const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 export function refusalOf(limits: PlanLimits, by: RefusedBy, retryAfterMs: number): NonNullable<LimitVerdict['refusal']> {
   const retryAfterSeconds = seconds(retryAfterMs)
   if (by === 'daily') return { by, retryAfterSeconds, message: `The daily quota of ${limits.perDay} requests for this key is used up; it resets at 00:00 UTC.` }
-  return { by, retryAfterSeconds, message: `This key may send ${limits.perMinute} requests per minute (bursts of ${limits.burst ?? limits.perMinute}); retry in ${retryAfterSeconds}s.` }
+  return {
+    by,
+    retryAfterSeconds,
+    message: `This key may send ${limits.perMinute} requests per minute (bursts of ${limits.burst ?? limits.perMinute}); retry in ${retryAfterSeconds}s.`,
+  }
 }
 
 /** Undefined when the limits are unlimited. */
 export function checkLimits(limits: PlanLimits, previous: KeyLimitState | undefined, nowMs: number): CheckedLimits | undefined {
-  const bucket = limits.perMinute === null
-    ? undefined
-    : takeToken(previous?.bucket, { perMinute: limits.perMinute, capacity: limits.burst ?? limits.perMinute }, nowMs)
+  const bucket =
+    limits.perMinute === null ? undefined : takeToken(previous?.bucket, { perMinute: limits.perMinute, capacity: limits.burst ?? limits.perMinute }, nowMs)
   const quota = limits.perDay === null ? undefined : takeQuota(previous?.quota, limits.perDay, nowMs)
   if (bucket === undefined && quota === undefined) return undefined
   const allowed = (bucket?.allowed ?? true) && (quota?.allowed ?? true)

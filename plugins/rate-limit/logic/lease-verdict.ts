@@ -13,7 +13,12 @@ export interface LeaseFigures {
 }
 
 /** The verdict after admitting a request (`refused` undefined) or refusing it. */
-export function leaseVerdict(limits: PlanLimits, figures: LeaseFigures, nowMs: number, refused?: { readonly by: RefusedBy; readonly retryAfterMs: number }): LimitVerdict {
+export function leaseVerdict(
+  limits: PlanLimits,
+  figures: LeaseFigures,
+  nowMs: number,
+  refused?: { readonly by: RefusedBy; readonly retryAfterMs: number },
+): LimitVerdict {
   const quotaResetMs = (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS - nowMs
   const quotaBinds = figures.quotaLeft !== undefined && (refused?.by === 'daily' || figures.bucketTokens === undefined)
   const capacity = limits.burst ?? limits.perMinute ?? 0

@@ -119,7 +119,9 @@ export function leaseTokens(limits: PlanLimits, previous: SharedLimitState | und
     ...(Object.keys(leases).length === 0 ? {} : { leases }),
   }
   const grant = {
-    next, granted, untilMs,
+    next,
+    granted,
+    untilMs,
     ...(bucketAfter === undefined ? {} : { bucketFree: bucketAfter }),
     ...(quotaFree === undefined ? {} : { quotaFree: quotaFree - granted }),
   }

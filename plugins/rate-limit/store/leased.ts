@@ -68,15 +68,27 @@ const REFUSAL_MEMORY_MS = 1_000
 // drawing on its slice this long before the store lets it lapse.
 const CLOCK_MARGIN_MS = 1_000
 
-export function leasedLimits(backend: LeaseBackend, { clock, track }: { readonly clock: Clock; readonly track: (work: Promise<unknown>) => void }): LeasedLimits {
+export function leasedLimits(
+  backend: LeaseBackend,
+  { clock, track }: { readonly clock: Clock; readonly track: (work: Promise<unknown>) => void },
+): LeasedLimits {
   const leases = new Map<string, Lease>()
 
   function leaseOf(keyId: string, limits: PlanLimits): Lease {
     let lease = leases.get(keyId)
     if (lease === undefined) {
       lease = {
-        keyId, limits, left: 0, untilMs: 0, day: 0, bucketFree: undefined, quotaFree: undefined, refused: undefined,
-        waiting: [], busy: false, usedSinceSweep: true,
+        keyId,
+        limits,
+        left: 0,
+        untilMs: 0,
+        day: 0,
+        bucketFree: undefined,
+        quotaFree: undefined,
+        refused: undefined,
+        waiting: [],
+        busy: false,
+        usedSinceSweep: true,
       }
       leases.set(keyId, lease)
     }
@@ -113,9 +125,10 @@ export function leasedLimits(backend: LeaseBackend, { clock, track }: { readonly
     lease.day = dayOf(nowMs)
     lease.bucketFree = grant.bucketFree
     lease.quotaFree = grant.quotaFree
-    lease.refused = grant.refused === undefined
-      ? undefined
-      : { by: grant.refused.by, retryAtMs: nowMs + grant.refused.retryAfterMs, untilMs: nowMs + Math.min(grant.refused.retryAfterMs, REFUSAL_MEMORY_MS) }
+    lease.refused =
+      grant.refused === undefined
+        ? undefined
+        : { by: grant.refused.by, retryAtMs: nowMs + grant.refused.retryAfterMs, untilMs: nowMs + Math.min(grant.refused.retryAfterMs, REFUSAL_MEMORY_MS) }
   }
 
   async function grow(lease: Lease): Promise<void> {

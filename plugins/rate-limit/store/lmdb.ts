@@ -9,11 +9,12 @@ export function lmdbLeases(store: PluginStore, owner: string): LeaseBackend {
   const states = store.open<SharedLimitState>('key-state')
   return {
     // One transaction: LMDB serializes it against the other processes on the store.
-    lease: (keyId, limits, nowMs, need, unused) => store.transaction(() => {
-      const given = unused()
-      const grant = leaseTokens(limits, states.get(keyId), nowMs, { owner, need, unused: given.count, unusedDay: given.day })
-      states.put(keyId, grant.next)
-      return grant
-    }),
+    lease: (keyId, limits, nowMs, need, unused) =>
+      store.transaction(() => {
+        const given = unused()
+        const grant = leaseTokens(limits, states.get(keyId), nowMs, { owner, need, unused: given.count, unusedDay: given.day })
+        states.put(keyId, grant.next)
+        return grant
+      }),
   }
 }

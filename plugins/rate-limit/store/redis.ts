@@ -156,8 +156,17 @@ export function redisLeases(redis: SharedRedis, owner: string): LeaseBackend {
       const read = await redis.run(() => {
         given = unused()
         return script.tollgateLeaseTokens(
-          prefix + keyId, String(nowMs), limitArg(limits.perMinute), limitArg(limits.burst ?? limits.perMinute), limitArg(limits.perDay),
-          String(GRACE_MS), owner, String(need), String(given.count), String(given.day), String(LEASE_LIFE_MS),
+          prefix + keyId,
+          String(nowMs),
+          limitArg(limits.perMinute),
+          limitArg(limits.burst ?? limits.perMinute),
+          limitArg(limits.perDay),
+          String(GRACE_MS),
+          owner,
+          String(need),
+          String(given.count),
+          String(given.day),
+          String(LEASE_LIFE_MS),
         )
       })
       return leaseTokens(limits, stateOf(read), nowMs, { owner, need, unused: given.count, unusedDay: given.day })

@@ -14,7 +14,10 @@ export function missingCapability(ai: AiRequest, model: ModelName, info: ModelIn
   if (!usesTools && !usesJson) return undefined
   const { capabilities } = info
   if (usesTools && !capabilities.tools) {
-    return new InvalidRequestError('Tools not supported', `${model} does not support tools. Send the request without tools, or choose a model that supports them.`)
+    return new InvalidRequestError(
+      'Tools not supported',
+      `${model} does not support tools. Send the request without tools, or choose a model that supports them.`,
+    )
   }
   if (usesJson && !capabilities.json) {
     return new InvalidRequestError('JSON mode not supported', `${model} does not support the json mode. Ask for text, or choose a model that supports json.`)

@@ -10,19 +10,19 @@ export const MESSAGE_OVERHEAD_TOKENS = 4
 
 type ContextFit =
   | {
-    readonly fits: true
-    /** The input array itself when nothing was dropped. */
-    readonly messages: readonly Message[]
-    readonly dropped: number
-    readonly promptTokens: number
-  }
+      readonly fits: true
+      /** The input array itself when nothing was dropped. */
+      readonly messages: readonly Message[]
+      readonly dropped: number
+      readonly promptTokens: number
+    }
   | {
-    readonly fits: false
-    /** The whole conversation as sent. */
-    readonly promptTokens: number
-    /** What remains after dropping every message that may be dropped. */
-    readonly minimumPromptTokens: number
-  }
+      readonly fits: false
+      /** The whole conversation as sent. */
+      readonly promptTokens: number
+      /** What remains after dropping every message that may be dropped. */
+      readonly minimumPromptTokens: number
+    }
 
 /** The prompt's size: its contents plus the framing of each message. */
 export function promptTokensOf(contentTokens: readonly number[]): number {
@@ -63,7 +63,7 @@ export function fitContextWindow(
   const isDropped = new Array<boolean>(messages.length).fill(false)
   let remaining = promptTokens
   let dropped = 0
-  for (let i = 0; i < messages.length - 1 && remaining > budget;) {
+  for (let i = 0; i < messages.length - 1 && remaining > budget; ) {
     const message = messages[i] as Message
     const length = turnLength(messages, i)
     // A tool result is dropped only with its call.

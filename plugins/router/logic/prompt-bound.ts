@@ -24,7 +24,17 @@ const JSON_INSTRUCTION_BYTES = Buffer.byteLength(`\n\n${JSON_MODE_INSTRUCTION}`,
 
 /** OpenAI's ids of the models whose tokenizer is the o200k encoding the gateway counts with. */
 const O200K_MODELS: ReadonlySet<string> = new Set([
-  'gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'o3', 'o3-mini', 'o4-mini',
+  'gpt-4o',
+  'gpt-4o-mini',
+  'gpt-4.1',
+  'gpt-4.1-mini',
+  'gpt-4.1-nano',
+  'gpt-5',
+  'gpt-5-mini',
+  'gpt-5-nano',
+  'o3',
+  'o3-mini',
+  'o4-mini',
 ])
 
 /** By what the provider is sent: a table entry may give a built-in's name to another upstream model. */
@@ -50,8 +60,12 @@ export function byteBound(bytes: PromptSize, mode: 'text' | 'json'): number {
  * known, else the byte bound.
  */
 export function promptTokensBound(
-  models: readonly ModelInfo[], texts: readonly string[], bytes: PromptSize, exact: PromptSize | undefined,
-  jsonInstructionTokens: number, mode: 'text' | 'json',
+  models: readonly ModelInfo[],
+  texts: readonly string[],
+  bytes: PromptSize,
+  exact: PromptSize | undefined,
+  jsonInstructionTokens: number,
+  mode: 'text' | 'json',
 ): number {
   const fromBytes = byteBound(bytes, mode)
   if (exact === undefined || !models.every(countsWithO200k)) return fromBytes

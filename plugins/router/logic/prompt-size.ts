@@ -41,7 +41,10 @@ export function sizePrompt(ai: AiRequest, plan: RoutePlan, counts: number[]): Pr
   // A fallback that takes no images is left out rather than sent a request it would refuse.
   const candidates = plan.candidates.filter((candidate) => candidate.info.imageTokens !== null)
   if (candidates[0] !== plan.primary) {
-    return new InvalidRequestError('Images not supported', `${plan.primary.model} does not support images (vision). Send text only, or choose a model that supports them.`)
+    return new InvalidRequestError(
+      'Images not supported',
+      `${plan.primary.model} does not support images (vision). Send text only, or choose a model that supports them.`,
+    )
   }
   const imageTokens = Math.max(...candidates.map((candidate) => candidate.info.imageTokens ?? 0))
   for (let i = 0; i < messageCount; i++) messageTokens[i]! += imagesOf(ai, i) * imageTokens

@@ -51,7 +51,8 @@ export function buildRouteTable(adapters: Adapters, routing: TierRouting, catalo
     const primary = candidateOf(first)
     const candidates = [primary, ...rest.map(candidateOf)]
     return {
-      primary, candidates,
+      primary,
+      candidates,
       contextWindow: Math.min(...candidates.map(({ info }) => info.contextWindow)),
       maxOutputTokens: Math.max(...candidates.map(({ info }) => info.maxOutputTokens)),
     }

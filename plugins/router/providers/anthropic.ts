@@ -42,7 +42,8 @@ function usageOf(input: number, output: number, wire: WireUsage | undefined): To
   const written = countOf(wire?.cache_creation_input_tokens)
   if (read === 0 && written === 0) return { promptTokens: input, completionTokens: output }
   return {
-    promptTokens: input + read + written, completionTokens: output,
+    promptTokens: input + read + written,
+    completionTokens: output,
     ...(read > 0 && { cachedInputTokens: read }),
     ...(written > 0 && { cacheWriteTokens: written }),
   }
@@ -81,11 +82,19 @@ interface WireTurn {
 /** Anthropic's stop reasons in the gateway's terms; `stop_sequence` and `pause_turn` are ends too. */
 export function finishReasonOf(reason: unknown): FinishReason | undefined {
   switch (reason) {
-    case 'end_turn': case 'stop_sequence': case 'pause_turn': return 'stop'
-    case 'max_tokens': case 'model_context_window_exceeded': return 'length'
-    case 'tool_use': return 'tool_calls'
-    case 'refusal': return 'content_filter'
-    default: return undefined
+    case 'end_turn':
+    case 'stop_sequence':
+    case 'pause_turn':
+      return 'stop'
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length'
+    case 'tool_use':
+      return 'tool_calls'
+    case 'refusal':
+      return 'content_filter'
+    default:
+      return undefined
   }
 }
 
@@ -212,9 +221,7 @@ export function createAnthropicAdapter(upstream: Upstream, options: AnthropicOpt
       if (result === undefined) throw new UpstreamError(`${LABEL} sent an answer without content.`, false)
       const input = answer.usage?.input_tokens
       const output = answer.usage?.output_tokens
-      return typeof input === 'number' && typeof output === 'number'
-        ? { ...result, usage: usageOf(input, output, answer.usage) }
-        : result
+      return typeof input === 'number' && typeof output === 'number' ? { ...result, usage: usageOf(input, output, answer.usage) } : result
     },
 
     stream(request, signal) {

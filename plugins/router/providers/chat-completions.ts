@@ -79,11 +79,18 @@ function usageOf(usage: WireUsage | null | undefined): TokenUsage | undefined {
 /** OpenAI's reasons, and Mistral's (`model_length` is its context window running out). */
 export function finishReasonOf(reason: unknown): FinishReason | undefined {
   switch (reason) {
-    case 'stop': return 'stop'
-    case 'length': case 'model_length': return 'length'
-    case 'tool_calls': case 'function_call': return 'tool_calls'
-    case 'content_filter': return 'content_filter'
-    default: return undefined
+    case 'stop':
+      return 'stop'
+    case 'length':
+    case 'model_length':
+      return 'length'
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls'
+    case 'content_filter':
+      return 'content_filter'
+    default:
+      return undefined
   }
 }
 

@@ -33,7 +33,11 @@ export function urlOf(endpoint: Endpoint): string {
 
 /** POSTs the JSON body; a non-2xx answer is read to the end and thrown as UpstreamError. */
 export async function postJson(
-  upstream: Upstream, endpoint: Endpoint, body: string, signal: AbortSignal, traceHeaders: Readonly<Record<string, string>> | undefined,
+  upstream: Upstream,
+  endpoint: Endpoint,
+  body: string,
+  signal: AbortSignal,
+  traceHeaders: Readonly<Record<string, string>> | undefined,
 ): Promise<UpstreamResponse> {
   const response = await upstream.post(endpoint, body, signal, traceHeaders)
   if (response.status >= 200 && response.status < 300) return response

@@ -80,7 +80,14 @@ function identifier(value: unknown): string | undefined {
 
 function describe(body: unknown): ErrorDetail {
   if (typeof body !== 'object' || body === null) return { message: undefined, fields: {} }
-  const { error, message, detail, type, code, param } = body as { error?: unknown; message?: unknown; detail?: unknown; type?: unknown; code?: unknown; param?: unknown }
+  const { error, message, detail, type, code, param } = body as {
+    error?: unknown
+    message?: unknown
+    detail?: unknown
+    type?: unknown
+    code?: unknown
+    param?: unknown
+  }
   // OpenAI and Anthropic: {error: {message, type, code, param}}; Mistral: {message, type, code, param} or {detail: string | [{msg, type}]}.
   if (typeof error === 'object' && error !== null) return describe(error)
   const fields: { type?: string; code?: string; param?: string } = {}

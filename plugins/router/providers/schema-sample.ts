@@ -75,11 +75,17 @@ function sample(schema: unknown, root: Schema, text: string, depth: number): unk
       if (schema.maxItems === 0) return []
       return [sample(schema.items, root, text, depth + 1)]
     }
-    case 'string': return stringOf(schema, text)
-    case 'integer': case 'number': return numberOf(schema)
-    case 'boolean': return true
-    case 'null': return null
-    default: return text
+    case 'string':
+      return stringOf(schema, text)
+    case 'integer':
+    case 'number':
+      return numberOf(schema)
+    case 'boolean':
+      return true
+    case 'null':
+      return null
+    default:
+      return text
   }
 }
 

@@ -36,7 +36,9 @@ class ProviderStream implements AsyncIterableIterator<readonly ProviderEvent[]> 
     this.#reader = reader
     this.#parser = createParser({
       onEvent: (event) => reader.onEvent(event, this.#batch),
-      onError: (err) => { if (err.type === 'max-buffer-size-exceeded') this.#isOverflowing = true },
+      onError: (err) => {
+        if (err.type === 'max-buffer-size-exceeded') this.#isOverflowing = true
+      },
       maxBufferSize: MAX_EVENT_CHARS,
     })
   }

@@ -23,12 +23,18 @@ function embeddingModels(catalog: ModelCatalog): string {
 
 /** The 400 for a request this plan cannot serve as embeddings; undefined when it can. */
 function refusal(plan: RoutePlan, options: EmbeddingOptions, catalog: ModelCatalog): InvalidRequestError | undefined {
-  const { model, info: { dimensions } } = plan.primary
+  const {
+    model,
+    info: { dimensions },
+  } = plan.primary
   if (dimensions === null) {
     return new InvalidRequestError('Not an embedding model', `${model} does not make embeddings. Choose one of: ${embeddingModels(catalog)}.`)
   }
   if (options.dimensions !== undefined && options.dimensions > dimensions) {
-    return new InvalidRequestError('Too many dimensions', `${model} makes vectors of at most ${dimensions} dimensions; dimensions asks for ${options.dimensions}.`)
+    return new InvalidRequestError(
+      'Too many dimensions',
+      `${model} makes vectors of at most ${dimensions} dimensions; dimensions asks for ${options.dimensions}.`,
+    )
   }
   if (plan.candidates.some((candidate) => candidate.adapter.embed === undefined)) {
     return new InvalidRequestError('Embeddings not served', `The provider of ${model} has no embeddings API.`)
@@ -41,14 +47,18 @@ function embeddingCandidate(candidate: Candidate, ai: AiRequest, options: Embedd
   const embed = candidate.adapter.embed!
   const adapter: ProviderAdapter = {
     target: candidate.adapter.target,
-    complete: (request, signal) => embed({
-      model: request.model,
-      inputs: options.inputs,
-      dimensions: options.dimensions,
-      promptTokens: request.promptTokens,
-      user: ai.user,
-      ...(request.traceHeaders !== undefined && { traceHeaders: request.traceHeaders }),
-    }, signal),
+    complete: (request, signal) =>
+      embed(
+        {
+          model: request.model,
+          inputs: options.inputs,
+          dimensions: options.dimensions,
+          promptTokens: request.promptTokens,
+          user: ai.user,
+          ...(request.traceHeaders !== undefined && { traceHeaders: request.traceHeaders }),
+        },
+        signal,
+      ),
     stream() {
       throw new InternalError('An embeddings request has no stream.')
     },
@@ -62,14 +72,23 @@ function inputTokens(options: EmbeddingOptions, textCounts: readonly number[]): 
   return options.inputs.map((input) => (typeof input === 'string' ? textCounts[next++]! : input.length))
 }
 
-function decide(ctx: RequestContext, plan: RoutePlan, ai: AiRequest, options: EmbeddingOptions, counts: readonly number[], config: RouterConfig): Reply | undefined {
+function decide(
+  ctx: RequestContext,
+  plan: RoutePlan,
+  ai: AiRequest,
+  options: EmbeddingOptions,
+  counts: readonly number[],
+  config: RouterConfig,
+): Reply | undefined {
   const tokens = inputTokens(options, counts)
   const longest = tokens.findIndex((count) => count > plan.contextWindow)
   if (longest >= 0) {
-    return Reply.error(new InvalidRequestError(
-      'Input too long',
-      `Input ${longest} holds ${tokens[longest]} tokens, but ${plan.primary.model} reads at most ${plan.contextWindow} tokens per input. Split it.`,
-    ))
+    return Reply.error(
+      new InvalidRequestError(
+        'Input too long',
+        `Input ${longest} holds ${tokens[longest]} tokens, but ${plan.primary.model} reads at most ${plan.contextWindow} tokens per input. Split it.`,
+      ),
+    )
   }
   const promptTokens = tokens.reduce((sum, count) => sum + count, 0)
   const candidates = plan.candidates.map((candidate) => embeddingCandidate(candidate, ai, options))
@@ -93,7 +112,12 @@ function decide(ctx: RequestContext, plan: RoutePlan, ai: AiRequest, options: Em
 }
 
 export function routeEmbedding(
-  ctx: RequestContext, plan: RoutePlan, ai: AiRequest, options: EmbeddingOptions, config: RouterConfig, deps: PluginDeps,
+  ctx: RequestContext,
+  plan: RoutePlan,
+  ai: AiRequest,
+  options: EmbeddingOptions,
+  config: RouterConfig,
+  deps: PluginDeps,
 ): Reply | undefined | Promise<Reply | undefined> {
   const refused = refusal(plan, options, deps.catalog)
   if (refused !== undefined) return Reply.error(refused)

@@ -26,7 +26,9 @@ function listOf(tiers: Readonly<Record<Quality, ModelName>>, catalog: ModelCatal
     object: 'list',
     data: [
       ...catalog.names.map((name): ModelObject => ({ id: name, object: 'model', created: created(name), owned_by: catalog.info(name).provider })),
-      ...[...catalog.aliases.keys()].map((alias): ModelObject => ({ id: alias, object: 'model', created: created(alias), owned_by: catalog.info(alias).provider })),
+      ...[...catalog.aliases.keys()].map(
+        (alias): ModelObject => ({ id: alias, object: 'model', created: created(alias), owned_by: catalog.info(alias).provider }),
+      ),
       // A tier is the gateway's own name for the model it routes to.
       ...QUALITIES.map((tier): ModelObject => ({ id: tier, object: 'model', created: created(tiers[tier]), owned_by: 'tollgate' })),
     ],
@@ -38,11 +40,21 @@ export function modelRoutes(tiers: Readonly<Record<Quality, ModelName>>, catalog
   const list = listOf(tiers, catalog)
   return [
     {
-      method: 'GET', path: '/v1/models', name: 'openai_models', kind: 'keyed', keyTypes: ['sk'], docs: { response: modelListSchema },
+      method: 'GET',
+      path: '/v1/models',
+      name: 'openai_models',
+      kind: 'keyed',
+      keyTypes: ['sk'],
+      docs: { response: modelListSchema },
       handle: () => Reply.json(list),
     },
     {
-      method: 'GET', path: '/v1/models/:id', name: 'openai_model', kind: 'keyed', keyTypes: ['sk'], docs: { response: modelObjectSchema },
+      method: 'GET',
+      path: '/v1/models/:id',
+      name: 'openai_model',
+      kind: 'keyed',
+      keyTypes: ['sk'],
+      docs: { response: modelObjectSchema },
       handle: (ctx) => {
         const model = list.data.find((candidate) => candidate.id === ctx.params.id)
         return model === undefined

@@ -27,9 +27,21 @@ const LEASE_MARGIN_MS = 60_000
 export function newDelivery(id: string, hook: WebhookRecord, event: GatewayEvent, now: number, test = false): DeliveryRecord {
   const { id: eventId, type, timestamp, project_id, data } = event
   return {
-    id, webhookId: hook.id, event: { id: eventId, type, timestamp, project_id, data }, test, status: 'pending',
-    attempts: 0, firstAttemptAt: null, lastAttemptAt: null, responseCode: null, error: null,
-    nextAttemptAt: now, dueAt: now, claim: null, created: now, finishedAt: null,
+    id,
+    webhookId: hook.id,
+    event: { id: eventId, type, timestamp, project_id, data },
+    test,
+    status: 'pending',
+    attempts: 0,
+    firstAttemptAt: null,
+    lastAttemptAt: null,
+    responseCode: null,
+    error: null,
+    nextAttemptAt: now,
+    dueAt: now,
+    claim: null,
+    created: now,
+    finishedAt: null,
   }
 }
 
@@ -39,8 +51,13 @@ export function newDelivery(id: string, hook: WebhookRecord, event: GatewayEvent
  */
 export function claimedDelivery(record: DeliveryRecord, now: number, timeoutMs: number): DeliveryRecord {
   return {
-    ...record, attempts: record.attempts + 1, firstAttemptAt: record.firstAttemptAt ?? now, lastAttemptAt: now,
-    nextAttemptAt: null, dueAt: now + timeoutMs + LEASE_MARGIN_MS, claim: randomUUID(),
+    ...record,
+    attempts: record.attempts + 1,
+    firstAttemptAt: record.firstAttemptAt ?? now,
+    lastAttemptAt: now,
+    nextAttemptAt: null,
+    dueAt: now + timeoutMs + LEASE_MARGIN_MS,
+    claim: randomUUID(),
   }
 }
 
@@ -49,9 +66,10 @@ export function settledDelivery(current: DeliveryRecord, result: AttemptResult, 
   const attempted = { ...current, claim: null, responseCode: result.responseCode, error: result.error }
   const retryAt = result.ok || current.test ? undefined : nextAttemptAt(current.firstAttemptAt ?? now, current.attempts)
   const settlement: Settlement = result.ok ? 'succeeded' : retryAt === undefined ? 'failed' : 'retrying'
-  const record: DeliveryRecord = retryAt !== undefined
-    ? { ...attempted, status: 'pending', nextAttemptAt: retryAt, dueAt: retryAt }
-    : { ...attempted, status: settlement === 'succeeded' ? 'succeeded' : 'failed', nextAttemptAt: null, dueAt: null, finishedAt: now }
+  const record: DeliveryRecord =
+    retryAt !== undefined
+      ? { ...attempted, status: 'pending', nextAttemptAt: retryAt, dueAt: retryAt }
+      : { ...attempted, status: settlement === 'succeeded' ? 'succeeded' : 'failed', nextAttemptAt: null, dueAt: null, finishedAt: now }
   return { record, settlement }
 }
 

@@ -6,8 +6,14 @@ import type { SecretBox } from './secret-box.ts'
 /** A new, active webhook; its secret sealed to its id. */
 export function newWebhook(id: string, input: NewWebhook, box: SecretBox, now: number): WebhookRecord {
   return {
-    id, projectId: input.projectId, url: input.url, events: input.events, sealedSecret: box.seal(input.secret, id),
-    active: true, created: new Date(now).toISOString(), consecutiveFailures: 0,
+    id,
+    projectId: input.projectId,
+    url: input.url,
+    events: input.events,
+    sealedSecret: box.seal(input.secret, id),
+    active: true,
+    created: new Date(now).toISOString(),
+    consecutiveFailures: 0,
   }
 }
 

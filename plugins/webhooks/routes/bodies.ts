@@ -19,7 +19,12 @@ const secret = z.string(required('secret', 'a string')).min(16, 'secret must hol
 export const createWebhookBody = z.strictObject({ url, events: eventList, secret })
 
 export const updateWebhookBody = z
-  .strictObject({ url: url.optional(), events: eventList.optional(), secret: secret.optional(), active: z.boolean({ error: 'active must be true or false' }).optional() })
+  .strictObject({
+    url: url.optional(),
+    events: eventList.optional(),
+    secret: secret.optional(),
+    active: z.boolean({ error: 'active must be true or false' }).optional(),
+  })
   .refine((body) => Object.values(body).some((value) => value !== undefined), 'send at least one of url, events, secret, active')
 
 export const testWebhookBody = z.strictObject({
@@ -28,7 +33,12 @@ export const testWebhookBody = z.strictObject({
 })
 
 export const deliveriesQuery = z.object({
-  limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(20),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(20),
 })
 
 export type CreateWebhookBody = z.output<typeof createWebhookBody>

@@ -16,7 +16,11 @@ export function deliveryRoutes(deps: RouteDeps): ProjectRouteSpec[] {
   const { store, clock } = deps
   return [
     {
-      keyTypes, writes: false, method: 'GET', path: '/webhooks/:id/deliveries', name: 'webhooks_deliveries',
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/webhooks/:id/deliveries',
+      name: 'webhooks_deliveries',
       docs: { query: deliveriesQuery, response: z.object({ deliveries: z.array(deliveryAnswer) }) },
       async handle(ctx, project) {
         const { limit } = validate(deliveriesQuery, Object.fromEntries(ctx.query), 'query')
@@ -25,7 +29,11 @@ export function deliveryRoutes(deps: RouteDeps): ProjectRouteSpec[] {
       },
     },
     {
-      keyTypes, writes: true, method: 'POST', path: '/webhooks/:id/deliveries/:delivery_id/redeliver', name: 'webhooks_redeliver',
+      keyTypes,
+      writes: true,
+      method: 'POST',
+      path: '/webhooks/:id/deliveries/:delivery_id/redeliver',
+      name: 'webhooks_redeliver',
       docs: { status: 202, response: deliveryAnswer, errors: [409] },
       async handle(ctx, project) {
         const hookId = (await ownWebhook(store, project.id, ctx.params.id!)).id

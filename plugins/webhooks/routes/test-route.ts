@@ -13,13 +13,24 @@ import { deliveryAnswer, deliveryView } from './views.ts'
 export function testRoute(deps: RouteDeps): ProjectRouteSpec {
   const { store, clock } = deps
   return {
-    keyTypes: ['sk', 'pk'], writes: true, method: 'POST', path: '/webhooks/test', name: 'webhooks_test', body: testWebhookBody,
+    keyTypes: ['sk', 'pk'],
+    writes: true,
+    method: 'POST',
+    path: '/webhooks/test',
+    name: 'webhooks_test',
+    body: testWebhookBody,
     docs: { response: z.object({ success: z.boolean(), duration_ms: z.number().int(), delivery: deliveryAnswer }), errors: [404] },
     async handle(ctx, project) {
       const body = ctx.body as TestWebhookBody
       await ownWebhook(store, project.id, body.webhook_id)
       const now = clock.now()
-      const event: GatewayEvent = { id: deps.newId('evt_'), type: body.event_type, timestamp: new Date(now).toISOString(), project_id: project.id, data: { test: true } }
+      const event: GatewayEvent = {
+        id: deps.newId('evt_'),
+        type: body.event_type,
+        timestamp: new Date(now).toISOString(),
+        project_id: project.id,
+        data: { test: true },
+      }
       const claim = await store.queueClaimed(project.id, body.webhook_id, event, now, deps.timeoutMs)
       if (claim === undefined) throw webhookNotFound(body.webhook_id)
       const outcome = await deps.runAttempt(claim)

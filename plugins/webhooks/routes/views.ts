@@ -11,10 +11,18 @@ export const webhookAnswer = z.object({ id: z.string(), url: z.string(), events:
 
 /** deliveryView's answer, for /openapi.json. */
 export const deliveryAnswer = z.object({
-  id: z.string(), webhook_id: z.string(), event_id: z.string(), event_type: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed']), attempts: z.number().int(),
-  response_code: z.number().int().nullable(), error: z.string().nullable(),
-  next_attempt: instant.nullable(), last_attempt: instant.nullable(), created: instant.nullable(), test: z.boolean(),
+  id: z.string(),
+  webhook_id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.number().int(),
+  response_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  next_attempt: instant.nullable(),
+  last_attempt: instant.nullable(),
+  created: instant.nullable(),
+  test: z.boolean(),
 })
 
 export function webhookView(record: WebhookRecord) {

@@ -14,7 +14,12 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
   const { store } = deps
   return [
     {
-      keyTypes, writes: true, method: 'POST', path: '/webhooks', name: 'webhooks_create', body: createWebhookBody,
+      keyTypes,
+      writes: true,
+      method: 'POST',
+      path: '/webhooks',
+      name: 'webhooks_create',
+      body: createWebhookBody,
       docs: { status: 201, response: webhookAnswer },
       async handle(ctx, project) {
         const body = ctx.body as CreateWebhookBody
@@ -24,12 +29,21 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
       },
     },
     {
-      keyTypes, writes: false, method: 'GET', path: '/webhooks', name: 'webhooks_list',
+      keyTypes,
+      writes: false,
+      method: 'GET',
+      path: '/webhooks',
+      name: 'webhooks_list',
       docs: { response: z.object({ webhooks: z.array(webhookAnswer) }) },
       handle: async (_ctx, project) => Reply.json({ webhooks: (await store.webhooks(project.id)).map(webhookView) }),
     },
     {
-      keyTypes, writes: true, method: 'PATCH', path: '/webhooks/:id', name: 'webhooks_update', body: updateWebhookBody,
+      keyTypes,
+      writes: true,
+      method: 'PATCH',
+      path: '/webhooks/:id',
+      name: 'webhooks_update',
+      body: updateWebhookBody,
       docs: { response: webhookAnswer },
       async handle(ctx, project) {
         const id = ctx.params.id!
@@ -42,7 +56,11 @@ export function webhookRoutes(deps: RouteDeps): ProjectRouteSpec[] {
       },
     },
     {
-      keyTypes, writes: true, method: 'DELETE', path: '/webhooks/:id', name: 'webhooks_delete',
+      keyTypes,
+      writes: true,
+      method: 'DELETE',
+      path: '/webhooks/:id',
+      name: 'webhooks_delete',
       docs: { response: z.object({ id: z.string(), deleted: z.literal(true) }) },
       async handle(ctx, project) {
         const id = ctx.params.id!

@@ -33,7 +33,10 @@ export function governorMetadataOf(fromBody: GovernorMetadata | undefined, heade
   try {
     parsed = JSON.parse(header)
   } catch {
-    throw new InvalidRequestError(`Invalid request: ${GOVERNOR_METADATA_HEADER} is not JSON`, `The ${GOVERNOR_METADATA_HEADER} header must hold governorMetadata as a JSON object.`)
+    throw new InvalidRequestError(
+      `Invalid request: ${GOVERNOR_METADATA_HEADER} is not JSON`,
+      `The ${GOVERNOR_METADATA_HEADER} header must hold governorMetadata as a JSON object.`,
+    )
   }
   return validate(governorMetadataSchema, parsed, `${GOVERNOR_METADATA_HEADER} header`)
 }

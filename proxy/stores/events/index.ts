@@ -12,10 +12,17 @@ import { openSharedEvents } from './postgres.ts'
 
 /** The spec's event kinds. */
 export const EVENT_KINDS = [
-  'alert.created', 'alert.acknowledged', 'alert.resolved',
-  'case.created', 'case.updated', 'case.resolved',
-  'violation.detected', 'violation.resolved', 'compliance.score_changed',
-  'usage.threshold_reached', 'usage.limit_exceeded',
+  'alert.created',
+  'alert.acknowledged',
+  'alert.resolved',
+  'case.created',
+  'case.updated',
+  'case.resolved',
+  'violation.detected',
+  'violation.resolved',
+  'compliance.score_changed',
+  'usage.threshold_reached',
+  'usage.limit_exceeded',
 ] as const
 
 export type EventKind = (typeof EVENT_KINDS)[number]

@@ -8,11 +8,13 @@ import type { PluginDatabase } from '../database.ts'
 import type { Listener } from '../database-listener.ts'
 import { eventId, type GatewayEvent, type SharedEventOutbox } from './index.ts'
 
-const MIGRATIONS = [{
-  version: 1,
-  // json, not jsonb: an event is sent as it was emitted, its keys in their order.
-  sql: `CREATE TABLE core_events (id text PRIMARY KEY, event json NOT NULL)`,
-}]
+const MIGRATIONS = [
+  {
+    version: 1,
+    // json, not jsonb: an event is sent as it was emitted, its keys in their order.
+    sql: `CREATE TABLE core_events (id text PRIMARY KEY, event json NOT NULL)`,
+  },
+]
 
 /** `database` is the core's own handle (`forPlugin('core')`): the table and channel are the core's. */
 export async function openSharedEvents(database: PluginDatabase, clock: Clock, log: Logger): Promise<SharedEventOutbox> {
@@ -40,11 +42,10 @@ export async function openSharedEvents(database: PluginDatabase, clock: Clock, l
     },
     onEmit(next) {
       listeners.push(next)
-      listening ??= database.listen({ onNotification: announce, onConnected: async () => announce() })
-        .catch((err: unknown) => {
-          log.warn({ err }, 'cannot listen for shared events; they are found by polling')
-          return undefined
-        })
+      listening ??= database.listen({ onNotification: announce, onConnected: async () => announce() }).catch((err: unknown) => {
+        log.warn({ err }, 'cannot listen for shared events; they are found by polling')
+        return undefined
+      })
     },
     async close() {
       await (await listening)?.close()

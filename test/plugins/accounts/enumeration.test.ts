@@ -19,7 +19,7 @@ testOnEachStore(t, 'sign-up, login and magic-link answer alike for an existing a
   const fresh = await post(`${gw.url}/api/auth/signup`, { email: unknown, password: 'another-password', organizationName: 'Second' })
   t.same(shape(again), shape(fresh), 'sign-up')
   t.equal(again.body.user.email, known.email)
-  t.not(again.body.user.id, known.userId, 'the existing account\'s id is not revealed')
+  t.not(again.body.user.id, known.userId, "the existing account's id is not revealed")
   t.match((await mailbox.next(known.email)).subject, 'already have', 'the owner of the address is told instead')
   t.equal((await post(`${gw.url}/api/auth/login`, { email: known.email, password: known.password })).status, 200, 'the existing account keeps its password')
 
@@ -32,7 +32,10 @@ testOnEachStore(t, 'sign-up, login and magic-link answer alike for an existing a
   const linkUnknown = await post(`${gw.url}/api/auth/magic-link`, { email: 'ghost@example.com' })
   t.same(shape(linkKnown), shape(linkUnknown), 'magic link')
   t.equal((await mailbox.next(known.email)).subject, 'Your sign-in link')
-  t.notOk(mailbox.received.some((m) => m.to === 'ghost@example.com'), 'nothing is mailed to an unknown address')
+  t.notOk(
+    mailbox.received.some((m) => m.to === 'ghost@example.com'),
+    'nothing is mailed to an unknown address',
+  )
 })
 
 testOnEachStore(t, 'a login for an unknown address runs the same password hash as one for a known address', async (t, store) => {
@@ -50,7 +53,7 @@ testOnEachStore(t, 'a login for an unknown address runs the same password hash a
   t.equal(await verifications(), before + 2, 'so does an unknown one')
 })
 
-testOnEachStore(t, 'a second sign-up of an unverified address creates no account, and the opened link sets that sign-up\'s password', async (t, store) => {
+testOnEachStore(t, "a second sign-up of an unverified address creates no account, and the opened link sets that sign-up's password", async (t, store) => {
   const mailbox = await startMailbox(t)
   const gw = await startAccounts(t, { mailbox, store })
   const email = 'victim@example.com'
@@ -63,6 +66,6 @@ testOnEachStore(t, 'a second sign-up of an unverified address creates no account
   t.equal((await call(ownerLink)).status, 200)
   const login = await post(`${gw.url}/api/auth/login`, { email, password: 'owner-password' })
   t.equal(login.status, 200, 'the password of the sign-up whose link was opened counts')
-  t.equal((await post(`${gw.url}/api/auth/login`, { email, password: 'squatter-password' })).status, 401, 'the squatter\'s password does not')
+  t.equal((await post(`${gw.url}/api/auth/login`, { email, password: 'squatter-password' })).status, 401, "the squatter's password does not")
   t.equal((await call(squatterLink)).status, 401, 'an older link cannot reset it once verified')
 })

@@ -23,7 +23,13 @@ t.test('a catastrophic regex is refused with 400 naming the rule, and nothing of
   const before = await read()
   const refused = await patch({
     name: 'renamed',
-    governor: { strictMode: true, customRules: [{ name: 'ok', pattern: 'falcon', weight: 10, severity: 'LOW' }, { name: 'bad', pattern: '(a+)+$', regex: true, weight: 10, severity: 'HIGH' }] },
+    governor: {
+      strictMode: true,
+      customRules: [
+        { name: 'ok', pattern: 'falcon', weight: 10, severity: 'LOW' },
+        { name: 'bad', pattern: '(a+)+$', regex: true, weight: 10, severity: 'HIGH' },
+      ],
+    },
   })
   t.equal(refused.status, 400)
   t.match(refused.body.error, /^Invalid request: .*repeated group/)
@@ -39,14 +45,24 @@ t.test('other rules the Governor refuses are refused the same way', async (t) =>
     const answer = await patch({ governor: { customRules: [{ name: 'r', pattern, regex: true }] } })
     t.equal(answer.status, 400, pattern)
   }
-  const twice = await patch({ governor: { customRules: [{ id: 'rule_a', name: 'a', pattern: 'a' }, { id: 'rule_a', name: 'b', pattern: 'b' }] } })
+  const twice = await patch({
+    governor: {
+      customRules: [
+        { id: 'rule_a', name: 'a', pattern: 'a' },
+        { id: 'rule_a', name: 'b', pattern: 'b' },
+      ],
+    },
+  })
   t.equal(twice.status, 400, 'an id given twice')
 })
 
 t.test('accepted settings are written once through the Governor: rules get ids and defaults, the version moves', async (t) => {
   const { patch, read } = await ownerWithProject()
   const before = await read()
-  const answer = await patch({ budgetDollars: 75, governor: { autoApproveThreshold: 40, customRules: [{ name: 'codename', pattern: '\\bproject\\s+falcon\\b', regex: true }] } })
+  const answer = await patch({
+    budgetDollars: 75,
+    governor: { autoApproveThreshold: 40, customRules: [{ name: 'codename', pattern: '\\bproject\\s+falcon\\b', regex: true }] },
+  })
   t.equal(answer.status, 200)
   t.equal(answer.body.budgetDollars, 75)
   t.equal(answer.body.governor.autoApproveThreshold, 40)

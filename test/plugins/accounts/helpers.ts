@@ -173,8 +173,13 @@ export async function login(gw: AccountsGateway, email: string, password: string
 
 export function sessionOf(email: string, password: string, body: any): Session {
   return {
-    email, password, userId: body.user.id, organizationId: body.user.organization_id,
-    accessToken: body.access_token, refreshToken: body.refresh_token, headers: bearer(body.access_token),
+    email,
+    password,
+    userId: body.user.id,
+    organizationId: body.user.organization_id,
+    accessToken: body.access_token,
+    refreshToken: body.refresh_token,
+    headers: bearer(body.access_token),
   }
 }
 

@@ -18,8 +18,8 @@ testOnEachStore(t, 'every management endpoint keeps organizations apart', async 
   const project = await post(`${gw.url}/api/projects`, { name: 'a-secret-project', plan: 'pro', budgetDollars: 10 }, alice.headers)
   const key = await post(`${gw.url}/api/projects/${project.body.id}/keys`, { name: 'a-key', env: 'prod' }, alice.headers)
   t.equal((await call(`${gw.mainUrl}/api/ai/complete`, { key: key.body.key, body: hello })).status, 200, 'a key made by the API works on the gateway')
-  t.ok(await promptTokensOf(alice.headers) > aliceBefore, 'A\'s query summary now describes the project')
-  t.equal(await promptTokensOf(bob.headers), bobBefore, 'B\'s does not change')
+  t.ok((await promptTokensOf(alice.headers)) > aliceBefore, "A's query summary now describes the project")
+  t.equal(await promptTokensOf(bob.headers), bobBefore, "B's does not change")
 
   const as = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
     call(`${gw.url}${path}`, { method, headers: bob.headers, ...(body === undefined ? {} : { body }) })
@@ -31,7 +31,7 @@ testOnEachStore(t, 'every management endpoint keeps organizations apart', async 
     ['deactivate key', as('POST', `/api/keys/${key.body.id}/deactivate`, {})],
     ['reactivate key', as('POST', `/api/keys/${key.body.id}/reactivate`, {})],
     ['delete key', as('DELETE', `/api/keys/${key.body.id}`)],
-    ['change a member\'s role', as('PATCH', `/api/orgs/me/members/${aliceMember.userId}`, { role: 'admin' })],
+    ["change a member's role", as('PATCH', `/api/orgs/me/members/${aliceMember.userId}`, { role: 'admin' })],
     ['remove a member', as('DELETE', `/api/orgs/me/members/${aliceMember.userId}`)],
   ]
   for (const [what, answer] of foreign) {
@@ -43,12 +43,18 @@ testOnEachStore(t, 'every management endpoint keeps organizations apart', async 
 
   t.same((await as('GET', '/api/projects')).body, { projects: [] })
   t.match((await as('GET', '/api/orgs/me')).body, { name: 'Org B', role: 'owner' })
-  t.same((await as('GET', '/api/orgs/me/members')).body.members.map((m: { email: string }) => m.email), ['bob@b.example'])
+  t.same(
+    (await as('GET', '/api/orgs/me/members')).body.members.map((m: { email: string }) => m.email),
+    ['bob@b.example'],
+  )
   t.equal((await as('PATCH', '/api/orgs/me', { name: 'Org B2' })).status, 200)
   t.equal((await as('POST', '/api/orgs/me/invitations', { email: 'spy@b.example' })).status, 201)
   const bobLog = (await as('GET', '/api/orgs/me/audit-log')).body.entries as Array<{ action: string }>
-  t.same(bobLog.map((e) => e.action), ['member.invite', 'organization.rename'])
-  t.notMatch(JSON.stringify(bobLog), project.body.id, 'the audit log holds only the organization\'s own records')
+  t.same(
+    bobLog.map((e) => e.action),
+    ['member.invite', 'organization.rename'],
+  )
+  t.notMatch(JSON.stringify(bobLog), project.body.id, "the audit log holds only the organization's own records")
 
   const aliceProject = await call(`${gw.url}/api/projects/${project.body.id}`, { headers: alice.headers })
   t.match(aliceProject.body, { plan: 'pro', name: 'a-secret-project' }, 'nothing of A changed')

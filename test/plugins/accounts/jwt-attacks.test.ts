@@ -27,7 +27,11 @@ t.test('forged, foreign, expired and tampered access tokens are refused', async 
 
   t.equal(await statusWith(owner.accessToken), 200, 'the issued token works')
   t.equal(decodeProtectedHeader(owner.accessToken).kid, 'test-key', 'the configured key signs')
-  t.equal(await statusWith(await signed(valid)), 200, 'a token made with the configured key and the right claims works, so the refusals below are for the attack alone')
+  t.equal(
+    await statusWith(await signed(valid)),
+    200,
+    'a token made with the configured key and the right claims works, so the refusals below are for the attack alone',
+  )
 
   t.equal(await statusWith(`${encode({ alg: 'none', typ: 'JWT' })}.${encode(valid)}.`), 401, 'alg none')
 
@@ -48,7 +52,11 @@ t.test('forged, foreign, expired and tampered access tokens are refused', async 
   t.equal(await statusWith(`${header}.${encode({ ...claims, exp: now + 86_400 })}.${signature}`), 401, 'tampered payload')
 
   const stranger = await generateKeyPair('EdDSA', { crv: 'Ed25519' })
-  t.equal(await statusWith(await new SignJWT(valid).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid: 'test-key' }).sign(stranger.privateKey)), 401, 'signed by another key')
+  t.equal(
+    await statusWith(await new SignJWT(valid).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid: 'test-key' }).sign(stranger.privateKey)),
+    401,
+    'signed by another key',
+  )
   t.equal(await statusWith('not-a-token'), 401, 'garbage')
 
   clock.advance(3600_000)

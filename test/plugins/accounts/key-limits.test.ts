@@ -11,7 +11,11 @@ testOnEachStore(t, 'keys carry a budget and rpm of their own, set and changed by
   const member = await invitedMember(gw, mailbox, owner, 'member@example.com', 'member')
   const projectId = (await post(`${gw.url}/api/projects`, { name: 'site', plan: 'enterprise', budgetDollars: 50 }, owner.headers)).body.id as string
 
-  const created = await post(`${gw.url}/api/projects/${projectId}/keys`, { name: 'app', type: 'sk', env: 'prod', budgetDollars: 0.000001, rpm: 3 }, owner.headers)
+  const created = await post(
+    `${gw.url}/api/projects/${projectId}/keys`,
+    { name: 'app', type: 'sk', env: 'prod', budgetDollars: 0.000001, rpm: 3 },
+    owner.headers,
+  )
   t.equal(created.status, 201)
   t.match(created.body, { name: 'app', budgetDollars: 0.000001, rpm: 3 })
   const { id, key } = created.body as { id: string; key: string }

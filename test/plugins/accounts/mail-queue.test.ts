@@ -21,12 +21,16 @@ t.test('a mail the relay refused stays queued, holds up no other, and is sent on
   const b = await startAccounts(t, { databaseUrl, mailbox, clock })
   t.equal((await post(`${b.url}/api/auth/signup`, { email: 'ada@example.com', password: 'engines', organizationName: 'Engines' })).status, 200)
   const ada = await mailbox.next('ada@example.com')
-  t.same(mailbox.received.map((mail) => mail.to), ['ada@example.com'], 'the refused mail waits its turn and holds up no other')
+  t.same(
+    mailbox.received.map((mail) => mail.to),
+    ['ada@example.com'],
+    'the refused mail waits its turn and holds up no other',
+  )
 
   clock.advance(60_000)
   t.equal((await post(`${b.url}/api/auth/signup`, { email: 'alan@example.com', password: 'machines', organizationName: 'Machines' })).status, 200)
   const [grace] = await Promise.all([mailbox.next('grace@example.com'), mailbox.next('alan@example.com')])
-  t.equal((await call(grace.links[0]!.replace(a.url, b.url))).status, 200, 'the queued mail\'s link works')
+  t.equal((await call(grace.links[0]!.replace(a.url, b.url))).status, 200, "the queued mail's link works")
   t.match(ada.subject, 'Verify your e-mail address')
   t.equal(mailbox.received.length, 3, 'each mail sent once')
 })

@@ -26,7 +26,12 @@ t.test('the query route answers a bearer token and an API key, and refuses anyth
   t.equal(withKey.body.usage.promptTokens, withToken.body.usage.promptTokens, 'a key of the organization sees the same summary')
   t.equal((await post(`${gw.mainUrl}/api/ai/query`, question, bearer(key.body.key))).status, 200, 'the key may also come as a bearer token')
 
-  for (const headers of [{}, bearer('not-a-jwt'), { 'x-api-key': 'sk_prod_00000000000000000000000000000000000000' }, bearer(withFlippedSignature(owner.accessToken))]) {
+  for (const headers of [
+    {},
+    bearer('not-a-jwt'),
+    { 'x-api-key': 'sk_prod_00000000000000000000000000000000000000' },
+    bearer(withFlippedSignature(owner.accessToken)),
+  ]) {
     const refused = await post(`${gw.mainUrl}/api/ai/query`, question, headers)
     t.equal(refused.status, 401)
     t.match(refused.body, { error: 'Unauthorized', message: String })
@@ -57,10 +62,13 @@ t.test('the summary describes the projects it is given through the registry, and
 
   const ownProjects = registry.listProjects().filter((p) => p.organizationId === 'org-a')
   const summary = accountSummary(registry, 'Org A', ownProjects)
-  t.equal(summary, [
-    'Account: Org A. Projects: 1.',
-    `- checkout (${mine.id}): plan growth, monthly budget $250, cache on for 3600s, Governor on (strict mode, auto-approve up to risk 30, 0 custom rules), API keys: 1 active, 1 inactive.`,
-  ].join('\n'))
+  t.equal(
+    summary,
+    [
+      'Account: Org A. Projects: 1.',
+      `- checkout (${mine.id}): plan growth, monthly budget $250, cache on for 3600s, Governor on (strict mode, auto-approve up to risk 30, 0 custom rules), API keys: 1 active, 1 inactive.`,
+    ].join('\n'),
+  )
   t.notMatch(summary, 'competitor')
   t.notMatch(summary, active.key, 'no key value')
 })

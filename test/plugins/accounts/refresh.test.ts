@@ -10,7 +10,10 @@ testOnEachStore(t, 'two concurrent refreshes with one token let exactly one thro
   const refresh = () => post(`${gw.url}/api/auth/refresh`, { refresh_token: owner.refreshToken })
   const answers = await Promise.all([refresh(), refresh(), refresh(), refresh()])
   t.same(answers.map((a) => a.status).sort(), [200, 401, 401, 401])
-  t.equal(answers.filter((a) => a.status === 401).every((a) => a.body.error === 'Unauthorized'), true)
+  t.equal(
+    answers.filter((a) => a.status === 401).every((a) => a.body.error === 'Unauthorized'),
+    true,
+  )
 })
 
 testOnEachStore(t, 'logout with only a bearer token ends that session and no other', async (t, store) => {

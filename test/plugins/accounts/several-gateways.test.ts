@@ -6,7 +6,18 @@
 import t from 'tap'
 import { call } from '../../helpers/http.ts'
 import { POSTGRES_MISSING } from '../../helpers/postgres-server.ts'
-import { filePostgres, freshDatabase, invitedMember, login, post, startAccounts, startMailbox, tokenOf, verifiedOwner, type AccountsGateway } from './helpers.ts'
+import {
+  filePostgres,
+  freshDatabase,
+  invitedMember,
+  login,
+  post,
+  startAccounts,
+  startMailbox,
+  tokenOf,
+  verifiedOwner,
+  type AccountsGateway,
+} from './helpers.ts'
 import { manualClock } from '../../helpers/manual-clock.ts'
 
 /** The same path and query on another gateway: the mailed links name the gateway that mailed them. */
@@ -52,10 +63,14 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     // Entries order by time; within one millisecond, two gateways' entries fall in no set order.
     clock.advance(1)
     t.equal((await call(`${a.url}/api/orgs/me/members/${member.userId}`, { method: 'DELETE', headers: owner.headers })).status, 200)
-    t.equal((await call(`${b.url}/api/orgs/me`, { headers: member.headers })).status, 401, 'the removed member\'s session ends on B')
+    t.equal((await call(`${b.url}/api/orgs/me`, { headers: member.headers })).status, 401, "the removed member's session ends on B")
     t.equal((await post(`${b.url}/api/auth/refresh`, { refresh_token: member.refreshToken })).status, 401)
     const log = await call(`${b.url}/api/orgs/me/audit-log`, { headers: owner.headers })
-    t.same(log.body.entries.map((entry: { action: string }) => entry.action), ['member.remove', 'member.join', 'member.invite'], 'one audit log, newest first')
+    t.same(
+      log.body.entries.map((entry: { action: string }) => entry.action),
+      ['member.remove', 'member.join', 'member.invite'],
+      'one audit log, newest first',
+    )
   })
 
   t.test('a magic link mailed by B signs in once, on A', async (t) => {
@@ -68,7 +83,10 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
   t.test('one address signed up on both gateways at once makes one account', async (t) => {
     const email = 'twice@example.com'
     const answers = await Promise.all([a, b].map((gw, i) => post(`${gw.url}/api/auth/signup`, { email, password: `password-${i}`, organizationName: 'Twice' })))
-    t.same(answers.map((answer) => answer.status), [200, 200])
+    t.same(
+      answers.map((answer) => answer.status),
+      [200, 200],
+    )
     const links = [(await mailbox.next(email)).links[0]!, (await mailbox.next(email)).links[0]!]
     t.equal((await call(on(b, links[0]!))).status, 200, 'one link verifies the account')
     t.equal((await call(on(a, links[1]!))).status, 401, 'the other finds it verified: there is one account, not two')
@@ -78,7 +96,8 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     const lin = await verifiedOwner(a, mailbox, 'lin@example.com', 'Pair')
     const max = await invitedMember(b, mailbox, lin, 'max@example.com', 'admin')
     t.equal((await call(`${a.url}/api/orgs/me/members/${max.userId}`, { method: 'PATCH', body: { role: 'owner' }, headers: lin.headers })).status, 200)
-    const demote = (gw: AccountsGateway, by: typeof lin, userId: string) => call(`${gw.url}/api/orgs/me/members/${userId}`, { method: 'PATCH', body: { role: 'admin' }, headers: by.headers })
+    const demote = (gw: AccountsGateway, by: typeof lin, userId: string) =>
+      call(`${gw.url}/api/orgs/me/members/${userId}`, { method: 'PATCH', body: { role: 'admin' }, headers: by.headers })
     const answers = await Promise.all([demote(a, lin, max.userId), demote(b, max, lin.userId)])
     // The loser is refused either way: 409 when both checked their role before either committed,
     // 403 when the winner committed first and the loser was no longer an owner when checked.

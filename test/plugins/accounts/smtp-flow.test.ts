@@ -43,10 +43,17 @@ testOnEachStore(t, 'sign-up, verification, login, refresh, reuse detection, magi
   const reuse = await post(`${gw.url}/api/auth/refresh`, { refresh_token: login.body.refresh_token })
   t.equal(reuse.status, 401, 'the rotated token no longer works')
   t.match(reuse.body, { error: 'Unauthorized', message: String })
-  t.equal((await post(`${gw.url}/api/auth/refresh`, { refresh_token: refreshed.body.refresh_token })).status, 401, 'reuse revoked the newest token of the family')
+  t.equal(
+    (await post(`${gw.url}/api/auth/refresh`, { refresh_token: refreshed.body.refresh_token })).status,
+    401,
+    'reuse revoked the newest token of the family',
+  )
   t.equal(await me(refreshed.body.access_token), 401, 'and the access tokens of that login')
 
-  t.same((await post(`${gw.url}/api/auth/magic-link`, { email })).body, { success: true, message: 'If an account exists for this address, a sign-in link is on its way.' })
+  t.same((await post(`${gw.url}/api/auth/magic-link`, { email })).body, {
+    success: true,
+    message: 'If an account exists for this address, a sign-in link is on its way.',
+  })
   const magic = await mailbox.next(email)
   t.equal(magic.subject, 'Your sign-in link')
   const viaLink = await call(magic.links[0]!)
@@ -66,7 +73,10 @@ testOnEachStore(t, 'sign-up, verification, login, refresh, reuse detection, magi
 
   const other = await post(`${gw.url}/api/auth/login`, { email, password })
   t.equal(await me(session.body.access_token), 200)
-  t.same((await post(`${gw.url}/api/auth/logout`, { refresh_token: session.body.refresh_token })).body, { success: true, message: 'Signed out: the session\'s tokens no longer work.' })
+  t.same((await post(`${gw.url}/api/auth/logout`, { refresh_token: session.body.refresh_token })).body, {
+    success: true,
+    message: "Signed out: the session's tokens no longer work.",
+  })
   t.equal((await post(`${gw.url}/api/auth/refresh`, { refresh_token: session.body.refresh_token })).status, 401, 'logout revokes the refresh token')
   t.equal(await me(session.body.access_token), 401, 'and the access token of the session')
   t.equal(await me(other.body.access_token), 200, 'other sessions stay signed in')

@@ -41,7 +41,11 @@ t.test('on PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     t.equal((await call(`${two!.url}/api/ai/complete`, { key: created.key, body: hello })).status, 200, 'the next request on one gateway')
     t.equal((await call(`${one!.url}/api/ai/complete`, { key: created.key, body: hello })).status, 200, 'and on the other')
     t.match(await tollgate(t, databaseUrl, 'keys', 'list', '--project', project.id), [{ id: created.id, status: 'active', lastUsed: /^20/ }])
-    t.match(await tollgate(t, databaseUrl, 'governor', 'settings', '--project', project.id, '--strict', 'on'), { project: project.id, strictMode: true, version: 2 })
+    t.match(await tollgate(t, databaseUrl, 'governor', 'settings', '--project', project.id, '--strict', 'on'), {
+      project: project.id,
+      strictMode: true,
+      version: 2,
+    })
 
     await tollgate(t, databaseUrl, 'keys', 'deactivate', created.id)
     const refused = [await answeredWith(one!.url, created.key, 401), await answeredWith(two!.url, created.key, 401)]
@@ -60,7 +64,10 @@ t.test('on PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     const notices = gateways.flatMap(({ gateway }) => gateway.notices)
     t.equal(notices.length, 1, 'one of them shows a demo key')
     const projects = await tollgate(t, databaseUrl, 'projects', 'list')
-    t.same(projects.map((p: { name: string }) => p.name), ['Demo project'])
+    t.same(
+      projects.map((p: { name: string }) => p.name),
+      ['Demo project'],
+    )
     const key = /key: +(\S+)/.exec(notices[0]!)![1]!
     for (const { url } of gateways) t.equal((await call(`${url}/api/health`, { key })).status, 200)
   })
@@ -68,7 +75,9 @@ t.test('on PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
   t.test('PostgreSQL stopped: a key the gateway knows is still authenticated, an unknown one gets 503', async (t) => {
     const databaseUrl = await server.freshDatabase(t)
     const gateway = await startTestGateway(t, { env: { DATABASE_URL: databaseUrl } })
-    const { keys: [known] } = await seedProject(gateway.dataDir, {}, [{ type: 'sk', env: 'prod' }], { databaseUrl })
+    const {
+      keys: [known],
+    } = await seedProject(gateway.dataDir, {}, [{ type: 'sk', env: 'prod' }], { databaseUrl })
     t.equal((await call(`${gateway.url}/api/health`, { key: known!.key })).status, 200)
     await server.stop()
     t.teardown(() => server.start())

@@ -5,7 +5,9 @@ import { answer, cachedResult, complete, request, send, setupCache } from './fix
 /** Marks whether a pending hook result has settled, without waiting for it. */
 function watch(pending: Reply | void | Promise<Reply | void>) {
   const state = { settled: false, value: Promise.resolve(pending) }
-  state.value.then(() => { state.settled = true })
+  state.value.then(() => {
+    state.settled = true
+  })
   return state
 }
 
@@ -17,7 +19,10 @@ t.test('20 concurrent identical misses make one model call; the other 19 get its
 
   const [leader, ...followers] = contexts
   t.equal(await replies[0]!.value, undefined, 'the first request goes to the model')
-  t.ok(replies.slice(1).every((reply) => !reply.settled), 'the others wait for it')
+  t.ok(
+    replies.slice(1).every((reply) => !reply.settled),
+    'the others wait for it',
+  )
 
   await cache.hooks.onAnswered!(leader!, answer('one answer for all'), undefined)
   const served = await Promise.all(replies.slice(1).map((reply) => reply.value))
@@ -34,7 +39,7 @@ t.test('20 concurrent identical misses make one model call; the other 19 get its
   t.equal(await cache.entries(), 1)
 })
 
-t.test('each follower gets its own copy of the leader\'s answer', async (t) => {
+t.test("each follower gets its own copy of the leader's answer", async (t) => {
   const cache = await setupCache(t)
   const [leader, a, b] = [request(), request(), request()]
   await cache.hooks.onRequest!(leader)

@@ -32,14 +32,20 @@ t.test('a repeated chat request replays the stored text as SSE with a HIT', asyn
   const first = await call(`${url}/api/ai/chat`, { key, body })
   t.equal(first.headers['x-cache-status'], 'MISS')
   const firstEvents = parseSse(first.body)
-  const text = firstEvents.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')
+  const text = firstEvents
+    .filter((e) => e.event === 'delta')
+    .map((e) => e.data.text)
+    .join('')
 
   const second = await call(`${url}/api/ai/chat`, { key, body })
   t.equal(second.headers['content-type']?.startsWith('text/event-stream'), true)
   t.equal(second.headers['x-cache-status'], 'HIT')
   t.equal(second.headers['x-credits-charged'], '0.000000')
   const events = parseSse(second.body)
-  t.strictSame(events.map((e) => e.event), ['delta', 'done'])
+  t.strictSame(
+    events.map((e) => e.event),
+    ['delta', 'done'],
+  )
   t.equal(events[0]!.data.text, text)
   t.match(events[1]!.data, { cacheHit: true, creditsCharged: 0, usage: { costCents: 0 } })
 })

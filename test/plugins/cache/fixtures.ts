@@ -57,8 +57,18 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
     await store.close()
   })
   const hooks = await cache.setup(cacheSchema.parse(config), {
-    store: store.forPlugin('cache'), redis, pool, metrics: registry, log: pino({ level: 'silent' }), clock, catalog: modelCatalog(),
-    track: (work) => { pending.push(work) }, events: createOutbox(store.root, clock), services: {},
+    store: store.forPlugin('cache'),
+    redis,
+    pool,
+    metrics: registry,
+    log: pino({ level: 'silent' }),
+    clock,
+    catalog: modelCatalog(),
+    track: (work) => {
+      pending.push(work)
+    },
+    events: createOutbox(store.root, clock),
+    services: {},
   })
   const value = async (name: string, result?: string) => {
     const metric = await registry.getSingleMetric(name)!.get()
@@ -77,8 +87,15 @@ export async function setupCache(t: Test, config: z.input<typeof cacheSchema> = 
 
 export function project(changes: Partial<Project> = {}): Project {
   return {
-    id: 'proj_a', name: 'test', plan: 'enterprise', budgetDollars: 100, cacheTtlSeconds: 3600, cacheEnabled: true,
-    governor: DEFAULT_GOVERNOR_SETTINGS, createdAt: '2025-01-01T00:00:00.000Z', ...changes,
+    id: 'proj_a',
+    name: 'test',
+    plan: 'enterprise',
+    budgetDollars: 100,
+    cacheTtlSeconds: 3600,
+    cacheEnabled: true,
+    governor: DEFAULT_GOVERNOR_SETTINGS,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    ...changes,
   }
 }
 
@@ -112,7 +129,9 @@ export function request(options: RequestOptions = {}): RequestContext {
     maxTokens: 1000,
     call: {
       complete: () => Promise.reject(new Error('the cache tests make no model call')),
-      stream: () => { throw new Error('the cache tests make no model call') },
+      stream: () => {
+        throw new Error('the cache tests make no model call')
+      },
     },
   }
   return ctx
@@ -121,7 +140,10 @@ export function request(options: RequestOptions = {}): RequestContext {
 /** A fresh answer from the model. */
 export function answer(text: string): CompletionResult {
   return {
-    text, provider: 'local', model: 'gpt-4o-mini', cacheHit: false,
+    text,
+    provider: 'local',
+    model: 'gpt-4o-mini',
+    cacheHit: false,
     usage: { promptTokens: 5, completionTokens: 7, totalTokens: 12, costCents: 0.0123 },
   }
 }

@@ -14,10 +14,21 @@ t.test('a request above poolThresholdBytes is keyed in the worker pool with the 
   const pending = cache.hooks.onRequest!(ctx)
   t.ok(pending instanceof Promise, 'the key is computed off the event loop')
   t.equal(await pending, undefined)
-  t.equal(ctx.state.cache?.key, hashCacheKey(encodeCacheKey({
-    projectId: project().id, provider: 'local', model: 'gpt-4o-mini', messages: [{ role: 'user', content: long }],
-    temperature: 0.7, maxTokens: 1000, mode: 'text', governorVersion: null,
-  })))
+  t.equal(
+    ctx.state.cache?.key,
+    hashCacheKey(
+      encodeCacheKey({
+        projectId: project().id,
+        provider: 'local',
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: long }],
+        temperature: 0.7,
+        maxTokens: 1000,
+        mode: 'text',
+        governorVersion: null,
+      }),
+    ),
+  )
   await cache.hooks.onAnswered!(ctx, answer('a long answer'), undefined)
   complete(cache.hooks, ctx)
   await cache.flush()

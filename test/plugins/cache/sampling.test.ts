@@ -38,7 +38,7 @@ t.test('the OpenAI dialect: a sampled request is asked anew each time, a determi
   const client = openai(plainKey)
   const ask = (extra: { temperature?: number; seed?: number }) => () => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], ...extra })
   t.equal(await callsOfTwice(mock, ask({ temperature: 1.2 })), 2, 'temperature 1.2 twice: two calls')
-  t.equal(await callsOfTwice(mock, ask({})), 2, 'the provider\'s default temperature twice: two calls')
+  t.equal(await callsOfTwice(mock, ask({})), 2, "the provider's default temperature twice: two calls")
   t.equal(await callsOfTwice(mock, ask({ temperature: 0 })), 1, 'temperature 0 twice: one call')
   t.equal(await callsOfTwice(mock, ask({ temperature: 0.9, seed: 42 })), 1, 'a seed twice: one call')
   const { response } = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], temperature: 1.2 }).withResponse()
@@ -49,7 +49,12 @@ t.test('the Anthropic dialect, streamed too: temperature 0 is served from the ca
   const { mock, plainKey, anthropic } = await setup(t)
   const client = anthropic(plainKey)
   // This SDK's types no longer list temperature (its newest models refuse it); the API takes it.
-  const bodyAt = (temperature: number, content: string) => ({ model: 'claude-3-5-haiku-20241022', max_tokens: 100, temperature, messages: [{ role: 'user' as const, content }] })
+  const bodyAt = (temperature: number, content: string) => ({
+    model: 'claude-3-5-haiku-20241022',
+    max_tokens: 100,
+    temperature,
+    messages: [{ role: 'user' as const, content }],
+  })
   const ask = (temperature: number) => () => client.messages.create(bodyAt(temperature, question.content))
   t.equal(await callsOfTwice(mock, ask(0.9)), 2)
   t.equal((mock.requests.at(-1)!.body as { temperature?: number }).temperature, 0.9, 'the SDK sends the temperature')
@@ -65,7 +70,7 @@ t.test('a project that opts in with cacheSampled has sampled dialect requests se
   t.equal(await callsOfTwice(mock, () => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], temperature: 1.2 })), 1)
 })
 
-t.test('the spec\'s endpoints keep the spec\'s rule: identical requests are served from the cache at any temperature', async (t) => {
+t.test("the spec's endpoints keep the spec's rule: identical requests are served from the cache at any temperature", async (t) => {
   const { mock, url, plainKey } = await setup(t)
   const body = { model: 'gpt-4o-mini', messages: [question], temperature: 1.2 }
   t.equal(await callsOfTwice(mock, () => call(`${url}/api/ai/complete`, { key: plainKey, body })), 1)

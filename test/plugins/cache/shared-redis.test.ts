@@ -59,7 +59,13 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     t.equal(led.headers['x-cache-status'], 'MISS')
     t.equal(following.headers['x-cache-status'], 'HIT')
     t.equal(following.headers['x-credits-charged'], '0.000000')
-    t.equal(following.body.text, parseSse(led.body).filter((e) => e.event === 'delta').map((e) => e.data.text).join(''))
+    t.equal(
+      following.body.text,
+      parseSse(led.body)
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.text)
+        .join(''),
+    )
     t.match((await call(`${b}/metrics`)).body, /tollgate_cache_requests_total\{result="coalesced"\} 1/)
     // The leader gives its lock up once its request has completed, after its answer went out.
     await until(async () => (await redis.client.keys(`${redis.prefix('cache')}leader:*`)).length === 0, 'the leader lock to go')

@@ -48,7 +48,7 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     await page.getByRole('heading', { name: 'Check your inbox' }).waitFor()
 
     const mail = await latestMail(dataDir, email)
-    t.match(mail.links[0], `${gateway.authUrl}/api/auth/verify?token=`, 'the mailed link is the API\'s')
+    t.match(mail.links[0], `${gateway.authUrl}/api/auth/verify?token=`, "the mailed link is the API's")
     await page.goto(mail.links[0]!)
     await page.getByText('Your e-mail address is verified').waitFor()
     t.notMatch(page.url(), /token=/, 'the token left the address bar')
@@ -115,7 +115,7 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     await screenshot('overview')
     await page.getByRole('button', { name: 'Today' }).click()
     await page.locator('.stat', { hasText: 'Requests' }).locator('.value', { hasText: /^4$/ }).waitFor()
-    t.pass('today shows only today\'s requests')
+    t.pass("today shows only today's requests")
   })
 
   let auditId = ''
@@ -138,7 +138,8 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     t.pass('the rule is listed')
 
     const blocked = await call(`${gateway.url}/api/ai/complete`, {
-      key, body: { ...ask('What can you tell me about Project Falcon?'), governorMetadata: { actionType: 'customer_support', senderId: 'agent-7' } },
+      key,
+      body: { ...ask('What can you tell me about Project Falcon?'), governorMetadata: { actionType: 'customer_support', senderId: 'agent-7' } },
     })
     t.equal(blocked.status, 403, 'strict mode blocks the request')
     t.equal(blocked.body.error, 'Request blocked by Governor')
@@ -147,7 +148,7 @@ t.test('a person signs up, manages a key, watches usage and handles a violation,
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     t.pass('a reload keeps the session: the refresh cookie signs the page in again')
     const [cookie, ...others] = await context.cookies()
-    t.same(others, [], 'one cookie, the refresh token\'s')
+    t.same(others, [], "one cookie, the refresh token's")
     t.match(cookie, { name: '__Secure-tollgate-refresh', path: '/api/auth/refresh', httpOnly: true, secure: true, sameSite: 'Strict' })
     const tab = await context.newPage()
     await tab.goto(page.url())

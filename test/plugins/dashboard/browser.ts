@@ -10,8 +10,14 @@ import type { BrowserContext, Page } from 'playwright-core'
 
 const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/lib/chromium/chromium']
 const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ]
 
 /** Why the browser tests cannot run here, or undefined when they can. */
@@ -97,7 +103,9 @@ export async function launchBrowser(t: Test, shots: string): Promise<TestBrowser
   const page = context.pages()[0] ?? (await context.newPage())
   watch(page)
   return {
-    context, page, problems,
+    context,
+    page,
+    problems,
     async screenshot(name, which = page) {
       await which.screenshot({ path: join(shots, `${name}.png`), fullPage: true, animations: 'disabled' })
     },

@@ -47,15 +47,20 @@ t.test('an owner on a 390 px screen: every view fits, and the small seams hold',
       await open(page, view)
       const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)
       // What sticks out, for the failure's message; a table's insides scroll within it.
-      const wide = await page.evaluate((limit) => [...(globalThis as any).document.querySelectorAll('body *')]
-        .filter((e: any) => e.getBoundingClientRect().right > limit && e.closest('table') === null)
-        .slice(0, 5).map((e: any) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`), WIDTH)
+      const wide = await page.evaluate(
+        (limit) =>
+          [...(globalThis as any).document.querySelectorAll('body *')]
+            .filter((e: any) => e.getBoundingClientRect().right > limit && e.closest('table') === null)
+            .slice(0, 5)
+            .map((e: any) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+        WIDTH,
+      )
       t.ok(width <= WIDTH, `${view}: ${width} px wide`, { wide })
     }
     await browser.screenshot('narrow-audit-log')
   })
 
-  await t.test('the audit log lists the organization\'s changes', async (t) => {
+  await t.test("the audit log lists the organization's changes", async (t) => {
     await open(page, 'Audit log')
     const row = page.getByRole('row').filter({ hasText: 'project.create' })
     await row.first().waitFor()
@@ -88,10 +93,12 @@ t.test('an owner on a 390 px screen: every view fits, and the small seams hold',
 
   await t.test('tabs opened at once all sign in from the one cookie, without ending the session', async (t) => {
     const tabs = await Promise.all([1, 2, 3].map(() => browser.context.newPage()))
-    await Promise.all(tabs.map(async (tab) => {
-      await tab.goto(`${gw.url}/dashboard/#/projects`)
-      await tab.getByRole('button', { name: 'Sign out' }).waitFor()
-    }))
+    await Promise.all(
+      tabs.map(async (tab) => {
+        await tab.goto(`${gw.url}/dashboard/#/projects`)
+        await tab.getByRole('button', { name: 'Sign out' }).waitFor()
+      }),
+    )
     t.pass('each tab is signed in')
     await Promise.all(tabs.map((tab) => tab.close()))
     await page.reload()

@@ -12,7 +12,7 @@ const missing = browserMissing()
 // A browser and a gateway sharing two loaded cores can take longer than the suite's 120 s per file.
 t.setTimeout(300_000)
 
-t.test('a key\'s budget and rpm in its form, and its spend by key, user and tag in the overview', { skip: missing ?? false }, async (t) => {
+t.test("a key's budget and rpm in its form, and its spend by key, user and tag in the overview", { skip: missing ?? false }, async (t) => {
   const mailbox = await startMailbox(t)
   const gw = await startAccounts(t, { mailbox, overrides: { authPort: 0 } })
   const owner = await verifiedOwner(gw, mailbox, 'olivia@example.com', 'Northwind Support')
@@ -40,17 +40,21 @@ t.test('a key\'s budget and rpm in its form, and its spend by key, user and tag 
     await page.getByRole('button', { name: 'I have stored it' }).click()
     const row = page.getByRole('row').filter({ hasText: 'billing service' }).first()
     await row.waitFor()
-    t.match(await row.textContent(), /\$0\.000001.*30/, 'the row shows the key\'s budget and rpm')
+    t.match(await row.textContent(), /\$0\.000001.*30/, "the row shows the key's budget and rpm")
 
     const refused = await call(`${gw.mainUrl}/api/ai/complete`, { key, body: { messages: [{ role: 'user', content: 'hi' }] } })
-    t.equal(refused.status, 402, 'the key\'s budget cannot cover a request')
+    t.equal(refused.status, 402, "the key's budget cannot cover a request")
 
     await row.getByRole('button', { name: 'Limits' }).click()
     await page.getByLabel(/^Monthly budget of this key/).fill('')
     await page.getByRole('button', { name: 'Save limits' }).click()
     const lifted = page.getByRole('row').filter({ hasText: 'billing service' }).filter({ hasNotText: '$0.000001' }).first()
     await lifted.waitFor()
-    t.same(await lifted.getByRole('cell').evaluateAll((cells) => cells.slice(4, 6).map((cell) => cell.textContent)), ['—', '30'], 'the budget is lifted, the rpm kept')
+    t.same(
+      await lifted.getByRole('cell').evaluateAll((cells) => cells.slice(4, 6).map((cell) => cell.textContent)),
+      ['—', '30'],
+      'the budget is lifted, the rpm kept',
+    )
     await browser.screenshot('key-limits')
   })
 

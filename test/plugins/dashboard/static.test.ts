@@ -133,7 +133,7 @@ t.test('no path reaches a file outside the list: dot segments, escapes, other fo
   t.equal((await request(`${gateway.url}/dashboard/app.css`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).statusCode, 405)
 })
 
-t.test('the vendor files are the packages\' own, with the one bare import pointed at the served copy', async (t) => {
+t.test("the vendor files are the packages' own, with the one bare import pointed at the served copy", async (t) => {
   const { gateway } = await startTestGateway(t)
   const hooks = (await get(`${gateway.url}/dashboard/vendor/preact-hooks.mjs`)).body.toString('utf8')
   t.match(hooks, 'from"./preact.mjs"')

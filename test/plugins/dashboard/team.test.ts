@@ -29,7 +29,7 @@ t.test('an owner and a member share the dashboard, each with what their role all
     const link = (await mailbox.next(owner.email)).links[0]!
     await page.goto(link)
     await page.getByRole('heading', { name: /^Overview/ }).waitFor()
-    t.notMatch(page.url(), /token=/, 'the link\'s token is not left in the address bar')
+    t.notMatch(page.url(), /token=/, "the link's token is not left in the address bar")
     t.ok(await page.getByText('olivia@example.com').isVisible())
   })
 

@@ -21,8 +21,21 @@ t.test('the dashboard offers exactly the values the API accepts', async (t) => {
   t.same(vocabulary.SEVERITIES, SEVERITIES)
   t.same(vocabulary.VIOLATION_TYPES, VIOLATION_TYPES)
   t.same(vocabulary.EVENT_KINDS, EVENT_KINDS)
-  const alertTypes: Record<AlertType, true> = { high_risk_request: true, blocked_request: true, sensitive_output: true, withheld_output: true, blocked_output: true }
+  const alertTypes: Record<AlertType, true> = {
+    high_risk_request: true,
+    blocked_request: true,
+    sensitive_output: true,
+    withheld_output: true,
+    blocked_output: true,
+  }
   t.same([...vocabulary.ALERT_TYPES].sort(), Object.keys(alertTypes).sort())
-  t.same(vocabulary.PLANS.map(([plan]) => plan), PLANS.filter((plan) => plan !== 'startup'), 'every plan but the pro alias')
-  t.same(vocabulary.SPEND_DIMENSIONS.map(([by]) => by), SPEND_DIMENSIONS)
+  t.same(
+    vocabulary.PLANS.map(([plan]) => plan),
+    PLANS.filter((plan) => plan !== 'startup'),
+    'every plan but the pro alias',
+  )
+  t.same(
+    vocabulary.SPEND_DIMENSIONS.map(([by]) => by),
+    SPEND_DIMENSIONS,
+  )
 })

@@ -20,7 +20,11 @@ async function gatewayAnswering(t: Test, answer: string | readonly string[], opt
 
 const STRICT = { changes: { governor: { strictMode: true } } }
 const REDACTING = { changes: { governor: { redactOutput: true } } }
-const deltas = (body: string) => parseSse(body).filter((e) => e.event === 'delta').map((e) => e.data.text).join('')
+const deltas = (body: string) =>
+  parseSse(body)
+    .filter((e) => e.event === 'delta')
+    .map((e) => e.data.text)
+    .join('')
 
 t.test('a stream strict mode stopped is not replayed: the identical request asks the model again', async (t) => {
   const { gw, upstream } = await gatewayAnswering(t, ['Your card: ', '4111 1111', ' 1111 1111', ', noted.'], STRICT)
@@ -57,7 +61,10 @@ t.test('outside strict mode an answer with a high or critical finding is deliver
 t.test('concurrent identical requests do not share an answer that may not be cached', async (t) => {
   const { gw, upstream } = await gatewayAnswering(t, `Card ${SENSITIVE.card}.`)
   const answers = await Promise.all([1, 2, 3].map(() => gw.ask('complete', 'Which card?')))
-  t.same(answers.map((a) => a.headers['x-cache-status']), ['MISS', 'MISS', 'MISS'])
+  t.same(
+    answers.map((a) => a.headers['x-cache-status']),
+    ['MISS', 'MISS', 'MISS'],
+  )
   t.equal(upstream.requests(), 3)
 })
 
@@ -96,12 +103,24 @@ t.test('a strict-mode cache hit with a finding is blocked before its first byte'
   const { settingsVersion } = (await call(`${gw.url}/api/compliance/audit/${first.headers['x-governor-audit-id']}`, { key: gw.pk })).body
   const store = openStore(gw.dataDir)
   t.teardown(() => store.close())
-  const key = hashCacheKey(encodeCacheKey({
-    projectId: gw.projectId, provider: 'openai', model: 'gpt-4o-mini', messages: [{ role: 'user', content }],
-    temperature: 0.7, maxTokens: 1000, mode: 'text', governorVersion: settingsVersion,
-  }))
+  const key = hashCacheKey(
+    encodeCacheKey({
+      projectId: gw.projectId,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content }],
+      temperature: 0.7,
+      maxTokens: 1000,
+      mode: 'text',
+      governorVersion: settingsVersion,
+    }),
+  )
   const usage = { promptTokens: 10, completionTokens: 12, totalTokens: 22, costCents: 0.01 }
-  await lmdbAnswerStore(store.forPlugin('cache'), 100).put(key, { text: `Card ${SENSITIVE.card}.`, provider: 'openai', model: 'gpt-4o-mini', usage, storedAt: Date.now() }, 3_600_000)
+  await lmdbAnswerStore(store.forPlugin('cache'), 100).put(
+    key,
+    { text: `Card ${SENSITIVE.card}.`, provider: 'openai', model: 'gpt-4o-mini', usage, storedAt: Date.now() },
+    3_600_000,
+  )
 
   const hit = await gw.ask('chat', content)
   t.equal(hit.status, 403)
@@ -115,32 +134,41 @@ for (const [name, pieces, redactedArguments] of [
   ['a card number', ['{"card":"4111 1111', ' 1111 1111"}'], '{"card":"[REDACTED:CREDIT_CARD]"}'],
   ['a card number right after an escape sequence', ['{"note":"call me\\n4111 1111', ' 1111 1111"}'], '{"note":"call me\\n[REDACTED:CREDIT_CARD]"}'],
 ] as const) {
-  t.test(`a tool call with ${name} is cached only redacted: with redactOutput the hit holds the redacted arguments, without it nothing is stored`, async (t) => {
-    const toolCall = { id: 'call_pay', name: 'file_payment', pieces }
-    const tools = [{ type: 'function' as const, function: { name: 'file_payment', parameters: { type: 'object', properties: {} } } }]
-    const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
-    const redactedCall = { id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: redactedArguments } }
-    // Deterministic (temperature 0), so the dialect's answers may be served from the cache.
-    const ask = (openai: OpenAI, content: string, stream: boolean) => stream
-      ? openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, temperature: 0 }, { headers }).finalChatCompletion()
-      : openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, temperature: 0 }, { headers })
+  t.test(
+    `a tool call with ${name} is cached only redacted: with redactOutput the hit holds the redacted arguments, without it nothing is stored`,
+    async (t) => {
+      const toolCall = { id: 'call_pay', name: 'file_payment', pieces }
+      const tools = [{ type: 'function' as const, function: { name: 'file_payment', parameters: { type: 'object', properties: {} } } }]
+      const headers = { 'x-governor-metadata': JSON.stringify(metadata) }
+      const redactedCall = { id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: redactedArguments } }
+      // Deterministic (temperature 0), so the dialect's answers may be served from the cache.
+      const ask = (openai: OpenAI, content: string, stream: boolean) =>
+        stream
+          ? openai.chat.completions
+              .stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, temperature: 0 }, { headers })
+              .finalChatCompletion()
+          : openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, temperature: 0 }, { headers })
 
-    const { gw, upstream } = await gatewayAnswering(t, 'Filing it now.', REDACTING, { toolCall })
-    const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
-    for (const stream of [false, true]) {
-      const content = stream ? 'File the payment, as a stream.' : 'File the payment.'
-      for (const attempt of ['miss', 'hit']) {
-        const answer = await ask(openai, content, stream)
-        t.match(answer.choices[0]!.message.tool_calls, [redactedCall], `${stream ? 'stream' : 'JSON'} ${attempt}`)
+      const { gw, upstream } = await gatewayAnswering(t, 'Filing it now.', REDACTING, { toolCall })
+      const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
+      for (const stream of [false, true]) {
+        const content = stream ? 'File the payment, as a stream.' : 'File the payment.'
+        for (const attempt of ['miss', 'hit']) {
+          const answer = await ask(openai, content, stream)
+          t.match(answer.choices[0]!.message.tool_calls, [redactedCall], `${stream ? 'stream' : 'JSON'} ${attempt}`)
+        }
       }
-    }
-    t.equal(upstream.requests(), 2, 'each redacted answer was stored and replayed')
+      t.equal(upstream.requests(), 2, 'each redacted answer was stored and replayed')
 
-    const plain = await gatewayAnswering(t, 'Filing it now.', {}, { toolCall })
-    const client = new OpenAI({ apiKey: plain.gw.sk, baseURL: `${plain.gw.url}/v1`, maxRetries: 0 })
-    for (const stream of [false, true]) {
-      for (const _ of [1, 2]) t.match((await ask(client, stream ? 'Pay, streamed.' : 'Pay.', stream)).choices[0]!.message.tool_calls, [{ function: { arguments: pieces.join('') } }])
-    }
-    t.equal(plain.upstream.requests(), 4, 'an unredacted card in a tool call is not stored')
-  })
+      const plain = await gatewayAnswering(t, 'Filing it now.', {}, { toolCall })
+      const client = new OpenAI({ apiKey: plain.gw.sk, baseURL: `${plain.gw.url}/v1`, maxRetries: 0 })
+      for (const stream of [false, true]) {
+        for (const _ of [1, 2])
+          t.match((await ask(client, stream ? 'Pay, streamed.' : 'Pay.', stream)).choices[0]!.message.tool_calls, [
+            { function: { arguments: pieces.join('') } },
+          ])
+      }
+      t.equal(plain.upstream.requests(), 4, 'an unredacted card in a tool call is not stored')
+    },
+  )
 }

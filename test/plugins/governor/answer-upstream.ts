@@ -37,7 +37,8 @@ export async function startAnswerUpstream(answer: string | readonly string[], op
   const abortWaiters: Array<() => void> = []
 
   async function stream(res: ServerResponse, model: string): Promise<void> {
-    const chunk = (body: object) => `data: ${JSON.stringify({ id: 'chatcmpl-fixed', object: 'chat.completion.chunk', created: 1_700_000_000, model, ...body })}\n\n`
+    const chunk = (body: object) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-fixed', object: 'chat.completion.chunk', created: 1_700_000_000, model, ...body })}\n\n`
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     for (const [index, piece] of pieces.entries()) {
       if (index > 0 && options.gapMs !== undefined) await sleep(options.gapMs)
@@ -71,10 +72,14 @@ export async function startAnswerUpstream(answer: string | readonly string[], op
       const wire = JSON.parse(raw) as { model: string; stream?: boolean }
       if (wire.stream !== true) {
         const { toolCall } = options
-        const message = toolCall === undefined ? { role: 'assistant', content: text } : {
-          role: 'assistant', content: text,
-          tool_calls: [{ id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: toolCall.pieces.join('') } }],
-        }
+        const message =
+          toolCall === undefined
+            ? { role: 'assistant', content: text }
+            : {
+                role: 'assistant',
+                content: text,
+                tool_calls: [{ id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: toolCall.pieces.join('') } }],
+              }
         const choice = { index: 0, message, finish_reason: toolCall === undefined ? 'stop' : 'tool_calls' }
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ id: 'chatcmpl-fixed', object: 'chat.completion', created: 1_700_000_000, model: wire.model, choices: [choice], usage: USAGE }))

@@ -52,18 +52,44 @@ t.test('the audit chain in PostgreSQL', { skip: POSTGRES_MISSING }, async (t) =>
     const env = { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url }
     const a = await governedGateway(t, { databaseUrl, env })
     const b = await governedGateway(t, { databaseUrl, env, dataDir: freshDataDir(t) })
-    const other = await call(`${b.url}/api/governor/validate`, { key: a.sk, body: { messages: [{ role: 'user', content: `Mail ${SENSITIVE.email}` }], governorMetadata: metadata } })
+    const other = await call(`${b.url}/api/governor/validate`, {
+      key: a.sk,
+      body: { messages: [{ role: 'user', content: `Mail ${SENSITIVE.email}` }], governorMetadata: metadata },
+    })
     t.equal(other.status, 200, 'a key of the project seeded for A works on B')
     t.equal((await a.ask('complete', 'First question')).status, 200)
-    t.equal((await call(`${b.url}/api/ai/complete`, { key: a.sk, body: { messages: [{ role: 'user', content: `Refund the card ${SENSITIVE.card}` }], governorMetadata: metadata } })).status, 200)
+    t.equal(
+      (
+        await call(`${b.url}/api/ai/complete`, {
+          key: a.sk,
+          body: { messages: [{ role: 'user', content: `Refund the card ${SENSITIVE.card}` }], governorMetadata: metadata },
+        })
+      ).status,
+      200,
+    )
 
     const records = await chainOf(databaseUrl, a.projectId)
-    t.same(records.map((r) => [r.seq, r.kind]), [[1, 'validate'], [2, 'request'], [3, 'output'], [4, 'request'], [5, 'output']])
+    t.same(
+      records.map((r) => [r.seq, r.kind]),
+      [
+        [1, 'validate'],
+        [2, 'request'],
+        [3, 'output'],
+        [4, 'request'],
+        [5, 'output'],
+      ],
+    )
     const where = { dataDir: a.dataDir, databaseUrl }
     const intact = await tollgateOn(where, 'audit', 'verify', '--project', a.projectId)
     t.equal(intact.code, 0, intact.stderr)
     t.match(intact.stdout, `audit chain of ${a.projectId} is intact (5 records)`)
-    t.same((await call(`${b.url}/api/compliance/audit/${records[4]!.id}/verify`, { key: a.pk })).body, { auditId: records[4]!.id, seq: 5, hash: records[4]!.hash, intact: true, records: 5 })
+    t.same((await call(`${b.url}/api/compliance/audit/${records[4]!.id}/verify`, { key: a.pk })).body, {
+      auditId: records[4]!.id,
+      seq: 5,
+      hash: records[4]!.hash,
+      intact: true,
+      records: 5,
+    })
     t.match((await call(`${b.url}/api/compliance/audit/${records[1]!.id}`, { key: a.pk })).body, { id: records[1]!.id, seq: 2, kind: 'request' })
 
     const changed = records[2]!
@@ -71,12 +97,16 @@ t.test('the audit chain in PostgreSQL', { skip: POSTGRES_MISSING }, async (t) =>
     const broken = await tollgateOn(where, 'audit', 'verify', '--project', a.projectId, '--json')
     t.equal(broken.code, 1)
     t.match(JSON.parse(broken.stdout), { project: a.projectId, intact: false, records: 2, brokenAt: changed.id, reason: /contents do not match its hash/ })
-    t.match((await call(`${a.url}/api/compliance/audit/${records[1]!.id}/verify`, { key: a.pk })).body, { intact: true, records: 2 }, 'the records before the change hold')
+    t.match(
+      (await call(`${a.url}/api/compliance/audit/${records[1]!.id}/verify`, { key: a.pk })).body,
+      { intact: true, records: 2 },
+      'the records before the change hold',
+    )
     t.match((await call(`${a.url}/api/compliance/audit/${records[4]!.id}/verify`, { key: a.pk })).body, { intact: false, brokenAt: changed.id })
 
     await sql(databaseUrl, 'UPDATE governor_audit SET record = $2 WHERE id = $1', [changed.id, JSON.stringify(changed)])
     await sql(databaseUrl, 'DELETE FROM governor_audit WHERE id = $1', [records[4]!.id])
-    t.match((await tollgateOn(where, 'audit', 'verify', '--project', a.projectId)), { code: 1, stdout: /records were removed from its end/ })
+    t.match(await tollgateOn(where, 'audit', 'verify', '--project', a.projectId), { code: 1, stdout: /records were removed from its end/ })
     t.match(await tollgateOn(where, 'audit', 'verify', '--project', 'proj_unknown'), { code: 0, stdout: /intact \(0 records\)/ })
   })
 
@@ -96,10 +126,28 @@ t.test('the audit chain in PostgreSQL', { skip: POSTGRES_MISSING }, async (t) =>
     for (let i = 0; i < 1_200; i++) {
       await records.trail.append({
         draft: {
-          id: newId('audit'), kind: 'validate', at, projectId: 'proj_long', keyId: 'key_1', requestId: `req_${i}`,
-          sender: { id: 'agent-7', role: null, department: null }, recipientCountry: null, actionType: 'customer_support', model: null,
-          decision: 'approved', score: 0, level: 'low', reasons: [], findings: [], findingsTruncated: false, findingCounts: {}, ruleMatches: [],
-          violationIds: [], alertId: null, settingsVersion: 1, requestAuditId: null,
+          id: newId('audit'),
+          kind: 'validate',
+          at,
+          projectId: 'proj_long',
+          keyId: 'key_1',
+          requestId: `req_${i}`,
+          sender: { id: 'agent-7', role: null, department: null },
+          recipientCountry: null,
+          actionType: 'customer_support',
+          model: null,
+          decision: 'approved',
+          score: 0,
+          level: 'low',
+          reasons: [],
+          findings: [],
+          findingsTruncated: false,
+          findingCounts: {},
+          ruleMatches: [],
+          violationIds: [],
+          alertId: null,
+          settingsVersion: 1,
+          requestAuditId: null,
         },
         violations: [],
         alert: undefined,
@@ -114,7 +162,8 @@ t.test('the audit chain in PostgreSQL', { skip: POSTGRES_MISSING }, async (t) =>
   t.test('with the database away a governed request is refused with 503 rather than answered unrecorded, and served once it is back', async (t) => {
     const databaseUrl = await server.freshDatabase(t)
     const gw = await governedGateway(t, { databaseUrl })
-    const validate = () => call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages: [{ role: 'user', content: 'Hello' }], governorMetadata: metadata } })
+    const validate = () =>
+      call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages: [{ role: 'user', content: 'Hello' }], governorMetadata: metadata } })
     t.equal((await validate()).status, 200)
     await server.stop()
     let away = true
@@ -128,6 +177,10 @@ t.test('the audit chain in PostgreSQL', { skip: POSTGRES_MISSING }, async (t) =>
     away = false
     const back = await validate()
     t.equal(back.status, 200)
-    t.same((await chainOf(databaseUrl, gw.projectId)).map((r) => r.seq), [1, 2], 'the refused request left no record and no gap')
+    t.same(
+      (await chainOf(databaseUrl, gw.projectId)).map((r) => r.seq),
+      [1, 2],
+      'the refused request left no record and no gap',
+    )
   })
 })

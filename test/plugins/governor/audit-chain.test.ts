@@ -21,7 +21,10 @@ async function recordedProject(t: Test) {
   await gw.ask('complete', 'First question')
   await gw.ask('chat', `Refund the card ${SENSITIVE.card} please`)
   await gw.ask('complete', `Use ${SENSITIVE.secret} to log in`)
-  await call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages: [{ role: 'user', content: `Mail ${SENSITIVE.email}` }], governorMetadata: metadata } })
+  await call(`${gw.url}/api/governor/validate`, {
+    key: gw.sk,
+    body: { messages: [{ role: 'user', content: `Mail ${SENSITIVE.email}` }], governorMetadata: metadata },
+  })
   const other = await governedGateway(t)
   await other.ask('complete', 'A request of another project')
   return gw
@@ -34,12 +37,18 @@ function auditRecords(dataDir: string, projectId: string) {
   return { store, audit, records }
 }
 
-t.test('every governed request, answer and validation extends the project\'s chain, which verifies', async (t) => {
+t.test("every governed request, answer and validation extends the project's chain, which verifies", async (t) => {
   const gw = await recordedProject(t)
   const { store, records } = auditRecords(gw.dataDir, gw.projectId)
   t.teardown(() => store.close())
-  t.same(records.map(({ value }) => value.kind), ['request', 'output', 'request', 'output', 'request', 'output', 'validate'])
-  t.same(records.map(({ value }) => value.seq), [1, 2, 3, 4, 5, 6, 7])
+  t.same(
+    records.map(({ value }) => value.kind),
+    ['request', 'output', 'request', 'output', 'request', 'output', 'validate'],
+  )
+  t.same(
+    records.map(({ value }) => value.seq),
+    [1, 2, 3, 4, 5, 6, 7],
+  )
   t.equal(records[1]!.value.prevHash, records[0]!.value.hash)
   t.same(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: true, records: 7 })
   const cli = await auditVerify(gw.dataDir, gw.projectId)
@@ -53,7 +62,12 @@ t.test('editing a stored record breaks the chain at that record, and the CLI exi
   t.teardown(() => store.close())
   const { key, value } = records[2]!
   await audit.put(key, { ...value, score: 0, decision: 'approved' })
-  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, records: 2, brokenAt: value.id, reason: /contents do not match its hash/ })
+  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), {
+    intact: false,
+    records: 2,
+    brokenAt: value.id,
+    reason: /contents do not match its hash/,
+  })
   const cli = await auditVerify(gw.dataDir, gw.projectId)
   t.equal(cli.code, 1)
   t.match(cli.stdout, `broken at ${value.id}`)
@@ -66,7 +80,11 @@ t.test('a record rewritten with a fresh hash still breaks the chain at the recor
   const { key, value } = records[2]!
   const { hash: _old, ...rest } = { ...value, score: 0 }
   await audit.put(key, { ...rest, hash: hashOfRecord(rest) })
-  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, brokenAt: records[3]!.value.id, reason: /previous-record hash/ })
+  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), {
+    intact: false,
+    brokenAt: records[3]!.value.id,
+    reason: /previous-record hash/,
+  })
 })
 
 t.test('removing a record from the middle or the end of the chain is detected', async (t) => {
@@ -76,7 +94,11 @@ t.test('removing a record from the middle or the end of the chain is detected', 
   await audit.remove(records.at(-1)!.key)
   t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, reason: /removed from its end/ })
   await audit.remove(records[1]!.key)
-  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), { intact: false, brokenAt: records[2]!.value.id, reason: /expected record 2/ })
+  t.match(await verifyAuditChain(lmdbAuditChain(store.forPlugin('governor')), gw.projectId), {
+    intact: false,
+    brokenAt: records[2]!.value.id,
+    reason: /expected record 2/,
+  })
 })
 
 t.test('an unknown project has an empty, intact chain; a project id is required', async (t) => {
@@ -98,10 +120,16 @@ t.test('no database in the store holds a sensitive value or the prompt text, in 
   const alerts = await call(`${gw.url}/api/compliance/alerts`, { key: gw.pk })
   t.ok(alerts.body.data.length > 0, 'the requests did leave records')
 
-  const needles = [SENSITIVE.card, SENSITIVE.card.replaceAll(' ', ''), SENSITIVE.email, SENSITIVE.secret, 'Please charge', 'deploy with'].map((s) => Buffer.from(s))
+  const needles = [SENSITIVE.card, SENSITIVE.card.replaceAll(' ', ''), SENSITIVE.email, SENSITIVE.secret, 'Please charge', 'deploy with'].map((s) =>
+    Buffer.from(s),
+  )
   const env = open({ path: gw.dataDir, maxDbs: 64, compression: false, encoding: 'binary', keyEncoding: 'binary' })
   t.teardown(() => env.close())
-  const names = [...env.getKeys()].map((name) => Buffer.from(name as Uint8Array).toString('utf8').replace(/\0$/, ''))
+  const names = [...env.getKeys()].map((name) =>
+    Buffer.from(name as Uint8Array)
+      .toString('utf8')
+      .replace(/\0$/, ''),
+  )
   t.ok(names.includes('governor/audit') && names.includes('governor/violations') && names.includes('cache/answers'))
   let entries = 0
   const hits: string[] = []

@@ -12,7 +12,9 @@ t.test('a record verifies through the chain before it, and a change breaks only 
   const store = openStore(gw.dataDir)
   t.teardown(() => store.close())
   const audit = store.forPlugin('governor').open<AuditRecord>('audit')
-  const records = [...audit.getRange({ start: [gw.projectId, 0], end: [gw.projectId, Number.MAX_SAFE_INTEGER] })].filter(({ value }) => value.kind === 'request')
+  const records = [...audit.getRange({ start: [gw.projectId, 0], end: [gw.projectId, Number.MAX_SAFE_INTEGER] })].filter(
+    ({ value }) => value.kind === 'request',
+  )
   t.equal(records.length, 4)
   const verifyOf = (auditId: string) => call(`${gw.url}/api/compliance/audit/${auditId}/verify`, { key: gw.pk })
   const last = records[3]!.value

@@ -27,12 +27,15 @@ t.test('a text the rules miss and the classifier flags is reported', async (t) =
   const flagged = await gw.ask('complete', MISSED)
   t.equal(flagged.status, 200)
   t.equal(flagged.headers['x-governor-violations'], '1')
-  const validated = await call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages: [{ role: 'user', content: MISSED }], governorMetadata: metadata } })
+  const validated = await call(`${gw.url}/api/governor/validate`, {
+    key: gw.sk,
+    body: { messages: [{ role: 'user', content: MISSED }], governorMetadata: metadata },
+  })
   t.match(validated.body, { violations: [{ type: 'SECURITY' }] })
   t.equal((await gw.ask('complete', 'The weather is fine.')).headers['x-governor-violations'], '0')
 })
 
-t.test('the classifier\'s own threshold applies', async (t) => {
+t.test("the classifier's own threshold applies", async (t) => {
   t.ok(probabilityOf(2, 6) < 0.8)
   const gw = await governedGateway(t, { overrides: withClassifier(t, 0.8) })
   t.equal((await gw.ask('complete', MISSED)).headers['x-governor-violations'], '0')
@@ -47,9 +50,17 @@ t.test('a missing model file stops the start with one line', async (t) => {
   const configFile = join(dataDir, 'config.json')
   writeFileSync(configFile, JSON.stringify({ plugins: { governor: { classifier: { model, tokenizer } } } }))
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(process.execPath, [CLI, 'serve'], { env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, TOLLGATE_DATA: dataDir, TOLLGATE_CONFIG: configFile, PORT: '0', LOG_LEVEL: 'silent' }, timeout: 60_000 }, (err, _stdout, stderr) => {
-      resolve({ code: err === null ? 0 : (err as { code?: number }).code ?? null, stderr })
-    })
+    execFile(
+      process.execPath,
+      [CLI, 'serve'],
+      {
+        env: { ...process.env, TOLLGATE_SECRET: TEST_SECRET, TOLLGATE_DATA: dataDir, TOLLGATE_CONFIG: configFile, PORT: '0', LOG_LEVEL: 'silent' },
+        timeout: 60_000,
+      },
+      (err, _stdout, stderr) => {
+        resolve({ code: err === null ? 0 : ((err as { code?: number }).code ?? null), stderr })
+      },
+    )
   })
   t.equal(code, 2)
   t.equal(stderr.trim(), `tollgate: plugins.governor.classifier: cannot load the model ${model}: no such file`)

@@ -21,7 +21,18 @@ t.test('refuses regexes that can backtrack catastrophically, with the reason', a
 })
 
 t.test('accepts the patterns projects write', async (t) => {
-  for (const pattern of ['\\bproject\\s+falcon\\b', 'acme(?:corp| corporation)', '\\d{3}-\\d{4}', '[A-Z]{2}\\d{6}', '(ab){2}', '(?:foo|bar)baz', '(?<name>x)y', '\\p{Lu}{3,5}', '[(+*]+x', '(?<=a)b']) {
+  for (const pattern of [
+    '\\bproject\\s+falcon\\b',
+    'acme(?:corp| corporation)',
+    '\\d{3}-\\d{4}',
+    '[A-Z]{2}\\d{6}',
+    '(ab){2}',
+    '(?:foo|bar)baz',
+    '(?<name>x)y',
+    '\\p{Lu}{3,5}',
+    '[(+*]+x',
+    '(?<=a)b',
+  ]) {
     t.equal(unsafeRegexReason(pattern), undefined, pattern)
   }
 })
@@ -36,16 +47,28 @@ t.test('a keyword must not be empty, a regex must be safe', async (t) => {
 t.test('keywords match case-insensitively and regexes with their own flags, counted across texts', async (t) => {
   const { compiled } = compileRules([rule('Project Falcon', false, 'rule_k'), rule('\\bfalcon-\\d+\\b', true, 'rule_r'), rule('absent', false, 'rule_x')])
   const matches = matchRules(compiled, ['About PROJECT falcon and project Falcon.', 'See FALCON-7 and falcon-12, not falcon-x.'])
-  t.same(matches.map((m) => [m.rule.id, m.count]), [['rule_k', 2], ['rule_r', 2]])
+  t.same(
+    matches.map((m) => [m.rule.id, m.count]),
+    [
+      ['rule_k', 2],
+      ['rule_r', 2],
+    ],
+  )
 })
 
 t.test('a zero-width pattern counts each place once instead of looping', async (t) => {
   const { compiled } = compileRules([rule('(?=ab)', true)])
-  t.same(matchRules(compiled, ['ab ab ab']).map((m) => m.count), [3])
+  t.same(
+    matchRules(compiled, ['ab ab ab']).map((m) => m.count),
+    [3],
+  )
 })
 
 t.test('a stored rule that no longer passes the check is left out at request time, not failed on', async (t) => {
   const { compiled, skipped } = compileRules([rule('(a+)+$', true, 'rule_bad'), rule('ok', false, 'rule_good')])
   t.same(skipped, ['rule_bad'])
-  t.same(matchRules(compiled, ['ok aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!']).map((m) => m.rule.id), ['rule_good'])
+  t.same(
+    matchRules(compiled, ['ok aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!']).map((m) => m.rule.id),
+    ['rule_good'],
+  )
 })

@@ -12,7 +12,6 @@ import type { Plan } from '../../../proxy/pipeline/project.ts'
 import { call, type JsonAnswer } from '../../helpers/http.ts'
 import { freshDataDir, seedProject, startTestGateway, TEST_SECRET } from '../../helpers/start-gateway.ts'
 
-
 export const SENSITIVE = {
   email: 'ana.lopez@example.org',
   card: '4111 1111 1111 1111',
@@ -46,10 +45,18 @@ export interface GovernedGatewayOptions {
 
 export async function governedGateway(t: Test, options: GovernedGatewayOptions = {}): Promise<GovernedGateway> {
   const dataDir = options.dataDir ?? freshDataDir(t)
-  const seeded = await seedProject(dataDir, {
-    ...(options.plan === undefined ? {} : { plan: options.plan }),
-    ...(options.changes === undefined ? {} : { changes: options.changes }),
-  }, [{ type: 'sk', env: 'prod' }, { type: 'pk', env: 'prod' }], options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl })
+  const seeded = await seedProject(
+    dataDir,
+    {
+      ...(options.plan === undefined ? {} : { plan: options.plan }),
+      ...(options.changes === undefined ? {} : { changes: options.changes }),
+    },
+    [
+      { type: 'sk', env: 'prod' },
+      { type: 'pk', env: 'prod' },
+    ],
+    options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl },
+  )
   const { url } = await startTestGateway(t, {
     dataDir,
     plugins: options.plugins ?? builtinPlugins,
@@ -59,7 +66,12 @@ export async function governedGateway(t: Test, options: GovernedGatewayOptions =
   })
   const sk = seeded.keys[0]!.key
   return {
-    url, dataDir, databaseUrl: options.databaseUrl, projectId: seeded.projectId, sk, pk: seeded.keys[1]!.key,
+    url,
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    projectId: seeded.projectId,
+    sk,
+    pk: seeded.keys[1]!.key,
     ask: (route, content, extra = {}) =>
       call(`${url}/api/ai/${route}`, { key: sk, body: { messages: [{ role: 'user', content }], governorMetadata: metadata, ...extra } }),
   }

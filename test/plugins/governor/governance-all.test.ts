@@ -19,7 +19,9 @@ async function sdkGateway(t: Test, governor: NonNullable<ProjectChanges['governo
 
 t.test('plain SDK traffic is governed under governance "all": the route gives the action type, the key the sender', async (t) => {
   const { gw, openai } = await sdkGateway(t, ALL)
-  const { data, response } = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `My card is ${SENSITIVE.card}` }] }).withResponse()
+  const { data, response } = await openai.chat.completions
+    .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `My card is ${SENSITIVE.card}` }] })
+    .withResponse()
   t.equal(data.choices[0]!.message.content, 'A harmless answer.')
   t.equal(response.headers.get('x-governor-validated'), 'true')
   t.equal(response.headers.get('x-governor-violations'), '1')
@@ -33,31 +35,42 @@ t.test('plain SDK traffic is governed under governance "all": the route gives th
 
 t.test('under governance "all" strict mode blocks plain SDK traffic as it blocks governed requests, and checks the answer', async (t) => {
   const { openai, upstream } = await sdkGateway(t, { ...ALL, strictMode: true }, `The key is ${SENSITIVE.secret}.`)
-  const refused = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Card ${SENSITIVE.card}, key ${SENSITIVE.secret}` }] }).catch((err: unknown) => err)
+  const refused = await openai.chat.completions
+    .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Card ${SENSITIVE.card}, key ${SENSITIVE.secret}` }] })
+    .catch((err: unknown) => err)
   t.ok(refused instanceof OpenAI.PermissionDeniedError, 'the SDK raises its 403 error')
   t.match((refused as InstanceType<typeof OpenAI.APIError>).message, /Request blocked by Governor/)
   t.equal(upstream.requests(), 0, 'the model was not called')
-  const withheld = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the deploy key?' }] }).catch((err: unknown) => err)
+  const withheld = await openai.chat.completions
+    .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the deploy key?' }] })
+    .catch((err: unknown) => err)
   t.ok(withheld instanceof OpenAI.PermissionDeniedError, 'an answer holding a secret is withheld')
   t.equal(upstream.requests(), 1)
 })
 
 t.test('by default, as the spec says, only requests with governorMetadata are governed', async (t) => {
   const { openai } = await sdkGateway(t, { strictMode: true })
-  const { response } = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Card ${SENSITIVE.card}, key ${SENSITIVE.secret}` }] }).withResponse()
+  const { response } = await openai.chat.completions
+    .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Card ${SENSITIVE.card}, key ${SENSITIVE.secret}` }] })
+    .withResponse()
   t.equal(response.status, 200)
   t.equal(response.headers.get('x-governor-validated'), null)
-  const governed = await openai.chat.completions.create(
-    { model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Card ${SENSITIVE.card}, key ${SENSITIVE.secret}` }] },
-    { headers: { 'x-governor-metadata': JSON.stringify({ actionType: 'customer_support', senderId: 'agent-7' }) } },
-  ).catch((err: unknown) => err)
+  const governed = await openai.chat.completions
+    .create(
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Card ${SENSITIVE.card}, key ${SENSITIVE.secret}` }] },
+      { headers: { 'x-governor-metadata': JSON.stringify({ actionType: 'customer_support', senderId: 'agent-7' }) } },
+    )
+    .catch((err: unknown) => err)
   t.ok(governed instanceof OpenAI.PermissionDeniedError)
 })
 
 t.test('governance "all" adds no refusal where the Governor is not available: plain traffic goes on ungoverned', async (t) => {
   const upstream = await startAnswerUpstream('Fine.')
   t.teardown(() => upstream.close())
-  const gw = await governedGateway(t, { changes: { governor: { ...ALL, enabled: false } }, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
+  const gw = await governedGateway(t, {
+    changes: { governor: { ...ALL, enabled: false } },
+    env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url },
+  })
   const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
   const { response } = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] }).withResponse()
   t.equal(response.status, 200)

@@ -22,7 +22,7 @@ t.test('findings in an answer are recorded as output violations with an alert, a
   const res = await gw.ask('complete', 'How do I deploy?')
   t.equal(res.status, 200)
   t.equal(res.body.text, LEAKY_ANSWER)
-  t.match(res.headers, { 'x-governor-risk-level': 'low', 'x-governor-violations': '0' }, 'the headers give the request\'s verdict')
+  t.match(res.headers, { 'x-governor-risk-level': 'low', 'x-governor-violations': '0' }, "the headers give the request's verdict")
   const listed = (await call(`${gw.url}/api/compliance/violations`, { key: gw.pk })).body.data
   t.same(listed.map((v: { category: string; source: string; severity: string }) => [v.category, v.source, v.severity]).sort(), [
     ['EMAIL_ADDRESS', 'output', 'MEDIUM'],
@@ -31,7 +31,12 @@ t.test('findings in an answer are recorded as output violations with an alert, a
   const [alert] = (await call(`${gw.url}/api/compliance/alerts`, { key: gw.pk })).body.data
   t.match(alert, { type: 'sensitive_output', severity: 'CRITICAL', title: 'Sensitive data in a model answer', status: 'open' })
   const output = await call(`${gw.url}/api/compliance/audit/${alert.auditId}`, { key: gw.pk })
-  t.match(output.body, { kind: 'output', decision: 'review', requestAuditId: res.headers['x-governor-audit-id'], findingCounts: { SECRET: 1, EMAIL_ADDRESS: 1 } })
+  t.match(output.body, {
+    kind: 'output',
+    decision: 'review',
+    requestAuditId: res.headers['x-governor-audit-id'],
+    findingCounts: { SECRET: 1, EMAIL_ADDRESS: 1 },
+  })
 })
 
 t.test('strict mode withholds a JSON answer with a high or critical finding: 403, and the answer is neither sent nor cached', async (t) => {
@@ -45,7 +50,10 @@ t.test('strict mode withholds a JSON answer with a high or critical finding: 403
     code: 'governor_blocked',
     auditId,
     riskLevel: 'high',
-    violations: [{ type: 'PRIVACY', severity: 'MEDIUM' }, { type: 'SECURITY', severity: 'CRITICAL' }],
+    violations: [
+      { type: 'PRIVACY', severity: 'MEDIUM' },
+      { type: 'SECURITY', severity: 'CRITICAL' },
+    ],
   })
   t.match(res.headers, { 'x-governor-approved': 'false', 'x-governor-audit-id': auditId })
   t.notMatch(JSON.stringify(res), SENSITIVE.secret)
@@ -77,7 +85,13 @@ t.test('outside strict mode a stream is delivered as generated and its findings 
   const res = await gw.ask('chat', 'How do I deploy?')
   t.equal(res.status, 200)
   const events = parseSse(res.body)
-  t.equal(events.filter((e) => e.event === 'delta').map((e) => e.data.text).join(''), LEAKY_ANSWER)
+  t.equal(
+    events
+      .filter((e) => e.event === 'delta')
+      .map((e) => e.data.text)
+      .join(''),
+    LEAKY_ANSWER,
+  )
   t.equal(events.at(-1)!.event, 'done')
   const [alert] = (await call(`${gw.url}/api/compliance/alerts`, { key: gw.pk })).body.data
   t.match(alert, { type: 'sensitive_output', severity: 'CRITICAL' })
@@ -95,7 +109,7 @@ t.test('a cached answer is scanned again when served, so each hit is recorded', 
   t.equal(alerts.length, 2)
 })
 
-t.test('an answer with nothing worse than a link or a date adds no record beyond the request\'s own', async (t) => {
+t.test("an answer with nothing worse than a link or a date adds no record beyond the request's own", async (t) => {
   const { gw } = await gatewayAnswering(t, 'See https://example.org/help, it is updated every Monday at 10:00.')
   const res = await gw.ask('complete', 'Where is the help page?')
   t.equal(res.status, 200)

@@ -15,27 +15,46 @@ t.test('a governed complete carries the verdict in x-governor-* headers and the 
   t.equal(res.status, 200)
   const headers = governorHeadersOf(res)
   t.match(headers, {
-    'x-governor-validated': 'true', 'x-governor-approved': 'true', 'x-governor-risk-level': 'low',
-    'x-governor-risk-score': '5', 'x-governor-violations': '0', 'x-governor-audit-id': AUDIT_ID,
+    'x-governor-validated': 'true',
+    'x-governor-approved': 'true',
+    'x-governor-risk-level': 'low',
+    'x-governor-risk-score': '5',
+    'x-governor-violations': '0',
+    'x-governor-audit-id': AUDIT_ID,
   })
   const record = await call(`${gw.url}/api/compliance/audit/${headers['x-governor-audit-id']}`, { key: gw.pk })
   t.equal(record.status, 200)
   t.match(record.body, {
-    kind: 'request', projectId: gw.projectId, decision: 'approved', score: 5, level: 'low', actionType: 'customer_support',
-    sender: { id: 'agent-7' }, model: { provider: 'local', model: 'gpt-4o-mini' }, requestId: res.headers['x-request-id'],
+    kind: 'request',
+    projectId: gw.projectId,
+    decision: 'approved',
+    score: 5,
+    level: 'low',
+    actionType: 'customer_support',
+    sender: { id: 'agent-7' },
+    model: { provider: 'local', model: 'gpt-4o-mini' },
+    requestId: res.headers['x-request-id'],
   })
 })
 
 t.test('a chat stream sends the governor headers with its first bytes', async (t) => {
   const gw = await governedGateway(t)
   const res = await request(`${gw.url}/api/ai/chat`, {
-    method: 'POST', headers: { 'x-api-key': gw.sk, 'content-type': 'application/json' },
-    body: JSON.stringify({ messages: [{ role: 'user', content: `Write to ${SENSITIVE.email} about the delay` }], governorMetadata: { ...metadata, recipientCountry: 'DE' } }),
+    method: 'POST',
+    headers: { 'x-api-key': gw.sk, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      messages: [{ role: 'user', content: `Write to ${SENSITIVE.email} about the delay` }],
+      governorMetadata: { ...metadata, recipientCountry: 'DE' },
+    }),
   })
   t.match(res.headers['content-type'], /^text\/event-stream/)
   t.match(res.headers, {
-    'x-governor-validated': 'true', 'x-governor-approved': 'true', 'x-governor-risk-level': 'medium',
-    'x-governor-risk-score': String(5 + 12 + 15), 'x-governor-violations': '1', 'x-governor-audit-id': AUDIT_ID,
+    'x-governor-validated': 'true',
+    'x-governor-approved': 'true',
+    'x-governor-risk-level': 'medium',
+    'x-governor-risk-score': String(5 + 12 + 15),
+    'x-governor-violations': '1',
+    'x-governor-audit-id': AUDIT_ID,
   })
   t.equal(parseSse(await res.body.text()).at(-1)!.event, 'done')
 })
@@ -77,9 +96,17 @@ t.test('strict mode blocks a critical request with the exact 403 body and header
     code: 'governor_blocked',
     auditId,
     riskLevel: 'critical',
-    violations: [{ type: 'PRIVACY', severity: 'HIGH' }, { type: 'SECURITY', severity: 'CRITICAL' }],
+    violations: [
+      { type: 'PRIVACY', severity: 'HIGH' },
+      { type: 'SECURITY', severity: 'CRITICAL' },
+    ],
   })
-  t.match(governorHeadersOf(res), { 'x-governor-approved': 'false', 'x-governor-risk-level': 'critical', 'x-governor-risk-score': '95', 'x-governor-violations': '2' })
+  t.match(governorHeadersOf(res), {
+    'x-governor-approved': 'false',
+    'x-governor-risk-level': 'critical',
+    'x-governor-risk-score': '95',
+    'x-governor-violations': '2',
+  })
   t.equal(res.headers['x-credits-charged'], undefined)
   t.notMatch(JSON.stringify(res.body), SENSITIVE.card)
 
@@ -90,7 +117,12 @@ t.test('strict mode blocks a critical request with the exact 403 body and header
   t.match(usage.body, { budget: { used: 0 }, cache: { hits: 0, misses: 0 }, models: {} }, 'nothing was charged or metered')
 
   const alerts = await call(`${gw.url}/api/compliance/alerts`, { key: gw.pk })
-  t.match(alerts.body.data[0], { type: 'blocked_request', severity: 'CRITICAL', title: 'Request blocked by Governor', auditId: again.headers['x-governor-audit-id'] })
+  t.match(alerts.body.data[0], {
+    type: 'blocked_request',
+    severity: 'CRITICAL',
+    title: 'Request blocked by Governor',
+    auditId: again.headers['x-governor-audit-id'],
+  })
   const approved = await gw.ask('complete', 'Thanks for your patience!')
   t.equal(approved.status, 200, 'strict mode lets low risk through')
 })
@@ -99,7 +131,12 @@ t.test('strict mode lets a medium-risk request through with approved false', asy
   const gw = await governedGateway(t, { changes: { governor: { strictMode: true, autoApproveThreshold: 20 } } })
   const res = await gw.ask('complete', `Card ${SENSITIVE.card} was declined`)
   t.equal(res.status, 200)
-  t.match(governorHeadersOf(res), { 'x-governor-approved': 'false', 'x-governor-risk-level': 'medium', 'x-governor-risk-score': '35', 'x-governor-violations': '1' })
+  t.match(governorHeadersOf(res), {
+    'x-governor-approved': 'false',
+    'x-governor-risk-level': 'medium',
+    'x-governor-risk-score': '35',
+    'x-governor-violations': '1',
+  })
 })
 
 t.test('a project on the free plan gets 403 saying the Governor needs Pro or Enterprise', async (t) => {

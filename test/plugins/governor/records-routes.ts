@@ -25,7 +25,7 @@ export function recordsRoutesSuite(t: Test, where: Where) {
     }
   })
 
-  t.test('another project\'s records are not found, whatever the operation', async (t) => {
+  t.test("another project's records are not found, whatever the operation", async (t) => {
     const store = await where(t)
     const gw = await governedGateway(t, store)
     const stranger = await governedGateway(t, store)
@@ -50,7 +50,7 @@ export function recordsRoutesSuite(t: Test, where: Where) {
 
   t.test('lists are newest first and paged with an opaque cursor until nextCursor is null', async (t) => {
     const clock = manualClock(START)
-    const gw = await governedGateway(t, { ...await where(t), clock })
+    const gw = await governedGateway(t, { ...(await where(t)), clock })
     for (let i = 0; i < 5; i++) {
       await gw.ask('complete', `Write to ${i}.${SENSITIVE.email}`)
       clock.advance(1000)
@@ -80,7 +80,7 @@ export function recordsRoutesSuite(t: Test, where: Where) {
 
   t.test('lists filter by status, type, severity and a time window', async (t) => {
     const clock = manualClock(START)
-    const gw = await governedGateway(t, { ...await where(t), clock })
+    const gw = await governedGateway(t, { ...(await where(t)), clock })
     await gw.ask('complete', `Write to ${SENSITIVE.email}`)
     clock.advance(HOUR)
     await gw.ask('complete', `Log in with ${SENSITIVE.secret}`)
@@ -101,7 +101,10 @@ export function recordsRoutesSuite(t: Test, where: Where) {
     t.equal((await call(`${gw.url}/api/compliance/violations?severity=SEVERE`, { key: gw.pk })).status, 400)
     t.equal((await call(`${gw.url}/api/compliance/violations?since=yesterday`, { key: gw.pk })).status, 400)
     const alerts = await call(`${gw.url}/api/compliance/alerts?type=high_risk_request&severity=HIGH&status=open`, { key: gw.pk })
-    t.same(alerts.body.data.map((a: { title: string }) => a.title), ['High-risk request'])
+    t.same(
+      alerts.body.data.map((a: { title: string }) => a.title),
+      ['High-risk request'],
+    )
   })
 
   t.test('alerts move from open to acknowledged to resolved; any other move is 409', async (t) => {
@@ -128,7 +131,10 @@ export function recordsRoutesSuite(t: Test, where: Where) {
     await gw.ask('complete', `Write to ${SENSITIVE.email} about ${SENSITIVE.card}`)
     const violations = (await call(`${gw.url}/api/compliance/violations`, { key: gw.pk })).body.data
     const ids = violations.map((v: { id: string }) => v.id)
-    const created = await call(`${gw.url}/api/compliance/cases`, { key: gw.pk, body: { title: 'Card data sent to support', violationIds: ids, note: 'Opened after the weekly review.' } })
+    const created = await call(`${gw.url}/api/compliance/cases`, {
+      key: gw.pk,
+      body: { title: 'Card data sent to support', violationIds: ids, note: 'Opened after the weekly review.' },
+    })
     t.equal(created.status, 201)
     t.match(created.body, { id: /^case_/, status: 'open', severity: 'HIGH', violationIds: ids, notes: [{ text: 'Opened after the weekly review.' }] })
     const caseUrl = `${gw.url}/api/compliance/cases/${created.body.id}`
@@ -158,15 +164,20 @@ export function recordsRoutesSuite(t: Test, where: Where) {
     t.equal((await resolve()).status, 409)
   })
 
-  t.test('policies are the project\'s custom rules: created, applied to the next request, changed and removed; unsafe regexes are refused', async (t) => {
+  t.test("policies are the project's custom rules: created, applied to the next request, changed and removed; unsafe regexes are refused", async (t) => {
     const gw = await governedGateway(t, await where(t))
     const policies = `${gw.url}/api/compliance/policies`
-    const created = await call(policies, { key: gw.pk, body: { name: 'Project codename', pattern: '\\bfalcon-\\d+\\b', regex: true, weight: 30, severity: 'HIGH' } })
+    const created = await call(policies, {
+      key: gw.pk,
+      body: { name: 'Project codename', pattern: '\\bfalcon-\\d+\\b', regex: true, weight: 30, severity: 'HIGH' },
+    })
     t.equal(created.status, 201)
     t.match(created.body, { id: /^rule_/, name: 'Project codename', regex: true, weight: 30, severity: 'HIGH' })
     const res = await gw.ask('complete', 'Status of FALCON-7 and falcon-9?')
     t.match(res.headers, { 'x-governor-risk-score': '35', 'x-governor-violations': '1' })
-    t.match((await call(`${gw.url}/api/compliance/violations`, { key: gw.pk })).body.data, [{ type: 'POLICY', severity: 'HIGH', category: created.body.id, count: 2 }])
+    t.match((await call(`${gw.url}/api/compliance/violations`, { key: gw.pk })).body.data, [
+      { type: 'POLICY', severity: 'HIGH', category: created.body.id, count: 2 },
+    ])
 
     const unsafe = await call(policies, { key: gw.pk, body: { name: 'bad', pattern: '(\\w+\\s?)+$', regex: true } })
     t.equal(unsafe.status, 400)
@@ -174,11 +185,18 @@ export function recordsRoutesSuite(t: Test, where: Where) {
     const invalid = await call(policies, { key: gw.pk, body: { name: 'bad', pattern: '([a-z', regex: true } })
     t.equal(invalid.status, 400)
     t.equal((await call(policies, { key: gw.pk, body: { name: 'heavy', pattern: 'x', weight: 101 } })).status, 400)
-    t.same((await call(policies, { key: gw.pk })).body.data.map((r: { id: string }) => r.id), [created.body.id], 'refused rules were not saved')
+    t.same(
+      (await call(policies, { key: gw.pk })).body.data.map((r: { id: string }) => r.id),
+      [created.body.id],
+      'refused rules were not saved',
+    )
 
     const keyword = await call(policies, { key: gw.pk, body: { name: 'Competitor', pattern: 'Acme Corp' } })
     t.match(keyword.body, { regex: false, weight: 20, severity: 'MEDIUM' }, 'defaults')
-    t.same((await call(`${policies}?type=keyword`, { key: gw.pk })).body.data.map((r: { id: string }) => r.id), [keyword.body.id])
+    t.same(
+      (await call(`${policies}?type=keyword`, { key: gw.pk })).body.data.map((r: { id: string }) => r.id),
+      [keyword.body.id],
+    )
     const first = await call(`${policies}?limit=1`, { key: gw.pk })
     t.equal(first.body.data[0].id, created.body.id)
     t.same((await call(`${policies}?limit=1&cursor=${first.body.nextCursor}`, { key: gw.pk })).body, { data: [keyword.body], nextCursor: null })
@@ -199,12 +217,25 @@ export function recordsRoutesSuite(t: Test, where: Where) {
     await gw.ask('complete', 'three', { quality: 'frontier' })
     const models = `${gw.url}/api/compliance/models`
     const listed = (await call(models, { key: gw.pk })).body.data
-    t.same(listed.map((m: { provider: string; model: string }) => `${m.provider}/${m.model}`), ['local/gpt-4o', 'local/gpt-4o-mini'])
+    t.same(
+      listed.map((m: { provider: string; model: string }) => `${m.provider}/${m.model}`),
+      ['local/gpt-4o', 'local/gpt-4o-mini'],
+    )
     t.match(listed[0], { source: 'auto', riskClassification: 'unclassified', approvalStatus: 'pending' })
-    const approved = await call(`${models}/${listed[0].id}`, { key: gw.pk, method: 'PATCH', body: { approvalStatus: 'approved', riskClassification: 'medium', notes: 'Reviewed.' } })
+    const approved = await call(`${models}/${listed[0].id}`, {
+      key: gw.pk,
+      method: 'PATCH',
+      body: { approvalStatus: 'approved', riskClassification: 'medium', notes: 'Reviewed.' },
+    })
     t.match(approved.body, { approvalStatus: 'approved', riskClassification: 'medium', notes: 'Reviewed.' })
-    t.same((await call(`${models}?status=approved`, { key: gw.pk })).body.data.map((m: { id: string }) => m.id), [listed[0].id])
-    const manual = await call(models, { key: gw.pk, body: { provider: 'anthropic', model: 'claude-3-opus-20240229', approvalStatus: 'rejected', riskClassification: 'high' } })
+    t.same(
+      (await call(`${models}?status=approved`, { key: gw.pk })).body.data.map((m: { id: string }) => m.id),
+      [listed[0].id],
+    )
+    const manual = await call(models, {
+      key: gw.pk,
+      body: { provider: 'anthropic', model: 'claude-3-opus-20240229', approvalStatus: 'rejected', riskClassification: 'high' },
+    })
     t.equal(manual.status, 201)
     t.match(manual.body, { source: 'manual', approvalStatus: 'rejected' })
     t.equal((await call(models, { key: gw.pk, body: { provider: 'local', model: 'gpt-4o' } })).status, 409)
@@ -239,7 +270,7 @@ export function recordsRoutesSuite(t: Test, where: Where) {
 
   t.test('the compliance score subtracts open violations of the period by severity', async (t) => {
     const clock = manualClock(START)
-    const gw = await governedGateway(t, { ...await where(t), clock })
+    const gw = await governedGateway(t, { ...(await where(t)), clock })
     const score = async (period = 'month') => (await call(`${gw.url}/api/compliance/score?period=${period}`, { key: gw.pk })).body
     t.match(await score(), { score: 100, totalViolations: 0 })
     await gw.ask('complete', `Write to ${SENSITIVE.email}`)

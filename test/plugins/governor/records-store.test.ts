@@ -68,8 +68,19 @@ async function placeOf(t: Test, kind: Kind, server: PostgresServer | undefined):
 
 function violationOf(newId: NewId, projectId: string, auditId: string, severity: Violation['severity']): Violation {
   return {
-    id: newId('violation'), projectId, auditId, source: 'request', category: 'EMAIL_ADDRESS', type: 'PRIVACY', severity, count: 1,
-    description: '1 × EMAIL_ADDRESS in the request', status: 'open', createdAt: new Date(NOW).toISOString(), resolvedAt: null, caseId: null,
+    id: newId('violation'),
+    projectId,
+    auditId,
+    source: 'request',
+    category: 'EMAIL_ADDRESS',
+    type: 'PRIVACY',
+    severity,
+    count: 1,
+    description: '1 × EMAIL_ADDRESS in the request',
+    status: 'open',
+    createdAt: new Date(NOW).toISOString(),
+    resolvedAt: null,
+    caseId: null,
   }
 }
 
@@ -78,32 +89,67 @@ function entryOf(newId: NewId, projectId: string, options: { violations?: number
   const auditId = options.auditId ?? newId('audit')
   const violations = Array.from({ length: options.violations ?? 0 }, () => violationOf(newId, projectId, auditId, 'MEDIUM'))
   const at = new Date(NOW).toISOString()
-  const alert = options.alert === true
-    ? {
-      id: newId('alert'), projectId, auditId, type: 'high_risk_request' as const, severity: 'HIGH' as const, title: 'High-risk request',
-      message: 'A customer_support request scored 70 (high).', violationIds: violations.map((v) => v.id), status: 'open' as const,
-      createdAt: at, acknowledgedAt: null, resolvedAt: null,
-    }
-    : undefined
+  const alert =
+    options.alert === true
+      ? {
+          id: newId('alert'),
+          projectId,
+          auditId,
+          type: 'high_risk_request' as const,
+          severity: 'HIGH' as const,
+          title: 'High-risk request',
+          message: 'A customer_support request scored 70 (high).',
+          violationIds: violations.map((v) => v.id),
+          status: 'open' as const,
+          createdAt: at,
+          acknowledgedAt: null,
+          resolvedAt: null,
+        }
+      : undefined
   return {
     draft: {
-      id: auditId, kind: 'request', at, projectId, keyId: 'key_1', requestId: `req_${auditId}`,
-      sender: { id: 'agent-7', role: null, department: null }, recipientCountry: null, actionType: 'customer_support',
-      model: { provider: 'local', model: 'gpt-4o-mini' }, decision: 'review', score: 30, level: 'medium', reasons: [], findings: [],
-      findingsTruncated: false, findingCounts: {}, ruleMatches: [], violationIds: violations.map((v) => v.id), alertId: alert?.id ?? null,
-      settingsVersion: 1, requestAuditId: null,
+      id: auditId,
+      kind: 'request',
+      at,
+      projectId,
+      keyId: 'key_1',
+      requestId: `req_${auditId}`,
+      sender: { id: 'agent-7', role: null, department: null },
+      recipientCountry: null,
+      actionType: 'customer_support',
+      model: { provider: 'local', model: 'gpt-4o-mini' },
+      decision: 'review',
+      score: 30,
+      level: 'medium',
+      reasons: [],
+      findings: [],
+      findingsTruncated: false,
+      findingCounts: {},
+      ruleMatches: [],
+      violationIds: violations.map((v) => v.id),
+      alertId: alert?.id ?? null,
+      settingsVersion: 1,
+      requestAuditId: null,
     },
     violations,
     alert,
     model: {
-      id: newId('model'), projectId, provider: 'local', model: 'gpt-4o-mini', riskClassification: 'unclassified', approvalStatus: 'pending',
-      source: 'auto', notes: null, createdAt: at, updatedAt: at,
+      id: newId('model'),
+      projectId,
+      provider: 'local',
+      model: 'gpt-4o-mini',
+      riskClassification: 'unclassified',
+      approvalStatus: 'pending',
+      source: 'auto',
+      notes: null,
+      createdAt: at,
+      updatedAt: at,
     },
   }
 }
 
 async function suite(t: Test, kind: Kind, server?: PostgresServer) {
-  t.test('appends chain each project\'s records in order; a record is read back as written, by its own project only', async (t) => {
+  t.test("appends chain each project's records in order; a record is read back as written, by its own project only", async (t) => {
     const place = await placeOf(t, kind, server)
     const records = await place.open()
     const newId = createIds(place.clock)
@@ -124,27 +170,43 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
   t.test('three gateways appending to one project at once keep one unbroken chain', async (t) => {
     const place = await placeOf(t, kind, server)
     const gateways = await Promise.all([place.open(), place.open(), place.open()])
-    const appended = await Promise.all(gateways.map(async (records) => {
-      const newId = createIds(place.clock)
-      const made = []
-      for (let i = 0; i < 30; i++) made.push(records.trail.append(entryOf(newId, 'proj_a', { violations: i % 3 === 0 ? 1 : 0 })))
-      return Promise.all(made)
-    }))
-    const seqs = appended.flat().map((record) => record.seq).sort((a, b) => a - b)
-    t.same(seqs, Array.from({ length: 90 }, (_, i) => i + 1), 'seq 1 to 90, none twice, no gap')
+    const appended = await Promise.all(
+      gateways.map(async (records) => {
+        const newId = createIds(place.clock)
+        const made = []
+        for (let i = 0; i < 30; i++) made.push(records.trail.append(entryOf(newId, 'proj_a', { violations: i % 3 === 0 ? 1 : 0 })))
+        return Promise.all(made)
+      }),
+    )
+    const seqs = appended
+      .flat()
+      .map((record) => record.seq)
+      .sort((a, b) => a - b)
+    t.same(
+      seqs,
+      Array.from({ length: 90 }, (_, i) => i + 1),
+      'seq 1 to 90, none twice, no gap',
+    )
     t.same(await verifyAuditChain(gateways[1]!.chain, 'proj_a'), { intact: true, records: 90 })
     t.match(await gateways[2]!.violations.list('proj_a', { limit: 200 }, { status: 'open' }), { data: { length: 30 } })
     const scores = (await place.events()).filter((e) => e.type === 'compliance.score_changed').map((e) => e.data.score)
-    t.same(scores, Array.from({ length: 30 }, (_, i) => 100 - 3 * (i + 1)), 'the counts moved one violation at a time')
+    t.same(
+      scores,
+      Array.from({ length: 30 }, (_, i) => 100 - 3 * (i + 1)),
+      'the counts moved one violation at a time',
+    )
     t.equal((await gateways[0]!.models.list('proj_a', { limit: 10 }, {})).data.length, 1, 'one registry entry for the model')
   })
 
-  t.test('a record\'s violations, alert and events are in the outbox exactly when the record is', async (t) => {
+  t.test("a record's violations, alert and events are in the outbox exactly when the record is", async (t) => {
     const place = await placeOf(t, kind, server)
     const records = await place.open()
     const newId = createIds(place.clock)
     const kept = await records.trail.append(entryOf(newId, 'proj_a', { violations: 2, alert: true }))
-    t.same((await place.events()).map((e) => e.type), ['violation.detected', 'violation.detected', 'compliance.score_changed', 'alert.created'])
+    t.same(
+      (await place.events()).map((e) => e.type),
+      ['violation.detected', 'violation.detected', 'compliance.score_changed', 'alert.created'],
+    )
     if (kind === 'postgres') {
       // Another record under a taken audit id cannot be stored: nothing of it may remain.
       await t.rejects(records.trail.append(entryOf(newId, 'proj_a', { violations: 1, alert: true, auditId: kept.id })))
@@ -158,13 +220,22 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     t.match(resolved, { status: 'resolved' })
     await t.rejects(records.violations.resolve('proj_a', violation!), ConflictError)
     await t.rejects(records.violations.resolve('proj_b', violation!), NotFoundError)
-    t.same((await place.events()).slice(4).map((e) => [e.type, e.data.score ?? e.data.violation_id]), [['violation.resolved', violation], ['compliance.score_changed', 97]])
+    t.same(
+      (await place.events()).slice(4).map((e) => [e.type, e.data.score ?? e.data.violation_id]),
+      [
+        ['violation.resolved', violation],
+        ['compliance.score_changed', 97],
+      ],
+    )
     const alert = (await records.alerts.list('proj_a', { limit: 10 }, {})).data[0]!
     await records.alerts.acknowledge('proj_a', alert.id)
     await t.rejects(records.alerts.acknowledge('proj_a', alert.id), ConflictError)
     const opened = await records.cases.create('proj_a', { title: 'Mail', violationIds: kept.violationIds })
     await records.cases.resolve('proj_a', opened.id)
-    t.same((await place.events()).slice(6).map((e) => e.type), ['alert.acknowledged', 'case.created', 'violation.resolved', 'compliance.score_changed', 'case.resolved'])
+    t.same(
+      (await place.events()).slice(6).map((e) => e.type),
+      ['alert.acknowledged', 'case.created', 'violation.resolved', 'compliance.score_changed', 'case.resolved'],
+    )
     t.same((await records.violations.list('proj_a', { limit: 10 }, { status: 'open' })).data, [])
   })
 }

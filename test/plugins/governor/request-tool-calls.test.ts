@@ -26,7 +26,8 @@ async function strictGateway(t: Test) {
 
 function askOpenAi(gw: GovernedGateway, note: object): Promise<JsonAnswer> {
   return call(`${gw.url}/v1/chat/completions`, {
-    key: gw.sk, headers,
+    key: gw.sk,
+    headers,
     body: {
       model: 'gpt-4o-mini',
       messages: [
@@ -41,14 +42,21 @@ function askOpenAi(gw: GovernedGateway, note: object): Promise<JsonAnswer> {
 
 function askAnthropic(gw: GovernedGateway, note: object): Promise<JsonAnswer> {
   return call(`${gw.url}/v1/messages`, {
-    key: gw.sk, headers,
+    key: gw.sk,
+    headers,
     body: {
       model: 'gpt-4o-mini',
       max_tokens: 200,
       messages: [
         { role: 'user', content: 'Please note my number.' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'call_note', name: 'note', input: note }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_note', content: 'noted' }, { type: 'text', text: 'Thanks, go on.' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_note', content: 'noted' },
+            { type: 'text', text: 'Thanks, go on.' },
+          ],
+        },
       ],
     },
   })
@@ -60,7 +68,10 @@ function withoutAuditId(answer: JsonAnswer): unknown {
   return JSON.parse(JSON.stringify(answer.body).replaceAll(auditId, '<audit>'))
 }
 
-for (const [dialect, ask] of [['OpenAI', askOpenAi], ['Anthropic', askAnthropic]] as const) {
+for (const [dialect, ask] of [
+  ['OpenAI', askOpenAi],
+  ['Anthropic', askAnthropic],
+] as const) {
   t.test(`strict mode refuses a card after an escape in a tool call's arguments on the ${dialect} dialect, as it refuses it without one`, async (t) => {
     const { gw, upstream } = await strictGateway(t)
     const plain = await ask(gw, PLAIN)
@@ -75,7 +86,7 @@ for (const [dialect, ask] of [['OpenAI', askOpenAi], ['Anthropic', askAnthropic]
 
     const record = await call(`${gw.url}/api/compliance/audit/${escaped.headers['x-governor-audit-id']}`, { key: gw.pk })
     t.match(record.body, { kind: 'request', decision: 'blocked', findingCounts: { CREDIT_CARD: 1 } })
-    const cards = (record.body.findings as { type: string, messageIndex: number, start: number, end: number }[]).filter((f) => f.type === 'CREDIT_CARD')
+    const cards = (record.body.findings as { type: string; messageIndex: number; start: number; end: number }[]).filter((f) => f.type === 'CREDIT_CARD')
     t.match(cards, [{ messageIndex: ARGUMENTS_INDEX }])
     t.equal(JSON.stringify(ESCAPED).slice(cards[0]!.start, cards[0]!.end), SENSITIVE.card, 'placed in the arguments as sent')
   })

@@ -37,8 +37,15 @@ t.test('short texts are scanned inline until the budget is spent; long texts and
   const scanned = await scanTexts(input, pool, limits, new AbortController().signal)
   t.same(texts, ['x'.repeat(21), 'b'.repeat(15)], 'the 21-char text is too long; the last would overrun the 30-char budget')
   t.equal(scanned.pooled, 2)
-  t.same(scanned.findings.map((f) => f.map((x) => x.type)), [[], ['EMAIL_ADDRESS'], [], []])
-  t.same(scanned.findings[1]!.map((f) => [f.start, f.end]), [[5, 20]], 'offsets index into each text')
+  t.same(
+    scanned.findings.map((f) => f.map((x) => x.type)),
+    [[], ['EMAIL_ADDRESS'], [], []],
+  )
+  t.same(
+    scanned.findings[1]!.map((f) => [f.start, f.end]),
+    [[5, 20]],
+    'offsets index into each text',
+  )
 })
 
 t.test('a full pool queue rejects the scan with OverloadedError and cancels the other tasks of the call', async (t) => {
@@ -46,7 +53,10 @@ t.test('a full pool queue rejects the scan with OverloadedError and cancels the 
   const long = ['x'.repeat(40_000), 'y'.repeat(40_000), 'z'.repeat(40_000)]
   await t.rejects(scanTexts(long, pool, limits, new AbortController().signal), OverloadedError)
   t.equal(signals.length, 3, 'three texts of 40 000 characters make three batches')
-  t.ok(signals.every((s) => s.aborted), 'every task of the call was told to stop')
+  t.ok(
+    signals.every((s) => s.aborted),
+    'every task of the call was told to stop',
+  )
 })
 
 t.test('texts that all fit are scanned without touching the pool', async (t) => {
@@ -72,11 +82,16 @@ t.test('many long texts take a few pool tasks, not one each, and every text keep
 
 t.test('small pooled texts are grouped until a batch holds enough work', async (t) => {
   const { pool, batches } = recordingPool()
-  await scanTexts(Array.from({ length: 10 }, () => 'x'.repeat(100)), pool, { inlineMaxChars: 20, inlineBudgetChars: 30, learned: false }, new AbortController().signal)
+  await scanTexts(
+    Array.from({ length: 10 }, () => 'x'.repeat(100)),
+    pool,
+    { inlineMaxChars: 20, inlineBudgetChars: 30, learned: false },
+    new AbortController().signal,
+  )
   t.equal(batches.length, 1, 'ten texts of 100 characters are one task')
 })
 
-t.test('with a project\'s own classifier every text goes to the pool, which runs it in the same task', async (t) => {
+t.test("with a project's own classifier every text goes to the pool, which runs it in the same task", async (t) => {
   const inputs: unknown[] = []
   const pool = {
     async run(_task: string, input: unknown) {

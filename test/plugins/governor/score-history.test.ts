@@ -25,18 +25,22 @@ t.test('scoreAt counts what was open then, inside the window only', async (t) =>
 t.test('GET /api/compliance/score/history answers a point per day, the last one now', async (t) => {
   const clock = manualClock(Date.parse('2026-03-02T10:00:00Z'))
   const gw = await governedGateway(t, {
-    clock, changes: { governor: { customRules: [{ id: 'rule_falcon', name: 'Falcon', pattern: 'falcon', regex: false, weight: 10, severity: 'HIGH' }] } },
+    clock,
+    changes: { governor: { customRules: [{ id: 'rule_falcon', name: 'Falcon', pattern: 'falcon', regex: false, weight: 10, severity: 'HIGH' }] } },
   })
   t.equal((await gw.ask('complete', 'About falcon')).status, 200)
   clock.advance(2 * DAY_MS)
   const history = await call(`${gw.url}/api/compliance/score/history?days=4&period=week`, { key: gw.pk })
   t.equal(history.status, 200)
-  t.same(history.body.points.map((p: { at: string; score: number }) => [p.at, p.score]), [
-    ['2026-03-01T23:59:59.999Z', 100],
-    ['2026-03-02T23:59:59.999Z', 92],
-    ['2026-03-03T23:59:59.999Z', 92],
-    ['2026-03-04T10:00:00.000Z', 92],
-  ])
+  t.same(
+    history.body.points.map((p: { at: string; score: number }) => [p.at, p.score]),
+    [
+      ['2026-03-01T23:59:59.999Z', 100],
+      ['2026-03-02T23:59:59.999Z', 92],
+      ['2026-03-03T23:59:59.999Z', 92],
+      ['2026-03-04T10:00:00.000Z', 92],
+    ],
+  )
   t.equal(history.body.period, 'week')
   t.equal((await call(`${gw.url}/api/compliance/score/history?days=91`, { key: gw.pk })).status, 400)
   t.equal((await call(`${gw.url}/api/compliance/score/history`, { key: gw.sk })).status, 403)

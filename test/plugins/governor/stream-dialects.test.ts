@@ -30,7 +30,12 @@ function recordingFetch(): { readonly fetch: typeof fetch; readonly bodies: () =
   return {
     fetch: (async (input, init) => {
       const response = await fetch(input, init)
-      bodies.push(response.clone().text().catch(() => ''))
+      bodies.push(
+        response
+          .clone()
+          .text()
+          .catch(() => ''),
+      )
       return response
     }) as typeof fetch,
     bodies: () => Promise.all(bodies),
@@ -55,7 +60,11 @@ for (const [name, pieces, type, leak] of [
     }
     t.ok(raised instanceof OpenAI.APIError, 'the SDK raises an APIError')
     t.match((raised as InstanceType<typeof OpenAI.APIError>).error, {
-      message: /Response blocked by Governor/, type: 'permission_error', code: 'governor_response_blocked', auditId: /^aud_/, found: [type],
+      message: /Response blocked by Governor/,
+      type: 'permission_error',
+      code: 'governor_response_blocked',
+      auditId: /^aud_/,
+      found: [type],
     })
     t.equal(text, pieces[0], 'only the text before the value went out')
     const [body] = await recorder.bodies()
@@ -85,7 +94,8 @@ for (const [name, pieces, type, leak] of [
     }
     t.ok(raised instanceof Anthropic.APIError, 'the SDK raises an APIError')
     t.match((raised as InstanceType<typeof Anthropic.APIError>).error, {
-      type: 'error', error: { type: 'permission_error', message: /Response blocked by Governor/, code: 'governor_response_blocked', found: [type] },
+      type: 'error',
+      error: { type: 'permission_error', message: /Response blocked by Governor/, code: 'governor_response_blocked', found: [type] },
     })
     t.equal(text, pieces[0], 'only the text before the value went out')
     const [body] = await recorder.bodies()
@@ -118,7 +128,11 @@ for (const [name, argumentPieces, type, leak] of [
     }
     t.ok(raised instanceof OpenAI.APIError, 'the SDK raises an APIError')
     t.match((raised as InstanceType<typeof OpenAI.APIError>).error, {
-      message: /Response blocked by Governor/, type: 'permission_error', code: 'governor_response_blocked', auditId: /^aud_/, found: [type],
+      message: /Response blocked by Governor/,
+      type: 'permission_error',
+      code: 'governor_response_blocked',
+      auditId: /^aud_/,
+      found: [type],
     })
     const [body] = await recorder.bodies()
     t.notMatch(body, leak, 'no character of the value reached the client')
@@ -145,7 +159,8 @@ t.test('strict mode stops a card number in a tool call on an Anthropic-dialect s
   }
   t.ok(raised instanceof Anthropic.APIError, 'the SDK raises an APIError')
   t.match((raised as InstanceType<typeof Anthropic.APIError>).error, {
-    type: 'error', error: { type: 'permission_error', message: /Response blocked by Governor/, code: 'governor_response_blocked', found: ['CREDIT_CARD'] },
+    type: 'error',
+    error: { type: 'permission_error', message: /Response blocked by Governor/, code: 'governor_response_blocked', found: ['CREDIT_CARD'] },
   })
   const [body] = await recorder.bodies()
   t.notMatch(body, /4111|1111/, 'no character of the number reached the client')
@@ -168,7 +183,10 @@ t.test('strict mode releases a clean tool call whole after the text, with its id
   const firstCall = frames.findIndex((frame) => frame.includes('"tool_calls"'))
   const lastText = frames.findLastIndex((frame) => /"content":"[^"]/.test(frame))
   t.ok(lastText >= 0 && firstCall > lastText, 'the held text goes out before the tool call')
-  t.ok(frames.filter((frame) => frame.includes('"tool_calls"')).every((frame) => frame.includes('"index":0')), 'the call keeps its index')
+  t.ok(
+    frames.filter((frame) => frame.includes('"tool_calls"')).every((frame) => frame.includes('"index":0')),
+    'the call keeps its index',
+  )
 })
 
 t.test('with neither strict mode nor redaction tool-call pieces are written as they arrive, before the model is done', async (t) => {
@@ -204,7 +222,7 @@ t.test('with neither strict mode nor redaction tool-call pieces are written as t
   t.equal(before, true, 'the whole call reached the client while the model was still streaming')
 })
 
-t.test('redactOutput replaces values in the dialects\' streams and JSON answers', async (t) => {
+t.test("redactOutput replaces values in the dialects' streams and JSON answers", async (t) => {
   const pieces = ['Mail ', SENSITIVE.email, ' or call; card ', SENSITIVE.card, '.']
   const { gw } = await gatewayStreaming(t, pieces, REDACT)
   const expected = 'Mail [REDACTED:EMAIL_ADDRESS] or call; card [REDACTED:CREDIT_CARD].'
@@ -238,21 +256,28 @@ t.test('redactOutput replaces values in OpenAI Responses streams and JSON answer
   const asked = (n: number) => `What is on file? (${n})`
   const streamed = await openai.responses.stream({ model: 'gpt-4o-mini', input: asked(1), tools: responseTools }, { headers }).finalResponse()
   const json = await openai.responses.create({ model: 'gpt-4o-mini', input: asked(2), tools: responseTools }, { headers })
-  for (const [what, response] of [['stream', streamed], ['JSON', json]] as const) {
+  for (const [what, response] of [
+    ['stream', streamed],
+    ['JSON', json],
+  ] as const) {
     t.equal(response.output_text, expected, `${what}: the text`)
     const fc = response.output.find((item) => item.type === 'function_call')
     t.equal(fc?.type === 'function_call' ? fc.arguments : undefined, REDACTED_ARGUMENTS, `${what}: the call's arguments`)
   }
 })
 
-t.test('redactOutput replaces values in tool calls\' arguments in the dialects\' streams and JSON answers, and they still parse', async (t) => {
+t.test("redactOutput replaces values in tool calls' arguments in the dialects' streams and JSON answers, and they still parse", async (t) => {
   const { gw } = await gatewayStreaming(t, ['Filing ', 'it now.'], REDACT, { toolCall: CARD_CALL })
   const asked = (n: number) => ({ role: 'user' as const, content: `What is on file? (${n})` })
   const recorder = recordingFetch()
   const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
   const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [asked(1)], tools }, { headers }).finalChatCompletion()
   t.equal(streamed.choices[0]!.message.content, 'Filing it now.')
-  t.match(streamed.choices[0]!.message.tool_calls, [{ id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: REDACTED_ARGUMENTS } }], 'OpenAI stream')
+  t.match(
+    streamed.choices[0]!.message.tool_calls,
+    [{ id: 'call_pay', type: 'function', function: { name: 'file_payment', arguments: REDACTED_ARGUMENTS } }],
+    'OpenAI stream',
+  )
   t.equal(streamed.choices[0]!.message.tool_calls?.length, 1)
   t.equal(streamed.choices[0]!.finish_reason, 'tool_calls')
   const json = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [asked(2)], tools }, { headers })
@@ -271,11 +296,27 @@ t.test('redactOutput replaces values in tool calls\' arguments in the dialects\'
   const anthropic = new Anthropic({ apiKey: gw.sk, baseURL: gw.url, fetch: anthropicRecorder.fetch, maxRetries: 0 })
   const anthropicTools = [{ name: 'file_payment', input_schema: { type: 'object' as const, properties: {} } }]
   const input = { card: '[REDACTED:CREDIT_CARD]', note: 'keep it safe' }
-  const final = await anthropic.messages.stream({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(3)], tools: anthropicTools }, { headers }).finalMessage()
-  t.match(final.content, [{ type: 'text', text: 'Filing it now.' }, { type: 'tool_use', id: 'call_pay', name: 'file_payment', input }], 'Anthropic stream')
+  const final = await anthropic.messages
+    .stream({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(3)], tools: anthropicTools }, { headers })
+    .finalMessage()
+  t.match(
+    final.content,
+    [
+      { type: 'text', text: 'Filing it now.' },
+      { type: 'tool_use', id: 'call_pay', name: 'file_payment', input },
+    ],
+    'Anthropic stream',
+  )
   t.equal(final.stop_reason, 'tool_use')
   const message = await anthropic.messages.create({ model: 'gpt-4o-mini', max_tokens: 200, messages: [asked(4)], tools: anthropicTools }, { headers })
-  t.match(message.content, [{ type: 'text', text: 'Filing it now.' }, { type: 'tool_use', id: 'call_pay', name: 'file_payment', input }], 'Anthropic JSON')
+  t.match(
+    message.content,
+    [
+      { type: 'text', text: 'Filing it now.' },
+      { type: 'tool_use', id: 'call_pay', name: 'file_payment', input },
+    ],
+    'Anthropic JSON',
+  )
   for (const body of await anthropicRecorder.bodies()) t.notMatch(body, /4111|1111/)
 })
 
@@ -287,7 +328,7 @@ t.test('a card number written as a JSON number in the arguments becomes the stri
   t.equal(streamed.choices[0]!.message.tool_calls?.[0]?.function.arguments, '{"card":"[REDACTED:CREDIT_CARD]","amount":42}')
 })
 
-t.test('a card number right after an escape sequence in a tool call\'s arguments is withheld in strict mode and redacted with redactOutput', async (t) => {
+t.test("a card number right after an escape sequence in a tool call's arguments is withheld in strict mode and redacted with redactOutput", async (t) => {
   const toolCall = { id: 'call_pay', name: 'file_payment', pieces: ['{"note":"call me\\n4111 1111', ' 1111 1111"}'] }
   const strict = await gatewayStreaming(t, ['Filing it now.'], STRICT, { toolCall })
   const strictClient = new OpenAI({ apiKey: strict.gw.sk, baseURL: `${strict.gw.url}/v1`, maxRetries: 0 })
@@ -300,14 +341,17 @@ t.test('a card number right after an escape sequence in a tool call\'s arguments
   const openai = new OpenAI({ apiKey: gw.sk, baseURL: `${gw.url}/v1`, fetch: recorder.fetch, maxRetries: 0 })
   const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [asked(1)], tools }, { headers }).finalChatCompletion()
   const json = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [asked(2)], tools }, { headers })
-  for (const [name, calls] of [['stream', streamed.choices[0]!.message.tool_calls], ['JSON', json.choices[0]!.message.tool_calls]] as const) {
+  for (const [name, calls] of [
+    ['stream', streamed.choices[0]!.message.tool_calls],
+    ['JSON', json.choices[0]!.message.tool_calls],
+  ] as const) {
     const [call] = (calls ?? []) as readonly { function: { arguments: string } }[]
     t.same(JSON.parse(call!.function.arguments), { note: 'call me\n[REDACTED:CREDIT_CARD]' }, name)
   }
   for (const body of await recorder.bodies()) t.notMatch(body, /4111|1111/, 'no digit group of the number reached the client')
 })
 
-t.test('on the spec\'s chat stream a redacting Governor holds the tool calls, and the record still lists what the model generated', async (t) => {
+t.test("on the spec's chat stream a redacting Governor holds the tool calls, and the record still lists what the model generated", async (t) => {
   const { gw } = await gatewayStreaming(t, ['Filing ', 'it now.'], REDACT, { toolCall: CARD_CALL })
   const res = await gw.ask('chat', 'What is on file?')
   t.notMatch(res.body, /4111|1111|file_payment/)
@@ -320,7 +364,9 @@ t.test('on the spec\'s chat stream a redacting Governor holds the tool calls, an
 
 t.test('strict mode with redaction redacts a medium finding in a tool call and still stops on a card', async (t) => {
   const both = { changes: { governor: { strictMode: true, redactOutput: true } } }
-  const contact = await gatewayStreaming(t, ['Filing it now.'], both, { toolCall: { id: 'call_mail', name: 'send_mail', pieces: [`{"to":"${SENSITIVE.email}"}`] } })
+  const contact = await gatewayStreaming(t, ['Filing it now.'], both, {
+    toolCall: { id: 'call_mail', name: 'send_mail', pieces: [`{"to":"${SENSITIVE.email}"}`] },
+  })
   const openai = new OpenAI({ apiKey: contact.gw.sk, baseURL: `${contact.gw.url}/v1`, maxRetries: 0 })
   const streamed = await openai.chat.completions.stream({ model: 'gpt-4o-mini', messages: [question], tools }, { headers }).finalChatCompletion()
   t.equal(streamed.choices[0]!.message.tool_calls?.[0]?.function.arguments, '{"to":"[REDACTED:EMAIL_ADDRESS]"}')

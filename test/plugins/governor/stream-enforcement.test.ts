@@ -33,7 +33,8 @@ interface TimedStream {
 /** A chat request read as it arrives, each event with the time it came. */
 async function chat(url: string, key: string, content: string): Promise<TimedStream> {
   const res = await request(`${url}/api/ai/chat`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
     body: JSON.stringify({ messages: [{ role: 'user', content }], governorMetadata: metadata }),
   })
   const events: Array<SseEvent & { at: number }> = []
@@ -51,7 +52,11 @@ async function chat(url: string, key: string, content: string): Promise<TimedStr
   return { status: res.statusCode, headers: res.headers, trailers: res.trailers, events, body }
 }
 
-const deltas = (stream: TimedStream) => stream.events.filter((e) => e.event === 'delta').map((e) => e.data.text as string).join('')
+const deltas = (stream: TimedStream) =>
+  stream.events
+    .filter((e) => e.event === 'delta')
+    .map((e) => e.data.text as string)
+    .join('')
 
 for (const [name, pieces, type] of [
   ['a card number split "4111 1111" | " 1111 1111"', ['Your card is ', '4111 1111', ' 1111 1111', ', keep it safe.', ...FILLER], 'CREDIT_CARD'],
@@ -68,8 +73,12 @@ for (const [name, pieces, type] of [
     t.equal(stream.events.filter((e) => e.event === 'done').length, 0)
     const auditId = last.data.auditId as string
     t.match(last.data, {
-      error: 'Response blocked by Governor', code: 'governor_response_blocked', auditId: /^aud_/, riskLevel: String,
-      found: [type], violations: [{ type: String, severity: /HIGH|CRITICAL/ }],
+      error: 'Response blocked by Governor',
+      code: 'governor_response_blocked',
+      auditId: /^aud_/,
+      riskLevel: String,
+      found: [type],
+      violations: [{ type: String, severity: /HIGH|CRITICAL/ }],
     })
     t.match(last.data.message, auditId)
 
@@ -86,8 +95,14 @@ for (const [name, pieces, type] of [
     const store = openStore(gw.dataDir)
     t.teardown(() => store.close())
     const emitted = createOutbox(store.root, systemClock).pending(100)
-    t.match(emitted.find((e) => e.type === 'violation.detected'), { data: { violation_id: violations[0].id, description: `1 × ${type} in the model's answer` } })
-    t.match(emitted.find((e) => e.type === 'alert.created'), { data: { alert_id: alert.id, title: 'Model answer blocked by Governor' } })
+    t.match(
+      emitted.find((e) => e.type === 'violation.detected'),
+      { data: { violation_id: violations[0].id, description: `1 × ${type} in the model's answer` } },
+    )
+    t.match(
+      emitted.find((e) => e.type === 'alert.created'),
+      { data: { alert_id: alert.id, title: 'Model answer blocked by Governor' } },
+    )
     t.notMatch(JSON.stringify(emitted), /4111 1111|AKIAIOSF/)
 
     const usage = await call(`${gw.url}/api/usage?projectId=${gw.projectId}&period=day`, { key: gw.sk })
@@ -138,7 +153,7 @@ t.test('outside strict mode a stream is not held: its findings come in the done 
   t.match(record.body, { kind: 'output', decision: 'approved', findingCounts: { CREDIT_CARD: 1, EMAIL_ADDRESS: 1 } })
 })
 
-t.test('a governed JSON answer carries the answer\'s findings as headers', async (t) => {
+t.test("a governed JSON answer carries the answer's findings as headers", async (t) => {
   const { gw } = await gatewayStreaming(t, [`Mail ${SENSITIVE.email}.`])
   const res = await gw.ask('complete', 'Who do I write to?')
   t.match(res.headers, { 'x-governor-output-violations': '1', 'x-governor-output-risk-level': 'low' })

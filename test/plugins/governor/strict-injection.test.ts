@@ -20,8 +20,16 @@ t.test('with the learned model off, strict mode blocks a rule hit of high confid
   const gw = await governedGateway(t, { changes: { governor: { strictMode: true } } })
   const blocked = await gw.ask('complete', STRONG)
   t.equal(blocked.status, 403)
-  t.match(blocked.body, { error: 'Request blocked by Governor', code: 'governor_blocked', riskLevel: 'medium', violations: [{ type: 'SECURITY', severity: 'HIGH' }] })
-  t.match(blocked.body.message, /^Strict mode blocks a prompt injection read with a confidence of 0\.9 or more; this request holds one \(it scored \d+, medium\)\. The audit record aud_/)
+  t.match(blocked.body, {
+    error: 'Request blocked by Governor',
+    code: 'governor_blocked',
+    riskLevel: 'medium',
+    violations: [{ type: 'SECURITY', severity: 'HIGH' }],
+  })
+  t.match(
+    blocked.body.message,
+    /^Strict mode blocks a prompt injection read with a confidence of 0\.9 or more; this request holds one \(it scored \d+, medium\)\. The audit record aud_/,
+  )
   const record = await call(`${gw.url}/api/compliance/audit/${blocked.headers['x-governor-audit-id']}`, { key: gw.pk })
   t.match(record.body, { decision: 'blocked' })
 
@@ -30,7 +38,10 @@ t.test('with the learned model off, strict mode blocks a rule hit of high confid
   t.equal(scored.headers['x-governor-risk-level'], 'medium')
   t.equal((await gw.ask('complete', PLANTED)).status, 200)
 
-  const validated = await call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages: [{ role: 'user', content: STRONG }], governorMetadata: metadata } })
+  const validated = await call(`${gw.url}/api/governor/validate`, {
+    key: gw.sk,
+    body: { messages: [{ role: 'user', content: STRONG }], governorMetadata: metadata },
+  })
   t.match(validated.body, { decision: 'blocked', riskLevel: 'medium' }, 'the validate endpoint decides the same')
 })
 
@@ -42,10 +53,10 @@ t.test('with the learned model on, strict mode blocks what the rules and the mod
   t.equal(doubted.status, 200, 'the model gives it less than the threshold')
   const planted = await gw.ask('complete', PLANTED)
   t.equal(planted.status, 200)
-  t.equal(planted.headers['x-governor-violations'], '1', 'the model\'s finding is still scored')
+  t.equal(planted.headers['x-governor-violations'], '1', "the model's finding is still scored")
 })
 
-t.test('the project\'s threshold decides; outside strict mode nothing is blocked', async (t) => {
+t.test("the project's threshold decides; outside strict mode nothing is blocked", async (t) => {
   const lower = await governedGateway(t, { changes: { governor: { strictMode: true, injectionBlockThreshold: 0.8 } } })
   t.equal((await lower.ask('complete', AGREED)).status, 403, 'a rule hit of 0.85 at a threshold of 0.8')
   const higher = await governedGateway(t, { changes: { governor: { strictMode: true, injectionBlockThreshold: 1 } }, overrides: LEARNED })

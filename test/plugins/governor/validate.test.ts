@@ -5,7 +5,7 @@ import { call } from '../../helpers/http.ts'
 import { startAnswerUpstream } from './answer-upstream.ts'
 import { governedGateway, metadata, SENSITIVE } from './fixtures.ts'
 
-t.test('answers the verdict with findings whose offsets index into each message\'s content', async (t) => {
+t.test("answers the verdict with findings whose offsets index into each message's content", async (t) => {
   const upstream = await startAnswerUpstream('unused')
   t.teardown(() => upstream.close())
   const gw = await governedGateway(t, { env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
@@ -16,15 +16,27 @@ t.test('answers the verdict with findings whose offsets index into each message\
   ]
   const res = await call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages, governorMetadata: metadata } })
   t.equal(res.status, 200)
-  const located = res.body.findings.map((f: { type: string; start: number; end: number; messageIndex: number }) => [f.type, f.messageIndex, messages[f.messageIndex]!.content.slice(f.start, f.end)])
+  const located = res.body.findings.map((f: { type: string; start: number; end: number; messageIndex: number }) => [
+    f.type,
+    f.messageIndex,
+    messages[f.messageIndex]!.content.slice(f.start, f.end),
+  ])
   t.same(located, [
     ['CREDIT_CARD', 1, SENSITIVE.card],
     ['EMAIL_ADDRESS', 1, SENSITIVE.email],
     ['SECRET', 2, SENSITIVE.secret],
   ])
   t.match(res.body, {
-    validated: true, approved: false, decision: 'review', riskLevel: 'critical', riskScore: 100,
-    violations: [{ type: 'PRIVACY', severity: 'HIGH', category: 'CREDIT_CARD' }, { type: 'PRIVACY', severity: 'MEDIUM' }, { type: 'SECURITY', severity: 'CRITICAL' }],
+    validated: true,
+    approved: false,
+    decision: 'review',
+    riskLevel: 'critical',
+    riskScore: 100,
+    violations: [
+      { type: 'PRIVACY', severity: 'HIGH', category: 'CREDIT_CARD' },
+      { type: 'PRIVACY', severity: 'MEDIUM' },
+      { type: 'SECURITY', severity: 'CRITICAL' },
+    ],
     reasons: [{ code: 'action_risk', points: 5 }],
     auditId: /^aud_/,
   })
@@ -35,7 +47,13 @@ t.test('answers the verdict with findings whose offsets index into each message\
   t.match(usage.body, { budget: { used: 0 }, models: {} }, 'no charge')
 
   const record = await call(`${gw.url}/api/compliance/audit/${res.body.auditId}`, { key: gw.pk })
-  t.match(record.body, { kind: 'validate', decision: 'review', findingCounts: { CREDIT_CARD: 1, EMAIL_ADDRESS: 1, SECRET: 1 }, violationIds: [], alertId: null })
+  t.match(record.body, {
+    kind: 'validate',
+    decision: 'review',
+    findingCounts: { CREDIT_CARD: 1, EMAIL_ADDRESS: 1, SECRET: 1 },
+    violationIds: [],
+    alertId: null,
+  })
   t.same((await call(`${gw.url}/api/compliance/violations`, { key: gw.pk })).body.data, [], 'a validation opens no violations')
 })
 
@@ -56,12 +74,18 @@ t.test('validates its body: messages and governorMetadata are both required', as
   const url = `${gw.url}/api/governor/validate`
   t.equal((await call(url, { key: gw.sk, body: { messages: [{ role: 'user', content: 'x' }] } })).status, 400)
   t.equal((await call(url, { key: gw.sk, body: { messages: [], governorMetadata: metadata } })).status, 400)
-  t.equal((await call(url, { key: gw.sk, body: { messages: [{ role: 'user', content: 'x' }], governorMetadata: { ...metadata, actionType: 'nope' } } })).status, 400)
+  t.equal(
+    (await call(url, { key: gw.sk, body: { messages: [{ role: 'user', content: 'x' }], governorMetadata: { ...metadata, actionType: 'nope' } } })).status,
+    400,
+  )
 })
 
 t.test('a request with many long messages is scanned in a few pool tasks instead of filling the pool queue', async (t) => {
   const gw = await governedGateway(t, { overrides: { pool: { maxThreads: 2, maxQueue: 64, idleTimeoutMs: 60_000 } } })
-  const messages = Array.from({ length: 700 }, (_, i) => ({ role: 'user', content: `${'Notes from the weekly call, nothing sensitive. '.repeat(24)}Reach me at person${i}@example.org.` }))
+  const messages = Array.from({ length: 700 }, (_, i) => ({
+    role: 'user',
+    content: `${'Notes from the weekly call, nothing sensitive. '.repeat(24)}Reach me at person${i}@example.org.`,
+  }))
   const res = await call(`${gw.url}/api/governor/validate`, { key: gw.sk, body: { messages, governorMetadata: metadata } })
   t.equal(res.status, 200, '700 messages of about 1.2 KB each, on a queue of 64')
   t.equal(res.body.findings.filter((f: { type: string }) => f.type === 'EMAIL_ADDRESS').length, 700)

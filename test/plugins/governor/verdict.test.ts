@@ -11,7 +11,15 @@ import type { RuleMatch, ScoredFinding, VerdictInput } from '../../../plugins/go
 
 const base: VerdictInput = { actionType: 'customer_support', findings: [], ruleMatches: [], autoApproveThreshold: 50 }
 const finding = (type: EntityType, score = 0.95): ScoredFinding => ({ type, score })
-const rule = (overrides: Partial<CustomRule> = {}): CustomRule => ({ id: 'rule_1', name: 'competitor names', pattern: 'acme', regex: false, weight: 25, severity: 'HIGH', ...overrides })
+const rule = (overrides: Partial<CustomRule> = {}): CustomRule => ({
+  id: 'rule_1',
+  name: 'competitor names',
+  pattern: 'acme',
+  regex: false,
+  weight: 25,
+  severity: 'HIGH',
+  ...overrides,
+})
 const pointsOf = (input: VerdictInput) => computeVerdict(input).reasons.reduce((sum, r) => sum + r.points, 0)
 
 t.test('levels are low below 30, medium to 59, high to 79 and critical from 80', async (t) => {
@@ -50,14 +58,20 @@ t.test('violations list each category of medium severity or above once, typed PR
   const verdict = computeVerdict({
     ...base,
     findings: [finding('EMAIL_ADDRESS'), finding('EMAIL_ADDRESS'), finding('URL'), finding('SECRET'), finding('PROMPT_INJECTION')],
-    ruleMatches: [{ rule: rule(), count: 2 }, { rule: rule({ id: 'rule_2', severity: 'LOW' }), count: 1 }],
+    ruleMatches: [
+      { rule: rule(), count: 2 },
+      { rule: rule({ id: 'rule_2', severity: 'LOW' }), count: 1 },
+    ],
   })
-  t.same(verdict.violations.map((v) => [v.category, v.type, v.severity, v.count]), [
-    ['EMAIL_ADDRESS', 'PRIVACY', 'MEDIUM', 2],
-    ['PROMPT_INJECTION', 'SECURITY', 'HIGH', 1],
-    ['SECRET', 'SECURITY', 'CRITICAL', 1],
-    ['rule_1', 'POLICY', 'HIGH', 2],
-  ])
+  t.same(
+    verdict.violations.map((v) => [v.category, v.type, v.severity, v.count]),
+    [
+      ['EMAIL_ADDRESS', 'PRIVACY', 'MEDIUM', 2],
+      ['PROMPT_INJECTION', 'SECURITY', 'HIGH', 1],
+      ['SECRET', 'SECURITY', 'CRITICAL', 1],
+      ['rule_1', 'POLICY', 'HIGH', 2],
+    ],
+  )
 })
 
 t.test('a secret or special-category data lifts the risk to at least high and is never approved', async (t) => {
@@ -128,8 +142,12 @@ const findingArb = fc.record({
 })
 const ruleMatchArb: fc.Arbitrary<RuleMatch> = fc.record({
   rule: fc.record({
-    id: fc.constantFrom('rule_a', 'rule_b', 'rule_c'), name: fc.constant('r'), pattern: fc.constant('x'), regex: fc.constant(false),
-    weight: fc.integer({ min: 0, max: 100 }), severity: fc.constantFrom('LOW', 'MEDIUM', 'HIGH', 'CRITICAL'),
+    id: fc.constantFrom('rule_a', 'rule_b', 'rule_c'),
+    name: fc.constant('r'),
+    pattern: fc.constant('x'),
+    regex: fc.constant(false),
+    weight: fc.integer({ min: 0, max: 100 }),
+    severity: fc.constantFrom('LOW', 'MEDIUM', 'HIGH', 'CRITICAL'),
   }),
   count: fc.integer({ min: 1, max: 5 }),
 })
@@ -144,31 +162,49 @@ const inputArb: fc.Arbitrary<VerdictInput> = fc.record({
 })
 
 t.test('adding a finding never lowers the score or the level, and never turns a refusal into an approval', async (t) => {
-  fc.assert(fc.property(inputArb, findingArb, (input, extra) => {
-    const before = computeVerdict(input)
-    const after = computeVerdict({ ...input, findings: [...input.findings, extra] })
-    return after.score >= before.score && levelRank(after.level) >= levelRank(before.level) && (before.approved || !after.approved)
-  }), { numRuns: 2000 })
+  fc.assert(
+    fc.property(inputArb, findingArb, (input, extra) => {
+      const before = computeVerdict(input)
+      const after = computeVerdict({ ...input, findings: [...input.findings, extra] })
+      return after.score >= before.score && levelRank(after.level) >= levelRank(before.level) && (before.approved || !after.approved)
+    }),
+    { numRuns: 2000 },
+  )
 })
 
 t.test('adding a matching custom rule never lowers the score', async (t) => {
-  fc.assert(fc.property(inputArb, ruleMatchArb, (input, extra) => {
-    const others = input.ruleMatches.filter((m) => m.rule.id !== extra.rule.id)
-    return computeVerdict({ ...input, ruleMatches: [...others, extra] }).score >= computeVerdict({ ...input, ruleMatches: others }).score
-  }), { numRuns: 1000 })
+  fc.assert(
+    fc.property(inputArb, ruleMatchArb, (input, extra) => {
+      const others = input.ruleMatches.filter((m) => m.rule.id !== extra.rule.id)
+      return computeVerdict({ ...input, ruleMatches: [...others, extra] }).score >= computeVerdict({ ...input, ruleMatches: others }).score
+    }),
+    { numRuns: 1000 },
+  )
 })
 
 t.test('a riskier action never lowers the score, whatever the sender and content', async (t) => {
   const rank = (action: ActionType) => RISK_CLASS_POINTS[ACTION_RISK[action]]
-  fc.assert(fc.property(inputArb, fc.constantFrom(...ACTION_TYPES), fc.constantFrom(...ACTION_TYPES), (input, a, b) => {
-    fc.pre(rank(a) < rank(b))
-    return computeVerdict({ ...input, actionType: b }).score >= computeVerdict({ ...input, actionType: a }).score
-  }), { numRuns: 2000 })
+  fc.assert(
+    fc.property(inputArb, fc.constantFrom(...ACTION_TYPES), fc.constantFrom(...ACTION_TYPES), (input, a, b) => {
+      fc.pre(rank(a) < rank(b))
+      return computeVerdict({ ...input, actionType: b }).score >= computeVerdict({ ...input, actionType: a }).score
+    }),
+    { numRuns: 2000 },
+  )
 })
 
 t.test('every score is a whole number from 0 to 100 that the reasons add up to', async (t) => {
-  fc.assert(fc.property(inputArb, (input) => {
-    const verdict = computeVerdict(input)
-    return Number.isInteger(verdict.score) && verdict.score >= 0 && verdict.score <= 100 && pointsOf(input) === verdict.score && verdict.level === levelOf(verdict.score)
-  }), { numRuns: 1000 })
+  fc.assert(
+    fc.property(inputArb, (input) => {
+      const verdict = computeVerdict(input)
+      return (
+        Number.isInteger(verdict.score) &&
+        verdict.score >= 0 &&
+        verdict.score <= 100 &&
+        pointsOf(input) === verdict.score &&
+        verdict.level === levelOf(verdict.score)
+      )
+    }),
+    { numRuns: 1000 },
+  )
 })

@@ -59,7 +59,8 @@ t.test('when the first request ends without an answer, the waiting retry runs it
   gw.mock.hold()
   const gone = new AbortController()
   const first = request(`${gw.url}/api/ai/complete`, {
-    method: 'POST', signal: gone.signal,
+    method: 'POST',
+    signal: gone.signal,
     headers: { 'x-api-key': gw.key, 'content-type': 'application/json', 'idempotency-key': 'abandoned', 'cache-control': 'no-store' },
     body: JSON.stringify(body),
   }).catch(() => undefined)

@@ -45,10 +45,10 @@ async function seedOne(dataDir: string, databaseUrl: string | undefined): Promis
 }
 
 export async function idempotencyGateway(t: Test, options: GatewayOptions = {}): Promise<IdempotencyGateway> {
-  const mock = options.mock ?? await startMockUpstream()
+  const mock = options.mock ?? (await startMockUpstream())
   if (options.mock === undefined) t.teardown(() => mock.close())
   const dataDir = options.dataDir ?? freshDataDir(t)
-  const seeded = options.seeded ?? await seedOne(dataDir, options.databaseUrl)
+  const seeded = options.seeded ?? (await seedOne(dataDir, options.databaseUrl))
   const { url, gateway } = await startTestGateway(t, {
     dataDir,
     env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: mock.url, ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }) },
@@ -57,7 +57,11 @@ export async function idempotencyGateway(t: Test, options: GatewayOptions = {}):
   })
   const usage = async () => (await call(`${url}/api/usage?projectId=${seeded.projectId}&period=month`, { key: seeded.key })).body
   return {
-    url, dataDir, projectId: seeded.projectId, key: seeded.key, mock,
+    url,
+    dataDir,
+    projectId: seeded.projectId,
+    key: seeded.key,
+    mock,
     send(route, idempotencyKey, payload = body) {
       const headers: Record<string, string> = { 'cache-control': 'no-store' }
       if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey

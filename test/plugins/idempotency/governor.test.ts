@@ -11,11 +11,12 @@ async function gateway(t: Test, strictMode: boolean) {
   const upstream = await startAnswerUpstream(LEAKY_ANSWER)
   t.teardown(() => upstream.close())
   const gw = await governedGateway(t, { changes: { governor: { strictMode } }, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
-  const ask = () => call(`${gw.url}/api/ai/complete`, {
-    key: gw.sk,
-    body: { messages: [{ role: 'user', content: 'How do I deploy?' }], model: 'gpt-4o-mini', governorMetadata: metadata },
-    headers: { 'idempotency-key': 'deploy-1', 'cache-control': 'no-store' },
-  })
+  const ask = () =>
+    call(`${gw.url}/api/ai/complete`, {
+      key: gw.sk,
+      body: { messages: [{ role: 'user', content: 'How do I deploy?' }], model: 'gpt-4o-mini', governorMetadata: metadata },
+      headers: { 'idempotency-key': 'deploy-1', 'cache-control': 'no-store' },
+    })
   return { upstream, ask }
 }
 

@@ -40,7 +40,14 @@ t.test('after a restart on the same store the retry is still replayed and not ch
   t.equal(before.mock.requests.length, 1)
   await after.close()
 
-  const { entries, used } = await inspect(dataDir, (view) => ({ entries: view.entries, used: view.budget(seeded.projectId, view.entries[0]!.month).usedMicros }))
-  t.same(entries.map((e) => e.id), [first.headers['x-request-id']], 'one ledger entry: the original')
+  const { entries, used } = await inspect(dataDir, (view) => ({
+    entries: view.entries,
+    used: view.budget(seeded.projectId, view.entries[0]!.month).usedMicros,
+  }))
+  t.same(
+    entries.map((e) => e.id),
+    [first.headers['x-request-id']],
+    'one ledger entry: the original',
+  )
   t.equal(used, entries[0]!.costMicros)
 })

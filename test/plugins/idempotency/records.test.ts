@@ -23,8 +23,17 @@ const IN_FLIGHT_LEASE_MS = 3_600_000
 const id = { projectId: 'proj_a', key: 'order-1' }
 const request = (now = NOW, hash = 'h1') => ({ hash, now })
 const answer: StoredAnswer = {
-  result: { text: 'hi', provider: 'local', model: 'gpt-4o-mini', cacheHit: false, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0.0001 } },
-  headers: [['x-gateway-model', 'local/gpt-4o-mini']], keyId: 'key_1', answeredAt: NOW, chargedMicros: 1,
+  result: {
+    text: 'hi',
+    provider: 'local',
+    model: 'gpt-4o-mini',
+    cacheHit: false,
+    usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0.0001 },
+  },
+  headers: [['x-gateway-model', 'local/gpt-4o-mini']],
+  keyId: 'key_1',
+  answeredAt: NOW,
+  chargedMicros: 1,
 }
 
 type Kind = 'lmdb' | 'postgres'
@@ -46,7 +55,10 @@ async function storesOn(t: Test, kind: Kind, server: PostgresServer | undefined)
       const database = openDatabase(url, log, { maxConnections: 5 })
       t.teardown(() => database.close())
       const records = await postgresRecords(database.forPlugin('idempotency'), {
-        clock, owner: `gateway-${++owners}`, ownerLeaseMs: OWNER_LEASE_MS, inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
+        clock,
+        owner: `gateway-${++owners}`,
+        ownerLeaseMs: OWNER_LEASE_MS,
+        inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
       })
       t.teardown(() => records.close())
       return records

@@ -24,7 +24,7 @@ t.test('a retry with the same key and body gets the same answer, marked as a rep
 
   const retry = await gw.send('complete', 'order-1')
   t.equal(retry.status, 200)
-  t.strictSame(retry.body, first.body, 'the same Completion result, its usage.costCents the answer\'s cost')
+  t.strictSame(retry.body, first.body, "the same Completion result, its usage.costCents the answer's cost")
   t.equal(retry.headers['x-idempotent-replay'], 'true')
   t.equal(retry.headers['x-original-request-id'], first.headers['x-request-id'])
   t.not(retry.headers['x-request-id'], first.headers['x-request-id'], 'the replay has its own request id')
@@ -44,7 +44,10 @@ t.test('a streamed chat is replayed as the same text and a done event that charg
   t.equal(first.status, 200)
   const firstEvents = parseSse(first.body)
   t.ok(firstEvents.filter((e) => e.event === 'delta').length > 1, 'the original came in several chunks')
-  const text = firstEvents.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')
+  const text = firstEvents
+    .filter((e) => e.event === 'delta')
+    .map((e) => e.data.text)
+    .join('')
   const firstDone = firstEvents.at(-1)!.data
   t.ok(firstDone.creditsCharged > 0)
   const unkeyed = await gw.send('complete', undefined)
@@ -54,22 +57,26 @@ t.test('a streamed chat is replayed as the same text and a done event that charg
   t.ok(retry.headers['content-type']?.startsWith('text/event-stream'))
   t.equal(retry.headers['x-idempotent-replay'], 'true')
   const events = parseSse(retry.body)
-  t.strictSame(events.map((e) => e.event), ['delta', 'done'])
+  t.strictSame(
+    events.map((e) => e.event),
+    ['delta', 'done'],
+  )
   t.equal(events[0]!.data.text, text)
   const remaining = Number(unkeyed.headers['x-credits-remaining'])
-  t.strictSame(events[1]!.data, { ...firstDone, creditsCharged: 0, creditsRemaining: remaining }, 'the same done event, but this request\'s credits')
+  t.strictSame(events[1]!.data, { ...firstDone, creditsCharged: 0, creditsRemaining: remaining }, "the same done event, but this request's credits")
   t.equal(retry.headers['x-credits-charged'], '0.000000')
   t.equal(retry.headers['x-credits-remaining'], unkeyed.headers['x-credits-remaining'])
   t.equal(gw.mock.requests.length, 2)
   t.equal(await gw.requestsMetered(), 2)
 })
 
-t.test('a dialect\'s replay (OpenAI chat completions, whole and streamed) charges nothing in its headers', async (t) => {
+t.test("a dialect's replay (OpenAI chat completions, whole and streamed) charges nothing in its headers", async (t) => {
   const gw = await idempotencyGateway(t)
-  const send = (stream: boolean) => call(`${gw.url}/v1/chat/completions`, {
-    headers: { authorization: `Bearer ${gw.key}`, 'idempotency-key': `openai-${stream}`, 'cache-control': 'no-store' },
-    body: { model: 'gpt-4o-mini', messages: body.messages, stream },
-  })
+  const send = (stream: boolean) =>
+    call(`${gw.url}/v1/chat/completions`, {
+      headers: { authorization: `Bearer ${gw.key}`, 'idempotency-key': `openai-${stream}`, 'cache-control': 'no-store' },
+      body: { model: 'gpt-4o-mini', messages: body.messages, stream },
+    })
   for (const stream of [false, true]) {
     const first = await send(stream)
     t.equal(first.status, 200)
@@ -111,7 +118,9 @@ t.test('a key is scoped to its project', async (t) => {
   const other = await seedProject(gw.dataDir)
   await gw.send('complete', 'shared-name')
   const res = await call(`${gw.url}/api/ai/complete`, {
-    key: other.keys[0]!.key, body, headers: { 'idempotency-key': 'shared-name', 'cache-control': 'no-store' },
+    key: other.keys[0]!.key,
+    body,
+    headers: { 'idempotency-key': 'shared-name', 'cache-control': 'no-store' },
   })
   t.equal(res.status, 200)
   t.equal(res.headers['x-idempotent-replay'], undefined)

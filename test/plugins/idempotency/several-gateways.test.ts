@@ -31,7 +31,7 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     return { a, b, mock }
   }
 
-  t.test('the same key and body on A then on B: B replays A\'s answer, and the ledger counts one request', async (t) => {
+  t.test("the same key and body on A then on B: B replays A's answer, and the ledger counts one request", async (t) => {
     const { a, b, mock } = await twoGateways(t)
     const first = await a.send('complete', 'order-1')
     t.equal(first.status, 200)
@@ -76,7 +76,7 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     t.equal(await a.requestsMetered(), 1)
   })
 
-  t.test('a kill -9 on A between the idempotency commit and the ledger\'s: the retry on B is replayed, and the original charged once', async (t) => {
+  t.test("a kill -9 on A between the idempotency commit and the ledger's: the retry on B is replayed, and the original charged once", async (t) => {
     const databaseUrl = await server.freshDatabase(t)
     const db = new pg.Client({ connectionString: databaseUrl })
     await db.connect()
@@ -86,12 +86,20 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     const key = made.keys[0]!.key
     const crash = crashAt('idempotency-commit')
     const doomed = await spawnGateway(t, [...crash.nodeArgs, CLI, 'serve', '--data', dataDir], {
-      ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', LOCAL_CHUNK_DELAY_MS: '0',
-      DATABASE_URL: databaseUrl, ...crash.env,
+      ...process.env,
+      TOLLGATE_SECRET: TEST_SECRET,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      LOCAL_CHUNK_DELAY_MS: '0',
+      DATABASE_URL: databaseUrl,
+      ...crash.env,
     })
     const exited = once(doomed.child, 'exit')
     const headers = { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'crash-1' }
-    await request(`${doomed.url}/api/ai/complete`, { method: 'POST', headers, body: JSON.stringify(body) }).then((res) => res.body.text(), () => undefined)
+    await request(`${doomed.url}/api/ai/complete`, { method: 'POST', headers, body: JSON.stringify(body) }).then(
+      (res) => res.body.text(),
+      () => undefined,
+    )
     const [, signal] = await exited
     t.equal(signal, 'SIGKILL', 'the gateway was killed at the fault point')
     const stored = (await db.query(`SELECT state, request_id FROM idempotency_records WHERE key = 'crash-1'`)).rows[0]
@@ -106,13 +114,25 @@ t.test('two gateways on one database', { skip: POSTGRES_MISSING }, async (t) => 
     t.equal(retry.headers['x-original-request-id'], original)
     t.equal((await call(`${b.url}/api/ai/complete`, { key, body, headers: { 'idempotency-key': 'crash-1' } })).headers['x-idempotent-replay'], 'true')
     const ledger = (await db.query<{ id: string; cost: string }>(`SELECT id, entry->>'costMicros' AS cost FROM metering_ledger`)).rows
-    t.same(ledger.map((e) => e.id), [original], 'the ledger holds the original request, once')
-    const budget = (await db.query<{ used_micros: string; reserved_micros: string }>('SELECT used_micros, reserved_micros FROM metering_budgets WHERE project_id = $1', [made.projectId])).rows
+    t.same(
+      ledger.map((e) => e.id),
+      [original],
+      'the ledger holds the original request, once',
+    )
+    const budget = (
+      await db.query<{ used_micros: string; reserved_micros: string }>('SELECT used_micros, reserved_micros FROM metering_budgets WHERE project_id = $1', [
+        made.projectId,
+      ])
+    ).rows
     t.ok(Number(ledger[0]?.cost) > 0)
     // Holds are carved from each gateway's lease on the month (a metering_holds row it owns): the
     // dead gateway's is given back once its owner lease runs out (test/plugins/metering/shared-crash.test.ts).
     const leased = (await db.query<{ micros: string }>('SELECT coalesce(sum(micros), 0)::bigint AS micros FROM metering_holds')).rows[0]!.micros
-    t.same(budget.map((row) => [Number(row.used_micros), Number(row.reserved_micros)]), [[Number(ledger[0]?.cost), Number(leased)]], 'charged exactly once, nothing held beyond the gateways\' leases')
+    t.same(
+      budget.map((row) => [Number(row.used_micros), Number(row.reserved_micros)]),
+      [[Number(ledger[0]?.cost), Number(leased)]],
+      "charged exactly once, nothing held beyond the gateways' leases",
+    )
   })
 
   t.test('with the database away, a request under a key is a 503 and never reaches the model', async (t) => {

@@ -40,7 +40,10 @@ t.test('a long text, and short ones past the budget, are counted in the pool, ex
 })
 
 t.test('a pool that refuses or fails its tasks loses no usage: they are counted inline, and each refusal is told', async (t) => {
-  for (const [error, reason] of [[new OverloadedError('The worker pool queue is full; retry shortly.'), 'overloaded'], [new Error('worker died'), 'failed']] as const) {
+  for (const [error, reason] of [
+    [new OverloadedError('The worker pool queue is full; retry shortly.'), 'overloaded'],
+    [new Error('worker died'), 'failed'],
+  ] as const) {
     const pool = countingPool(error)
     const refusals: PoolRefusal[] = []
     const texts = [long, long.slice(7)]
@@ -53,10 +56,11 @@ t.test('a pool task that does not finish in time is counted inline, and the time
   const signals: AbortSignal[] = []
   // A worker that never answers: the task ends only when its signal aborts it.
   const hung: Pick<WorkerPool, 'run'> = {
-    run: ((_task: string, _input: unknown, signal?: AbortSignal) => new Promise((_resolve, reject) => {
-      signals.push(signal!)
-      signal!.addEventListener('abort', () => reject(signal!.reason))
-    })) as WorkerPool['run'],
+    run: ((_task: string, _input: unknown, signal?: AbortSignal) =>
+      new Promise((_resolve, reject) => {
+        signals.push(signal!)
+        signal!.addEventListener('abort', () => reject(signal!.reason))
+      })) as WorkerPool['run'],
   }
   const refusals: PoolRefusal[] = []
   const texts = [long]

@@ -22,21 +22,30 @@ for (const route of ['complete', 'chat'] as const) {
     const made = await seedProject(dataDir)
     const crash = crashAt('answer-charged')
     const doomed = await spawnGateway(t, [...crash.nodeArgs, CLI, 'serve', '--data', dataDir], {
-      ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', LOCAL_CHUNK_DELAY_MS: '0', ...crash.env,
+      ...process.env,
+      TOLLGATE_SECRET: TEST_SECRET,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      LOCAL_CHUNK_DELAY_MS: '0',
+      ...crash.env,
     })
     const exited = once(doomed.child, 'exit')
     const res = await request(`${doomed.url}/api/ai/${route}`, {
-      method: 'POST', headers: { 'x-api-key': made.keys[0]!.key, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { 'x-api-key': made.keys[0]!.key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     })
     const text = await res.body.text()
     const [, signal] = await exited
     t.equal(signal, 'SIGKILL', 'the gateway was killed once the answer was complete')
     t.equal(res.statusCode, 200)
-    const charged = route === 'chat'
-      ? Number(parseSse(text).find((event) => event.event === 'done')!.data.creditsCharged)
-      : Number(res.headers['x-credits-charged'])
+    const charged =
+      route === 'chat' ? Number(parseSse(text).find((event) => event.event === 'done')!.data.creditsCharged) : Number(res.headers['x-credits-charged'])
     t.ok(charged > 0, 'the client was told what it was charged')
-    t.ok(readdirSync(join(dataDir, 'metering')).some((name) => name.endsWith('.jsonl')), 'the charge was journaled')
+    t.ok(
+      readdirSync(join(dataDir, 'metering')).some((name) => name.endsWith('.jsonl')),
+      'the charge was journaled',
+    )
 
     const restarted = await startTestGateway(t, { dataDir })
     await restarted.gateway.close()
@@ -44,6 +53,10 @@ for (const route of ['complete', 'chat'] as const) {
     t.equal(after.entries.length, 1, 'the ledger holds the answered request, once')
     t.equal(after.entries[0]!.costMicros, Math.round(charged * 1e6), 'at the charge the client was told')
     t.equal(after.row.usedMicros, after.entries[0]!.costMicros, 'the budget was charged exactly once')
-    t.same(readdirSync(join(dataDir, 'metering')).filter((name) => name.endsWith('.jsonl')), [], 'the replayed journal is gone')
+    t.same(
+      readdirSync(join(dataDir, 'metering')).filter((name) => name.endsWith('.jsonl')),
+      [],
+      'the replayed journal is gone',
+    )
   })
 }

@@ -22,7 +22,13 @@ t.test('a kill -9 right after a batch of answers keeps every answered charge, on
   const made = await seedProject(dataDir, { budgetDollars: 1000 })
   const crash = crashAt('answer-charged')
   const doomed = await spawnGateway(t, [...crash.nodeArgs, CLI, 'serve', '--data', dataDir], {
-    ...process.env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test', ...crash.env,
+    ...process.env,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    OPENAI_BASE_URL: mock.url,
+    OPENAI_API_KEY: 'test',
+    ...crash.env,
   })
   const exited = once(doomed.child, 'exit')
   mock.hold()
@@ -52,11 +58,19 @@ t.test('a kill -9 right after a batch of answers keeps every answered charge, on
   await restarted.gateway.close()
   const after = await inspect(dataDir, (view) => ({ entries: view.entries, row: view.budget(made.projectId, view.entries[0]?.month ?? '') }))
   const ids = after.entries.map((entry) => entry.id)
-  t.same([...answered.keys()].filter((id) => !ids.includes(id)), [], 'every answered request is in the ledger')
+  t.same(
+    [...answered.keys()].filter((id) => !ids.includes(id)),
+    [],
+    'every answered request is in the ledger',
+  )
   t.equal(new Set(ids).size, ids.length, 'no request is in it twice')
   for (const entry of after.entries) {
     const told = answered.get(entry.id)
     if (told !== undefined) t.equal(entry.costMicros, Math.round(told * 1e6), `${entry.id} at the charge the client was told`)
   }
-  t.equal(after.row.usedMicros, after.entries.reduce((sum, entry) => sum + entry.costMicros, 0), 'the budget was charged exactly once for each')
+  t.equal(
+    after.row.usedMicros,
+    after.entries.reduce((sum, entry) => sum + entry.costMicros, 0),
+    'the budget was charged exactly once for each',
+  )
 })

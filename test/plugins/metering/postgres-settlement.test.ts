@@ -28,9 +28,11 @@ interface Answer {
 
 async function ask(url: string, key: string, content: string): Promise<Answer> {
   const res = await request(`${url}/api/ai/complete`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
     body: JSON.stringify({ messages: [{ role: 'user', content }], maxTokens: 64 }),
-    headersTimeout: ANSWER_DEADLINE_MS, bodyTimeout: ANSWER_DEADLINE_MS,
+    headersTimeout: ANSWER_DEADLINE_MS,
+    bodyTimeout: ANSWER_DEADLINE_MS,
   })
   await res.body.text()
   return { status: res.statusCode, id: String(res.headers['x-request-id']), chargedMicros: Math.round(Number(res.headers['x-credits-charged']) * 1e6) }
@@ -55,10 +57,14 @@ async function setup(t: Test, budgetDollars = 1000) {
     await locker.query('LOCK TABLE metering_ledger IN EXCLUSIVE MODE')
     let unlocked: Promise<void> | undefined
     const unlock = () => (unlocked ??= locker.query('COMMIT').then(() => locker.end()))
-    return { unlock, asked: (answers) => answers.catch(async (err: unknown) => {
-      await unlock()
-      throw err
-    }) }
+    return {
+      unlock,
+      asked: (answers) =>
+        answers.catch(async (err: unknown) => {
+          await unlock()
+          throw err
+        }),
+    }
   }
   /** What PostgreSQL holds of the project, read on a connection of its own (the server may have restarted). */
   async function ledger(): Promise<{ ids: string[]; usedMicros: number; reservedMicros: number }> {
@@ -73,7 +79,8 @@ async function setup(t: Test, budgetDollars = 1000) {
   async function read(client: pg.Client): Promise<{ ids: string[]; usedMicros: number; reservedMicros: number }> {
     const entries = await client.query<{ id: string }>('SELECT id FROM metering_ledger WHERE project_id = $1', [seeded.projectId])
     const row = await client.query<{ used: string; reserved: string }>(
-      'SELECT coalesce(sum(used_micros), 0)::bigint AS used, coalesce(sum(reserved_micros), 0)::bigint AS reserved FROM metering_budgets WHERE project_id = $1', [seeded.projectId],
+      'SELECT coalesce(sum(used_micros), 0)::bigint AS used, coalesce(sum(reserved_micros), 0)::bigint AS reserved FROM metering_budgets WHERE project_id = $1',
+      [seeded.projectId],
     )
     return { ids: entries.rows.map((r) => r.id), usedMicros: Number(row.rows[0]!.used), reservedMicros: Number(row.rows[0]!.reserved) }
   }
@@ -98,19 +105,32 @@ t.test('a lone request is answered while PostgreSQL cannot commit its settlement
 t.test('a kill -9 right after answering: after the restart the ledger holds each answer once', { skip: POSTGRES_MISSING }, async (t) => {
   const { env, key, lockLedger, ledger } = await setup(t)
   const dataDir = freshDataDir(t)
-  const doomed = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], { ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent' })
+  const doomed = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
+    ...process.env,
+    ...env,
+    TOLLGATE_SECRET: TEST_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+  })
   const committed: Answer[] = []
   for (let i = 0; i < 3; i++) committed.push(await ask(doomed.url, key, `committed ${i}`))
   await until(async () => (await ledger()).ids.length === 3, 'the first answers committed', ANSWER_DEADLINE_MS)
   const { unlock, asked } = await lockLedger()
   const journaled: Answer[] = []
   for (let i = 0; i < 5; i++) journaled.push(await asked(ask(doomed.url, key, `journaled ${i}`)))
-  t.same([...committed, ...journaled].map((a) => a.status), Array(8).fill(200), 'every request answered')
+  t.same(
+    [...committed, ...journaled].map((a) => a.status),
+    Array(8).fill(200),
+    'every request answered',
+  )
   const exited = once(doomed.child, 'exit')
   doomed.child.kill('SIGKILL')
   await exited
   await unlock()
-  t.ok(readdirSync(join(dataDir, 'metering')).some((name) => name.endsWith('.jsonl')), 'the charges were journaled')
+  t.ok(
+    readdirSync(join(dataDir, 'metering')).some((name) => name.endsWith('.jsonl')),
+    'the charges were journaled',
+  )
   t.equal((await ledger()).ids.length, 3, 'the killed gateway committed none of the last five')
 
   const restarted = await startTestGateway(t, { dataDir, env })
@@ -118,42 +138,59 @@ t.test('a kill -9 right after answering: after the restart the ledger holds each
   const after = await ledger()
   t.same(after.ids.toSorted(), [...committed, ...journaled].map((a) => a.id).toSorted(), 'every answer is in the ledger, once')
   t.equal(after.usedMicros, total([...committed, ...journaled]), 'the budget was charged each answer exactly once')
-  t.same(readdirSync(join(dataDir, 'metering')).filter((name) => name.endsWith('.jsonl')), [], 'the replayed journal is gone')
+  t.same(
+    readdirSync(join(dataDir, 'metering')).filter((name) => name.endsWith('.jsonl')),
+    [],
+    'the replayed journal is gone',
+  )
 })
 
-t.test('two gateways, one killed with charges only journaled: the budget is never over and each answer is counted once', { skip: POSTGRES_MISSING }, async (t) => {
-  // About fifteen of these requests' holds fit: the budget binds within the test.
-  const budgetDollars = 0.0007
-  const { mock, env, key, seedDir, lockLedger, ledger } = await setup(t, budgetDollars)
-  const dataDir = freshDataDir(t)
-  const doomed = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], { ...process.env, ...env, TOLLGATE_SECRET: TEST_SECRET, PORT: '0', LOG_LEVEL: 'silent' })
-  const other = await startTestGateway(t, { dataDir: seedDir, env })
-  const { unlock, asked } = await lockLedger()
-  const journaled: Answer[] = []
-  for (let i = 0; i < 3; i++) journaled.push(await asked(ask(doomed.url, key, `journaled ${i}`)))
-  const exited = once(doomed.child, 'exit')
-  doomed.child.kill('SIGKILL')
-  await exited
-  await unlock()
-  // The other gateway is asked for more than is left at once, while the killed one's slice still
-  // holds its answers' holds: the provider holds its answers until every hold is decided.
-  mock.hold()
-  const asking = Array.from({ length: 30 }, (_, i) => ask(other.url, key, `spent ${i}`))
-  let refused = 0
-  for (const answer of asking) void answer.then(() => refused++)
-  await until(() => mock.held + refused >= 30, 'every request held or refused', ANSWER_DEADLINE_MS)
-  mock.release()
-  const spent = await Promise.all(asking)
-  t.ok(spent.some((a) => a.status === 402), 'the budget ran out')
-  const restarted = await startTestGateway(t, { dataDir, env })
-  await restarted.gateway.close()
-  await other.gateway.close()
-  const answered = [...journaled, ...spent.filter((a) => a.status === 200)]
-  const after = await ledger()
-  t.same(after.ids.toSorted(), answered.map((a) => a.id).toSorted(), 'every answer of both is in the ledger, once')
-  t.equal(after.usedMicros, total(answered), 'charged each once')
-  t.ok(after.usedMicros <= budgetDollars * 1e6, `used ${after.usedMicros} µ$ never passes the limit`)
-})
+t.test(
+  'two gateways, one killed with charges only journaled: the budget is never over and each answer is counted once',
+  { skip: POSTGRES_MISSING },
+  async (t) => {
+    // About fifteen of these requests' holds fit: the budget binds within the test.
+    const budgetDollars = 0.0007
+    const { mock, env, key, seedDir, lockLedger, ledger } = await setup(t, budgetDollars)
+    const dataDir = freshDataDir(t)
+    const doomed = await spawnGateway(t, [CLI, 'serve', '--data', dataDir], {
+      ...process.env,
+      ...env,
+      TOLLGATE_SECRET: TEST_SECRET,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+    })
+    const other = await startTestGateway(t, { dataDir: seedDir, env })
+    const { unlock, asked } = await lockLedger()
+    const journaled: Answer[] = []
+    for (let i = 0; i < 3; i++) journaled.push(await asked(ask(doomed.url, key, `journaled ${i}`)))
+    const exited = once(doomed.child, 'exit')
+    doomed.child.kill('SIGKILL')
+    await exited
+    await unlock()
+    // The other gateway is asked for more than is left at once, while the killed one's slice still
+    // holds its answers' holds: the provider holds its answers until every hold is decided.
+    mock.hold()
+    const asking = Array.from({ length: 30 }, (_, i) => ask(other.url, key, `spent ${i}`))
+    let refused = 0
+    for (const answer of asking) void answer.then(() => refused++)
+    await until(() => mock.held + refused >= 30, 'every request held or refused', ANSWER_DEADLINE_MS)
+    mock.release()
+    const spent = await Promise.all(asking)
+    t.ok(
+      spent.some((a) => a.status === 402),
+      'the budget ran out',
+    )
+    const restarted = await startTestGateway(t, { dataDir, env })
+    await restarted.gateway.close()
+    await other.gateway.close()
+    const answered = [...journaled, ...spent.filter((a) => a.status === 200)]
+    const after = await ledger()
+    t.same(after.ids.toSorted(), answered.map((a) => a.id).toSorted(), 'every answer of both is in the ledger, once')
+    t.equal(after.usedMicros, total(answered), 'charged each once')
+    t.ok(after.usedMicros <= budgetDollars * 1e6, `used ${after.usedMicros} µ$ never passes the limit`)
+  },
+)
 
 t.test('with PostgreSQL away, answers go on from the budget lease and are committed once it is back', { skip: POSTGRES_MISSING }, async (t) => {
   const { server, env, key, seedDir, ledger } = await setup(t)
@@ -164,7 +201,11 @@ t.test('with PostgreSQL away, answers go on from the budget lease and are commit
   await server.stop()
   const during: Answer[] = []
   for (let i = 0; i < 3; i++) during.push(await ask(gateway.url, key, `during the outage ${i}`))
-  t.same(during.map((a) => a.status), [200, 200, 200], 'answered from the lease while PostgreSQL is away')
+  t.same(
+    during.map((a) => a.status),
+    [200, 200, 200],
+    'answered from the lease while PostgreSQL is away',
+  )
   await server.start()
   await until(async () => (await ledger().catch(() => ({ ids: [] }))).ids.length === 4, 'the journaled charges committed once PostgreSQL is back', 20_000)
   const after = await ledger()

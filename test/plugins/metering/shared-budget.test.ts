@@ -25,7 +25,9 @@ t.test('three gateways on one database', { skip: POSTGRES_MISSING }, async (t) =
   const seedDir = freshDataDir(t)
   const probe = await seedProject(seedDir, {}, undefined, { databaseUrl })
   const first = await startTestGateway(t, { dataDir: seedDir, env })
-  const promptTokens = Number((await call(`${first.url}/api/ai/complete`, { key: probe.keys[0]!.key, body, headers: noStore })).headers['x-gateway-prompt-tokens'])
+  const promptTokens = Number(
+    (await call(`${first.url}/api/ai/complete`, { key: probe.keys[0]!.key, body, headers: noStore })).headers['x-gateway-prompt-tokens'],
+  )
   await first.gateway.close()
   const price = SHIPPED_TABLE.models['gpt-4o']!
   const worstMicros = Math.round(promptTokens * price.inputPerMillion + 1000 * price.outputPerMillion)
@@ -62,7 +64,10 @@ t.test('three gateways on one database', { skip: POSTGRES_MISSING }, async (t) =
     const client = new pg.Client({ connectionString: databaseUrl })
     await client.connect()
     t.teardown(() => client.end())
-    const ledger = await client.query<{ n: number; micros: string }>('SELECT count(*)::int AS n, sum((entry->>\'costMicros\')::bigint) AS micros FROM metering_ledger WHERE project_id = $1', [seeded.projectId])
+    const ledger = await client.query<{ n: number; micros: string }>(
+      "SELECT count(*)::int AS n, sum((entry->>'costMicros')::bigint) AS micros FROM metering_ledger WHERE project_id = $1",
+      [seeded.projectId],
+    )
     t.same(ledger.rows[0], { n: 10, micros: String(charged) }, 'one ledger entry per settled request')
     const holds = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM metering_holds')
     t.equal(holds.rows[0]!.n, 0, 'no hold is left')

@@ -17,8 +17,19 @@ function following(intervalMs: number) {
     count: (texts) => texts.map((text) => text.length),
     checkpointOf: (ctx, completionTokens) => ({
       entry: {
-        id: ctx.id, projectId: 'p', keyId: 'k', at: '', month: '2026-11', day: '2026-11-21', provider: 'openai', model: 'gpt-4o',
-        promptTokens: 10, completionTokens, costMicros: 0, cacheHit: false, outcome: 'recovered',
+        id: ctx.id,
+        projectId: 'p',
+        keyId: 'k',
+        at: '',
+        month: '2026-11',
+        day: '2026-11-21',
+        provider: 'openai',
+        model: 'gpt-4o',
+        promptTokens: 10,
+        completionTokens,
+        costMicros: 0,
+        cacheHit: false,
+        outcome: 'recovered',
       },
       owner: 'me',
       limitMicros: 0,
@@ -49,7 +60,7 @@ t.test('the streams admitted in one turn get their first checkpoint together, as
   t.equal(streams.end(a), false, 'a first checkpoint leaves no store checkpoint for the settlement to remove')
 })
 
-t.test('a running stream\'s new text is written by the periodic passes, and its settlement then removes the checkpoint', async (t) => {
+t.test("a running stream's new text is written by the periodic passes, and its settlement then removes the checkpoint", async (t) => {
   const { streams, written } = following(20)
   const ctx = stream('s')
   streams.follow(ctx)

@@ -30,23 +30,31 @@ interface MeteringPool {
 
 /** The built-in plugins, with metering given a pool that counts its calls (and may refuse them). */
 function withMeteringPool(spy: MeteringPool): GatewayPlugin[] {
-  return builtinPlugins.map((plugin) => plugin.name !== 'metering' ? plugin : {
-    ...plugin,
-    setup(config, deps) {
-      const pool: WorkerPool = {
-        run(task, input, signal) {
-          spy.calls++
-          if (spy.refuse) return Promise.reject(new OverloadedError('The worker pool queue is full; retry shortly.'))
-          if (spy.hang === true) return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason)))
-          return (spy.held ?? Promise.resolve()).then(() => deps.pool.run(task, input, signal))
+  return builtinPlugins.map((plugin) =>
+    plugin.name !== 'metering'
+      ? plugin
+      : {
+          ...plugin,
+          setup(config, deps) {
+            const pool: WorkerPool = {
+              run(task, input, signal) {
+                spy.calls++
+                if (spy.refuse) return Promise.reject(new OverloadedError('The worker pool queue is full; retry shortly.'))
+                if (spy.hang === true) return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason)))
+                return (spy.held ?? Promise.resolve()).then(() => deps.pool.run(task, input, signal))
+              },
+              get queueSize() {
+                return deps.pool.queueSize
+              },
+              get utilization() {
+                return deps.pool.utilization
+              },
+              close: () => deps.pool.close(),
+            }
+            return plugin.setup(config, { ...deps, pool })
+          },
         },
-        get queueSize() { return deps.pool.queueSize },
-        get utilization() { return deps.pool.utilization },
-        close: () => deps.pool.close(),
-      }
-      return plugin.setup(config, { ...deps, pool })
-    },
-  })
+  )
 }
 
 /** Prose of about `chars` characters, different for each `seed`. */
@@ -62,7 +70,8 @@ async function setup(t: Test, spy: MeteringPool, checkpointIntervalMs: number, c
   const dataDir = freshDataDir(t)
   const seeded = await seedProject(dataDir)
   const { url, gateway } = await startTestGateway(t, {
-    dataDir, plugins: withMeteringPool(spy),
+    dataDir,
+    plugins: withMeteringPool(spy),
     env: { OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'test-openai' },
     overrides: { plugins: { metering: { checkpointIntervalMs, countTimeoutMs } } },
   })
@@ -80,8 +89,10 @@ async function streamOf(url: string, key: string, content: string): Promise<Open
   const controller = new AbortController()
   const expected = `Echo: ${content}`
   const res = await request(`${url}/api/ai/chat`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
-    body: JSON.stringify({ messages: [{ role: 'user', content }], maxTokens: 16_000 }), signal: controller.signal,
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', 'cache-control': 'no-store' },
+    body: JSON.stringify({ messages: [{ role: 'user', content }], maxTokens: 16_000 }),
+    signal: controller.signal,
   })
   let text = ''
   let buffered = ''
@@ -145,7 +156,10 @@ t.test('a pool task that never finishes loses no usage: it is counted on the eve
   const stream = await streamOf(url, key, proseOf(64 * 1024, 3))
   stream.abort()
   await mock.whenAborted()
-  await until(async () => /tollgate_metering_pool_fallbacks_total\{reason="timeout"\} [1-9]/.test(String((await call(`${url}/metrics`)).body)), 'a timeout fallback in the metrics')
+  await until(
+    async () => /tollgate_metering_pool_fallbacks_total\{reason="timeout"\} [1-9]/.test(String((await call(`${url}/metrics`)).body)),
+    'a timeout fallback in the metrics',
+  )
   await gateway.close()
   t.ok(spy.calls >= 1, 'the pool was asked, and never answered')
   t.equal(ledgerOf(t, dataDir).entry(stream.id)?.completionTokens, countTokens(stream.text), 'metered exactly all the same')
@@ -158,7 +172,10 @@ t.test('a full pool loses no usage: the text is counted on the event loop, and t
   const stream = await streamOf(url, key, proseOf(64 * 1024, 2))
   stream.abort()
   await mock.whenAborted()
-  await until(async () => /tollgate_metering_pool_fallbacks_total\{reason="overloaded"\} [1-9]/.test(String((await call(`${url}/metrics`)).body)), 'an overloaded fallback in the metrics')
+  await until(
+    async () => /tollgate_metering_pool_fallbacks_total\{reason="overloaded"\} [1-9]/.test(String((await call(`${url}/metrics`)).body)),
+    'an overloaded fallback in the metrics',
+  )
   await gateway.close()
   t.ok(spy.calls >= 1, 'the pool was asked, and refused')
   t.equal(ledgerOf(t, dataDir).entry(stream.id)?.completionTokens, countTokens(stream.text), 'metered exactly all the same')
@@ -195,15 +212,21 @@ t.test('50 streams checkpointed at once, partly in the pool, record the same cou
 
 t.test('a stream cut while its checkpoint is being counted settles once, to its whole text, and leaves no checkpoint', async (t) => {
   let release = () => {}
-  const spy = { calls: 0, refuse: false, held: new Promise<void>((resolve) => { release = resolve }) }
+  const spy = {
+    calls: 0,
+    refuse: false,
+    held: new Promise<void>((resolve) => {
+      release = resolve
+    }),
+  }
   const { mock, url, gateway, dataDir, key, projectId } = await setup(t, spy, 100)
   mock.fail('stream-stall')
   const stream = await streamOf(url, key, proseOf(2000, 7))
-  await until(() => spy.calls >= 1, 'the checkpoint\'s pool task')
+  await until(() => spy.calls >= 1, "the checkpoint's pool task")
   stream.abort()
   await mock.whenAborted()
   // The cut stream's own count waits in the pool too, behind the checkpoint's.
-  await until(() => spy.calls >= 2, 'the cut stream\'s pool task')
+  await until(() => spy.calls >= 2, "the cut stream's pool task")
   release()
   await gateway.close()
   const ledger = ledgerOf(t, dataDir)

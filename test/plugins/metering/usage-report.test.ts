@@ -26,14 +26,26 @@ async function rowPerDay(t: Test, env: NodeJS.ProcessEnv = {}) {
   const week = await call(`${url}/api/usage?projectId=${seeded.projectId}&period=week`, { key })
   t.equal(week.status, 200)
   const { daily, totals, models, cache } = week.body
-  t.same(daily.map((d: { date: string }) => d.date), ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08'])
-  t.same(daily.map((d: { requests: number }) => d.requests), [0, 2, 0, 1, 0, 0, 0])
-  t.same(daily.map((d: { cacheHits: number }) => d.cacheHits), [0, 1, 0, 0, 0, 0, 0])
+  t.same(
+    daily.map((d: { date: string }) => d.date),
+    ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08'],
+  )
+  t.same(
+    daily.map((d: { requests: number }) => d.requests),
+    [0, 2, 0, 1, 0, 0, 0],
+  )
+  t.same(
+    daily.map((d: { cacheHits: number }) => d.cacheHits),
+    [0, 1, 0, 0, 0, 0, 0],
+  )
   const model = models['gpt-4o-mini']
   t.equal(totals.requests, model.requests)
   t.equal(totals.tokens, model.tokens)
   t.equal(totals.cost, model.cost)
-  t.equal(daily.reduce((sum: number, d: { tokens: number }) => sum + d.tokens, 0), totals.tokens)
+  t.equal(
+    daily.reduce((sum: number, d: { tokens: number }) => sum + d.tokens, 0),
+    totals.tokens,
+  )
   t.ok(Math.abs(daily.reduce((sum: number, d: { cost: number }) => sum + d.cost, 0) - totals.cost) < 1e-6)
   t.same(cache, { hits: 1, misses: 2, hitRate: 33.33 })
   t.equal((await call(`${url}/api/usage?projectId=${seeded.projectId}&period=day`, { key })).body.daily.length, 1)

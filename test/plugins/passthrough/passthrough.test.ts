@@ -14,12 +14,17 @@ const ANTHROPIC_KEY = 'sk-ant-gateway-credential'
 async function setup(t: Test, project: Parameters<typeof seedProject>[1] = {}, overrides: Record<string, unknown> = {}) {
   const upstream = await startProviderUpstream(t)
   const dataDir = freshDataDir(t)
-  const seeded = await seedProject(dataDir, project, [{ type: 'sk', env: 'prod' }, { type: 'sk', env: 'dev' }])
+  const seeded = await seedProject(dataDir, project, [
+    { type: 'sk', env: 'prod' },
+    { type: 'sk', env: 'dev' },
+  ])
   const gw = await startTestGateway(t, {
     dataDir,
     env: {
-      OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${upstream.url}/prefix/v1`,
-      ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: `${upstream.url}/anthropic`,
+      OPENAI_API_KEY: OPENAI_KEY,
+      OPENAI_BASE_URL: `${upstream.url}/prefix/v1`,
+      ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+      ANTHROPIC_BASE_URL: `${upstream.url}/anthropic`,
     },
     overrides,
   })
@@ -40,23 +45,29 @@ function lastTo(upstream: ProviderUpstream, path: string) {
   return upstream.received.filter((r) => r.path === path).at(-1)
 }
 
-t.test('an embeddings call is forwarded with the gateway\'s credential, metered and charged', async (t) => {
+t.test("an embeddings call is forwarded with the gateway's credential, metered and charged", async (t) => {
   const { upstream, url, projectId, key } = await setup(t)
   // Bytes enough for the 8,000 tokens the provider reports: its hold is bounded by them.
   const input = 'hello '.repeat(1500)
   const res = await call(`${url}/api/providers/openai/v1/embeddings`, {
-    headers: { 'x-api-key': key, authorization: 'Bearer sk-client-own-openai-key', 'api-key': 'client-azure-key', 'openai-organization': 'org-client', 'accept-encoding': 'gzip' },
+    headers: {
+      'x-api-key': key,
+      authorization: 'Bearer sk-client-own-openai-key',
+      'api-key': 'client-azure-key',
+      'openai-organization': 'org-client',
+      'accept-encoding': 'gzip',
+    },
     body: { model: 'text-embedding-3-small', input },
   })
   t.equal(res.status, 200)
-  t.equal(res.body.model, 'text-embedding-3-small', 'the provider\'s body as it is')
+  t.equal(res.body.model, 'text-embedding-3-small', "the provider's body as it is")
   t.match(res.headers['x-request-id'], /\S/)
-  t.not(res.headers['x-request-id'], 'req_provider_1', 'the gateway\'s request id, not the provider\'s')
+  t.not(res.headers['x-request-id'], 'req_provider_1', "the gateway's request id, not the provider's")
   t.equal(res.headers['x-upstream-request-id'], 'req_provider_1')
-  t.equal(res.headers['set-cookie'], undefined, 'the provider\'s cookies stay with the gateway')
+  t.equal(res.headers['set-cookie'], undefined, "the provider's cookies stay with the gateway")
   const got = lastTo(upstream, '/prefix/v1/embeddings')
   t.ok(got, 'the base URL ending in /v1 is not given a second /v1')
-  t.equal(got!.headers.authorization, `Bearer ${OPENAI_KEY}`, 'the gateway\'s credential, not the client\'s own provider key')
+  t.equal(got!.headers.authorization, `Bearer ${OPENAI_KEY}`, "the gateway's credential, not the client's own provider key")
   t.equal(got!.headers['x-api-key'], undefined, 'the gateway key is not forwarded')
   t.equal(got!.headers['api-key'], undefined)
   t.equal(got!.headers['openai-organization'], undefined)
@@ -72,7 +83,9 @@ t.test('an embeddings call is forwarded with the gateway\'s credential, metered 
 t.test('a streamed call passes event by event and is metered from its usage event', async (t) => {
   const { url, projectId, key } = await setup(t)
   const res = await request(`${url}/api/providers/openai/v1/responses`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', stream: true }),
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-4o-mini', stream: true }),
   })
   t.equal(res.statusCode, 200)
   t.match(res.headers['content-type'], /text\/event-stream/)
@@ -83,7 +96,7 @@ t.test('a streamed call passes event by event and is metered from its usage even
   t.same(usage.models['gpt-4o-mini-2024-07-18'], { requests: 1, tokens: 15000, cost: 0.0036 })
 })
 
-t.test('Anthropic gets its x-api-key and the client\'s anthropic-version; the query passes on', async (t) => {
+t.test("Anthropic gets its x-api-key and the client's anthropic-version; the query passes on", async (t) => {
   const { upstream, url, key } = await setup(t)
   const res = await call(`${url}/api/providers/openai/v1/files?limit=2&after=file_1`, { headers: { authorization: `Bearer ${key}` } })
   t.equal(res.status, 200)
@@ -91,7 +104,7 @@ t.test('Anthropic gets its x-api-key and the client\'s anthropic-version; the qu
   await call(`${url}/api/providers/anthropic/v1/mystery`, { headers: { authorization: `Bearer ${key}`, 'anthropic-version': '2024-01-01' }, body: {} })
   const got = lastTo(upstream, '/anthropic/v1/mystery')!
   t.equal(got.headers['x-api-key'], ANTHROPIC_KEY)
-  t.equal(got.headers.authorization, undefined, 'the client\'s bearer (its gateway key) is not forwarded')
+  t.equal(got.headers.authorization, undefined, "the client's bearer (its gateway key) is not forwarded")
   t.equal(got.headers['anthropic-version'], '2024-01-01')
   await call(`${url}/api/providers/anthropic/v1/mystery`, { key, body: {} })
   t.equal(lastTo(upstream, '/anthropic/v1/mystery')!.headers['anthropic-version'], '2023-06-01', 'the default version when the client sends none')
@@ -111,7 +124,13 @@ t.test('a request whose cost cannot be known is recorded as unknown, not free, a
 })
 
 t.test('the gateway key is required, and rate limits and budgets hold', async (t) => {
-  const plans = { free: { perMinute: 1, burst: 1, perDay: null }, pro: { perMinute: 1, burst: 1, perDay: null }, startup: { perMinute: 1, burst: 1, perDay: null }, growth: { perMinute: 1, burst: 1, perDay: null }, enterprise: { perMinute: null, burst: null, perDay: null } }
+  const plans = {
+    free: { perMinute: 1, burst: 1, perDay: null },
+    pro: { perMinute: 1, burst: 1, perDay: null },
+    startup: { perMinute: 1, burst: 1, perDay: null },
+    growth: { perMinute: 1, burst: 1, perDay: null },
+    enterprise: { perMinute: null, burst: null, perDay: null },
+  }
   const { upstream, url, key } = await setup(t, { plan: 'free', budgetDollars: 1 }, { plugins: { 'rate-limit': { plans } } })
   const missing = await call(`${url}/api/providers/openai/v1/embeddings`, { body: {} })
   t.equal(missing.status, 401)
@@ -125,10 +144,14 @@ t.test('the gateway key is required, and rate limits and budgets hold', async (t
   t.equal(upstream.received.length, 1, 'refused requests never reach the provider')
 })
 
-t.test('each request holds its worst case before it is forwarded, or its route\'s ceiling; the charge stays within the hold', async (t) => {
-  const { upstream, url, projectId, key } = await setup(t, { budgetDollars: 0.01 }, {
-    plugins: { passthrough: { unboundedHoldDollars: 0.009, unboundedHoldByPath: { 'openai/v1/files': 0 } } },
-  })
+t.test("each request holds its worst case before it is forwarded, or its route's ceiling; the charge stays within the hold", async (t) => {
+  const { upstream, url, projectId, key } = await setup(
+    t,
+    { budgetDollars: 0.01 },
+    {
+      plugins: { passthrough: { unboundedHoldDollars: 0.009, unboundedHoldByPath: { 'openai/v1/files': 0 } } },
+    },
+  )
   const chat = (maxTokens: number) => ({ model: 'gpt-4o', max_tokens: maxTokens, messages: [{ role: 'user', content: 'Hi' }] })
   // gpt-4o: 2.5 micro-dollars a prompt token (every byte of the body may be one), 10 an output token.
   const holdOf = (body: unknown, maxTokens: number) => Math.ceil(Buffer.byteLength(JSON.stringify(body)) * 2.5 + maxTokens * 10)
@@ -149,17 +172,31 @@ t.test('each request holds its worst case before it is forwarded, or its route\'
 
   const unbounded = await call(`${url}/api/providers/openai/v1/moderations`, { key, body: { input: 'x' } })
   t.equal(unbounded.status, 402, 'no model named: the $0.009 ceiling, more than is left')
-  const upload = await call(`${url}/api/providers/openai/v1/files`, { key, raw: Buffer.from('file bytes'), headers: { 'content-type': 'application/octet-stream' } })
-  t.equal(upload.status, 200, 'an upload under the files path holds that path\'s own ceiling, 0')
-  t.equal((await call(`${url}/api/providers/openai/v1/batches`, { key })).status, 404, 'a GET generates no tokens and holds nothing: forwarded, and the provider answered')
-  t.same(upstream.received.map((r) => r.path), ['/prefix/v1/chat/completions', '/prefix/v1/files', '/prefix/v1/batches'])
+  const upload = await call(`${url}/api/providers/openai/v1/files`, {
+    key,
+    raw: Buffer.from('file bytes'),
+    headers: { 'content-type': 'application/octet-stream' },
+  })
+  t.equal(upload.status, 200, "an upload under the files path holds that path's own ceiling, 0")
+  t.equal(
+    (await call(`${url}/api/providers/openai/v1/batches`, { key })).status,
+    404,
+    'a GET generates no tokens and holds nothing: forwarded, and the provider answered',
+  )
+  t.same(
+    upstream.received.map((r) => r.path),
+    ['/prefix/v1/chat/completions', '/prefix/v1/files', '/prefix/v1/batches'],
+  )
 })
 
 t.test('a client that leaves mid-stream aborts the upstream and is metered with what was seen', async (t) => {
   const { upstream, url, projectId, key } = await setup(t)
   const controller = new AbortController()
   const res = await request(`${url}/api/providers/anthropic/v1/messages/hang`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}', signal: controller.signal,
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: '{}',
+    signal: controller.signal,
   })
   t.equal(res.statusCode, 200)
   for await (const chunk of res.body) {
@@ -194,22 +231,41 @@ t.test('unknown providers, unconfigured providers, development keys and hostile 
     t.not(res.status, 200, path)
   }
   t.ok(upstream.received.length > 0)
-  t.ok(upstream.received.every((r) => r.path.startsWith('/prefix/v1/')), 'nothing left the provider\'s base path')
+  t.ok(
+    upstream.received.every((r) => r.path.startsWith('/prefix/v1/')),
+    "nothing left the provider's base path",
+  )
 })
 
 t.test('the body limit holds for streamed bodies of any type', async (t) => {
   const { upstream, url, key } = await setup(t, {}, { bodyLimitBytes: 1024 })
-  const declared = await call(`${url}/api/providers/openai/v1/files`, { key, raw: 'x'.repeat(2048), headers: { 'content-type': 'multipart/form-data; boundary=x' } })
+  const declared = await call(`${url}/api/providers/openai/v1/files`, {
+    key,
+    raw: 'x'.repeat(2048),
+    headers: { 'content-type': 'multipart/form-data; boundary=x' },
+  })
   t.equal(declared.status, 413)
   const chunked = await request(`${url}/api/providers/openai/v1/files`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/octet-stream' },
-    body: Readable.from((function* () { for (let i = 0; i < 4; i++) yield Buffer.alloc(512, 'y') })()),
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/octet-stream' },
+    body: Readable.from(
+      (function* () {
+        for (let i = 0; i < 4; i++) yield Buffer.alloc(512, 'y')
+      })(),
+    ),
   })
   t.equal(chunked.statusCode, 413)
   await chunked.body.dump()
   const json = await request(`${url}/api/providers/openai/v1/embeddings`, {
-    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: Readable.from((function* () { yield '{"input":"'; for (let i = 0; i < 4; i++) yield 'z'.repeat(512); yield '"}' })()),
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: Readable.from(
+      (function* () {
+        yield '{"input":"'
+        for (let i = 0; i < 4; i++) yield 'z'.repeat(512)
+        yield '"}'
+      })(),
+    ),
   })
   t.equal(json.statusCode, 413, 'a JSON body, read before it is forwarded, too')
   await json.body.dump()
@@ -219,7 +275,7 @@ t.test('the body limit holds for streamed bodies of any type', async (t) => {
   t.notOk(lastTo(upstream, '/prefix/v1/embeddings'), 'nothing past the limit was forwarded')
 })
 
-t.test('one access log line without content, request metrics, 502 and 504 from the provider\'s failures', async (t) => {
+t.test("one access log line without content, request metrics, 502 and 504 from the provider's failures", async (t) => {
   const upstream = await startProviderUpstream(t)
   // A port nothing listens on any more: the provider cannot be reached.
   const probe = createServer()
@@ -233,8 +289,10 @@ t.test('one access log line without content, request metrics, 502 and 504 from t
   const gw = await startTestGateway(t, {
     dataDir,
     env: {
-      OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: upstream.url,
-      MISTRAL_API_KEY: 'mistral-gateway-key', MISTRAL_BASE_URL: closedUrl,
+      OPENAI_API_KEY: OPENAI_KEY,
+      OPENAI_BASE_URL: upstream.url,
+      MISTRAL_API_KEY: 'mistral-gateway-key',
+      MISTRAL_BASE_URL: closedUrl,
     },
     overrides: { logLevel: 'info', plugins: { passthrough: { proxyTimeoutMs: 300 } } },
     logDestination: log.destination,
@@ -258,9 +316,11 @@ t.test('one access log line without content, request metrics, 502 and 504 from t
 
 t.test('x-gateway-tags count on the pass-through too, and a hostile one is a 400 before anything is forwarded', async (t) => {
   const { upstream, url, projectId, key } = await setup(t)
-  const embed = (tags: string) => call(`${url}/api/providers/openai/v1/embeddings`, {
-    headers: { 'x-api-key': key, 'x-gateway-tags': tags }, body: { model: 'text-embedding-3-small', input: 'hello '.repeat(1500) },
-  })
+  const embed = (tags: string) =>
+    call(`${url}/api/providers/openai/v1/embeddings`, {
+      headers: { 'x-api-key': key, 'x-gateway-tags': tags },
+      body: { model: 'text-embedding-3-small', input: 'hello '.repeat(1500) },
+    })
   t.equal((await embed('search, eu')).status, 200)
   const refused = await embed('<script>')
   t.equal(refused.status, 400)

@@ -28,7 +28,9 @@ const sse = (data: unknown, event?: string) => `${event === undefined ? '' : `ev
 export async function startProviderUpstream(t: Test): Promise<ProviderUpstream> {
   const received: Received[] = []
   let hangingClosed!: () => void
-  const closed = new Promise<void>((resolve) => { hangingClosed = resolve })
+  const closed = new Promise<void>((resolve) => {
+    hangingClosed = resolve
+  })
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -38,7 +40,12 @@ export async function startProviderUpstream(t: Test): Promise<ProviderUpstream> 
       const route = path.replace(/^\/(?:prefix|anthropic)/, '').split('?')[0]
       switch (route) {
         case '/v1/embeddings':
-          return json(res, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 8000, total_tokens: 8000 } })
+          return json(res, {
+            object: 'list',
+            data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }],
+            model: 'text-embedding-3-small',
+            usage: { prompt_tokens: 8000, total_tokens: 8000 },
+          })
         case '/v1/chat/completions':
           return json(res, { id: 'c1', model: 'gpt-4o-2024-08-06', choices: [], usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } })
         case '/v1/moderations':
@@ -51,12 +58,22 @@ export async function startProviderUpstream(t: Test): Promise<ProviderUpstream> 
           res.writeHead(200, { 'content-type': 'text/event-stream' })
           res.write(sse({ type: 'response.created', response: { model: 'gpt-4o-mini-2024-07-18', usage: null } }, 'response.created'))
           res.write(sse({ type: 'response.output_text.delta', delta: 'Hello' }, 'response.output_text.delta'))
-          res.write(sse({ type: 'response.completed', response: { model: 'gpt-4o-mini-2024-07-18', usage: { input_tokens: 12000, output_tokens: 3000, total_tokens: 15000 } } }, 'response.completed'))
+          res.write(
+            sse(
+              {
+                type: 'response.completed',
+                response: { model: 'gpt-4o-mini-2024-07-18', usage: { input_tokens: 12000, output_tokens: 3000, total_tokens: 15000 } },
+              },
+              'response.completed',
+            ),
+          )
           return res.end()
         }
         case '/v1/messages/hang': {
           res.writeHead(200, { 'content-type': 'text/event-stream' })
-          res.write(sse({ type: 'message_start', message: { model: 'claude-3-haiku-20240307', usage: { input_tokens: 4000, output_tokens: 1 } } }, 'message_start'))
+          res.write(
+            sse({ type: 'message_start', message: { model: 'claude-3-haiku-20240307', usage: { input_tokens: 4000, output_tokens: 1 } } }, 'message_start'),
+          )
           res.on('close', () => hangingClosed())
           return
         }
@@ -68,9 +85,12 @@ export async function startProviderUpstream(t: Test): Promise<ProviderUpstream> 
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise<void>((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  }))
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, hangingClosed: closed }
 }

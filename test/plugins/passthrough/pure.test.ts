@@ -6,18 +6,35 @@ import { ceilingMicros, costBoundMicros } from '../../../plugins/passthrough/log
 import { costOf, priceOf } from '../../../plugins/passthrough/logic/price.ts'
 import { usageScanner } from '../../../plugins/passthrough/logic/usage-scan.ts'
 
-t.test('outgoing headers: no client credential, no hop-by-hop header, the gateway\'s credential', async (t) => {
-  const headers = outgoingHeaders({
-    authorization: 'Bearer sk_prod_gateway', 'x-api-key': 'sk-client', 'api-key': 'azure', cookie: 'session=1', connection: 'keep-alive, x-hop', 'x-hop': '1',
-    'transfer-encoding': 'chunked', host: 'gateway', 'content-type': 'application/json', 'anthropic-version': '2024-01-01', 'accept-encoding': 'gzip',
-  }, { 'x-api-key': 'sk-ant-gateway' }, { 'anthropic-version': '2023-06-01' })
+t.test("outgoing headers: no client credential, no hop-by-hop header, the gateway's credential", async (t) => {
+  const headers = outgoingHeaders(
+    {
+      authorization: 'Bearer sk_prod_gateway',
+      'x-api-key': 'sk-client',
+      'api-key': 'azure',
+      cookie: 'session=1',
+      connection: 'keep-alive, x-hop',
+      'x-hop': '1',
+      'transfer-encoding': 'chunked',
+      host: 'gateway',
+      'content-type': 'application/json',
+      'anthropic-version': '2024-01-01',
+      'accept-encoding': 'gzip',
+    },
+    { 'x-api-key': 'sk-ant-gateway' },
+    { 'anthropic-version': '2023-06-01' },
+  )
   t.same(headers, { 'anthropic-version': '2024-01-01', 'content-type': 'application/json', 'accept-encoding': 'identity', 'x-api-key': 'sk-ant-gateway' })
 })
 
-t.test('answer headers: the gateway\'s own names win, the provider\'s request id is renamed, cookies stay', async (t) => {
+t.test("answer headers: the gateway's own names win, the provider's request id is renamed, cookies stay", async (t) => {
   const own = new Set(['x-ratelimit-limit'])
-  t.same(answerHeaders({ 'x-request-id': 'p1', 'x-ratelimit-limit': '5', 'set-cookie': ['a=1'], connection: 'close', 'content-type': 'application/json' }, (name) => own.has(name)),
-    { 'x-upstream-request-id': 'p1', 'content-type': 'application/json' })
+  t.same(
+    answerHeaders({ 'x-request-id': 'p1', 'x-ratelimit-limit': '5', 'set-cookie': ['a=1'], connection: 'close', 'content-type': 'application/json' }, (name) =>
+      own.has(name),
+    ),
+    { 'x-upstream-request-id': 'p1', 'content-type': 'application/json' },
+  )
 })
 
 t.test('api paths: plain segments pass, anything that could climb or split a segment does not', async (t) => {
@@ -57,7 +74,11 @@ t.test('usage from SSE: the events carrying usage, field by field, split anywher
     t.same(scanner.finish(), { model: 'claude-3-haiku-20240307', promptTokens: 25, completionTokens: 15 }, `chunks of ${size}`)
   }
   const chat = usageScanner('text/event-stream', 1024)
-  chat.push(Buffer.from('data: {"model":"gpt-4o-mini","choices":[],"usage":null}\n\ndata: {"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2}}\n\n'))
+  chat.push(
+    Buffer.from(
+      'data: {"model":"gpt-4o-mini","choices":[],"usage":null}\n\ndata: {"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2}}\n\n',
+    ),
+  )
   t.same(chat.finish(), { model: 'gpt-4o-mini', promptTokens: 9, completionTokens: 2 })
   const long = usageScanner('text/event-stream', 64)
   long.push(Buffer.from(`data: {"usage":{"prompt_tokens":1},"pad":"${'x'.repeat(200)}"}\n\ndata: {"usage":{"prompt_tokens":2}}\n\n`))
@@ -74,7 +95,7 @@ t.test('cost: priced from the catalog (dated snapshots too) or the extra list, e
   t.same(costOf({ model: 'toString', promptTokens: 1 }, modelCatalog(), extra), { unknown: 'no_price' }, 'no prototype key is a price')
 })
 
-t.test('hold bound: body bytes as prompt tokens and every output token allowed, at the model\'s list price', async (t) => {
+t.test("hold bound: body bytes as prompt tokens and every output token allowed, at the model's list price", async (t) => {
   const extra = { 'text-embedding-3-small': { inputPerMillion: 0.02, outputPerMillion: 0 } }
   const price = (model: string) => priceOf(model, modelCatalog(), extra)
   // gpt-4o: $2.50 and $10 a million, so 2.5 and 10 micro-dollars a token.

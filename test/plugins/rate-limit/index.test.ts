@@ -13,7 +13,10 @@ import { manualClock } from '../../helpers/manual-clock.ts'
 function authed(keyId: string, plan: Plan, env: 'dev' | 'prod'): RequestContext {
   const ctx = makeContext()
   ctx.state.auth = {
-    keyId, keyType: 'sk', env, testMode: env === 'dev',
+    keyId,
+    keyType: 'sk',
+    env,
+    testMode: env === 'dev',
     project: { id: 'p', name: 'p', plan, budgetDollars: 1, cacheTtlSeconds: 60, cacheEnabled: true, governor: DEFAULT_GOVERNOR_SETTINGS, createdAt: '' },
   }
   return ctx
@@ -94,7 +97,7 @@ t.test('an unlimited key never reaches the shared store: no write transaction pe
   t.equal(transactions, 1, 'a limited key still counts in the shared store')
 })
 
-t.test('a key\'s own rpm narrows the plan\'s rate and burst, and sets one on an unlimited plan', async (t) => {
+t.test("a key's own rpm narrows the plan's rate and burst, and sets one on an unlimited plan", async (t) => {
   const pro = { perMinute: 100, burst: 200, perDay: 100_000 }
   t.equal(withKeyRpm(pro, undefined), pro)
   t.same(withKeyRpm(pro, 30), { perMinute: 30, burst: 30, perDay: 100_000 })

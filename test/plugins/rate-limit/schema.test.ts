@@ -19,8 +19,14 @@ t.test('every setting has a default: the plans of the spec, pro and startup alik
 
 t.test('a bad value is refused with its path', async (t) => {
   const plans = pluginSection('rate-limit') as { plans: Record<string, unknown> }
-  t.match(pluginConfigError('rate-limit', { plans: { ...plans.plans, free: { perMinute: 0, burst: 20, perDay: 1000 } } }), /^invalid configuration: plugins\.rate-limit\.plans\.free\.perMinute: Too small/)
-  t.match(pluginConfigError('rate-limit', { plans: { ...plans.plans, team: { perMinute: 1, burst: 1, perDay: 1 } } }), /^invalid configuration: plugins\.rate-limit\.plans: Unrecognized key: "team"/)
+  t.match(
+    pluginConfigError('rate-limit', { plans: { ...plans.plans, free: { perMinute: 0, burst: 20, perDay: 1000 } } }),
+    /^invalid configuration: plugins\.rate-limit\.plans\.free\.perMinute: Too small/,
+  )
+  t.match(
+    pluginConfigError('rate-limit', { plans: { ...plans.plans, team: { perMinute: 1, burst: 1, perDay: 1 } } }),
+    /^invalid configuration: plugins\.rate-limit\.plans: Unrecognized key: "team"/,
+  )
   t.match(pluginConfigError('rate-limit', { devDivisor: 0 }), /^invalid configuration: plugins\.rate-limit\.devDivisor: Too small/)
   t.match(pluginConfigError('rate-limit', { failOpen: 'yes' }), /^invalid configuration: plugins\.rate-limit\.failOpen: Invalid input: expected boolean/)
 })

@@ -68,7 +68,7 @@ t.test('streams text deltas, the stop reason, and usage from message_start and m
   t.equal((mock.requests.at(-1)!.body as { stream?: unknown }).stream, true)
 })
 
-t.test('sends no temperature the request does not set, and the model\'s longest answer as the max_tokens Anthropic needs', async (t) => {
+t.test("sends no temperature the request does not set, and the model's longest answer as the max_tokens Anthropic needs", async (t) => {
   const { mock, adapter } = await setup(t)
   await adapter.complete(request({ model: 'claude-3-5-sonnet-20241022', temperature: undefined, maxTokens: undefined }), signal)
   const sent = mock.requests.at(-1)!.body as Record<string, unknown>
@@ -76,7 +76,7 @@ t.test('sends no temperature the request does not set, and the model\'s longest 
   t.equal(sent.max_tokens, 8192)
 })
 
-t.test('caps the temperature at Anthropic\'s maximum of 1', async (t) => {
+t.test("caps the temperature at Anthropic's maximum of 1", async (t) => {
   const { mock, adapter } = await setup(t)
   const result = await adapter.complete(request({ temperature: 2 }), signal)
   t.equal((mock.requests.at(-1)!.body as { temperature?: unknown }).temperature, 1)
@@ -98,7 +98,7 @@ t.test('maps an overloaded error event to a retryable UpstreamError', async (t) 
   t.match(err, { retryable: true, message: 'anthropic reported an error in its stream: Overloaded' })
 })
 
-t.test('maps a 400 to a non-retryable UpstreamError with Anthropic\'s message', async (t) => {
+t.test("maps a 400 to a non-retryable UpstreamError with Anthropic's message", async (t) => {
   const { mock, adapter } = await setup(t)
   mock.fail('bad-request')
   const err = await caught(adapter.complete(request(), signal))
@@ -114,41 +114,67 @@ t.test('maps a rejected key to a non-retryable UpstreamError without the key', a
 
 const tool = { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }
 
-t.test('sends tool results in user turns beside the user\'s text, tool calls as tool_use blocks, and images as sources', async (t) => {
+t.test("sends tool results in user turns beside the user's text, tool calls as tool_use blocks, and images as sources", async (t) => {
   const { mock, adapter } = await setup(t)
-  await adapter.complete(request({
-    messages: [
-      user('Weather in Oslo and Bergen?'),
-      { role: 'assistant', content: 'Checking.', toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }, { id: 'toolu_2', name: 'get_weather', arguments: '{"city":"Bergen"}' }] },
-      { role: 'tool', content: 'Sunny', toolCallId: 'toolu_1' },
-      { role: 'tool', content: 'Rain', toolCallId: 'toolu_2' },
-      { role: 'user', content: 'Compare them with these.', parts: [
-        { type: 'text', text: 'Compare them with these.' },
-        { type: 'image', url: 'data:image/png;base64,AAAA' },
-        { type: 'image', url: 'https://img.example/b.jpg' },
-      ] },
-    ],
-    tools: [tool], toolChoice: 'required', topP: 0.9, stop: ['END'], user: 'u-1',
-  }), signal)
+  await adapter.complete(
+    request({
+      messages: [
+        user('Weather in Oslo and Bergen?'),
+        {
+          role: 'assistant',
+          content: 'Checking.',
+          toolCalls: [
+            { id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+            { id: 'toolu_2', name: 'get_weather', arguments: '{"city":"Bergen"}' },
+          ],
+        },
+        { role: 'tool', content: 'Sunny', toolCallId: 'toolu_1' },
+        { role: 'tool', content: 'Rain', toolCallId: 'toolu_2' },
+        {
+          role: 'user',
+          content: 'Compare them with these.',
+          parts: [
+            { type: 'text', text: 'Compare them with these.' },
+            { type: 'image', url: 'data:image/png;base64,AAAA' },
+            { type: 'image', url: 'https://img.example/b.jpg' },
+          ],
+        },
+      ],
+      tools: [tool],
+      toolChoice: 'required',
+      topP: 0.9,
+      stop: ['END'],
+      user: 'u-1',
+    }),
+    signal,
+  )
   t.match(mock.requests.at(-1)?.body, {
     messages: [
       { role: 'user', content: 'Weather in Oslo and Bergen?' },
-      { role: 'assistant', content: [
-        { type: 'text', text: 'Checking.' },
-        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
-        { type: 'tool_use', id: 'toolu_2', name: 'get_weather', input: { city: 'Bergen' } },
-      ] },
-      { role: 'user', content: [
-        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' },
-        { type: 'tool_result', tool_use_id: 'toolu_2', content: 'Rain' },
-        { type: 'text', text: 'Compare them with these.' },
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
-        { type: 'image', source: { type: 'url', url: 'https://img.example/b.jpg' } },
-      ] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
+          { type: 'tool_use', id: 'toolu_2', name: 'get_weather', input: { city: 'Bergen' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' },
+          { type: 'tool_result', tool_use_id: 'toolu_2', content: 'Rain' },
+          { type: 'text', text: 'Compare them with these.' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+          { type: 'image', source: { type: 'url', url: 'https://img.example/b.jpg' } },
+        ],
+      },
     ],
     tools: [{ name: 'get_weather', description: 'Weather', input_schema: tool.parameters }],
     tool_choice: { type: 'any' },
-    top_p: 0.9, stop_sequences: ['END'], metadata: { user_id: 'u-1' },
+    top_p: 0.9,
+    stop_sequences: ['END'],
+    metadata: { user_id: 'u-1' },
   })
   t.equal((mock.requests.at(-1)!.body as { messages: unknown[] }).messages.length, 3)
 })
@@ -173,5 +199,8 @@ t.test('returns tool_use blocks as tool calls, whole or streamed', async (t) => 
   const pieces = events.flatMap((e) => (e.type === 'tool_call' ? [e.delta] : []))
   t.same(pieces[0], { index: 0, id: 'toolu_mock', name: 'get_weather', arguments: '' })
   t.equal(pieces.map((p) => p.arguments).join(''), '{"echo":"Oslo"}')
-  t.same(events.find((e) => e.type === 'finish'), { type: 'finish', reason: 'tool_calls' })
+  t.same(
+    events.find((e) => e.type === 'finish'),
+    { type: 'finish', reason: 'tool_calls' },
+  )
 })

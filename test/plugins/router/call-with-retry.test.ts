@@ -38,8 +38,12 @@ function recorder() {
   const failures: string[] = []
   const served: string[] = []
   const observer: CallObserver = {
-    onAttemptFailed: (candidate, attempt, error) => { failures.push(`${candidate.model}#${attempt}: ${error.message}`) },
-    onServed: (candidate) => { served.push(`${candidate.provider}/${candidate.model}`) },
+    onAttemptFailed: (candidate, attempt, error) => {
+      failures.push(`${candidate.model}#${attempt}: ${error.message}`)
+    },
+    onServed: (candidate) => {
+      served.push(`${candidate.provider}/${candidate.model}`)
+    },
   }
   return { observer, failures, served }
 }
@@ -52,7 +56,14 @@ async function setup(t: Test, mockOptions: MockUpstreamOptions = {}) {
     provider: 'openai',
     model: 'gpt-4o-mini',
     info: catalog.info('gpt-4o-mini'),
-    adapter: createChatCompletionsAdapter(upstream, { label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2, catalog }),
+    adapter: createChatCompletionsAdapter(upstream, {
+      label: 'openai',
+      baseUrl: mock.url,
+      apiKey: TEST_KEY,
+      asksForStreamUsage: true,
+      maxTemperature: 2,
+      catalog,
+    }),
   }
   const fallback: Candidate = {
     provider: 'anthropic',
@@ -89,7 +100,11 @@ t.test('leaves a 429 that asks for a longer wait than the longest backoff to the
   mock.fail('rate-limit')
   const result = await completeWithRetry([primary, fallback], shape, { attempts: 2, baseDelayMs: 0, maxDelayMs: 2000 }, new AbortController().signal, observer)
   t.equal(result.text, 'Echo: Summarise the quarterly report.')
-  t.same(mock.requests.map((r) => r.path), ['/v1/chat/completions', '/v1/messages'], 'the same model is not tried again')
+  t.same(
+    mock.requests.map((r) => r.path),
+    ['/v1/chat/completions', '/v1/messages'],
+    'the same model is not tried again',
+  )
   t.same(served, ['anthropic/claude-3-haiku-20240307'])
 
   mock.fail('rate-limit')
@@ -103,8 +118,10 @@ t.test('waits out a short retry-after before retrying, and then tells the client
   const { mock, primary } = await setup(t, { rateLimitRetryAfterS: 0.2 })
   mock.fail('rate-limit', 3)
   const started = performance.now()
-  const err = await caught(completeWithRetry([primary], shape, { attempts: 2, baseDelayMs: 0, maxDelayMs: 2000 }, new AbortController().signal, recorder().observer))
-  t.ok(performance.now() - started >= 2 * 200 - 10, 'each retry waited at least the provider\'s retry-after')
+  const err = await caught(
+    completeWithRetry([primary], shape, { attempts: 2, baseDelayMs: 0, maxDelayMs: 2000 }, new AbortController().signal, recorder().observer),
+  )
+  t.ok(performance.now() - started >= 2 * 200 - 10, "each retry waited at least the provider's retry-after")
   t.equal(mock.requests.length, 3)
   t.match(err, { status: 429, gatewayRetried: true })
   t.equal((err as UpstreamError).clientMayRetry(), false)
@@ -132,13 +149,16 @@ t.test('gives up after the configured retries and throws the last error', async 
   t.equal(failures.length, 3)
 })
 
-t.test('tries the fallback model once the primary\'s retries are exhausted', async (t) => {
+t.test("tries the fallback model once the primary's retries are exhausted", async (t) => {
   const { mock, primary, fallback } = await setup(t)
   const { observer, served } = recorder()
   mock.fail('server-error', 3)
   const result = await completeWithRetry([primary, fallback], shape, noDelay, new AbortController().signal, observer)
   t.equal(result.text, 'Echo: Summarise the quarterly report.')
-  t.same(mock.requests.map((r) => r.path), ['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/messages'])
+  t.same(
+    mock.requests.map((r) => r.path),
+    ['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/messages'],
+  )
   t.same(served, ['anthropic/claude-3-haiku-20240307'])
 })
 
@@ -157,12 +177,14 @@ t.test('does not retry a stream that fails after its first event', async (t) => 
   const { mock, primary } = await setup(t)
   mock.fail('stream-cut')
   const seen: string[] = []
-  const err = await caught((async () => {
-    const opened = await openStreamWithRetry([primary], shape, noDelay, new AbortController().signal, recorder().observer)
-    for await (const batch of batchesOf(opened)) {
-      for (const event of batch) if (event.type === 'delta') seen.push(event.text)
-    }
-  })())
+  const err = await caught(
+    (async () => {
+      const opened = await openStreamWithRetry([primary], shape, noDelay, new AbortController().signal, recorder().observer)
+      for await (const batch of batchesOf(opened)) {
+        for (const event of batch) if (event.type === 'delta') seen.push(event.text)
+      }
+    })(),
+  )
   t.ok(err instanceof UpstreamError)
   t.ok(seen.length > 0, 'the events that arrived were passed on')
   t.equal(mock.requests.length, 1)
@@ -186,9 +208,19 @@ t.test('rethrows the abort reason at once when aborted during a backoff', async 
 
 t.test('backs off exponentially up to the maximum, with jitter in the upper half', async (t) => {
   const policy: RetryPolicy = { attempts: 5, baseDelayMs: 100, maxDelayMs: 1000 }
-  for (const [retry, ceiling] of [[0, 100], [1, 200], [2, 400], [3, 800], [4, 1000], [9, 1000]] as const) {
+  for (const [retry, ceiling] of [
+    [0, 100],
+    [1, 200],
+    [2, 400],
+    [3, 800],
+    [4, 1000],
+    [9, 1000],
+  ] as const) {
     const delays = Array.from({ length: 50 }, () => backoffMs(retry, policy))
-    t.ok(delays.every((delay) => delay >= ceiling / 2 && delay <= ceiling), `retry ${retry} waits between ${ceiling / 2} and ${ceiling} ms`)
+    t.ok(
+      delays.every((delay) => delay >= ceiling / 2 && delay <= ceiling),
+      `retry ${retry} waits between ${ceiling / 2} and ${ceiling} ms`,
+    )
   }
   t.equal(backoffMs(3, noDelay), 0)
 })

@@ -54,7 +54,10 @@ t.test('sends the Chat Completions request shape with a bearer key', async (t) =
   t.equal(sent?.headers.authorization, `Bearer ${TEST_KEY}`)
   t.same(sent?.body, {
     model: 'gpt-4o',
-    messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the capital of France?' }],
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'What is the capital of France?' },
+    ],
     temperature: 1.4,
     max_completion_tokens: 77,
     stream: false,
@@ -103,12 +106,18 @@ t.test('a stream written in one piece reaches the gateway as one batch of events
 t.test('streams Mistral deltas and takes usage from its last chunk without sending stream_options', async (t) => {
   const { mock, adapter } = await setup(t, 'mistral')
   const events = await collect(adapter.stream(request('mistral-large-latest'), signal))
-  t.equal(events.filter((e) => e.type === 'delta').map((e) => e.type === 'delta' && e.text).join(''), 'Echo: What is the capital of France?')
+  t.equal(
+    events
+      .filter((e) => e.type === 'delta')
+      .map((e) => e.type === 'delta' && e.text)
+      .join(''),
+    'Echo: What is the capital of France?',
+  )
   t.same(events.at(-1), { type: 'usage', usage: { promptTokens: 16, completionTokens: 9 } })
   t.notOk('stream_options' in lastBody(mock), 'Mistral rejects stream_options')
 })
 
-t.test('caps the temperature at Mistral\'s maximum', async (t) => {
+t.test("caps the temperature at Mistral's maximum", async (t) => {
   const { mock, adapter } = await setup(t, 'mistral')
   await adapter.complete(request('mistral-medium-latest', { temperature: 1.8 }), signal)
   t.equal(lastBody(mock).temperature, 1)
@@ -129,7 +138,7 @@ t.test('appends the API path to a base URL that carries a path prefix', async (t
   t.equal(mock.requests.at(-1)?.path, '/proxy/openai/v1/chat/completions')
 })
 
-t.test('maps a 400 to a non-retryable UpstreamError that carries the provider\'s message', async (t) => {
+t.test("maps a 400 to a non-retryable UpstreamError that carries the provider's message", async (t) => {
   const { mock, adapter } = await setup(t, 'openai')
   mock.fail('bad-request')
   const err = await caught(adapter.complete(request('gpt-4o-mini'), signal))
@@ -174,24 +183,51 @@ const toolTurn = [
 
 t.test('sends tools, tool calls, tool results, images and sampling options in the Chat Completions shape', async (t) => {
   const { mock, adapter } = await setup(t, 'openai')
-  await adapter.complete(request('gpt-4o', {
-    messages: [...toolTurn, { role: 'user', content: 'And this?', parts: [{ type: 'text', text: 'And this?' }, { type: 'image', url: 'https://img.example/a.png', detail: 'low' }] }],
-    tools: [tool], toolChoice: { name: 'get_weather' }, topP: 0.5, stop: ['END'], seed: 3, user: 'u-1',
-  }), signal)
+  await adapter.complete(
+    request('gpt-4o', {
+      messages: [
+        ...toolTurn,
+        {
+          role: 'user',
+          content: 'And this?',
+          parts: [
+            { type: 'text', text: 'And this?' },
+            { type: 'image', url: 'https://img.example/a.png', detail: 'low' },
+          ],
+        },
+      ],
+      tools: [tool],
+      toolChoice: { name: 'get_weather' },
+      topP: 0.5,
+      stop: ['END'],
+      seed: 3,
+      user: 'u-1',
+    }),
+    signal,
+  )
   t.match(lastBody(mock), {
     messages: [
       { role: 'user', content: 'Weather in Oslo?' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
       { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' },
-      { role: 'user', content: [{ type: 'text', text: 'And this?' }, { type: 'image_url', image_url: { url: 'https://img.example/a.png', detail: 'low' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'And this?' },
+          { type: 'image_url', image_url: { url: 'https://img.example/a.png', detail: 'low' } },
+        ],
+      },
     ],
     tools: [{ type: 'function', function: tool }],
     tool_choice: { type: 'function', function: { name: 'get_weather' } },
-    top_p: 0.5, stop: ['END'], seed: 3, user: 'u-1',
+    top_p: 0.5,
+    stop: ['END'],
+    seed: 3,
+    user: 'u-1',
   })
 })
 
-t.test('speaks Mistral\'s words for a required tool and a seed, and sends no user', async (t) => {
+t.test("speaks Mistral's words for a required tool and a seed, and sends no user", async (t) => {
   const { mock, adapter } = await setup(t, 'mistral')
   await adapter.complete(request('mistral-large-latest', { tools: [tool], toolChoice: 'required', seed: 3, user: 'u-1' }), signal)
   const body = lastBody(mock)
@@ -220,5 +256,8 @@ t.test('returns the tool calls of an answer, whole or streamed', async (t) => {
   const pieces = events.flatMap((e) => (e.type === 'tool_call' ? [e.delta] : []))
   t.same(pieces[0], { index: 0, id: 'call_mock', name: 'get_weather', arguments: '' })
   t.equal(pieces.map((p) => p.arguments).join(''), '{"echo":"Oslo"}')
-  t.same(events.find((e) => e.type === 'finish'), { type: 'finish', reason: 'tool_calls' })
+  t.same(
+    events.find((e) => e.type === 'finish'),
+    { type: 'finish', reason: 'tool_calls' },
+  )
 })

@@ -12,15 +12,20 @@ import { authState, caught, inlinePool, startRouter, user } from './fixtures.ts'
 /** A pool that answers each task after `delayMs` or fails it; an aborted task rejects as piscina's do. */
 function stalledPool(delayMs: number, failure?: Error): WorkerPool & { readonly aborted: number[] } {
   const aborted: number[] = []
-  const run = (_task: string, input: readonly string[], signal?: AbortSignal) => new Promise<number[]>((resolve, reject) => {
-    if (failure !== undefined) return reject(failure)
-    const timer = setTimeout(() => resolve(input.map(countTokens)), delayMs)
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      aborted.push(input.length)
-      reject(Object.assign(new Error('The task has been aborted'), { name: 'AbortError' }))
-    }, { once: true })
-  })
+  const run = (_task: string, input: readonly string[], signal?: AbortSignal) =>
+    new Promise<number[]>((resolve, reject) => {
+      if (failure !== undefined) return reject(failure)
+      const timer = setTimeout(() => resolve(input.map(countTokens)), delayMs)
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer)
+          aborted.push(input.length)
+          reject(Object.assign(new Error('The task has been aborted'), { name: 'AbortError' }))
+        },
+        { once: true },
+      )
+    })
   return { run: run as WorkerPool['run'], queueSize: 0, utilization: 0, close: async () => {}, aborted }
 }
 

@@ -11,7 +11,9 @@ t.test('an Azure OpenAI deployment is called at its deployment URL with its api-
   const { openai } = await gatewayWith(t, {
     providers: {
       openai: {
-        deployments: [{ name: 'azure-eu', kind: 'azure', baseUrl: a.url, apiKeyEnv: 'KEY_A', apiVersion: '2024-10-21', azureDeployments: { 'gpt-4o': 'prod-4o' } }],
+        deployments: [
+          { name: 'azure-eu', kind: 'azure', baseUrl: a.url, apiKeyEnv: 'KEY_A', apiVersion: '2024-10-21', azureDeployments: { 'gpt-4o': 'prod-4o' } },
+        ],
       },
     },
   })
@@ -29,7 +31,9 @@ t.test('an OpenAI-compatible server serves the models listed for it, under their
   const gw = await startTestGateway(t, {
     env: KEYS,
     overrides: {
-      models: { 'llama-3.3-70b': { provider: 'openai', upstreamId: 'llama-3.3-70b-versatile', contextWindow: 131_072, inputPerMillion: 0.59, outputPerMillion: 0.79 } },
+      models: {
+        'llama-3.3-70b': { provider: 'openai', upstreamId: 'llama-3.3-70b-versatile', contextWindow: 131_072, inputPerMillion: 0.59, outputPerMillion: 0.79 },
+      },
       plugins: {
         router: {
           providers: {
@@ -84,10 +88,12 @@ t.test('the log names each deployment and its address, never its key, even when 
   a.fail('server-error')
   b.fail('server-error')
   await t.rejects(ask(openai, 'Hello'), { message: /^502 / }, 'both deployments failed')
-  t.ok(log.lines().some((line) => line.msg === 'request failed'), 'the failure was logged')
+  t.ok(
+    log.lines().some((line) => line.msg === 'request failed'),
+    'the failure was logged',
+  )
   const start = log.lines().find((line) => line.msg === 'provider upstream' && line.provider === 'openai')
   t.match(start?.upstream, /^direct: http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions, azure-eu: http:\/\/127\.0\.0\.1:\d+\/openai\/deployments\/…$/)
   t.notOk(log.text().includes(KEYS.KEY_A), 'no key in the log')
   t.notOk(log.text().includes(KEYS.KEY_B))
 })
-

@@ -17,13 +17,18 @@ t.test('a base URL with or without the API version segment reaches the same endp
 t.test('a path prefix is kept, with or without the version segment after it', async (t) => {
   t.equal(chatUrl('http://proxy.local/openai'), 'http://proxy.local/openai/v1/chat/completions')
   t.equal(chatUrl('http://proxy.local/openai/v1'), 'http://proxy.local/openai/v1/chat/completions')
-  t.equal(chatUrl('http://proxy.local/v10'), 'http://proxy.local/v10/v1/chat/completions', 'only the API\'s own version is dropped')
+  t.equal(chatUrl('http://proxy.local/v10'), 'http://proxy.local/v10/v1/chat/completions', "only the API's own version is dropped")
   t.equal(chatUrl('http://proxy.local/api-v1'), 'http://proxy.local/api-v1/v1/chat/completions')
 })
 
 t.test('logs the resolved upstream URL of each provider at start', async (t) => {
   const lines: Record<string, unknown>[] = []
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(JSON.parse(chunk.toString('utf8'))); done() } })
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString('utf8')))
+      done()
+    },
+  })
   const config = routerSchema.parse({
     providers: { openai: { apiKey: 'sk-x', baseUrl: 'https://gateway.example/v1' }, anthropic: { apiKey: 'sk-ant-x', baseUrl: 'https://anthropic.example' } },
   })

@@ -45,11 +45,17 @@ t.test('a context-length refusal reaches the client when fallbackOn turns it off
 t.test('the budget hold covers the dearest model a fallback may call', async (t) => {
   const [a, b] = await mocks(t)
   const router = { providers: { openai: { baseUrl: a.url, apiKeyEnv: 'KEY_A' }, anthropic: { baseUrl: b.url, apiKeyEnv: 'KEY_B' } } }
-  const withFallback = await startTestGateway(t, { env: KEYS, overrides: { plugins: { router: { ...router, fallbacks: { 'gpt-4o-mini': ['claude-3-opus-20240229'] } } } } })
+  const withFallback = await startTestGateway(t, {
+    env: KEYS,
+    overrides: { plugins: { router: { ...router, fallbacks: { 'gpt-4o-mini': ['claude-3-opus-20240229'] } } } },
+  })
   const without = await startTestGateway(t, { env: KEYS, overrides: { plugins: { router } } })
   // 100 answer tokens: about $0.00006 on gpt-4o-mini, $0.0075 on claude-3-opus.
   const request = { model: 'gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user' as const, content: 'Short question' }] }
-  for (const [gw, expected] of [[without, 200], [withFallback, 402]] as const) {
+  for (const [gw, expected] of [
+    [without, 200],
+    [withFallback, 402],
+  ] as const) {
     const key = (await seedProject(gw.dataDir, { budgetDollars: 0.001 })).keys[0]!.key
     const answer = await call(`${gw.url}/v1/chat/completions`, { key, body: request })
     t.equal(answer.status, expected)

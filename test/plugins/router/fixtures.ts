@@ -29,10 +29,18 @@ export function inlinePool(): WorkerPool & { readonly counted: string[] } {
 }
 
 const unusedStore: PluginStore = {
-  open: () => { throw new Error('the router opens no database') },
-  transaction: () => { throw new Error('the router opens no database') },
-  grouped: () => { throw new Error('the router opens no database') },
-  get directory(): string { throw new Error('the router writes no files') },
+  open: () => {
+    throw new Error('the router opens no database')
+  },
+  transaction: () => {
+    throw new Error('the router opens no database')
+  },
+  grouped: () => {
+    throw new Error('the router opens no database')
+  },
+  get directory(): string {
+    throw new Error('the router writes no files')
+  },
 }
 
 export function pluginDeps(pool: WorkerPool = inlinePool()): PluginDeps {
@@ -44,17 +52,21 @@ export function pluginDeps(pool: WorkerPool = inlinePool()): PluginDeps {
     catalog: modelCatalog(),
     clock: systemClock,
     track: () => {},
-    events: { emit: () => { throw new Error('the router emits no events') }, pending: () => [], remove: () => {}, onEmit: () => {} },
+    events: {
+      emit: () => {
+        throw new Error('the router emits no events')
+      },
+      pending: () => [],
+      remove: () => {},
+      onEmit: () => {},
+    },
     services: {},
   }
 }
 
 /** The router set up with `config` (retries without delay unless given), closed with the test. */
 export async function startRouter(t: Test, config: z.input<typeof routerSchema> = {}, pool?: WorkerPool): Promise<PluginHooks> {
-  const hooks = await router.setup(
-    routerSchema.parse({ retry: { baseDelayMs: 0, maxDelayMs: 0 }, local: { chunkDelayMs: 0 }, ...config }),
-    pluginDeps(pool),
-  )
+  const hooks = await router.setup(routerSchema.parse({ retry: { baseDelayMs: 0, maxDelayMs: 0 }, local: { chunkDelayMs: 0 }, ...config }), pluginDeps(pool))
   t.teardown(() => hooks.close?.())
   return hooks
 }

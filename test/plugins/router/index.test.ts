@@ -64,14 +64,18 @@ t.test('serves with the local provider for a dev key even when the provider has 
   t.equal(ctx.responseHeaders['x-gateway-model'], 'local/gpt-4o-mini')
 })
 
-t.test('serves with the local provider when the model\'s provider has no key', async (t) => {
+t.test("serves with the local provider when the model's provider has no key", async (t) => {
   const { ctx, decision } = await decide(t, { providers: { openai: { apiKey: TEST_KEY } } }, { ai: { quality: 'cheap', messages: [user('Hi')] } })
   t.match(decision, { provider: 'local', model: 'claude-3-haiku-20240307' })
   t.equal(ctx.responseHeaders['x-gateway-model'], 'local/claude-3-haiku-20240307')
 })
 
 t.test('routes an explicit model instead of the tier', async (t) => {
-  const { decision } = await decide(t, { providers: { mistral: { apiKey: TEST_KEY } } }, { ai: { quality: 'frontier', model: 'mistral-medium-latest', messages: [user('Hi')] } })
+  const { decision } = await decide(
+    t,
+    { providers: { mistral: { apiKey: TEST_KEY } } },
+    { ai: { quality: 'frontier', model: 'mistral-medium-latest', messages: [user('Hi')] } },
+  )
   t.match(decision, { provider: 'mistral', model: 'mistral-medium-latest' })
 })
 
@@ -88,7 +92,11 @@ t.test('drops old messages to fit the context window and says how many in x-gate
 })
 
 t.test('answers 400 Context too long with the numbers when the last message alone does not fit', async (t) => {
-  const { reply, decision } = await decide(t, {}, { ai: { messages: [system('Be brief.'), user('Hi'), user('lorem ipsum '.repeat(50_000))], maxTokens: 32_768 } })
+  const { reply, decision } = await decide(
+    t,
+    {},
+    { ai: { messages: [system('Be brief.'), user('Hi'), user('lorem ipsum '.repeat(50_000))], maxTokens: 32_768 } },
+  )
   t.equal(decision, undefined)
   t.equal(reply?.kind, 'error')
   const error = reply?.kind === 'error' ? reply.error : undefined
@@ -121,10 +129,19 @@ t.test('counts long messages in the worker pool only once the request is admitte
  * The request names a shipped model: requests are parsed by the table in force in the process.
  */
 function houseCatalog(): ModelCatalog {
-  const entry = { provider: 'openai', upstreamId: 'ft-house', contextWindow: 16_000, inputPerMillion: 1, outputPerMillion: 2, capabilities: { tools: true, vision: false, json: true, reasoning: false } } as const
+  const entry = {
+    provider: 'openai',
+    upstreamId: 'ft-house',
+    contextWindow: 16_000,
+    inputPerMillion: 1,
+    outputPerMillion: 2,
+    capabilities: { tools: true, vision: false, json: true, reasoning: false },
+  } as const
   const catalog = buildCatalog({
     models: { 'gpt-4o-mini': entry, 'house-chat': entry },
-    pricing: {}, aliases: {}, unpricedModels: { openai: [], anthropic: [], mistral: [] },
+    pricing: {},
+    aliases: {},
+    unpricedModels: { openai: [], anthropic: [], mistral: [] },
   })
   if ('path' in catalog) throw new Error(catalog.message)
   return catalog
@@ -132,18 +149,21 @@ function houseCatalog(): ModelCatalog {
 
 t.test('routes, calls and lists by the model table its deps give', async (t) => {
   const mock = await withMock(t)
-  const hooks = await router.setup(routerSchema.parse({ providers: providersAt(mock), retry: { baseDelayMs: 0, maxDelayMs: 0 } }), { ...pluginDeps(), catalog: houseCatalog() })
+  const hooks = await router.setup(routerSchema.parse({ providers: providersAt(mock), retry: { baseDelayMs: 0, maxDelayMs: 0 } }), {
+    ...pluginDeps(),
+    catalog: houseCatalog(),
+  })
   t.teardown(() => hooks.close?.())
   const ctx = makeContext({ state: { auth: authState(false) }, ai: { model: 'gpt-4o-mini', messages: [user('Hello')] } })
   t.equal(await hooks.onRequest?.(ctx), undefined)
   await decisionOf(ctx).call.complete(ctx.signal)
-  t.match(mock.requests[0]?.body, { model: 'ft-house' }, 'the provider is sent the model\'s upstream id')
+  t.match(mock.requests[0]?.body, { model: 'ft-house' }, "the provider is sent the model's upstream id")
   const models = hooks.routes?.find((route) => route.path === '/v1/models')?.handle(makeContext())
   const ids = (models as { body: { data: { id: string }[] } }).body.data.map((model) => model.id)
   t.ok(ids.includes('house-chat'), '/v1/models lists the configured model')
 })
 
-t.test('calls the decided provider with the request\'s messages, temperature and maxTokens, and returns its answer, usage and finish reason', async (t) => {
+t.test("calls the decided provider with the request's messages, temperature and maxTokens, and returns its answer, usage and finish reason", async (t) => {
   const mock = await withMock(t)
   const { ctx } = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], maxTokens: 50, temperature: 0.3 } })
   const result = await decisionOf(ctx).call.complete(ctx.signal)
@@ -151,7 +171,7 @@ t.test('calls the decided provider with the request\'s messages, temperature and
   t.match(mock.requests[0]?.body, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_completion_tokens: 50, temperature: 0.3 })
 })
 
-t.test('the spec\'s endpoints send their default temperature and maxTokens, but no temperature to a reasoning model', async (t) => {
+t.test("the spec's endpoints send their default temperature and maxTokens, but no temperature to a reasoning model", async (t) => {
   const mock = await withMock(t)
   const plain = await decide(t, { providers: providersAt(mock) }, { ai: { messages: [user('Hello')], model: 'gpt-4.1-mini' } })
   await decisionOf(plain.ctx).call.complete(plain.ctx.signal)
@@ -166,7 +186,7 @@ t.test('the spec\'s endpoints send their default temperature and maxTokens, but 
   t.match(mock.requests.at(-1)?.body, { temperature: 1 }, 'a temperature the client sets is sent')
 })
 
-t.test('the answer\'s bound: the client\'s maximum, else the longest answer the model gives', async (t) => {
+t.test("the answer's bound: the client's maximum, else the longest answer the model gives", async (t) => {
   const { decision } = await decide(t, {}, { ai: { messages: [user('Hello')], model: 'gpt-4.1-mini', maxTokens: 321 } })
   t.equal(decision?.maxTokens, 321)
   const { ctx } = await decide(t, {}, { ai: { messages: [user('Hello')], model: 'claude-3-5-sonnet-latest' } })
@@ -176,7 +196,7 @@ t.test('the answer\'s bound: the client\'s maximum, else the longest answer the 
   const ai = unbounded.ai!
   const sent = { ...unbounded, ai: { ...ai, maxTokens: undefined } }
   await hooks.onRequest?.(sent)
-  t.equal(sent.state.router?.maxTokens, 100_000, 'o3\'s longest answer')
+  t.equal(sent.state.router?.maxTokens, 100_000, "o3's longest answer")
 })
 
 t.test('reports the fallback model in the answer and x-gateway-model when it serves a completion', async (t) => {
@@ -186,7 +206,7 @@ t.test('reports the fallback model in the answer and x-gateway-model when it ser
   const result = await decisionOf(ctx).call.complete(ctx.signal)
   t.equal(result.text, 'Echo: Hello there.')
   t.same(result.servedBy, { provider: 'anthropic', model: 'claude-3-haiku-20240307' })
-  t.match(decisionOf(ctx), { provider: 'openai', model: 'gpt-4o-mini' }, 'the decision stays the router\'s choice')
+  t.match(decisionOf(ctx), { provider: 'openai', model: 'gpt-4o-mini' }, "the decision stays the router's choice")
   t.equal(ctx.responseHeaders['x-gateway-model'], 'anthropic/claude-3-haiku-20240307')
 })
 
@@ -199,7 +219,7 @@ t.test('announces the fallback with a served event and switches x-gateway-model 
   t.equal(first.done, false)
   t.equal(ctx.responseHeaders['x-gateway-model'], 'mistral/mistral-large-latest', 'already set when the first event arrives')
   t.same(first.value?.[0], { type: 'served', provider: 'mistral', model: 'mistral-large-latest' })
-  t.equal(decisionOf(ctx).model, 'gpt-4o-mini', 'the decision stays the router\'s choice')
+  t.equal(decisionOf(ctx).model, 'gpt-4o-mini', "the decision stays the router's choice")
   const rest: ProviderEvent[] = [...(first.value ?? []).slice(1)]
   for (let step = await events.next(); step.done !== true; step = await events.next()) rest.push(...step.value)
   t.same(rest.at(-1), { type: 'usage', usage: { promptTokens: 6, completionTokens: 5 } })
@@ -207,7 +227,11 @@ t.test('announces the fallback with a served event and switches x-gateway-model 
 
 t.test('gives an explicit model no fallback', async (t) => {
   const mock = await withMock(t)
-  const { ctx } = await decide(t, { providers: providersAt(mock), fallback: { balanced: 'claude-3-haiku-20240307' } }, { ai: { model: 'gpt-4o-mini', messages: [user('Hi')] } })
+  const { ctx } = await decide(
+    t,
+    { providers: providersAt(mock), fallback: { balanced: 'claude-3-haiku-20240307' } },
+    { ai: { model: 'gpt-4o-mini', messages: [user('Hi')] } },
+  )
   mock.fail('server-error', 3)
   const err = await caught(decisionOf(ctx).call.complete(ctx.signal))
   t.ok(err instanceof UpstreamError)
@@ -231,7 +255,7 @@ t.test('returns the JSON inside a fenced json-mode answer', async (t) => {
   t.equal(toJsonText('Here you go: {"a": 1}'), undefined)
 })
 
-t.test('serves a dev key\'s json-mode completion locally with valid JSON and usage', async (t) => {
+t.test("serves a dev key's json-mode completion locally with valid JSON and usage", async (t) => {
   const { ctx } = await decide(t, {}, { state: { auth: authState(true) }, ai: { mode: 'json', maxTokens: 200, messages: [user('List three colours.')] } })
   const result = await decisionOf(ctx).call.complete(ctx.signal)
   t.type(JSON.parse(result.text).answer, 'string')

@@ -56,16 +56,18 @@ t.test('answers longer when the last message is longer, within a band', async (t
 })
 
 t.test('never answers with more tokens than maxTokens, in text or json mode', async (t) => {
-  fc.assert(fc.property(
-    fc.integer({ min: 1, max: 300 }),
-    fc.string({ maxLength: 400 }),
-    fc.constantFrom('text' as const, 'json' as const),
-    fc.double({ min: 0, max: 2, noNaN: true }),
-    (maxTokens, content, mode, temperature) => {
-      const answer = simulateAnswer(request({ maxTokens, mode, temperature, messages: [user(content)] }))
-      return answer.completionTokens <= maxTokens && answer.completionTokens === countTokens(answer.text)
-    },
-  ))
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 300 }),
+      fc.string({ maxLength: 400 }),
+      fc.constantFrom('text' as const, 'json' as const),
+      fc.double({ min: 0, max: 2, noNaN: true }),
+      (maxTokens, content, mode, temperature) => {
+        const answer = simulateAnswer(request({ maxTokens, mode, temperature, messages: [user(content)] }))
+        return answer.completionTokens <= maxTokens && answer.completionTokens === countTokens(answer.text)
+      },
+    ),
+  )
   t.pass('property held')
 })
 
@@ -100,7 +102,14 @@ t.test('pauses chunkDelayMs between chunks and stops at once when aborted', asyn
   t.equal((await events.next()).done, false, 'the first chunk comes without delay')
   const pending = events.next()
   let isSettled = false
-  void pending.then(() => { isSettled = true }, () => { isSettled = true })
+  void pending.then(
+    () => {
+      isSettled = true
+    },
+    () => {
+      isSettled = true
+    },
+  )
   await new Promise((resolve) => setTimeout(resolve, 5))
   t.equal(isSettled, false, 'the second chunk waits for the delay')
   controller.abort(reason)
@@ -116,7 +125,10 @@ t.test('does not answer when the signal is already aborted', async (t) => {
   t.equal(await caught(collect(adapter.stream(request(), controller.signal))), reason)
 })
 
-const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 2 } }, required: ['city'] } }
+const weather = {
+  name: 'get_weather',
+  parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 2 } }, required: ['city'] },
+}
 const lookup = { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } }
 
 t.test('calls the first tool with arguments that fit its schema, the same call every time', async (t) => {
@@ -137,7 +149,11 @@ t.test('follows tool_choice: a named tool, none, and required even after a resul
   const none = await adapter.complete(request({ tools: [weather], toolChoice: 'none' }), signal)
   t.equal(none.toolCalls, undefined)
   t.ok(none.text.length > 0)
-  const afterResult = [user('Weather?'), { role: 'assistant' as const, content: '', toolCalls: named.toolCalls! }, { role: 'tool' as const, content: 'Sunny', toolCallId: named.toolCalls![0]!.id }]
+  const afterResult = [
+    user('Weather?'),
+    { role: 'assistant' as const, content: '', toolCalls: named.toolCalls! },
+    { role: 'tool' as const, content: 'Sunny', toolCallId: named.toolCalls![0]!.id },
+  ]
   const auto = await adapter.complete(request({ tools: [weather], messages: afterResult }), signal)
   t.equal(auto.finishReason, 'stop', 'with auto, a tool result is answered with text')
   const required = await adapter.complete(request({ tools: [weather], toolChoice: 'required', messages: afterResult }), signal)
@@ -172,7 +188,10 @@ t.test('a seed is part of what the answer depends on', async (t) => {
 })
 
 t.test('a json_schema answer is a value of the schema', async (t) => {
-  const schema = { type: 'object', properties: { title: { type: 'string', maxLength: 12 }, score: { type: 'number', minimum: 0.5 }, tags: { type: 'array', items: { type: 'string' } } } }
+  const schema = {
+    type: 'object',
+    properties: { title: { type: 'string', maxLength: 12 }, score: { type: 'number', minimum: 0.5 }, tags: { type: 'array', items: { type: 'string' } } },
+  }
   const answer = JSON.parse(simulateAnswer(request({ mode: 'json', jsonSchema: { name: 's', schema } })).text)
   t.same(Object.keys(answer), ['title', 'score', 'tags'])
   t.ok(answer.title.length <= 12)

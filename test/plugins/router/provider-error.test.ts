@@ -3,29 +3,56 @@ import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 import { parseAnswer, providerError, streamError } from '../../../plugins/router/providers/provider-error.ts'
 import { caught } from './fixtures.ts'
 
-t.test('reads the error message out of each provider\'s error body', async (t) => {
-  t.equal(providerError('openai', 400, '{"error":{"message":"Bad temperature","type":"invalid_request_error"}}', 'k').message, 'openai answered 400: Bad temperature')
-  t.equal(providerError('anthropic', 529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'k').message, 'anthropic answered 529: Overloaded')
+t.test("reads the error message out of each provider's error body", async (t) => {
+  t.equal(
+    providerError('openai', 400, '{"error":{"message":"Bad temperature","type":"invalid_request_error"}}', 'k').message,
+    'openai answered 400: Bad temperature',
+  )
+  t.equal(
+    providerError('anthropic', 529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'k').message,
+    'anthropic answered 529: Overloaded',
+  )
   t.equal(providerError('mistral', 401, '{"message":"Unauthorized","request_id":"r1"}', 'k').message, 'mistral answered 401: Unauthorized')
   t.equal(providerError('mistral', 422, '{"detail":[{"loc":["body","model"],"msg":"Field required"}]}', 'k').message, 'mistral answered 422: Field required')
   t.equal(providerError('openai', 502, '<html>Bad gateway</html>', 'k').message, 'openai answered 502')
 })
 
-t.test('keeps the provider\'s status, error type, code and param, when they look like identifiers', async (t) => {
-  t.same(providerError('openai', 400, '{"error":{"message":"m","type":"invalid_request_error","param":"messages[0].content","code":"invalid_value"}}', 'k').provider,
-    { status: 400, type: 'invalid_request_error', code: 'invalid_value', param: 'messages[0].content' })
+t.test("keeps the provider's status, error type, code and param, when they look like identifiers", async (t) => {
+  t.same(
+    providerError('openai', 400, '{"error":{"message":"m","type":"invalid_request_error","param":"messages[0].content","code":"invalid_value"}}', 'k').provider,
+    { status: 400, type: 'invalid_request_error', code: 'invalid_value', param: 'messages[0].content' },
+  )
   t.same(providerError('openai', 400, '{"error":{"message":"m","param":"my name is Ann Smith"}}', 'k').provider, { status: 400 }, 'a free text is not a param')
-  t.same(providerError('anthropic', 529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'k').provider, { status: 529, type: 'overloaded_error' })
-  t.same(providerError('mistral', 422, '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}', 'k').provider, { status: 422, type: 'missing' })
-  t.same(providerError('mistral', 400, '{"object":"error","message":"m","type":"invalid_request","code":3051}', 'k').provider, { status: 400, type: 'invalid_request', code: '3051' })
-  t.same(providerError('openai', 400, '{"error":{"message":"m","type":"my card is 4111 1111 1111 1111"}}', 'k').provider, { status: 400 }, 'a free text is not an identifier')
+  t.same(providerError('anthropic', 529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'k').provider, {
+    status: 529,
+    type: 'overloaded_error',
+  })
+  t.same(providerError('mistral', 422, '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}', 'k').provider, {
+    status: 422,
+    type: 'missing',
+  })
+  t.same(providerError('mistral', 400, '{"object":"error","message":"m","type":"invalid_request","code":3051}', 'k').provider, {
+    status: 400,
+    type: 'invalid_request',
+    code: '3051',
+  })
+  t.same(
+    providerError('openai', 400, '{"error":{"message":"m","type":"my card is 4111 1111 1111 1111"}}', 'k').provider,
+    { status: 400 },
+    'a free text is not an identifier',
+  )
   t.same(providerError('openai', 502, '<html>Bad gateway</html>', 'k').provider, { status: 502 })
-  t.same(streamError('openai', { error: { type: 'server_error', code: 'overloaded', message: 'x' } }, 'k').provider, { type: 'server_error', code: 'overloaded' })
+  t.same(streamError('openai', { error: { type: 'server_error', code: 'overloaded', message: 'x' } }, 'k').provider, {
+    type: 'server_error',
+    code: 'overloaded',
+  })
 })
 
 t.test('marks 408, 409, 429 and 5xx as retryable and other statuses as final', async (t) => {
-  t.same([400, 401, 403, 404, 408, 409, 422, 429, 500, 503, 529].map((status) => providerError('openai', status, '', 'k').retryable),
-    [false, false, false, false, true, true, false, true, true, true, true])
+  t.same(
+    [400, 401, 403, 404, 408, 409, 422, 429, 500, 503, 529].map((status) => providerError('openai', status, '', 'k').retryable),
+    [false, false, false, false, true, true, false, true, true, true, true],
+  )
 })
 
 t.test('reads the wait a provider asks for from retry-after-ms, or retry-after in seconds or as a date', async (t) => {
@@ -51,7 +78,10 @@ t.test('redacts the configured key and anything key-like, and shortens long mess
 })
 
 t.test('treats overloaded and server errors inside a stream as transient, others as final', async (t) => {
-  t.match(streamError('anthropic', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'k'), { retryable: true, message: 'anthropic reported an error in its stream: Overloaded' })
+  t.match(streamError('anthropic', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'k'), {
+    retryable: true,
+    message: 'anthropic reported an error in its stream: Overloaded',
+  })
   t.match(streamError('openai', { error: { type: 'invalid_request_error', message: 'Nope' } }, 'k'), { retryable: false })
 })
 

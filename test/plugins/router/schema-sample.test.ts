@@ -5,13 +5,27 @@ t.test('fills every property of an object by its type', async (t) => {
   const schema = {
     type: 'object',
     properties: {
-      name: { type: 'string' }, count: { type: 'integer' }, ratio: { type: 'number', maximum: 0.5 }, on: { type: 'boolean' },
-      none: { type: 'null' }, list: { type: 'array', items: { type: 'integer', minimum: 3 } }, empty: { type: 'array', maxItems: 0 },
-      maybe: { type: ['null', 'string'] }, nested: { properties: { deep: { type: 'string', minLength: 8 } } },
+      name: { type: 'string' },
+      count: { type: 'integer' },
+      ratio: { type: 'number', maximum: 0.5 },
+      on: { type: 'boolean' },
+      none: { type: 'null' },
+      list: { type: 'array', items: { type: 'integer', minimum: 3 } },
+      empty: { type: 'array', maxItems: 0 },
+      maybe: { type: ['null', 'string'] },
+      nested: { properties: { deep: { type: 'string', minLength: 8 } } },
     },
   }
   t.same(sampleOf(schema, 'text'), {
-    name: 'text', count: 1, ratio: 0.5, on: true, none: null, list: [3], empty: [], maybe: 'text', nested: { deep: 'textxxxx' },
+    name: 'text',
+    count: 1,
+    ratio: 0.5,
+    on: true,
+    none: null,
+    list: [3],
+    empty: [],
+    maybe: 'text',
+    nested: { deep: 'textxxxx' },
   })
 })
 

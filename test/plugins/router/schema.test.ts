@@ -28,7 +28,11 @@ t.test('keeps the defaults beside a partly given object', async (t) => {
   t.same(config.providers.mistral, { baseUrl: 'https://api.mistral.ai' })
   t.same(config.timeouts, { connectMs: 100, firstByteMs: 30_000, idleMs: 60_000 })
   t.equal(config.local.chunkDelayMs, 0)
-  t.same(routerSchema.parse({ tiers: { cheap: 'gpt-4o' } }).tiers, { cheap: 'gpt-4o', balanced: 'gpt-4o-mini', frontier: 'gpt-4o' }, 'an unset tier keeps the spec\'s model')
+  t.same(
+    routerSchema.parse({ tiers: { cheap: 'gpt-4o' } }).tiers,
+    { cheap: 'gpt-4o', balanced: 'gpt-4o-mini', frontier: 'gpt-4o' },
+    "an unset tier keeps the spec's model",
+  )
 })
 
 t.test('rejects unknown keys at every level', async (t) => {
@@ -67,7 +71,15 @@ t.test('reads a list of deployments, each with its defaults', async (t) => {
       openai: {
         deployments: [
           { name: 'us', apiKey: 'sk-us' },
-          { name: 'azure-eu', kind: 'azure', baseUrl: 'https://eu.openai.azure.com', apiKey: 'az', weight: 3, apiVersion: '2024-10-21', azureDeployments: { 'gpt-4o': 'prod-4o' } },
+          {
+            name: 'azure-eu',
+            kind: 'azure',
+            baseUrl: 'https://eu.openai.azure.com',
+            apiKey: 'az',
+            weight: 3,
+            apiVersion: '2024-10-21',
+            azureDeployments: { 'gpt-4o': 'prod-4o' },
+          },
           { name: 'groq', kind: 'openai-compatible', baseUrl: 'https://api.groq.com/openai/v1', apiKey: 'gsk', models: ['gpt-4o-mini'] },
         ],
       },
@@ -80,24 +92,42 @@ t.test('reads a list of deployments, each with its defaults', async (t) => {
 
 t.test('says what is wrong with a deployment, at its path', async (t) => {
   const issue = (input: unknown) => routerSchema.safeParse(input).error?.issues[0]
-  const deployment = (fields: Record<string, unknown>, provider = 'openai') => ({ providers: { [provider]: { deployments: [{ name: 'one', apiKey: 'k', ...fields }] } } })
-  t.match(issue({ providers: { openai: { apiKey: 'k', deployments: [{ name: 'one', apiKey: 'k' }] } } }), { path: ['providers', 'openai', 'deployments'], message: /either apiKey .* or deployments/ })
-  t.match(issue({ providers: { openai: { deployments: [{ name: 'one' }] } } }), { path: ['providers', 'openai', 'deployments', 0, 'apiKey'], message: /apiKeyEnv/ })
+  const deployment = (fields: Record<string, unknown>, provider = 'openai') => ({
+    providers: { [provider]: { deployments: [{ name: 'one', apiKey: 'k', ...fields }] } },
+  })
+  t.match(issue({ providers: { openai: { apiKey: 'k', deployments: [{ name: 'one', apiKey: 'k' }] } } }), {
+    path: ['providers', 'openai', 'deployments'],
+    message: /either apiKey .* or deployments/,
+  })
+  t.match(issue({ providers: { openai: { deployments: [{ name: 'one' }] } } }), {
+    path: ['providers', 'openai', 'deployments', 0, 'apiKey'],
+    message: /apiKeyEnv/,
+  })
   t.match(issue(deployment({ name: 'has a space' })), { path: ['providers', 'openai', 'deployments', 0, 'name'] })
   t.match(issue(deployment({ weight: 0 })), { path: ['providers', 'openai', 'deployments', 0, 'weight'] })
-  t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', azureDeployments: { 'gpt-4o': 'd' } })), { path: ['providers', 'openai', 'deployments', 0, 'apiVersion'] })
-  t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', apiVersion: '2024-10-21' })), { path: ['providers', 'openai', 'deployments', 0, 'azureDeployments'] })
-  t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', apiVersion: 'v', azureDeployments: { 'gpt-4o': 'd' }, models: ['gpt-4o-mini'] })), {
-    path: ['providers', 'openai', 'deployments', 0, 'models'], message: /leave models out/,
+  t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', azureDeployments: { 'gpt-4o': 'd' } })), {
+    path: ['providers', 'openai', 'deployments', 0, 'apiVersion'],
   })
+  t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', apiVersion: '2024-10-21' })), {
+    path: ['providers', 'openai', 'deployments', 0, 'azureDeployments'],
+  })
+  t.match(
+    issue(deployment({ kind: 'azure', baseUrl: 'https://x.openai.azure.com', apiVersion: 'v', azureDeployments: { 'gpt-4o': 'd' }, models: ['gpt-4o-mini'] })),
+    {
+      path: ['providers', 'openai', 'deployments', 0, 'models'],
+      message: /leave models out/,
+    },
+  )
   t.match(issue(deployment({ kind: 'openai-compatible' })), { path: ['providers', 'openai', 'deployments', 0, 'baseUrl'], message: /needs its baseUrl/ })
   t.match(issue(deployment({ apiVersion: '2024-10-21' })), { message: /belong to a deployment of kind azure/ })
   t.match(issue(deployment({ kind: 'azure', baseUrl: 'https://x', apiVersion: 'v', azureDeployments: { 'gpt-4o': 'd' } }, 'anthropic')), {
-    path: ['providers', 'anthropic', 'deployments', 0, 'kind'], message: /only OpenAI's models/,
+    path: ['providers', 'anthropic', 'deployments', 0, 'kind'],
+    message: /only OpenAI's models/,
   })
   t.match(issue(deployment({ models: ['gpt-9-ultra'] })), { path: ['providers', 'openai', 'deployments', 0, 'models', 0] })
   t.match(issue({ providers: { openai: { deployments: [{ name: 'twice', apiKey: 'a' }] }, mistral: { deployments: [{ name: 'twice', apiKey: 'b' }] } } }), {
-    path: ['providers', 'mistral', 'deployments', 0, 'name'], message: /used twice/,
+    path: ['providers', 'mistral', 'deployments', 0, 'name'],
+    message: /used twice/,
   })
   t.match(issue({ fallbacks: { 'gpt-4o': ['gpt-9-ultra'] } }), { path: ['fallbacks', 'gpt-4o', 0] })
   t.match(issue({ fallbacks: { 'gpt-4o': [] } }), { path: ['fallbacks', 'gpt-4o'] })

@@ -21,7 +21,10 @@ t.test('without keys every provider is reported as simulated, and production key
   t.equal(ready.status, 200, 'the gateway works: it is ready')
   t.same(ready.body, { status: 'ready', simulated: ['openai', 'anthropic', 'mistral'] })
   const metrics = (await call(`${url}/metrics`)).body as string
-  t.same(['openai', 'anthropic', 'mistral'].map((p) => gaugeOf(metrics, p)), ['1', '1', '1'])
+  t.same(
+    ['openai', 'anthropic', 'mistral'].map((p) => gaugeOf(metrics, p)),
+    ['1', '1', '1'],
+  )
   const warnings = log.lines().filter((line) => line.simulated !== undefined)
   t.equal(warnings.length, 1, 'one warning at start')
   t.match(warnings[0], { level: 40, simulated: ['openai', 'anthropic', 'mistral'], msg: /^no API key for openai, anthropic, mistral: .*local simulator/ })
@@ -36,12 +39,24 @@ t.test('a provider with a key is not reported; with every key there is no warnin
   const one = await gatewayWith(t, { OPENAI_API_KEY: 'sk-test-0000000000' })
   t.same((await call(`${one.url}/readyz`)).body, { status: 'ready', simulated: ['anthropic', 'mistral'] })
   const metrics = (await call(`${one.url}/metrics`)).body as string
-  t.same(['openai', 'anthropic', 'mistral'].map((p) => gaugeOf(metrics, p)), ['0', '1', '1'])
-  t.match(one.log.lines().find((line) => line.simulated !== undefined), { simulated: ['anthropic', 'mistral'] })
+  t.same(
+    ['openai', 'anthropic', 'mistral'].map((p) => gaugeOf(metrics, p)),
+    ['0', '1', '1'],
+  )
+  t.match(
+    one.log.lines().find((line) => line.simulated !== undefined),
+    { simulated: ['anthropic', 'mistral'] },
+  )
 
   const all = await gatewayWith(t, { OPENAI_API_KEY: 'sk-a-000000000', ANTHROPIC_API_KEY: 'sk-b-000000000', MISTRAL_API_KEY: 'm-000000000' })
   t.same((await call(`${all.url}/readyz`)).body, { status: 'ready', simulated: [] })
-  t.same(all.log.lines().filter((line) => line.simulated !== undefined), [])
+  t.same(
+    all.log.lines().filter((line) => line.simulated !== undefined),
+    [],
+  )
   const allMetrics = (await call(`${all.url}/metrics`)).body as string
-  t.same(['openai', 'anthropic', 'mistral'].map((p) => gaugeOf(allMetrics, p)), ['0', '0', '0'])
+  t.same(
+    ['openai', 'anthropic', 'mistral'].map((p) => gaugeOf(allMetrics, p)),
+    ['0', '0', '0'],
+  )
 })

@@ -24,7 +24,12 @@ async function setup(t: Test, timeouts: { firstByteTimeoutMs?: number; idleTimeo
   const mock = await startMockUpstream(options)
   t.teardown(() => mock.close())
   const adapter = createChatCompletionsAdapter(testUpstream(t, timeouts), {
-    label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2, catalog: modelCatalog(),
+    label: 'openai',
+    baseUrl: mock.url,
+    apiKey: TEST_KEY,
+    asksForStreamUsage: true,
+    maxTemperature: 2,
+    catalog: modelCatalog(),
   })
   return { mock, adapter }
 }
@@ -42,7 +47,12 @@ t.test('a refused connection becomes a retryable UpstreamError', async (t) => {
   const mock = await startMockUpstream()
   await mock.close()
   const adapter = createChatCompletionsAdapter(testUpstream(t), {
-    label: 'openai', baseUrl: mock.url, apiKey: TEST_KEY, asksForStreamUsage: true, maxTemperature: 2, catalog: modelCatalog(),
+    label: 'openai',
+    baseUrl: mock.url,
+    apiKey: TEST_KEY,
+    asksForStreamUsage: true,
+    maxTemperature: 2,
+    catalog: modelCatalog(),
   })
   const err = await caught(adapter.complete(request, new AbortController().signal))
   t.ok(err instanceof UpstreamError)
@@ -73,11 +83,13 @@ t.test('a stream cut mid-way yields what arrived, then throws a retryable Upstre
   const { mock, adapter } = await setup(t)
   mock.fail('stream-cut')
   const seen: string[] = []
-  const err = await caught((async () => {
-    for await (const batch of adapter.stream(request, new AbortController().signal)) {
-      for (const event of batch) if (event.type === 'delta') seen.push(event.text)
-    }
-  })())
+  const err = await caught(
+    (async () => {
+      for await (const batch of adapter.stream(request, new AbortController().signal)) {
+        for (const event of batch) if (event.type === 'delta') seen.push(event.text)
+      }
+    })(),
+  )
   t.ok(seen.length >= 1, 'some deltas arrived before the cut')
   t.ok(seen.join('').length < 'Echo: Tell me about the weather in Lyon today.'.length, 'not the whole answer')
   t.ok(err instanceof UpstreamError)
@@ -123,7 +135,12 @@ t.test('an upstream keeps its connections alive and fails later requests once cl
   const mock = await startMockUpstream()
   t.teardown(() => mock.close())
   const upstream = createUpstream({ connections: 1, connectTimeoutMs: 1000, firstByteTimeoutMs: 1000, idleTimeoutMs: 1000 })
-  const target = { label: 'openai', origin: mock.url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' } }
+  const target = {
+    label: 'openai',
+    origin: mock.url,
+    path: '/v1/chat/completions',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+  }
   const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'one' }] })
   const first = await upstream.post(target, body, new AbortController().signal)
   await first.text()

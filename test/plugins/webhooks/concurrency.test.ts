@@ -14,19 +14,19 @@ onBothStores(t, (t, place) => {
   t.test('a slow receiver holds at most its per-webhook share of the senders and does not delay other webhooks', async (t) => {
     const slow = await startReceiver(t, () => ({ status: 200, delayMs: NEVER_MS }))
     const fast = await startReceiver(t)
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { concurrency: 4, perWebhookConcurrency: 2 } })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), webhooks: { concurrency: 4, perWebhookConcurrency: 2 } })
     await register(gw, slow.url, ['case.created'])
     await register(gw, fast.url, ['alert.created'])
     for (let i = 0; i < 5; i++) await gw.emit('case.created', gw.projectId)
     await until(() => slow.received.length === 2, 'two attempts to the slow receiver')
     await gw.emit('alert.created', gw.projectId)
-    await until(() => fast.received.length === 1, 'the other webhook\'s delivery', 2000)
+    await until(() => fast.received.length === 1, "the other webhook's delivery", 2000)
     t.equal(slow.received.length, 2, 'the slow webhook never had more than two attempts in flight')
   })
 
   t.test('no more than `concurrency` attempts are in flight at once across webhooks', async (t) => {
     const slow = await startReceiver(t, () => ({ status: 200, delayMs: NEVER_MS }))
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { concurrency: 3, perWebhookConcurrency: 2 } })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), webhooks: { concurrency: 3, perWebhookConcurrency: 2 } })
     await register(gw, `${slow.url}/a`, ['case.created'])
     await register(gw, `${slow.url}/b`, ['case.created'])
     for (let i = 0; i < 4; i++) await gw.emit('case.created', gw.projectId)
@@ -49,7 +49,7 @@ onBothStores(t, (t, place) => {
 
   t.test('an attempt without an answer within the timeout fails and is retried on schedule', async (t) => {
     const receiver = await startReceiver(t, (n) => (n === 0 ? { status: 200, delayMs: NEVER_MS } : { status: 200 }))
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { timeoutMs: 1000 } })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), webhooks: { timeoutMs: 1000 } })
     const id = await register(gw, receiver.url)
     await gw.emit('case.created', gw.projectId)
     let delivery: any
@@ -57,7 +57,12 @@ onBothStores(t, (t, place) => {
       delivery = (await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries[0]
       return delivery?.attempts === 1 && delivery.next_attempt !== null
     }, 'the timed-out attempt')
-    t.match(delivery, { status: 'pending', response_code: null, error: 'no answer within 1000 ms', next_attempt: new Date(gw.clock.now() + 60_000).toISOString() })
+    t.match(delivery, {
+      status: 'pending',
+      response_code: null,
+      error: 'no answer within 1000 ms',
+      next_attempt: new Date(gw.clock.now() + 60_000).toISOString(),
+    })
     gw.clock.advance(60_000)
     await until(async () => (await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries[0].status === 'succeeded', 'the retry to succeed')
     t.equal(receiver.received.length, 2)

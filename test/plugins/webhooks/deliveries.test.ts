@@ -6,24 +6,35 @@ import { onBothStores } from './fixtures/stores.ts'
 import { until } from '../../helpers/until.ts'
 
 onBothStores(t, (t, place) => {
-  t.test('the test endpoint sends a test event at once and answers with the delivery\'s outcome', async (t) => {
+  t.test("the test endpoint sends a test event at once and answers with the delivery's outcome", async (t) => {
     const receiver = await startReceiver(t)
     const gw = await startWebhookGateway(t, await place(t))
     const id = await register(gw, receiver.url)
     const res = await gw.api('/api/webhooks/test', { key: gw.pk, body: { webhook_id: id, event_type: 'violation.detected' } })
     t.equal(res.status, 200)
     t.match(res.body, {
-      success: true, duration_ms: Number,
-      delivery: { id: /^dlv_/, webhook_id: id, event_type: 'violation.detected', status: 'succeeded', attempts: 1, response_code: 200, error: null, next_attempt: null, test: true },
+      success: true,
+      duration_ms: Number,
+      delivery: {
+        id: /^dlv_/,
+        webhook_id: id,
+        event_type: 'violation.detected',
+        status: 'succeeded',
+        attempts: 1,
+        response_code: 200,
+        error: null,
+        next_attempt: null,
+        test: true,
+      },
     })
     t.equal(receiver.received.length, 1, 'sent before the answer')
     t.match(receiver.received[0]!.body, { id: res.body.delivery.event_id, type: 'violation.detected', project_id: gw.projectId, data: { test: true } })
     t.same(Object.keys(receiver.received[0]!.body.data), ['test'], 'the data of a test event is {test: true}')
   })
 
-  t.test('a failed test delivery reports the receiver\'s status, and is neither retried nor counted toward disabling', async (t) => {
+  t.test("a failed test delivery reports the receiver's status, and is neither retried nor counted toward disabling", async (t) => {
     const receiver = await startReceiver(t, () => ({ status: 503 }))
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { disableAfterFailures: 1 } })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), webhooks: { disableAfterFailures: 1 } })
     const id = await register(gw, receiver.url, ['alert.created'])
     const passAtNow = await markerPass(t, gw)
     const res = await gw.api('/api/webhooks/test', { body: { webhook_id: id, event_type: 'alert.created' } })
@@ -49,10 +60,20 @@ onBothStores(t, (t, place) => {
       return list.length === 2 && list[0].attempts === 1 && list[0].next_attempt !== null && list[1].status === 'succeeded'
     }, 'both outcomes recorded')
     t.match(list, [
-      { event_id: second.id, event_type: 'case.updated', status: 'pending', attempts: 1, response_code: 500, next_attempt: new Date(gw.clock.now() + 60_000).toISOString() },
+      {
+        event_id: second.id,
+        event_type: 'case.updated',
+        status: 'pending',
+        attempts: 1,
+        response_code: 500,
+        next_attempt: new Date(gw.clock.now() + 60_000).toISOString(),
+      },
       { event_id: first.id, event_type: 'case.created', status: 'succeeded', attempts: 1, response_code: 200, next_attempt: null },
     ])
-    t.same((await gw.api(`/api/webhooks/${id}/deliveries?limit=1`)).body.deliveries.map((d: any) => d.event_id), [second.id])
+    t.same(
+      (await gw.api(`/api/webhooks/${id}/deliveries?limit=1`)).body.deliveries.map((d: any) => d.event_id),
+      [second.id],
+    )
   })
 
   t.test('redeliver queues a finished delivery again with the same event id, and refuses one still pending', async (t) => {
@@ -64,7 +85,7 @@ onBothStores(t, (t, place) => {
     const again = await gw.api(`/api/webhooks/${id}/deliveries/${failed.id}/redeliver`, { method: 'POST' })
     t.equal(again.status, 202)
     t.match(again.body, { event_id: failed.event_id, status: 'pending', attempts: 0 })
-    t.not(again.body.id, failed.id, 'a new delivery, so the first one\'s history stays')
+    t.not(again.body.id, failed.id, "a new delivery, so the first one's history stays")
     await until(() => receiver.received.length === 2, 'the redelivery')
     t.equal(receiver.received[1]!.headers['x-gateway-event-id'], failed.event_id)
     t.ok(receiver.received[1]!.raw.equals(receiver.received[0]!.raw), 'the same body')
@@ -102,7 +123,7 @@ onBothStores(t, (t, place) => {
 
   t.test('finished deliveries are pruned once they are older than retentionDays', async (t) => {
     const receiver = await startReceiver(t)
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { retentionDays: 1 } })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), webhooks: { retentionDays: 1 } })
     const id = await register(gw, receiver.url, ['case.created'])
     await gw.emit('case.created', gw.projectId)
     await until(async () => (await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries[0]?.status === 'succeeded', 'the delivery')

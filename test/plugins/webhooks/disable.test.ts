@@ -26,7 +26,7 @@ onBothStores(t, (t, place) => {
   t.test('after the configured number of failed deliveries in a row the webhook is disabled and an alert.created event is sent', async (t) => {
     const failing = await startReceiver(t, () => ({ status: 500 }))
     const alerts = await startReceiver(t)
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { disableAfterFailures: 2 } })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), webhooks: { disableAfterFailures: 2 } })
     const id = await register(gw, failing.url, ['usage.limit_exceeded'])
     await register(gw, alerts.url, ['alert.created'])
     const passAtNow = await markerPass(t, gw)
@@ -36,10 +36,19 @@ onBothStores(t, (t, place) => {
 
     await until(() => alerts.received.length === 1, 'the alert')
     t.match(alerts.received[0]!.body, {
-      type: 'alert.created', project_id: gw.projectId,
-      data: { alert_id: /^alt_[0-9a-z]{26}$/, severity: 'HIGH', title: 'Webhook disabled', message: new RegExp(`^Webhook ${id} \\(127\\.0\\.0\\.1:\\d+\\) was disabled after 2 consecutive failed deliveries`) },
+      type: 'alert.created',
+      project_id: gw.projectId,
+      data: {
+        alert_id: /^alt_[0-9a-z]{26}$/,
+        severity: 'HIGH',
+        title: 'Webhook disabled',
+        message: new RegExp(`^Webhook ${id} \\(127\\.0\\.0\\.1:\\d+\\) was disabled after 2 consecutive failed deliveries`),
+      },
     })
-    t.match((await gw.api('/api/webhooks')).body.webhooks.find((w: any) => w.id === id), { active: false })
+    t.match(
+      (await gw.api('/api/webhooks')).body.webhooks.find((w: any) => w.id === id),
+      { active: false },
+    )
     t.equal(failing.received.length, 12, 'each delivery had its six attempts')
 
     await gw.emit('usage.limit_exceeded', gw.projectId)
@@ -51,7 +60,7 @@ onBothStores(t, (t, place) => {
   t.test('reactivating a disabled webhook starts its failure count afresh, and a success resets it', async (t) => {
     const answers: number[] = []
     const receiver = await startReceiver(t, (n) => ({ status: answers[n] ?? 500 }))
-    const gw = await startWebhookGateway(t, { ...await place(t), webhooks: { disableAfterFailures: 2 } })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), webhooks: { disableAfterFailures: 2 } })
     const id = await register(gw, receiver.url, ['case.created'])
     const active = async () => (await gw.api('/api/webhooks')).body.webhooks.find((w: any) => w.id === id).active as boolean
 

@@ -51,8 +51,12 @@ t.test('two processes on one store create exactly one delivery per event and sen
   await store.close()
   await until(() => receiver.received.length >= emitted.length, `${emitted.length} deliveries`, 15_000)
 
-  const sentBy = () => Promise.all([first!, second!].map(async ({ url }) =>
-    Number(/^tollgate_webhook_deliveries_total\{outcome="succeeded"\} (\d+)$/m.exec((await call(`${url}/metrics`)).body)?.[1] ?? 0)))
+  const sentBy = () =>
+    Promise.all(
+      [first!, second!].map(async ({ url }) =>
+        Number(/^tollgate_webhook_deliveries_total\{outcome="succeeded"\} (\d+)$/m.exec((await call(`${url}/metrics`)).body)?.[1] ?? 0),
+      ),
+    )
   // A process counts a send once it has read the answer and settled the delivery, a moment after
   // the receiver has the request.
   let perProcess = await sentBy()
@@ -68,9 +72,12 @@ t.test('two processes on one store create exactly one delivery per event and sen
     outbox: createOutbox(handle.root, { now: () => Date.now() }).pending(10),
   }))
   t.equal(stored.deliveries.length, emitted.length, 'one delivery record per event')
-  t.ok(stored.deliveries.every((d) => d.status === 'succeeded' && d.attempts === 1), 'each sent once, successfully')
+  t.ok(
+    stored.deliveries.every((d) => d.status === 'succeeded' && d.attempts === 1),
+    'each sent once, successfully',
+  )
   t.same(stored.outbox, [], 'the outbox is empty')
-  t.equal(perProcess[0]! + perProcess[1]!, emitted.length, 'the processes\' sends add up to one per event')
+  t.equal(perProcess[0]! + perProcess[1]!, emitted.length, "the processes' sends add up to one per event")
 })
 
 t.test('an attempt cut short by a crash is sent again, with the same event id, once its claim runs out', async (t) => {
@@ -81,7 +88,9 @@ t.test('an attempt cut short by a crash is sent again, with the same event id, o
   const crashing = await launch(t, dataDir)
   const registered = await call(`${crashing.url}/api/webhooks`, { key: project.sk, body: { url: receiver.url, events: ['*'], secret: SECRET } })
   const webhookId = registered.body.id as string
-  const event = await inStore(dataDir, (store) => createOutbox(store.root, { now: () => Date.now() }).emit('alert.resolved', project.projectId, { alert_id: 'alt_1' }))
+  const event = await inStore(dataDir, (store) =>
+    createOutbox(store.root, { now: () => Date.now() }).emit('alert.resolved', project.projectId, { alert_id: 'alt_1' }),
+  )
   await until(() => receiver.received.length === 1, 'the attempt to reach the receiver')
   crashing.child.kill('SIGKILL')
   await once(crashing.child, 'exit')
@@ -93,36 +102,48 @@ t.test('an attempt cut short by a crash is sent again, with the same event id, o
   await until(() => receiver.received.length === 2, 'the repeat after the claim ran out')
   t.equal(receiver.received[1]!.headers['x-gateway-event-id'], event.id)
   await until(async () => (await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries[0]?.status === 'succeeded', 'the delivery to succeed')
-  t.match((await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries, [{ attempts: 2, status: 'succeeded' }], 'the crashed attempt counts as one')
+  t.match(
+    (await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries,
+    [{ attempts: 2, status: 'succeeded' }],
+    'the crashed attempt counts as one',
+  )
 })
 
-t.test('on PostgreSQL, an attempt cut short by a crash is sent again by another gateway, with the same event id, once its claim runs out', { skip: POSTGRES_MISSING }, async (t) => {
-  const server = await startPostgres(t)
-  const databaseUrl = await server.freshDatabase(t)
-  let hold = true
-  const receiver = await startReceiver(t, () => (hold ? { status: 200, delayMs: 60_000 } : { status: 200 }))
-  const project = await seedWebhookProject(freshDataDir(t), 1000, databaseUrl)
-  const crashing = await launch(t, freshDataDir(t), { ...process.env, DATABASE_URL: databaseUrl })
-  const registered = await call(`${crashing.url}/api/webhooks`, { key: project.sk, body: { url: receiver.url, events: ['*'], secret: SECRET } })
-  const webhookId = registered.body.id as string
-  // This test process emits as a third gateway on the database would.
-  const log = pino({ level: 'silent' })
-  const database = openDatabase(databaseUrl, log, { maxConnections: 1 })
-  const core = database.forPlugin('core')
-  const outbox = await openSharedEvents(core, { now: () => Date.now() }, log)
-  const event = await core.transaction((sql) => outbox.emit(sql, 'alert.resolved', project.projectId, { alert_id: 'alt_1' }))
-  await outbox.close()
-  await database.close()
-  await until(() => receiver.received.length === 1, 'the attempt to reach the receiver')
-  crashing.child.kill('SIGKILL')
-  await once(crashing.child, 'exit')
-  hold = false
+t.test(
+  'on PostgreSQL, an attempt cut short by a crash is sent again by another gateway, with the same event id, once its claim runs out',
+  { skip: POSTGRES_MISSING },
+  async (t) => {
+    const server = await startPostgres(t)
+    const databaseUrl = await server.freshDatabase(t)
+    let hold = true
+    const receiver = await startReceiver(t, () => (hold ? { status: 200, delayMs: 60_000 } : { status: 200 }))
+    const project = await seedWebhookProject(freshDataDir(t), 1000, databaseUrl)
+    const crashing = await launch(t, freshDataDir(t), { ...process.env, DATABASE_URL: databaseUrl })
+    const registered = await call(`${crashing.url}/api/webhooks`, { key: project.sk, body: { url: receiver.url, events: ['*'], secret: SECRET } })
+    const webhookId = registered.body.id as string
+    // This test process emits as a third gateway on the database would.
+    const log = pino({ level: 'silent' })
+    const database = openDatabase(databaseUrl, log, { maxConnections: 1 })
+    const core = database.forPlugin('core')
+    const outbox = await openSharedEvents(core, { now: () => Date.now() }, log)
+    const event = await core.transaction((sql) => outbox.emit(sql, 'alert.resolved', project.projectId, { alert_id: 'alt_1' }))
+    await outbox.close()
+    await database.close()
+    await until(() => receiver.received.length === 1, 'the attempt to reach the receiver')
+    crashing.child.kill('SIGKILL')
+    await once(crashing.child, 'exit')
+    hold = false
 
-  // Default timeout 10 s plus the 60 s margin: the claim has run out ten minutes on.
-  const clock = manualClock(Date.now() + 10 * 60_000)
-  const survivor = await startWebhookGateway(t, { clock, databaseUrl }, project)
-  await until(() => receiver.received.length === 2, 'the repeat after the claim ran out')
-  t.equal(receiver.received[1]!.headers['x-gateway-event-id'], event.id)
-  await until(async () => (await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries[0]?.status === 'succeeded', 'the delivery to succeed')
-  t.match((await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries, [{ attempts: 2, status: 'succeeded' }], 'the crashed attempt counts as one')
-})
+    // Default timeout 10 s plus the 60 s margin: the claim has run out ten minutes on.
+    const clock = manualClock(Date.now() + 10 * 60_000)
+    const survivor = await startWebhookGateway(t, { clock, databaseUrl }, project)
+    await until(() => receiver.received.length === 2, 'the repeat after the claim ran out')
+    t.equal(receiver.received[1]!.headers['x-gateway-event-id'], event.id)
+    await until(async () => (await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries[0]?.status === 'succeeded', 'the delivery to succeed')
+    t.match(
+      (await survivor.api(`/api/webhooks/${webhookId}/deliveries`)).body.deliveries,
+      [{ attempts: 2, status: 'succeeded' }],
+      'the crashed attempt counts as one',
+    )
+  },
+)

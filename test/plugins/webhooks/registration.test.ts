@@ -8,10 +8,18 @@ import { freshDataDir } from '../../helpers/start-gateway.ts'
 t.test('registering answers 201 with id, url, events, active and created, and no endpoint ever shows the secret', async (t) => {
   const receiver = await startReceiver(t)
   const gw = await startWebhookGateway(t)
-  const created = await gw.api('/api/webhooks', { body: { url: receiver.url, events: ['usage.limit_exceeded', 'alert.created', 'alert.created'], secret: SECRET } })
+  const created = await gw.api('/api/webhooks', {
+    body: { url: receiver.url, events: ['usage.limit_exceeded', 'alert.created', 'alert.created'], secret: SECRET },
+  })
   t.equal(created.status, 201)
   t.same(Object.keys(created.body).sort(), ['active', 'created', 'events', 'id', 'url'])
-  t.match(created.body, { id: /^wh_[0-9a-z]{26}$/, url: receiver.url, events: ['usage.limit_exceeded', 'alert.created'], active: true, created: '2025-06-02T09:00:00.000Z' })
+  t.match(created.body, {
+    id: /^wh_[0-9a-z]{26}$/,
+    url: receiver.url,
+    events: ['usage.limit_exceeded', 'alert.created'],
+    active: true,
+    created: '2025-06-02T09:00:00.000Z',
+  })
   const id = created.body.id as string
 
   const answers = [
@@ -25,7 +33,11 @@ t.test('registering answers 201 with id, url, events, active and created, and no
     const text = JSON.stringify(answer.body)
     t.notOk(text.includes(SECRET) || text.includes('another-secret'), 'no secret in the answer')
   }
-  t.same(answers[1]!.body.webhooks.map((w: { id: string }) => w.id), [id], 'the list holds the webhook')
+  t.same(
+    answers[1]!.body.webhooks.map((w: { id: string }) => w.id),
+    [id],
+    'the list holds the webhook',
+  )
 
   await gw.gateway.close()
   const raw = await inStore(gw.dataDir, (store) => JSON.stringify([...store.forPlugin('webhooks').open('hooks').getRange()]))
@@ -48,7 +60,7 @@ t.test('both sk_ and pk_ keys register, list, change and delete webhooks of thei
   t.same((await gw.api('/api/webhooks', { key: gw.pk })).body.webhooks, [])
 })
 
-t.test('another project\'s webhook is 404 on every endpoint and absent from the list', async (t) => {
+t.test("another project's webhook is 404 on every endpoint and absent from the list", async (t) => {
   const receiver = await startReceiver(t)
   const dataDir = freshDataDir(t)
   const other = await seedWebhookProject(dataDir)
@@ -83,14 +95,24 @@ t.test('invalid bodies are 400 with a message naming the field and the rule', as
     ['/api/webhooks', 'POST', { url: 'https://user:pw@127.0.0.1/x', events: ['*'], secret: SECRET }, 'Invalid request: url must not contain credentials'],
     ['/api/webhooks', 'POST', { url: receiver.url, secret: SECRET }, 'Invalid request: events is required'],
     ['/api/webhooks', 'POST', { url: receiver.url, events: [], secret: SECRET }, 'Invalid request: events must list at least one event kind, or *'],
-    ['/api/webhooks', 'POST', { url: receiver.url, events: ['usage.exceeded'], secret: SECRET }, 'Invalid request: events.0: each event must be one of alert.created, alert.acknowledged, alert.resolved, case.created, case.updated, case.resolved, violation.detected, violation.resolved, compliance.score_changed, usage.threshold_reached, usage.limit_exceeded, or *'],
+    [
+      '/api/webhooks',
+      'POST',
+      { url: receiver.url, events: ['usage.exceeded'], secret: SECRET },
+      'Invalid request: events.0: each event must be one of alert.created, alert.acknowledged, alert.resolved, case.created, case.updated, case.resolved, violation.detected, violation.resolved, compliance.score_changed, usage.threshold_reached, usage.limit_exceeded, or *',
+    ],
     ['/api/webhooks', 'POST', { url: receiver.url, events: ['*'] }, 'Invalid request: secret is required'],
     ['/api/webhooks', 'POST', { url: receiver.url, events: ['*'], secret: 'short' }, 'Invalid request: secret must hold at least 16 characters'],
     ['/api/webhooks', 'POST', { url: receiver.url, events: ['*'], secret: SECRET, active: true }, 'Invalid request: Unrecognized key: "active"'],
     [`/api/webhooks/${id}`, 'PATCH', {}, 'Invalid request: send at least one of url, events, secret, active'],
     [`/api/webhooks/${id}`, 'PATCH', { active: 'yes' }, 'Invalid request: active must be true or false'],
     [`/api/webhooks/${id}`, 'PATCH', { secret: 'x'.repeat(15) }, 'Invalid request: secret must hold at least 16 characters'],
-    ['/api/webhooks/test', 'POST', { webhook_id: id, event_type: '*' }, 'Invalid request: event_type must be one of alert.created, alert.acknowledged, alert.resolved, case.created, case.updated, case.resolved, violation.detected, violation.resolved, compliance.score_changed, usage.threshold_reached, usage.limit_exceeded'],
+    [
+      '/api/webhooks/test',
+      'POST',
+      { webhook_id: id, event_type: '*' },
+      'Invalid request: event_type must be one of alert.created, alert.acknowledged, alert.resolved, case.created, case.updated, case.resolved, violation.detected, violation.resolved, compliance.score_changed, usage.threshold_reached, usage.limit_exceeded',
+    ],
     ['/api/webhooks/test', 'POST', { event_type: 'alert.created' }, 'Invalid request: webhook_id is required'],
   ]
   for (const [path, method, body, error] of cases) {

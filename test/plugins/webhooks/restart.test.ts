@@ -24,7 +24,7 @@ async function recorded(gw: WebhookGateway, webhookId: string, attempts: number)
   return delivery
 }
 
-t.test('a gateway started on the same store resumes a delivery\'s retry schedule where the stopped one left it', async (t) => {
+t.test("a gateway started on the same store resumes a delivery's retry schedule where the stopped one left it", async (t) => {
   const failing = await startReceiver(t, () => ({ status: 500 }))
   const dataDir = freshDataDir(t)
   const project = await seedWebhookProject(dataDir)
@@ -39,11 +39,18 @@ t.test('a gateway started on the same store resumes a delivery\'s retry schedule
   await before.gateway.close()
 
   const after = await startWebhookGateway(t, { dataDir, clock }, project)
-  t.match(await onlyDelivery(after, id), { status: 'pending', attempts: 2, next_attempt: new Date(first + 5 * MINUTE).toISOString() }, 'the schedule survived the restart')
+  t.match(
+    await onlyDelivery(after, id),
+    { status: 'pending', attempts: 2, next_attempt: new Date(first + 5 * MINUTE).toISOString() },
+    'the schedule survived the restart',
+  )
   clock.set(first + 5 * MINUTE)
   await until(() => failing.received.length === 3, 'the third attempt, from the new gateway')
   t.match(await recorded(after, id, 3), { next_attempt: new Date(first + 15 * MINUTE).toISOString() })
-  t.ok(failing.received.every((d) => d.headers['x-gateway-event-id'] === event.id), 'the same event id on every attempt')
+  t.ok(
+    failing.received.every((d) => d.headers['x-gateway-event-id'] === event.id),
+    'the same event id on every attempt',
+  )
 })
 
 t.test('an event committed while no gateway runs is delivered by the next one to start', async (t) => {

@@ -51,7 +51,11 @@ onBothStores(t, (t, place) => {
       await until(() => failing.received.length === attempts + 1, `the retry at ${offset / MINUTE} min`)
       delivery = await settledAfter(gw, id, attempts + 1)
       const next = RETRY_OFFSETS_MS[index + 1]
-      t.equal(delivery.next_attempt, next === undefined ? null : new Date(first + next).toISOString(), `after attempt ${attempts + 1} the next is scheduled from the first attempt`)
+      t.equal(
+        delivery.next_attempt,
+        next === undefined ? null : new Date(first + next).toISOString(),
+        `after attempt ${attempts + 1} the next is scheduled from the first attempt`,
+      )
       t.equal(failing.received[attempts]!.headers['x-gateway-timestamp'], String((first + offset) / 1000), 'each attempt is stamped with its own time')
     }
     t.match(delivery, { status: 'failed', attempts: 6, response_code: 500, next_attempt: null })
@@ -60,7 +64,10 @@ onBothStores(t, (t, place) => {
     await passAtNow()
     t.equal((await deliveryOf(gw, id)).attempts, 6, 'nothing more is attempted')
     t.equal(failing.received.length, 6, 'the first attempt and five retries')
-    t.ok(failing.received.every((d) => d.headers['x-gateway-event-id'] === event.id && d.raw.equals(failing.received[0]!.raw)), 'every attempt carries the same event id and the same body bytes')
+    t.ok(
+      failing.received.every((d) => d.headers['x-gateway-event-id'] === event.id && d.raw.equals(failing.received[0]!.raw)),
+      'every attempt carries the same event id and the same body bytes',
+    )
     t.equal(await counted(gw, 'retrying'), 5)
     t.equal(await counted(gw, 'failed'), 1)
   })

@@ -16,7 +16,10 @@ function verifies(secret: string, signed: Buffer, header: unknown): boolean {
 function checkSignatures(t: Test, delivery: ReceivedDelivery, secret: string): void {
   const timestamp = String(delivery.headers['x-gateway-timestamp'])
   t.ok(verifies(secret, delivery.raw, delivery.headers['x-gateway-signature']), 'x-gateway-signature is the HMAC of the raw body bytes')
-  t.ok(verifies(secret, Buffer.concat([Buffer.from(`${timestamp}.`), delivery.raw]), delivery.headers['x-gateway-signature-v2']), 'x-gateway-signature-v2 covers `${timestamp}.${body}`')
+  t.ok(
+    verifies(secret, Buffer.concat([Buffer.from(`${timestamp}.`), delivery.raw]), delivery.headers['x-gateway-signature-v2']),
+    'x-gateway-signature-v2 covers `${timestamp}.${body}`',
+  )
 }
 
 onBothStores(t, (t, place) => {
@@ -32,7 +35,11 @@ onBothStores(t, (t, place) => {
     t.equal(delivery.headers['content-type'], 'application/json')
     t.equal(delivery.headers['x-gateway-event-id'], event.id)
     t.equal(delivery.headers['x-gateway-timestamp'], String(Math.floor(gw.clock.now() / 1000)), 'unix seconds at the attempt')
-    t.equal(delivery.raw.toString('utf8'), JSON.stringify({ id: event.id, type: 'usage.threshold_reached', timestamp: '2025-06-02T09:00:00.000Z', project_id: gw.projectId, data }), 'the body is the spec\'s {id, type, timestamp, project_id, data}')
+    t.equal(
+      delivery.raw.toString('utf8'),
+      JSON.stringify({ id: event.id, type: 'usage.threshold_reached', timestamp: '2025-06-02T09:00:00.000Z', project_id: gw.projectId, data }),
+      "the body is the spec's {id, type, timestamp, project_id, data}",
+    )
     checkSignatures(t, delivery, SECRET)
     t.notOk(verifies('some-other-secret-123', delivery.raw, delivery.headers['x-gateway-signature']), 'another secret does not verify')
     const tampered = Buffer.from(delivery.raw)
@@ -66,7 +73,10 @@ onBothStores(t, (t, place) => {
     const event = await gw.emit('usage.limit_exceeded', gw.projectId)
     await until(() => receiver.received.length === 2, 'two deliveries')
     t.same(receiver.received.map((d) => d.path).sort(), ['/hooks/everything', '/hooks/exact'])
-    t.ok(receiver.received.every((d) => d.body.id === event.id), 'both carry the project\'s event')
+    t.ok(
+      receiver.received.every((d) => d.body.id === event.id),
+      "both carry the project's event",
+    )
     // Deliveries are created in one transaction per batch: had the others matched, they would exist now.
     for (const id of [otherKind, inactive]) t.same((await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries, [], `no delivery for ${id}`)
     for (const id of [exact, everything]) t.equal((await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries.length, 1)

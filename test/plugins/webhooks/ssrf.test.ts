@@ -21,7 +21,7 @@ async function strictGateway(t: Test, answers: Record<string, string[]> = {}, al
 }
 
 t.test('private, loopback, link-local, mapped and encoded targets are refused at registration with 400', async (t) => {
-  const gw = await strictGateway(t, { 'localhost': ['127.0.0.1', '::1'], 'internal.example': ['10.1.2.3'], 'mixed.example': ['93.184.216.34', '192.168.0.5'] })
+  const gw = await strictGateway(t, { localhost: ['127.0.0.1', '::1'], 'internal.example': ['10.1.2.3'], 'mixed.example': ['93.184.216.34', '192.168.0.5'] })
   const refused: Array<[url: string, reason: RegExp]> = [
     ['https://10.0.0.1/hooks', /private address \(10\.0\.0\.1\)/],
     ['https://172.16.5.4/hooks', /private/],
@@ -65,7 +65,7 @@ t.test('http targets are refused unless WEBHOOKS_ALLOW_HTTP is set, and https pu
   answers['hooks.example'] = ['10.0.0.1']
 })
 
-t.test('changing a webhook\'s url to a private target is refused too', async (t) => {
+t.test("changing a webhook's url to a private target is refused too", async (t) => {
   const answers = { 'hooks.example': ['93.184.216.34'] }
   const gw = await strictGateway(t, answers)
   const id = await register(gw, 'https://hooks.example/in')

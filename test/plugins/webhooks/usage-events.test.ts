@@ -12,7 +12,7 @@ const request = { messages: [{ role: 'user', content: 'Summarize the quarterly n
 onBothStores(t, (t, place) => {
   t.test('each usage event reaches the webhook exactly once per cause under real traffic against a small budget', async (t) => {
     const receiver = await startReceiver(t)
-    const gw = await startWebhookGateway(t, { ...await place(t), budgetDollars: 0.01 })
+    const gw = await startWebhookGateway(t, { ...(await place(t)), budgetDollars: 0.01 })
     const id = await register(gw, receiver.url, ['usage.threshold_reached', 'usage.limit_exceeded'])
     const passAtNow = await markerPass(t, gw)
     // no-store: identical requests would otherwise be free cache hits.
@@ -28,7 +28,10 @@ onBothStores(t, (t, place) => {
     await passAtNow()
     const deliveries = (await gw.api(`/api/webhooks/${id}/deliveries?limit=100`)).body.deliveries as any[]
     t.equal(deliveries.length, 3, 'one delivery per event')
-    await until(async () => (await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries.every((d: any) => d.status === 'succeeded'), 'the deliveries to succeed')
+    await until(
+      async () => (await gw.api(`/api/webhooks/${id}/deliveries`)).body.deliveries.every((d: any) => d.status === 'succeeded'),
+      'the deliveries to succeed',
+    )
     const received = receiver.received.map((d) => d.body)
     const causes = received.map((e) => `${e.type}${e.data.threshold_percent === undefined ? '' : `@${e.data.threshold_percent}`}`).sort()
     t.same(causes, ['usage.limit_exceeded', 'usage.threshold_reached@80', 'usage.threshold_reached@90'], 'one event per threshold and one for the limit')

@@ -20,7 +20,7 @@ async function rendered(t: Test, reply: WholeReply, path = '/api/ai/complete') {
   return { answer, finish }
 }
 
-t.test('a JSON reply carries the request id and the plugins\' headers; below 400 it is the given success', async (t) => {
+t.test("a JSON reply carries the request id and the plugins' headers; below 400 it is the given success", async (t) => {
   const { answer, finish } = await rendered(t, Reply.json({ ok: true }, 201, { 'x-extra': '1' }))
   t.equal(answer.status, 201)
   t.same(answer.body, { ok: true })
@@ -28,7 +28,7 @@ t.test('a JSON reply carries the request id and the plugins\' headers; below 400
   t.same(finish, { status: 201, reason: 'short_circuit' })
 })
 
-t.test('an error reply is written in the route\'s error shape and ends with its code and outcome', async (t) => {
+t.test("an error reply is written in the route's error shape and ends with its code and outcome", async (t) => {
   const { answer, finish } = await rendered(t, Reply.error(new PermissionError('This key may not call this route.')))
   t.equal(answer.status, 403)
   t.match(answer.body, { code: 'insufficient_permissions' })

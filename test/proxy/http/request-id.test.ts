@@ -21,7 +21,11 @@ t.test('ids made later sort after earlier ones, and no two are alike', async (t)
   t.equal(new Set(ids).size, ids.length)
   const outOfOrder = ids.filter((id, i) => i % 10 === 0 && i > 0 && !(ids[i - 1]! < id))
   t.same(outOfOrder, [], 'each millisecond starts after the one before')
-  t.same(ids.filter((id) => !V7.test(id)), [], 'all are UUIDv7')
+  t.same(
+    ids.filter((id) => !V7.test(id)),
+    [],
+    'all are UUIDv7',
+  )
 })
 
 t.test('a client id is kept when it is 1 to 128 of letters, digits and . _ : -', async (t) => {
@@ -29,8 +33,20 @@ t.test('a client id is kept when it is 1 to 128 of letters, digits and . _ : -',
     t.equal(clientRequestIdOf(id), id, id.slice(0, 40))
   }
   const hostile = [
-    '', 'x'.repeat(129), 'two words', 'a,b', 'a, b', 'bad\r\nset-cookie: x=1', 'tab\there', 'quote"d', '<script>',
-    'ümlaut', 'semi;colon', 'slash/path', '\u0000', 'emoji😀',
+    '',
+    'x'.repeat(129),
+    'two words',
+    'a,b',
+    'a, b',
+    'bad\r\nset-cookie: x=1',
+    'tab\there',
+    'quote"d',
+    '<script>',
+    'ümlaut',
+    'semi;colon',
+    'slash/path',
+    '\u0000',
+    'emoji😀',
   ]
   for (const id of hostile) t.equal(clientRequestIdOf(id), undefined, JSON.stringify(id).slice(0, 40))
   t.equal(clientRequestIdOf(undefined), undefined, 'absent')
@@ -39,18 +55,29 @@ t.test('a client id is kept when it is 1 to 128 of letters, digits and . _ : -',
 
 t.test('a valid x-request-id is echoed, logged, and kept apart from the records', async (t) => {
   const dataDir = freshDataDir(t)
-  const { keys: [seeded], projectId } = await seedProject(dataDir, {}, [{ type: 'sk', env: null }])
+  const {
+    keys: [seeded],
+    projectId,
+  } = await seedProject(dataDir, {}, [{ type: 'sk', env: null }])
   const log = captureLog()
   const { url, gateway } = await startTestGateway(t, { dataDir, overrides: { logLevel: 'info' }, logDestination: log.destination })
   const first = await call(`${url}/api/ai/complete`, { key: seeded!.key, body: hello, headers: { 'x-request-id': 'client-req:1' } })
-  const second = await call(`${url}/api/ai/complete`, { key: seeded!.key, body: { messages: [{ role: 'user', content: 'another' }] }, headers: { 'x-request-id': 'client-req:1' } })
+  const second = await call(`${url}/api/ai/complete`, {
+    key: seeded!.key,
+    body: { messages: [{ role: 'user', content: 'another' }] },
+    headers: { 'x-request-id': 'client-req:1' },
+  })
   t.equal(first.status, 200)
   t.equal(second.status, 200)
   t.equal(first.headers['x-request-id'], 'client-req:1', 'echoed, not replaced')
   t.equal(second.headers['x-request-id'], 'client-req:1', 'the same id sent twice is echoed twice')
   const lines = log.lines().filter((line) => line.msg === 'request')
   t.equal(lines.length, 2)
-  t.same(lines.map((line) => line.reqId), ['client-req:1', 'client-req:1'], 'the request line carries the client id')
+  t.same(
+    lines.map((line) => line.reqId),
+    ['client-req:1', 'client-req:1'],
+    'the request line carries the client id',
+  )
   const gatewayIds = lines.map((line) => String(line.gatewayReqId))
   t.match(gatewayIds[0], V7, 'and the gateway id its records are kept under')
   t.not(gatewayIds[0], gatewayIds[1])
@@ -72,7 +99,10 @@ t.test('an invalid x-request-id is replaced, never echoed, and the replacement l
   }
   const replaced = log.lines().filter((line) => line.msg?.startsWith('x-request-id replaced'))
   t.equal(replaced.length, hostile.length, 'one debug line per replacement')
-  t.ok(replaced.every((line) => line.level === 20), 'at debug')
+  t.ok(
+    replaced.every((line) => line.level === 20),
+    'at debug',
+  )
   for (const value of hostile) t.notOk(log.text().includes(value), `the bad value is not logged: ${value.slice(0, 20)}`)
 })
 

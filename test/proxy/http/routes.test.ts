@@ -3,14 +3,17 @@ import { Reply } from '../../../proxy/http/reply.ts'
 import { buildRouteTable, type Route } from '../../../proxy/http/routes.ts'
 
 const route = (method: string, path: string): Route => ({
-  method, path, name: `${method} ${path}`, kind: 'open', keyTypes: [], stream: false, handle: () => Reply.json({}),
+  method,
+  path,
+  name: `${method} ${path}`,
+  kind: 'open',
+  keyTypes: [],
+  stream: false,
+  handle: () => Reply.json({}),
 })
 
 test('a literal segment wins over a parameter in the same place, whichever was registered first', async (t) => {
-  const table = buildRouteTable([
-    route('PATCH', '/api/projects/:projectId/webhooks/:id'),
-    route('POST', '/api/projects/:projectId/webhooks/test'),
-  ])
+  const table = buildRouteTable([route('PATCH', '/api/projects/:projectId/webhooks/:id'), route('POST', '/api/projects/:projectId/webhooks/test')])
   const test = table.find('POST', '/api/projects/p1/webhooks/test')
   t.ok(test !== undefined && 'route' in test && test.route.path.endsWith('/test'), 'POST …/test reaches the test route, not a 405 from …/:id')
   t.same(test !== undefined && 'route' in test ? test.params : undefined, { projectId: 'p1' })
@@ -40,7 +43,11 @@ test('a trailing /* takes any non-empty rest of the path, after every more liter
   const param = table.find('GET', '/api/providers/openai/status')
   t.equal(param !== undefined && 'route' in param ? param.route.path : undefined, '/api/providers/:name/status', 'a parameter route wins over a wildcard')
   const shorter = table.find('GET', '/api/providers/mistral/v1/models')
-  t.same(shorter !== undefined && 'route' in shorter ? shorter.params : undefined, { '*': 'mistral/v1/models' }, 'the shorter prefix takes what the longer does not')
+  t.same(
+    shorter !== undefined && 'route' in shorter ? shorter.params : undefined,
+    { '*': 'mistral/v1/models' },
+    'the shorter prefix takes what the longer does not',
+  )
   t.same(table.find('GET', '/api/providers/openai/v1/files'), { allow: ['POST'] }, 'the longest matching prefix answers 405 for another method')
   const encoded = table.find('POST', '/api/providers/openai/v1/files%2Fx')
   t.same(encoded !== undefined && 'route' in encoded ? encoded.params : undefined, { '*': 'v1/files%2Fx' }, 'the rest is not decoded')

@@ -19,7 +19,11 @@ t.test('a failure that escapes the request handler ends that request, not the pr
     },
   }
   const handler = createHandler({
-    config: core, routes, chain: buildChain([], metrics), metrics, log: createLogger('silent'),
+    config: core,
+    routes,
+    chain: buildChain([], metrics),
+    metrics,
+    log: createLogger('silent'),
     clock: { now: () => Date.now() },
   })
   const server = createHttpServer(core, handler)

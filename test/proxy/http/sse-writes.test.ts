@@ -14,8 +14,14 @@ async function serve(t: Test, answer: (sse: SseWriter) => Promise<void>) {
   const server = createServer((_req, res: ServerResponse) => {
     const write = res.write.bind(res) as (chunk: string) => boolean
     const end = res.end.bind(res) as (chunk: string) => ServerResponse
-    res.write = ((chunk: string) => { counted.writes++; return write(chunk) }) as typeof res.write
-    res.end = ((chunk: string) => { if (chunk !== undefined && chunk !== '') counted.writes++; return end(chunk) }) as typeof res.end
+    res.write = ((chunk: string) => {
+      counted.writes++
+      return write(chunk)
+    }) as typeof res.write
+    res.end = ((chunk: string) => {
+      if (chunk !== undefined && chunk !== '') counted.writes++
+      return end(chunk)
+    }) as typeof res.end
     const sse = new SseWriter(res, new AbortController().signal)
     sse.open({ headers: {}, trailers: ['x-done'] })
     // As in the gateway, the answer is written from promise callbacks (after the provider's reads).

@@ -43,7 +43,11 @@ function reader(body: AsyncIterable<Buffer>) {
 t.test('a model that stays silent gets the stream opened and kept alive, and its answer follows', async (t) => {
   const { mock, url, key } = await setup(t)
   mock.hold()
-  const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
+  })
   t.equal(res.statusCode, 200, 'the status is sent while the model has not answered')
   await until(() => mock.held === 1, 'the request reached the model, which holds it')
   t.match(res.headers['content-type'], /^text\/event-stream/)
@@ -66,13 +70,20 @@ t.test('a failure after the stream was opened is its error event, not a status',
   const { mock, url, key } = await setup(t)
   mock.hold()
   mock.fail('bad-request')
-  const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
+  })
   t.equal(res.statusCode, 200)
   const body = reader(res.body)
   await body.until(1)
   mock.release()
   const events = parseSse(await body.rest())
-  t.same(events.map((e) => e.event), ['error'])
+  t.same(
+    events.map((e) => e.event),
+    ['error'],
+  )
   t.match(events[0]!.data, { error: 'Invalid request', code: 'context_length_exceeded' })
 })
 
@@ -80,7 +91,11 @@ t.test('a retry still serves a stream that was kept alive: nothing of an answer 
   const { mock, url, key } = await setup(t, KEEP_ALIVE_MS, 1)
   mock.hold()
   mock.fail('server-error')
-  const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
+  })
   const body = reader(res.body)
   await body.until(1)
   mock.release()
@@ -96,7 +111,11 @@ t.test('a fallback that serves a stream kept alive is the model its trailer name
   })
   mock.hold()
   mock.fail('server-error')
-  const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
+  })
   t.equal(res.headers['x-gateway-model'], undefined)
   const body = reader(res.body)
   await body.until(1)
@@ -108,7 +127,11 @@ t.test('a fallback that serves a stream kept alive is the model its trailer name
 
 t.test('a model that answers within the interval sends no comment', async (t) => {
   const { url, key } = await setup(t, 60_000)
-  const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
+  })
   t.equal(res.headers['x-gateway-model'], 'openai/gpt-4o-mini', 'the model is a header as usual')
   const text = await res.body.text()
   t.notOk(text.includes(KEEP_ALIVE_FRAME))
@@ -119,8 +142,12 @@ t.test('a model that answers within the interval sends no comment', async (t) =>
 t.test('before the interval a failure is still a plain error status', async (t) => {
   const { mock, url, key } = await setup(t, 60_000)
   mock.fail('bad-request')
-  const res = await request(`${url}/api/ai/chat`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(hello) })
-  t.equal(res.statusCode, 400, 'the provider\'s status')
+  const res = await request(`${url}/api/ai/chat`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(hello),
+  })
+  t.equal(res.statusCode, 400, "the provider's status")
   t.match(await res.body.json(), { error: 'Invalid request', code: 'context_length_exceeded' })
 })
 
@@ -153,7 +180,12 @@ t.test('the official OpenAI and Anthropic SDKs skip the comments', async (t) => 
   const anthropicFetch = recordingFetch()
   const anthropic = new Anthropic({ apiKey: key, baseURL: url, fetch: anthropicFetch.fetch, maxRetries: 0 })
   mock.hold()
-  const events = await anthropic.messages.create({ model: 'claude-3-haiku-20240307', max_tokens: 50, messages: [{ role: 'user', content: 'Hello there' }], stream: true })
+  const events = await anthropic.messages.create({
+    model: 'claude-3-haiku-20240307',
+    max_tokens: 50,
+    messages: [{ role: 'user', content: 'Hello there' }],
+    stream: true,
+  })
   mock.release()
   let said = ''
   for await (const event of events) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') said += event.delta.text

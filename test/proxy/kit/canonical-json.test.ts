@@ -3,18 +3,25 @@ import fc from 'fast-check'
 import { isDeepStrictEqual } from 'node:util'
 import { canonicalJson } from '../../../proxy/kit/canonical-json.ts'
 
-const reversed = (v: unknown): unknown => Array.isArray(v)
-  ? v.map(reversed)
-  : typeof v === 'object' && v !== null
-    ? Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reversed((v as Record<string, unknown>)[k])]))
-    : v
+const reversed = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(reversed)
+    : typeof v === 'object' && v !== null
+      ? Object.fromEntries(
+          Object.keys(v)
+            .reverse()
+            .map((k) => [k, reversed((v as Record<string, unknown>)[k])]),
+        )
+      : v
 
 t.test('canonical JSON denotes the same value, whatever order its objects were built in', async () => {
   const json = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown)
-  fc.assert(fc.property(json, (value) => {
-    const text = canonicalJson(value)
-    return text === canonicalJson(reversed(value)) && isDeepStrictEqual(JSON.parse(text), value)
-  }))
+  fc.assert(
+    fc.property(json, (value) => {
+      const text = canonicalJson(value)
+      return text === canonicalJson(reversed(value)) && isDeepStrictEqual(JSON.parse(text), value)
+    }),
+  )
 })
 
 t.test('it keeps what JSON.stringify keeps: undefined members are left out, undefined items are null', async (t) => {

@@ -20,5 +20,8 @@ t.test('fractions fall in [0, 1) and spread evenly over a 32-letter alphabet', a
     counts[Math.floor(f * 32)]!++
   }
   // Each letter expects 2,000; 5 standard deviations either way is about ±220.
-  t.ok(counts.every((c) => Math.abs(c - draws / 32) < 250), `counts ${counts.join(',')}`)
+  t.ok(
+    counts.every((c) => Math.abs(c - draws / 32) < 250),
+    `counts ${counts.join(',')}`,
+  )
 })

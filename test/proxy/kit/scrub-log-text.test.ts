@@ -5,9 +5,13 @@ import { UpstreamError } from '../../../proxy/pipeline/errors.ts'
 
 t.test('quoted spans go, whatever the quotes, apostrophes inside them included', async (t) => {
   t.equal(scrubLogText(`Invalid value for 'messages[0].content': "the user's plan"`), 'Invalid value for [quoted]: [quoted]')
-  t.equal(scrubLogText('Input \'it\'s my aunt\'s note\' is not valid'), 'Input [quoted] is not valid')
+  t.equal(scrubLogText("Input 'it's my aunt's note' is not valid"), 'Input [quoted] is not valid')
   t.equal(scrubLogText('saw “smart quotes” and «guillemets» and `ticks` and ‘single’'), 'saw [quoted] and [quoted] and [quoted] and [quoted]')
-  t.equal(scrubLogText('This model\'s context length is 8192 tokens; you asked for 9000.'), 'This model\'s context length is 8192 tokens; you asked for 9000.', 'apostrophes inside words open nothing')
+  t.equal(
+    scrubLogText("This model's context length is 8192 tokens; you asked for 9000."),
+    "This model's context length is 8192 tokens; you asked for 9000.",
+    'apostrophes inside words open nothing',
+  )
 })
 
 t.test('a quote left open drops everything after it', async (t) => {
@@ -32,23 +36,33 @@ t.test('the result is capped', async (t) => {
 
 t.test('a logged error keeps its class, status, codes and frames, with its message and causes scrubbed', async (t) => {
   const cause = Object.assign(new Error('connect ECONNREFUSED for jane@example.com'), { code: 'ECONNREFUSED' })
-  const err = new UpstreamError('openai answered 400: "secret prompt"', false, { cause, provider: { status: 400, type: 'invalid_request_error', code: 'invalid_value' } })
+  const err = new UpstreamError('openai answered 400: "secret prompt"', false, {
+    cause,
+    provider: { status: 400, type: 'invalid_request_error', code: 'invalid_value' },
+  })
   const logged = logError(err)
   t.match(logged, {
-    type: 'UpstreamError', status: 502, code: 'upstream_error', message: 'openai answered 400: [quoted]',
+    type: 'UpstreamError',
+    status: 502,
+    code: 'upstream_error',
+    message: 'openai answered 400: [quoted]',
     provider: { status: 400, type: 'invalid_request_error', code: 'invalid_value' },
     cause: { type: 'Error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED for [email]' },
   })
   t.match(logged['stack'], /^\s+at /)
-  t.notOk(JSON.stringify(logged).includes('secret prompt'), 'the stack\'s message line is not kept')
+  t.notOk(JSON.stringify(logged).includes('secret prompt'), "the stack's message line is not kept")
   t.same(logError('a thrown "string"'), { type: 'string', message: 'a thrown [quoted]' })
 })
 
-t.test('spans repeating the request\'s texts go before the rest is scrubbed, quoted or not', async (t) => {
+t.test("spans repeating the request's texts go before the rest is scrubbed, quoted or not", async (t) => {
   const texts = ['You are a helpful assistant.', 'Write to Margaret Okonkwo at margaret@example.com about the invoice']
   t.equal(scrubLogText(`could not process Write to Margaret Okonkwo at margaret@example.com`, texts), 'could not process [echoed]')
   t.equal(scrubLogText(`Invalid value: "${texts[1]}"`, texts), 'Invalid value: [quoted]')
-  t.equal(scrubLogText('could not process Write to Margaret Okonkwo'), 'could not process Write to Margaret Okonkwo', 'without the texts, an unquoted echo cannot be told')
+  t.equal(
+    scrubLogText('could not process Write to Margaret Okonkwo'),
+    'could not process Write to Margaret Okonkwo',
+    'without the texts, an unquoted echo cannot be told',
+  )
   const err = new UpstreamError('openai answered 400: could not process Write to Margaret Okonkwo', false, { cause: new Error(`bad body: ${texts[1]}`) })
   t.match(logError(err, texts), { message: 'openai answered 400: could not process [echoed]', cause: { message: 'bad body: [echoed]' } }, 'causes too')
 })

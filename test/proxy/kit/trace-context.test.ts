@@ -11,13 +11,28 @@ const VALID = `00-${TRACE_ID}-${PARENT_ID}-01`
 t.test('a traceparent is read per W3C Trace Context, version 00', async (t) => {
   t.same(traceParentOf({ traceparent: VALID }), { traceId: TRACE_ID, parentId: PARENT_ID, flags: '01' })
   t.same(traceParentOf({ traceparent: VALID, tracestate: 'rojo=00f067aa0ba902b7,congo=t61rcWkgMzE' }), {
-    traceId: TRACE_ID, parentId: PARENT_ID, flags: '01', tracestate: 'rojo=00f067aa0ba902b7,congo=t61rcWkgMzE',
+    traceId: TRACE_ID,
+    parentId: PARENT_ID,
+    flags: '01',
+    tracestate: 'rojo=00f067aa0ba902b7,congo=t61rcWkgMzE',
   })
-  t.same(traceParentOf({ traceparent: VALID, tracestate: 'a=1'.padEnd(600, 'x') }), { traceId: TRACE_ID, parentId: PARENT_ID, flags: '01' }, 'an oversized tracestate is dropped')
+  t.same(
+    traceParentOf({ traceparent: VALID, tracestate: 'a=1'.padEnd(600, 'x') }),
+    { traceId: TRACE_ID, parentId: PARENT_ID, flags: '01' },
+    'an oversized tracestate is dropped',
+  )
   const invalid = [
-    `00-${'0'.repeat(32)}-${PARENT_ID}-01`, `00-${TRACE_ID}-${'0'.repeat(16)}-01`, `00-${TRACE_ID.toUpperCase()}-${PARENT_ID}-01`,
-    `ff-${TRACE_ID}-${PARENT_ID}-01`, `01-${TRACE_ID}-${PARENT_ID}-01-extra`, `00-${TRACE_ID}-${PARENT_ID}-1`, `00-${TRACE_ID.slice(1)}-${PARENT_ID}-01`,
-    `${VALID} `, `00_${TRACE_ID}_${PARENT_ID}_01`, '', 'garbage',
+    `00-${'0'.repeat(32)}-${PARENT_ID}-01`,
+    `00-${TRACE_ID}-${'0'.repeat(16)}-01`,
+    `00-${TRACE_ID.toUpperCase()}-${PARENT_ID}-01`,
+    `ff-${TRACE_ID}-${PARENT_ID}-01`,
+    `01-${TRACE_ID}-${PARENT_ID}-01-extra`,
+    `00-${TRACE_ID}-${PARENT_ID}-1`,
+    `00-${TRACE_ID.slice(1)}-${PARENT_ID}-01`,
+    `${VALID} `,
+    `00_${TRACE_ID}_${PARENT_ID}_01`,
+    '',
+    'garbage',
   ]
   for (const traceparent of invalid) t.equal(traceParentOf({ traceparent }), undefined, traceparent)
   t.equal(traceParentOf({}), undefined, 'absent')
@@ -43,8 +58,8 @@ t.test('the provider call continues a valid incoming trace with a span id of its
   t.equal(version, '00')
   t.equal(traceId, TRACE_ID, 'the same trace')
   t.match(spanId, /^[0-9a-f]{16}$/)
-  t.not(spanId, PARENT_ID, 'a new span id, not the caller\'s')
-  t.equal(flags, '01', 'the caller\'s flags')
+  t.not(spanId, PARENT_ID, "a new span id, not the caller's")
+  t.equal(flags, '01', "the caller's flags")
   t.equal(sent.tracestate, 'rojo=00f067aa0ba902b7', 'tracestate passed through')
 })
 
@@ -60,7 +75,11 @@ t.test('a streamed call to Anthropic carries it too', async (t) => {
 t.test('with no valid traceparent in, none goes out (tracing off)', async (t) => {
   const { mock, url, key } = await setup(t)
   await call(`${url}/api/ai/complete`, { key, body: hello })
-  await call(`${url}/api/ai/complete`, { key, body: { messages: [{ role: 'user', content: 'two' }] }, headers: { traceparent: `00-${'0'.repeat(32)}-${PARENT_ID}-01`, tracestate: 'a=b' } })
+  await call(`${url}/api/ai/complete`, {
+    key,
+    body: { messages: [{ role: 'user', content: 'two' }] },
+    headers: { traceparent: `00-${'0'.repeat(32)}-${PARENT_ID}-01`, tracestate: 'a=b' },
+  })
   t.equal(mock.requests.length, 2)
   for (const sent of mock.requests) {
     t.equal(sent.headers.traceparent, undefined)

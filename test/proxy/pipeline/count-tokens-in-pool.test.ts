@@ -21,16 +21,30 @@ t.test('counts each text exactly, a long one cut into parts across tasks of at m
   const long = sentence.repeat(Math.ceil((2.5 * TASK_CHARS) / sentence.length))
   const texts = ['short', long, sentence.repeat(10)]
   const pool = recordingPool()
-  const counts = await countTokensInPool(texts, pool, { onTaskError: (_texts, err) => { throw err } })
+  const counts = await countTokensInPool(texts, pool, {
+    onTaskError: (_texts, err) => {
+      throw err
+    },
+  })
   t.same(counts, texts.map(countTokens))
   t.ok(pool.tasks.length >= 3, `${pool.tasks.length} tasks`)
-  t.ok(pool.tasks.every((task) => task.join('').length <= TASK_CHARS), 'no task holds more than TASK_CHARS characters')
+  t.ok(
+    pool.tasks.every((task) => task.join('').length <= TASK_CHARS),
+    'no task holds more than TASK_CHARS characters',
+  )
 })
 
 t.test('many short texts share a few tasks', async (t) => {
   const texts = Array.from({ length: 100 }, (_, i) => `${sentence.repeat(20)} ${i}`)
   const pool = recordingPool()
-  t.same(await countTokensInPool(texts, pool, { onTaskError: (_texts, err) => { throw err } }), texts.map(countTokens))
+  t.same(
+    await countTokensInPool(texts, pool, {
+      onTaskError: (_texts, err) => {
+        throw err
+      },
+    }),
+    texts.map(countTokens),
+  )
   t.equal(pool.tasks.length, Math.ceil(texts.join('').length / TASK_CHARS))
 })
 
@@ -38,5 +52,12 @@ t.test('a failed task is counted as onTaskError says; throwing there fails the c
   const texts = ['first text', 'second text']
   const failing = recordingPool(() => new Error('worker died'))
   t.same(await countTokensInPool(texts, failing, { onTaskError: (failed) => failed.map((text) => text.length) }), [10, 11])
-  await t.rejects(countTokensInPool(texts, failing, { onTaskError: (_texts, err) => { throw err } }), /worker died/)
+  await t.rejects(
+    countTokensInPool(texts, failing, {
+      onTaskError: (_texts, err) => {
+        throw err
+      },
+    }),
+    /worker died/,
+  )
 })

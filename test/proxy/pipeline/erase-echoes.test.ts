@@ -3,7 +3,7 @@ import { ECHO_MIN_CHARS, echoedChars, eraseEchoes } from '../../../proxy/pipelin
 
 const PROMPT = 'Please write a birthday card for Margaret Okonkwo-Lindqvist from the purple elephant club'
 
-t.test('an echo of the request, quoted or not, goes; the message\'s own words stay', async (t) => {
+t.test("an echo of the request, quoted or not, goes; the message's own words stay", async (t) => {
   t.equal(eraseEchoes(`could not process ${PROMPT}`, [PROMPT], '[echoed]'), 'could not process [echoed]')
   t.equal(eraseEchoes(`Input "${PROMPT}" is not valid`, ['first message', PROMPT], '[echoed]'), 'Input "[echoed]" is not valid')
   t.equal(
@@ -17,12 +17,12 @@ t.test('an echo of the request, quoted or not, goes; the message\'s own words st
 
 t.test('runs shorter than the minimum are ordinary vocabulary and stay', async (t) => {
   const prompt = 'Why is my JSON not valid? What is the maximum length of a context, in tokens?'
-  const message = 'This model\'s maximum context length is 8192 tokens; the input is not valid.'
+  const message = "This model's maximum context length is 8192 tokens; the input is not valid."
   t.equal(eraseEchoes(message, [prompt], '[echoed]'), message)
   t.equal(
     eraseEchoes(message, ['Why does it say the context length is too long?'], '[echoed]'),
-    'This model\'s maximum [echoed] 8192 tokens; the input is not valid.',
-    'a prompt that holds as many characters of the message\'s own wording takes them with it',
+    "This model's maximum [echoed] 8192 tokens; the input is not valid.",
+    "a prompt that holds as many characters of the message's own wording takes them with it",
   )
   t.equal(eraseEchoes('for Margaret', [PROMPT], '[echoed]'), 'for Margaret', `${'for Margaret'.length} characters, under ${ECHO_MIN_CHARS}`)
   t.equal(eraseEchoes('day card for Margaret', [PROMPT], '[echoed]'), '[echoed]', `${ECHO_MIN_CHARS} or more characters`)

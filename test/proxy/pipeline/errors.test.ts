@@ -2,8 +2,12 @@ import t from 'tap'
 import * as errors from '../../../proxy/pipeline/errors.ts'
 
 const cases: ReadonlyArray<[errors.GatewayError, number, Record<string, unknown>, Record<string, string>]> = [
-  [new errors.InvalidRequestError('Invalid request: x', 'x is wrong', [{ path: 'x', message: 'x is wrong' }]), 400,
-    { error: 'Invalid request: x', message: 'x is wrong', code: 'invalid_request', issues: [{ path: 'x', message: 'x is wrong' }] }, {}],
+  [
+    new errors.InvalidRequestError('Invalid request: x', 'x is wrong', [{ path: 'x', message: 'x is wrong' }]),
+    400,
+    { error: 'Invalid request: x', message: 'x is wrong', code: 'invalid_request', issues: [{ path: 'x', message: 'x is wrong' }] },
+    {},
+  ],
   [new errors.PermissionError('no'), 403, { error: 'API key lacks required permissions', message: 'no', code: 'insufficient_permissions' }, {}],
   [new errors.NotFoundError('gone'), 404, { error: 'Not found', message: 'gone', code: 'not_found' }, {}],
   [new errors.MethodNotAllowedError(['GET', 'POST']), 405, { error: 'Method not allowed', message: 'Use GET, POST on this path.' }, { allow: 'GET, POST' }],

@@ -9,12 +9,17 @@ t.test('pieces within both limits run inline, in order, until the budget is spen
 })
 
 t.test('every piece goes to exactly one place, and the inline ones never pass a limit', async (t) => {
-  fc.assert(fc.property(fc.array(fc.nat(100)), fc.nat(100), fc.nat(300), (sizes, maxInline, budget) => {
-    const { inline, pooled } = inlineOrPooled(sizes, { maxInline, budget })
-    const all = [...inline, ...pooled].sort((a, b) => a - b)
-    return all.every((index, i) => index === i) && all.length === sizes.length &&
-      inline.every((i) => sizes[i]! <= maxInline) &&
-      inline.reduce((sum, i) => sum + sizes[i]!, 0) <= budget
-  }))
+  fc.assert(
+    fc.property(fc.array(fc.nat(100)), fc.nat(100), fc.nat(300), (sizes, maxInline, budget) => {
+      const { inline, pooled } = inlineOrPooled(sizes, { maxInline, budget })
+      const all = [...inline, ...pooled].sort((a, b) => a - b)
+      return (
+        all.every((index, i) => index === i) &&
+        all.length === sizes.length &&
+        inline.every((i) => sizes[i]! <= maxInline) &&
+        inline.reduce((sum, i) => sum + sizes[i]!, 0) <= budget
+      )
+    }),
+  )
   t.pass()
 })

@@ -49,7 +49,7 @@ t.test('a batch that fails for one item is retried one by one, so only that item
   t.same(batches, [[1], [2, 3, 4], [2], [3], [4]])
 })
 
-t.test('a failure that is everyone\'s fails the whole batch at once, and the next turn still runs', async (t) => {
+t.test("a failure that is everyone's fails the whole batch at once, and the next turn still runs", async (t) => {
   let away = true
   const { batches, commit, releaseNext } = gatedCommit(() => (away ? new Error('database away') : undefined))
   const turn = batchedTurns(commit, { maxBatch: 10, retryAlone: () => false })

@@ -15,10 +15,12 @@ function heldRunner() {
       return new Promise<T>((resolve) => commits.push({ jobs: running, release: () => resolve(result) }))
     },
   }
-  const counted = <T>(fn: () => T) => () => {
-    running++
-    return fn()
-  }
+  const counted =
+    <T>(fn: () => T) =>
+    () => {
+      running++
+      return fn()
+    }
   return { runner, commits, counted }
 }
 
@@ -56,10 +58,25 @@ t.test('a group starts no sooner than the window after the previous one', async 
 
 t.test('a job that throws fails alone; a transaction that fails fails its whole group', async (t) => {
   const groups = groupCommit({ transaction: async <T>(fn: () => T) => fn() }, 0)
-  const [broken, fine] = await Promise.allSettled([groups.run(() => { throw new Error('broken') }), groups.run(() => 'fine')])
+  const [broken, fine] = await Promise.allSettled([
+    groups.run(() => {
+      throw new Error('broken')
+    }),
+    groups.run(() => 'fine'),
+  ])
   t.match(broken, { status: 'rejected', reason: { message: 'broken' } })
   t.same(fine, { status: 'fulfilled', value: 'fine' })
-  const closed = groupCommit({ transaction: () => { throw new Error('closed') } }, 0)
+  const closed = groupCommit(
+    {
+      transaction: () => {
+        throw new Error('closed')
+      },
+    },
+    0,
+  )
   const both = await Promise.allSettled([closed.run(() => 1), closed.run(() => 2)])
-  t.same(both.map((outcome) => outcome.status), ['rejected', 'rejected'])
+  t.same(
+    both.map((outcome) => outcome.status),
+    ['rejected', 'rejected'],
+  )
 })

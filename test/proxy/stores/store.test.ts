@@ -24,7 +24,10 @@ t.test('a data path that cannot be a directory stops with a line naming TOLLGATE
   const file = join(freshDataDir(t), 'data')
   writeFileSync(file, '')
   t.throws(() => openStore(file), new ConfigError(`the data directory ${file} is a file, not a directory (TOLLGATE_DATA)`))
-  t.throws(() => openStore(join(file, 'below')), new ConfigError(`the data directory ${join(file, 'below')} cannot be made: part of that path is a file (TOLLGATE_DATA)`))
+  t.throws(
+    () => openStore(join(file, 'below')),
+    new ConfigError(`the data directory ${join(file, 'below')} cannot be made: part of that path is a file (TOLLGATE_DATA)`),
+  )
 })
 
 t.test('one process opens a path once: a second handle shares the environment and closes only itself', async (t) => {

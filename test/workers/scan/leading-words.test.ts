@@ -13,7 +13,7 @@ t.test('reads the words every match starts with off a pattern, or says it cannot
   t.equal(leadingWords('(?:^|\\n)\\s*system:'), undefined, 'no word to anchor on: the pattern runs everywhere')
   t.equal(leadingWords('\\b(?:the\\s+)?user'), undefined, 'an optional first word')
   t.equal(leadingWords('describing\\.\\s+x'), undefined, 'no word boundary before the word')
-  t.equal(leadingWords('\\bi[\'’]?m'), undefined, 'a one-letter word')
+  t.equal(leadingWords("\\bi['’]?m"), undefined, 'a one-letter word')
   t.same(leadingWords('\\b(?:(?<!\\bno\\s)(?:olvida|ignora)|haz\\s+caso)'), ['olvida', 'ignora', 'haz'], 'a lookbehind looks before the word')
   t.same(leadingWords('\\b(?:révèle|répète)\\s'), ['révèle', 'répète'], 'accented letters after the first')
   t.equal(leadingWords('\\büber\\s'), undefined, 'a word that starts with an accented letter: \\b does not see its start')
@@ -39,7 +39,9 @@ t.test('every match of every prompt-injection signal starts with a word read off
     return count
   }
   const attacks = readFileSync(new URL('../../../eval/data/prompt-injection-families.jsonl', import.meta.url), 'utf8')
-    .split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { text: string }).text)
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { text: string }).text)
   const found = attacks.map(matchesIn)
   t.notOk(found.includes(-1), 'on the hand-written attacks and near misses')
   t.ok(found.reduce((a, b) => a + b, 0) > 200, 'which match signals often')
@@ -48,5 +50,8 @@ t.test('every match of every prompt-injection signal starts with a word read off
   const piece = fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom('now', 'all', 'not', 'Rules', 'instructions', 'the', 'you', 'x', 'DAN'))
   const gap = fc.constantFrom(' ', '  ', '\n', "'", '’', ', ', '', 's ', 'ing ', '\t')
   const text = fc.array(fc.tuple(piece, gap), { maxLength: 12 }).map((parts) => parts.map(([w, g]) => w + g).join(''))
-  fc.assert(fc.property(text, (sample) => matchesIn(sample) >= 0), { numRuns: 300 })
+  fc.assert(
+    fc.property(text, (sample) => matchesIn(sample) >= 0),
+    { numRuns: 300 },
+  )
 })

@@ -13,13 +13,15 @@ t.test('the order after "telling the model to", up to its sentence end', async (
 })
 
 t.test('spans lie inside the text and within a bounded length, whatever the input', async (t) => {
-  fc.assert(fc.property(fc.string({ maxLength: 400 }), fc.string({ maxLength: 400 }), (before, after) => {
-    const text = `${before} asks the model to ${after}`
-    for (const span of reportedOrders(text)) {
-      if (span.start < 0 || span.end > text.length || span.end <= span.start || span.end - span.start > 200) return false
-    }
-    return true
-  }))
+  fc.assert(
+    fc.property(fc.string({ maxLength: 400 }), fc.string({ maxLength: 400 }), (before, after) => {
+      const text = `${before} asks the model to ${after}`
+      for (const span of reportedOrders(text)) {
+        if (span.start < 0 || span.end > text.length || span.end <= span.start || span.end - span.start > 200) return false
+      }
+      return true
+    }),
+  )
   const hostile = 'tells the model to '.repeat(5000)
   const started = performance.now()
   reportedOrders(hostile)

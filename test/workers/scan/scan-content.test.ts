@@ -9,13 +9,19 @@ const MIXED = 'Mail ana@example.org or call +44 20 7946 0958. Card 4242 4242 424
 t.test('is exported as a worker task that scans a batch of texts, each on its own', async (t) => {
   t.equal(tasks.scanContentBatch, scanContentBatch)
   const texts = ['mail ana@example.org', 'nothing here', MIXED]
-  t.same(scanContentBatch({ texts }), texts.map((text) => scanContent({ text })))
+  t.same(
+    scanContentBatch({ texts }),
+    texts.map((text) => scanContent({ text })),
+  )
 })
 
 t.test('returns findings sorted by start with offsets into the text', async (t) => {
   const findings = scanContent({ text: MIXED })
   const starts = findings.map((f) => f.start)
-  t.same(starts, [...starts].sort((a, b) => a - b))
+  t.same(
+    starts,
+    [...starts].sort((a, b) => a - b),
+  )
   const byType = new Map(findings.map((f) => [f.type, MIXED.slice(f.start, f.end)]))
   t.equal(byType.get('EMAIL_ADDRESS'), 'ana@example.org')
   t.equal(byType.get('CREDIT_CARD'), '4242 4242 4242 4242')
@@ -25,7 +31,10 @@ t.test('returns findings sorted by start with offsets into the text', async (t) 
 
 t.test('reports only the types asked for', async (t) => {
   const findings = scanContent({ text: MIXED, types: ['IBAN_CODE'] })
-  t.same(findings.map((f) => f.type), ['IBAN_CODE'])
+  t.same(
+    findings.map((f) => f.type),
+    ['IBAN_CODE'],
+  )
   t.same(scanContent({ text: MIXED, types: [] }), [])
 })
 
@@ -53,10 +62,16 @@ t.test('returns nothing for empty text and gives the same answer twice', async (
 
 t.test('keeps every finding inside the text with a score between 0 and 1', async (t) => {
   fc.assert(
-    fc.property(fc.string({ unit: 'grapheme-composite', maxLength: 120 }), fc.constantFrom('', ' 4242424242424242', ' a@b.io', ' 10.0.0.1'), (noise, entity) => {
-      const text = noise + entity
-      return scanContent({ text }).every((f) => f.start >= 0 && f.start < f.end && f.end <= text.length && f.score >= 0 && f.score <= 1 && ENTITY_TYPES.includes(f.type))
-    }),
+    fc.property(
+      fc.string({ unit: 'grapheme-composite', maxLength: 120 }),
+      fc.constantFrom('', ' 4242424242424242', ' a@b.io', ' 10.0.0.1'),
+      (noise, entity) => {
+        const text = noise + entity
+        return scanContent({ text }).every(
+          (f) => f.start >= 0 && f.start < f.end && f.end <= text.length && f.score >= 0 && f.score <= 1 && ENTITY_TYPES.includes(f.type),
+        )
+      },
+    ),
     { numRuns: 200 },
   )
 })
@@ -64,9 +79,40 @@ t.test('keeps every finding inside the text with a score between 0 and 1', async
 // Inputs built to make backtracking regexes explode. The tap per-file timeout bounds the run;
 // each scan finishes in milliseconds because every pattern is bounded or anchored.
 const ADVERSARIAL_UNITS = [
-  'a', '1', '1 ', '(1)', 'a@', 'a.', '1.', '1:', '::', '-', 'x=', 'key=', 'key="', 'password ', 'eyJ', 'eyJa.', '%41',
-  'http://', '//a/', 'AKIA', 'xoxb-1', 'sk-', 'ignore ', 'curl -u ', '-----BEGIN PRIVATE KEY-----', '\u200b', 'ｘ',
-  'a.b@', 'Mz', '1/', '1-', 'DE1', 'AA1', 'ZXlK',
+  'a',
+  '1',
+  '1 ',
+  '(1)',
+  'a@',
+  'a.',
+  '1.',
+  '1:',
+  '::',
+  '-',
+  'x=',
+  'key=',
+  'key="',
+  'password ',
+  'eyJ',
+  'eyJa.',
+  '%41',
+  'http://',
+  '//a/',
+  'AKIA',
+  'xoxb-1',
+  'sk-',
+  'ignore ',
+  'curl -u ',
+  '-----BEGIN PRIVATE KEY-----',
+  '\u200b',
+  'ｘ',
+  'a.b@',
+  'Mz',
+  '1/',
+  '1-',
+  'DE1',
+  'AA1',
+  'ZXlK',
 ]
 
 t.test('scans 16 KB of adversarial repetition without catastrophic backtracking', async (t) => {

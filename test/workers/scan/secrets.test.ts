@@ -26,7 +26,7 @@ t.test('finds provider keys by their documented prefixes and formats', async (t)
   for (const key of keys) t.same(secrets(`config: use ${key} here`), [key], key.slice(0, 8))
 })
 
-t.test('finds the gateway\'s own sk_/pk_ keys', async (t) => {
+t.test("finds the gateway's own sk_/pk_ keys", async (t) => {
   const key = fake('sk_', 'prod_', 'R4y9ojfljoQoaF1LlqsajAIxNKu8tws8')
   t.same(secrets(`X-API-Key: ${key}`), [key])
 })
@@ -186,7 +186,7 @@ t.test('names that mean a lookup key, alphabet constants, code and bracketed pla
   t.same(secrets('token: (your token)'), [])
 })
 
-t.test('vendors\' documented example keys are not reported', async (t) => {
+t.test("vendors' documented example keys are not reported", async (t) => {
   t.same(secrets(fake('AKIA', 'IOSFODNN7', 'EXAMPLE')), [])
   t.same(secrets(`aws_secret_access_key = ${fake('wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCY', 'EXAMPLEKEY')}`), [])
   t.same(secrets(fake('AKIA', 'I44QH8DHB', 'EXAMPLE')), [], 'AWS writes its examples with EXAMPLE in them')

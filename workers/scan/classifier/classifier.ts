@@ -56,7 +56,9 @@ export async function openClassifier(settings: ClassifierSettings): Promise<Clas
   const unfed = session.inputNames.filter((name) => !FED_INPUTS.has(name))
   if (unfed.length > 0 || !session.inputNames.includes('input_ids')) {
     await session.release()
-    throw new Error(`the model ${settings.model} takes the inputs ${session.inputNames.join(', ')}; a classifier takes input_ids, and may take attention_mask and token_type_ids`)
+    throw new Error(
+      `the model ${settings.model} takes the inputs ${session.inputNames.join(', ')}; a classifier takes input_ids, and may take attention_mask and token_type_ids`,
+    )
   }
   const maxTokens = settings.maxTokens ?? tokenizer.maxLength ?? DEFAULT_MAX_TOKENS
   const body = maxTokens - tokenizer.before.length - tokenizer.after.length
@@ -71,7 +73,8 @@ export async function openClassifier(settings: ClassifierSettings): Promise<Clas
     }
     const output = (await session.run(feeds))[session.outputNames[0]!]!
     const logits = Array.from(output.data as Float32Array)
-    if (settings.injectionLabel >= logits.length) throw new Error(`it has ${logits.length} labels; injectionLabel ${settings.injectionLabel} is not one of them`)
+    if (settings.injectionLabel >= logits.length)
+      throw new Error(`it has ${logits.length} labels; injectionLabel ${settings.injectionLabel} is not one of them`)
     return softmax(logits)[settings.injectionLabel]!
   }
 
@@ -80,7 +83,8 @@ export async function openClassifier(settings: ClassifierSettings): Promise<Clas
       let best: ClassifierReading | undefined
       for (const window of tokenWindows(tokenizer.tokenize(text), body)) {
         const probability = await probabilityOf([...tokenizer.before, ...window.tokens.map((token) => token.id), ...tokenizer.after])
-        if (best === undefined || probability > best.probability) best = { start: window.start, end: window.end, probability, flagged: probability > settings.threshold }
+        if (best === undefined || probability > best.probability)
+          best = { start: window.start, end: window.end, probability, flagged: probability > settings.threshold }
       }
       return best
     },

@@ -30,7 +30,10 @@ export async function classifyUndecided(texts: readonly string[], findings: Find
     const reading = await classifier.read(text)
     if (reading === undefined || !reading.flagged) continue
     const probability = reading.probability
-    findings[i] = mergeFindings([...findings[i]!, { type: 'PROMPT_INJECTION', start: reading.start, end: reading.end, score: probability, heuristic: true, model: { probability, withRules: false } }])
+    findings[i] = mergeFindings([
+      ...findings[i]!,
+      { type: 'PROMPT_INJECTION', start: reading.start, end: reading.end, score: probability, heuristic: true, model: { probability, withRules: false } },
+    ])
   }
   return findings
 }

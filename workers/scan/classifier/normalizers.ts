@@ -25,14 +25,21 @@ export function normalizerOf(json: NormalizerJson | null | undefined): Normalize
         return strip ? stripAccents(lowered) : lowered
       }
     }
-    case 'Lowercase': return (word) => word.toLowerCase()
-    case 'StripAccents': return stripAccents
-    case 'NFC': case 'NFD': case 'NFKC': case 'NFKD': {
+    case 'Lowercase':
+      return (word) => word.toLowerCase()
+    case 'StripAccents':
+      return stripAccents
+    case 'NFC':
+    case 'NFD':
+    case 'NFKC':
+    case 'NFKD': {
       const form = json.type
       return (word) => word.normalize(form)
     }
-    case 'Precompiled': return (word) => word.normalize('NFKC')
-    case 'Strip': return (word) => word.trim()
+    case 'Precompiled':
+      return (word) => word.normalize('NFKC')
+    case 'Strip':
+      return (word) => word.trim()
     case 'Replace': {
       const pattern = json.pattern as { String?: string; Regex?: string }
       const content = String(json.content)
@@ -43,7 +50,8 @@ export function normalizerOf(json: NormalizerJson | null | undefined): Normalize
       const regex = new RegExp(pattern.Regex ?? '', 'gu')
       return (word) => word.replace(regex, content)
     }
-    default: throw new Error(`its normalizer "${json.type}" is not supported`)
+    default:
+      throw new Error(`its normalizer "${json.type}" is not supported`)
   }
 }
 

@@ -28,12 +28,18 @@ export function preTokenizerOf(json: PreTokenizerJson | null | undefined): PreTo
       const steps = (json.pretokenizers as PreTokenizerJson[]).map(preTokenizerOf)
       return (word) => steps.reduce<Word[]>((words, step) => words.flatMap(step), [word])
     }
-    case 'BertPreTokenizer': return matching(BERT_WORDS)
-    case 'Whitespace': return matching(WHITESPACE_WORDS)
-    case 'WhitespaceSplit': return matching(NON_SPACE)
-    case 'Punctuation': return matching(PUNCTUATION_WORDS)
-    case 'Metaspace': return metaspace(json)
-    default: throw new Error(`its pre-tokenizer "${json.type}" is not supported`)
+    case 'BertPreTokenizer':
+      return matching(BERT_WORDS)
+    case 'Whitespace':
+      return matching(WHITESPACE_WORDS)
+    case 'WhitespaceSplit':
+      return matching(NON_SPACE)
+    case 'Punctuation':
+      return matching(PUNCTUATION_WORDS)
+    case 'Metaspace':
+      return metaspace(json)
+    default:
+      throw new Error(`its pre-tokenizer "${json.type}" is not supported`)
   }
 }
 

@@ -10,9 +10,12 @@ export interface TokenModelJson {
 
 export function tokenModelOf(json: TokenModelJson): TokenModel {
   switch (json.type) {
-    case 'WordPiece': return wordPiece(json)
-    case 'Unigram': return unigram(json)
-    default: throw new Error(`its model type "${json.type}" is not supported (WordPiece and Unigram are)`)
+    case 'WordPiece':
+      return wordPiece(json)
+    case 'Unigram':
+      return unigram(json)
+    default:
+      throw new Error(`its model type "${json.type}" is not supported (WordPiece and Unigram are)`)
   }
 }
 

@@ -92,7 +92,9 @@ function specialsOf(json: PostProcessorJson | null | undefined): { before: numbe
       const steps = (json.processors as PostProcessorJson[]).map(specialsOf)
       return { before: steps.flatMap((s) => s.before), after: steps.flatMap((s) => s.after) }
     }
-    case 'ByteLevel': return { before: [], after: [] }
-    default: throw new Error(`its post-processor "${json.type}" is not supported`)
+    case 'ByteLevel':
+      return { before: [], after: [] }
+    default:
+      throw new Error(`its post-processor "${json.type}" is not supported`)
   }
 }

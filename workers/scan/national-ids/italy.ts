@@ -5,10 +5,7 @@
 import type { IdRule } from './rule.ts'
 
 const DIGIT_OR_OMOCODE = '[\\dLMNPQRSTUV]'
-const FISCAL_CODE = new RegExp(
-  `(?<![\\w])[A-Z]{6}${DIGIT_OR_OMOCODE}{2}[ABCDEHLMPRST]${DIGIT_OR_OMOCODE}{2}[A-Z]${DIGIT_OR_OMOCODE}{3}[A-Z](?![\\w])`,
-  'gi',
-)
+const FISCAL_CODE = new RegExp(`(?<![\\w])[A-Z]{6}${DIGIT_OR_OMOCODE}{2}[ABCDEHLMPRST]${DIGIT_OR_OMOCODE}{2}[A-Z]${DIGIT_OR_OMOCODE}{3}[A-Z](?![\\w])`, 'gi')
 // Values of characters in odd (1st, 3rd, …) positions, indexed by digit or letter A–Z.
 const ODD_VALUES = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23] as const
 

@@ -8,7 +8,15 @@ const TNIN = /(?<![\d])[1-8]\d{12}(?![\w])/g
 // Province codes of the Department of Provincial Administration (also ISO 3166-2:TH): 10–27,
 // 30–49, 50–58, 60–67, 70–77, 80–86, 90–96.
 function isProvinceCode(code: number): boolean {
-  return [[10, 27], [30, 49], [50, 58], [60, 67], [70, 77], [80, 86], [90, 96]].some(([low, high]) => code >= (low as number) && code <= (high as number))
+  return [
+    [10, 27],
+    [30, 49],
+    [50, 58],
+    [60, 67],
+    [70, 77],
+    [80, 86],
+    [90, 96],
+  ].some(([low, high]) => code >= (low as number) && code <= (high as number))
 }
 
 function isTnin(d: string): boolean {

@@ -33,10 +33,7 @@ const NPI_PREFIX = '80840'
 
 // MBI letters exclude S, L, O, I, B and Z (CMS MBI format specification).
 const MBI_LETTER = '[AC-HJKMNP-RT-Y]'
-const MBI = new RegExp(
-  `(?<![\\d\\-])[1-9]${MBI_LETTER}[AC-HJKMNP-RT-Y\\d]\\d-?${MBI_LETTER}[AC-HJKMNP-RT-Y\\d]\\d-?${MBI_LETTER}{2}\\d{2}(?![\\w\\-])`,
-  'gi',
-)
+const MBI = new RegExp(`(?<![\\d\\-])[1-9]${MBI_LETTER}[AC-HJKMNP-RT-Y\\d]\\d-?${MBI_LETTER}[AC-HJKMNP-RT-Y\\d]\\d-?${MBI_LETTER}{2}\\d{2}(?![\\w\\-])`, 'gi')
 
 const ABA = /(?<![\d-])\d{4}(-?)\d{4}\1\d(?![\w-])/g
 const ABA_WEIGHTS = [3, 7, 1, 3, 7, 1, 3, 7, 1] as const

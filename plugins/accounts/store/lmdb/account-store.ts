@@ -40,7 +40,10 @@ export function openLmdbAccountStore(store: PluginStore, clock: Clock, config: A
     members: async (organizationId) => organizationRecords.members(organizationId),
   }
   return {
-    users, organizations, oneTimeTokens, refreshTokens,
+    users,
+    organizations,
+    oneTimeTokens,
+    refreshTokens,
     changes: lmdbMembershipChanges(store, { users: userRecords, organizations: organizationRecords, oneTimeTokens: oneTimeTokens.records, refreshTokens }),
     audit: openAuditLog(store, clock),
     limiter: config.shared ? createStoreAttemptLimiter(store, clock) : createMemoryAttemptLimiter(clock),

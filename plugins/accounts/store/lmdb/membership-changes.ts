@@ -20,7 +20,9 @@ interface LmdbRecords {
 export function lmdbMembershipChanges(store: PluginStore, records: LmdbRecords): MembershipChanges {
   const { users, organizations, oneTimeTokens, refreshTokens } = records
   const targetOf = (member: Member, userId: string, newRole: Role | undefined) =>
-    checkMemberChange(member, userId, organizations.membership(member.organization.id, userId), newRole, () => countOwners(organizations.members(member.organization.id)))
+    checkMemberChange(member, userId, organizations.membership(member.organization.id, userId), newRole, () =>
+      countOwners(organizations.members(member.organization.id)),
+    )
 
   return {
     signUp(input) {
@@ -28,7 +30,13 @@ export function lmdbMembershipChanges(store: PluginStore, records: LmdbRecords):
         const existing = users.byEmail(input.email)
         if (existing !== undefined) return { existing }
         const organization = organizations.create(input.organizationName, input.createdAt)
-        const user = users.create({ email: input.email, passwordHash: input.passwordHash, verified: false, organizationId: organization.id, createdAt: input.createdAt })!
+        const user = users.create({
+          email: input.email,
+          passwordHash: input.passwordHash,
+          verified: false,
+          organizationId: organization.id,
+          createdAt: input.createdAt,
+        })!
         organizations.putMembership({ organizationId: organization.id, userId: user.id, role: 'owner', joinedAt: input.createdAt })
         return { created: user }
       })
@@ -50,9 +58,10 @@ export function lmdbMembershipChanges(store: PluginStore, records: LmdbRecords):
         const existing = users.byEmail(pending.email)
         checkJoin(existing, pending.organizationId)
         const taken = oneTimeTokens.take('invite', token, now)!
-        const user = existing === undefined
-          ? users.create({ email: taken.email, passwordHash, verified: true, organizationId: taken.organizationId, createdAt: joinedAt })!
-          : users.update(existing.id, { organizationId: taken.organizationId, verified: true, passwordHash: existing.passwordHash ?? passwordHash })
+        const user =
+          existing === undefined
+            ? users.create({ email: taken.email, passwordHash, verified: true, organizationId: taken.organizationId, createdAt: joinedAt })!
+            : users.update(existing.id, { organizationId: taken.organizationId, verified: true, passwordHash: existing.passwordHash ?? passwordHash })
         organizations.putMembership({ organizationId: taken.organizationId, userId: user.id, role: taken.role, joinedAt })
         return { user, invitation: taken }
       })

@@ -9,7 +9,12 @@ import type { OutboxMessage } from '../outbox.ts'
 export function listOutbox(store: PluginStore, to?: string): OutboxMessage[] {
   const messages = store.open<OutboxMessage>('outbox')
   const wanted = to?.trim().toLowerCase()
-  return [...messages.getRange().map(({ value }) => value).filter((m) => wanted === undefined || m.to === wanted)]
+  return [
+    ...messages
+      .getRange()
+      .map(({ value }) => value)
+      .filter((m) => wanted === undefined || m.to === wanted),
+  ]
 }
 
 export function createOutboxMailer(store: PluginStore, clock: Clock): Mailer {

@@ -25,7 +25,13 @@ async function sharedSigningKey(database: PluginDatabase): Promise<SigningKeyJwk
   return rows[0]!.value
 }
 
-export async function openPostgresAccountStore(database: PluginDatabase, clock: Clock, config: AccountsConfig, refreshLifetimeMs: number, log: Logger): Promise<AccountStore> {
+export async function openPostgresAccountStore(
+  database: PluginDatabase,
+  clock: Clock,
+  config: AccountsConfig,
+  refreshLifetimeMs: number,
+  log: Logger,
+): Promise<AccountStore> {
   await database.migrate(ACCOUNTS_MIGRATIONS)
   return {
     users: postgresUsers(database),
@@ -35,9 +41,10 @@ export async function openPostgresAccountStore(database: PluginDatabase, clock: 
     refreshTokens: postgresRefreshTokens(database, refreshLifetimeMs),
     audit: postgresAuditLog(database, clock),
     limiter: postgresAttemptLimiter(database, clock),
-    mailer: config.smtpUrl === undefined
-      ? postgresOutboxMailer(database, clock)
-      : postgresRelayMailer(database, clock, createSmtpMailer(config.smtpUrl, config.mailFrom), log),
+    mailer:
+      config.smtpUrl === undefined
+        ? postgresOutboxMailer(database, clock)
+        : postgresRelayMailer(database, clock, createSmtpMailer(config.smtpUrl, config.mailFrom), log),
     storedSigningKey: () => sharedSigningKey(database),
   }
 }

@@ -20,19 +20,27 @@ export function postgresAttemptLimiter(database: PluginDatabase, clock: Clock): 
       const hashed = keys.map(({ key, limit }) => ({ key: digestOf(key), limit }))
       const digests = [...new Set(hashed.map(({ key }) => key))].sort()
       return database.transaction(async (sql) => {
-        await sql.query(`SELECT pg_advisory_xact_lock(hashtext('accounts attempt ' || digest)) FROM unnest($1::text[]) AS digest ORDER BY digest COLLATE "C"`, [digests])
+        await sql.query(`SELECT pg_advisory_xact_lock(hashtext('accounts attempt ' || digest)) FROM unnest($1::text[]) AS digest ORDER BY digest COLLATE "C"`, [
+          digests,
+        ])
         const now = clock.now()
         await sql.query(
           `DELETE FROM accounts_attempt_windows WHERE digest IN (
-             SELECT digest FROM accounts_attempt_windows WHERE start <= $1 ORDER BY start LIMIT ${SWEEP_PER_ATTEMPT} FOR UPDATE SKIP LOCKED)`, [now - WINDOW_MS])
+             SELECT digest FROM accounts_attempt_windows WHERE start <= $1 ORDER BY start LIMIT ${SWEEP_PER_ATTEMPT} FOR UPDATE SKIP LOCKED)`,
+          [now - WINDOW_MS],
+        )
         const { rows } = await sql.query<{ digest: string; start: string; count: number }>(
-          'SELECT digest, start, count FROM accounts_attempt_windows WHERE digest = ANY($1::text[])', [digests])
+          'SELECT digest, start, count FROM accounts_attempt_windows WHERE digest = ANY($1::text[])',
+          [digests],
+        )
         const windows = new Map<string, AttemptWindow>(rows.map((row) => [row.digest, { start: Number(row.start), count: row.count }]))
         const { attempt, changes } = decideAttempt(hashed, (digest) => windows.get(digest), now)
         for (const { key, window } of changes) {
           await sql.query(
             `INSERT INTO accounts_attempt_windows (digest, start, count) VALUES ($1, $2, $3)
-             ON CONFLICT (digest) DO UPDATE SET start = excluded.start, count = excluded.count`, [key, window.start, window.count])
+             ON CONFLICT (digest) DO UPDATE SET start = excluded.start, count = excluded.count`,
+            [key, window.start, window.count],
+          )
         }
         return attempt
       })

@@ -15,7 +15,9 @@ export function postgresAuditLog(sql: Sql, clock: Clock): AuditLog {
     },
     async list(organizationId, limit) {
       const { rows } = await sql.query<{ entry: AuditEntry }>(
-        'SELECT entry FROM accounts_audit_log WHERE organization_id = $1 ORDER BY id COLLATE "C" DESC LIMIT $2', [organizationId, limit])
+        'SELECT entry FROM accounts_audit_log WHERE organization_id = $1 ORDER BY id COLLATE "C" DESC LIMIT $2',
+        [organizationId, limit],
+      )
       return rows.map((row) => row.entry)
     },
   }

@@ -14,7 +14,11 @@ import { normalizeEmail, type User } from '../users.ts'
 type Row<T> = { record: T }
 
 async function insertUser(sql: Sql, user: User): Promise<boolean> {
-  const { rowCount } = await sql.query('INSERT INTO accounts_users (id, email, record) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING', [user.id, user.email, user])
+  const { rowCount } = await sql.query('INSERT INTO accounts_users (id, email, record) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING', [
+    user.id,
+    user.email,
+    user,
+  ])
   return rowCount === 1
 }
 
@@ -24,9 +28,12 @@ async function updateUser(sql: Sql, id: string, changes: Partial<User>): Promise
   return rows[0].record
 }
 
-const putMembership = (sql: Sql, membership: Membership) => sql.query(
-  `INSERT INTO accounts_memberships (organization_id, user_id, record) VALUES ($1, $2, $3)
-   ON CONFLICT (organization_id, user_id) DO UPDATE SET record = excluded.record`, [membership.organizationId, membership.userId, membership])
+const putMembership = (sql: Sql, membership: Membership) =>
+  sql.query(
+    `INSERT INTO accounts_memberships (organization_id, user_id, record) VALUES ($1, $2, $3)
+   ON CONFLICT (organization_id, user_id) DO UPDATE SET record = excluded.record`,
+    [membership.organizationId, membership.userId, membership],
+  )
 
 const userByEmail = async (sql: Sql, email: string, lock: boolean) =>
   (await sql.query<Row<User>>(`SELECT record FROM accounts_users WHERE email = $1${lock ? ' FOR UPDATE' : ''}`, [normalizeEmail(email)])).rows[0]?.record
@@ -36,14 +43,27 @@ export function postgresMembershipChanges(database: PluginDatabase): MembershipC
   async function targetOf(sql: Sql, member: Member, userId: string, newRole: Role | undefined): Promise<Membership> {
     const { rows } = await sql.query<Row<Membership>>('SELECT record FROM accounts_memberships WHERE organization_id = $1 FOR UPDATE', [member.organization.id])
     const members = rows.map((row) => row.record)
-    return checkMemberChange(member, userId, members.find((m) => m.userId === userId), newRole, () => countOwners(members))
+    return checkMemberChange(
+      member,
+      userId,
+      members.find((m) => m.userId === userId),
+      newRole,
+      () => countOwners(members),
+    )
   }
 
   return {
     signUp(input) {
       return database.transaction(async (sql): Promise<SignUpOutcome> => {
         const organization: Organization = { id: randomUUID(), name: input.organizationName, createdAt: input.createdAt }
-        const user: User = { id: randomUUID(), email: normalizeEmail(input.email), passwordHash: input.passwordHash, verified: false, organizationId: organization.id, createdAt: input.createdAt }
+        const user: User = {
+          id: randomUUID(),
+          email: normalizeEmail(input.email),
+          passwordHash: input.passwordHash,
+          verified: false,
+          organizationId: organization.id,
+          createdAt: input.createdAt,
+        }
         // The unique e-mail decides between two sign-ups of one address on two gateways.
         if (!(await insertUser(sql, user))) return { existing: (await userByEmail(sql, user.email, false))! }
         await sql.query('INSERT INTO accounts_organizations (id, record) VALUES ($1, $2)', [organization.id, organization])
@@ -58,7 +78,9 @@ export function postgresMembershipChanges(database: PluginDatabase): MembershipC
         // Once verified, older links of the same address are dead: none may reset the password.
         const { rowCount } = await sql.query(
           `UPDATE accounts_users SET record = record || jsonb_build_object('verified', true, 'passwordHash', $2::text)
-           WHERE id = $1 AND NOT (record->>'verified')::boolean`, [payload.userId, payload.passwordHash])
+           WHERE id = $1 AND NOT (record->>'verified')::boolean`,
+          [payload.userId, payload.passwordHash],
+        )
         return rowCount === 1
       })
     },
@@ -77,7 +99,11 @@ export function postgresMembershipChanges(database: PluginDatabase): MembershipC
           // Signed up on another gateway since the check: an account of another organization now.
           if (!(await insertUser(sql, user))) throw memberElsewhere()
         } else {
-          user = await updateUser(sql, existing.id, { organizationId: invitation.organizationId, verified: true, passwordHash: existing.passwordHash ?? passwordHash })
+          user = await updateUser(sql, existing.id, {
+            organizationId: invitation.organizationId,
+            verified: true,
+            passwordHash: existing.passwordHash ?? passwordHash,
+          })
         }
         await putMembership(sql, { organizationId: invitation.organizationId, userId: user.id, role: invitation.role, joinedAt })
         return { user, invitation }

@@ -22,7 +22,9 @@ const RETRY_STEP_MS = 60_000
 export async function listSharedOutbox(sql: Sql, to?: string): Promise<OutboxMessage[]> {
   const wanted = to?.trim().toLowerCase()
   const { rows } = await sql.query<{ message: OutboxMessage }>(
-    `SELECT message FROM accounts_outbox WHERE $1::text IS NULL OR recipient = $1 ORDER BY id COLLATE "C"`, [wanted ?? null])
+    `SELECT message FROM accounts_outbox WHERE $1::text IS NULL OR recipient = $1 ORDER BY id COLLATE "C"`,
+    [wanted ?? null],
+  )
   return rows.map((row) => row.message)
 }
 
@@ -50,7 +52,9 @@ export function postgresRelayMailer(database: PluginDatabase, clock: Clock, rela
     return database.transaction(async (sql) => {
       const now = clock.now()
       const { rows } = await sql.query<{ id: string; message: OutboxMessage; attempts: number }>(
-        'SELECT id, message, attempts FROM accounts_outbox WHERE next_attempt_at <= $1 ORDER BY id COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED', [now])
+        'SELECT id, message, attempts FROM accounts_outbox WHERE next_attempt_at <= $1 ORDER BY id COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED',
+        [now],
+      )
       const taken = rows[0]
       if (taken === undefined) return false
       try {

@@ -17,7 +17,12 @@ export function postgresRefreshTokens(database: PluginDatabase, lifetimeMs: numb
   const revoke = (sql: Sql, familyId: string) => sql.query('UPDATE accounts_token_families SET revoked = true WHERE id = $1', [familyId])
   async function issueInFamily(sql: Sql, familyId: string, userId: string, now: number): Promise<string> {
     const token = newOpaqueToken()
-    await sql.query('INSERT INTO accounts_refresh_tokens (digest, family_id, user_id, expires_at) VALUES ($1, $2, $3, $4)', [tokenDigest(token), familyId, userId, now + lifetimeMs])
+    await sql.query('INSERT INTO accounts_refresh_tokens (digest, family_id, user_id, expires_at) VALUES ($1, $2, $3, $4)', [
+      tokenDigest(token),
+      familyId,
+      userId,
+      now + lifetimeMs,
+    ])
     return token
   }
 
@@ -25,7 +30,9 @@ export function postgresRefreshTokens(database: PluginDatabase, lifetimeMs: numb
   async function refusal(sql: Sql, digest: string): Promise<Rotation> {
     const { rows } = await sql.query<{ family_id: string; rotated: boolean; revoked: boolean | null }>(
       `SELECT t.family_id, t.rotated, f.revoked FROM accounts_refresh_tokens t
-       LEFT JOIN accounts_token_families f ON f.id = t.family_id WHERE t.digest = $1`, [digest])
+       LEFT JOIN accounts_token_families f ON f.id = t.family_id WHERE t.digest = $1`,
+      [digest],
+    )
     const stored = rows[0]
     if (stored === undefined) return { ok: false, reason: 'unknown' }
     if (stored.revoked !== false) return { ok: false, reason: 'revoked' }
@@ -48,11 +55,15 @@ export function postgresRefreshTokens(database: PluginDatabase, lifetimeMs: numb
       const digest = tokenDigest(token)
       return database.transaction(async (sql): Promise<Rotation> => {
         const { rows } = await sql.query<{ family_id: string; user_id: string }>(
-          `UPDATE accounts_refresh_tokens SET rotated = true WHERE digest = $1 AND NOT rotated AND expires_at > $2 RETURNING family_id, user_id`, [digest, now])
+          `UPDATE accounts_refresh_tokens SET rotated = true WHERE digest = $1 AND NOT rotated AND expires_at > $2 RETURNING family_id, user_id`,
+          [digest, now],
+        )
         const rotated = rows[0]
         if (rotated === undefined) return refusal(sql, digest)
         const family = await sql.query<{ allowed: boolean }>(
-          `SELECT ${IS_MEMBER} AS allowed FROM accounts_token_families WHERE id = $2 AND NOT revoked FOR UPDATE`, [rotated.user_id, rotated.family_id])
+          `SELECT ${IS_MEMBER} AS allowed FROM accounts_token_families WHERE id = $2 AND NOT revoked FOR UPDATE`,
+          [rotated.user_id, rotated.family_id],
+        )
         if (family.rows[0] === undefined) return { ok: false, reason: 'revoked' }
         if (!family.rows[0].allowed) {
           await revoke(sql, rotated.family_id)
@@ -64,7 +75,9 @@ export function postgresRefreshTokens(database: PluginDatabase, lifetimeMs: numb
     },
     async revokeByToken(token) {
       const { rowCount } = await database.query(
-        'UPDATE accounts_token_families SET revoked = true WHERE id = (SELECT family_id FROM accounts_refresh_tokens WHERE digest = $1) RETURNING id', [tokenDigest(token)])
+        'UPDATE accounts_token_families SET revoked = true WHERE id = (SELECT family_id FROM accounts_refresh_tokens WHERE digest = $1) RETURNING id',
+        [tokenDigest(token)],
+      )
       if (rowCount !== 0) return true
       // A token whose family was swept away is known still, as in LMDB.
       return (await database.query('SELECT 1 FROM accounts_refresh_tokens WHERE digest = $1', [tokenDigest(token)])).rowCount !== 0

@@ -3,9 +3,10 @@
 // are what is looked up, locked or swept on. Tokens are stored by their SHA-256 digest only.
 import type { Migration, Sql } from '../../../../proxy/stores/database.ts'
 
-export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [{
-  version: 1,
-  sql: `
+export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
     CREATE TABLE accounts_meta (name text PRIMARY KEY, value jsonb NOT NULL);
     CREATE TABLE accounts_organizations (id text PRIMARY KEY, record jsonb NOT NULL);
     CREATE TABLE accounts_users (id text PRIMARY KEY, email text NOT NULL UNIQUE, record jsonb NOT NULL);
@@ -54,7 +55,8 @@ export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [{
       next_attempt_at bigint NOT NULL DEFAULT 0
     );
   `,
-}]
+  },
+]
 
 // Rows removed per statement by the sweeps of expired records, so none holds its locks long.
 const SWEEP_BATCH = 1000
@@ -63,6 +65,7 @@ const SWEEP_BATCH = 1000
 export async function removeExpired(sql: Sql, table: string, key: string, now: number): Promise<void> {
   let removed = SWEEP_BATCH
   while (removed === SWEEP_BATCH) {
-    removed = (await sql.query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE expires_at <= $1 LIMIT ${SWEEP_BATCH})`, [now])).rowCount ?? 0
+    removed =
+      (await sql.query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE expires_at <= $1 LIMIT ${SWEEP_BATCH})`, [now])).rowCount ?? 0
   }
 }

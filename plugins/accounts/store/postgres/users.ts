@@ -28,16 +28,23 @@ export function postgresOrganizations(sql: Sql): Organizations {
     },
     async rename(id, name) {
       const { rows } = await sql.query<Row<Organization>>(
-        `UPDATE accounts_organizations SET record = record || jsonb_build_object('name', $2::text) WHERE id = $1 RETURNING record`, [id, name])
+        `UPDATE accounts_organizations SET record = record || jsonb_build_object('name', $2::text) WHERE id = $1 RETURNING record`,
+        [id, name],
+      )
       if (rows[0] === undefined) throw new Error(`no organization ${id}`)
       return rows[0].record
     },
     async membership(organizationId, userId) {
-      const { rows } = await sql.query<Row<Membership>>('SELECT record FROM accounts_memberships WHERE organization_id = $1 AND user_id = $2', [organizationId, userId])
+      const { rows } = await sql.query<Row<Membership>>('SELECT record FROM accounts_memberships WHERE organization_id = $1 AND user_id = $2', [
+        organizationId,
+        userId,
+      ])
       return rows[0]?.record
     },
     async members(organizationId) {
-      const { rows } = await sql.query<Row<Membership>>('SELECT record FROM accounts_memberships WHERE organization_id = $1 ORDER BY user_id COLLATE "C"', [organizationId])
+      const { rows } = await sql.query<Row<Membership>>('SELECT record FROM accounts_memberships WHERE organization_id = $1 ORDER BY user_id COLLATE "C"', [
+        organizationId,
+      ])
       return rows.map((row) => row.record)
     },
   }

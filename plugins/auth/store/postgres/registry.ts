@@ -51,7 +51,12 @@ interface PostgresRegistryOptions {
 
 type Change = `project:${string}` | `key:${string}` | `used:${string} ${string}`
 
-export async function createPostgresRegistry(database: PluginDatabase, secretBytes: Buffer, clock: Clock, options: PostgresRegistryOptions): Promise<AuthRegistry> {
+export async function createPostgresRegistry(
+  database: PluginDatabase,
+  secretBytes: Buffer,
+  clock: Clock,
+  options: PostgresRegistryOptions,
+): Promise<AuthRegistry> {
   const secret = hmacKey(secretBytes)
   const replica = new KeyReplica()
   const knownHashes = new KnownKeyHashes(secret, KNOWN_HASHES)
@@ -66,25 +71,36 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
     return run
   }
 
-  const reloadAll = () => serial(() => database.transaction(async (sql) => {
-    // One snapshot, so no key is read without the project it belongs to.
-    await sql.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY')
-    const projects = await sql.query<{ record: Project }>('SELECT record FROM auth_projects')
-    const keys = await sql.query<{ record: KeyRecord }>('SELECT record FROM auth_keys')
-    const used = await sql.query<{ id: string; at: Date }>('SELECT id, at FROM auth_key_last_used')
-    replica.replaceAll(projects.rows.map((r) => r.record), keys.rows.map((r) => r.record), used.rows.map((r) => [r.id, r.at.toISOString()]))
-  }))
-  const refreshProject = (id: string) => serial(async () => {
-    const { rows } = await database.query<{ record: Project }>('SELECT record FROM auth_projects WHERE id = $1', [id])
-    if (rows[0] !== undefined) replica.putProject(rows[0].record)
-  })
-  const refreshKey = (id: string) => serial(async () => {
-    const { rows } = await database.query<{ record: KeyRecord; project: Project }>(
-      'SELECT k.record, p.record AS project FROM auth_keys k JOIN auth_projects p ON p.id = k.project_id WHERE k.id = $1', [id])
-    if (rows[0] === undefined) return replica.removeKey(id)
-    replica.putProject(rows[0].project)
-    replica.putKey(rows[0].record)
-  })
+  const reloadAll = () =>
+    serial(() =>
+      database.transaction(async (sql) => {
+        // One snapshot, so no key is read without the project it belongs to.
+        await sql.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY')
+        const projects = await sql.query<{ record: Project }>('SELECT record FROM auth_projects')
+        const keys = await sql.query<{ record: KeyRecord }>('SELECT record FROM auth_keys')
+        const used = await sql.query<{ id: string; at: Date }>('SELECT id, at FROM auth_key_last_used')
+        replica.replaceAll(
+          projects.rows.map((r) => r.record),
+          keys.rows.map((r) => r.record),
+          used.rows.map((r) => [r.id, r.at.toISOString()]),
+        )
+      }),
+    )
+  const refreshProject = (id: string) =>
+    serial(async () => {
+      const { rows } = await database.query<{ record: Project }>('SELECT record FROM auth_projects WHERE id = $1', [id])
+      if (rows[0] !== undefined) replica.putProject(rows[0].record)
+    })
+  const refreshKey = (id: string) =>
+    serial(async () => {
+      const { rows } = await database.query<{ record: KeyRecord; project: Project }>(
+        'SELECT k.record, p.record AS project FROM auth_keys k JOIN auth_projects p ON p.id = k.project_id WHERE k.id = $1',
+        [id],
+      )
+      if (rows[0] === undefined) return replica.removeKey(id)
+      replica.putProject(rows[0].project)
+      replica.putKey(rows[0].record)
+    })
   // A change that could not be read (the database was away for a moment, the pool was full) is
   // made good by reading everything again, retried until it succeeds.
   let recovering: NodeJS.Timeout | undefined
@@ -92,12 +108,15 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
   const recover = () => {
     if (recovering !== undefined || closed) return
     recovering = setTimeout(() => {
-      reloadAll().then(() => {
-        recovering = undefined
-      }, () => {
-        recovering = undefined
-        recover()
-      })
+      reloadAll().then(
+        () => {
+          recovering = undefined
+        },
+        () => {
+          recovering = undefined
+          recover()
+        },
+      )
     }, RELOAD_RETRY_MS)
     recovering.unref()
   }
@@ -164,7 +183,8 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
       await database.transaction(async (sql) => {
         const { rowCount } = await sql.query(
           'INSERT INTO auth_keys (hash, id, project_id, record) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM auth_projects WHERE id = $3)',
-          [record.hash, record.id, record.projectId, record])
+          [record.hash, record.id, record.projectId, record],
+        )
         if (rowCount === 0) throw new RegistryError(`no project with id ${input.projectId}`)
         await notify(sql, `key:${record.id}`)
       })
@@ -179,7 +199,9 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
     async setKeyStatus(id, status) {
       const record = await database.transaction(async (sql) => {
         const { rows } = await sql.query<{ record: KeyRecord }>(
-          `UPDATE auth_keys SET record = record || jsonb_build_object('status', $2::text) WHERE id = $1 RETURNING record`, [id, status])
+          `UPDATE auth_keys SET record = record || jsonb_build_object('status', $2::text) WHERE id = $1 RETURNING record`,
+          [id, status],
+        )
         if (rows[0] === undefined) throw new RegistryError(`no key with id ${id}`)
         await notify(sql, `key:${id}`)
         return rows[0].record
@@ -227,12 +249,15 @@ export async function createPostgresRegistry(database: PluginDatabase, secretByt
       const at = iso()
       replica.used(id, at)
       // Only a key that still exists; a later time than one already written by another gateway stays.
-      await database.query(`
+      await database.query(
+        `
         WITH touched AS (
           INSERT INTO auth_key_last_used (id, at) SELECT id, $2::timestamptz FROM auth_keys WHERE id = $1
           ON CONFLICT (id) DO UPDATE SET at = GREATEST(auth_key_last_used.at, excluded.at) RETURNING id
         )
-        SELECT pg_notify($3, 'used:' || id || ' ' || $4) FROM touched`, [id, at, database.channel, at])
+        SELECT pg_notify($3, 'used:' || id || ' ' || $4) FROM touched`,
+        [id, at, database.channel, at],
+      )
     },
     async close() {
       closed = true

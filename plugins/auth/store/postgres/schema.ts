@@ -2,9 +2,10 @@
 // both stores hold the same shape; the columns beside them are what is looked up or joined on.
 import type { Migration } from '../../../../proxy/stores/database.ts'
 
-export const AUTH_MIGRATIONS: readonly Migration[] = [{
-  version: 1,
-  sql: `
+export const AUTH_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
     CREATE TABLE auth_meta (name text PRIMARY KEY, value text NOT NULL);
     CREATE TABLE auth_projects (id text PRIMARY KEY, record jsonb NOT NULL);
     CREATE TABLE auth_keys (
@@ -16,4 +17,5 @@ export const AUTH_MIGRATIONS: readonly Migration[] = [{
     CREATE INDEX auth_keys_project ON auth_keys (project_id);
     CREATE TABLE auth_key_last_used (id text PRIMARY KEY REFERENCES auth_keys (id) ON DELETE CASCADE, at timestamptz NOT NULL);
   `,
-}]
+  },
+]

@@ -44,7 +44,7 @@ export function holdStart(text: string, released: number, rules: HoldRules): num
 
 /** Where an armoured block that has not closed yet begins, looking from `from` on. */
 function openBlock(text: string, from: number): number | undefined {
-  for (let at = text.indexOf(BLOCK_HEADER, from); at !== -1;) {
+  for (let at = text.indexOf(BLOCK_HEADER, from); at !== -1; ) {
     BLOCK_FOOTER.lastIndex = at + BLOCK_HEADER.length
     const footer = BLOCK_FOOTER.exec(text)
     if (footer === null) return at
@@ -73,9 +73,12 @@ function trailingRunStart(text: string, released: number, rules: HoldRules): num
     return end
   }
   while (start - 2 >= floor) {
-    const previousEnd = isBlank(text.charCodeAt(start - 1)) && isTokenChar(text, start - 2)
-      ? start - 1
-      : isDigit(text.charCodeAt(start)) ? digitGapStart(text, start, floor) : undefined
+    const previousEnd =
+      isBlank(text.charCodeAt(start - 1)) && isTokenChar(text, start - 2)
+        ? start - 1
+        : isDigit(text.charCodeAt(start))
+          ? digitGapStart(text, start, floor)
+          : undefined
     if (previousEnd === undefined) break
     const previous = tokenStart(text, previousEnd, floor)
     if (isPlainWord(text.slice(previous, previousEnd))) break

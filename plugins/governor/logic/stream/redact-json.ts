@@ -64,8 +64,12 @@ export function redactJson(text: string, findings: readonly Finding[]): Redacted
 
 /** The group lies within the string's characters and leaves its escape sequences whole. */
 function liesWithin(token: Token, group: Group): boolean {
-  return token.kind === 'string' && group.start > token.start && group.end < token.end
-    && !token.escapes.some((sequence) => cuts(sequence, group.start) || cuts(sequence, group.end))
+  return (
+    token.kind === 'string' &&
+    group.start > token.start &&
+    group.end < token.end &&
+    !token.escapes.some((sequence) => cuts(sequence, group.start) || cuts(sequence, group.end))
+  )
 }
 
 function cuts(sequence: Span, at: number): boolean {
@@ -75,7 +79,7 @@ function cuts(sequence: Span, at: number): boolean {
 /** The strings and bare values of a text that parses as JSON. */
 function tokensOf(text: string): Token[] {
   const tokens: Token[] = []
-  for (let at = 0; at < text.length;) {
+  for (let at = 0; at < text.length; ) {
     const char = text[at]!
     if (char === '"') {
       const escapes: Span[] = []

@@ -41,8 +41,7 @@ export type GuardOutput =
 
 type ToolCallsOutput =
   /** `arguments`: each call's arguments as they are to be sent, in the order given. */
-  | { readonly kind: 'send'; readonly arguments: readonly string[] }
-  | { readonly kind: 'stop'; readonly found: readonly string[] }
+  { readonly kind: 'send'; readonly arguments: readonly string[] } | { readonly kind: 'stop'; readonly found: readonly string[] }
 
 /**
  * Scans a window; with `phrasesOnly` only for the types that plain prose can hold (prompt
@@ -197,7 +196,7 @@ export class StreamGuard {
 /** The cut moved back before any value to redact that it would split, so the value goes out as one replacement. */
 function wholeValuesCut(wanted: number, released: number, findings: readonly Finding[]): number {
   let cut = wanted
-  for (let moved = true; moved;) {
+  for (let moved = true; moved; ) {
     moved = false
     for (const finding of findings) {
       if (finding.start >= released && finding.start < cut && finding.end > cut) {

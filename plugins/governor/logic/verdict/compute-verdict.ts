@@ -41,12 +41,20 @@ export function computeVerdict(input: VerdictInput): Verdict {
   }
 
   if (personalData && isProtectedJurisdiction(input.recipientCountry)) {
-    reasons.push({ code: 'jurisdiction', points: JURISDICTION_POINTS, detail: `personal data for a recipient in ${input.recipientCountry!.toUpperCase()} (EU/EEA/UK data protection law)` })
+    reasons.push({
+      code: 'jurisdiction',
+      points: JURISDICTION_POINTS,
+      detail: `personal data for a recipient in ${input.recipientCountry!.toUpperCase()} (EU/EEA/UK data protection law)`,
+    })
   }
 
   const mismatch = findRoleMismatch(input.actionType, input.senderRole, input.department)
   if (mismatch !== undefined) {
-    reasons.push({ code: 'role_mismatch', points: ROLE_MISMATCH_POINTS, detail: `${input.actionType} from a sender whose role or department is not ${mismatch.expected}` })
+    reasons.push({
+      code: 'role_mismatch',
+      points: ROLE_MISMATCH_POINTS,
+      detail: `${input.actionType} from a sender whose role or department is not ${mismatch.expected}`,
+    })
   }
 
   for (const { rule, count } of input.ruleMatches) {

@@ -33,7 +33,11 @@ export function findRoleMismatch(actionType: ActionType, senderRole: string | un
   const given = [senderRole, department].filter((value): value is string => value !== undefined && value.trim() !== '')
   if (given.length === 0) return undefined
   const fits = given.some((value) => {
-    const padded = ` ${value.toLowerCase().split(/[^a-z]+/).filter((word) => word !== '').join(' ')} `
+    const padded = ` ${value
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((word) => word !== '')
+      .join(' ')} `
     return expectation.words.some((word) => padded.includes(` ${word} `))
   })
   return fits ? undefined : { expected: expectation.describe }

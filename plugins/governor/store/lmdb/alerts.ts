@@ -30,10 +30,16 @@ export function createAlerts(store: PluginStore, dbs: GovernorDatabases, clock: 
   }
   return {
     async list(projectId, query, filter) {
-      return pageOf(dbs.alerts, projectId, 'alert', query, (a) =>
-        (filter.status === undefined || a.status === filter.status)
-        && (filter.type === undefined || a.type === filter.type)
-        && (filter.severity === undefined || a.severity === filter.severity))
+      return pageOf(
+        dbs.alerts,
+        projectId,
+        'alert',
+        query,
+        (a) =>
+          (filter.status === undefined || a.status === filter.status) &&
+          (filter.type === undefined || a.type === filter.type) &&
+          (filter.severity === undefined || a.severity === filter.severity),
+      )
     },
     get: async (projectId, id) => find(projectId, id),
     acknowledge: (projectId, id) => move(projectId, id, 'acknowledged'),

@@ -25,7 +25,12 @@ export function createAuditTrail(store: PluginStore, dbs: GovernorDatabases, eve
           dbs.violations.put([violation.projectId, violation.id], violation)
           events.emit('violation.detected', violation.projectId, violationData(violation))
         }
-        countOpenViolations(dbs, events, draft.projectId, entry.violations.map((v) => ({ severity: v.severity, delta: 1 as const })))
+        countOpenViolations(
+          dbs,
+          events,
+          draft.projectId,
+          entry.violations.map((v) => ({ severity: v.severity, delta: 1 as const })),
+        )
         if (entry.alert !== undefined) {
           dbs.alerts.put([entry.alert.projectId, entry.alert.id], entry.alert)
           events.emit('alert.created', entry.alert.projectId, alertData(entry.alert))

@@ -69,9 +69,13 @@ export function createCases(store: PluginStore, dbs: GovernorDatabases, clock: C
       })
     },
     async list(projectId, query, filter) {
-      return pageOf(dbs.cases, projectId, 'case', query, (c) =>
-        (filter.status === undefined || c.status === filter.status)
-        && (filter.severity === undefined || c.severity === filter.severity))
+      return pageOf(
+        dbs.cases,
+        projectId,
+        'case',
+        query,
+        (c) => (filter.status === undefined || c.status === filter.status) && (filter.severity === undefined || c.severity === filter.severity),
+      )
     },
     get: async (projectId, id) => find(projectId, id),
     update(projectId, id, changes) {

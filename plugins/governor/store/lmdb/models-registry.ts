@@ -20,10 +20,16 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
   const iso = () => new Date(clock.now()).toISOString()
   return {
     async list(projectId, query, filter) {
-      return pageOf(dbs.models, projectId, 'model', query, (m) =>
-        (filter.status === undefined || m.approvalStatus === filter.status)
-        && (filter.risk === undefined || m.riskClassification === filter.risk)
-        && (filter.provider === undefined || m.provider === filter.provider))
+      return pageOf(
+        dbs.models,
+        projectId,
+        'model',
+        query,
+        (m) =>
+          (filter.status === undefined || m.approvalStatus === filter.status) &&
+          (filter.risk === undefined || m.riskClassification === filter.risk) &&
+          (filter.provider === undefined || m.provider === filter.provider),
+      )
     },
     get: async (projectId, id) => find(projectId, id),
     async registered(projectId, provider, model) {
@@ -37,9 +43,16 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
         if (existing !== undefined) throw new ConflictError(`The registry already holds ${input.provider}/${input.model} as ${existing}.`)
         const at = iso()
         const entry: ModelEntry = {
-          id: newId('model'), projectId, provider: input.provider, model: input.model,
-          riskClassification: input.riskClassification, approvalStatus: input.approvalStatus,
-          source: 'manual', notes: input.notes ?? null, createdAt: at, updatedAt: at,
+          id: newId('model'),
+          projectId,
+          provider: input.provider,
+          model: input.model,
+          riskClassification: input.riskClassification,
+          approvalStatus: input.approvalStatus,
+          source: 'manual',
+          notes: input.notes ?? null,
+          createdAt: at,
+          updatedAt: at,
         }
         dbs.models.put([projectId, entry.id], entry)
         dbs.modelIndex.put(indexKey, entry.id)

@@ -20,14 +20,22 @@ export function createViolations(store: PluginStore, dbs: GovernorDatabases, clo
   }
   return {
     async list(projectId, query, filter) {
-      return pageOf(dbs.violations, projectId, 'violation', query, (v) =>
-        (filter.status === undefined || v.status === filter.status)
-        && (filter.type === undefined || v.type === filter.type)
-        && (filter.severity === undefined || v.severity === filter.severity))
+      return pageOf(
+        dbs.violations,
+        projectId,
+        'violation',
+        query,
+        (v) =>
+          (filter.status === undefined || v.status === filter.status) &&
+          (filter.type === undefined || v.type === filter.type) &&
+          (filter.severity === undefined || v.severity === filter.severity),
+      )
     },
     get: async (projectId, id) => find(projectId, id),
     async since(projectId, since) {
-      return [...dbs.violations.getRange({ start: [projectId, idAtTime('violation', since)], end: [projectId, `${ID_PREFIXES.violation}~`] })].map(({ value }) => value)
+      return [...dbs.violations.getRange({ start: [projectId, idAtTime('violation', since)], end: [projectId, `${ID_PREFIXES.violation}~`] })].map(
+        ({ value }) => value,
+      )
     },
     resolve(projectId, id) {
       return store.transaction(() => {

@@ -11,10 +11,14 @@ import { pageOfRows } from './page.ts'
 import { recordFinder } from './find-record.ts'
 
 export async function insertAlert(sql: Sql, alert: Alert): Promise<void> {
-  await sql.query(
-    'INSERT INTO governor_alerts (project_id, id, status, type, severity, record) VALUES ($1, $2, $3, $4, $5, $6)',
-    [alert.projectId, alert.id, alert.status, alert.type, alert.severity, JSON.stringify(alert)],
-  )
+  await sql.query('INSERT INTO governor_alerts (project_id, id, status, type, severity, record) VALUES ($1, $2, $3, $4, $5, $6)', [
+    alert.projectId,
+    alert.id,
+    alert.status,
+    alert.type,
+    alert.severity,
+    JSON.stringify(alert),
+  ])
 }
 
 export function postgresAlerts(database: PluginDatabase, events: SharedEventOutbox, clock: Clock): Alerts {
@@ -25,7 +29,12 @@ export function postgresAlerts(database: PluginDatabase, events: SharedEventOutb
       assertTransition('alert', id, alert.status, to, ALERT_TRANSITIONS)
       const at = new Date(clock.now()).toISOString()
       const next: Alert = to === 'acknowledged' ? { ...alert, status: to, acknowledgedAt: at } : { ...alert, status: to, resolvedAt: at }
-      await sql.query('UPDATE governor_alerts SET status = $3, record = $4 WHERE project_id = $1 AND id = $2', [projectId, id, next.status, JSON.stringify(next)])
+      await sql.query('UPDATE governor_alerts SET status = $3, record = $4 WHERE project_id = $1 AND id = $2', [
+        projectId,
+        id,
+        next.status,
+        JSON.stringify(next),
+      ])
       await events.emit(sql, to === 'acknowledged' ? 'alert.acknowledged' : 'alert.resolved', projectId, alertData(next))
       return next
     })

@@ -52,19 +52,31 @@ export function postgresAuditTrail(database: PluginDatabase, events: SharedEvent
   // A project's appends in turns (proxy/stores/batched-turns.ts): its chain's head is one row, locked by
   // each append until its commit is on disk. The side rows come first and the head last, in the
   // order one append takes its locks (a model's row, the counts, the head).
-  const appendInTurn = batchedTurns<AuditEntry, AuditRecord>((batch) => database.transaction(async (sql) => {
-    for (const { violations, alert } of batch) {
-      await insertViolations(sql, violations)
-      if (alert !== undefined) await insertAlert(sql, alert)
-    }
-    for (const { model } of batch) if (model !== undefined) await insertModel(sql, model)
-    for (const { draft, violations, alert } of batch) {
-      for (const violation of violations) await events.emit(sql, 'violation.detected', violation.projectId, violationData(violation))
-      await countOpenViolations(sql, events, draft.projectId, violations.map((v) => ({ severity: v.severity, delta: 1 as const })))
-      if (alert !== undefined) await events.emit(sql, 'alert.created', alert.projectId, alertData(alert))
-    }
-    return chain(sql, batch.map((entry) => entry.draft))
-  }), { maxBatch: MAX_BATCH, retryAlone: (err) => !(err instanceof DependencyUnavailableError) })
+  const appendInTurn = batchedTurns<AuditEntry, AuditRecord>(
+    (batch) =>
+      database.transaction(async (sql) => {
+        for (const { violations, alert } of batch) {
+          await insertViolations(sql, violations)
+          if (alert !== undefined) await insertAlert(sql, alert)
+        }
+        for (const { model } of batch) if (model !== undefined) await insertModel(sql, model)
+        for (const { draft, violations, alert } of batch) {
+          for (const violation of violations) await events.emit(sql, 'violation.detected', violation.projectId, violationData(violation))
+          await countOpenViolations(
+            sql,
+            events,
+            draft.projectId,
+            violations.map((v) => ({ severity: v.severity, delta: 1 as const })),
+          )
+          if (alert !== undefined) await events.emit(sql, 'alert.created', alert.projectId, alertData(alert))
+        }
+        return chain(
+          sql,
+          batch.map((entry) => entry.draft),
+        )
+      }),
+    { maxBatch: MAX_BATCH, retryAlone: (err) => !(err instanceof DependencyUnavailableError) },
+  )
 
   return {
     append: (entry) => appendInTurn(entry.draft.projectId, entry),
@@ -85,9 +97,11 @@ export function postgresAuditChain(database: Sql): AuditChain {
       return found.rows.map((row) => ({ seq: Number(row.seq), value: row.record }))
     },
     async head(projectId) {
-      const found = await database.query<{ seq: string; id: string; hash: string }>('SELECT seq, id, hash FROM governor_audit_heads WHERE project_id = $1', [projectId])
+      const found = await database.query<{ seq: string; id: string; hash: string }>('SELECT seq, id, hash FROM governor_audit_heads WHERE project_id = $1', [
+        projectId,
+      ])
       const head = found.rows[0]
-      return head === undefined ? undefined : { seq: Number(head.seq), id: head.id, hash: head.hash } satisfies AuditHead
+      return head === undefined ? undefined : ({ seq: Number(head.seq), id: head.id, hash: head.hash } satisfies AuditHead)
     },
   }
 }

@@ -29,7 +29,12 @@ export function postgresCases(database: PluginDatabase, events: SharedEventOutbo
       if (changes.status === 'resolved') await resolveViolations(sql, next, at)
     }
     if (changes.note !== undefined) next = { ...next, notes: [...next.notes, { at, text: changes.note }] }
-    await sql.query('UPDATE governor_cases SET status = $3, record = $4 WHERE project_id = $1 AND id = $2', [next.projectId, next.id, next.status, JSON.stringify(next)])
+    await sql.query('UPDATE governor_cases SET status = $3, record = $4 WHERE project_id = $1 AND id = $2', [
+      next.projectId,
+      next.id,
+      next.status,
+      JSON.stringify(next),
+    ])
     await events.emit(sql, next.status === 'resolved' && current.status !== 'resolved' ? 'case.resolved' : 'case.updated', next.projectId, caseData(next))
     return next
   }
@@ -63,15 +68,19 @@ export function postgresCases(database: PluginDatabase, events: SharedEventOutbo
         })
         const at = iso()
         const created = newCase(newId('case'), projectId, input, violations, at)
-        await sql.query(
-          'INSERT INTO governor_cases (project_id, id, status, severity, record) VALUES ($1, $2, $3, $4, $5)',
-          [projectId, created.id, created.status, created.severity, JSON.stringify(created)],
-        )
+        await sql.query('INSERT INTO governor_cases (project_id, id, status, severity, record) VALUES ($1, $2, $3, $4, $5)', [
+          projectId,
+          created.id,
+          created.status,
+          created.severity,
+          JSON.stringify(created),
+        ])
         await events.emit(sql, 'case.created', projectId, caseData(created))
         return created
       })
     },
-    list: (projectId, query, filter) => pageOfRows<Case>(database, 'governor_cases', projectId, 'case', query, { status: filter.status, severity: filter.severity }),
+    list: (projectId, query, filter) =>
+      pageOfRows<Case>(database, 'governor_cases', projectId, 'case', query, { status: filter.status, severity: filter.severity }),
     get: (projectId, id) => find(database, projectId, id, false),
     update(projectId, id, changes) {
       return database.transaction(async (sql) => change(sql, await find(sql, projectId, id, true), changes))

@@ -21,7 +21,10 @@ export async function insertModel(sql: Sql, entry: ModelEntry): Promise<boolean>
 
 export function postgresModelsRegistry(database: PluginDatabase, clock: Clock, newId: NewId): ModelsRegistry {
   const find = async (sql: Sql, projectId: string, id: string, lock: boolean): Promise<ModelEntry> => {
-    const found = await sql.query<{ record: ModelEntry }>(`SELECT record FROM governor_models WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [projectId, id])
+    const found = await sql.query<{ record: ModelEntry }>(`SELECT record FROM governor_models WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [
+      projectId,
+      id,
+    ])
     const entry = found.rows[0]?.record
     if (entry === undefined) throw new NotFoundError(`No model ${id} in this project's registry.`)
     return entry
@@ -29,36 +32,61 @@ export function postgresModelsRegistry(database: PluginDatabase, clock: Clock, n
   const iso = () => new Date(clock.now()).toISOString()
   return {
     list: (projectId, query, filter) =>
-      pageOfRows<ModelEntry>(database, 'governor_models', projectId, 'model', query, { approval_status: filter.status, risk: filter.risk, provider: filter.provider }),
+      pageOfRows<ModelEntry>(database, 'governor_models', projectId, 'model', query, {
+        approval_status: filter.status,
+        risk: filter.risk,
+        provider: filter.provider,
+      }),
     get: (projectId, id) => find(database, projectId, id, false),
     async registered(projectId, provider, model) {
-      const found = await database.query<{ record: ModelEntry }>('SELECT record FROM governor_models WHERE project_id = $1 AND provider = $2 AND model = $3', [projectId, provider, model])
+      const found = await database.query<{ record: ModelEntry }>('SELECT record FROM governor_models WHERE project_id = $1 AND provider = $2 AND model = $3', [
+        projectId,
+        provider,
+        model,
+      ])
       return found.rows[0]?.record
     },
     async create(projectId, input) {
       const at = iso()
       const entry: ModelEntry = {
-        id: newId('model'), projectId, provider: input.provider, model: input.model,
-        riskClassification: input.riskClassification, approvalStatus: input.approvalStatus,
-        source: 'manual', notes: input.notes ?? null, createdAt: at, updatedAt: at,
+        id: newId('model'),
+        projectId,
+        provider: input.provider,
+        model: input.model,
+        riskClassification: input.riskClassification,
+        approvalStatus: input.approvalStatus,
+        source: 'manual',
+        notes: input.notes ?? null,
+        createdAt: at,
+        updatedAt: at,
       }
       if (await insertModel(database, entry)) return entry
-      const existing = await database.query<{ id: string }>('SELECT id FROM governor_models WHERE project_id = $1 AND provider = $2 AND model = $3', [projectId, input.provider, input.model])
+      const existing = await database.query<{ id: string }>('SELECT id FROM governor_models WHERE project_id = $1 AND provider = $2 AND model = $3', [
+        projectId,
+        input.provider,
+        input.model,
+      ])
       throw new ConflictError(`The registry already holds ${input.provider}/${input.model} as ${existing.rows[0]?.id ?? 'another entry'}.`)
     },
     update(projectId, id, changes) {
       return database.transaction(async (sql) => {
         const current = await find(sql, projectId, id, true)
         const next = editedModel(current, changes, iso())
-        await sql.query(
-          'UPDATE governor_models SET approval_status = $3, risk = $4, record = $5 WHERE project_id = $1 AND id = $2',
-          [projectId, id, next.approvalStatus, next.riskClassification, JSON.stringify(next)],
-        )
+        await sql.query('UPDATE governor_models SET approval_status = $3, risk = $4, record = $5 WHERE project_id = $1 AND id = $2', [
+          projectId,
+          id,
+          next.approvalStatus,
+          next.riskClassification,
+          JSON.stringify(next),
+        ])
         return next
       })
     },
     async remove(projectId, id) {
-      const removed = await database.query<{ record: ModelEntry }>('DELETE FROM governor_models WHERE project_id = $1 AND id = $2 RETURNING record', [projectId, id])
+      const removed = await database.query<{ record: ModelEntry }>('DELETE FROM governor_models WHERE project_id = $1 AND id = $2 RETURNING record', [
+        projectId,
+        id,
+      ])
       const entry = removed.rows[0]?.record
       if (entry === undefined) throw new NotFoundError(`No model ${id} in this project's registry.`)
       return entry

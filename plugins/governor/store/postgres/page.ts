@@ -6,7 +6,12 @@ import { encodeCursor, type Page, type PageQuery } from '../page.ts'
 
 /** `filters`: column name → the value it must hold; undefined leaves the column out. Column names come from code only. */
 export async function pageOfRows<T extends { readonly id: string }>(
-  sql: Sql, table: string, projectId: string, kind: RecordKind, query: PageQuery, filters: Readonly<Record<string, string | undefined>>,
+  sql: Sql,
+  table: string,
+  projectId: string,
+  kind: RecordKind,
+  query: PageQuery,
+  filters: Readonly<Record<string, string | undefined>>,
 ): Promise<Page<T>> {
   const newest = query.until === undefined ? `${ID_PREFIXES[kind]}~` : idAtTime(kind, query.until + 1)
   const start = query.after !== undefined && query.after < newest ? query.after : newest

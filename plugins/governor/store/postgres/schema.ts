@@ -3,9 +3,10 @@
 // compare in the "C" collation: ulids sort by time there, as they do in LMDB.
 import type { Migration } from '../../../../proxy/stores/database.ts'
 
-export const governorMigrations: readonly Migration[] = [{
-  version: 1,
-  sql: `
+export const governorMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
     CREATE TABLE governor_audit (
       project_id text NOT NULL,
       seq bigint NOT NULL,
@@ -61,4 +62,5 @@ export const governorMigrations: readonly Migration[] = [{
       counts json NOT NULL
     );
   `,
-}]
+  },
+]

@@ -21,12 +21,20 @@ export async function insertViolations(sql: Sql, violations: readonly Violation[
 }
 
 export async function saveViolation(sql: Sql, violation: Violation): Promise<void> {
-  await sql.query('UPDATE governor_violations SET status = $3, record = $4 WHERE project_id = $1 AND id = $2', [violation.projectId, violation.id, violation.status, JSON.stringify(violation)])
+  await sql.query('UPDATE governor_violations SET status = $3, record = $4 WHERE project_id = $1 AND id = $2', [
+    violation.projectId,
+    violation.id,
+    violation.status,
+    JSON.stringify(violation),
+  ])
 }
 
 /** The project's violations of these ids, locked for the transaction `sql` belongs to; in id order, so two transactions lock them in one order. */
 export async function lockViolations(sql: Sql, projectId: string, ids: readonly string[]): Promise<Violation[]> {
-  const found = await sql.query<{ record: Violation }>('SELECT record FROM governor_violations WHERE project_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE', [projectId, ids])
+  const found = await sql.query<{ record: Violation }>('SELECT record FROM governor_violations WHERE project_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE', [
+    projectId,
+    ids,
+  ])
   return found.rows.map((row) => row.record)
 }
 
@@ -34,7 +42,11 @@ export function postgresViolations(database: PluginDatabase, events: SharedEvent
   const find = recordFinder<Violation>('governor_violations', 'violation')
   return {
     list: (projectId, query, filter) =>
-      pageOfRows<Violation>(database, 'governor_violations', projectId, 'violation', query, { status: filter.status, type: filter.type, severity: filter.severity }),
+      pageOfRows<Violation>(database, 'governor_violations', projectId, 'violation', query, {
+        status: filter.status,
+        type: filter.type,
+        severity: filter.severity,
+      }),
     get: (projectId, id) => find(database, projectId, id, false),
     async since(projectId, since) {
       const found = await database.query<{ record: Violation }>(

@@ -12,8 +12,12 @@ const dollars = (micros: number) => micros / 1e6
 
 /** `writer`: the process that settled it, whose lease a leased hold came from. */
 export function applySettlement(
-  tables: LedgerTables, events: EventOutbox | undefined,
-  { entry, limitMicros, heldInStore, leased, checkpointed }: JournalLine, rows: RowCache, stats: DayFigures, writer: string,
+  tables: LedgerTables,
+  events: EventOutbox | undefined,
+  { entry, limitMicros, heldInStore, leased, checkpointed }: JournalLine,
+  rows: RowCache,
+  stats: DayFigures,
+  writer: string,
   recorded = tables.entries.doesExist(entry.id),
 ): BudgetRow {
   const { checkpoints, reservations, entries } = tables
@@ -38,7 +42,10 @@ export function applySettlement(
   }
   for (const threshold of crossed) {
     events?.emit('usage.threshold_reached', entry.projectId, {
-      period: entry.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(next.usedMicros),
+      period: entry.month,
+      threshold_percent: threshold,
+      budget_limit: dollars(limitMicros),
+      budget_used: dollars(next.usedMicros),
     })
   }
   entries.put(entry.id, entry)
@@ -47,15 +54,23 @@ export function applySettlement(
 }
 
 export function noteLimit(
-  { budgets }: LedgerTables, events: EventOutbox | undefined,
-  projectId: string, month: string, limitMicros: number, requestedMicros: number, row: BudgetRow,
+  { budgets }: LedgerTables,
+  events: EventOutbox | undefined,
+  projectId: string,
+  month: string,
+  limitMicros: number,
+  requestedMicros: number,
+  row: BudgetRow,
 ): void {
   const noted = limitNoted(row)
   if (noted === undefined) return
   budgets.put(rowKey(projectId, month), noted)
   events?.emit('usage.limit_exceeded', projectId, {
-    period: month, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
-    budget_reserved: dollars(row.reservedMicros), requested_cost: dollars(requestedMicros),
+    period: month,
+    budget_limit: dollars(limitMicros),
+    budget_used: dollars(row.usedMicros),
+    budget_reserved: dollars(row.reservedMicros),
+    requested_cost: dollars(requestedMicros),
   })
 }
 

@@ -14,7 +14,11 @@ const ZERO_STATS: ModelDayStats = { requests: 0, tokens: 0, costMicros: 0, hits:
 function addStats(a: ModelDayStats, b: ModelDayStats): ModelDayStats {
   const unpriced = (a.unpriced ?? 0) + (b.unpriced ?? 0)
   return {
-    requests: a.requests + b.requests, tokens: a.tokens + b.tokens, costMicros: a.costMicros + b.costMicros, hits: a.hits + b.hits, misses: a.misses + b.misses,
+    requests: a.requests + b.requests,
+    tokens: a.tokens + b.tokens,
+    costMicros: a.costMicros + b.costMicros,
+    hits: a.hits + b.hits,
+    misses: a.misses + b.misses,
     ...(unpriced === 0 ? {} : { unpriced }),
   }
 }
@@ -34,14 +38,17 @@ const spendKeyOf = (projectId: string, day: string, dimension: SpendDimension, v
 export function addEntryFigures(stats: DayFigures, entry: LedgerEntry): void {
   // One flat row per project, day and model: small to re-encode.
   const statsKey = `${entry.projectId}/${entry.day}/${entry.model}`
-  stats.models.set(statsKey, addStats(stats.models.get(statsKey) ?? ZERO_STATS, {
-    requests: 1,
-    tokens: entry.promptTokens + entry.completionTokens,
-    costMicros: entry.costMicros,
-    hits: entry.cacheHit ? 1 : 0,
-    misses: entry.cacheHit || entry.passthrough === true ? 0 : 1,
-    ...(entry.unpriced === undefined ? {} : { unpriced: 1 }),
-  }))
+  stats.models.set(
+    statsKey,
+    addStats(stats.models.get(statsKey) ?? ZERO_STATS, {
+      requests: 1,
+      tokens: entry.promptTokens + entry.completionTokens,
+      costMicros: entry.costMicros,
+      hits: entry.cacheHit ? 1 : 0,
+      misses: entry.cacheHit || entry.passthrough === true ? 0 : 1,
+      ...(entry.unpriced === undefined ? {} : { unpriced: 1 }),
+    }),
+  )
   const { figures, values } = spendOf(entry)
   for (const [dimension, value] of values) {
     const spendKey = spendKeyOf(entry.projectId, entry.day, dimension, value)
@@ -66,7 +73,10 @@ export function readDayStats({ modelDays }: LedgerTables, projectId: string, day
     hits += value.hits
     misses += value.misses
     models[String(key).slice(prefix.length)] = {
-      requests: value.requests, tokens: value.tokens, costMicros: value.costMicros, ...(value.unpriced === undefined ? {} : { unpriced: value.unpriced }),
+      requests: value.requests,
+      tokens: value.tokens,
+      costMicros: value.costMicros,
+      ...(value.unpriced === undefined ? {} : { unpriced: value.unpriced }),
     }
   }
   return found ? { hits, misses, models } : undefined

@@ -14,11 +14,13 @@ import { SELF_OWNER } from '../../../../proxy/stores/process-owner.ts'
  */
 export function storeHolds(ledger: Ledger): BudgetHolds {
   return {
-    reserve: (hold, limitMicros) => ledger.reserve(
-      hold.requestId,
-      { projectId: hold.projectId, month: hold.month, micros: hold.micros, owner: SELF_OWNER, ...(hold.key === undefined ? {} : { keyId: hold.key.keyId }) },
-      limitMicros, hold.key?.limitMicros,
-    ),
+    reserve: (hold, limitMicros) =>
+      ledger.reserve(
+        hold.requestId,
+        { projectId: hold.projectId, month: hold.month, micros: hold.micros, owner: SELF_OWNER, ...(hold.key === undefined ? {} : { keyId: hold.key.keyId }) },
+        limitMicros,
+        hold.key?.limitMicros,
+      ),
     // ledger.settle removes the stored hold in the same transaction as the charge.
     release: () => undefined,
   }

@@ -50,25 +50,31 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     reserve(requestId: string, reservation: Reservation, limitMicros: number, keyLimitMicros?: number): Promise<ReserveResult> {
       const { projectId, month, micros, keyId } = reservation
       const keys = keyId === undefined ? [rowKey(projectId, month)] : [rowKey(projectId, month), rowKey(keyId, month)]
-      return pending.forgetRows(store.transaction((): ReserveResult => {
-        const row = budgets.get(keys[0]!) ?? EMPTY_ROW
-        const keyRow = keyId === undefined ? undefined : budgets.get(keys[1]!) ?? EMPTY_ROW
-        const admitted = admitHold(micros, { row, limitMicros }, keyRow === undefined ? undefined : { row: keyRow, limitMicros: keyLimitMicros ?? 0 })
-        if (!admitted.ok) {
-          if (admitted.byKey !== true) noteLimit(tables, events, projectId, month, limitMicros, micros, row)
+      return pending.forgetRows(
+        store.transaction((): ReserveResult => {
+          const row = budgets.get(keys[0]!) ?? EMPTY_ROW
+          const keyRow = keyId === undefined ? undefined : (budgets.get(keys[1]!) ?? EMPTY_ROW)
+          const admitted = admitHold(micros, { row, limitMicros }, keyRow === undefined ? undefined : { row: keyRow, limitMicros: keyLimitMicros ?? 0 })
+          if (!admitted.ok) {
+            if (admitted.byKey !== true) noteLimit(tables, events, projectId, month, limitMicros, micros, row)
+            return admitted
+          }
+          if (keyRow !== undefined) budgets.put(keys[1]!, { ...keyRow, reservedMicros: keyRow.reservedMicros + micros })
+          budgets.put(keys[0]!, { ...row, reservedMicros: row.reservedMicros + micros })
+          reservations.put(requestId, reservation)
           return admitted
-        }
-        if (keyRow !== undefined) budgets.put(keys[1]!, { ...keyRow, reservedMicros: keyRow.reservedMicros + micros })
-        budgets.put(keys[0]!, { ...row, reservedMicros: row.reservedMicros + micros })
-        reservations.put(requestId, reservation)
-        return admitted
-      }), keys)
+        }),
+        keys,
+      )
     },
 
     /** Sends usage.limit_exceeded for a refusal decided outside the store, once a month. */
     limitExceeded(projectId: string, month: string, limitMicros: number, requestedMicros: number): Promise<void> {
       const key = rowKey(projectId, month)
-      return pending.forgetRows(store.transaction(() => noteLimit(tables, events, projectId, month, limitMicros, requestedMicros, budgets.get(key) ?? EMPTY_ROW)), [key])
+      return pending.forgetRows(
+        store.transaction(() => noteLimit(tables, events, projectId, month, limitMicros, requestedMicros, budgets.get(key) ?? EMPTY_ROW)),
+        [key],
+      )
     },
 
     /**
@@ -125,7 +131,9 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       // durable; should that write fail, the commit still applies it.
       if (!pending.has(entry.id)) pending.journaled(entry)
       let isWritten!: (ok: boolean) => void
-      const written = new Promise<boolean>((resolve) => { isWritten = resolve })
+      const written = new Promise<boolean>((resolve) => {
+        isWritten = resolve
+      })
       const committed = new Promise<BudgetRow>((resolve, reject) => {
         journal.appendInTurn(line, (mark) => {
           queue.enqueue({ ...line, mark, startMark, resolve, reject })

@@ -17,7 +17,11 @@ export interface RecoveredCounts {
 
 /** Runs inside the store's transaction; `owner` is this process, which settles the streams only journaled. */
 export function settleDead(
-  tables: LedgerTables, events: EventOutbox | undefined, owner: string, journals: readonly DeadJournal[], isLive: (owner: string) => boolean,
+  tables: LedgerTables,
+  events: EventOutbox | undefined,
+  owner: string,
+  journals: readonly DeadJournal[],
+  isLive: (owner: string) => boolean,
 ): RecoveredCounts {
   const { entries, checkpoints, reservations } = tables
   const rows = new RowCache(tables.budgets)

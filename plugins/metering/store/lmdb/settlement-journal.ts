@@ -127,7 +127,9 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     },
     turnWritten() {
       if (turnWrite === undefined) return Promise.resolve()
-      return (turnDone ??= new Promise((resolve) => { endTurn = resolve }))
+      return (turnDone ??= new Promise((resolve) => {
+        endTurn = resolve
+      }))
     },
     committed({ file }) {
       file.pending--
@@ -147,9 +149,19 @@ export function openJournal(directory: string, owner: string): SettlementJournal
 
 const lineSchema = z.object({
   entry: z.looseObject({
-    id: z.string().min(1), projectId: z.string(), keyId: z.string(), at: z.string(), month: z.string(), day: z.string(),
-    provider: z.string(), model: z.string(), promptTokens: z.number(), completionTokens: z.number(),
-    costMicros: z.number(), cacheHit: z.boolean(), outcome: z.string(),
+    id: z.string().min(1),
+    projectId: z.string(),
+    keyId: z.string(),
+    at: z.string(),
+    month: z.string(),
+    day: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    promptTokens: z.number(),
+    completionTokens: z.number(),
+    costMicros: z.number(),
+    cacheHit: z.boolean(),
+    outcome: z.string(),
   }),
   limitMicros: z.number(),
   heldInStore: z.boolean(),

@@ -49,23 +49,27 @@ export function settlementQueue({ store, tables, events, owner, pending, journal
     // Through a promise, so a store that throws at once (closed) rejects like one that fails later.
     const flight = pending.startBatch()
     let written: RowCache | undefined
-    const commit = new Promise<BudgetRow[]>((resolve) => resolve(store.grouped(() => {
-      batch = queued
-      queued = []
-      const rows = new RowCache(budgets)
-      const stats = newDayFigures()
-      const settled = batch.map((item) => {
-        const isNew = !entries.doesExist(item.entry.id)
-        const row = applySettlement(tables, events, item, rows, stats, owner, !isNew)
-        pending.batched(flight, item.entry, isNew)
-        return row
-      })
-      rows.writeAll()
-      writeDayFigures(tables, stats)
-      written = rows
-      pending.ran(flight)
-      return settled
-    })))
+    const commit = new Promise<BudgetRow[]>((resolve) =>
+      resolve(
+        store.grouped(() => {
+          batch = queued
+          queued = []
+          const rows = new RowCache(budgets)
+          const stats = newDayFigures()
+          const settled = batch.map((item) => {
+            const isNew = !entries.doesExist(item.entry.id)
+            const row = applySettlement(tables, events, item, rows, stats, owner, !isNew)
+            pending.batched(flight, item.entry, isNew)
+            return row
+          })
+          rows.writeAll()
+          writeDayFigures(tables, stats)
+          written = rows
+          pending.ran(flight)
+          return settled
+        }),
+      ),
+    )
     lastCommit = commit
     commit.then(
       (settled) => {
@@ -94,6 +98,10 @@ export function settlementQueue({ store, tables, events, owner, pending, journal
 
   return {
     enqueue,
-    idle: () => lastCommit.then(() => undefined, () => undefined),
+    idle: () =>
+      lastCommit.then(
+        () => undefined,
+        () => undefined,
+      ),
   }
 }

@@ -76,8 +76,12 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
   // A project's settlements and holds in turns (batched-turns.ts), a turn's in one transaction.
   const turnOptions = { maxBatch: MAX_BATCH, retryAlone: (err: unknown) => !(err instanceof DependencyUnavailableError) }
   const settlements = journaledSettlements({
-    directory: options.journalDirectory, owner, isLive: options.isLive, track: tracked,
-    commitInTurn: batchedTurns(settleNow, turnOptions), commitNow: settleNow,
+    directory: options.journalDirectory,
+    owner,
+    isLive: options.isLive,
+    track: tracked,
+    commitInTurn: batchedTurns(settleNow, turnOptions),
+    commitNow: settleNow,
   })
   const reserveKeyedInTurn = batchedTurns<KeyedReservation, Admission>((batch) => database.transaction((sql) => holdKeyed(sql, batch, owner)), turnOptions)
   // First checkpoints of all projects in turns: those admitted while one insert commits go in the next.
@@ -94,12 +98,16 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
       const row = await budgetRow(database, key.keyId, hold.month)
       return { ok: false, availableMicros: Math.max(0, availableMicros(row, key.limitMicros)), byKey: true }
     }
-    const row: BudgetRow = await noteMonthLimit(hold.projectId, hold.month, limitMicros, hold.micros) ?? await budgetRow(database, hold.projectId, hold.month)
+    const row: BudgetRow =
+      (await noteMonthLimit(hold.projectId, hold.month, limitMicros, hold.micros)) ?? (await budgetRow(database, hold.projectId, hold.month))
     return { ok: false, availableMicros: Math.max(0, availableMicros(row, limitMicros)) }
   }
 
   const caughtUp = () => Promise.allSettled([...inFlight])
-  const afterCommits = <T>(read: () => Promise<T>) => caughtUp().then(() => settlements.retryUnsettled().catch(() => undefined)).then(read)
+  const afterCommits = <T>(read: () => Promise<T>) =>
+    caughtUp()
+      .then(() => settlements.retryUnsettled().catch(() => undefined))
+      .then(read)
 
   function tracked<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work)
@@ -129,10 +137,12 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
 
     settle(entry, limitMicros, { hold, checkpointed }): Settled {
       const leased = hold === undefined ? undefined : leases.settling(hold)
-      const settlement: Settlement = leased === undefined ? { entry, limitMicros } : { entry, limitMicros, lease: { id: leaseIdOf(owner, entry.projectId, leased.month), ...leased } }
-      const line = leased === undefined
-        ? { entry, limitMicros, heldInStore: hold?.key !== undefined, checkpointed }
-        : { entry, limitMicros, heldInStore: false, checkpointed, leased }
+      const settlement: Settlement =
+        leased === undefined ? { entry, limitMicros } : { entry, limitMicros, lease: { id: leaseIdOf(owner, entry.projectId, leased.month), ...leased } }
+      const line =
+        leased === undefined
+          ? { entry, limitMicros, heldInStore: hold?.key !== undefined, checkpointed }
+          : { entry, limitMicros, heldInStore: false, checkpointed, leased }
       return settlements.settle(settlement, line)
     },
 

@@ -103,15 +103,20 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
       }
       const { entry } = settlement
       if (mark !== undefined) addPending(entry, entry.costMicros)
-      const commit = track(commitInTurn(entry.projectId, settlement).then((row) => {
-        committed(settlement, mark, row)
-        return row
-      }, (err: unknown) => {
-        // The provider was paid: the charge is kept and retried, and its hold with it, so the
-        // budget stays held until it is recorded.
-        if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { settlement, mark })
-        throw err
-      }))
+      const commit = track(
+        commitInTurn(entry.projectId, settlement).then(
+          (row) => {
+            committed(settlement, mark, row)
+            return row
+          },
+          (err: unknown) => {
+            // The provider was paid: the charge is kept and retried, and its hold with it, so the
+            // budget stays held until it is recorded.
+            if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { settlement, mark })
+            throw err
+          },
+        ),
+      )
       const row = known.get(keyOf(entry.projectId, entry.month))
       return { row: mark === undefined || row === undefined ? undefined : withPending(entry.projectId, entry.month, row), committed: commit }
     },
@@ -150,6 +155,9 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
 
 /** The settlements a dead process journaled, each shrinking the lease of that process its hold came from. */
 function settlementsOf({ owner, lines }: DeadJournal): Settlement[] {
-  return lines.filter((line) => line.started !== true).map(({ entry, limitMicros, leased }) =>
-    leased === undefined ? { entry, limitMicros } : { entry, limitMicros, lease: { id: leaseIdOf(owner, entry.projectId, leased.month), ...leased } })
+  return lines
+    .filter((line) => line.started !== true)
+    .map(({ entry, limitMicros, leased }) =>
+      leased === undefined ? { entry, limitMicros } : { entry, limitMicros, lease: { id: leaseIdOf(owner, entry.projectId, leased.month), ...leased } },
+    )
 }

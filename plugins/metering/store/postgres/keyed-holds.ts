@@ -32,13 +32,18 @@ async function holdWithKey(sql: Sql, { hold: held, limitMicros }: KeyedReservati
   const keyRow = await lockedRow(sql, key.keyId, held.month)
   const admitted = admitHold(held.micros, { row: await lockedRow(sql, held.projectId, held.month), limitMicros }, { row: keyRow, limitMicros: key.limitMicros })
   if (!admitted.ok) return admitted.byKey === true ? 'key' : 'project'
-  await sql.query(
-    'UPDATE metering_budgets SET reserved_micros = reserved_micros + $3 WHERE project_id = ANY($1::text[]) AND month = $2',
-    [[key.keyId, held.projectId], held.month, held.micros],
-  )
-  await sql.query(
-    'INSERT INTO metering_holds (request_id, project_id, month, micros, owner, key_id) VALUES ($1, $2, $3, $4, $5, $6)',
-    [held.requestId, held.projectId, held.month, held.micros, owner, key.keyId],
-  )
+  await sql.query('UPDATE metering_budgets SET reserved_micros = reserved_micros + $3 WHERE project_id = ANY($1::text[]) AND month = $2', [
+    [key.keyId, held.projectId],
+    held.month,
+    held.micros,
+  ])
+  await sql.query('INSERT INTO metering_holds (request_id, project_id, month, micros, owner, key_id) VALUES ($1, $2, $3, $4, $5, $6)', [
+    held.requestId,
+    held.projectId,
+    held.month,
+    held.micros,
+    owner,
+    key.keyId,
+  ])
   return 'held'
 }

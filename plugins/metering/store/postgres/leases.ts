@@ -26,7 +26,11 @@ export function postgresLeaseStore(database: PluginDatabase, owner: string, note
         const granted = grantLease(row, limitMicros, needMicros, spare)
         if (!('grantedMicros' in granted)) return granted
         const { grantedMicros } = granted
-        await sql.query('UPDATE metering_budgets SET reserved_micros = reserved_micros + $3 WHERE project_id = $1 AND month = $2', [projectId, month, grantedMicros])
+        await sql.query('UPDATE metering_budgets SET reserved_micros = reserved_micros + $3 WHERE project_id = $1 AND month = $2', [
+          projectId,
+          month,
+          grantedMicros,
+        ])
         await sql.query(
           `INSERT INTO metering_holds (request_id, project_id, month, micros, owner) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (request_id) DO UPDATE SET micros = metering_holds.micros + excluded.micros`,

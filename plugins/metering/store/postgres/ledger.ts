@@ -12,10 +12,16 @@ export async function ledgerEntry(database: PluginDatabase, id: string): Promise
 
 /** The figures of each day of the range that had any request, by day. */
 export async function dayStats(database: PluginDatabase, projectId: string, range: PeriodRange): Promise<ReadonlyMap<string, DayStats>> {
-  const found = await database.query<{ day: string; model: string; requests: string; tokens: string; cost_micros: string; hits: string; misses: string; unpriced: string }>(
-    'SELECT * FROM metering_model_days WHERE project_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day, model',
-    [projectId, range.start, range.end],
-  )
+  const found = await database.query<{
+    day: string
+    model: string
+    requests: string
+    tokens: string
+    cost_micros: string
+    hits: string
+    misses: string
+    unpriced: string
+  }>('SELECT * FROM metering_model_days WHERE project_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day, model', [projectId, range.start, range.end])
   const days = new Map<string, { hits: number; misses: number; models: Record<string, ModelStats> }>()
   for (const record of found.rows) {
     const day = days.get(record.day) ?? { hits: 0, misses: 0, models: {} }
@@ -23,7 +29,9 @@ export async function dayStats(database: PluginDatabase, projectId: string, rang
     day.misses += Number(record.misses)
     const unpriced = Number(record.unpriced)
     day.models[record.model] = {
-      requests: Number(record.requests), tokens: Number(record.tokens), costMicros: Number(record.cost_micros),
+      requests: Number(record.requests),
+      tokens: Number(record.tokens),
+      costMicros: Number(record.cost_micros),
       ...(unpriced === 0 ? {} : { unpriced }),
     }
     days.set(record.day, day)
@@ -38,26 +46,31 @@ export async function spend(database: PluginDatabase, projectId: string, range: 
      WHERE project_id = $1 AND dimension = $2 AND day BETWEEN $3 AND $4 GROUP BY value`,
     [projectId, dimension, range.start, range.end],
   )
-  return mergeSpendRows(found.rows.map((record) => ({
-    value: record.value, requests: Number(record.requests), tokens: Number(record.tokens), costMicros: Number(record.cost_micros),
-  })))
+  return mergeSpendRows(
+    found.rows.map((record) => ({
+      value: record.value,
+      requests: Number(record.requests),
+      tokens: Number(record.tokens),
+      costMicros: Number(record.cost_micros),
+    })),
+  )
 }
 
 /** Checkpoints of streams not yet settled; a stream's earlier checkpoint is kept or replaced. */
-export async function insertCheckpoints(database: PluginDatabase, owner: string, progress: readonly StreamCheckpoint[], earlier: 'keep' | 'replace'): Promise<void> {
+export async function insertCheckpoints(
+  database: PluginDatabase,
+  owner: string,
+  progress: readonly StreamCheckpoint[],
+  earlier: 'keep' | 'replace',
+): Promise<void> {
   if (progress.length === 0) return
-  const onConflict = earlier === 'keep'
-    ? 'DO NOTHING'
-    : 'DO UPDATE SET owner = excluded.owner, limit_micros = excluded.limit_micros, entry = excluded.entry'
+  const onConflict = earlier === 'keep' ? 'DO NOTHING' : 'DO UPDATE SET owner = excluded.owner, limit_micros = excluded.limit_micros, entry = excluded.entry'
   await database.query(
     `INSERT INTO metering_checkpoints (request_id, owner, limit_micros, entry)
      SELECT p.id, p.owner, p.limit_micros, p.entry
      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::jsonb[]) AS p(id, owner, limit_micros, entry)
      WHERE NOT EXISTS (SELECT 1 FROM metering_ledger l WHERE l.id = p.id)
      ON CONFLICT (request_id) ${onConflict}`,
-    [
-      progress.map((p) => p.entry.id), progress.map(() => owner), progress.map((p) => p.limitMicros),
-      progress.map((p) => JSON.stringify(p.entry)),
-    ],
+    [progress.map((p) => p.entry.id), progress.map(() => owner), progress.map((p) => p.limitMicros), progress.map((p) => JSON.stringify(p.entry))],
   )
 }

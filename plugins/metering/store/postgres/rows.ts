@@ -21,8 +21,12 @@ export async function lockedRow(sql: Sql, holder: string, month: string): Promis
 
 /** Notes the month's limit and sends usage.limit_exceeded, once a month: the row as noted, or undefined when it was noted before. */
 export async function noteLimit(
-  database: PluginDatabase, events: SharedEventOutbox | undefined,
-  projectId: string, month: string, limitMicros: number, requestedMicros: number,
+  database: PluginDatabase,
+  events: SharedEventOutbox | undefined,
+  projectId: string,
+  month: string,
+  limitMicros: number,
+  requestedMicros: number,
 ): Promise<BudgetRow | undefined> {
   return database.transaction(async (sql) => {
     const noted = await sql.query<BudgetRecord>(
@@ -35,8 +39,11 @@ export async function noteLimit(
     if (noted.rows[0] === undefined) return undefined
     const row = rowOf(noted.rows[0])
     await events?.emit(sql, 'usage.limit_exceeded', projectId, {
-      period: month, budget_limit: dollars(limitMicros), budget_used: dollars(row.usedMicros),
-      budget_reserved: dollars(row.reservedMicros), requested_cost: dollars(requestedMicros),
+      period: month,
+      budget_limit: dollars(limitMicros),
+      budget_used: dollars(row.usedMicros),
+      budget_reserved: dollars(row.reservedMicros),
+      requested_cost: dollars(requestedMicros),
     })
     return row
   })

@@ -3,9 +3,10 @@
 // gateway releases the holds and settles the checkpointed streams of an owner whose lease ran out.
 import type { Migration } from '../../../../proxy/stores/database.ts'
 
-export const meteringMigrations: readonly Migration[] = [{
-  version: 1,
-  sql: `
+export const meteringMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
     CREATE TABLE metering_budgets (
       project_id text NOT NULL,
       month text NOT NULL,
@@ -54,9 +55,10 @@ export const meteringMigrations: readonly Migration[] = [{
     );
     CREATE INDEX metering_checkpoints_owner ON metering_checkpoints (owner);
   `,
-}, {
-  version: 2,
-  sql: `
+  },
+  {
+    version: 2,
+    sql: `
     CREATE TABLE metering_spend_days (
       project_id text NOT NULL,
       day text NOT NULL,
@@ -68,8 +70,10 @@ export const meteringMigrations: readonly Migration[] = [{
       PRIMARY KEY (project_id, dimension, day, value)
     );
   `,
-}, {
-  version: 3,
-  // A key with a budget of its own has a month row too, under its id in project_id; its holds name it.
-  sql: 'ALTER TABLE metering_holds ADD COLUMN key_id text;',
-}]
+  },
+  {
+    version: 3,
+    // A key with a budget of its own has a month row too, under its id in project_id; its holds name it.
+    sql: 'ALTER TABLE metering_holds ADD COLUMN key_id text;',
+  },
+]

@@ -35,7 +35,10 @@ interface SettledBatch {
 
 const dollars = (micros: number) => micros / 1e6
 const monthKey = (projectId: string, month: string) => `${projectId}\u0000${month}`
-const byKey = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)
+const byKey =
+  <T>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0
 
 export function rowOf(record: BudgetRecord | undefined): BudgetRow {
   if (record === undefined) return { usedMicros: 0, reservedMicros: 0 }
@@ -129,7 +132,17 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     const keyCharge = chargeOf(entry.keyId, entry.month, 0)
     keyCharge.usedMicros += entry.costMicros
     const dayModel = `${month}\u0000${entry.day}\u0000${entry.model}`
-    const figures = stats.get(dayModel) ?? { projectId: entry.projectId, day: entry.day, model: entry.model, requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0, unpriced: 0 }
+    const figures = stats.get(dayModel) ?? {
+      projectId: entry.projectId,
+      day: entry.day,
+      model: entry.model,
+      requests: 0,
+      tokens: 0,
+      costMicros: 0,
+      hits: 0,
+      misses: 0,
+      unpriced: 0,
+    }
     figures.requests++
     figures.tokens += entry.promptTokens + entry.completionTokens
     figures.costMicros += entry.costMicros
@@ -150,9 +163,14 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
   const days = [...stats.values()].sort(byKey((d) => `${d.projectId}\u0000${d.day}\u0000${d.model}`))
   const spends = [...spending.values()].sort(byKey((d) => `${d.projectId}\u0000${d.dimension}\u0000${d.day}\u0000${d.value}`))
   // A record that moves no money (a cache hit, an error before any token) takes no lock on its month's row.
-  const moving = [...charges.values()].filter((c) => c.usedMicros > 0 || c.overageMicros > 0 || c.leasedMicros > 0).sort(byKey((c) => monthKey(c.projectId, c.month)))
-  const charged = days.length === 0 && moving.length === 0 ? { rows: [] } : await sql.query<BudgetRecord>(
-    `WITH stats AS (
+  const moving = [...charges.values()]
+    .filter((c) => c.usedMicros > 0 || c.overageMicros > 0 || c.leasedMicros > 0)
+    .sort(byKey((c) => monthKey(c.projectId, c.month)))
+  const charged =
+    days.length === 0 && moving.length === 0
+      ? { rows: [] }
+      : await sql.query<BudgetRecord>(
+          `WITH stats AS (
        INSERT INTO metering_model_days AS d (project_id, day, model, requests, tokens, cost_micros, hits, misses, unpriced)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
        ON CONFLICT (project_id, day, model) DO UPDATE SET
@@ -169,17 +187,32 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
      ON CONFLICT (project_id, month) DO UPDATE SET
        used_micros = b.used_micros + excluded.used_micros, overage_micros = b.overage_micros + excluded.overage_micros
      RETURNING *`,
-    [
-      days.map((d) => d.projectId), days.map((d) => d.day), days.map((d) => d.model), days.map((d) => d.requests), days.map((d) => d.tokens),
-      days.map((d) => d.costMicros), days.map((d) => d.hits), days.map((d) => d.misses), days.map((d) => d.unpriced),
-      moving.map((c) => c.projectId), moving.map((c) => c.month), moving.map((c) => c.usedMicros), moving.map((c) => c.overageMicros),
-      spends.map((d) => d.projectId), spends.map((d) => d.dimension), spends.map((d) => d.day), spends.map((d) => d.value),
-      spends.map((d) => d.requests), spends.map((d) => d.tokens), spends.map((d) => d.costMicros),
-    ],
-  )
+          [
+            days.map((d) => d.projectId),
+            days.map((d) => d.day),
+            days.map((d) => d.model),
+            days.map((d) => d.requests),
+            days.map((d) => d.tokens),
+            days.map((d) => d.costMicros),
+            days.map((d) => d.hits),
+            days.map((d) => d.misses),
+            days.map((d) => d.unpriced),
+            moving.map((c) => c.projectId),
+            moving.map((c) => c.month),
+            moving.map((c) => c.usedMicros),
+            moving.map((c) => c.overageMicros),
+            spends.map((d) => d.projectId),
+            spends.map((d) => d.dimension),
+            spends.map((d) => d.day),
+            spends.map((d) => d.value),
+            spends.map((d) => d.requests),
+            spends.map((d) => d.tokens),
+            spends.map((d) => d.costMicros),
+          ],
+        )
   const rows = new Map(charged.rows.map((record) => [monthKey(record.project_id, record.month), record]))
   // The month rows are locked now, in order: the leases' rows after them, as a lease's growth takes them.
-  const leased = unique.flatMap(({ lease }) => lease === undefined ? [] : [lease])
+  const leased = unique.flatMap(({ lease }) => (lease === undefined ? [] : [lease]))
   if (leased.length > 0) {
     const given = await sql.query<BudgetRecord>(
       `WITH asked AS (
@@ -228,7 +261,10 @@ async function noteThresholds(sql: Sql, record: BudgetRecord, limitMicros: numbe
   await sql.query('UPDATE metering_budgets SET notified = $3 WHERE project_id = $1 AND month = $2', [record.project_id, record.month, notified])
   for (const threshold of crossed) {
     await events?.emit(sql, 'usage.threshold_reached', record.project_id, {
-      period: record.month, threshold_percent: threshold, budget_limit: dollars(limitMicros), budget_used: dollars(usedMicros),
+      period: record.month,
+      threshold_percent: threshold,
+      budget_limit: dollars(limitMicros),
+      budget_used: dollars(usedMicros),
     })
   }
   return { ...record, notified }

@@ -11,8 +11,7 @@ const SWEEP_CHECKPOINTS = 100
 const SWEEP_HOLDS = 1_000
 
 // The row's owner has no current lease: it was left by a gateway that is gone.
-const LEASE_RUN_OUT = (table: string) =>
-  `NOT EXISTS (SELECT 1 FROM metering_owners o WHERE o.owner = ${table}.owner AND o.expires_at >= $1)`
+const LEASE_RUN_OUT = (table: string) => `NOT EXISTS (SELECT 1 FROM metering_owners o WHERE o.owner = ${table}.owner AND o.expires_at >= $1)`
 
 /** Settles the streams and releases the holds of gateways whose lease ran out, and drops checkpoints of settled streams. */
 export async function sweep(database: PluginDatabase, now: number, events: SharedEventOutbox | undefined): Promise<{ recovered: number; released: number }> {
@@ -30,7 +29,11 @@ export async function sweep(database: PluginDatabase, now: number, events: Share
     )
     const streams = gone.rows
     // Streams first: a stream settled to its checkpoint releases its own hold with its charge.
-    await settleBatch(sql, streams.map(({ entry, limit_micros }) => ({ entry, limitMicros: Number(limit_micros) })), events)
+    await settleBatch(
+      sql,
+      streams.map(({ entry, limit_micros }) => ({ entry, limitMicros: Number(limit_micros) })),
+      events,
+    )
     // A checkpoint whose insert raced its stream's settlement outlived it: the ledger has the stream.
     await sql.query(
       `DELETE FROM metering_checkpoints WHERE request_id IN (

@@ -2,7 +2,15 @@
 // `finished` and per-webhook indexes in step with the record. Writers run inside the caller's
 // store transaction; LMDB serializes those across processes, so a claim is taken by one worker only.
 import type { GatewayEvent } from '../../../../proxy/stores/events/index.ts'
-import { abandonedDelivery, claimedDelivery, isStillClaimed, newDelivery, settledDelivery, type AttemptResult, type Settlement } from '../../logic/delivery-states.ts'
+import {
+  abandonedDelivery,
+  claimedDelivery,
+  isStillClaimed,
+  newDelivery,
+  settledDelivery,
+  type AttemptResult,
+  type Settlement,
+} from '../../logic/delivery-states.ts'
 import type { NewId } from '../../ids.ts'
 import type { DeliveryRecord, WebhookRecord } from '../records.ts'
 import { prefixRange, timeKey, type WebhookDatabases } from './databases.ts'

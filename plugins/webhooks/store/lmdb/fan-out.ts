@@ -11,7 +11,12 @@ import type { WebhookRecords } from './webhook-records.ts'
 
 /** Moves up to `batchSize` events into deliveries; resolves to the number of events taken. */
 export function fanOut(
-  store: PluginStore, outbox: EventOutbox, hooks: WebhookRecords, deliveries: DeliveryRecords, now: number, batchSize: number,
+  store: PluginStore,
+  outbox: EventOutbox,
+  hooks: WebhookRecords,
+  deliveries: DeliveryRecords,
+  now: number,
+  batchSize: number,
 ): Promise<number> {
   return store.transaction(() => {
     const events = outbox.pending(batchSize)

@@ -25,50 +25,56 @@ export function lmdbWebhookStore(store: PluginStore, events: EventOutbox, box: S
     createWebhook: (input) => store.transaction(() => hooks.create(input)),
     webhook: async (projectId, id) => hooks.inProject(projectId, id),
     webhooks: async (projectId) => hooks.list(projectId),
-    updateWebhook: (projectId, id, changes) => store.transaction(() => {
-      const current = hooks.inProject(projectId, id)
-      return current === undefined ? undefined : hooks.update(current, changes)
-    }),
-    removeWebhook: (projectId, id) => store.transaction(() => {
-      const current = hooks.inProject(projectId, id)
-      if (current === undefined) return false
-      hooks.remove(current)
-      deliveries.removeAllOf(id)
-      return true
-    }),
+    updateWebhook: (projectId, id, changes) =>
+      store.transaction(() => {
+        const current = hooks.inProject(projectId, id)
+        return current === undefined ? undefined : hooks.update(current, changes)
+      }),
+    removeWebhook: (projectId, id) =>
+      store.transaction(() => {
+        const current = hooks.inProject(projectId, id)
+        if (current === undefined) return false
+        hooks.remove(current)
+        deliveries.removeAllOf(id)
+        return true
+      }),
 
     delivery: async (id) => deliveries.get(id),
     recentDeliveries: async (webhookId, limit) => deliveries.recent(webhookId, limit),
-    queue: (projectId, webhookId, event, now, test) => store.transaction(() => {
-      const hook = hooks.inProject(projectId, webhookId)
-      if (hook === undefined) return 'missing' as const
-      if (!hook.active) return 'inactive' as const
-      return deliveries.add(hook, event, now, test)
-    }),
-    queueClaimed: (projectId, webhookId, event, now, timeoutMs) => store.transaction((): Claim | undefined => {
-      const hook = hooks.inProject(projectId, webhookId)
-      if (hook === undefined) return undefined
-      const before = deliveries.add(hook, event, now, true)
-      return { hook, before, claimed: deliveries.claim(before, now, timeoutMs) }
-    }),
+    queue: (projectId, webhookId, event, now, test) =>
+      store.transaction(() => {
+        const hook = hooks.inProject(projectId, webhookId)
+        if (hook === undefined) return 'missing' as const
+        if (!hook.active) return 'inactive' as const
+        return deliveries.add(hook, event, now, test)
+      }),
+    queueClaimed: (projectId, webhookId, event, now, timeoutMs) =>
+      store.transaction((): Claim | undefined => {
+        const hook = hooks.inProject(projectId, webhookId)
+        if (hook === undefined) return undefined
+        const before = deliveries.add(hook, event, now, true)
+        return { hook, before, claimed: deliveries.claim(before, now, timeoutMs) }
+      }),
 
     fanOut: (limit, now) => fanOut(store, events, hooks, deliveries, now, limit),
-    claimDue: (now, timeoutMs, limits) => store.transaction(() => {
-      const plan = planClaims(deliveries.dueBy(now, SCAN_LIMIT), (id) => hooks.byId(id), limits)
-      for (const { record, reason } of plan.abandon) deliveries.abandon(record, now, reason)
-      const claims = plan.take.map(({ record, hook }): Claim => ({ hook, before: record, claimed: deliveries.claim(record, now, timeoutMs) }))
-      return { claims, abandoned: plan.abandon.length }
-    }),
-    settle: (claim, result, now, disableAfterFailures) => store.transaction((): Settled => {
-      const settled = deliveries.settle(claim.claimed, result, now)
-      if (settled === undefined || settled.record.test || settled.settlement === 'retrying') return { settled }
-      const next = afterFinished(hooks.byId(claim.hook.id), settled.settlement, disableAfterFailures)
-      if (next === undefined) return { settled }
-      hooks.put(next)
-      if (next.active) return { settled }
-      events.emit('alert.created', next.projectId, disabledAlert(next, newId))
-      return { settled, disabled: next }
-    }),
+    claimDue: (now, timeoutMs, limits) =>
+      store.transaction(() => {
+        const plan = planClaims(deliveries.dueBy(now, SCAN_LIMIT), (id) => hooks.byId(id), limits)
+        for (const { record, reason } of plan.abandon) deliveries.abandon(record, now, reason)
+        const claims = plan.take.map(({ record, hook }): Claim => ({ hook, before: record, claimed: deliveries.claim(record, now, timeoutMs) }))
+        return { claims, abandoned: plan.abandon.length }
+      }),
+    settle: (claim, result, now, disableAfterFailures) =>
+      store.transaction((): Settled => {
+        const settled = deliveries.settle(claim.claimed, result, now)
+        if (settled === undefined || settled.record.test || settled.settlement === 'retrying') return { settled }
+        const next = afterFinished(hooks.byId(claim.hook.id), settled.settlement, disableAfterFailures)
+        if (next === undefined) return { settled }
+        hooks.put(next)
+        if (next.active) return { settled }
+        events.emit('alert.created', next.projectId, disabledAlert(next, newId))
+        return { settled, disabled: next }
+      }),
     release: (claim) => store.transaction(() => deliveries.release(claim.claimed, claim.before)),
     prune: (before, limit) => store.transaction(() => deliveries.prune(before, limit)),
     pendingCount: async () => deliveries.pendingCount(),

@@ -5,9 +5,10 @@
 // milliseconds (bigint). Deleting a webhook deletes its deliveries.
 import type { Migration } from '../../../../proxy/stores/database.ts'
 
-export const webhookMigrations: readonly Migration[] = [{
-  version: 1,
-  sql: `
+export const webhookMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
     CREATE TABLE webhooks_hooks (
       id text PRIMARY KEY,
       project_id text NOT NULL,
@@ -30,4 +31,5 @@ export const webhookMigrations: readonly Migration[] = [{
       value text NOT NULL
     );
   `,
-}]
+  },
+]

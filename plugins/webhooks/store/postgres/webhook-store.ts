@@ -43,8 +43,12 @@ async function writeDeliveries(sql: Sql, records: readonly DeliveryRecord[]): Pr
      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::json[])
      ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at, finished_at = excluded.finished_at, claim = excluded.claim, record = excluded.record`,
     [
-      records.map((r) => r.id), records.map((r) => r.webhookId), records.map((r) => r.dueAt), records.map((r) => r.finishedAt),
-      records.map((r) => r.claim), records.map((r) => JSON.stringify(r)),
+      records.map((r) => r.id),
+      records.map((r) => r.webhookId),
+      records.map((r) => r.dueAt),
+      records.map((r) => r.finishedAt),
+      records.map((r) => r.claim),
+      records.map((r) => JSON.stringify(r)),
     ],
   )
 }
@@ -77,9 +81,11 @@ export function postgresWebhookStore(database: PluginDatabase, options: Postgres
     const projects = [...new Set(events.map((event) => event.project_id))]
     const found = await sql.query<Recorded<WebhookRecord>>('SELECT record FROM webhooks_hooks WHERE project_id = ANY($1) ORDER BY id', [projects])
     const active = found.rows.map((row) => row.record).filter((hook) => hook.active)
-    const made = events.flatMap((event) => active
-      .filter((hook) => hook.projectId === event.project_id && isSubscribed(hook, event.type))
-      .map((hook) => newDelivery(newId('dlv_'), hook, event, now)))
+    const made = events.flatMap((event) =>
+      active
+        .filter((hook) => hook.projectId === event.project_id && isSubscribed(hook, event.type))
+        .map((hook) => newDelivery(newId('dlv_'), hook, event, now)),
+    )
     await writeDeliveries(sql, made)
     // Every gateway wakes to claim a share of them.
     if (made.length > 0) await sql.query('SELECT pg_notify($1, $2)', [database.channel, ''])
@@ -95,93 +101,111 @@ export function postgresWebhookStore(database: PluginDatabase, options: Postgres
       return hookIn(database, projectId, id)
     },
     async webhooks(projectId) {
-      return (await database.query<Recorded<WebhookRecord>>('SELECT record FROM webhooks_hooks WHERE project_id = $1 ORDER BY id', [projectId])).rows.map((row) => row.record)
+      return (await database.query<Recorded<WebhookRecord>>('SELECT record FROM webhooks_hooks WHERE project_id = $1 ORDER BY id', [projectId])).rows.map(
+        (row) => row.record,
+      )
     },
-    updateWebhook: (projectId, id, changes) => database.transaction(async (sql) => {
-      const current = await hookIn(sql, projectId, id, 'FOR NO KEY UPDATE')
-      if (current === undefined) return undefined
-      const next = changedWebhook(current, changes, box)
-      await writeHook(sql, next)
-      return next
-    }),
-    removeWebhook: (projectId, id) => database.transaction(async (sql) => {
-      // Deliveries first: a settlement locks its delivery, then the webhook; taking them in the
-      // same order cannot deadlock against it.
-      const found = await sql.query('SELECT 1 FROM webhooks_hooks WHERE id = $1 AND project_id = $2', [id, projectId])
-      if (found.rowCount === 0) return false
-      await sql.query('DELETE FROM webhooks_deliveries WHERE webhook_id = $1', [id])
-      return (await sql.query('DELETE FROM webhooks_hooks WHERE id = $1 AND project_id = $2', [id, projectId])).rowCount === 1
-    }),
+    updateWebhook: (projectId, id, changes) =>
+      database.transaction(async (sql) => {
+        const current = await hookIn(sql, projectId, id, 'FOR NO KEY UPDATE')
+        if (current === undefined) return undefined
+        const next = changedWebhook(current, changes, box)
+        await writeHook(sql, next)
+        return next
+      }),
+    removeWebhook: (projectId, id) =>
+      database.transaction(async (sql) => {
+        // Deliveries first: a settlement locks its delivery, then the webhook; taking them in the
+        // same order cannot deadlock against it.
+        const found = await sql.query('SELECT 1 FROM webhooks_hooks WHERE id = $1 AND project_id = $2', [id, projectId])
+        if (found.rowCount === 0) return false
+        await sql.query('DELETE FROM webhooks_deliveries WHERE webhook_id = $1', [id])
+        return (await sql.query('DELETE FROM webhooks_hooks WHERE id = $1 AND project_id = $2', [id, projectId])).rowCount === 1
+      }),
 
     async delivery(id) {
       return (await database.query<Recorded<DeliveryRecord>>('SELECT record FROM webhooks_deliveries WHERE id = $1', [id])).rows[0]?.record
     },
     async recentDeliveries(webhookId, limit) {
-      const found = await database.query<Recorded<DeliveryRecord>>('SELECT record FROM webhooks_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2', [webhookId, limit])
+      const found = await database.query<Recorded<DeliveryRecord>>('SELECT record FROM webhooks_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2', [
+        webhookId,
+        limit,
+      ])
       return found.rows.map((row) => row.record)
     },
-    queue: (projectId, webhookId, event, now, test) => database.transaction(async (sql) => {
-      const hook = await hookIn(sql, projectId, webhookId, 'FOR KEY SHARE')
-      if (hook === undefined) return 'missing' as const
-      if (!hook.active) return 'inactive' as const
-      const record = newDelivery(newId('dlv_'), hook, event, now, test)
-      await writeDeliveries(sql, [record])
-      return record
-    }),
-    queueClaimed: (projectId, webhookId, event, now, timeoutMs) => database.transaction(async (sql): Promise<Claim | undefined> => {
-      const hook = await hookIn(sql, projectId, webhookId, 'FOR KEY SHARE')
-      if (hook === undefined) return undefined
-      const before = newDelivery(newId('dlv_'), hook, event, now, true)
-      const claimed = claimedDelivery(before, now, timeoutMs)
-      await writeDeliveries(sql, [claimed])
-      return { hook, before, claimed }
-    }),
+    queue: (projectId, webhookId, event, now, test) =>
+      database.transaction(async (sql) => {
+        const hook = await hookIn(sql, projectId, webhookId, 'FOR KEY SHARE')
+        if (hook === undefined) return 'missing' as const
+        if (!hook.active) return 'inactive' as const
+        const record = newDelivery(newId('dlv_'), hook, event, now, test)
+        await writeDeliveries(sql, [record])
+        return record
+      }),
+    queueClaimed: (projectId, webhookId, event, now, timeoutMs) =>
+      database.transaction(async (sql): Promise<Claim | undefined> => {
+        const hook = await hookIn(sql, projectId, webhookId, 'FOR KEY SHARE')
+        if (hook === undefined) return undefined
+        const before = newDelivery(newId('dlv_'), hook, event, now, true)
+        const claimed = claimedDelivery(before, now, timeoutMs)
+        await writeDeliveries(sql, [claimed])
+        return { hook, before, claimed }
+      }),
 
-    fanOut: (limit, now) => database.transaction(async (sql) => {
-      const events = await sharedEvents.take(sql, limit)
-      await fanOutIn(sql, events, now)
-      return events.length
-    }),
-    claimDue: (now, timeoutMs, limits) => database.transaction(async (sql) => {
-      const perHook = new Map<string, number>()
-      for (const webhookId of limits.inFlight.values()) perHook.set(webhookId, (perHook.get(webhookId) ?? 0) + 1)
-      // Webhooks at their cap here are left to the other gateways.
-      const capped = [...perHook].filter(([, held]) => held >= limits.perWebhookConcurrency).map(([id]) => id)
-      const due = await sql.query<Recorded<DeliveryRecord>>(
-        `SELECT record FROM webhooks_deliveries
+    fanOut: (limit, now) =>
+      database.transaction(async (sql) => {
+        const events = await sharedEvents.take(sql, limit)
+        await fanOutIn(sql, events, now)
+        return events.length
+      }),
+    claimDue: (now, timeoutMs, limits) =>
+      database.transaction(async (sql) => {
+        const perHook = new Map<string, number>()
+        for (const webhookId of limits.inFlight.values()) perHook.set(webhookId, (perHook.get(webhookId) ?? 0) + 1)
+        // Webhooks at their cap here are left to the other gateways.
+        const capped = [...perHook].filter(([, held]) => held >= limits.perWebhookConcurrency).map(([id]) => id)
+        const due = await sql.query<Recorded<DeliveryRecord>>(
+          `SELECT record FROM webhooks_deliveries
          WHERE due_at <= $1 AND NOT (webhook_id = ANY($2)) AND NOT (id = ANY($3))
          ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED`,
-        [now, capped, [...limits.inFlight.keys()], SCAN_LIMIT],
-      )
-      if (due.rows.length === 0) return { claims: [], abandoned: 0 }
-      const records = due.rows.map((row) => row.record)
-      const hooks = await sql.query<Recorded<WebhookRecord>>('SELECT record FROM webhooks_hooks WHERE id = ANY($1)', [[...new Set(records.map((r) => r.webhookId))]])
-      const byId = new Map(hooks.rows.map((row) => [row.record.id, row.record]))
-      const plan = planClaims(records, (id) => byId.get(id), limits)
-      const claims = plan.take.map(({ record, hook }): Claim => ({ hook, before: record, claimed: claimedDelivery(record, now, timeoutMs) }))
-      await writeDeliveries(sql, [...claims.map((claim) => claim.claimed), ...plan.abandon.map(({ record, reason }) => abandonedDelivery(record, now, reason))])
-      return { claims, abandoned: plan.abandon.length }
-    }),
-    settle: (claim, result, now, disableAfterFailures) => database.transaction(async (sql): Promise<Settled> => {
-      const found = await sql.query<Recorded<DeliveryRecord>>('SELECT record FROM webhooks_deliveries WHERE id = $1 FOR UPDATE', [claim.claimed.id])
-      const current = found.rows[0]?.record
-      if (!isStillClaimed(current, claim.claimed)) return {}
-      const settled = settledDelivery(current, result, now)
-      await writeDeliveries(sql, [settled.record])
-      if (settled.record.test || settled.settlement === 'retrying') return { settled }
-      // The webhook's row lock serializes the streak across gateways settling its deliveries at once.
-      const hook = await hookIn(sql, claim.hook.projectId, claim.hook.id, 'FOR NO KEY UPDATE')
-      const next = afterFinished(hook, settled.settlement, disableAfterFailures)
-      if (next === undefined) return { settled }
-      await writeHook(sql, next)
-      if (next.active) return { settled }
-      await sharedEvents.emit(sql, 'alert.created', next.projectId, disabledAlert(next, newId))
-      return { settled, disabled: next }
-    }),
-    release: (claim) => database.transaction(async (sql) => {
-      const found = await sql.query<Recorded<DeliveryRecord>>('SELECT record FROM webhooks_deliveries WHERE id = $1 FOR UPDATE', [claim.claimed.id])
-      if (isStillClaimed(found.rows[0]?.record, claim.claimed)) await writeDeliveries(sql, [claim.before])
-    }),
+          [now, capped, [...limits.inFlight.keys()], SCAN_LIMIT],
+        )
+        if (due.rows.length === 0) return { claims: [], abandoned: 0 }
+        const records = due.rows.map((row) => row.record)
+        const hooks = await sql.query<Recorded<WebhookRecord>>('SELECT record FROM webhooks_hooks WHERE id = ANY($1)', [
+          [...new Set(records.map((r) => r.webhookId))],
+        ])
+        const byId = new Map(hooks.rows.map((row) => [row.record.id, row.record]))
+        const plan = planClaims(records, (id) => byId.get(id), limits)
+        const claims = plan.take.map(({ record, hook }): Claim => ({ hook, before: record, claimed: claimedDelivery(record, now, timeoutMs) }))
+        await writeDeliveries(sql, [
+          ...claims.map((claim) => claim.claimed),
+          ...plan.abandon.map(({ record, reason }) => abandonedDelivery(record, now, reason)),
+        ])
+        return { claims, abandoned: plan.abandon.length }
+      }),
+    settle: (claim, result, now, disableAfterFailures) =>
+      database.transaction(async (sql): Promise<Settled> => {
+        const found = await sql.query<Recorded<DeliveryRecord>>('SELECT record FROM webhooks_deliveries WHERE id = $1 FOR UPDATE', [claim.claimed.id])
+        const current = found.rows[0]?.record
+        if (!isStillClaimed(current, claim.claimed)) return {}
+        const settled = settledDelivery(current, result, now)
+        await writeDeliveries(sql, [settled.record])
+        if (settled.record.test || settled.settlement === 'retrying') return { settled }
+        // The webhook's row lock serializes the streak across gateways settling its deliveries at once.
+        const hook = await hookIn(sql, claim.hook.projectId, claim.hook.id, 'FOR NO KEY UPDATE')
+        const next = afterFinished(hook, settled.settlement, disableAfterFailures)
+        if (next === undefined) return { settled }
+        await writeHook(sql, next)
+        if (next.active) return { settled }
+        await sharedEvents.emit(sql, 'alert.created', next.projectId, disabledAlert(next, newId))
+        return { settled, disabled: next }
+      }),
+    release: (claim) =>
+      database.transaction(async (sql) => {
+        const found = await sql.query<Recorded<DeliveryRecord>>('SELECT record FROM webhooks_deliveries WHERE id = $1 FOR UPDATE', [claim.claimed.id])
+        if (isStillClaimed(found.rows[0]?.record, claim.claimed)) await writeDeliveries(sql, [claim.before])
+      }),
     async prune(before, limit) {
       await database.query(
         `DELETE FROM webhooks_deliveries WHERE id IN (
@@ -195,10 +219,12 @@ export function postgresWebhookStore(database: PluginDatabase, options: Postgres
     },
     onEvents(listener) {
       sharedEvents.onEmit(listener)
-      listeners.push(database.listen({ onNotification: listener, onConnected: async () => listener() }).catch((err: unknown) => {
-        options.log.warn({ err }, 'cannot listen for new webhook deliveries; they are found by polling')
-        return undefined
-      }))
+      listeners.push(
+        database.listen({ onNotification: listener, onConnected: async () => listener() }).catch((err: unknown) => {
+          options.log.warn({ err }, 'cannot listen for new webhook deliveries; they are found by polling')
+          return undefined
+        }),
+      )
     },
     async close() {
       await Promise.all(listeners.map(async (listening) => (await listening)?.close()))

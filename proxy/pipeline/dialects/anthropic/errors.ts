@@ -5,15 +5,24 @@ import { InvalidRequestError, type GatewayError } from '../../errors.ts'
 
 function typeOf(status: number): string {
   switch (status) {
-    case 401: return 'authentication_error'
-    case 402: return 'billing_error'
-    case 403: return 'permission_error'
-    case 404: return 'not_found_error'
-    case 413: return 'request_too_large'
-    case 429: return 'rate_limit_error'
-    case 503: return 'overloaded_error'
-    case 504: return 'timeout_error'
-    default: return status >= 500 ? 'api_error' : 'invalid_request_error'
+    case 401:
+      return 'authentication_error'
+    case 402:
+      return 'billing_error'
+    case 403:
+      return 'permission_error'
+    case 404:
+      return 'not_found_error'
+    case 413:
+      return 'request_too_large'
+    case 429:
+      return 'rate_limit_error'
+    case 503:
+      return 'overloaded_error'
+    case 504:
+      return 'timeout_error'
+    default:
+      return status >= 500 ? 'api_error' : 'invalid_request_error'
   }
 }
 

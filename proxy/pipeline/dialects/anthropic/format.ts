@@ -59,13 +59,20 @@ function streamFrames(ctx: RequestContext, start: StreamStart): StreamFrames {
   }
 
   return {
-    open: () => event({
-      type: 'message_start',
-      message: {
-        id: `msg_${ctx.id}`, type: 'message', role: 'assistant', model: start.model, content: [],
-        stop_reason: null, stop_sequence: null, usage: { input_tokens: start.promptTokens, output_tokens: 0 },
-      },
-    }),
+    open: () =>
+      event({
+        type: 'message_start',
+        message: {
+          id: `msg_${ctx.id}`,
+          type: 'message',
+          role: 'assistant',
+          model: start.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: start.promptTokens, output_tokens: 0 },
+        },
+      }),
     text(text) {
       if (text === '') return ''
       const opened = openBlock?.kind === 'text' ? '' : startBlock('text', { type: 'text', text: '' })
@@ -84,13 +91,16 @@ function streamFrames(ctx: RequestContext, start: StreamStart): StreamFrames {
     close(result) {
       // An answer with no content at all still has its (empty) text block, as Anthropic sends it.
       const empty = blocks === 0 ? startBlock('text', { type: 'text', text: '' }) : ''
-      return empty + closeOpenBlock() +
+      return (
+        empty +
+        closeOpenBlock() +
         event({
           type: 'message_delta',
           delta: { stop_reason: STOP_REASONS[result.finishReason ?? 'stop'], stop_sequence: null },
           usage: { input_tokens: result.usage.promptTokens, output_tokens: result.usage.completionTokens },
         }) +
         event({ type: 'message_stop' })
+      )
     },
     error: (error) => event(anthropicErrorBody(error)),
   }

@@ -11,12 +11,18 @@ const anthropicDialect: ClientDialect = {
   schema: messagesRequestSchema,
   parse: parseMessages,
   format: anthropicFormat,
-  sse: 'Server-Sent Events: Anthropic\'s typed events, from `message_start` to `message_stop`.',
+  sse: "Server-Sent Events: Anthropic's typed events, from `message_start` to `message_stop`.",
 }
 
 export const anthropicRoutes: readonly Route[] = [
   {
-    method: 'POST', path: '/v1/messages', name: 'anthropic_messages', kind: 'ai', keyTypes: ['sk'], stream: false,
-    dialect: anthropicDialect, docs: { response: messageAnswerSchema },
+    method: 'POST',
+    path: '/v1/messages',
+    name: 'anthropic_messages',
+    kind: 'ai',
+    keyTypes: ['sk'],
+    stream: false,
+    dialect: anthropicDialect,
+    docs: { response: messageAnswerSchema },
   },
 ]

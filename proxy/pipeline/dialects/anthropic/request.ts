@@ -17,14 +17,20 @@ const MAX_TOOLS = 128
 const textBlock = z.object({ type: z.literal('text'), text: z.string({ error: 'a text block needs text' }) })
 const imageBlock = z.object({
   type: z.literal('image'),
-  source: z.discriminatedUnion('type', [
-    z.object({
-      type: z.literal('base64'),
-      media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp'], { error: 'media_type must be image/jpeg, image/png, image/gif or image/webp' }),
-      data: z.string().min(1, 'an image needs data'),
-    }),
-    z.object({ type: z.literal('url'), url: z.string().regex(/^https?:\/\//, 'an image url must be http(s)') }),
-  ], { error: 'an image source must be base64 or url' }),
+  source: z.discriminatedUnion(
+    'type',
+    [
+      z.object({
+        type: z.literal('base64'),
+        media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp'], {
+          error: 'media_type must be image/jpeg, image/png, image/gif or image/webp',
+        }),
+        data: z.string().min(1, 'an image needs data'),
+      }),
+      z.object({ type: z.literal('url'), url: z.string().regex(/^https?:\/\//, 'an image url must be http(s)') }),
+    ],
+    { error: 'an image source must be base64 or url' },
+  ),
 })
 const toolUseBlock = z.object({
   type: z.literal('tool_use'),
@@ -56,22 +62,33 @@ const toolSchema = z.object({
   input_schema: z.record(z.string(), z.unknown(), { error: 'a tool needs input_schema, a JSON Schema object' }),
 })
 
-const toolChoiceSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.object({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.object({ type: z.literal('tool'), name: z.string(), disable_parallel_tool_use: z.boolean().optional() }),
-  z.object({ type: z.literal('none') }),
-], { error: 'tool_choice.type must be auto, any, tool or none' })
+const toolChoiceSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('tool'), name: z.string(), disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('none') }),
+  ],
+  { error: 'tool_choice.type must be auto, any, tool or none' },
+)
 
 const fields = {
   model: modelOrTierSchema,
-  messages: z.array(messageSchema, { error: 'messages must be an array of messages' })
+  messages: z
+    .array(messageSchema, { error: 'messages must be an array of messages' })
     .min(1, 'messages must hold at least one message')
     .max(MAX_MESSAGES, `messages may hold at most ${MAX_MESSAGES} messages`),
   system: z.union([z.string(), z.array(textBlock)], { error: 'system must be a string or an array of text blocks' }).optional(),
-  max_tokens: z.int({ error: 'max_tokens must be a whole number' })
-    .min(1, 'max_tokens must be at least 1').max(MAX_TOKENS_CEILING, `max_tokens must be at most ${MAX_TOKENS_CEILING}`),
-  temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 1').max(1, 'temperature must be between 0 and 1').optional(),
+  max_tokens: z
+    .int({ error: 'max_tokens must be a whole number' })
+    .min(1, 'max_tokens must be at least 1')
+    .max(MAX_TOKENS_CEILING, `max_tokens must be at most ${MAX_TOKENS_CEILING}`),
+  temperature: z
+    .number({ error: 'temperature must be a number' })
+    .min(0, 'temperature must be between 0 and 1')
+    .max(1, 'temperature must be between 0 and 1')
+    .optional(),
   top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').optional(),
   stop_sequences: z.array(z.string(), { error: 'stop_sequences must be an array of strings' }).optional(),
   stream: z.boolean({ error: 'stream must be true or false' }).optional(),
@@ -81,7 +98,10 @@ const fields = {
   governorMetadata: governorMetadataSchema.optional(),
 }
 
-function checkToolChoice(body: { tools?: readonly { name: string }[] | undefined; tool_choice?: { type: string; name?: string } | undefined }, ctx: z.RefinementCtx): void {
+function checkToolChoice(
+  body: { tools?: readonly { name: string }[] | undefined; tool_choice?: { type: string; name?: string } | undefined },
+  ctx: z.RefinementCtx,
+): void {
   const choice = body.tool_choice
   if (choice === undefined || choice.type === 'none') return
   const names = new Set(body.tools?.map((tool) => tool.name) ?? [])
@@ -117,7 +137,11 @@ function userMessages(blocks: readonly WireBlock[], index: number): Message[] {
   for (const block of blocks) {
     switch (block.type) {
       case 'tool_result':
-        messages.push({ role: 'tool', toolCallId: block.tool_use_id, content: typeof block.content === 'string' ? block.content : textsOf(block.content ?? []) })
+        messages.push({
+          role: 'tool',
+          toolCallId: block.tool_use_id,
+          content: typeof block.content === 'string' ? block.content : textsOf(block.content ?? []),
+        })
         break
       case 'text':
         parts.push({ type: 'text', text: block.text })
@@ -126,7 +150,11 @@ function userMessages(blocks: readonly WireBlock[], index: number): Message[] {
         parts.push(partOf(block))
         break
       case 'tool_use':
-        throw new InvalidRequestError('Invalid request: tool_use blocks belong in assistant messages', `messages.${index} is a user message with a tool_use block.`, [{ path: `messages.${index}.content`, message: 'tool_use blocks belong in assistant messages' }])
+        throw new InvalidRequestError(
+          'Invalid request: tool_use blocks belong in assistant messages',
+          `messages.${index} is a user message with a tool_use block.`,
+          [{ path: `messages.${index}.content`, message: 'tool_use blocks belong in assistant messages' }],
+        )
     }
   }
   if (parts.length > 0) {
@@ -143,7 +171,11 @@ function assistantMessage(blocks: readonly WireBlock[], index: number): Message 
     if (block.type === 'text') texts.push(block.text)
     else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) })
     else {
-      throw new InvalidRequestError(`Invalid request: assistant messages hold text and tool_use blocks only`, `messages.${index} is an assistant message with a ${block.type} block.`, [{ path: `messages.${index}.content`, message: 'assistant messages hold text and tool_use blocks only' }])
+      throw new InvalidRequestError(
+        `Invalid request: assistant messages hold text and tool_use blocks only`,
+        `messages.${index} is an assistant message with a ${block.type} block.`,
+        [{ path: `messages.${index}.content`, message: 'assistant messages hold text and tool_use blocks only' }],
+      )
     }
   }
   const content = joinTexts(texts)
@@ -158,14 +190,18 @@ function toMessages(message: WireMessage, index: number): Message[] {
 function toolChoiceOf(choice: MessagesRequest['tool_choice']): ToolChoice | undefined {
   if (choice === undefined) return undefined
   switch (choice.type) {
-    case 'any': return 'required'
-    case 'tool': return { name: choice.name }
-    default: return choice.type
+    case 'any':
+      return 'required'
+    case 'tool':
+      return { name: choice.name }
+    default:
+      return choice.type
   }
 }
 
 export function toAiRequest(body: CountTokensRequest & { max_tokens?: number; stream?: boolean | undefined }, headers: IncomingHttpHeaders): AiRequest {
-  const system = body.system === undefined ? [] : [{ role: 'system', content: typeof body.system === 'string' ? body.system : textsOf(body.system) } satisfies Message]
+  const system =
+    body.system === undefined ? [] : [{ role: 'system', content: typeof body.system === 'string' ? body.system : textsOf(body.system) } satisfies Message]
   const tools = body.tools === undefined || body.tools.length === 0 ? undefined : body.tools
   return {
     ...modelChoiceOf(body.model),
@@ -188,7 +224,10 @@ export function parseMessages(raw: unknown, headers: IncomingHttpHeaders): Parse
   const body = validate(messagesRequestSchema, raw)
   const request = toAiRequest(body, headers)
   if (request.messages.length === 0 || request.messages.every((message) => message.role === 'system')) {
-    throw new InvalidRequestError('Invalid request: messages must hold at least one message', 'The request body is invalid: messages must hold a user or assistant message.')
+    throw new InvalidRequestError(
+      'Invalid request: messages must hold at least one message',
+      'The request body is invalid: messages must hold a user or assistant message.',
+    )
   }
   return { request, body, headers: ignoredFieldsHeader(raw, KNOWN_FIELDS) }
 }

@@ -16,12 +16,14 @@ export const textCompletionSchema = z.object({
   object: z.literal('text_completion'),
   created: z.number().int(),
   model: z.string(),
-  choices: z.array(z.object({
-    text: z.string(),
-    index: z.number().int(),
-    logprobs: z.null(),
-    finish_reason: z.enum(['stop', 'length', 'content_filter']),
-  })),
+  choices: z.array(
+    z.object({
+      text: z.string(),
+      index: z.number().int(),
+      logprobs: z.null(),
+      finish_reason: z.enum(['stop', 'length', 'content_filter']),
+    }),
+  ),
   usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
 })
 

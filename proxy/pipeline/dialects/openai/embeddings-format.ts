@@ -10,11 +10,13 @@ import type { EmbeddingsRequest } from './embeddings-request.ts'
 
 export const embeddingListSchema = z.object({
   object: z.literal('list'),
-  data: z.array(z.object({
-    object: z.literal('embedding'),
-    index: z.number().int(),
-    embedding: z.union([z.array(z.number()), z.string()]),
-  })),
+  data: z.array(
+    z.object({
+      object: z.literal('embedding'),
+      index: z.number().int(),
+      embedding: z.union([z.array(z.number()), z.string()]),
+    }),
+  ),
   model: z.string(),
   usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
 })

@@ -15,9 +15,11 @@ const MAX_TOKEN_ID = 2 ** 31 - 1
 const MAX_DIMENSIONS = 65_536
 
 const text = z.string({ error: 'an input must be a string' }).min(1, 'an input must not be empty')
-const tokenIds = z.array(z.int({ error: 'a token id must be a whole number' }).min(0, 'a token id must not be negative').max(MAX_TOKEN_ID), {
-  error: 'an input of tokens must be an array of token ids',
-}).min(1, 'an input of tokens must hold at least one token')
+const tokenIds = z
+  .array(z.int({ error: 'a token id must be a whole number' }).min(0, 'a token id must not be negative').max(MAX_TOKEN_ID), {
+    error: 'an input of tokens must be an array of token ids',
+  })
+  .min(1, 'an input of tokens must hold at least one token')
 const inputs = (what: z.ZodType) => z.array(what).min(1, 'input must hold at least one input').max(MAX_INPUTS, `input may hold at most ${MAX_INPUTS} inputs`)
 
 const fields = {

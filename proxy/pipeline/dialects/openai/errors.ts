@@ -5,12 +5,18 @@ import { InvalidRequestError, UpstreamError, type GatewayError } from '../../err
 
 function typeOf(status: number): string {
   switch (status) {
-    case 401: return 'authentication_error'
-    case 402: return 'insufficient_quota'
-    case 403: return 'permission_error'
-    case 404: return 'not_found_error'
-    case 429: return 'rate_limit_error'
-    default: return status >= 500 ? 'server_error' : 'invalid_request_error'
+    case 401:
+      return 'authentication_error'
+    case 402:
+      return 'insufficient_quota'
+    case 403:
+      return 'permission_error'
+    case 404:
+      return 'not_found_error'
+    case 429:
+      return 'rate_limit_error'
+    default:
+      return status >= 500 ? 'server_error' : 'invalid_request_error'
   }
 }
 

@@ -24,20 +24,22 @@ function completionOf(ctx: RequestContext, result: CompletionResult) {
     ...identity(ctx),
     object: 'chat.completion',
     model: result.model,
-    choices: [{
-      index: 0,
-      message: {
-        role: 'assistant',
-        // OpenAI sends null, not '', when the model only called tools.
-        content: result.text === '' && calls !== undefined ? null : result.text,
-        refusal: null,
-        ...(calls !== undefined && {
-          tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
-        }),
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          // OpenAI sends null, not '', when the model only called tools.
+          content: result.text === '' && calls !== undefined ? null : result.text,
+          refusal: null,
+          ...(calls !== undefined && {
+            tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+          }),
+        },
+        logprobs: null,
+        finish_reason: result.finishReason ?? 'stop',
       },
-      logprobs: null,
-      finish_reason: result.finishReason ?? 'stop',
-    }],
+    ],
     usage: usageOf(result),
     system_fingerprint: null,
   }

@@ -24,10 +24,9 @@ const imagePart = z.object({
 const refusalPart = z.object({ type: z.literal('refusal'), refusal: z.string() })
 
 const textContent = z.union([z.string(), z.array(textPart)], { error: 'content must be a string or an array of text parts' })
-const userContent = z.union([
-  z.string(),
-  z.array(z.discriminatedUnion('type', [textPart, imagePart], { error: 'a content part must be text or image_url' })),
-], { error: 'content must be a string or an array of text and image_url parts' })
+const userContent = z.union([z.string(), z.array(z.discriminatedUnion('type', [textPart, imagePart], { error: 'a content part must be text or image_url' }))], {
+  error: 'content must be a string or an array of text and image_url parts',
+})
 
 const toolCallSchema = z.object({
   id: z.string().min(1, 'a tool call needs an id'),
@@ -35,16 +34,20 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string().min(1), arguments: z.string() }),
 })
 
-const messageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.enum(['system', 'developer']), content: textContent }),
-  z.object({ role: z.literal('user'), content: userContent }),
-  z.object({
-    role: z.literal('assistant'),
-    content: z.union([z.string(), z.array(z.union([textPart, refusalPart])), z.null()]).optional(),
-    tool_calls: z.array(toolCallSchema).optional(),
-  }),
-  z.object({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1, 'tool_call_id must not be empty') }),
-], { error: 'role must be one of system, developer, user, assistant, tool' })
+const messageSchema = z.discriminatedUnion(
+  'role',
+  [
+    z.object({ role: z.enum(['system', 'developer']), content: textContent }),
+    z.object({ role: z.literal('user'), content: userContent }),
+    z.object({
+      role: z.literal('assistant'),
+      content: z.union([z.string(), z.array(z.union([textPart, refusalPart])), z.null()]).optional(),
+      tool_calls: z.array(toolCallSchema).optional(),
+    }),
+    z.object({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1, 'tool_call_id must not be empty') }),
+  ],
+  { error: 'role must be one of system, developer, user, assistant, tool' },
+)
 
 const toolSchema = z.object({
   type: z.literal('function', { error: 'only function tools are supported' }),
@@ -56,38 +59,51 @@ const toolSchema = z.object({
   }),
 })
 
-const toolChoiceSchema = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }),
-], { error: 'tool_choice must be none, auto, required or {type: "function", function: {name}}' })
+const toolChoiceSchema = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })], {
+  error: 'tool_choice must be none, auto, required or {type: "function", function: {name}}',
+})
 
-const responseFormatSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text') }),
-  z.object({ type: z.literal('json_object') }),
-  z.object({
-    type: z.literal('json_schema'),
-    json_schema: z.object({
-      name: z.string().min(1),
-      description: z.string().optional(),
-      schema: z.record(z.string(), z.unknown()).optional(),
-      strict: z.boolean().nullish(),
+const responseFormatSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      json_schema: z.object({
+        name: z.string().min(1),
+        description: z.string().optional(),
+        schema: z.record(z.string(), z.unknown()).optional(),
+        strict: z.boolean().nullish(),
+      }),
     }),
-  }),
-], { error: 'response_format.type must be text, json_object or json_schema' })
+  ],
+  { error: 'response_format.type must be text, json_object or json_schema' },
+)
 
-const tokens = (name: string) => z.int({ error: `${name} must be a whole number` })
-  .min(1, `${name} must be at least 1`).max(MAX_TOKENS_CEILING, `${name} must be at most ${MAX_TOKENS_CEILING}`)
+const tokens = (name: string) =>
+  z
+    .int({ error: `${name} must be a whole number` })
+    .min(1, `${name} must be at least 1`)
+    .max(MAX_TOKENS_CEILING, `${name} must be at most ${MAX_TOKENS_CEILING}`)
 
 const fields = {
   model: modelOrTierSchema,
-  messages: z.array(messageSchema, { error: 'messages must be an array of messages' })
+  messages: z
+    .array(messageSchema, { error: 'messages must be an array of messages' })
     .min(1, 'messages must hold at least one message')
     .max(MAX_MESSAGES, `messages may hold at most ${MAX_MESSAGES} messages`),
   max_tokens: tokens('max_tokens').nullish(),
   max_completion_tokens: tokens('max_completion_tokens').nullish(),
-  temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').nullish(),
+  temperature: z
+    .number({ error: 'temperature must be a number' })
+    .min(0, 'temperature must be between 0 and 2')
+    .max(2, 'temperature must be between 0 and 2')
+    .nullish(),
   top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').nullish(),
-  stop: z.union([z.string(), z.array(z.string()).max(4, 'stop takes at most 4 sequences')], { error: 'stop must be a string or an array of strings' }).nullish(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4, 'stop takes at most 4 sequences')], { error: 'stop must be a string or an array of strings' })
+    .nullish(),
   seed: z.int({ error: 'seed must be a whole number' }).nullish(),
   n: z.literal(1, { error: 'n must be 1: the gateway answers with one choice' }).nullish(),
   response_format: responseFormatSchema.nullish(),
@@ -136,7 +152,8 @@ function toMessage(message: WireMessage): Message {
     case 'user': {
       if (typeof message.content === 'string') return { role: 'user', content: message.content }
       const parts: ContentPart[] = message.content.map((part) =>
-        part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image', url: part.image_url.url, detail: part.image_url.detail })
+        part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image', url: part.image_url.url, detail: part.image_url.detail },
+      )
       const content = joinTexts(parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])))
       return parts.some((part) => part.type === 'image') ? { role: 'user', content, parts } : { role: 'user', content }
     }
@@ -172,9 +189,7 @@ export function toAiRequest(body: ChatCompletionsRequest, headers: IncomingHttpH
     topP: body.top_p ?? undefined,
     stop: stop === undefined ? undefined : typeof stop === 'string' ? [stop] : stop,
     seed: body.seed ?? undefined,
-    jsonSchema: schema === undefined
-      ? undefined
-      : { name: schema.name, schema: schema.schema ?? { type: 'object' }, strict: schema.strict ?? undefined },
+    jsonSchema: schema === undefined ? undefined : { name: schema.name, schema: schema.schema ?? { type: 'object' }, strict: schema.strict ?? undefined },
     user: body.user ?? undefined,
   }
 }

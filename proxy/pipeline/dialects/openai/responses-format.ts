@@ -18,13 +18,18 @@ export const responseObjectSchema = z.object({
   created_at: z.number().int(),
   status: z.enum(['completed', 'incomplete', 'in_progress']),
   model: z.string(),
-  output: z.array(z.union([
-    z.object({
-      type: z.literal('message'), id: z.string(), status: z.string(), role: z.literal('assistant'),
-      content: z.array(z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()) })),
-    }),
-    z.object({ type: z.literal('function_call'), id: z.string(), call_id: z.string(), name: z.string(), arguments: z.string(), status: z.string() }),
-  ])),
+  output: z.array(
+    z.union([
+      z.object({
+        type: z.literal('message'),
+        id: z.string(),
+        status: z.string(),
+        role: z.literal('assistant'),
+        content: z.array(z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()) })),
+      }),
+      z.object({ type: z.literal('function_call'), id: z.string(), call_id: z.string(), name: z.string(), arguments: z.string(), status: z.string() }),
+    ]),
+  ),
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int(), total_tokens: z.number().int() }).nullable(),
 })
 
@@ -74,11 +79,14 @@ function responseOf(ctx: RequestContext, ids: Ids, model: ModelName, result: Com
   const body = ctx.body as ResponsesRequest | undefined
   const reason = incompleteReason(result)
   const calls = result?.toolCalls ?? []
-  const output = result === undefined ? [] : [
-    // A model that only called tools says nothing.
-    ...(result.text === '' && calls.length > 0 ? [] : [messageItem(ids.message, result.text, 'completed')]),
-    ...calls.map((call) => functionCallItem(call.id, call.name, call.arguments, 'completed')),
-  ]
+  const output =
+    result === undefined
+      ? []
+      : [
+          // A model that only called tools says nothing.
+          ...(result.text === '' && calls.length > 0 ? [] : [messageItem(ids.message, result.text, 'completed')]),
+          ...calls.map((call) => functionCallItem(call.id, call.name, call.arguments, 'completed')),
+        ]
   const format = body?.text?.format ?? { type: 'text' }
   return {
     id: ids.response,
@@ -98,7 +106,12 @@ function responseOf(ctx: RequestContext, ids: Ids, model: ModelName, result: Com
     temperature: body?.temperature ?? null,
     text: { format },
     tool_choice: body?.tool_choice ?? 'auto',
-    tools: (body?.tools ?? []).map((tool) => ({ ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? null })),
+    tools: (body?.tools ?? []).map((tool) => ({
+      ...tool,
+      description: tool.description ?? null,
+      parameters: tool.parameters ?? null,
+      strict: tool.strict ?? null,
+    })),
     top_p: body?.top_p ?? null,
     truncation: 'disabled',
     usage: result === undefined ? null : usageOf(result),
@@ -133,25 +146,33 @@ function streamFrames(ctx: RequestContext, start: StreamStart): StreamFrames {
     if (message === undefined || message.isDone) return ''
     message.isDone = true
     const where = textPart(message.outputIndex)
-    return event('response.output_text.done', { ...where, text: message.text, logprobs: [] }) +
+    return (
+      event('response.output_text.done', { ...where, text: message.text, logprobs: [] }) +
       event('response.content_part.done', { ...where, part: outputText(message.text) }) +
       event('response.output_item.done', { output_index: message.outputIndex, item: messageItem(ids.message, message.text, 'completed') })
+    )
   }
   const closeCall = (call: StreamedCall): string => {
     if (call.isDone) return ''
     call.isDone = true
-    return event('response.function_call_arguments.done', { item_id: functionCallId(call.callId), output_index: call.outputIndex, arguments: call.args }) +
+    return (
+      event('response.function_call_arguments.done', { item_id: functionCallId(call.callId), output_index: call.outputIndex, arguments: call.args }) +
       event('response.output_item.done', { output_index: call.outputIndex, item: functionCallItem(call.callId, call.name, call.args, 'completed') })
+    )
   }
   const openCall = (delta: ToolCallDelta): string => {
     if (delta.id === undefined || delta.name === undefined || calls.has(delta.index)) return ''
     const call: StreamedCall = { outputIndex: outputs++, callId: delta.id, name: delta.name, args: '', isDone: false }
     calls.set(delta.index, call)
-    return closeMessage() + event('response.output_item.added', { output_index: call.outputIndex, item: functionCallItem(call.callId, call.name, '', 'in_progress') })
+    return (
+      closeMessage() +
+      event('response.output_item.added', { output_index: call.outputIndex, item: functionCallItem(call.callId, call.name, '', 'in_progress') })
+    )
   }
 
   return {
-    open: () => event('response.created', { response: responseOf(ctx, ids, start.model, undefined) }) +
+    open: () =>
+      event('response.created', { response: responseOf(ctx, ids, start.model, undefined) }) +
       event('response.in_progress', { response: responseOf(ctx, ids, start.model, undefined) }),
     text(text) {
       // Text after the message closed (rare: a provider's text between calls) joins no item.
@@ -159,7 +180,8 @@ function streamFrames(ctx: RequestContext, start: StreamStart): StreamFrames {
       let out = ''
       if (message === undefined) {
         message = { outputIndex: outputs++, text: '', isDone: false }
-        out += event('response.output_item.added', { output_index: message.outputIndex, item: messageItem(ids.message, '', 'in_progress') }) +
+        out +=
+          event('response.output_item.added', { output_index: message.outputIndex, item: messageItem(ids.message, '', 'in_progress') }) +
           event('response.content_part.added', { ...textPart(message.outputIndex), part: outputText('') })
       }
       message.text += text
@@ -178,8 +200,10 @@ function streamFrames(ctx: RequestContext, start: StreamStart): StreamFrames {
       for (const call of calls.values()) out += closeCall(call)
       const response = responseOf(ctx, ids, result.model, result)
       // The final response lists what the stream sent, in the stream's order.
-      const streamed = [...(message === undefined ? [] : [{ index: message.outputIndex, item: messageItem(ids.message, message.text, 'completed') }]),
-        ...[...calls.values()].map((call) => ({ index: call.outputIndex, item: functionCallItem(call.callId, call.name, call.args, 'completed') }))]
+      const streamed = [
+        ...(message === undefined ? [] : [{ index: message.outputIndex, item: messageItem(ids.message, message.text, 'completed') }]),
+        ...[...calls.values()].map((call) => ({ index: call.outputIndex, item: functionCallItem(call.callId, call.name, call.args, 'completed') })),
+      ]
       response.output = streamed.sort((a, b) => a.index - b.index).map((entry) => entry.item)
       return out + event(response.status === 'completed' ? 'response.completed' : 'response.incomplete', { response })
     },

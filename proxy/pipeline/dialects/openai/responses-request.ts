@@ -28,23 +28,28 @@ const inputImage = z.object({
 const messageItem = z.object({
   type: z.literal('message').optional(),
   role: oneOf('role', ['user', 'system', 'developer', 'assistant']),
-  content: z.union([
-    z.string(),
-    z.array(z.discriminatedUnion('type', [inputText, inputImage, outputText, refusalPart], {
-      error: 'a content part must be input_text, input_image, output_text or refusal',
-    })),
-  ], { error: 'content must be a string or an array of content parts' }),
+  content: z.union(
+    [
+      z.string(),
+      z.array(
+        z.discriminatedUnion('type', [inputText, inputImage, outputText, refusalPart], {
+          error: 'a content part must be input_text, input_image, output_text or refusal',
+        }),
+      ),
+    ],
+    { error: 'content must be a string or an array of content parts' },
+  ),
 })
 const functionCallItem = z.object({
   type: z.literal('function_call'),
   call_id: z.string().min(1, 'a function_call needs a call_id'),
   name: z.string().min(1, 'a function_call needs a name'),
-  arguments: z.string({ error: 'a function_call\'s arguments are JSON text' }),
+  arguments: z.string({ error: "a function_call's arguments are JSON text" }),
 })
 const functionCallOutputItem = z.object({
   type: z.literal('function_call_output'),
   call_id: z.string().min(1, 'a function_call_output needs a call_id'),
-  output: z.union([z.string(), z.array(inputText)], { error: 'a function_call_output\'s output must be a string or input_text parts' }),
+  output: z.union([z.string(), z.array(inputText)], { error: "a function_call_output's output must be a string or input_text parts" }),
 })
 /** A model's reasoning, passed back with its output: nothing another model can read. */
 const reasoningItem = z.object({ type: z.literal('reasoning') })
@@ -59,29 +64,31 @@ const toolSchema = z.object({
   strict: z.boolean().nullish(),
 })
 
-const toolChoiceSchema = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.object({ type: z.literal('function'), name: z.string() }),
-], { error: 'tool_choice must be none, auto, required or {type: "function", name}' })
+const toolChoiceSchema = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string() })], {
+  error: 'tool_choice must be none, auto, required or {type: "function", name}',
+})
 
-const textFormatSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text') }),
-  z.object({ type: z.literal('json_object') }),
-  z.object({
-    type: z.literal('json_schema'),
-    name: z.string().min(1),
-    description: z.string().optional(),
-    schema: z.record(z.string(), z.unknown()),
-    strict: z.boolean().nullish(),
-  }),
-], { error: 'text.format.type must be text, json_object or json_schema' })
+const textFormatSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      name: z.string().min(1),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()),
+      strict: z.boolean().nullish(),
+    }),
+  ],
+  { error: 'text.format.type must be text, json_object or json_schema' },
+)
 
 const fields = {
   model: modelOrTierSchema,
-  input: z.union([
-    z.string(),
-    z.array(inputItem).min(1, 'input must hold at least one item').max(MAX_ITEMS, `input may hold at most ${MAX_ITEMS} items`),
-  ], { error: 'input must be a string or an array of input items (messages, function_call, function_call_output, reasoning)' }),
+  input: z.union([z.string(), z.array(inputItem).min(1, 'input must hold at least one item').max(MAX_ITEMS, `input may hold at most ${MAX_ITEMS} items`)], {
+    error: 'input must be a string or an array of input items (messages, function_call, function_call_output, reasoning)',
+  }),
   instructions: z.string({ error: 'instructions must be a string' }).nullish(),
   max_output_tokens: chat.max_tokens,
   temperature: chat.temperature,
@@ -121,9 +128,12 @@ function messageOf(item: MessageItem): Message {
   if (typeof item.content === 'string') return { role, content: item.content }
   const parts: ContentPart[] = item.content.flatMap((part): ContentPart[] => {
     switch (part.type) {
-      case 'input_image': return [{ type: 'image', url: part.image_url, detail: part.detail }]
-      case 'refusal': return [{ type: 'text', text: part.refusal }]
-      default: return [{ type: 'text', text: part.text }]
+      case 'input_image':
+        return [{ type: 'image', url: part.image_url, detail: part.detail }]
+      case 'refusal':
+        return [{ type: 'text', text: part.refusal }]
+      default:
+        return [{ type: 'text', text: part.text }]
     }
   })
   const content = joinTexts(parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])))

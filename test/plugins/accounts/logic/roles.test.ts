@@ -2,10 +2,24 @@
 // the audit log and manage owners.
 import t, { type Test } from 'tap'
 import { call } from '../../../helpers/http.ts'
-import { invitedMember, post, startAccounts, startMailbox, verifiedOwner, type AccountsGateway, type Mailbox, type Session, type StoreKind, testOnEachStore } from '../helpers.ts'
+import {
+  invitedMember,
+  post,
+  startAccounts,
+  startMailbox,
+  verifiedOwner,
+  type AccountsGateway,
+  type Mailbox,
+  type Session,
+  type StoreKind,
+  testOnEachStore,
+} from '../helpers.ts'
 import { manualClock } from '../../../helpers/manual-clock.ts'
 
-async function team(t: Test, store: StoreKind): Promise<{ gw: AccountsGateway; mailbox: Mailbox; owner: Session; admin: Session; member: Session; projectId: string }> {
+async function team(
+  t: Test,
+  store: StoreKind,
+): Promise<{ gw: AccountsGateway; mailbox: Mailbox; owner: Session; admin: Session; member: Session; projectId: string }> {
   const mailbox = await startMailbox(t)
   const gw = await startAccounts(t, { mailbox, clock: manualClock(), store })
   const owner = await verifiedOwner(gw, mailbox, 'owner@example.com', 'Team')
@@ -59,12 +73,15 @@ testOnEachStore(t, 'role changes: admins cannot touch owners, the last owner sta
 
   const removed = await call(`${gw.url}/api/orgs/me/members/${member.userId}`, { method: 'DELETE', headers: admin.headers })
   t.equal(removed.status, 200)
-  t.equal((await call(`${gw.url}/api/orgs/me`, { headers: member.headers })).status, 401, 'a removed member\'s token stops working')
+  t.equal((await call(`${gw.url}/api/orgs/me`, { headers: member.headers })).status, 401, "a removed member's token stops working")
   t.equal((await post(`${gw.url}/api/auth/refresh`, { refresh_token: member.refreshToken })).status, 401, 'and their session cannot be refreshed')
   const relogin = await post(`${gw.url}/api/auth/login`, { email: member.email, password: member.password })
   t.equal(relogin.status, 403, 'an account without an organization cannot log in')
   const members = await call(`${gw.url}/api/orgs/me/members`, { headers: admin.headers })
-  t.same(members.body.members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`).sort(), ['admin@example.com:owner', 'owner@example.com:member'])
+  t.same(members.body.members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`).sort(), [
+    'admin@example.com:owner',
+    'owner@example.com:member',
+  ])
 })
 
 testOnEachStore(t, 'an invitation joins an account that has no organization, and refuses one that has', async (t, store) => {
@@ -97,15 +114,35 @@ testOnEachStore(t, 'the audit log records who changed what and when, and never a
 
   const log = await call(`${gw.url}/api/orgs/me/audit-log`, { headers: owner.headers })
   t.equal(log.status, 200)
-  t.same(log.body.entries.map((e: { action: string }) => e.action), [
-    'organization.rename', 'key.delete', 'project.update', 'key.reactivate', 'key.deactivate', 'key.create',
-    'project.create', 'member.join', 'member.invite', 'member.join', 'member.invite',
-  ], 'newest first')
+  t.same(
+    log.body.entries.map((e: { action: string }) => e.action),
+    [
+      'organization.rename',
+      'key.delete',
+      'project.update',
+      'key.reactivate',
+      'key.deactivate',
+      'key.create',
+      'project.create',
+      'member.join',
+      'member.invite',
+      'member.join',
+      'member.invite',
+    ],
+    'newest first',
+  )
   t.match(log.body.entries[2], {
-    actor: { userId: admin.userId, email: 'admin@example.com' }, target: { type: 'project', id: projectId },
-    details: { fields: ['budgetDollars', 'governor'] }, at: new Date(gw.clock.now()).toISOString(), id: /^[0-9A-Z]{26}$/,
+    actor: { userId: admin.userId, email: 'admin@example.com' },
+    target: { type: 'project', id: projectId },
+    details: { fields: ['budgetDollars', 'governor'] },
+    at: new Date(gw.clock.now()).toISOString(),
+    id: /^[0-9A-Z]{26}$/,
   })
-  t.match(log.body.entries[5], { actor: { email: 'admin@example.com' }, target: { type: 'key', id: created.body.id }, details: { prefix: created.body.prefix } })
+  t.match(log.body.entries[5], {
+    actor: { email: 'admin@example.com' },
+    target: { type: 'key', id: created.body.id },
+    details: { prefix: created.body.prefix },
+  })
   t.notMatch(JSON.stringify(log.body), created.body.key, 'the key itself is not in the log')
   t.equal((await call(`${gw.url}/api/orgs/me/audit-log?limit=2`, { headers: owner.headers })).body.entries.length, 2)
   t.equal((await call(`${gw.url}/api/orgs/me/audit-log?limit=0`, { headers: owner.headers })).status, 400)

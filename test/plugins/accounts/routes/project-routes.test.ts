@@ -55,24 +55,30 @@ t.test('members read compliance records, admins resolve them, and the change is 
 
   const log = await call(`${gw.url}/api/orgs/me/audit-log`, { headers: owner.headers })
   t.match(log.body.entries[0], {
-    actor: { email: 'admin@example.com' }, action: 'compliance_violation_resolve', target: { type: 'project', id: projectId }, details: { id: violationId },
+    actor: { email: 'admin@example.com' },
+    action: 'compliance_violation_resolve',
+    target: { type: 'project', id: projectId },
+    details: { id: violationId },
   })
-  t.notOk(log.body.entries.some((e: { action: string }) => e.action === 'compliance_violations'), 'reads are not logged')
+  t.notOk(
+    log.body.entries.some((e: { action: string }) => e.action === 'compliance_violations'),
+    'reads are not logged',
+  )
 })
 
 t.test('another organization, a missing token and an API key as the bearer are all refused', async (t) => {
   const { gw, outsider, projectId, pk } = await team(t)
   const path = `${gw.url}/api/projects/${projectId}/compliance/violations`
   const foreign = await call(path, { headers: outsider.headers })
-  t.equal(foreign.status, 404, 'another organization\'s project does not exist for them')
+  t.equal(foreign.status, 404, "another organization's project does not exist for them")
   t.match(foreign.body, { error: 'Not found' })
   t.equal((await call(`${gw.url}/api/projects/proj_nope/webhooks`, { headers: outsider.headers })).status, 404)
   t.equal((await call(path)).status, 401)
-  t.equal((await call(path, { headers: { authorization: `Bearer ${pk}` } })).status, 401, 'API keys use /api/compliance/*, not the members\' paths')
+  t.equal((await call(path, { headers: { authorization: `Bearer ${pk}` } })).status, 401, "API keys use /api/compliance/*, not the members' paths")
   t.equal((await call(`${gw.mainUrl}/api/projects/${projectId}/compliance/violations`, { headers: outsider.headers })).status, 404, 'only on the auth listener')
 })
 
-t.test('webhooks, usage, the score\'s history and rule tests, for members', async (t) => {
+t.test("webhooks, usage, the score's history and rule tests, for members", async (t) => {
   const { gw, admin, member, projectId, sk } = await team(t)
   const base = `${gw.url}/api/projects/${projectId}`
   t.equal((await call(`${gw.mainUrl}/api/ai/complete`, { key: sk, body: hello })).status, 200)
@@ -81,9 +87,16 @@ t.test('webhooks, usage, the score\'s history and rule tests, for members', asyn
   t.equal(registered.status, 201)
   t.equal((await post(`${base}/webhooks`, { url: 'http://127.0.0.1:9/other', events: ['*'], secret: 'a-secret-of-sixteen-plus' }, member.headers)).status, 403)
   const listed = await call(`${base}/webhooks`, { headers: member.headers })
-  t.same(listed.body.webhooks.map((w: { id: string }) => w.id), [registered.body.id])
+  t.same(
+    listed.body.webhooks.map((w: { id: string }) => w.id),
+    [registered.body.id],
+  )
   t.equal((await call(`${base}/webhooks/${registered.body.id}`, { method: 'DELETE', headers: member.headers })).status, 403)
-  t.equal((await post(`${base}/webhooks/test`, { webhook_id: registered.body.id, event_type: 'alert.created' }, member.headers)).status, 403, 'a test event is sent by admins')
+  t.equal(
+    (await post(`${base}/webhooks/test`, { webhook_id: registered.body.id, event_type: 'alert.created' }, member.headers)).status,
+    403,
+    'a test event is sent by admins',
+  )
 
   const usage = await call(`${base}/usage?period=day`, { headers: member.headers })
   t.equal(usage.status, 200)

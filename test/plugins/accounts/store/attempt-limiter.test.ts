@@ -52,7 +52,7 @@ for (const [kind, make, skip] of kinds) {
     const email = { key: 'email', limit: 5 }
     t.equal((await limiter.attempt([ip, email])).allowed, true)
     for (let i = 0; i < 4; i++) t.equal((await limiter.attempt([ip, email])).allowed, false)
-    t.equal((await limiter.attempt([{ key: 'other-ip', limit: 1 }, email])).allowed, true, 'the refused attempts did not use up the e-mail\'s allowance')
+    t.equal((await limiter.attempt([{ key: 'other-ip', limit: 1 }, email])).allowed, true, "the refused attempts did not use up the e-mail's allowance")
   })
 }
 
@@ -69,7 +69,10 @@ t.test('limiters of two gateways on one database share their counts, even when a
   const url = await freshDatabase(t)
   const clock = manualClock()
   const [a, b] = [postgresAttemptLimiter(await accountsDatabase(t, url), clock), postgresAttemptLimiter(await accountsDatabase(t, url), clock)]
-  const keys = [{ key: 'login|ip|1.2.3.4', limit: 50 }, { key: 'login|email|target@example.com', limit: 5 }]
+  const keys = [
+    { key: 'login|ip|1.2.3.4', limit: 50 },
+    { key: 'login|email|target@example.com', limit: 5 },
+  ]
   const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).attempt(keys)))
   t.equal(outcomes.filter((o) => o.allowed).length, 5)
 })
@@ -81,7 +84,10 @@ t.test('in PostgreSQL, expired windows are swept a bounded number at a time, and
   for (let i = 0; i < 40; i++) await limiter.attempt([{ key: `signup|ip|10.0.0.${i}`, limit: 10 }])
   const digests = async () => (await database.query<{ digest: string }>('SELECT digest FROM accounts_attempt_windows')).rows.map((row) => row.digest)
   t.equal((await digests()).length, 40)
-  t.notOk((await digests()).some((digest) => digest.includes('10.0.0.')), 'no IP in the database')
+  t.notOk(
+    (await digests()).some((digest) => digest.includes('10.0.0.')),
+    'no IP in the database',
+  )
   clock.advance(60_000)
   await limiter.attempt([{ key: 'signup|ip|10.0.0.200', limit: 10 }])
   t.equal((await digests()).length, 40 - 16 + 1, 'one attempt removes at most 16 expired windows')
@@ -95,7 +101,10 @@ t.test('expired windows are swept from the store a bounded number at a time, and
   const windows = store.open<unknown>('attempt-windows')
   const byStart = store.open<unknown>('attempt-windows-by-start')
   t.equal(windows.getKeysCount(), 40)
-  t.notOk([...windows.getKeys()].some((key) => String(key).includes('10.0.0.')), 'no IP in the store')
+  t.notOk(
+    [...windows.getKeys()].some((key) => String(key).includes('10.0.0.')),
+    'no IP in the store',
+  )
   clock.advance(60_000)
   await limiter.attempt([{ key: 'signup|ip|10.0.0.200', limit: 10 }])
   t.equal(windows.getKeysCount(), 40 - 16 + 1, 'one attempt removes at most 16 expired windows')

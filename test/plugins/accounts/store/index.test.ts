@@ -31,37 +31,46 @@ async function openAccountStore(t: Test, kind: StoreKind, clock: ManualClock): P
 
 /** An owner with an organization, who may hold sessions. */
 async function owner(records: AccountStore, clock: ManualClock): Promise<User> {
-  const outcome = await records.changes.signUp({ email: 'owner@example.com', passwordHash: 'hash', organizationName: 'Org', createdAt: new Date(clock.now()).toISOString() })
+  const outcome = await records.changes.signUp({
+    email: 'owner@example.com',
+    passwordHash: 'hash',
+    organizationName: 'Org',
+    createdAt: new Date(clock.now()).toISOString(),
+  })
   return outcome.created!
 }
 
 for (const kind of STORE_KINDS) {
-  t.test(`${kind}: refresh tokens rotate once; a reuse revokes the family; unknown, expired and revoked tokens are refused`, { skip: skipWithout(kind) }, async (t) => {
-    const clock = manualClock()
-    const records = await openAccountStore(t, kind, clock)
-    const { refreshTokens } = records
-    const userId = (await owner(records, clock)).id
-    const first = await refreshTokens.start(userId, clock.now())
-    const second = await refreshTokens.rotate(first.token, clock.now())
-    t.match(second, { ok: true, familyId: first.familyId, userId })
-    t.same(await refreshTokens.rotate(first.token, clock.now()), { ok: false, reason: 'reused' })
-    t.same(await refreshTokens.rotate(second.ok ? second.token : '', clock.now()), { ok: false, reason: 'revoked' }, 'the reuse revoked the newest token')
-    t.equal(await refreshTokens.isLive(first.familyId, clock.now()), false)
-    t.same(await refreshTokens.rotate('x'.repeat(43), clock.now()), { ok: false, reason: 'unknown' })
+  t.test(
+    `${kind}: refresh tokens rotate once; a reuse revokes the family; unknown, expired and revoked tokens are refused`,
+    { skip: skipWithout(kind) },
+    async (t) => {
+      const clock = manualClock()
+      const records = await openAccountStore(t, kind, clock)
+      const { refreshTokens } = records
+      const userId = (await owner(records, clock)).id
+      const first = await refreshTokens.start(userId, clock.now())
+      const second = await refreshTokens.rotate(first.token, clock.now())
+      t.match(second, { ok: true, familyId: first.familyId, userId })
+      t.same(await refreshTokens.rotate(first.token, clock.now()), { ok: false, reason: 'reused' })
+      t.same(await refreshTokens.rotate(second.ok ? second.token : '', clock.now()), { ok: false, reason: 'revoked' }, 'the reuse revoked the newest token')
+      t.equal(await refreshTokens.isLive(first.familyId, clock.now()), false)
+      t.same(await refreshTokens.rotate('x'.repeat(43), clock.now()), { ok: false, reason: 'unknown' })
 
-    const other = await refreshTokens.start(userId, clock.now())
-    t.equal(await refreshTokens.isLive(other.familyId, clock.now()), true)
-    clock.advance(LIFETIME_MS)
-    t.same(await refreshTokens.rotate(other.token, clock.now()), { ok: false, reason: 'expired' })
-    t.equal(await refreshTokens.isLive(other.familyId, clock.now()), false)
-    await refreshTokens.removeExpired(clock.now())
-    t.same(await refreshTokens.rotate(other.token, clock.now()), { ok: false, reason: 'unknown' }, 'swept')
+      const other = await refreshTokens.start(userId, clock.now())
+      t.equal(await refreshTokens.isLive(other.familyId, clock.now()), true)
+      clock.advance(LIFETIME_MS)
+      t.same(await refreshTokens.rotate(other.token, clock.now()), { ok: false, reason: 'expired' })
+      t.equal(await refreshTokens.isLive(other.familyId, clock.now()), false)
+      await refreshTokens.removeExpired(clock.now())
+      t.same(await refreshTokens.rotate(other.token, clock.now()), { ok: false, reason: 'unknown' }, 'swept')
 
-    const third = await refreshTokens.start(userId, clock.now())
-    t.equal(await refreshTokens.revokeByToken(third.token), true)
-    t.same(await refreshTokens.rotate(third.token, clock.now()), { ok: false, reason: 'revoked' })
-    t.equal(await refreshTokens.revokeByToken('y'.repeat(43)), false)
-  })
+      const third = await refreshTokens.start(userId, clock.now())
+      t.equal(await refreshTokens.revokeByToken(third.token), true)
+      t.same(await refreshTokens.rotate(third.token, clock.now()), { ok: false, reason: 'revoked' })
+      t.equal(await refreshTokens.revokeByToken('y'.repeat(43)), false)
+    },
+  )
 
   t.test(`${kind}: a one-time token is taken once, only as its kind, and not after it expired`, { skip: skipWithout(kind) }, async (t) => {
     const clock = manualClock()
@@ -70,7 +79,11 @@ for (const kind of STORE_KINDS) {
     t.equal(await oneTimeTokens.take('verify', token, clock.now()), undefined, 'not as another kind')
     t.same(await oneTimeTokens.peek('magic', token, clock.now()), { kind: 'magic', userId: 'u1' }, 'and it is still there')
     const taken = await Promise.all([oneTimeTokens.take('magic', token, clock.now()), oneTimeTokens.take('magic', token, clock.now())])
-    t.same(taken.filter((payload) => payload !== undefined), [{ kind: 'magic', userId: 'u1' }], 'taken once')
+    t.same(
+      taken.filter((payload) => payload !== undefined),
+      [{ kind: 'magic', userId: 'u1' }],
+      'taken once',
+    )
 
     const late = await oneTimeTokens.issue({ kind: 'magic', userId: 'u2' }, clock.now() + 1000)
     clock.advance(1000)

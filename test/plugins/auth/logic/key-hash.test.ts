@@ -23,13 +23,15 @@ t.test('the oldest remembered key goes first once full', async (t) => {
 
 t.test('whatever was looked up and confirmed before, every answer is the keyed hash', async (t) => {
   const step = fc.record({ key: fc.constantFrom('k1', 'k2', 'k3', 'k4', 'k5'), confirm: fc.boolean() })
-  fc.assert(fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
-    const known = new KnownKeyHashes(secret, 3)
-    return steps.every(({ key, confirm }) => {
-      const found = known.lookup(key)
-      if (confirm) found.confirm()
-      return found.hash === hashKey(secret, key) && known.size <= 3
-    })
-  }))
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      const known = new KnownKeyHashes(secret, 3)
+      return steps.every(({ key, confirm }) => {
+        const found = known.lookup(key)
+        if (confirm) found.confirm()
+        return found.hash === hashKey(secret, key) && known.size <= 3
+      })
+    }),
+  )
   t.pass('every hash matched')
 })

@@ -45,7 +45,10 @@ async function eventually(t: Test, what: string, check: () => boolean, started =
 }
 
 async function refused(t: Test, work: Promise<unknown>): Promise<void> {
-  const err = await work.then(() => undefined, (e: unknown) => e)
+  const err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   t.ok(err instanceof RegistryError, `refused: ${(err as Error | undefined)?.message}`)
 }
 
@@ -56,9 +59,20 @@ function registrySuite(t: Test, open: Open): void {
     const registry = await open(t, manualClock(START))
     const a = await registry.createProject({ name: 'a', plan: 'pro', budgetDollars: 50 })
     const b = await registry.createProject({ name: 'b', plan: 'free', budgetDollars: 5, organizationId: 'org_1' })
-    t.match(a, { id: /^proj_/, name: 'a', plan: 'pro', budgetDollars: 50, cacheEnabled: true, governor: { enabled: true, version: 1 }, createdAt: '2026-03-01T12:00:00.000Z' })
+    t.match(a, {
+      id: /^proj_/,
+      name: 'a',
+      plan: 'pro',
+      budgetDollars: 50,
+      cacheEnabled: true,
+      governor: { enabled: true, version: 1 },
+      createdAt: '2026-03-01T12:00:00.000Z',
+    })
     t.same(registry.getProject(a.id), a)
-    t.same(registry.listProjects().map((p) => p.id), [a.id, b.id])
+    t.same(
+      registry.listProjects().map((p) => p.id),
+      [a.id, b.id],
+    )
     t.equal(registry.getProject(b.id)?.organizationId, 'org_1')
     const changed = await registry.updateProject(a.id, { plan: 'growth', budgetDollars: 75, governor: { strictMode: true } })
     t.match(changed, { plan: 'growth', budgetDollars: 75, governor: { strictMode: true, enabled: true, version: 2 } })
@@ -80,7 +94,10 @@ function registrySuite(t: Test, open: Open): void {
     const other = key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a')
     t.equal(registry.findByKey(other), undefined)
     t.equal(await registry.lookupKey(other), undefined)
-    t.same(registry.listKeys(project.id).map((k) => k.id), [record.id])
+    t.same(
+      registry.listKeys(project.id).map((k) => k.id),
+      [record.id],
+    )
     t.same(registry.getKey(record.id), record)
 
     clock.advance(1_000)
@@ -134,12 +151,20 @@ function sharedSuite(t: Test, server: PostgresServer): void {
       await eventually(t, 'the reactivation reached the other gateway', () => two.findByKey(key)?.status === 'active')
     }
     latencies.sort((a, b) => a - b)
-    t.comment(`deactivation refused by the other gateway after p50 ${latencies[25]!.toFixed(1)} ms, p90 ${latencies[45]!.toFixed(1)} ms, max ${latencies[49]!.toFixed(1)} ms`)
+    t.comment(
+      `deactivation refused by the other gateway after p50 ${latencies[25]!.toFixed(1)} ms, p90 ${latencies[45]!.toFixed(1)} ms, max ${latencies[49]!.toFixed(1)} ms`,
+    )
 
     await one.updateProject(project.id, { plan: 'growth', budgetDollars: 99, governor: { redactOutput: true, autoApproveThreshold: 80 } })
     await eventually(t, 'plan, budget and Governor settings reached the other gateway', () => {
       const seen = two.getProject(project.id)
-      return seen?.plan === 'growth' && seen.budgetDollars === 99 && seen.governor.redactOutput && seen.governor.autoApproveThreshold === 80 && seen.governor.version === 2
+      return (
+        seen?.plan === 'growth' &&
+        seen.budgetDollars === 99 &&
+        seen.governor.redactOutput &&
+        seen.governor.autoApproveThreshold === 80 &&
+        seen.governor.version === 2
+      )
     })
 
     clock.advance(5_000)

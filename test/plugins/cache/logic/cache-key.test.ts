@@ -8,7 +8,10 @@ const base: CacheKeyFields = {
   projectId: 'prj_a',
   provider: 'openai',
   model: 'gpt-4o-mini',
-  messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello there.' }],
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hello there.' },
+  ],
   temperature: 0.7,
   maxTokens: 1000,
   mode: 'text',
@@ -55,7 +58,13 @@ t.test('every field that changes the answer changes the key', async (t) => {
 })
 
 t.test('moving text between messages or fields changes the key', async (t) => {
-  const split = (a: string, b: string): CacheKeyFields => ({ ...base, messages: [{ role: 'user', content: a }, { role: 'user', content: b }] })
+  const split = (a: string, b: string): CacheKeyFields => ({
+    ...base,
+    messages: [
+      { role: 'user', content: a },
+      { role: 'user', content: b },
+    ],
+  })
   t.not(encodeCacheKey(split('ab', 'c')), encodeCacheKey(split('a', 'bc')))
   t.not(encodeCacheKey(split('a', '","b')), encodeCacheKey(split('a","', 'b')))
   t.not(encodeCacheKey({ ...base, provider: 'open', model: 'aigpt-4o-mini' }), encodeCacheKey({ ...base, provider: 'openai', model: 'gpt-4o-mini' }))
@@ -73,13 +82,15 @@ t.test('two different requests never share an encoding', async (t) => {
     mode: fc.constantFrom('text', 'json'),
     governorVersion: fc.constantFrom(null, 1, 2),
   })
-  fc.assert(fc.property(fields, fields, (a, b) => {
-    const same = JSON.stringify(a) === JSON.stringify(b)
-    return (encodeCacheKey(a) === encodeCacheKey(b)) === same
-  }))
+  fc.assert(
+    fc.property(fields, fields, (a, b) => {
+      const same = JSON.stringify(a) === JSON.stringify(b)
+      return (encodeCacheKey(a) === encodeCacheKey(b)) === same
+    }),
+  )
 })
 
-t.test('tools, sampling options and tool turns change the key; the end user\'s id does not', async (t) => {
+t.test("tools, sampling options and tool turns change the key; the end user's id does not", async (t) => {
   const tool = { name: 'lookup', parameters: { type: 'object' } }
   const variants: ReadonlyArray<readonly [string, Partial<CacheKeyFields>]> = [
     ['tools', { options: { tools: [tool] } }],

@@ -9,7 +9,11 @@ import type { PluginStore } from '../../../../proxy/stores/store.ts'
 import { freshDataDir } from '../../../helpers/start-gateway.ts'
 
 const answerAt = (storedAt: number, text = `answer at ${storedAt}`): StoredAnswer => ({
-  text, provider: 'openai', model: 'gpt-4o-mini', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3, costCents: 0.01 }, storedAt,
+  text,
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+  usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3, costCents: 0.01 },
+  storedAt,
 })
 
 /** The plugin's store, with reads of its `answers` database counted. */
@@ -65,5 +69,5 @@ t.test('an answer stored before storedAt was kept on its own is replaced and rem
     store.open<null>('by-age').put([1, 'old'], null)
   })
   await answers.put('old', answerAt(5), 1000)
-  t.same([...store.open<null>('by-age').getKeys()], [[5, 'old']], 'the replaced answer\'s age entry is gone')
+  t.same([...store.open<null>('by-age').getKeys()], [[5, 'old']], "the replaced answer's age entry is gone")
 })

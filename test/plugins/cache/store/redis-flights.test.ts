@@ -7,19 +7,27 @@ import { sharedFlights } from '../../../../plugins/cache/store/redis-flights.ts'
 import { openRedis } from '../../../../proxy/stores/redis.ts'
 import { REDIS_MISSING, startRedis } from '../../../helpers/redis-server.ts'
 
-const answer = { text: 'shared', provider: 'local', model: 'gpt-4o-mini', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0 }, storedAt: 0 } as const
+const answer = {
+  text: 'shared',
+  provider: 'local',
+  model: 'gpt-4o-mini',
+  usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0 },
+  storedAt: 0,
+} as const
 
 t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
   const server = await startRedis(t)
   // Two gateways: each its own connection, as on two hosts.
-  const hosts = await Promise.all([1, 2].map(async () => {
-    const redis = openRedis(server.url, pino({ level: 'silent' }))
-    t.teardown(() => redis.close())
-    await redis.connected()
-    const answers = redisAnswerStore(redis, 100)
-    return { answers, flights: sharedFlights(redis, answers, 1000) }
-  }))
-  const [one, two] = hosts as [typeof hosts[0], typeof hosts[0]]
+  const hosts = await Promise.all(
+    [1, 2].map(async () => {
+      const redis = openRedis(server.url, pino({ level: 'silent' }))
+      t.teardown(() => redis.close())
+      await redis.connected()
+      const answers = redisAnswerStore(redis, 100)
+      return { answers, flights: sharedFlights(redis, answers, 1000) }
+    }),
+  )
+  const [one, two] = hosts as [(typeof hosts)[0], (typeof hosts)[0]]
   const signal = new AbortController().signal
 
   t.test('the first to ask leads; the other gets the answer once it is stored', async (t) => {

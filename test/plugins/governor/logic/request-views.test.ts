@@ -16,17 +16,27 @@ const request: AiRequest = {
     { role: 'assistant', content: 'Noting it.', toolCalls: [{ id: 'c1', name: 'note', arguments: ARGUMENTS }] },
     { role: 'tool', toolCallId: 'c1', content: 'noted' },
   ],
-  quality: 'balanced', temperature: 0.7, maxTokens: 100, mode: 'text',
+  quality: 'balanced',
+  temperature: 0.7,
+  maxTokens: 100,
+  mode: 'text',
 }
 
-t.test('a tool call\'s arguments are read with their escapes resolved, every other text as it is', async (t) => {
+t.test("a tool call's arguments are read with their escapes resolved, every other text as it is", async (t) => {
   const views = requestScanViews(request)
-  t.same(views.map((view) => view.text), [ARGUMENTS, 'Noting it.', `{"note":"call me\n${SENSITIVE.card}"}`, 'noted'])
+  t.same(
+    views.map((view) => view.text),
+    [ARGUMENTS, 'Noting it.', `{"note":"call me\n${SENSITIVE.card}"}`, 'noted'],
+  )
 })
 
 t.test('a card right after an escape in the arguments is found and mapped back to the arguments as sent', async (t) => {
   const view = requestScanViews(request)[2]!
-  t.same(scanContent({ text: ARGUMENTS }).filter((f) => f.type === 'CREDIT_CARD'), [], 'the raw arguments hide it')
+  t.same(
+    scanContent({ text: ARGUMENTS }).filter((f) => f.type === 'CREDIT_CARD'),
+    [],
+    'the raw arguments hide it',
+  )
   const cards = findingsInRaw(scanContent({ text: view.text }), view).filter((f) => f.type === 'CREDIT_CARD')
   t.equal(cards.length, 1)
   t.equal(ARGUMENTS.slice(cards[0]!.start, cards[0]!.end), SENSITIVE.card)

@@ -4,12 +4,31 @@ import { decide, RETENTION_MS, type Claimant, type DoneRecord, type InFlightReco
 const NOW = Date.UTC(2025, 0, 1)
 const HOUR = 3_600_000
 const me: Claimant = { hash: 'h1', now: NOW, owner: '100:me', isLive: (owner) => owner !== '300:gone', leaseMs: HOUR }
-const running = (changes: Partial<InFlightRecord> = {}): InFlightRecord => ({ state: 'in_flight', hash: 'h1', createdAt: NOW - 1000, requestId: 'req_1', owner: '100:me', ...changes })
+const running = (changes: Partial<InFlightRecord> = {}): InFlightRecord => ({
+  state: 'in_flight',
+  hash: 'h1',
+  createdAt: NOW - 1000,
+  requestId: 'req_1',
+  owner: '100:me',
+  ...changes,
+})
 const done: DoneRecord = {
-  state: 'done', hash: 'h1', createdAt: NOW - 1000, requestId: 'req_1',
+  state: 'done',
+  hash: 'h1',
+  createdAt: NOW - 1000,
+  requestId: 'req_1',
   answer: {
-    result: { text: 'hi', provider: 'local', model: 'gpt-4o-mini', cacheHit: false, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0.0001 } },
-    headers: [], keyId: 'key_1', answeredAt: NOW - 500, chargedMicros: 1,
+    result: {
+      text: 'hi',
+      provider: 'local',
+      model: 'gpt-4o-mini',
+      cacheHit: false,
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, costCents: 0.0001 },
+    },
+    headers: [],
+    keyId: 'key_1',
+    answeredAt: NOW - 500,
+    chargedMicros: 1,
   },
 }
 

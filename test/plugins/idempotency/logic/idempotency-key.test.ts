@@ -19,16 +19,20 @@ t.test('empty, too long, non-ASCII, control characters and repeated headers are 
 })
 
 t.test('every string of 1 to 255 printable ASCII characters is accepted as itself', async () => {
-  fc.assert(fc.property(validKey, (key) => {
-    const parsed = parseIdempotencyKey(key)
-    return parsed?.ok === true && parsed.key === key
-  }))
+  fc.assert(
+    fc.property(validKey, (key) => {
+      const parsed = parseIdempotencyKey(key)
+      return parsed?.ok === true && parsed.key === key
+    }),
+  )
 })
 
 t.test('any other string is refused with a message, never thrown on', async () => {
-  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (value) => {
-    const parsed = parseIdempotencyKey(value)!
-    const valid = value.length >= 1 && value.length <= MAX_KEY_LENGTH && [...value].every((c) => c >= ' ' && c <= '~')
-    return valid ? parsed.ok && parsed.key === value : !parsed.ok && parsed.message.length > 0
-  }))
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (value) => {
+      const parsed = parseIdempotencyKey(value)!
+      const valid = value.length >= 1 && value.length <= MAX_KEY_LENGTH && [...value].every((c) => c >= ' ' && c <= '~')
+      return valid ? parsed.ok && parsed.key === value : !parsed.ok && parsed.message.length > 0
+    }),
+  )
 })

@@ -21,11 +21,8 @@ t.test('a key with a budget of its own must cover the hold too', async (t) => {
   t.same(admitHold(301, project, { row: month(200, 0), limitMicros: 500 }), { ok: false, availableMicros: 300, byKey: true }, 'one micro short for the key')
 })
 
-t.test('a hold both budgets refuse is the project\'s refusal', async (t) => {
-  t.same(
-    admitHold(600, { row: month(0, 500), limitMicros: 1_000 }, { row: month(0, 0), limitMicros: 100 }),
-    { ok: false, availableMicros: 500 },
-  )
+t.test("a hold both budgets refuse is the project's refusal", async (t) => {
+  t.same(admitHold(600, { row: month(0, 500), limitMicros: 1_000 }, { row: month(0, 0), limitMicros: 100 }), { ok: false, availableMicros: 500 })
 })
 
 t.test('a lease is granted what it needs and the spare of the rest, or nothing when the month cannot cover the need', async (t) => {

@@ -3,7 +3,11 @@ import { availableMicros, covers, remainingMicros } from '../../../../plugins/me
 
 t.test('what a month has left for holds is its limit less its spend and its holds', async (t) => {
   t.equal(availableMicros({ usedMicros: 300, reservedMicros: 200 }, 1_000), 500)
-  t.equal(availableMicros({ usedMicros: 900, reservedMicros: 200 }, 1_000), -100, 'over the limit (a provider counted beyond its hold) leaves less than nothing')
+  t.equal(
+    availableMicros({ usedMicros: 900, reservedMicros: 200 }, 1_000),
+    -100,
+    'over the limit (a provider counted beyond its hold) leaves less than nothing',
+  )
 })
 
 t.test('an amount exactly equal to what is left is covered, one micro more is not', async (t) => {

@@ -3,8 +3,11 @@ import fc from 'fast-check'
 import { dayKey, daysOf, monthKey, periodRange } from '../../../../plugins/metering/logic/periods.ts'
 
 t.test('day and month keys agree with the ISO date of any instant, in any order of calls', async (t) => {
-  fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 4_102_444_800_000 }), { minLength: 1, maxLength: 20 }), (instants) =>
-    instants.every((ms) => dayKey(ms) === new Date(ms).toISOString().slice(0, 10) && monthKey(ms) === new Date(ms).toISOString().slice(0, 7))))
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 0, max: 4_102_444_800_000 }), { minLength: 1, maxLength: 20 }), (instants) =>
+      instants.every((ms) => dayKey(ms) === new Date(ms).toISOString().slice(0, 10) && monthKey(ms) === new Date(ms).toISOString().slice(0, 7)),
+    ),
+  )
 })
 
 t.test('periods are the UTC day, the ISO week from Monday, and the calendar month', async (t) => {

@@ -22,8 +22,19 @@ const log = pino({ level: 'silent' })
 const LEASE_MS = 30_000
 
 const entry = (id: string, costMicros: number): LedgerEntry => ({
-  id, projectId: 'p', keyId: 'k', at: '2026-11-21T00:00:00.000Z', month: '2026-11', day: '2026-11-21',
-  provider: 'openai', model: 'gpt-4o', promptTokens: 10, completionTokens: 10, costMicros, cacheHit: false, outcome: 'ok',
+  id,
+  projectId: 'p',
+  keyId: 'k',
+  at: '2026-11-21T00:00:00.000Z',
+  month: '2026-11',
+  day: '2026-11-21',
+  provider: 'openai',
+  model: 'gpt-4o',
+  promptTokens: 10,
+  completionTokens: 10,
+  costMicros,
+  cacheHit: false,
+  outcome: 'ok',
 })
 const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
 /** Settling a request that reserved `held`; a request that reserved nothing settles with `unheld`. */
@@ -59,16 +70,24 @@ async function storesOn(t: Test, kind: Kind, server: PostgresServer | undefined)
     await core.close()
   })
   /** The events committed so far, oldest first, left in the outbox. */
-  const emitted = async () => (await core.forPlugin('core').query<{ event: GatewayEvent }>('SELECT event FROM core_events ORDER BY id')).rows.map((r) => r.event)
+  const emitted = async () =>
+    (await core.forPlugin('core').query<{ event: GatewayEvent }>('SELECT event FROM core_events ORDER BY id')).rows.map((r) => r.event)
   let owners = 0
   return {
-    clock, emitted, tables: core.forPlugin('metering'),
+    clock,
+    emitted,
+    tables: core.forPlugin('metering'),
     async open(): Promise<MeteringStore> {
       // Few connections each: the test's gateways start cold on a machine of two cores.
       const database = openDatabase(url, log, { maxConnections: 5 })
       t.teardown(() => database.close())
       const metering = await postgresMeteringStore(database.forPlugin('metering'), {
-        clock, owner: `gateway-${++owners}`, leaseMs: LEASE_MS, events, journalDirectory: freshDataDir(t), isLive: () => true,
+        clock,
+        owner: `gateway-${++owners}`,
+        leaseMs: LEASE_MS,
+        events,
+        journalDirectory: freshDataDir(t),
+        isLive: () => true,
       })
       t.teardown(() => metering.close())
       return metering
@@ -98,13 +117,19 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
       a.settle(entry('r1', 500), 10_000, unheld).committed,
       b.settle(entry('r1', 500), 10_000, unheld).committed,
     ])
-    t.same(rows.map((row) => row.usedMicros), [500, 500, 500])
+    t.same(
+      rows.map((row) => row.usedMicros),
+      [500, 500, 500],
+    )
     t.match(await b.budget('p', '2026-11'), { usedMicros: 500, reservedMicros: 0 })
     t.match(await b.entry('r1'), { costMicros: 500, outcome: 'ok' })
-    t.same(await a.dayStats('p', november), new Map([['2026-11-21', { hits: 0, misses: 1, models: { 'gpt-4o': { requests: 1, tokens: 20, costMicros: 500 } } }]]))
+    t.same(
+      await a.dayStats('p', november),
+      new Map([['2026-11-21', { hits: 0, misses: 1, models: { 'gpt-4o': { requests: 1, tokens: 20, costMicros: 500 } } }]]),
+    )
   })
 
-  t.test('the month\'s figures and the day\'s add up across requests, months apart', async (t) => {
+  t.test("the month's figures and the day's add up across requests, months apart", async (t) => {
     const ledger = await (await storesOn(t, kind, server)).open()
     const october = { ...hold('old', 900), month: '2026-10' }
     await ledger.reserve(october, 10_000)
@@ -118,13 +143,22 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     ])
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 5_300, reservedMicros: 0, overageMicros: 250 })
     t.match(await ledger.budget('p', '2026-10'), { usedMicros: 0, reservedMicros: 0 })
-    t.same(await ledger.dayStats('p', november), new Map([['2026-11-21', {
-      hits: 1, misses: 3,
-      models: {
-        'gpt-4o': { requests: 4, tokens: 80, costMicros: 4_300, unpriced: 1 },
-        'gpt-4o-mini': { requests: 1, tokens: 20, costMicros: 1_000 },
-      },
-    }]]))
+    t.same(
+      await ledger.dayStats('p', november),
+      new Map([
+        [
+          '2026-11-21',
+          {
+            hits: 1,
+            misses: 3,
+            models: {
+              'gpt-4o': { requests: 4, tokens: 80, costMicros: 4_300, unpriced: 1 },
+              'gpt-4o-mini': { requests: 1, tokens: 20, costMicros: 1_000 },
+            },
+          },
+        ],
+      ]),
+    )
     t.same(await ledger.dayStats('p', { start: '2026-12-01', end: '2026-12-31' }), new Map())
   })
 
@@ -133,11 +167,17 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     const ledger = await stores.open()
     const holds = Array.from({ length: 100 }, (_, i) => hold(`c${i}`, 100))
     const held = await Promise.all(holds.map((each) => ledger.reserve(each, 10_000)))
-    t.ok(held.every((h) => h.ok), 'every hold fits')
+    t.ok(
+      held.every((h) => h.ok),
+      'every hold fits',
+    )
     await Promise.all(holds.map((each) => ledger.settle(entry(each.requestId, 100), 10_000, settled(each)).committed))
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 10_000, reservedMicros: 0, notified: [80, 90] })
     t.match(await ledger.dayStats('p', november), new Map([['2026-11-21', { misses: 100, models: { 'gpt-4o': { requests: 100, costMicros: 10_000 } } }]]))
-    t.same((await stores.emitted()).map((e) => e.data.threshold_percent), [80, 90])
+    t.same(
+      (await stores.emitted()).map((e) => e.data.threshold_percent),
+      [80, 90],
+    )
   })
 
   t.test('usage events fire once each: 80% and 90% thresholds, then the limit on the first refusal', async (t) => {
@@ -160,7 +200,7 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     t.match(all[2], { type: 'usage.limit_exceeded', data: { budget_limit: 0.01, requested_cost: 0.005 } })
   })
 
-  t.test('a stream\'s checkpoint goes with its settlement, and one that arrives after it is dropped', async (t) => {
+  t.test("a stream's checkpoint goes with its settlement, and one that arrives after it is dropped", async (t) => {
     const ledger = await (await storesOn(t, kind, server)).open()
     await ledger.settle(entry('done', 400), 10_000, { hold: undefined, checkpointed: true }).committed
     await ledger.checkpoint([{ entry: { ...entry('done', 100), outcome: 'recovered' }, owner: 'gone', limitMicros: 10_000 }])
@@ -182,7 +222,7 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     const gateways = await Promise.all([1, 2, 3, 4].map(() => stores.open()))
     const holds = Array.from({ length: 200 }, (_, i) => hold(`r${i}`, 1_000))
     const results = await Promise.all(holds.map((each, i) => gateways[i % 4]!.reserve(each, 10_000)))
-    const admitted = results.flatMap((result, i) => result.ok ? [i] : [])
+    const admitted = results.flatMap((result, i) => (result.ok ? [i] : []))
     t.equal(admitted.length, 10)
     t.match(await gateways[0]!.budget('p', '2026-11'), { usedMicros: 0, reservedMicros: 10_000 })
     await Promise.all(admitted.map((i) => gateways[i % 4]!.settle(entry(`r${i}`, 900), 10_000, settled(holds[i]!)).committed))
@@ -197,7 +237,9 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     const survivor = await stores.open()
     await vanished.reserve(hold('cut', 900), 10_000)
     await vanished.reserve(hold('plain', 2_000), 10_000)
-    await vanished.checkpoint([{ entry: { ...entry('cut', 300), outcome: 'recovered' }, owner: 'ignored: the store names its own gateway', limitMicros: 10_000 }])
+    await vanished.checkpoint([
+      { entry: { ...entry('cut', 300), outcome: 'recovered' }, owner: 'ignored: the store names its own gateway', limitMicros: 10_000 },
+    ])
     await survivor.reserve(hold('mine', 500), 10_000)
     stores.clock.advance(LEASE_MS - 1)
     await survivor.recover()
@@ -205,11 +247,11 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     stores.clock.advance(2)
     t.same(await survivor.recover(), { released: 1, recovered: 1, replayed: 0, unreadable: 0 })
     t.match(await survivor.entry('cut'), { outcome: 'recovered', costMicros: 300 })
-    t.match(await survivor.budget('p', '2026-11'), { usedMicros: 300, reservedMicros: 500 }, 'the survivor\'s own hold stays: it renewed its lease')
+    t.match(await survivor.budget('p', '2026-11'), { usedMicros: 300, reservedMicros: 500 }, "the survivor's own hold stays: it renewed its lease")
     t.same(await survivor.recover(), { released: 0, recovered: 0, replayed: 0, unreadable: 0 }, 'nothing is given back twice')
   })
 
-  t.test('a vanished gateway\'s streams are charged at least their first checkpoint, which never replaces a later one', async (t) => {
+  t.test("a vanished gateway's streams are charged at least their first checkpoint, which never replaces a later one", async (t) => {
     const stores = await storesOn(t, 'postgres', server)
     const vanished = await stores.open()
     const survivor = await stores.open()
@@ -219,21 +261,24 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
     await vanished.checkpoint([{ ...first('long'), entry: { ...first('long').entry, costMicros: 300 } }])
     await vanished.startStreams([first('short'), first('long')])
     stores.clock.advance(LEASE_MS + 1)
-    t.same(await survivor.recover(), { released: 1, recovered: 2, replayed: 0, unreadable: 0 }, 'the streams settled, the lease they were carved from given back')
+    t.same(
+      await survivor.recover(),
+      { released: 1, recovered: 2, replayed: 0, unreadable: 0 },
+      'the streams settled, the lease they were carved from given back',
+    )
     t.match(await survivor.entry('short'), { outcome: 'recovered', costMicros: 30 }, 'its prompt')
     t.match(await survivor.entry('long'), { outcome: 'recovered', costMicros: 300 }, 'its later checkpoint')
     t.match(await survivor.budget('p', '2026-11'), { usedMicros: 330, reservedMicros: 0 })
   })
 
-  t.test('a checkpoint whose insert raced its stream\'s settlement is dropped by the next sweep, charging nothing', async (t) => {
+  t.test("a checkpoint whose insert raced its stream's settlement is dropped by the next sweep, charging nothing", async (t) => {
     const stores = await storesOn(t, 'postgres', server)
     const tables = stores.tables!
     const ledger = await stores.open()
     await ledger.settle(entry('raced', 400), 10_000, unheld).committed
-    await tables.query(
-      `INSERT INTO metering_checkpoints (request_id, owner, limit_micros, entry) VALUES ('raced', 'gateway-1', 10000, $1)`,
-      [JSON.stringify({ ...entry('raced', 100), outcome: 'recovered' })],
-    )
+    await tables.query(`INSERT INTO metering_checkpoints (request_id, owner, limit_micros, entry) VALUES ('raced', 'gateway-1', 10000, $1)`, [
+      JSON.stringify({ ...entry('raced', 100), outcome: 'recovered' }),
+    ])
     t.match(await ledger.recover(), { recovered: 0 })
     t.equal((await tables.query<{ n: number }>('SELECT count(*)::int AS n FROM metering_checkpoints')).rows[0]!.n, 0)
     t.match(await ledger.budget('p', '2026-11'), { usedMicros: 400 })

@@ -11,8 +11,19 @@ import { freshDataDir } from '../../../helpers/start-gateway.ts'
 
 const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
 const entry = (id: string, costMicros: number): LedgerEntry => ({
-  id, projectId: 'p', keyId: 'k', at: '2026-11-21T00:00:00.000Z', month: '2026-11', day: '2026-11-21',
-  provider: 'openai', model: 'gpt-4o', promptTokens: 10, completionTokens: 10, costMicros, cacheHit: false, outcome: 'ok',
+  id,
+  projectId: 'p',
+  keyId: 'k',
+  at: '2026-11-21T00:00:00.000Z',
+  month: '2026-11',
+  day: '2026-11-21',
+  provider: 'openai',
+  model: 'gpt-4o',
+  promptTokens: 10,
+  completionTokens: 10,
+  costMicros,
+  cacheHit: false,
+  outcome: 'ok',
 })
 
 function processes(t: Test, owners: readonly string[]) {
@@ -45,7 +56,10 @@ t.test('one growth of the lease serves hundreds of holds, carved at once without
   t.ok(first instanceof Promise, 'the first hold grows the lease in the store')
   t.same(await first, { ok: true })
   const rest = Array.from({ length: 256 }, (_, i) => one!.holds.reserve(hold(`r${i + 1}`, 1_000), 1_000_000_000))
-  t.ok(rest.every((result) => !(result instanceof Promise) && result.ok), 'the next 256 are carved from memory')
+  t.ok(
+    rest.every((result) => !(result instanceof Promise) && result.ok),
+    'the next 256 are carved from memory',
+  )
   t.equal(one!.growths(), 1)
   t.match(one!.ledger.budget('p', '2026-11'), { usedMicros: 0, reservedMicros: 257_000 }, 'the store sees the whole slice as reserved')
   t.same(await one!.holds.reserve(hold('r257', 1_000), 1_000_000_000), { ok: true })
@@ -91,7 +105,7 @@ t.test('a hold carved while the lease is given back is kept: only the unused par
   const limit = 1_000_000_000
   await one!.holds.reserve(hold('r1', 1_000), limit)
   const returning = one!.holds.close()
-  t.same(one!.holds.reserve(hold('r2', 1_000), limit), { ok: true }, 'carved before the return\'s transaction ran')
+  t.same(one!.holds.reserve(hold('r2', 1_000), limit), { ok: true }, "carved before the return's transaction ran")
   await returning
   t.match(one!.ledger.budget('p', '2026-11'), { reservedMicros: 2_000 }, 'the two running holds stay reserved')
 })

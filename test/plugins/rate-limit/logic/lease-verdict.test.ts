@@ -17,9 +17,18 @@ t.test('refused by the daily quota: its limit and the seconds to 00:00 UTC', asy
 })
 
 t.test('a quota alone binds: no bucket, so its figures are the ones shown', async (t) => {
-  t.same(leaseVerdict({ perMinute: null, burst: null, perDay: 30 }, { quotaLeft: 12 }, MIDNIGHT - 10_000), { allowed: true, limit: 30, remaining: 12, resetSeconds: 10 })
+  t.same(leaseVerdict({ perMinute: null, burst: null, perDay: 30 }, { quotaLeft: 12 }, MIDNIGHT - 10_000), {
+    allowed: true,
+    limit: 30,
+    remaining: 12,
+    resetSeconds: 10,
+  })
 })
 
 t.test('refused by the bucket: retry after the wait for one token, in whole seconds', async (t) => {
-  t.match(leaseVerdict(pro, { bucketTokens: 0.2, quotaLeft: 5 }, 0, { by: 'burst', retryAfterMs: 480 }), { allowed: false, remaining: 0, refusal: { by: 'burst', retryAfterSeconds: 1 } })
+  t.match(leaseVerdict(pro, { bucketTokens: 0.2, quotaLeft: 5 }, 0, { by: 'burst', retryAfterMs: 480 }), {
+    allowed: false,
+    remaining: 0,
+    refusal: { by: 'burst', retryAfterSeconds: 1 },
+  })
 })

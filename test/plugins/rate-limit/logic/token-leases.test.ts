@@ -31,11 +31,13 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: ownerArbitrary.map((owner) => ({ kind: 'vanish' as const, owner })) },
   { weight: 2, arbitrary: fc.oneof(fc.integer({ min: 1, max: 3_000 }), fc.integer({ min: 1, max: 2 * DAY_MS })).map((ms) => ({ kind: 'wait' as const, ms })) },
 )
-const limitsArbitrary: fc.Arbitrary<PlanLimits> = fc.record({
-  perMinute: fc.option(fc.integer({ min: 1, max: 60_000 })),
-  burst: fc.option(fc.integer({ min: 1, max: 120 })),
-  perDay: fc.option(fc.integer({ min: 1, max: 150 })),
-}).filter((l) => l.perMinute !== null || l.perDay !== null)
+const limitsArbitrary: fc.Arbitrary<PlanLimits> = fc
+  .record({
+    perMinute: fc.option(fc.integer({ min: 1, max: 60_000 })),
+    burst: fc.option(fc.integer({ min: 1, max: 120 })),
+    perDay: fc.option(fc.integer({ min: 1, max: 150 })),
+  })
+  .filter((l) => l.perMinute !== null || l.perDay !== null)
 
 /** Runs the steps; returns when each admitted request was admitted. */
 function admissions(limits: PlanLimits, start: number, steps: readonly Step[]): number[] {
@@ -67,26 +69,29 @@ function admissions(limits: PlanLimits, start: number, steps: readonly Step[]): 
   return admitted
 }
 
-t.test('owners that lease, admit, give back and vanish in any order never admit more than one bucket and one day\'s count', async (t) => {
-  fc.assert(fc.property(limitsArbitrary, fc.integer({ min: 0, max: DAY_MS }), fc.array(stepArbitrary, { maxLength: 100 }), (limits, start, steps) => {
-    const times = admissions(limits, 1_700_000_000_000 + start, steps)
-    if (limits.perMinute !== null) {
-      const capacity = limits.burst ?? limits.perMinute
-      // In any interval, at most the bucket's size and what it refills meanwhile.
-      for (let i = 0; i < times.length; i++) {
-        for (let j = i; j < times.length; j++) {
-          if (j - i + 1 > capacity + (times[j]! - times[i]!) * (limits.perMinute / 60_000) + 1e-9) {
-            throw new Error(`${j - i + 1} admitted between ${times[i]} and ${times[j]}`)
+t.test("owners that lease, admit, give back and vanish in any order never admit more than one bucket and one day's count", async (t) => {
+  fc.assert(
+    fc.property(limitsArbitrary, fc.integer({ min: 0, max: DAY_MS }), fc.array(stepArbitrary, { maxLength: 100 }), (limits, start, steps) => {
+      const times = admissions(limits, 1_700_000_000_000 + start, steps)
+      if (limits.perMinute !== null) {
+        const capacity = limits.burst ?? limits.perMinute
+        // In any interval, at most the bucket's size and what it refills meanwhile.
+        for (let i = 0; i < times.length; i++) {
+          for (let j = i; j < times.length; j++) {
+            if (j - i + 1 > capacity + (times[j]! - times[i]!) * (limits.perMinute / 60_000) + 1e-9) {
+              throw new Error(`${j - i + 1} admitted between ${times[i]} and ${times[j]}`)
+            }
           }
         }
       }
-    }
-    if (limits.perDay !== null) {
-      const perDay = new Map<number, number>()
-      for (const at of times) perDay.set(dayOf(at), (perDay.get(dayOf(at)) ?? 0) + 1)
-      for (const [day, count] of perDay) if (count > limits.perDay) throw new Error(`${count} admitted on day ${day}`)
-    }
-  }), { numRuns: 300 })
+      if (limits.perDay !== null) {
+        const perDay = new Map<number, number>()
+        for (const at of times) perDay.set(dayOf(at), (perDay.get(dayOf(at)) ?? 0) + 1)
+        for (const [day, count] of perDay) if (count > limits.perDay) throw new Error(`${count} admitted on day ${day}`)
+      }
+    }),
+    { numRuns: 300 },
+  )
   t.pass('300 random runs within the limits')
 })
 

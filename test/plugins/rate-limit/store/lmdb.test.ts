@@ -33,7 +33,10 @@ t.test('two processes, a burst of 1,000 against a bucket of 200: at most 200 adm
   const verdicts = verdictsOf(await Promise.all(Array.from({ length: 1_000 }, (_, i) => each[i % 2]!.check('k', limits, clock.now()))))
   t.ok(admitted(verdicts) <= 200 * 1.01, `${admitted(verdicts)} admitted`)
   t.ok(admitted(verdicts) >= 190, 'and hardly fewer')
-  t.match(verdicts.find((verdict) => !verdict.allowed), { refusal: { by: 'burst', retryAfterSeconds: 1 } })
+  t.match(
+    verdicts.find((verdict) => !verdict.allowed),
+    { refusal: { by: 'burst', retryAfterSeconds: 1 } },
+  )
 })
 
 t.test('a limit of 5 is exact: never a sixth, however the requests fall on the two processes', async (t) => {
@@ -52,7 +55,10 @@ t.test('a daily quota of 30 is exact between the processes', async (t) => {
   const limits: PlanLimits = { perMinute: null, burst: null, perDay: 30 }
   const verdicts = verdictsOf(await Promise.all(Array.from({ length: 100 }, (_, i) => each[i % 2]!.check('k', limits, clock.now()))))
   t.equal(admitted(verdicts), 30)
-  t.match(verdicts.find((verdict) => !verdict.allowed), { refusal: { by: 'daily' }, limit: 30, remaining: 0 })
+  t.match(
+    verdicts.find((verdict) => !verdict.allowed),
+    { refusal: { by: 'daily' }, limit: 30, remaining: 0 },
+  )
 })
 
 t.test('a key with a large limit takes at most one commit per 20 requests', async (t) => {
@@ -127,7 +133,7 @@ t.test('a request admitted while its slice is given back is not given back with 
   const limits: PlanLimits = { perMinute: 1, burst: 100, perDay: null }
   t.match(await each[0]!.check('k', limits, clock.now()), { allowed: true })
   const returning = each[0]!.close()
-  t.match(each[0]!.check('k', limits, clock.now()), { allowed: true }, 'admitted from the slice before the give-back\'s transaction ran')
+  t.match(each[0]!.check('k', limits, clock.now()), { allowed: true }, "admitted from the slice before the give-back's transaction ran")
   await returning
   let others = 0
   for (let i = 0; i < 120; i++) if ((await each[1]!.check('k', limits, clock.now()))!.allowed) others++

@@ -20,19 +20,16 @@ import { freshDataDir, seedProject, startTestGateway } from '../../../helpers/st
 const DAY_MS = 86_400_000
 const RUNS = 150
 
-const limitsArbitrary: fc.Arbitrary<PlanLimits> = fc.record({
-  perMinute: fc.option(fc.integer({ min: 1, max: 1_000 })),
-  burst: fc.option(fc.integer({ min: 1, max: 50 })),
-  perDay: fc.option(fc.integer({ min: 1, max: 30 })),
-}).filter((l) => l.perMinute !== null || l.perDay !== null)
+const limitsArbitrary: fc.Arbitrary<PlanLimits> = fc
+  .record({
+    perMinute: fc.option(fc.integer({ min: 1, max: 1_000 })),
+    burst: fc.option(fc.integer({ min: 1, max: 50 })),
+    perDay: fc.option(fc.integer({ min: 1, max: 30 })),
+  })
+  .filter((l) => l.perMinute !== null || l.perDay !== null)
 
 // Mostly forward in steps from none to hours, sometimes back a little (another host's clock).
-const stepArbitrary = fc.oneof(
-  fc.constant(0),
-  fc.integer({ min: 1, max: 2_000 }),
-  fc.integer({ min: 1, max: 3_600_000 }),
-  fc.integer({ min: -5_000, max: -1 }),
-)
+const stepArbitrary = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2_000 }), fc.integer({ min: 1, max: 3_600_000 }), fc.integer({ min: -5_000, max: -1 }))
 
 const askArbitrary = fc.record({
   owner: fc.constantFrom('a' as const, 'b' as const),
@@ -73,28 +70,31 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     await redis.connected()
     const backend = { a: redisLeases(redis, 'a'), b: redisLeases(redis, 'b') }
     let run = 0
-    await fc.assert(fc.asyncProperty(
-      limitsArbitrary,
-      fc.integer({ min: 0, max: 2 * DAY_MS }),
-      fc.array(askArbitrary, { minLength: 1, maxLength: 40 }),
-      async (limits, start, asks) => {
-        const keyId = `property-${run++}`
-        const key = `${redis.prefix('rate-limit')}key:${keyId}`
-        let now = 1_700_000_000_000 + start
-        let state: SharedLimitState | undefined
-        for (const ask of asks) {
-          now += ask.step
-          const given = { count: ask.unused, day: dayOf(now) - ask.daysAgo }
-          const expected = leaseTokens(limits, state, now, { owner: ask.owner, need: ask.need, unused: given.count, unusedDay: given.day })
-          const grant = await backend[ask.owner].lease(keyId, limits, now, ask.need, () => given)
-          const stored = stateOf(await redis.client.hgetall(key).then((hash) => Object.entries(hash).flat()))
-          if (grantOf(grant) !== grantOf(expected) || canonical(stored) !== canonical(expected.next)) {
-            throw new Error(`at ${now}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(grant)} and stored ${JSON.stringify(stored)}`)
+    await fc.assert(
+      fc.asyncProperty(
+        limitsArbitrary,
+        fc.integer({ min: 0, max: 2 * DAY_MS }),
+        fc.array(askArbitrary, { minLength: 1, maxLength: 40 }),
+        async (limits, start, asks) => {
+          const keyId = `property-${run++}`
+          const key = `${redis.prefix('rate-limit')}key:${keyId}`
+          let now = 1_700_000_000_000 + start
+          let state: SharedLimitState | undefined
+          for (const ask of asks) {
+            now += ask.step
+            const given = { count: ask.unused, day: dayOf(now) - ask.daysAgo }
+            const expected = leaseTokens(limits, state, now, { owner: ask.owner, need: ask.need, unused: given.count, unusedDay: given.day })
+            const grant = await backend[ask.owner].lease(keyId, limits, now, ask.need, () => given)
+            const stored = stateOf(await redis.client.hgetall(key).then((hash) => Object.entries(hash).flat()))
+            if (grantOf(grant) !== grantOf(expected) || canonical(stored) !== canonical(expected.next)) {
+              throw new Error(`at ${now}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(grant)} and stored ${JSON.stringify(stored)}`)
+            }
+            state = expected.next
           }
-          state = expected.next
-        }
-      },
-    ), { numRuns: RUNS })
+        },
+      ),
+      { numRuns: RUNS },
+    )
     t.pass(`${RUNS} random sequences agree`)
   })
 
@@ -147,7 +147,7 @@ t.test('Redis', { skip: REDIS_MISSING }, async (t) => {
     const { a, b, ask } = await gateways(t, server)
     const statuses: number[] = []
     for (let i = 0; i < 15; i++) statuses.push((await ask(a)).status, (await ask(b)).status)
-    t.equal(statuses.filter((s) => s === 200).length, 20, 'the free plan\'s burst of 20 between them')
+    t.equal(statuses.filter((s) => s === 200).length, 20, "the free plan's burst of 20 between them")
     t.equal(statuses.filter((s) => s === 429).length, 10)
     const refused = await ask(b)
     t.match(refused, { status: 429, headers: { 'retry-after': '6', 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0' } })

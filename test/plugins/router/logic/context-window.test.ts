@@ -37,26 +37,30 @@ t.test('never keeps a prompt over budget, never drops system messages or the las
     role: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const),
     content: fc.string({ maxLength: 3 }),
   })
-  fc.assert(fc.property(
-    fc.array(fc.tuple(message, fc.integer({ min: 0, max: 500 })), { minLength: 1, maxLength: 30 }),
-    fc.integer({ min: 1, max: 2000 }),
-    fc.integer({ min: 100, max: 10_000 }),
-    (pairs, maxTokens, window) => {
-      const messages: Message[] = pairs.map(([m]) => m)
-      const counts = pairs.map(([, n]) => n)
-      const fit = fitContextWindow(messages, counts, maxTokens, window)
-      if (!fit.fits) return fit.minimumPromptTokens + maxTokens > window
-      const kept = fit.messages
-      const isSubsequence = kept.every((m, i) => messages.indexOf(m, i === 0 ? 0 : messages.indexOf(kept[i - 1] as Message) + 1) !== -1)
-      const keptCounts = kept.map((m) => counts[messages.indexOf(m)] as number)
-      return fit.promptTokens + maxTokens <= window &&
-        fit.promptTokens === promptTokensOf(keptCounts) &&
-        fit.dropped === messages.length - kept.length &&
-        kept.at(-1) === messages.at(-1) &&
-        messages.filter((m) => m.role === 'system').every((m) => kept.includes(m)) &&
-        isSubsequence
-    },
-  ))
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(message, fc.integer({ min: 0, max: 500 })), { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: 1, max: 2000 }),
+      fc.integer({ min: 100, max: 10_000 }),
+      (pairs, maxTokens, window) => {
+        const messages: Message[] = pairs.map(([m]) => m)
+        const counts = pairs.map(([, n]) => n)
+        const fit = fitContextWindow(messages, counts, maxTokens, window)
+        if (!fit.fits) return fit.minimumPromptTokens + maxTokens > window
+        const kept = fit.messages
+        const isSubsequence = kept.every((m, i) => messages.indexOf(m, i === 0 ? 0 : messages.indexOf(kept[i - 1] as Message) + 1) !== -1)
+        const keptCounts = kept.map((m) => counts[messages.indexOf(m)] as number)
+        return (
+          fit.promptTokens + maxTokens <= window &&
+          fit.promptTokens === promptTokensOf(keptCounts) &&
+          fit.dropped === messages.length - kept.length &&
+          kept.at(-1) === messages.at(-1) &&
+          messages.filter((m) => m.role === 'system').every((m) => kept.includes(m)) &&
+          isSubsequence
+        )
+      },
+    ),
+  )
   t.pass('property held')
 })
 

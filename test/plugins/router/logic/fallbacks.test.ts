@@ -3,13 +3,19 @@ import { UpstreamError } from '../../../../proxy/pipeline/errors.ts'
 import { fallbackTrigger, isContentPolicyError, isContextLengthError } from '../../../../plugins/router/logic/fallbacks.ts'
 import { providerError } from '../../../../plugins/router/providers/provider-error.ts'
 
-const openai = (code: string, message: string) => providerError('openai', 400, JSON.stringify({ error: { message, type: 'invalid_request_error', code } }), 'sk-x')
-const anthropic = (message: string) => providerError('anthropic', 400, JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }), 'sk-x')
+const openai = (code: string, message: string) =>
+  providerError('openai', 400, JSON.stringify({ error: { message, type: 'invalid_request_error', code } }), 'sk-x')
+const anthropic = (message: string) =>
+  providerError('anthropic', 400, JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }), 'sk-x')
 
-t.test('knows a context-length refusal by OpenAI\'s code and by Anthropic\'s and Mistral\'s words', async (t) => {
+t.test("knows a context-length refusal by OpenAI's code and by Anthropic's and Mistral's words", async (t) => {
   t.ok(isContextLengthError(openai('context_length_exceeded', 'too long')))
   t.ok(isContextLengthError(anthropic('prompt is too long: 210000 tokens > 200000 maximum')))
-  t.ok(isContextLengthError(providerError('mistral', 400, JSON.stringify({ message: 'Prompt contains 40000 tokens, too large for model with 32768 maximum context length' }), 'k')))
+  t.ok(
+    isContextLengthError(
+      providerError('mistral', 400, JSON.stringify({ message: 'Prompt contains 40000 tokens, too large for model with 32768 maximum context length' }), 'k'),
+    ),
+  )
   t.notOk(isContextLengthError(openai('invalid_value', 'temperature must be at most 2')))
 })
 

@@ -10,7 +10,7 @@ const all: RoutingRules = { configured: new Set<ProviderName>(['openai', 'anthro
 const none: RoutingRules = { ...all, configured: new Set<ProviderName>() }
 const catalog = modelCatalog()
 
-t.test('routes each tier to its model and that model\'s provider', async (t) => {
+t.test("routes each tier to its model and that model's provider", async (t) => {
   t.same(resolveTargets({ quality: 'cheap' }, false, all, catalog), [{ provider: 'anthropic', model: 'claude-3-haiku-20240307' }])
   t.same(resolveTargets({ quality: 'balanced' }, false, all, catalog), [{ provider: 'openai', model: 'gpt-4o-mini' }])
   t.same(resolveTargets({ quality: 'frontier' }, false, all, catalog), [{ provider: 'openai', model: 'gpt-4o' }])
@@ -38,7 +38,7 @@ t.test('serves a model with the local provider when its provider has no API key'
   t.same(resolveTargets({ quality: 'balanced' }, false, none, catalog), [{ provider: 'local', model: 'gpt-4o-mini' }])
 })
 
-t.test('adds the tier\'s fallback after the tier\'s model, only for tier-routed requests', async (t) => {
+t.test("adds the tier's fallback after the tier's model, only for tier-routed requests", async (t) => {
   const rules: RoutingRules = { ...all, fallback: { balanced: 'claude-3-haiku-20240307' } }
   t.same(resolveTargets({ quality: 'balanced' }, false, rules, catalog), [
     { provider: 'openai', model: 'gpt-4o-mini' },
@@ -54,19 +54,33 @@ t.test('drops a fallback that would only repeat the primary', async (t) => {
 })
 
 t.test('a named model is followed by its configured fallbacks, in order, each once, then the tier fallback only for a tier', async (t) => {
-  const rules: RoutingRules = { ...all, fallback: { frontier: 'mistral-large-latest' }, fallbacks: { 'gpt-4o': ['claude-3-haiku-20240307', 'gpt-4o', 'mistral-large-latest'] } }
-  t.same(resolveTargets({ model: 'gpt-4o', quality: 'balanced' }, false, rules, catalog).map((target) => `${target.provider}/${target.model}`), [
-    'openai/gpt-4o', 'anthropic/claude-3-haiku-20240307', 'mistral/mistral-large-latest',
-  ])
-  t.same(resolveTargets({ quality: 'frontier' }, false, rules, catalog).map((target) => target.model), ['gpt-4o', 'claude-3-haiku-20240307', 'mistral-large-latest'])
-  t.same(resolveTargets({ model: 'gpt-4o-mini', quality: 'balanced' }, false, rules, catalog).map((target) => target.model), ['gpt-4o-mini'])
+  const rules: RoutingRules = {
+    ...all,
+    fallback: { frontier: 'mistral-large-latest' },
+    fallbacks: { 'gpt-4o': ['claude-3-haiku-20240307', 'gpt-4o', 'mistral-large-latest'] },
+  }
+  t.same(
+    resolveTargets({ model: 'gpt-4o', quality: 'balanced' }, false, rules, catalog).map((target) => `${target.provider}/${target.model}`),
+    ['openai/gpt-4o', 'anthropic/claude-3-haiku-20240307', 'mistral/mistral-large-latest'],
+  )
+  t.same(
+    resolveTargets({ quality: 'frontier' }, false, rules, catalog).map((target) => target.model),
+    ['gpt-4o', 'claude-3-haiku-20240307', 'mistral-large-latest'],
+  )
+  t.same(
+    resolveTargets({ model: 'gpt-4o-mini', quality: 'balanced' }, false, rules, catalog).map((target) => target.model),
+    ['gpt-4o-mini'],
+  )
 })
 
 t.test('builds one plan per choice with the smallest context window among its candidates', async (t) => {
   const local = createLocalAdapter({ chunkDelayMs: 0, catalog })
   const table = buildRouteTable({ local }, { tiers: SPEC_TIERS, fallback: { balanced: 'claude-3-haiku-20240307' }, fallbacks: {} }, catalog)
   const plan = table.planFor({ quality: 'balanced' }, false)
-  t.same(plan.candidates.map((c) => `${c.provider}/${c.model}`), ['local/gpt-4o-mini', 'local/claude-3-haiku-20240307'])
+  t.same(
+    plan.candidates.map((c) => `${c.provider}/${c.model}`),
+    ['local/gpt-4o-mini', 'local/claude-3-haiku-20240307'],
+  )
   t.equal(plan.primary, plan.candidates[0])
   t.equal(plan.contextWindow, 128_000)
   t.equal(table.planFor({ quality: 'balanced' }, false), plan, 'plans are built once, not per request')

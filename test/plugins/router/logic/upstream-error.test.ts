@@ -3,25 +3,35 @@ import { type UpstreamError, UpstreamTimeoutError } from '../../../../proxy/pipe
 import { ProviderAccountError, ProviderRefusalError } from '../../../../plugins/router/errors.ts'
 import { asksLongerWait, finalFailure, isTransient, retryDelayMs, upstreamErrorOf } from '../../../../plugins/router/logic/upstream-error.ts'
 
-t.test('a provider\'s 400, 404, 413, 422 and 429 keep their status; its 401, 402, 403 and an unpaid bill are the gateway\'s fault', async (t) => {
+t.test("a provider's 400, 404, 413, 422 and 429 keep their status; its 401, 402, 403 and an unpaid bill are the gateway's fault", async (t) => {
   for (const status of [400, 404, 413, 422, 429]) {
     const err = upstreamErrorOf('m', { status })
     t.ok(err instanceof ProviderRefusalError, `${status} is a refusal`)
     t.equal(err.status, status)
   }
-  t.match(upstreamErrorOf('m', { status: 400, code: 'context_length_exceeded' }), { error: 'Invalid request', code: 'context_length_exceeded', retryable: false })
+  t.match(upstreamErrorOf('m', { status: 400, code: 'context_length_exceeded' }), {
+    error: 'Invalid request',
+    code: 'context_length_exceeded',
+    retryable: false,
+  })
   t.match(upstreamErrorOf('m', { status: 429 }), { error: 'Rate limit exceeded', code: 'upstream_rate_limited', retryable: true })
-  for (const provider of [{ status: 401 }, { status: 402 }, { status: 403 }, { status: 429, code: 'insufficient_quota' }, { status: 429, type: 'insufficient_quota' }]) {
+  for (const provider of [
+    { status: 401 },
+    { status: 402 },
+    { status: 403 },
+    { status: 429, code: 'insufficient_quota' },
+    { status: 429, type: 'insufficient_quota' },
+  ]) {
     const err = upstreamErrorOf('m', provider)
     t.ok(err instanceof ProviderAccountError, JSON.stringify(provider))
     t.match(err, { status: 502, code: 'upstream_account_refused', retryable: false })
-    t.equal(err.clientMayRetry(), false, 'no retry cures the gateway\'s own key')
+    t.equal(err.clientMayRetry(), false, "no retry cures the gateway's own key")
   }
   t.match(upstreamErrorOf('m', { status: 503 }), { status: 502, retryable: true })
   t.match(upstreamErrorOf('m', { status: 405 }), { status: 502, retryable: false })
 })
 
-t.test('a 429 forwards the provider\'s retry-after', async (t) => {
+t.test("a 429 forwards the provider's retry-after", async (t) => {
   t.same(upstreamErrorOf('m', { status: 429, retryAfterMs: 1500 }).headers(), { 'retry-after': '2', 'retry-after-ms': '1500' })
   t.same(upstreamErrorOf('m', { status: 429 }).headers(), {})
 })

@@ -65,11 +65,12 @@ async function placeOf(t: Test, kind: Kind, server: PostgresServer | undefined):
       store: lmdbWebhookStore(pluginStore, outbox, box, clock, newId),
       box,
       emit: (type, projectId, data = {}) => lmdb.root.transaction(() => outbox.emit(type, projectId, data)),
-      takeEvents: () => lmdb.root.transaction(() => {
-        const events = outbox.pending(1000)
-        outbox.remove(events.map((event) => event.id))
-        return events
-      }),
+      takeEvents: () =>
+        lmdb.root.transaction(() => {
+          const events = outbox.pending(1000)
+          outbox.remove(events.map((event) => event.id))
+          return events
+        }),
     }
     return { clock, open: async () => gateway }
   }
@@ -90,7 +91,8 @@ async function placeOf(t: Test, kind: Kind, server: PostgresServer | undefined):
         await database.close()
       })
       return {
-        store, box,
+        store,
+        box,
         emit: (type, projectId, data = {}) => core.transaction((sql) => sharedEvents.emit(sql, type, projectId, data)),
         takeEvents: () => core.transaction((sql) => sharedEvents.take(sql, 1000)),
       }
@@ -110,9 +112,12 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     const first = await store.createWebhook({ projectId: 'proj_a', url: 'https://a.example/1', events: ['*'], secret: SECRET })
     const second = await store.createWebhook({ projectId: 'proj_a', url: 'https://a.example/2', events: ['case.created'], secret: SECRET })
     await store.createWebhook({ projectId: 'proj_b', url: 'https://b.example/', events: ['*'], secret: SECRET })
-    t.same((await store.webhooks('proj_a')).map((hook) => hook.id), [first.id, second.id])
+    t.same(
+      (await store.webhooks('proj_a')).map((hook) => hook.id),
+      [first.id, second.id],
+    )
     t.same(await store.webhook('proj_a', first.id), first)
-    t.equal(await store.webhook('proj_b', first.id), undefined, 'another project\'s webhook is not found')
+    t.equal(await store.webhook('proj_b', first.id), undefined, "another project's webhook is not found")
     t.notOk(JSON.stringify(first).includes(SECRET), 'the secret is not kept in clear')
     t.equal(box.open(first.sealedSecret, first.id), SECRET)
     t.throws(() => box.open(first.sealedSecret, second.id), 'a sealed secret opens for its own webhook only')
@@ -123,7 +128,10 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     t.equal(box.open(changed!.sealedSecret, first.id), 'another-secret-0123456789')
     t.equal(await store.removeWebhook('proj_b', first.id), false)
     t.equal(await store.removeWebhook('proj_a', first.id), true)
-    t.same((await store.webhooks('proj_a')).map((hook) => hook.id), [second.id])
+    t.same(
+      (await store.webhooks('proj_a')).map((hook) => hook.id),
+      [second.id],
+    )
   })
 
   t.test('an event becomes one delivery per active webhook of its project that subscribed to its kind, once', async (t) => {
@@ -137,8 +145,15 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     const alert = await emit('alert.created', 'proj_a')
     t.equal(await store.fanOut(100, clock.now()), 2)
     t.equal(await store.fanOut(100, clock.now()), 0, 'the events were taken')
-    t.same((await store.recentDeliveries(all.id, 10)).map((d) => d.event.id), [alert.id, created.id], 'newest first')
-    t.same((await store.recentDeliveries(cases.id, 10)).map((d) => d.event), [created])
+    t.same(
+      (await store.recentDeliveries(all.id, 10)).map((d) => d.event.id),
+      [alert.id, created.id],
+      'newest first',
+    )
+    t.same(
+      (await store.recentDeliveries(cases.id, 10)).map((d) => d.event),
+      [created],
+    )
     t.same(await store.recentDeliveries(off.id, 10), [])
     t.same(await store.recentDeliveries(other.id, 10), [])
     t.equal(await store.pendingCount(), 3)
@@ -199,7 +214,11 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
       }
     }
     t.match(await store.webhook('proj_a', hook.id), { active: false })
-    t.match(await takeEvents(), [{ type: 'alert.created', project_id: 'proj_a', data: { title: 'Webhook disabled', severity: 'HIGH' } }], 'the alert is in the outbox')
+    t.match(
+      await takeEvents(),
+      [{ type: 'alert.created', project_id: 'proj_a', data: { title: 'Webhook disabled', severity: 'HIGH' } }],
+      'the alert is in the outbox',
+    )
     t.match(await store.updateWebhook('proj_a', hook.id, { active: true }), { active: true, consecutiveFailures: 0 }, 'reactivating clears the count')
   })
 
@@ -211,8 +230,11 @@ async function suite(t: Test, kind: Kind, server?: PostgresServer) {
     await store.fanOut(100, clock.now())
     await store.updateWebhook('proj_a', off.id, { active: false })
     const { claims, abandoned } = await store.claimDue(clock.now(), TIMEOUT_MS, limits())
-    t.equal(abandoned, 1, 'the inactive webhook\'s delivery is ended unsent')
-    t.same(claims.map((claim) => claim.hook.id), [gone.id])
+    t.equal(abandoned, 1, "the inactive webhook's delivery is ended unsent")
+    t.same(
+      claims.map((claim) => claim.hook.id),
+      [gone.id],
+    )
     t.match(await store.recentDeliveries(off.id, 10), [{ status: 'failed', error: 'webhook inactive', attempts: 0 }])
     t.equal(await store.removeWebhook('proj_a', gone.id), true)
     t.same(await store.recentDeliveries(gone.id, 10), [])
@@ -256,23 +278,29 @@ t.test('PostgreSQL', { skip: POSTGRES_MISSING }, async (t) => {
   t.test('three gateways claiming at once share the due deliveries and never take one twice', async (t) => {
     const place = await placeOf(t, 'postgres', server)
     const gateways = await Promise.all([1, 2, 3].map(() => place.open()))
-    const hooks = await Promise.all([1, 2, 3, 4].map((n) => gateways[0]!.store.createWebhook({ projectId: 'proj_a', url: `https://a.example/${n}`, events: ['*'], secret: SECRET })))
+    const hooks = await Promise.all(
+      [1, 2, 3, 4].map((n) => gateways[0]!.store.createWebhook({ projectId: 'proj_a', url: `https://a.example/${n}`, events: ['*'], secret: SECRET })),
+    )
     for (let i = 0; i < 50; i++) await gateways[i % 3]!.emit('case.updated', 'proj_a', { i })
     // Fanned out by all three at once: each event is taken once, so each webhook gets 50.
-    await Promise.all(gateways.map(async ({ store }) => {
-      while (await store.fanOut(7, place.clock.now()) > 0);
-    }))
+    await Promise.all(
+      gateways.map(async ({ store }) => {
+        while ((await store.fanOut(7, place.clock.now())) > 0);
+      }),
+    )
     for (const hook of hooks) t.equal((await gateways[0]!.store.recentDeliveries(hook.id, 100)).length, 50)
 
-    const claimedBy = await Promise.all(gateways.map(async ({ store }) => {
-      const ids: string[] = []
-      for (;;) {
-        const { claims } = await store.claimDue(place.clock.now(), TIMEOUT_MS, limits(5))
-        if (claims.length === 0) return ids
-        ids.push(...claims.map((claim) => claim.claimed.id))
-        for (const claim of claims) await store.settle(claim, ok, place.clock.now(), 20)
-      }
-    }))
+    const claimedBy = await Promise.all(
+      gateways.map(async ({ store }) => {
+        const ids: string[] = []
+        for (;;) {
+          const { claims } = await store.claimDue(place.clock.now(), TIMEOUT_MS, limits(5))
+          if (claims.length === 0) return ids
+          ids.push(...claims.map((claim) => claim.claimed.id))
+          for (const claim of claims) await store.settle(claim, ok, place.clock.now(), 20)
+        }
+      }),
+    )
     const ids = claimedBy.flat()
     t.comment(`claimed by each gateway: ${claimedBy.map((c) => c.length).join(', ')}`)
     t.equal(ids.length, 200, 'every delivery claimed')

@@ -10,15 +10,23 @@ const result: CompletionResult = {
   model: 'gpt-4o',
   cacheHit: false,
   usage: { promptTokens: 10, completionTokens: 20, totalTokens: 30, costCents: 0.01 },
-  toolCalls: [{ id: 'c1', name: 'a', arguments: '{"x":1}' }, { id: 'c2', name: 'b', arguments: 'not json' }],
+  toolCalls: [
+    { id: 'c1', name: 'a', arguments: '{"x":1}' },
+    { id: 'c2', name: 'b', arguments: 'not json' },
+  ],
   finishReason: 'tool_calls',
 }
 
 t.test('numbers text and tool_use blocks in order and closes each before the next', async (t) => {
   const frames = anthropicFormat.stream(makeContext(), { model: 'gpt-4o', promptTokens: 10 })
-  const text = frames.open() + frames.text('Let me ') + frames.text('check.') +
-    frames.toolCall({ index: 0, id: 'c1', name: 'a', arguments: '' }) + frames.toolCall({ index: 0, arguments: '{"x":' }) +
-    frames.toolCall({ index: 1, id: 'c2', name: 'b', arguments: '{}' }) + frames.toolCall({ index: 0, arguments: '1}' }) +
+  const text =
+    frames.open() +
+    frames.text('Let me ') +
+    frames.text('check.') +
+    frames.toolCall({ index: 0, id: 'c1', name: 'a', arguments: '' }) +
+    frames.toolCall({ index: 0, arguments: '{"x":' }) +
+    frames.toolCall({ index: 1, id: 'c2', name: 'b', arguments: '{}' }) +
+    frames.toolCall({ index: 0, arguments: '1}' }) +
     frames.close(result)
   const events = parseSse(text).map((e) => [e.event, e.data.index ?? null, e.data.delta?.type ?? e.data.content_block?.type ?? null])
   t.same(events, [
@@ -43,7 +51,10 @@ t.test('numbers text and tool_use blocks in order and closes each before the nex
 t.test('an answer without text still has its empty text block', async (t) => {
   const frames = anthropicFormat.stream(makeContext(), { model: 'gpt-4o', promptTokens: 1 })
   const events = parseSse(frames.open() + frames.close({ ...result, text: '', toolCalls: undefined, finishReason: 'length' }))
-  t.same(events.map((e) => e.event), ['message_start', 'content_block_start', 'content_block_stop', 'message_delta', 'message_stop'])
+  t.same(
+    events.map((e) => e.event),
+    ['message_start', 'content_block_start', 'content_block_stop', 'message_delta', 'message_stop'],
+  )
   t.equal(events[3]?.data.delta.stop_reason, 'max_tokens')
 })
 

@@ -8,14 +8,21 @@ import { countingFetch, rejectsWith, startDialectGateway, weatherTool } from './
 const question = { role: 'user' as const, content: 'What is the weather in Paris?' }
 const tool = { name: weatherTool.name, description: weatherTool.description, input_schema: weatherTool.parameters }
 
-t.test('answers messages.create in Anthropic\'s shape, from Anthropic for a Claude model', async (t) => {
+t.test("answers messages.create in Anthropic's shape, from Anthropic for a Claude model", async (t) => {
   const gw = await startDialectGateway(t)
   const anthropic = new Anthropic({ apiKey: gw.keys.sk, baseURL: gw.url })
-  const { data, response } = await anthropic.messages.create({
-    model: 'claude-3-haiku-20240307', max_tokens: 100, system: 'Be brief.', messages: [question],
-  }).withResponse()
+  const { data, response } = await anthropic.messages
+    .create({
+      model: 'claude-3-haiku-20240307',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: [question],
+    })
+    .withResponse()
   t.match(data, {
-    type: 'message', role: 'assistant', model: 'claude-3-haiku-20240307',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-3-haiku-20240307',
     content: [{ type: 'text', text: 'Echo: What is the weather in Paris?' }],
     stop_reason: 'end_turn',
   })
@@ -37,21 +44,29 @@ t.test('translates a request for another configured model', async (t) => {
   t.match(gw.mock.requests.at(-1)?.body, { messages: [{ role: 'system', content: 'Be brief.' }, question], max_completion_tokens: 100 })
 })
 
-t.test('streams Anthropic\'s events, which the SDK\'s MessageStream assembles', async (t) => {
+t.test("streams Anthropic's events, which the SDK's MessageStream assembles", async (t) => {
   const gw = await startDialectGateway(t)
   const anthropic = new Anthropic({ apiKey: gw.keys.sk, baseURL: gw.url })
   for (const model of ['claude-3-haiku-20240307', 'mistral-large-latest']) {
     const stream = anthropic.messages.stream({ model, max_tokens: 100, messages: [question] })
     let text = ''
-    stream.on('text', (piece) => { text += piece })
+    stream.on('text', (piece) => {
+      text += piece
+    })
     const final = await stream.finalMessage()
     t.equal(text, 'Echo: What is the weather in Paris?', model)
     t.match(final, { model, content: [{ type: 'text', text }], stop_reason: 'end_turn' }, model)
     t.ok(final.usage.output_tokens > 0, model)
   }
-  const raw = await call(`${gw.url}/v1/messages`, { key: gw.keys.sk, body: { model: 'claude-3-haiku-20240307', max_tokens: 50, stream: true, messages: [question] } })
+  const raw = await call(`${gw.url}/v1/messages`, {
+    key: gw.keys.sk,
+    body: { model: 'claude-3-haiku-20240307', max_tokens: 50, stream: true, messages: [question] },
+  })
   const types = parseSse(raw.body as string).map((event) => event.event)
-  t.same([types[0], types[1], types.at(-3), types.at(-2), types.at(-1)], ['message_start', 'content_block_start', 'content_block_stop', 'message_delta', 'message_stop'])
+  t.same(
+    [types[0], types[1], types.at(-3), types.at(-2), types.at(-1)],
+    ['message_start', 'content_block_start', 'content_block_stop', 'message_delta', 'message_stop'],
+  )
 })
 
 for (const model of ['claude-3-haiku-20240307', 'gpt-4o'] as const) {
@@ -67,7 +82,9 @@ for (const model of ['claude-3-haiku-20240307', 'gpt-4o'] as const) {
     t.same(use.input, { echo: 'What is the weather in Paris?' })
 
     const second = await anthropic.messages.create({
-      model, max_tokens: 200, tools: [tool],
+      model,
+      max_tokens: 200,
+      tools: [tool],
       messages: [
         question,
         { role: 'assistant', content: first.content },
@@ -83,7 +100,7 @@ for (const model of ['claude-3-haiku-20240307', 'gpt-4o'] as const) {
   })
 }
 
-t.test('counts a request\'s tokens as the gateway does for routing and budgets', async (t) => {
+t.test("counts a request's tokens as the gateway does for routing and budgets", async (t) => {
   const gw = await startDialectGateway(t)
   const anthropic = new Anthropic({ apiKey: gw.keys.sk, baseURL: gw.url })
   const plain = await anthropic.messages.countTokens({ model: 'claude-3-haiku-20240307', messages: [question] })
@@ -91,13 +108,20 @@ t.test('counts a request\'s tokens as the gateway does for routing and budgets',
   const withTools = await anthropic.messages.countTokens({ model: 'claude-3-haiku-20240307', messages: [question], tools: [tool] })
   t.ok(withTools.input_tokens > plain.input_tokens + 530, 'tool definitions and the tool prompt count')
   const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' } }
-  const withImage = await anthropic.messages.countTokens({ model: 'claude-3-haiku-20240307', messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }] })
-  t.ok(withImage.input_tokens >= 1600, 'an image counts at the model\'s largest image')
+  const withImage = await anthropic.messages.countTokens({
+    model: 'claude-3-haiku-20240307',
+    messages: [{ role: 'user', content: [image, { type: 'text', text: 'What is this?' }] }],
+  })
+  t.ok(withImage.input_tokens >= 1600, "an image counts at the model's largest image")
   t.equal(gw.mock.requests.length, 0, 'no model is called')
-  await rejectsWith(t, anthropic.messages.countTokens({ model: 'mistral-large-latest', messages: [{ role: 'user', content: [image] }] }), Anthropic.BadRequestError)
+  await rejectsWith(
+    t,
+    anthropic.messages.countTokens({ model: 'mistral-large-latest', messages: [{ role: 'user', content: [image] }] }),
+    Anthropic.BadRequestError,
+  )
 })
 
-t.test('raises the SDK\'s typed errors for 400, 401, 402, 403 and 429', async (t) => {
+t.test("raises the SDK's typed errors for 400, 401, 402, 403 and 429", async (t) => {
   const gw = await startDialectGateway(t)
   const client = (apiKey: string, options: { maxRetries?: number; fetch?: typeof fetch } = {}) => new Anthropic({ apiKey, baseURL: gw.url, ...options })
   const create = (anthropic: Anthropic, model = 'claude-3-haiku-20240307') => anthropic.messages.create({ model, max_tokens: 50, messages: [question] })
@@ -123,10 +147,10 @@ t.test('takes the key as a bearer token and accepts anthropic-version', async (t
   const gw = await startDialectGateway(t)
   const anthropic = new Anthropic({ authToken: gw.keys.sk, apiKey: null, baseURL: gw.url, defaultHeaders: { 'anthropic-version': '2023-06-01' } })
   const message = await anthropic.messages.create({ model: 'cheap', max_tokens: 50, messages: [question] })
-  t.equal(message.model, 'claude-3-haiku-20240307', 'the tier name resolves like on the spec\'s endpoints')
+  t.equal(message.model, 'claude-3-haiku-20240307', "the tier name resolves like on the spec's endpoints")
 })
 
-t.test('errors on /v1/messages are in Anthropic\'s shape, also for a wrong method', async (t) => {
+t.test("errors on /v1/messages are in Anthropic's shape, also for a wrong method", async (t) => {
   const gw = await startDialectGateway(t)
   const missingKey = await call(`${gw.url}/v1/messages`, { body: { model: 'cheap', max_tokens: 10, messages: [question] } })
   t.equal(missingKey.status, 401)
@@ -135,7 +159,8 @@ t.test('errors on /v1/messages are in Anthropic\'s shape, also for a wrong metho
   t.equal(wrongMethod.status, 405)
   t.match(wrongMethod.body, { type: 'error', error: { type: 'invalid_request_error' } })
   const serverTool = await call(`${gw.url}/v1/messages`, {
-    key: gw.keys.sk, body: { model: 'cheap', max_tokens: 10, messages: [question], tools: [{ type: 'web_search_20250305', name: 'web_search' }] },
+    key: gw.keys.sk,
+    body: { model: 'cheap', max_tokens: 10, messages: [question], tools: [{ type: 'web_search_20250305', name: 'web_search' }] },
   })
   t.equal(serverTool.status, 400)
   t.match(serverTool.body, { error: { message: /only client tools/ } })

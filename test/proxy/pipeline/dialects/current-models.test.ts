@@ -15,7 +15,7 @@ async function localGateway(t: Parameters<typeof startTestGateway>[0]) {
   return { url, key: keys[0]!.key }
 }
 
-t.test('the local provider answers today\'s OpenAI and Anthropic models through both SDKs', async (t) => {
+t.test("the local provider answers today's OpenAI and Anthropic models through both SDKs", async (t) => {
   const gw = await localGateway(t)
   const openai = new OpenAI({ apiKey: gw.key, baseURL: `${gw.url}/v1`, maxRetries: 0 })
   for (const model of ['gpt-4.1-mini', 'gpt-5', 'o4-mini', 'claude-3-5-sonnet-20241022']) {
@@ -34,7 +34,8 @@ t.test('the local provider answers today\'s OpenAI and Anthropic models through 
 
   const listed = new Set<string>()
   for await (const model of openai.models.list()) listed.add(model.id)
-  for (const id of ['gpt-5', 'gpt-4.1-nano', 'o3', 'claude-opus-4-20250514', 'claude-3-7-sonnet-latest', 'codestral-latest']) t.ok(listed.has(id), `${id} is listed`)
+  for (const id of ['gpt-5', 'gpt-4.1-nano', 'o3', 'claude-opus-4-20250514', 'claude-3-7-sonnet-latest', 'codestral-latest'])
+    t.ok(listed.has(id), `${id} is listed`)
 })
 
 t.test('OpenAI is sent no temperature and no bound the client did not send, and max_completion_tokens for one it did', async (t) => {
@@ -51,7 +52,13 @@ t.test('OpenAI is sent no temperature and no bound the client did not send, and 
   t.equal(sent().max_completion_tokens, 40, 'max_tokens goes upstream as max_completion_tokens')
   t.notOk('max_tokens' in sent())
 
-  const streamed = await openai.chat.completions.create({ model: 'gpt-4.1-mini', messages: [question], stream: true, max_completion_tokens: 30, temperature: 0.4 })
+  const streamed = await openai.chat.completions.create({
+    model: 'gpt-4.1-mini',
+    messages: [question],
+    stream: true,
+    max_completion_tokens: 30,
+    temperature: 0.4,
+  })
   let text = ''
   for await (const chunk of streamed) text += chunk.choices[0]?.delta.content ?? ''
   t.equal(text, 'Echo: What is the weather in Paris?')
@@ -70,6 +77,6 @@ t.test('Anthropic is sent no temperature the client did not send; through the Op
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1`, maxRetries: 0 })
   const answer = await openai.chat.completions.create({ model: 'claude-3-7-sonnet-latest', messages: [question] })
   t.equal(answer.model, 'claude-3-7-sonnet-20250219')
-  t.match(sent(), { model: 'claude-3-7-sonnet-20250219', max_tokens: 64_000 }, 'the alias goes upstream as its model, with the model\'s longest answer as bound')
+  t.match(sent(), { model: 'claude-3-7-sonnet-20250219', max_tokens: 64_000 }, "the alias goes upstream as its model, with the model's longest answer as bound")
   t.notOk('temperature' in sent())
 })

@@ -29,16 +29,22 @@ export async function startDialectGateway(t: Test, options: DialectGatewayOption
   const mock = await startMockUpstream(options.mock)
   t.teardown(() => mock.close())
   const dataDir = freshDataDir(t)
-  const main = await seedProject(dataDir, {}, [{ type: 'sk', env: 'prod' }, { type: 'pk', env: 'prod' }])
+  const main = await seedProject(dataDir, {}, [
+    { type: 'sk', env: 'prod' },
+    { type: 'pk', env: 'prod' },
+  ])
   const broke = await seedProject(dataDir, { name: 'broke', budgetDollars: 0.000001 })
   const limited = await seedProject(dataDir, { name: 'limited', plan: 'free' }, [{ type: 'sk', env: 'dev' }])
   const openAiBase = `${mock.url}${options.openAiBasePath ?? ''}`
   const { url } = await startTestGateway(t, {
     dataDir,
     env: {
-      OPENAI_API_KEY: 'sk-upstream-openai', OPENAI_BASE_URL: openAiBase,
-      MISTRAL_API_KEY: 'upstream-mistral', MISTRAL_BASE_URL: openAiBase,
-      ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: `${mock.url}${options.anthropicBasePath ?? ''}`,
+      OPENAI_API_KEY: 'sk-upstream-openai',
+      OPENAI_BASE_URL: openAiBase,
+      MISTRAL_API_KEY: 'upstream-mistral',
+      MISTRAL_BASE_URL: openAiBase,
+      ANTHROPIC_API_KEY: 'sk-ant-upstream',
+      ANTHROPIC_BASE_URL: `${mock.url}${options.anthropicBasePath ?? ''}`,
     },
     overrides: { plugins: { router: { retry: { baseDelayMs: 0, maxDelayMs: 0 } } } },
   })
@@ -69,7 +75,12 @@ export const weatherTool = {
 }
 
 /** The rejection of `promise`, which must be an instance of `expected` (an SDK's typed error). */
-export async function rejectsWith<E>(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => E, what?: string): Promise<E | undefined> {
+export async function rejectsWith<E>(
+  t: Test,
+  promise: Promise<unknown>,
+  expected: abstract new (...args: never[]) => E,
+  what?: string,
+): Promise<E | undefined> {
   try {
     await promise
   } catch (err) {
@@ -95,8 +106,17 @@ export async function startLocalGateway(t: Test): Promise<LocalGateway> {
 }
 
 /** The SDK's typed error, with the status (and message) the gateway gave it; no status for an error event in a stream. */
-export async function refused(t: Test, promise: Promise<unknown>, expected: abstract new (...args: never[]) => Error, status: number | undefined, message?: RegExp): Promise<void> {
-  const err: unknown = await promise.then(() => undefined, (error: unknown) => error)
+export async function refused(
+  t: Test,
+  promise: Promise<unknown>,
+  expected: abstract new (...args: never[]) => Error,
+  status: number | undefined,
+  message?: RegExp,
+): Promise<void> {
+  const err: unknown = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
   t.ok(err instanceof expected, `rejects with ${expected.name}`)
   t.equal((err as { status?: number } | undefined)?.status, status)
   if (message !== undefined) t.match((err as Error | undefined)?.message, message)

@@ -6,7 +6,7 @@ import t from 'tap'
 import { call } from '../../../helpers/http.ts'
 import { refused, startDialectGateway, startLocalGateway } from './fixtures.ts'
 
-t.test('a prompt is answered as a text_completion, through the provider\'s chat API, and metered', async (t) => {
+t.test("a prompt is answered as a text_completion, through the provider's chat API, and metered", async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   const { data, response } = await openai.completions.create({ model: 'gpt-4o-mini', prompt: 'Say this is a test', max_tokens: 20, stop: '\n' }).withResponse()
@@ -69,7 +69,13 @@ t.test('refusals: no key 401, spent budget 402, what the gateway cannot honour 4
   const gw = await startDialectGateway(t)
   const body = { model: 'gpt-4o-mini', prompt: 'hello' }
   await refused(t, new OpenAI({ apiKey: 'sk-not-a-key', baseURL: `${gw.url}/v1` }).completions.create(body), OpenAI.AuthenticationError, 401)
-  await refused(t, new OpenAI({ apiKey: gw.keys.broke, baseURL: `${gw.url}/v1`, maxRetries: 0 }).completions.create(body), OpenAI.APIError, 402, /Budget exceeded/)
+  await refused(
+    t,
+    new OpenAI({ apiKey: gw.keys.broke, baseURL: `${gw.url}/v1`, maxRetries: 0 }).completions.create(body),
+    OpenAI.APIError,
+    402,
+    /Budget exceeded/,
+  )
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   await refused(t, openai.completions.create({ model: 'text-embedding-3-small', prompt: 'hello' }), OpenAI.BadRequestError, 400, /embedding model/)
   const cases: Array<[object, RegExp]> = [

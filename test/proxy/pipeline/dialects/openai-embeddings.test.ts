@@ -10,15 +10,22 @@ import { refused, startDialectGateway, startLocalGateway } from './fixtures.ts'
 
 const norm = (vector: readonly number[]) => Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0))
 
-t.test('a provider\'s vectors reach the SDK in input order, as floats and as base64, and are metered', async (t) => {
+t.test("a provider's vectors reach the SDK in input order, as floats and as base64, and are metered", async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   // The SDK asks for base64 unless told otherwise, and decodes it.
   const { data, response } = await openai.embeddings.create({ model: 'text-embedding-3-small', input: ['first text', 'second one here'] }).withResponse()
   t.equal(data.object, 'list')
   t.equal(data.model, 'text-embedding-3-small')
-  t.same(data.data.map((item) => item.index), [0, 1])
-  t.same(data.data[1]!.embedding.map((x) => Math.round(x * 1000) / 1000), [1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7], 'base64 decodes to the provider\'s floats')
+  t.same(
+    data.data.map((item) => item.index),
+    [0, 1],
+  )
+  t.same(
+    data.data[1]!.embedding.map((x) => Math.round(x * 1000) / 1000),
+    [1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7],
+    "base64 decodes to the provider's floats",
+  )
   t.same(data.usage, { prompt_tokens: 5, total_tokens: 5 })
   t.equal(response.headers.get('x-gateway-model'), 'openai/text-embedding-3-small')
   // 5 tokens at $0.02 per million.
@@ -34,7 +41,9 @@ t.test('a provider\'s vectors reach the SDK in input order, as floats and as bas
   const cached = await openai.embeddings.create({ model: 'text-embedding-3-large', input: 'one text', encoding_format: 'float', dimensions: 3 }).withResponse()
   t.equal(cached.response.headers.get('x-cache-status'), 'HIT', 'the same inputs: the cache answers')
   t.same(cached.data.data[0]!.embedding, [0, 0.1, 0.2])
-  const otherLength = await openai.embeddings.create({ model: 'text-embedding-3-large', input: 'one text', encoding_format: 'float', dimensions: 4 }).withResponse()
+  const otherLength = await openai.embeddings
+    .create({ model: 'text-embedding-3-large', input: 'one text', encoding_format: 'float', dimensions: 4 })
+    .withResponse()
   t.equal(otherLength.response.headers.get('x-cache-status'), 'MISS', 'other dimensions: another request')
   const asTokens = await openai.embeddings.create({ model: 'text-embedding-3-large', input: [[1, 2]], encoding_format: 'float', dimensions: 3 }).withResponse()
   t.equal(asTokens.response.headers.get('x-cache-status'), 'MISS', 'token inputs are keyed too')
@@ -44,7 +53,7 @@ t.test('a provider\'s vectors reach the SDK in input order, as floats and as bas
   t.match(usage.body.models['text-embedding-3-large'], { requests: 4, tokens: 8 }, 'the cache hit is recorded, free')
 })
 
-t.test('the local provider answers offline with deterministic unit vectors of the model\'s length', async (t) => {
+t.test("the local provider answers offline with deterministic unit vectors of the model's length", async (t) => {
   const gw = await startLocalGateway(t)
   const openai = new OpenAI({ apiKey: gw.key, baseURL: `${gw.url}/v1` })
   const first = await openai.embeddings.create({ model: 'text-embedding-3-small', input: ['hello world', 'another text'] })
@@ -56,12 +65,19 @@ t.test('the local provider answers offline with deterministic unit vectors of th
 
   const again = await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'hello world', encoding_format: 'float' })
   t.same(again.data[0]!.embedding, first.data[0]!.embedding, 'the same text, the same vector, as floats and as base64')
-  const fresh = await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'hello world', encoding_format: 'float' }, { headers: { 'cache-control': 'no-store' } })
+  const fresh = await openai.embeddings.create(
+    { model: 'text-embedding-3-small', input: 'hello world', encoding_format: 'float' },
+    { headers: { 'cache-control': 'no-store' } },
+  )
   t.same(fresh.data[0]!.embedding, first.data[0]!.embedding, 'and again from the model itself')
   const large = await openai.embeddings.create({ model: 'text-embedding-3-large', input: 'hello world' })
   t.equal(large.data[0]!.embedding.length, 3072)
   const short = await openai.embeddings.create({ model: 'text-embedding-3-large', input: [[15339, 1917], [9906]], dimensions: 256 })
-  t.same(short.data.map((item) => item.embedding.length), [256, 256], 'token inputs and dimensions')
+  t.same(
+    short.data.map((item) => item.embedding.length),
+    [256, 256],
+    'token inputs and dimensions',
+  )
   t.equal(short.usage.prompt_tokens, 3, 'a token input counts its tokens')
   const usage = await call(`${gw.url}/api/usage?projectId=${gw.projectId}`, { key: gw.key })
   t.match(usage.body.models['text-embedding-3-large'], { requests: 2 })
@@ -73,11 +89,23 @@ t.test('refusals: no key 401, spent budget 402, a chat model, too many dimension
   await refused(t, new OpenAI({ apiKey: 'sk-not-a-key', baseURL: `${gw.url}/v1` }).embeddings.create(body), OpenAI.AuthenticationError, 401)
   // 200 tokens at $0.13 per million: more than the broke project's millionth of a dollar.
   const long = { model: 'text-embedding-3-large', input: 'word '.repeat(200) }
-  await refused(t, new OpenAI({ apiKey: gw.keys.broke, baseURL: `${gw.url}/v1`, maxRetries: 0 }).embeddings.create(long), OpenAI.APIError, 402, /Budget exceeded/)
+  await refused(
+    t,
+    new OpenAI({ apiKey: gw.keys.broke, baseURL: `${gw.url}/v1`, maxRetries: 0 }).embeddings.create(long),
+    OpenAI.APIError,
+    402,
+    /Budget exceeded/,
+  )
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   await refused(t, openai.embeddings.create({ model: 'gpt-4o', input: 'text' }), OpenAI.BadRequestError, 400, /does not make embeddings/)
   await refused(t, openai.embeddings.create({ model: 'text-embedding-3-small', input: 'text', dimensions: 4096 }), OpenAI.BadRequestError, 400, /at most 1536/)
-  await refused(t, openai.chat.completions.create({ model: 'text-embedding-3-small', messages: [{ role: 'user', content: 'hi' }] }), OpenAI.BadRequestError, 400, /embedding model/)
+  await refused(
+    t,
+    openai.chat.completions.create({ model: 'text-embedding-3-small', messages: [{ role: 'user', content: 'hi' }] }),
+    OpenAI.BadRequestError,
+    400,
+    /embedding model/,
+  )
   for (const input of ['', [], [''], [1.5], [[]], { text: 'x' }, null]) {
     const answer = await call(`${gw.url}/v1/embeddings`, { key: gw.keys.sk, body: { model: 'text-embedding-3-small', input } })
     t.equal(answer.status, 400, JSON.stringify(input))
@@ -105,7 +133,11 @@ t.test('strict mode refuses an input with a card before any provider call', asyn
   t.teardown(() => upstream.close())
   const gw = await governedGateway(t, { changes: { governor: { strictMode: true } }, env: { OPENAI_API_KEY: 'test-openai', OPENAI_BASE_URL: upstream.url } })
   const headers = { 'x-governor-metadata': JSON.stringify({ actionType: 'refund_denial', senderId: 'agent-7' }) }
-  const answer = await call(`${gw.url}/v1/embeddings`, { key: gw.sk, headers, body: { model: 'text-embedding-3-small', input: ['fine', `card ${SENSITIVE.card}`] } })
+  const answer = await call(`${gw.url}/v1/embeddings`, {
+    key: gw.sk,
+    headers,
+    body: { model: 'text-embedding-3-small', input: ['fine', `card ${SENSITIVE.card}`] },
+  })
   t.equal(answer.status, 403)
   t.match(JSON.stringify(answer.body), /Request blocked by Governor/)
   t.equal(upstream.requests(), 0)

@@ -17,7 +17,7 @@ function refusal(t: Test, body: Record<string, unknown>, headers: Record<string,
   return undefined
 }
 
-t.test('maps a minimal body, leaving temperature and the answer\'s bound to the provider', async (t) => {
+t.test("maps a minimal body, leaving temperature and the answer's bound to the provider", async (t) => {
   const { request, headers } = parse({})
   t.same(request.messages, [{ role: 'user', content: 'Hi' }])
   t.equal(request.model, 'gpt-4o')
@@ -43,10 +43,22 @@ t.test('maps roles, tool calls and tool results, and images only where there are
   const { request } = parse({
     messages: [
       { role: 'developer', content: 'Be brief.' },
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }] },
       { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'done' }] },
-      { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'https://img.example/a.png', detail: 'high' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image_url', image_url: { url: 'https://img.example/a.png', detail: 'high' } },
+        ],
+      },
     ],
     tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
   })
@@ -55,18 +67,38 @@ t.test('maps roles, tool calls and tool results, and images only where there are
     { role: 'user', content: 'a\nb' },
     { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'f', arguments: '{"x":1}' }] },
     { role: 'tool', content: 'done', toolCallId: 'c1' },
-    { role: 'user', content: 'see', parts: [{ type: 'text', text: 'see' }, { type: 'image', url: 'https://img.example/a.png', detail: 'high' }] },
+    {
+      role: 'user',
+      content: 'see',
+      parts: [
+        { type: 'text', text: 'see' },
+        { type: 'image', url: 'https://img.example/a.png', detail: 'high' },
+      ],
+    },
   ])
-  t.same(requestTexts(request), [
-    { kind: 'text', text: 'Be brief.' }, { kind: 'text', text: 'a\nb' }, { kind: 'text', text: '' },
-    { kind: 'arguments', text: '{"x":1}' }, { kind: 'text', text: 'done' }, { kind: 'text', text: 'see' },
-  ], 'the tool calls\' arguments are texts of the request too, tagged as such')
+  t.same(
+    requestTexts(request),
+    [
+      { kind: 'text', text: 'Be brief.' },
+      { kind: 'text', text: 'a\nb' },
+      { kind: 'text', text: '' },
+      { kind: 'arguments', text: '{"x":1}' },
+      { kind: 'text', text: 'done' },
+      { kind: 'text', text: 'see' },
+    ],
+    "the tool calls' arguments are texts of the request too, tagged as such",
+  )
 })
 
 t.test('maps tools, tool_choice, response formats and sampling options', async (t) => {
   const tools = [{ type: 'function', function: { name: 'f', description: 'does f' } }]
   const { request } = parse({
-    tools, tool_choice: { type: 'function', function: { name: 'f' } }, top_p: 0.3, stop: 'END', seed: 4, user: 'u',
+    tools,
+    tool_choice: { type: 'function', function: { name: 'f' } },
+    top_p: 0.3,
+    stop: 'END',
+    seed: 4,
+    user: 'u',
     response_format: { type: 'json_schema', json_schema: { name: 'out', schema: { type: 'object' }, strict: true } },
   })
   t.same(request.tools, [{ name: 'f', description: 'does f', parameters: { type: 'object', properties: {} } }])
@@ -90,7 +122,9 @@ t.test('refuses what it cannot honour with a 400 that names the field', async (t
   t.match(refusal(t, { messages: [{ role: 'function', content: 'x' }] })?.issues, [{ path: 'messages.0', message: /role must be one of/ }])
   t.match(refusal(t, { messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] })?.issues, [{ path: 'messages.0.content' }])
   t.match(refusal(t, { tool_choice: 'required' })?.issues, [{ path: 'tool_choice', message: 'tool_choice needs tools' }])
-  t.match(refusal(t, { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } })?.issues, [{ path: 'tool_choice' }])
+  t.match(refusal(t, { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } })?.issues, [
+    { path: 'tool_choice' },
+  ])
   t.match(refusal(t, { temperature: 3 })?.issues, [{ path: 'temperature' }])
   t.match(refusal(t, { max_tokens: 0 })?.issues, [{ path: 'max_tokens' }])
 })

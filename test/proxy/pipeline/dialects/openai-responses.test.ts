@@ -12,10 +12,12 @@ import { refused, startDialectGateway, startLocalGateway, weatherTool } from './
 const question = 'What is the weather in Paris?'
 const tools = [{ type: 'function' as const, ...weatherTool, strict: false }]
 
-t.test('a text input with instructions is answered as a response object, through the provider\'s chat API, and metered', async (t) => {
+t.test("a text input with instructions is answered as a response object, through the provider's chat API, and metered", async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
-  const { data, response } = await openai.responses.create({ model: 'gpt-4o-mini', input: question, instructions: 'Be brief.', max_output_tokens: 50 }).withResponse()
+  const { data, response } = await openai.responses
+    .create({ model: 'gpt-4o-mini', input: question, instructions: 'Be brief.', max_output_tokens: 50 })
+    .withResponse()
   t.equal(data.object, 'response')
   t.match(data.id, /^resp_/)
   t.equal(data.status, 'completed')
@@ -23,18 +25,30 @@ t.test('a text input with instructions is answered as a response object, through
   t.equal(data.output_text, `Echo: ${question}`)
   t.match(data.output, [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Echo: ${question}` }] }])
   t.equal(data.instructions, 'Be brief.')
-  t.ok(data.usage !== undefined && data.usage !== null && data.usage.total_tokens === data.usage.input_tokens + data.usage.output_tokens && data.usage.output_tokens > 0)
+  t.ok(
+    data.usage !== undefined &&
+      data.usage !== null &&
+      data.usage.total_tokens === data.usage.input_tokens + data.usage.output_tokens &&
+      data.usage.output_tokens > 0,
+  )
   t.match(response.headers.get('x-credits-charged'), /^\d+\.\d{6}$/)
   t.match(gw.mock.requests.at(-1), {
     path: '/v1/chat/completions',
-    body: { model: 'gpt-4o-mini', max_completion_tokens: 50, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: question }] },
+    body: {
+      model: 'gpt-4o-mini',
+      max_completion_tokens: 50,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: question },
+      ],
+    },
   })
 
   const usage = await call(`${gw.url}/api/usage?projectId=${gw.projectId}`, { key: gw.keys.sk })
   t.match(usage.body.models['gpt-4o-mini'], { requests: 1, tokens: data.usage!.total_tokens })
 })
 
-t.test('streams the typed events in order, which the SDK\'s stream helper accumulates into the response', async (t) => {
+t.test("streams the typed events in order, which the SDK's stream helper accumulates into the response", async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   const stream = openai.responses.stream({ model: 'gpt-4o', input: [{ role: 'user', content: [{ type: 'input_text', text: question }] }] })
@@ -50,11 +64,24 @@ t.test('streams the typed events in order, which the SDK\'s stream helper accumu
   t.ok((final.usage?.output_tokens ?? 0) > 0, 'the final response carries usage')
   const deltas = types.filter((type) => type === 'response.output_text.delta').length
   t.ok(deltas > 1, 'the text came in pieces')
-  t.same(types.filter((type) => type !== 'response.output_text.delta'), [
-    'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
-    'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
-  ])
-  t.same(sequence, sequence.map((_, i) => i), 'numbered from 0 without gaps')
+  t.same(
+    types.filter((type) => type !== 'response.output_text.delta'),
+    [
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ],
+  )
+  t.same(
+    sequence,
+    sequence.map((_, i) => i),
+    'numbered from 0 without gaps',
+  )
   t.match(gw.mock.requests.at(-1)?.body, { stream: true })
 })
 
@@ -83,8 +110,13 @@ t.test('a function call comes back as an output item, and its output goes back i
   t.match(gw.mock.requests.at(-1)?.body, { tools: [{ type: 'function', function: { name: 'get_weather' } }] })
 
   const second = await openai.responses.create({
-    model: 'gpt-4o', tools,
-    input: [{ role: 'user', content: question }, ...first.output.filter((item) => item.type === 'function_call'), { type: 'function_call_output', call_id: fc.call_id, output: 'Sunny, 24 degrees' }],
+    model: 'gpt-4o',
+    tools,
+    input: [
+      { role: 'user', content: question },
+      ...first.output.filter((item) => item.type === 'function_call'),
+      { type: 'function_call_output', call_id: fc.call_id, output: 'Sunny, 24 degrees' },
+    ],
   })
   t.equal(second.output_text, 'Echo: Sunny, 24 degrees')
   t.match(gw.mock.requests.at(-1)?.body, {
@@ -132,7 +164,13 @@ t.test('refusals: no key 401, spent budget 402, what the gateway cannot honour 4
   const gw = await startDialectGateway(t)
   const body = { model: 'gpt-4o-mini', input: 'hello' }
   await refused(t, new OpenAI({ apiKey: 'sk-not-a-key', baseURL: `${gw.url}/v1` }).responses.create(body), OpenAI.AuthenticationError, 401)
-  await refused(t, new OpenAI({ apiKey: gw.keys.broke, baseURL: `${gw.url}/v1`, maxRetries: 0 }).responses.create(body), OpenAI.APIError, 402, /Budget exceeded/)
+  await refused(
+    t,
+    new OpenAI({ apiKey: gw.keys.broke, baseURL: `${gw.url}/v1`, maxRetries: 0 }).responses.create(body),
+    OpenAI.APIError,
+    402,
+    /Budget exceeded/,
+  )
   const cases: Array<[object, RegExp]> = [
     [{ previous_response_id: 'resp_1' }, /previous_response_id is not supported/],
     [{ background: true }, /background is not supported/],

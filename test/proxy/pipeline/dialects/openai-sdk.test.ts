@@ -7,7 +7,7 @@ import { countingFetch, rejectsWith, startDialectGateway, weatherTool } from './
 
 const question = { role: 'user' as const, content: 'What is the weather in Paris?' }
 
-t.test('answers chat.completions.create in OpenAI\'s shape with the gateway\'s headers', async (t) => {
+t.test("answers chat.completions.create in OpenAI's shape with the gateway's headers", async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   const { data, response } = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], max_tokens: 50 }).withResponse()
@@ -38,12 +38,18 @@ t.test('streams chunks that end in [DONE], with a usage chunk when include_usage
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   const stream = await openai.chat.completions.create({
-    model: 'frontier', messages: [question], stream: true, stream_options: { include_usage: true },
+    model: 'frontier',
+    messages: [question],
+    stream: true,
+    stream_options: { include_usage: true },
   })
   const chunks = []
   for await (const chunk of stream) chunks.push(chunk)
   t.equal(chunks.map((c) => c.choices[0]?.delta.content ?? '').join(''), 'Echo: What is the weather in Paris?')
-  t.ok(chunks.every((c) => c.object === 'chat.completion.chunk' && c.model === 'gpt-4o'), 'the tier resolves to its model')
+  t.ok(
+    chunks.every((c) => c.object === 'chat.completion.chunk' && c.model === 'gpt-4o'),
+    'the tier resolves to its model',
+  )
   t.equal(chunks.at(-2)?.choices[0]?.finish_reason, 'stop')
   t.same(chunks.at(-1)?.choices, [])
   t.ok((chunks.at(-1)?.usage?.completion_tokens ?? 0) > 0)
@@ -52,7 +58,10 @@ t.test('streams chunks that end in [DONE], with a usage chunk when include_usage
   const plain = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Once more' }], stream: true })
   const plainChunks = []
   for await (const chunk of plain) plainChunks.push(chunk)
-  t.notOk(plainChunks.some((c) => 'usage' in c), 'no usage without include_usage')
+  t.notOk(
+    plainChunks.some((c) => 'usage' in c),
+    'no usage without include_usage',
+  )
 })
 
 t.test('a streamed cache hit replays the answer as chunks', async (t) => {
@@ -94,7 +103,7 @@ for (const model of ['gpt-4o', 'claude-3-haiku-20240307'] as const) {
   })
 }
 
-t.test('streams a tool call that the SDK\'s stream helper assembles', async (t) => {
+t.test("streams a tool call that the SDK's stream helper assembles", async (t) => {
   const gw = await startDialectGateway(t)
   const openai = new OpenAI({ apiKey: gw.keys.sk, baseURL: `${gw.url}/v1` })
   for (const model of ['gpt-4o', 'claude-3-haiku-20240307']) {
@@ -106,7 +115,7 @@ t.test('streams a tool call that the SDK\'s stream helper assembles', async (t) 
   }
 })
 
-t.test('the local provider answers a tool request with arguments that fit the tool\'s schema', async (t) => {
+t.test("the local provider answers a tool request with arguments that fit the tool's schema", async (t) => {
   const gw = await startDialectGateway(t)
   // A development key is always served by the local provider.
   const openai = new OpenAI({ apiKey: gw.keys.limited, baseURL: `${gw.url}/v1` })
@@ -117,7 +126,9 @@ t.test('the local provider answers a tool request with arguments that fit the to
   if (toolCall?.type !== 'function') return
   t.same(JSON.parse(toolCall.function.arguments), { city: 'What is the weather in Paris?', days: 1 })
   const second = await openai.chat.completions.create({
-    model: 'gpt-4o', tools, messages: [question, first.choices[0]!.message, { role: 'tool', tool_call_id: toolCall.id, content: 'Sunny' }],
+    model: 'gpt-4o',
+    tools,
+    messages: [question, first.choices[0]!.message, { role: 'tool', tool_call_id: toolCall.id, content: 'Sunny' }],
   })
   t.equal(second.choices[0]?.finish_reason, 'stop')
   t.ok((second.choices[0]?.message.content ?? '').length > 0)
@@ -132,9 +143,16 @@ t.test('json mode: json_object through a provider, json_schema from the local pr
   t.match(gw.mock.requests.at(-1)?.body, { response_format: { type: 'json_object' } }, 'json_object is passed on')
 
   const local = new OpenAI({ apiKey: gw.keys.limited, baseURL: `${gw.url}/v1` })
-  const schema = { type: 'object', properties: { city: { type: 'string' }, sunny: { type: 'boolean' }, tags: { type: 'array', items: { enum: ['a', 'b'] } } }, required: ['city', 'sunny', 'tags'], additionalProperties: false }
+  const schema = {
+    type: 'object',
+    properties: { city: { type: 'string' }, sunny: { type: 'boolean' }, tags: { type: 'array', items: { enum: ['a', 'b'] } } },
+    required: ['city', 'sunny', 'tags'],
+    additionalProperties: false,
+  }
   const shaped = await local.chat.completions.create({
-    model: 'gpt-4o-mini', messages: [question], response_format: { type: 'json_schema', json_schema: { name: 'weather', schema, strict: true } },
+    model: 'gpt-4o-mini',
+    messages: [question],
+    response_format: { type: 'json_schema', json_schema: { name: 'weather', schema, strict: true } },
   })
   const parsed = JSON.parse(shaped.choices[0]!.message.content!)
   t.same(Object.keys(parsed).sort(), ['city', 'sunny', 'tags'])
@@ -153,10 +171,9 @@ t.test('lists and retrieves models, tiers included', async (t) => {
   await rejectsWith(t, openai.models.retrieve('gpt-9-ultra'), OpenAI.NotFoundError)
 })
 
-t.test('raises the SDK\'s typed errors for 400, 401, 402, 403 and 429', async (t) => {
+t.test("raises the SDK's typed errors for 400, 401, 402, 403 and 429", async (t) => {
   const gw = await startDialectGateway(t)
-  const client = (apiKey: string, options: { maxRetries?: number; fetch?: typeof fetch } = {}) =>
-    new OpenAI({ apiKey, baseURL: `${gw.url}/v1`, ...options })
+  const client = (apiKey: string, options: { maxRetries?: number; fetch?: typeof fetch } = {}) => new OpenAI({ apiKey, baseURL: `${gw.url}/v1`, ...options })
   const create = (openai: OpenAI, extra: Record<string, unknown> = {}) =>
     openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], ...extra })
 
@@ -182,7 +199,7 @@ t.test('raises the SDK\'s typed errors for 400, 401, 402, 403 and 429', async (t
   t.equal(headers?.get('x-ratelimit-remaining'), '0')
 })
 
-t.test('errors on /v1 are in OpenAI\'s shape, also where no route matches', async (t) => {
+t.test("errors on /v1 are in OpenAI's shape, also where no route matches", async (t) => {
   const gw = await startDialectGateway(t)
   const invalid = await call(`${gw.url}/v1/chat/completions`, { key: gw.keys.sk, body: { model: 'gpt-4o', messages: [] } })
   t.equal(invalid.status, 400)
@@ -197,14 +214,24 @@ t.test('errors on /v1 are in OpenAI\'s shape, also where no route matches', asyn
   t.equal(withoutVersion.status, 404)
   t.match(withoutVersion.body, { message: /it is at \/v1\/chat\/completions/ }, 'a base URL without /v1 is pointed out')
   const native = await call(`${gw.url}/api/ai/complete`, { body: { messages: [] } })
-  t.match(native.body, { error: /^Invalid request/, code: 'invalid_request' }, 'the spec\'s endpoints keep their own shape')
+  t.match(native.body, { error: /^Invalid request/, code: 'invalid_request' }, "the spec's endpoints keep their own shape")
 })
 
 t.test('ignores unknown fields and names them in x-gateway-ignored-fields', async (t) => {
   const gw = await startDialectGateway(t)
   const answer = await call(`${gw.url}/v1/chat/completions`, {
     key: gw.keys.sk,
-    body: { model: 'gpt-4o-mini', messages: [question], logprobs: true, presence_penalty: 0.5, max_completion_tokens: 20, seed: 7, top_p: 0.9, stop: 'END', user: 'u-1' },
+    body: {
+      model: 'gpt-4o-mini',
+      messages: [question],
+      logprobs: true,
+      presence_penalty: 0.5,
+      max_completion_tokens: 20,
+      seed: 7,
+      top_p: 0.9,
+      stop: 'END',
+      user: 'u-1',
+    },
   })
   t.equal(answer.status, 200)
   t.equal(answer.headers['x-gateway-ignored-fields'], 'logprobs, presence_penalty')
@@ -220,7 +247,13 @@ t.test('takes roles developer and system, and content as text parts', async (t) 
     messages: [
       { role: 'developer', content: 'Be brief.' },
       { role: 'system', content: [{ type: 'text', text: 'Answer in English.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Hello' }, { type: 'text', text: 'there' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hello' },
+          { type: 'text', text: 'there' },
+        ],
+      },
     ],
   })
   t.equal(answer.choices[0]!.message.content, 'Echo: Hello\nthere')
@@ -241,7 +274,7 @@ t.test('passes image parts to a model that takes them and refuses them for one t
   // The local provider reports the gateway's own count, in which an image weighs what the model's largest image costs.
   const local = new OpenAI({ apiKey: gw.keys.limited, baseURL: `${gw.url}/v1` })
   const counted = await local.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: [{ role: 'user', content }] })
-  t.ok((counted.usage?.prompt_tokens ?? 0) >= 1600, 'the image counts at the model\'s largest image')
+  t.ok((counted.usage?.prompt_tokens ?? 0) >= 1600, "the image counts at the model's largest image")
 })
 
 t.test('takes governorMetadata from the x-governor-metadata header', async (t) => {
@@ -253,7 +286,8 @@ t.test('takes governorMetadata from the x-governor-metadata header', async (t) =
     .withResponse()
   t.equal(response.headers.get('x-governor-validated'), 'true')
   t.match(response.headers.get('x-governor-audit-id'), /\S/)
-  await rejectsWith(t, 
+  await rejectsWith(
+    t,
     openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [question] }, { headers: { 'x-governor-metadata': '{not json' } }),
     OpenAI.BadRequestError,
   )
@@ -267,6 +301,9 @@ for (const basePath of ['', '/v1']) {
       const answer = await openai.chat.completions.create({ model, messages: [question] })
       t.equal(answer.choices[0]!.message.content, 'Echo: What is the weather in Paris?', model)
     }
-    t.same(gw.mock.requests.map((r) => r.path), ['/v1/chat/completions', '/v1/chat/completions', '/v1/messages'])
+    t.same(
+      gw.mock.requests.map((r) => r.path),
+      ['/v1/chat/completions', '/v1/chat/completions', '/v1/messages'],
+    )
   })
 }

@@ -33,10 +33,10 @@ for (const sdk of [openAiSdk, anthropicSdk]) {
       const sent = gw.mock.requests.length
       const err = await rejectsWith(t, sdk.create(gw, fetch, stream, 0), sdk.errors.rateLimit)
       t.equal(err?.status, 429)
-      t.equal(err?.headers?.get('retry-after'), '7', 'the provider\'s retry-after is forwarded')
+      t.equal(err?.headers?.get('retry-after'), '7', "the provider's retry-after is forwarded")
       t.equal(err?.headers?.get('retry-after-ms'), '7000')
       t.equal(err?.headers?.get('x-should-retry'), 'true', 'one try so far: the client may retry after the wait')
-      t.equal(gw.mock.requests.length - sent, 1, 'a wait longer than the gateway\'s longest backoff is left to the client')
+      t.equal(gw.mock.requests.length - sent, 1, "a wait longer than the gateway's longest backoff is left to the client")
     })
   }
 }

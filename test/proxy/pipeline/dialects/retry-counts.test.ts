@@ -13,7 +13,7 @@ for (const sdk of [openAiSdk, anthropicSdk]) {
     t.equal(err?.status, 502)
     t.equal(err?.headers?.get('x-should-retry'), 'false', 'the gateway has retried already')
     t.equal(counted.count(), 1, 'the SDK does not retry on top of the gateway')
-    t.equal(gw.mock.requests.length, 3, 'the gateway\'s first try and 2 retries')
+    t.equal(gw.mock.requests.length, 3, "the gateway's first try and 2 retries")
   })
 
   t.test(`a 429-always provider is called 3 times per client call, not 9 (${sdk.name}, maxRetries 2)`, async (t) => {

@@ -24,8 +24,11 @@ export const openAiSdk: Sdk = {
     return undefined
   },
   errors: {
-    badRequest: OpenAI.BadRequestError, notFound: OpenAI.NotFoundError, unprocessable: OpenAI.UnprocessableEntityError,
-    rateLimit: OpenAI.RateLimitError, server: OpenAI.InternalServerError,
+    badRequest: OpenAI.BadRequestError,
+    notFound: OpenAI.NotFoundError,
+    unprocessable: OpenAI.UnprocessableEntityError,
+    rateLimit: OpenAI.RateLimitError,
+    server: OpenAI.InternalServerError,
   },
 }
 
@@ -39,7 +42,10 @@ export const anthropicSdk: Sdk = {
     return undefined
   },
   errors: {
-    badRequest: Anthropic.BadRequestError, notFound: Anthropic.NotFoundError, unprocessable: Anthropic.UnprocessableEntityError,
-    rateLimit: Anthropic.RateLimitError, server: Anthropic.InternalServerError,
+    badRequest: Anthropic.BadRequestError,
+    notFound: Anthropic.NotFoundError,
+    unprocessable: Anthropic.UnprocessableEntityError,
+    rateLimit: Anthropic.RateLimitError,
+    server: Anthropic.InternalServerError,
   },
 }

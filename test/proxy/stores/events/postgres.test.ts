@@ -16,24 +16,28 @@ t.test('shared events', { skip: POSTGRES_MISSING }, async (t) => {
   async function gateways(t: Test, count: number) {
     const url = await server.freshDatabase(t)
     const clock = { now: () => 1_700_000_000_000 }
-    return Promise.all(Array.from({ length: count }, async () => {
-      const database = openDatabase(url, log)
-      const outbox = await openSharedEvents(database.forPlugin('core'), clock, log)
-      t.teardown(async () => {
-        await outbox.close()
-        await database.close()
-      })
-      return { core: database.forPlugin('core'), outbox }
-    }))
+    return Promise.all(
+      Array.from({ length: count }, async () => {
+        const database = openDatabase(url, log)
+        const outbox = await openSharedEvents(database.forPlugin('core'), clock, log)
+        t.teardown(async () => {
+          await outbox.close()
+          await database.close()
+        })
+        return { core: database.forPlugin('core'), outbox }
+      }),
+    )
   }
 
   t.test('an event commits with its transaction or not at all', async (t) => {
     const { core, outbox } = (await gateways(t, 1))[0]!
     const kept = await core.transaction((sql) => outbox.emit(sql, 'alert.created', 'p1', { zeta: 1, alpha: 2, sender: 'a\u0000b' }))
-    await t.rejects(core.transaction(async (sql) => {
-      await outbox.emit(sql, 'alert.created', 'p1', { n: 2 })
-      throw new Error('the change failed')
-    }))
+    await t.rejects(
+      core.transaction(async (sql) => {
+        await outbox.emit(sql, 'alert.created', 'p1', { n: 2 })
+        throw new Error('the change failed')
+      }),
+    )
     const taken = await core.transaction((sql) => outbox.take(sql, 10))
     t.same(taken, [kept], 'only the committed event, as emitted')
     t.equal(JSON.stringify(taken[0]), JSON.stringify(kept), 'its keys in their order, so it is sent as emitted')
@@ -43,10 +47,12 @@ t.test('shared events', { skip: POSTGRES_MISSING }, async (t) => {
   t.test('a rolled-back take gives its events back', async (t) => {
     const { core, outbox } = (await gateways(t, 1))[0]!
     await core.transaction((sql) => outbox.emit(sql, 'case.created', 'p1', {}))
-    await t.rejects(core.transaction(async (sql) => {
-      t.equal((await outbox.take(sql, 10)).length, 1)
-      throw new Error('the consumer crashed')
-    }))
+    await t.rejects(
+      core.transaction(async (sql) => {
+        t.equal((await outbox.take(sql, 10)).length, 1)
+        throw new Error('the consumer crashed')
+      }),
+    )
     t.equal((await core.transaction((sql) => outbox.take(sql, 10))).length, 1)
   })
 
@@ -58,19 +64,21 @@ t.test('shared events', { skip: POSTGRES_MISSING }, async (t) => {
         for (let j = 0; j < 20; j++) await outbox.emit(sql, 'violation.detected', `p${j % 3}`, { i, j })
       })
     }
-    const takenBy = await Promise.all(all.map(async ({ core, outbox }) => {
-      const ids: string[] = []
-      for (;;) {
-        const batch = await core.transaction(async (sql) => {
-          const events = await outbox.take(sql, 7)
-          // Hold the rows a moment so the other takers run into them and skip them.
-          await sql.query('SELECT pg_sleep(0.01)')
-          return events
-        })
-        if (batch.length === 0) return ids
-        ids.push(...batch.map((e) => e.id))
-      }
-    }))
+    const takenBy = await Promise.all(
+      all.map(async ({ core, outbox }) => {
+        const ids: string[] = []
+        for (;;) {
+          const batch = await core.transaction(async (sql) => {
+            const events = await outbox.take(sql, 7)
+            // Hold the rows a moment so the other takers run into them and skip them.
+            await sql.query('SELECT pg_sleep(0.01)')
+            return events
+          })
+          if (batch.length === 0) return ids
+          ids.push(...batch.map((e) => e.id))
+        }
+      }),
+    )
     const ids = takenBy.flat()
     t.equal(ids.length, 200, 'every event taken')
     t.equal(new Set(ids).size, 200, 'none twice')
@@ -79,9 +87,11 @@ t.test('shared events', { skip: POSTGRES_MISSING }, async (t) => {
   t.test('every gateway hears of an event another committed', async (t) => {
     const [a, b] = (await gateways(t, 2)) as [Gateway, Gateway]
     let woken = 0
-    const heard = new Promise<void>((resolve) => b.outbox.onEmit(() => {
-      if (++woken > 1) resolve()
-    }))
+    const heard = new Promise<void>((resolve) =>
+      b.outbox.onEmit(() => {
+        if (++woken > 1) resolve()
+      }),
+    )
     // The first call is the listener's own catch-up once it is connected.
     await new Promise<void>((resolve) => {
       const check = () => (woken >= 1 ? resolve() : setImmediate(check))

@@ -30,7 +30,7 @@ t.test('without SMTP the verification mail goes to the outbox, and the CLI print
   const messages = JSON.parse(await outbox(dataDir, '--to', email, '--json')) as Array<{ to: string; subject: string; links: string[]; sentAt: string }>
   t.equal(messages.length, 1, '--to keeps one address')
   t.match(messages[0], { to: email, subject: 'Verify your e-mail address', sentAt: new Date(clock.now()).toISOString() })
-  t.match(messages[0]!.links[0], `${first.url}/api/auth/verify?token=`, 'without publicUrl, links use the request\'s own host')
+  t.match(messages[0]!.links[0], `${first.url}/api/auth/verify?token=`, "without publicUrl, links use the request's own host")
   const text = await outbox(dataDir)
   t.match(text, `link: ${messages[0]!.links[0]}`)
   t.match(text, 'to other@example.com')

@@ -49,7 +49,7 @@ t.test('digit groups stay joined across the gaps a card is written with: a line 
   t.equal(held('Line\n'), '')
 })
 
-t.test('a plain word right after an assignment operator waits: it may be a secret\'s start', async (t) => {
+t.test("a plain word right after an assignment operator waits: it may be a secret's start", async (t) => {
   t.equal(held('password: hunter'), 'hunter')
   t.equal(held('set api_key = secret'), 'api_key = secret')
   t.equal(held('"token": "abc'), '"abc')
@@ -78,7 +78,21 @@ t.test('nothing is held beyond the bound, nor anything already released', async 
 t.test('plain prose can hold no value: any digit, symbol or inner capital makes text more than prose', async (t) => {
   t.ok(isPlainProse('Thank you for your message. It usually arrives within three days; “keep it”, (please)!'))
   t.ok(isPlainProse('Größe, naïve café. 信用卡 in Chinese.'))
-  for (const value of ['4111', 'AKIAIOSFODNN7EXAMPLF', 'ana@example.org', 'eyJhbGci', 'DE89 3704', 'hf_abcdefghij', 'password: x', 'key=x', 'sk-proj', 'www.example.org', 'de:ad:be:ef:ca:fe', '-----BEGIN', 'IBAN']) {
+  for (const value of [
+    '4111',
+    'AKIAIOSFODNN7EXAMPLF',
+    'ana@example.org',
+    'eyJhbGci',
+    'DE89 3704',
+    'hf_abcdefghij',
+    'password: x',
+    'key=x',
+    'sk-proj',
+    'www.example.org',
+    'de:ad:be:ef:ca:fe',
+    '-----BEGIN',
+    'IBAN',
+  ]) {
     t.notOk(isPlainProse(`Here is ${value} now`), value)
   }
 })

@@ -87,32 +87,41 @@ t.test('for any object of strings, a value planted in one is found in the view a
     after: stringArb,
     at: fc.nat(4),
   })
-  fc.assert(fc.property(caseArb, ({ entries, key, before, value, after, at }) => {
-    // The object is written twice, as the model would (raw) and with its strings decoded (the view
-    // it should give), noting where the planted value lies in each.
-    const members = entries.map(([k, v]): [Written, Written[]] => [k, [v]])
-    members.splice(Math.min(at, members.length), 0, [key, [before, value, after]])
-    let raw = '{'
-    let view = '{'
-    let planted = { raw: { start: 0, end: 0 }, view: { start: 0, end: 0 } }
-    members.forEach(([k, parts], i) => {
-      raw += `${i > 0 ? ',' : ''}"${encoded(k)}":"`
-      view += `${i > 0 ? ',' : ''}"${decoded(k)}":"`
-      parts.forEach((part, j) => {
-        if (parts.length > 1 && j === 1) planted = { raw: { start: raw.length, end: raw.length + encoded(part).length }, view: { start: view.length, end: view.length + decoded(part).length } }
-        raw += encoded(part)
-        view += decoded(part)
+  fc.assert(
+    fc.property(caseArb, ({ entries, key, before, value, after, at }) => {
+      // The object is written twice, as the model would (raw) and with its strings decoded (the view
+      // it should give), noting where the planted value lies in each.
+      const members = entries.map(([k, v]): [Written, Written[]] => [k, [v]])
+      members.splice(Math.min(at, members.length), 0, [key, [before, value, after]])
+      let raw = '{'
+      let view = '{'
+      let planted = { raw: { start: 0, end: 0 }, view: { start: 0, end: 0 } }
+      members.forEach(([k, parts], i) => {
+        raw += `${i > 0 ? ',' : ''}"${encoded(k)}":"`
+        view += `${i > 0 ? ',' : ''}"${decoded(k)}":"`
+        parts.forEach((part, j) => {
+          if (parts.length > 1 && j === 1)
+            planted = {
+              raw: { start: raw.length, end: raw.length + encoded(part).length },
+              view: { start: view.length, end: view.length + decoded(part).length },
+            }
+          raw += encoded(part)
+          view += decoded(part)
+        })
+        raw += '"'
+        view += '"'
       })
-      raw += '"'
-      view += '"'
-    })
-    raw += '}'
-    view += '}'
-    JSON.parse(raw)
-    const scanView = scanViewOf(raw)
-    return scanView.text === view
-      && scanView.text.slice(planted.view.start, planted.view.end) === decoded(value)
-      && JSON.stringify(scanView.toRaw(planted.view.start, planted.view.end)) === JSON.stringify(planted.raw)
-      && raw.slice(planted.raw.start, planted.raw.end) === encoded(value)
-  }), { numRuns: 3000 })
+      raw += '}'
+      view += '}'
+      JSON.parse(raw)
+      const scanView = scanViewOf(raw)
+      return (
+        scanView.text === view &&
+        scanView.text.slice(planted.view.start, planted.view.end) === decoded(value) &&
+        JSON.stringify(scanView.toRaw(planted.view.start, planted.view.end)) === JSON.stringify(planted.raw) &&
+        raw.slice(planted.raw.start, planted.raw.end) === encoded(value)
+      )
+    }),
+    { numRuns: 3000 },
+  )
 })

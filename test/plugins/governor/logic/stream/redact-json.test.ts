@@ -14,7 +14,10 @@ const spanOf = (text: string, part: string): [number, number] => [text.indexOf(p
 t.test('a value inside a string is replaced there, the rest of the string kept', async (t) => {
   t.equal(scanned(JSON.stringify({ card: SENSITIVE.card, note: 'keep it safe' })), '{"card":"[REDACTED:CREDIT_CARD]","note":"keep it safe"}')
   t.equal(scanned(JSON.stringify({ note: `mail ${SENSITIVE.email} or call` })), '{"note":"mail [REDACTED:EMAIL_ADDRESS] or call"}')
-  t.equal(scanned(JSON.stringify({ key: SENSITIVE.secret, nested: { cards: [SENSITIVE.card] } })), '{"key":"[REDACTED:SECRET]","nested":{"cards":["[REDACTED:CREDIT_CARD]"]}}')
+  t.equal(
+    scanned(JSON.stringify({ key: SENSITIVE.secret, nested: { cards: [SENSITIVE.card] } })),
+    '{"key":"[REDACTED:SECRET]","nested":{"cards":["[REDACTED:CREDIT_CARD]"]}}',
+  )
   const text = '{"a":"x 4111 1111 1111 1111"}'
   const [start, end] = spanOf(text, SENSITIVE.card)
   t.same(redactJson(text, [found(start, end)]), { text: '{"a":"x [REDACTED:CREDIT_CARD]"}', spans: [{ start, end }] })
@@ -30,13 +33,20 @@ t.test('a span that crosses a quote or cuts an escape sequence has each string i
   const text = '{"a":"4111 1111","b":"1111 1111","c":"free"}'
   const crossing = redactJson(text, [found(...spanOf(text, '1111","b":"1111'))])
   t.equal(crossing.text, '{"a":"[REDACTED:CREDIT_CARD]","[REDACTED:CREDIT_CARD]":"[REDACTED:CREDIT_CARD]","c":"free"}')
-  t.same(crossing.spans, [{ start: 6, end: 15 }, { start: 18, end: 19 }, { start: 22, end: 31 }])
+  t.same(crossing.spans, [
+    { start: 6, end: 15 },
+    { start: 18, end: 19 },
+    { start: 22, end: 31 },
+  ])
   const escaped = '{"a":"line\\n4111 1111 1111 1111"}'
   const start = escaped.indexOf('\\n') + 1
   t.equal(redactJson(escaped, [found(start, escaped.lastIndexOf('1') + 1)]).text, '{"a":"[REDACTED:CREDIT_CARD]"}', 'a span that starts inside \\n')
   const whole = '{"a":"\\u00e9 4111 1111 1111 1111"}'
   t.equal(redactJson(whole, [found(6, whole.lastIndexOf('1') + 1)]).text, '{"a":"[REDACTED:CREDIT_CARD]"}', 'a span that takes in \\u00e9 whole')
-  t.equal(redactJson(text, [found(1, 3, 'EMAIL_ADDRESS'), found(5, 16, 'SECRET')]).text, '{"[REDACTED:EMAIL_ADDRESS]":"[REDACTED:SECRET]","b":"1111 1111","c":"free"}')
+  t.equal(
+    redactJson(text, [found(1, 3, 'EMAIL_ADDRESS'), found(5, 16, 'SECRET')]).text,
+    '{"[REDACTED:EMAIL_ADDRESS]":"[REDACTED:SECRET]","b":"1111 1111","c":"free"}',
+  )
 })
 
 t.test('several findings in one string; overlapping ones are one replacement named after the most sensitive', async (t) => {
@@ -61,14 +71,18 @@ t.test('whatever the findings, the redacted arguments parse as JSON', async (t) 
   const caseArb = objectArb.chain((object) => {
     const text = JSON.stringify(object)
     const spanArb = fc.tuple(fc.nat(text.length), fc.nat(text.length)).filter(([a, b]) => a !== b)
-    const findingArb = fc.record({ span: spanArb, type: fc.oneof(fc.constant<EntityType>('CREDIT_CARD'), fc.constantFrom(...ENTITY_TYPES)) })
+    const findingArb = fc
+      .record({ span: spanArb, type: fc.oneof(fc.constant<EntityType>('CREDIT_CARD'), fc.constantFrom(...ENTITY_TYPES)) })
       .map(({ span: [a, b], type }) => found(Math.min(a, b), Math.max(a, b), type))
     return fc.tuple(fc.constant(text), fc.array(findingArb, { maxLength: 6 }))
   })
-  fc.assert(fc.property(caseArb, ([text, findings]) => {
-    JSON.parse(redactJson(text, findings).text)
-    return redactJson(text, []).text === text
-  }), { numRuns: 2000 })
+  fc.assert(
+    fc.property(caseArb, ([text, findings]) => {
+      JSON.parse(redactJson(text, findings).text)
+      return redactJson(text, []).text === text
+    }),
+    { numRuns: 2000 },
+  )
 })
 
 t.test('for any JSON object of strings and any findings of values in it, the output parses and holds none of them', async (t) => {
@@ -80,12 +94,18 @@ t.test('for any JSON object of strings and any findings of values in it, the out
     const text = JSON.stringify(object)
     const values = [...text.matchAll(/[QXZ]+/g)].map((match) => ({ start: match.index, end: match.index + match[0].length }))
     const reachArb = fc.tuple(fc.nat(4), fc.nat(4))
-    return fc.tuple(fc.constant(text), fc.tuple(...values.map(() => reachArb)))
-      .map(([text, reaches]) => ({ text, values, findings: values.map((value, i) => found(Math.max(0, value.start - reaches[i]![0]), Math.min(text.length, value.end + reaches[i]![1]))) }))
+    return fc.tuple(fc.constant(text), fc.tuple(...values.map(() => reachArb))).map(([text, reaches]) => ({
+      text,
+      values,
+      findings: values.map((value, i) => found(Math.max(0, value.start - reaches[i]![0]), Math.min(text.length, value.end + reaches[i]![1]))),
+    }))
   })
-  fc.assert(fc.property(caseArb, ({ text, values, findings }) => {
-    const out = redactJson(text, findings).text
-    JSON.parse(out)
-    return !/[QXZ]/.test(out) && values.every((value) => !out.includes(text.slice(value.start, value.end)))
-  }), { numRuns: 2000 })
+  fc.assert(
+    fc.property(caseArb, ({ text, values, findings }) => {
+      const out = redactJson(text, findings).text
+      JSON.parse(out)
+      return !/[QXZ]/.test(out) && values.every((value) => !out.includes(text.slice(value.start, value.end)))
+    }),
+    { numRuns: 2000 },
+  )
 })

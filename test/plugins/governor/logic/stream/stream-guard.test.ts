@@ -50,7 +50,10 @@ function splits(text: string): string[][] {
 }
 
 t.test('strict mode stops a card number or a key before any character of it leaves, however the chunks split it', async (t) => {
-  for (const [value, type] of [[SENSITIVE.card, 'CREDIT_CARD'], [SENSITIVE.secret, 'SECRET']] as const) {
+  for (const [value, type] of [
+    [SENSITIVE.card, 'CREDIT_CARD'],
+    [SENSITIVE.secret, 'SECRET'],
+  ] as const) {
     const answer = `Sure. The value you asked for is ${value}, keep it safe.`
     const at = answer.indexOf(value)
     let leaks = 0
@@ -65,7 +68,16 @@ t.test('strict mode stops a card number or a key before any character of it leav
   }
 })
 
-const CARD_SHAPES = ['4539\n1488\n0343\n6467', '4539\r\n1488\r\n0343\r\n6467', '4539\t1488\t0343\t6467', '4539  1488  0343  6467', '4539.1488.0343.6467', '4539/1488/0343/6467', '4539_1488_0343_6467', [...'4539148803436467'].join(' ')]
+const CARD_SHAPES = [
+  '4539\n1488\n0343\n6467',
+  '4539\r\n1488\r\n0343\r\n6467',
+  '4539\t1488\t0343\t6467',
+  '4539  1488  0343  6467',
+  '4539.1488.0343.6467',
+  '4539/1488/0343/6467',
+  '4539_1488_0343_6467',
+  [...'4539148803436467'].join(' '),
+]
 
 t.test('a card in any shape a model writes it is stopped before a digit leaves, and redacted whole, across chunks and lines', async (t) => {
   for (const card of CARD_SHAPES) {
@@ -112,7 +124,10 @@ t.test('prose is scanned only for phrases, every so many characters; anything el
     if (out.kind === 'send') sent += out.text
   }
   t.equal(sent, `${PROSE} `, 'prose goes out with every chunk')
-  t.ok(calls.every((phrasesOnly) => phrasesOnly), 'prose is scanned for phrases only')
+  t.ok(
+    calls.every((phrasesOnly) => phrasesOnly),
+    'prose is scanned for phrases only',
+  )
   t.equal(calls.length, Math.floor(PROSE.length / PHRASE_STRIDE_CHARS), 'once per stride, not per chunk')
   now(guard.push('Call 555 0132 now. '))
   t.equal(calls.at(-1), false)
@@ -136,7 +151,12 @@ t.test('prose that ends the answer short of a stride is scanned before the strea
 })
 
 t.test('a private key block is held from its header and stops the stream', async (t) => {
-  const key = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB', 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9fG1hJ3kL5mN7pQ9rS1tU3v', '-----END RSA PRIVATE KEY-----'].join('\n')
+  const key = [
+    '-----BEGIN RSA PRIVATE KEY-----',
+    'MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB',
+    'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9fG1hJ3kL5mN7pQ9rS1tU3v',
+    '-----END RSA PRIVATE KEY-----',
+  ].join('\n')
   const run = stream(STRICT, ['Here it is:\n', ...key.match(/[\s\S]{1,9}/g)!, '\nDone.'])
   t.same(run, { sent: 'Here it is:\n', stopped: ['SECRET'] })
 })
@@ -158,7 +178,10 @@ t.test('redaction replaces values whole, however the chunks split them', async (
   const guard = new StreamGuard(REDACT, scan)
   now(guard.push(answer))
   now(guard.end())
-  t.same(guard.redacted.map((s) => answer.slice(s.start, s.end)), [SENSITIVE.email, '+1 415 555 0132', SENSITIVE.card])
+  t.same(
+    guard.redacted.map((s) => answer.slice(s.start, s.end)),
+    [SENSITIVE.email, '+1 415 555 0132', SENSITIVE.card],
+  )
 })
 
 t.test('strict mode with redaction redacts what it lets out and stops on the rest', async (t) => {
@@ -174,7 +197,11 @@ t.test('tool calls are checked whole with the stopping rules of text in strict m
   t.same(strict.releaseToolCalls(['{"city":"Paris"}', '{"amount":42}']), { kind: 'send', arguments: ['{"city":"Paris"}', '{"amount":42}'] })
   t.same(strict.releaseToolCalls(['{"city":"Paris"}', JSON.stringify({ card: SENSITIVE.card })]), { kind: 'stop', found: ['CREDIT_CARD'] })
   t.same(strict.releaseToolCalls(['{"topic":"Project Falcon"}']), { kind: 'stop', found: ['rule_falcon'] })
-  t.same(strict.releaseToolCalls(['{"contact":"ana.lopez@example.com"}']), { kind: 'send', arguments: ['{"contact":"ana.lopez@example.com"}'] }, 'MEDIUM findings go out')
+  t.same(
+    strict.releaseToolCalls(['{"contact":"ana.lopez@example.com"}']),
+    { kind: 'send', arguments: ['{"contact":"ana.lopez@example.com"}'] },
+    'MEDIUM findings go out',
+  )
 })
 
 t.test('with redaction tool calls are held and their arguments redacted as JSON; strict mode still stops on the rest', async (t) => {
@@ -182,16 +209,20 @@ t.test('with redaction tool calls are held and their arguments redacted as JSON;
   t.equal(redacting.holdsToolCalls, true)
   const inputs = [JSON.stringify({ card: SENSITIVE.card, note: 'keep it safe' }), '{"amount":42}', `{"contact":"${SENSITIVE.email}"}`]
   t.same(redacting.releaseToolCalls(inputs), {
-    kind: 'send', arguments: ['{"card":"[REDACTED:CREDIT_CARD]","note":"keep it safe"}', '{"amount":42}', '{"contact":"[REDACTED:EMAIL_ADDRESS]"}'],
+    kind: 'send',
+    arguments: ['{"card":"[REDACTED:CREDIT_CARD]","note":"keep it safe"}', '{"amount":42}', '{"contact":"[REDACTED:EMAIL_ADDRESS]"}'],
   })
   t.same(redacting.toolCallInputs, inputs, 'what the model generated is kept for the record')
-  t.same(redacting.toolCallsRedacted.map((spans, i) => spans.map((s) => inputs[i]!.slice(s.start, s.end))), [[SENSITIVE.card], [], [SENSITIVE.email]])
+  t.same(
+    redacting.toolCallsRedacted.map((spans, i) => spans.map((s) => inputs[i]!.slice(s.start, s.end))),
+    [[SENSITIVE.card], [], [SENSITIVE.email]],
+  )
   const both = new StreamGuard({ stop: true, redact: true, stoppingRules: [] }, scan)
   t.same(both.releaseToolCalls([`{"contact":"${SENSITIVE.email}"}`]), { kind: 'send', arguments: ['{"contact":"[REDACTED:EMAIL_ADDRESS]"}'] })
   t.same(both.releaseToolCalls([`{"contact":"${SENSITIVE.email}","card":"${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
 })
 
-t.test('tool calls\' arguments are read by their decoded string values: a value right after an escape sequence stops or is redacted', async (t) => {
+t.test("tool calls' arguments are read by their decoded string values: a value right after an escape sequence stops or is redacted", async (t) => {
   const { compiled } = compileRules([{ id: 'rule_falcon', name: 'Project Falcon', pattern: 'project falcon', regex: false, weight: 40, severity: 'HIGH' }])
   const strict = new StreamGuard({ ...STRICT, stoppingRules: compiled }, scan)
   t.same(strict.releaseToolCalls([`{"note":"call me\\n${SENSITIVE.card}"}`]), { kind: 'stop', found: ['CREDIT_CARD'] })
@@ -201,7 +232,11 @@ t.test('tool calls\' arguments are read by their decoded string values: a value 
   const inputs = [`{"note":"call me\\n${SENSITIVE.card}","mail":"\\"${SENSITIVE.email}\\""}`]
   const out = redacting.releaseToolCalls(inputs)
   t.same(out, { kind: 'send', arguments: ['{"note":"call me\\n[REDACTED:CREDIT_CARD]","mail":"\\"[REDACTED:EMAIL_ADDRESS]\\""}'] })
-  t.same(redacting.toolCallsRedacted[0]!.map((s) => inputs[0]!.slice(s.start, s.end)), [SENSITIVE.card, SENSITIVE.email], 'spans of the arguments as generated')
+  t.same(
+    redacting.toolCallsRedacted[0]!.map((s) => inputs[0]!.slice(s.start, s.end)),
+    [SENSITIVE.card, SENSITIVE.email],
+    'spans of the arguments as generated',
+  )
 })
 
 t.test('a scan that answers later (the pool) gives every release the same output as one that answers at once', async (t) => {

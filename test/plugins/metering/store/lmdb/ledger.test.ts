@@ -16,8 +16,19 @@ function setup(t: Test) {
 }
 
 const entry = (id: string, costMicros: number): LedgerEntry => ({
-  id, projectId: 'p', keyId: 'k', at: '2026-11-21T00:00:00.000Z', month: '2026-11', day: '2026-11-21',
-  provider: 'openai', model: 'gpt-4o', promptTokens: 10, completionTokens: 10, costMicros, cacheHit: false, outcome: 'ok',
+  id,
+  projectId: 'p',
+  keyId: 'k',
+  at: '2026-11-21T00:00:00.000Z',
+  month: '2026-11',
+  day: '2026-11-21',
+  provider: 'openai',
+  model: 'gpt-4o',
+  promptTokens: 10,
+  completionTokens: 10,
+  costMicros,
+  cacheHit: false,
+  outcome: 'ok',
 })
 
 t.test('settling the same request twice counts it once', async (t) => {
@@ -77,7 +88,11 @@ t.test('settlements issued together commit together, each answered with the row 
     ledger.settle({ ...entry('hit', 0), cacheHit: true, outcome: 'cache_hit' }, 10_000).committed,
     ledger.settle(lastMonth, 10_000).committed,
   ])
-  t.same(rows.map((r) => r.usedMicros), [4_000, 4_000, 8_500, 8_500, 300], 'the repeated id is counted once')
+  t.same(
+    rows.map((r) => r.usedMicros),
+    [4_000, 4_000, 8_500, 8_500, 300],
+    'the repeated id is counted once',
+  )
   t.same(rows[2]?.notified, [80])
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 8_500, reservedMicros: 0 })
   t.match(ledger.budget('p', '2026-10'), { usedMicros: 300 })
@@ -92,7 +107,10 @@ t.test('settlements waiting on a closed store are refused, not left hanging', as
   const ledger = createLedger(store.forPlugin('metering'))
   await store.close()
   const outcomes = await Promise.allSettled([ledger.settle(entry('a', 1), 10).committed, ledger.settle(entry('b', 1), 10).committed])
-  t.same(outcomes.map((o) => o.status), ['rejected', 'rejected'])
+  t.same(
+    outcomes.map((o) => o.status),
+    ['rejected', 'rejected'],
+  )
 })
 
 t.test('a settlement that held nothing in the store leaves stored holds to their own requests', async (t) => {
@@ -104,7 +122,7 @@ t.test('a settlement that held nothing in the store leaves stored holds to their
   t.same(await ledger.settle(entry('r2', 1_000), 10_000).committed, { usedMicros: 2_000, reservedMicros: 8_000 }, 'a request with no hold settles as before')
 })
 
-t.test('a dead process\'s stream is settled to its last checkpoint as recovered, a live one\'s is left running', async (t) => {
+t.test("a dead process's stream is settled to its last checkpoint as recovered, a live one's is left running", async (t) => {
   const { ledger } = setup(t)
   await ledger.reserve('cut', { projectId: 'p', month: '2026-11', micros: 900, owner: 'dead' }, 10_000)
   await ledger.checkpoint([
@@ -131,7 +149,7 @@ t.test('a checkpoint that arrives after its stream was settled is dropped', asyn
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 400 })
 })
 
-t.test('overage is kept on the month\'s row beside the charge, never added to it', async (t) => {
+t.test("overage is kept on the month's row beside the charge, never added to it", async (t) => {
   const { ledger } = setup(t)
   await ledger.settle({ ...entry('over', 1_000), overageMicros: 250 }, 10_000).committed
   await ledger.settle({ ...entry('over2', 500), overageMicros: 50 }, 10_000).committed
@@ -216,7 +234,7 @@ t.test('a journal line cut by a crash is counted as unreadable; the lines before
   t.match(after.budget('p', '2026-11'), { usedMicros: 100 })
 })
 
-t.test('a live process\'s journal is left alone, and a journal whose lines are all committed is removed at close', async (t) => {
+t.test("a live process's journal is left alone, and a journal whose lines are all committed is removed at close", async (t) => {
   const dir = freshDataDir(t)
   const store = openStore(dir)
   t.teardown(() => store.close())
@@ -230,7 +248,7 @@ t.test('a live process\'s journal is left alone, and a journal whose lines are a
   t.same(readdirSync(directory), [])
 })
 
-t.test('a stream\'s first checkpoint is journaled at once: a dead process\'s stream is settled to it, once, unless something later settled it', async (t) => {
+t.test("a stream's first checkpoint is journaled at once: a dead process's stream is settled to it, once, unless something later settled it", async (t) => {
   const dir = freshDataDir(t)
   const dying = openStore(dir)
   const before = createLedger(dying.forPlugin('metering'), undefined, '999996:gone')
@@ -267,14 +285,18 @@ t.test('a journal of first checkpoints is removed once their streams are settled
   t.same(readdirSync(directory), [])
 })
 
-t.test('a key with a budget of its own: its hold counts against its month row and the project\'s, and a settlement frees both', async (t) => {
+t.test("a key with a budget of its own: its hold counts against its month row and the project's, and a settlement frees both", async (t) => {
   const { ledger } = setup(t)
   // The key spent before it had a budget: its month row counts that too.
   await ledger.settle(entry('before', 2_000), 100_000).committed
   t.match(ledger.budget('k', '2026-11'), { usedMicros: 2_000 })
   const held = { projectId: 'p', month: '2026-11', micros: 5_000, owner: 'x', keyId: 'k' }
   t.same(await ledger.reserve('r1', held, 100_000, 10_000), { ok: true })
-  t.same(await ledger.reserve('r2', held, 100_000, 10_000), { ok: false, availableMicros: 3_000, byKey: true }, 'refused by the key, though the project has room')
+  t.same(
+    await ledger.reserve('r2', held, 100_000, 10_000),
+    { ok: false, availableMicros: 3_000, byKey: true },
+    'refused by the key, though the project has room',
+  )
   t.match(ledger.budget('p', '2026-11'), { usedMicros: 2_000, reservedMicros: 5_000 }, 'a refused hold holds nothing')
   await ledger.settle(entry('r1', 1_000), 100_000).committed
   t.match(ledger.budget('k', '2026-11'), { usedMicros: 3_000, reservedMicros: 0 })
@@ -288,8 +310,18 @@ t.test('spend by key, user and tag is added up per day as entries settle, once p
   await ledger.settle({ ...entry('b', 200), user: 'alice', tags: ['x'] }, 100_000).committed
   await ledger.settle({ ...entry('b', 200), user: 'alice', tags: ['x'] }, 100_000).committed
   await ledger.settle({ ...entry('c', 400), keyId: 'k2' }, 100_000).committed
-  t.same(ledger.spendRows('p', '2026-11-21', 'key'), [{ value: 'k2', requests: 1, tokens: 20, costMicros: 400 }, { value: 'k', requests: 2, tokens: 40, costMicros: 300 }], 'the costliest first')
+  t.same(
+    ledger.spendRows('p', '2026-11-21', 'key'),
+    [
+      { value: 'k2', requests: 1, tokens: 20, costMicros: 400 },
+      { value: 'k', requests: 2, tokens: 40, costMicros: 300 },
+    ],
+    'the costliest first',
+  )
   t.same(ledger.spendRows('p', '2026-11-21', 'user'), [{ value: 'alice', requests: 2, tokens: 40, costMicros: 300 }])
-  t.same(ledger.spendRows('p', '2026-11-21', 'tag'), [{ value: 'x', requests: 2, tokens: 40, costMicros: 300 }, { value: 'y', requests: 1, tokens: 20, costMicros: 100 }])
+  t.same(ledger.spendRows('p', '2026-11-21', 'tag'), [
+    { value: 'x', requests: 2, tokens: 40, costMicros: 300 },
+    { value: 'y', requests: 1, tokens: 20, costMicros: 100 },
+  ])
   t.same(ledger.spendRows('p', '2026-11-22', 'tag'), [], 'another day has its own rows')
 })
