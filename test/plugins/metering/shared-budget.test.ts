@@ -57,11 +57,15 @@ t.test('three gateways on one database', { skip: POSTGRES_MISSING }, async (t) =
     // answers (docs/budgets-and-metering.md): each gateway comes to report all ten, never more.
     for (const gateway of gateways) {
       let usage: Awaited<ReturnType<typeof call>> | undefined
-      await until(async () => {
-        usage = await call(`${gateway.url}/api/usage?projectId=${seeded.projectId}`, { key })
-        t.ok(Math.round(usage.body.budget.used * 1e6) <= charged, 'never more than the answers charged')
-        return usage.body.models['gpt-4o']?.requests === 10
-      }, 'the other gateways\' charges committed', 10_000)
+      await until(
+        async () => {
+          usage = await call(`${gateway.url}/api/usage?projectId=${seeded.projectId}`, { key })
+          t.ok(Math.round(usage.body.budget.used * 1e6) <= charged, 'never more than the answers charged')
+          return usage.body.models['gpt-4o']?.requests === 10
+        },
+        "the other gateways' charges committed",
+        10_000,
+      )
       t.equal(usage!.status, 200)
       t.ok(usage!.body.budget.used <= usage!.body.budget.limit, 'used never passes the limit')
       t.equal(Math.round(usage!.body.budget.used * 1e6), charged, 'every gateway reports the charges of all three')
