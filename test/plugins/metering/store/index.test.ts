@@ -10,33 +10,18 @@ import { createOutbox } from '../../../../proxy/stores/events/lmdb.ts'
 import { openSharedEvents } from '../../../../proxy/stores/events/postgres.ts'
 import { openDatabase } from '../../../../proxy/stores/database.ts'
 import { DependencyUnavailableError } from '../../../../proxy/pipeline/errors.ts'
-import type { Hold, LedgerEntry } from '../../../../plugins/metering/store/records.ts'
+import type { Hold } from '../../../../plugins/metering/store/records.ts'
 import type { MeteringStore } from '../../../../plugins/metering/store/index.ts'
 import { lmdbMeteringStore } from '../../../../plugins/metering/store/lmdb/index.ts'
 import { postgresMeteringStore } from '../../../../plugins/metering/store/postgres/index.ts'
 import { freshDataDir } from '../../../helpers/start-gateway.ts'
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../../helpers/postgres-server.ts'
 import { manualClock } from '../../../helpers/manual-clock.ts'
+import { entry, hold } from './fixtures.ts'
 
 const log = pino({ level: 'silent' })
 const LEASE_MS = 30_000
 
-const entry = (id: string, costMicros: number): LedgerEntry => ({
-  id,
-  projectId: 'p',
-  keyId: 'k',
-  at: '2026-11-21T00:00:00.000Z',
-  month: '2026-11',
-  day: '2026-11-21',
-  provider: 'openai',
-  model: 'gpt-4o',
-  promptTokens: 10,
-  completionTokens: 10,
-  costMicros,
-  cacheHit: false,
-  outcome: 'ok',
-})
-const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
 /** Settling a request that reserved `held`; a request that reserved nothing settles with `unheld`. */
 const settled = (held: Hold) => ({ hold: held, checkpointed: false })
 const unheld = { hold: undefined, checkpointed: false }

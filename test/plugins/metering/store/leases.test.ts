@@ -5,26 +5,9 @@
 import t, { type Test } from 'tap'
 import { openStore } from '../../../../proxy/stores/store.ts'
 import { createLedger } from '../../../../plugins/metering/store/lmdb/ledger.ts'
-import type { Hold, LedgerEntry } from '../../../../plugins/metering/store/records.ts'
 import { leasedHolds, spareOf } from '../../../../plugins/metering/store/leases.ts'
 import { freshDataDir } from '../../../helpers/start-gateway.ts'
-
-const hold = (requestId: string, micros: number): Hold => ({ requestId, projectId: 'p', month: '2026-11', micros })
-const entry = (id: string, costMicros: number): LedgerEntry => ({
-  id,
-  projectId: 'p',
-  keyId: 'k',
-  at: '2026-11-21T00:00:00.000Z',
-  month: '2026-11',
-  day: '2026-11-21',
-  provider: 'openai',
-  model: 'gpt-4o',
-  promptTokens: 10,
-  completionTokens: 10,
-  costMicros,
-  cacheHit: false,
-  outcome: 'ok',
-})
+import { entry, hold } from './fixtures.ts'
 
 function processes(t: Test, owners: readonly string[]) {
   const dir = freshDataDir(t)

@@ -4,9 +4,9 @@ import t, { type Test } from 'tap'
 import { type PluginStore, openStore } from '../../../../../proxy/stores/store.ts'
 import { createOutbox } from '../../../../../proxy/stores/events/lmdb.ts'
 import { createLedger } from '../../../../../plugins/metering/store/lmdb/ledger.ts'
-import type { LedgerEntry } from '../../../../../plugins/metering/store/records.ts'
 import { SELF_OWNER } from '../../../../../proxy/stores/process-owner.ts'
 import { freshDataDir } from '../../../../helpers/start-gateway.ts'
+import { entry } from '../fixtures.ts'
 
 function setup(t: Test) {
   const store = openStore(freshDataDir(t))
@@ -14,22 +14,6 @@ function setup(t: Test) {
   const events = createOutbox(store.root, { now: () => Date.UTC(2026, 10, 21) })
   return { ledger: createLedger(store.forPlugin('metering'), events), events }
 }
-
-const entry = (id: string, costMicros: number): LedgerEntry => ({
-  id,
-  projectId: 'p',
-  keyId: 'k',
-  at: '2026-11-21T00:00:00.000Z',
-  month: '2026-11',
-  day: '2026-11-21',
-  provider: 'openai',
-  model: 'gpt-4o',
-  promptTokens: 10,
-  completionTokens: 10,
-  costMicros,
-  cacheHit: false,
-  outcome: 'ok',
-})
 
 t.test('settling the same request twice counts it once', async (t) => {
   const { ledger } = setup(t)
