@@ -1,7 +1,7 @@
 // What a new case and an edited registry entry hold: decided here once, whichever store keeps them.
 import { InvalidRequestError } from '../../../proxy/pipeline/errors.ts'
 import { highestSeverity } from './verdict/levels.ts'
-import type { ModelChanges, NewCase } from '../store/records.ts'
+import type { ModelChanges, NewCase, NewModel } from '../store/records.ts'
 import type { Case, ModelEntry, Violation } from '../store/types.ts'
 
 export function unknownViolation(violationId: string): InvalidRequestError {
@@ -22,6 +22,22 @@ export function newCase(id: string, projectId: string, input: NewCase, violation
     createdAt: at,
     updatedAt: at,
     resolvedAt: null,
+  }
+}
+
+/** A model registered by hand, as either store keeps it. */
+export function newModelEntry(id: string, projectId: string, input: NewModel, at: string): ModelEntry {
+  return {
+    id,
+    projectId,
+    provider: input.provider,
+    model: input.model,
+    riskClassification: input.riskClassification,
+    approvalStatus: input.approvalStatus,
+    source: 'manual',
+    notes: input.notes ?? null,
+    createdAt: at,
+    updatedAt: at,
   }
 }
 

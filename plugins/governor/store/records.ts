@@ -104,7 +104,7 @@ export interface Cases {
   resolve(projectId: string, id: string): Promise<Case>
 }
 
-interface NewModel {
+export interface NewModel {
   readonly provider: string
   readonly model: string
   readonly riskClassification: ModelRisk

@@ -9,7 +9,7 @@ import type { ModelsRegistry } from '../records.ts'
 import type { NewId } from '../../ids.ts'
 import { pageOf } from '../page.ts'
 import type { ModelEntry } from '../types.ts'
-import { editedModel } from '../../logic/record-changes.ts'
+import { editedModel, newModelEntry } from '../../logic/record-changes.ts'
 
 export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases, clock: Clock, newId: NewId): ModelsRegistry {
   const find = (projectId: string, id: string): ModelEntry => {
@@ -41,19 +41,7 @@ export function createModelsRegistry(store: PluginStore, dbs: GovernorDatabases,
         const indexKey: ModelIndexKey = [projectId, input.provider, input.model]
         const existing = dbs.modelIndex.get(indexKey)
         if (existing !== undefined) throw new ConflictError(`The registry already holds ${input.provider}/${input.model} as ${existing}.`)
-        const at = iso()
-        const entry: ModelEntry = {
-          id: newId('model'),
-          projectId,
-          provider: input.provider,
-          model: input.model,
-          riskClassification: input.riskClassification,
-          approvalStatus: input.approvalStatus,
-          source: 'manual',
-          notes: input.notes ?? null,
-          createdAt: at,
-          updatedAt: at,
-        }
+        const entry = newModelEntry(newId('model'), projectId, input, iso())
         dbs.models.put([projectId, entry.id], entry)
         dbs.modelIndex.put(indexKey, entry.id)
         return entry

@@ -7,7 +7,7 @@ import type { ModelsRegistry } from '../records.ts'
 import type { NewId } from '../../ids.ts'
 import type { ModelEntry } from '../types.ts'
 import { pageOfRows } from './page.ts'
-import { editedModel } from '../../logic/record-changes.ts'
+import { editedModel, newModelEntry } from '../../logic/record-changes.ts'
 
 /** Adds the entry unless the project already has its provider and model; true when it was added. */
 export async function insertModel(sql: Sql, entry: ModelEntry): Promise<boolean> {
@@ -47,19 +47,7 @@ export function postgresModelsRegistry(database: PluginDatabase, clock: Clock, n
       return found.rows[0]?.record
     },
     async create(projectId, input) {
-      const at = iso()
-      const entry: ModelEntry = {
-        id: newId('model'),
-        projectId,
-        provider: input.provider,
-        model: input.model,
-        riskClassification: input.riskClassification,
-        approvalStatus: input.approvalStatus,
-        source: 'manual',
-        notes: input.notes ?? null,
-        createdAt: at,
-        updatedAt: at,
-      }
+      const entry = newModelEntry(newId('model'), projectId, input, iso())
       if (await insertModel(database, entry)) return entry
       const existing = await database.query<{ id: string }>('SELECT id FROM governor_models WHERE project_id = $1 AND provider = $2 AND model = $3', [
         projectId,
