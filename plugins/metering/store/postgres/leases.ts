@@ -7,6 +7,7 @@ import { grantLease, type LeaseResult } from '../../logic/admit.ts'
 import type { BudgetRow } from '../../logic/budget.ts'
 import type { LeaseStore } from '../leases.ts'
 import { lockedRow } from './rows.ts'
+import { giveBackHolds } from './settlement.ts'
 
 /** Notes that a month could not cover what was asked of it (usage.limit_exceeded, once a month). */
 type LimitNote = (projectId: string, month: string, limitMicros: number, requestedMicros: number) => Promise<unknown>
@@ -73,12 +74,9 @@ export async function dropLeases(database: PluginDatabase, owner: string): Promi
   await database.transaction(async (sql) => {
     await sql.query(
       `WITH gone AS (
-         DELETE FROM metering_holds WHERE owner = $1 AND request_id LIKE 'lease/%' RETURNING project_id, month, micros
-       ), sums AS (
-         SELECT project_id, month, sum(micros) AS micros FROM gone GROUP BY project_id, month
-       )
-       UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
-       FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month`,
+         DELETE FROM metering_holds WHERE owner = $1 AND request_id LIKE 'lease/%' RETURNING project_id, key_id, month, micros
+       ), ${giveBackHolds('gone')}
+       SELECT count(*) FROM gone`,
       [owner],
     )
   })

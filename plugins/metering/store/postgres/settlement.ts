@@ -84,6 +84,20 @@ interface DaySpend {
   costMicros: number
 }
 
+/**
+ * The CTEs `sums` and `given` that give holds deleted by the CTE `deleted` (project_id, key_id,
+ * month, micros) back to what their months have reserved: the project's, and the key's when it
+ * has a budget of its own.
+ */
+export const giveBackHolds = (deleted: string) => `sums AS (
+       SELECT holder AS project_id, month, sum(micros) AS micros
+       FROM (SELECT project_id AS holder, month, micros FROM ${deleted} UNION ALL SELECT key_id, month, micros FROM ${deleted} WHERE key_id IS NOT NULL) AS h
+       GROUP BY holder, month
+     ), given AS (
+       UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
+       FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
+     )`
+
 export async function settleBatch(sql: Sql, batch: readonly Settlement[], events: SharedEventOutbox | undefined): Promise<SettledBatch> {
   // A request settled twice in one batch (a retry) is one entry.
   const unique = [...new Map(batch.map((s) => [s.entry.id, s])).values()]
@@ -95,14 +109,7 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
        ON CONFLICT (id) DO NOTHING RETURNING id
      ), released AS (
        DELETE FROM metering_holds WHERE request_id IN (SELECT id FROM input) RETURNING project_id, key_id, month, micros
-     ), sums AS (
-       SELECT holder AS project_id, month, sum(micros) AS micros
-       FROM (SELECT project_id AS holder, month, micros FROM released UNION ALL SELECT key_id, month, micros FROM released WHERE key_id IS NOT NULL) AS h
-       GROUP BY holder, month
-     ), given AS (
-       UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
-       FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
-     ), dropped AS (
+     ), ${giveBackHolds('released')}, dropped AS (
        DELETE FROM metering_checkpoints WHERE request_id IN (SELECT id FROM input)
      )
      SELECT (SELECT coalesce(array_agg(id), '{}') FROM inserted) AS inserted,

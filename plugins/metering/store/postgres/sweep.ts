@@ -4,7 +4,7 @@
 import type { PluginDatabase } from '../../../../proxy/stores/database.ts'
 import type { SharedEventOutbox } from '../../../../proxy/stores/events/index.ts'
 import type { LedgerEntry } from '../records.ts'
-import { settleBatch } from './settlement.ts'
+import { giveBackHolds, settleBatch } from './settlement.ts'
 
 // A sweep's work per run is bounded; what is left waits for the next run.
 const SWEEP_CHECKPOINTS = 100
@@ -47,14 +47,7 @@ export async function sweep(database: PluginDatabase, now: number, events: Share
            SELECT request_id FROM metering_holds WHERE ${LEASE_RUN_OUT('metering_holds')}
            LIMIT ${SWEEP_HOLDS} FOR UPDATE SKIP LOCKED
          ) RETURNING project_id, key_id, month, micros
-       ), sums AS (
-         SELECT holder AS project_id, month, sum(micros) AS micros
-         FROM (SELECT project_id AS holder, month, micros FROM gone UNION ALL SELECT key_id, month, micros FROM gone WHERE key_id IS NOT NULL) AS h
-         GROUP BY holder, month
-       ), given AS (
-         UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
-         FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
-       )
+       ), ${giveBackHolds('gone')}
        SELECT count(*)::int AS released FROM gone`,
       [now],
     )
