@@ -129,7 +129,15 @@ export async function postgresMeteringStore(database: PluginDatabase, options: P
     recoverEveryMs: lease.renewEveryMs,
 
     reserve(hold: Hold, limitMicros: number) {
-      return hold.key === undefined ? leases.reserve(hold, limitMicros) : reserveKeyed(hold, hold.key, limitMicros)
+      const decide = () => (hold.key === undefined ? leases.reserve(hold, limitMicros) : reserveKeyed(hold, hold.key, limitMicros))
+      // Until a settlement commits, its whole hold still counts as reserved in the month's row,
+      // though its charge is often less, and a decision may read the row before a commit in
+      // flight as it began: such a refusal is decided again once those commits are in, so no
+      // request is refused for money that was only waiting to be freed.
+      const settling = inFlight.size > 0
+      const again = (result: ReserveResult) => (result.ok || !settling ? result : caughtUp().then(decide))
+      const first = decide()
+      return first instanceof Promise ? first.then(again) : again(first)
     },
 
     // The settlement shrinks the hold's lease in its own transaction.
