@@ -8,6 +8,7 @@ import { completeHeaders, COMPLETE_BODY } from './payload.ts'
 import type { GatewayInfo, GatewaySpec } from './targets/gateway.ts'
 import type { LeanForwarderSpec } from './targets/lean-forwarder.ts'
 import type { MockSpec } from './targets/mock-upstream.ts'
+import type { SpecFloorSpec } from './targets/spec-floor.ts'
 import type { ServedGatewaySpec } from './targets/served-gateway.ts'
 import { clusterPlacement } from './pinning.ts'
 import type { SharedStoresInfo } from './targets/shared-stores.ts'
@@ -190,6 +191,14 @@ export class LaneServers {
   /** A no-op OpenTelemetry collector for the traced gateway. */
   otlpSink(): Promise<Server> {
     return this.#once('otlp sink', async (name) => serverOf(await this.#fleet.start(name, 'otlp-sink', {})))
+  }
+
+  /** What any gateway of the spec must do per answer, and no more (see targets/spec-floor.ts). */
+  specFloor(): Promise<Server> {
+    return this.#once('spec floor', async (name) => {
+      const spec: SpecFloorSpec = { upstreamUrl: (await this.mock()).url, connections: this.#setup.upstreamConnections }
+      return serverOf(await this.#fleet.start(name, 'spec-floor', spec))
+    })
   }
 
   /** Answers every request with the bytes of the plain gateway's cache hit for the benchmark's request. */

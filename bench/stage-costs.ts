@@ -1,12 +1,14 @@
 // npm run bench:stages [-- --repeat 3] [-- --seconds 8] [-- --rows json,stream]
 //
 // Where a real miss's CPU goes, stage by stage, beside the lean forwarder's total CPU per request
-// measured in the same run. Rows: `json` (the bench's "json: complete miss (no-cache)") and
-// `stream` (its "stream: chat miss (no-cache)", against the forwarder's OpenAI stream).
+// measured in the same run, and the spec floor's (targets/spec-floor.ts: the parsing, checking
+// and rendering any gateway of the spec does, with no key, limit, budget, ledger, cache or log).
+// Rows: `json` (the bench's "json: complete miss (no-cache)") and `stream` (its "stream: chat
+// miss (no-cache)", against the forwarder's OpenAI stream).
 //
 // Method. Each repeat starts fresh processes, pinned like `npm run bench`: the mock, the lean
-// forwarder, a gateway, and a second gateway identical but for `node --cpu-prof`. Per row, each
-// of the three is warmed up, then loaded in turn for --seconds (the order rotates per repeat).
+// forwarder, the spec floor, a gateway, and a second gateway identical but for `node --cpu-prof`.
+// Per row, each of the four is warmed up, then loaded in turn for --seconds (the order rotates per repeat).
 //   - CPU per request = utime + stime of the process, all threads (/proc/<pid>/stat), over the
 //     window, divided by the answers in it.
 //   - The gateway's main thread (/proc/<pid>/task/<pid>/stat) is split into stages in proportion
@@ -70,6 +72,8 @@ interface Target {
 interface RowDef {
   readonly title: string
   forwarder(servers: LaneServers, settings: Settings): Promise<Target>
+  /** The spec floor, asked the gateway's request. */
+  floor(servers: LaneServers, settings: Settings): Promise<Target>
   gateway(servers: LaneServers, settings: Settings): Promise<Target>
 }
 
@@ -95,6 +99,11 @@ const ROWS: Readonly<Record<string, RowDef>> = {
       const load = openai(server, OPENAI_BODY)
       return { server, load: jsonLoad(load, settings), probe: await expectStatus200(ROW.jsonForwarder)(load) }
     },
+    async floor(servers, settings) {
+      const server = await servers.specFloor()
+      const load = complete({ ...server, projectId: '', key: '' }, 'no-cache')
+      return { server, load: jsonLoad(load, settings), probe: await expectStatus200('json: spec floor')(load) }
+    },
     async gateway(servers, settings) {
       const server = await servers.gateway()
       const load = complete(server, 'no-cache')
@@ -108,6 +117,11 @@ const ROWS: Readonly<Record<string, RowDef>> = {
       const stream = openaiStream(server)
       return { server, load: streamLoad(stream, settings), probe: await expectStatus200(ROW.streamForwarder)(stream.load) }
     },
+    async floor(servers, settings) {
+      const server = await servers.specFloor()
+      const stream = chatStream({ ...server, projectId: '', key: '' })
+      return { server, load: streamLoad(stream, settings), probe: await expectStatus200('stream: spec floor')(stream.load) }
+    },
     async gateway(servers, settings) {
       const server = await servers.gateway()
       const stream = chatStream(server)
@@ -115,6 +129,10 @@ const ROWS: Readonly<Record<string, RowDef>> = {
     },
   },
 }
+
+/** Loaded in turn in each repeat; the order rotates from repeat to repeat. */
+const TARGETS = ['forwarder', 'floor', 'gateway', 'profiled'] as const
+type Which = (typeof TARGETS)[number]
 
 interface Window extends TimeWindow {
   readonly answered: number
@@ -197,12 +215,13 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
   const { fleet, settings } = run
   const plain = new LaneServers(fleet, `repeat ${repeat}`, SETUP)
   const profiled = new LaneServers(fleet, `repeat ${repeat}, profiled`, SETUP, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${run.interval}`])
-  const windows = new Map<string, Readonly<Record<'forwarder' | 'gateway' | 'profiled', Window>>>()
+  const windows = new Map<string, Readonly<Record<Which, Window>>>()
   try {
     for (const name of run.rowNames) {
       const row = ROWS[name]!
       const targets = {
         forwarder: await row.forwarder(plain, settings),
+        floor: await row.floor(plain, settings),
         gateway: await row.gateway(plain, settings),
         profiled: await row.gateway(profiled, settings),
       }
@@ -212,10 +231,10 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
       )
       for (const target of Object.values(targets)) await target.load(settings.warmupSeconds)
       // The order rotates from repeat to repeat, so no target is always the one after another's load.
-      const order = (['forwarder', 'gateway', 'profiled'] as const).map((_, i, all) => all[(i + repeat - 1) % all.length]!)
-      const measured: Partial<Record<keyof typeof targets, Window>> = {}
+      const order = TARGETS.map((_, i, all) => all[(i + repeat - 1) % all.length]!)
+      const measured: Partial<Record<Which, Window>> = {}
       for (const which of order) measured[which] = await measure(targets[which], settings.seconds, () => fleet.pids())
-      windows.set(name, { forwarder: measured.forwarder!, gateway: measured.gateway!, profiled: measured.profiled! })
+      windows.set(name, measured as Record<Which, Window>)
     }
   } finally {
     for (const dataDir of [...plain.dataDirs, ...profiled.dataDirs]) run.dataDirs.add(dataDir)
@@ -226,21 +245,24 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
   const profile = mainThreadProfile(dir)
   const figures = new Map<string, RepeatFigures>()
   for (const [name, w] of windows) {
-    const otherCpu = [w.forwarder, w.gateway, w.profiled].flatMap((x) => (x.otherCpuPct === undefined ? [] : [x.otherCpuPct]))
+    const otherCpu = Object.values(w).flatMap((x) => (x.otherCpuPct === undefined ? [] : [x.otherCpuPct]))
     figures.set(name, {
       forwarderUs: w.forwarder.cpuUs,
       forwarderMainUs: w.forwarder.mainUs,
+      floorUs: w.floor.cpuUs,
       gatewayUs: w.gateway.cpuUs,
       gatewayMainUs: w.gateway.mainUs,
       gatewayThreadsUs: w.gateway.threadsUs,
       profiledUs: w.profiled.cpuUs,
       forwarderRps: w.forwarder.answered / w.forwarder.seconds,
       gatewayRps: w.gateway.answered / w.gateway.seconds,
-      failed: w.forwarder.failed + w.gateway.failed + w.profiled.failed,
+      failed: Object.values(w).reduce((n, x) => n + x.failed, 0),
       otherCpuPct: otherCpu.length === 0 ? undefined : otherCpu.reduce((a, b) => a + b, 0) / otherCpu.length,
       shares: stageSharesOf(profile, ROOT, w.profiled),
     })
-    progress(`repeat ${repeat}, ${name}: gateway ${w.gateway.cpuUs.toFixed(0)} µs, forwarder ${w.forwarder.cpuUs.toFixed(0)} µs per request`)
+    progress(
+      `repeat ${repeat}, ${name}: gateway ${w.gateway.cpuUs.toFixed(0)} µs, forwarder ${w.forwarder.cpuUs.toFixed(0)} µs, spec floor ${w.floor.cpuUs.toFixed(0)} µs per request`,
+    )
   }
   return figures
 }
@@ -297,7 +319,7 @@ async function main(): Promise<void> {
     `Method: CPU per request = utime+stime of the process, all threads (/proc/<pid>/stat), over each ${settings.seconds} s window ÷ answers in it;`,
     "the gateway's main-thread part (/proc/<pid>/task/<pid>/stat) is split by the stage shares of a V8 CPU profile of an identical gateway loaded in",
     `the same repeat (a sample every ${run.interval} µs counts for the innermost frame on its stack that bench/stages.ts maps to a stage; no project frame:`,
-    'an "other" bucket); its other threads by their names. Each repeat starts fresh processes; forwarder, gateway and profiled gateway take turns.',
+    'an "other" bucket); its other threads by their names. Each repeat starts fresh processes; forwarder, spec floor, gateway and profiled gateway take turns.',
     `Spread: median, min, max over ${run.repeats} repeat(s). Pinning: ${pinning.description}; ${settings.connections} connections; profiles in ${outDir}.`,
   ]
   process.stdout.write(`${[...method, ...rowNames.map((name) => `\n${formatRow(ROWS[name]!.title, figures.get(name)!)}`)].join('\n')}\n`)

@@ -11,6 +11,8 @@ export interface RepeatFigures {
   readonly forwarderUs: number
   /** The forwarder's main thread alone. */
   readonly forwarderMainUs: number
+  /** The spec floor's (targets/spec-floor.ts): what any gateway of the spec must do, and no more. */
+  readonly floorUs: number
   readonly gatewayUs: number
   /** The gateway's main thread alone (its event loop). */
   readonly gatewayMainUs: number
@@ -20,7 +22,7 @@ export interface RepeatFigures {
   readonly profiledUs: number
   readonly forwarderRps: number
   readonly gatewayRps: number
-  /** Non-2xx answers, errors and cut streams of all three targets. */
+  /** Non-2xx answers, errors and cut streams of all the targets. */
   readonly failed: number
   /** CPU other processes used during the windows, % of one core; undefined without /proc. */
   readonly otherCpuPct: number | undefined
@@ -72,6 +74,7 @@ export function formatRow(title: string, repeats: readonly RepeatFigures[]): str
     .map((stage) => line(STAGES[stage], spreadOf(perStage.map((s) => s[stage]))))
   const forwarder = spreadOf(repeats.map((r) => r.forwarderUs))
   const ratio = spreadOf(repeats.map((r) => r.gatewayUs / r.forwarderUs))
+  const floorRatio = spreadOf(repeats.map((r) => r.floorUs / r.forwarderUs))
   const overhead = spreadOf(repeats.map((r) => (100 * (r.profiledUs - r.gatewayUs)) / r.gatewayUs))
   const samples = spreadOf(repeats.map((r) => r.shares.samples))
   const other = spreadOf(repeats.flatMap((r) => (r.otherCpuPct === undefined ? [] : [r.otherCpuPct])))
@@ -88,10 +91,12 @@ export function formatRow(title: string, repeats: readonly RepeatFigures[]): str
         line('gateway total (all threads)', gateway),
         line('lean forwarder total (all threads)', forwarder),
         line('lean forwarder, main thread', spreadOf(repeats.map((r) => r.forwarderMainUs))),
+        line('spec floor total (all threads)', spreadOf(repeats.map((r) => r.floorUs))),
       ],
     ),
     '',
     `gateway / forwarder CPU per request: ${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`,
+    `spec floor / forwarder CPU per request: ${floorRatio.median.toFixed(2)}x (${floorRatio.min.toFixed(2)}–${floorRatio.max.toFixed(2)}): parsing, checking and rendering alone, no promise kept`,
     `req/s (median): gateway ${spreadOf(repeats.map((r) => r.gatewayRps)).median.toFixed(0)}, forwarder ${spreadOf(repeats.map((r) => r.forwarderRps)).median.toFixed(0)}; failed answers: ${repeats.reduce((n, r) => n + r.failed, 0)}`,
     `profile: ${samples.median.toFixed(0)} busy samples per repeat (median); the profiled gateway spent ${overhead.median.toFixed(0)}% (${overhead.min.toFixed(0)}–${overhead.max.toFixed(0)}) more CPU per request than the one measured`,
     ...(other.median === undefined || Number.isNaN(other.median)
