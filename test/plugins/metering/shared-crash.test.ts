@@ -1,7 +1,9 @@
-// Three gateways on the shared database under governed load, one killed with SIGKILL: every answer
-// a client received is in the ledger once, a survivor gives back the budget the dead one held once
-// its lease has run out (no restart of the dead one needed), and the project's audit chain, which
-// all three extended, verifies; restarted, the dead one extends it further.
+// Three gateways on the shared database under governed load, one killed with SIGKILL: a survivor
+// gives back the budget the dead one held once its lease has run out (no restart of the dead one
+// needed); every answer a client received is in the ledger once the dead one has restarted on its
+// data directory (its last answers were journaled there and not yet committed), with the budget's
+// used figure equal to the ledger's sum; and the project's audit chain, which all three extended,
+// verifies, the restarted one extending it further.
 import { writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
@@ -95,9 +97,13 @@ t.test(
     while ((await holds()) > 0 && performance.now() < deadline) await wait()
     t.equal(await holds(), 0, "the survivors released the dead gateway's lease and gave theirs back")
 
+    // An answer is journaled on its gateway's disk before it leaves and committed just after, so
+    // the dead gateway's last answers reach the ledger when it restarts on its data directory.
     const ids = [...answered]
-    const found = await client.query<{ id: string }>('SELECT id FROM metering_ledger WHERE id = ANY($1)', [ids])
-    t.equal(found.rows.length, ids.length, `all ${ids.length} answered requests are in the ledger`)
+    const inLedger = async () => (await client.query<{ id: string }>('SELECT id FROM metering_ledger WHERE id = ANY($1)', [ids])).rows.length
+    const restarted = await serve(doomedDir)
+    await until(async () => (await inLedger()) === ids.length, `all ${ids.length} answered requests in the ledger after the restart`, 30_000)
+    t.equal(await inLedger(), ids.length, `all ${ids.length} answered requests are in the ledger`)
     const row = await client.query<{ used: string; reserved: string; sum: string }>(
       `SELECT b.used_micros AS used, b.reserved_micros AS reserved,
        (SELECT sum((entry->>'costMicros')::bigint) FROM metering_ledger WHERE project_id = $1) AS sum
@@ -116,7 +122,6 @@ t.test(
         })
       ).statusCode
     t.equal(await governed(survivor.url), 200, 'a survivor extends the chain')
-    const restarted = await serve(doomedDir)
     t.equal(await governed(restarted.url), 200, 'the restarted gateway extends it too')
     const verified = await run(process.execPath, [CLI, 'audit', 'verify', '--project', seeded.projectId, '--data', freshDataDir(t)], {
       env: { ...process.env, DATABASE_URL: databaseUrl, TOLLGATE_SECRET: TEST_SECRET },
