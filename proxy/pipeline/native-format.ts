@@ -29,7 +29,8 @@ export const nativeFormat: AnswerFormat = {
   stream(ctx): StreamFrames {
     return {
       open: () => '',
-      text: (text) => sseFrame({ text }, 'delta'),
+      // Per piece of text: a template, the same bytes as sseFrame({ text }, 'delta') without the object.
+      text: (text) => `event: delta\ndata: {"text":${JSON.stringify(text)}}\n\n`,
       // The spec's endpoints take no tools, so no answer of theirs calls one.
       toolCall: () => '',
       close: (result) => sseFrame(doneEvent(ctx, result), 'done'),

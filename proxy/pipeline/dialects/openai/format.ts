@@ -8,6 +8,7 @@ import { openAiErrorBody } from './errors.ts'
 import type { ChatCompletionsRequest } from './request.ts'
 
 const DONE = 'data: [DONE]\n\n'
+const TEXT_SUFFIX = '},"logprobs":null,"finish_reason":null}]}\n\n'
 
 function usageOf(result: CompletionResult) {
   const { promptTokens, completionTokens, totalTokens } = result.usage
@@ -58,9 +59,12 @@ function streamFrames(ctx: RequestContext, start: StreamStart): StreamFrames {
   const base = { ...identity(ctx), object: 'chat.completion.chunk', model: start.model, system_fingerprint: null, ...(includeUsage && { usage: null }) }
   const chunk = (delta: unknown, finishReason: string | null = null) =>
     sseFrame({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })
+  // A text chunk is the stream's one frame per piece: its bytes around the text are made once, the
+  // same as chunk({ content: text }) gives.
+  const textPrefix = `data: ${JSON.stringify(base).slice(0, -1)},"choices":[{"index":0,"delta":{"content":`
   return {
     open: () => chunk({ role: 'assistant', content: '', refusal: null }),
-    text: (text) => (text === '' ? '' : chunk({ content: text })),
+    text: (text) => (text === '' ? '' : `${textPrefix}${JSON.stringify(text)}${TEXT_SUFFIX}`),
     toolCall: (delta) => chunk({ tool_calls: [toolCallDelta(delta)] }),
     close(result) {
       const last = chunk({}, result.finishReason ?? 'stop')
