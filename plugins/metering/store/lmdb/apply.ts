@@ -23,13 +23,14 @@ export function applySettlement(
   const { checkpoints, reservations, entries } = tables
   const key = rowKey(entry.projectId, entry.month)
   if (checkpointed) checkpoints.remove(entry.id)
-  // Even when another process recorded the entry first (an idempotent replay): the hold is this one's.
+  // Recorded already: an earlier application of this settlement (a journal replayed after its
+  // commit) shrank the lease then, and shrinking it again would free budget still held.
+  if (recorded) return rows.get(key)
   if (leased !== undefined) {
     const id = leaseKey(writer, entry.projectId, leased.month)
     const lease = reservations.get(id)
     if (lease !== undefined) shrinkLease(tables, id, lease, Math.min(leased.micros, lease.micros), rows)
   }
-  if (recorded) return rows.get(key)
   const held = heldInStore ? reservations.get(entry.id) : undefined
   // From the month it was taken in: a request that began last month releases last month's hold.
   if (held !== undefined) releaseHold(tables, entry.id, held, rows)

@@ -126,10 +126,12 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     return charge
   }
   const spending = new Map<string, DaySpend>()
-  for (const { entry, limitMicros, lease } of unique) {
-    // Even when the entry was recorded already (a replay by another gateway): the hold is this one's.
+  // An entry recorded already was settled by an earlier commit (one the gateway saw fail though it
+  // landed, or a dead process's journal replayed after its commit): its lease shrank in that same
+  // transaction, and shrinking it again would free budget other requests still hold.
+  const settled = unique.filter(({ entry }) => inserted.has(entry.id))
+  for (const { entry, limitMicros, lease } of settled) {
     if (lease !== undefined) chargeOf(entry.projectId, lease.month, limitMicros).leasedMicros += lease.micros
-    if (!inserted.has(entry.id)) continue
     const month = monthKey(entry.projectId, entry.month)
     const charge = chargeOf(entry.projectId, entry.month, limitMicros)
     charge.usedMicros += entry.costMicros
@@ -219,7 +221,7 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
         )
   const rows = new Map(charged.rows.map((record) => [monthKey(record.project_id, record.month), record]))
   // The month rows are locked now, in order: the leases' rows after them, as a lease's growth takes them.
-  const leased = unique.flatMap(({ lease }) => (lease === undefined ? [] : [lease]))
+  const leased = settled.flatMap(({ lease }) => (lease === undefined ? [] : [lease]))
   if (leased.length > 0) {
     const given = await sql.query<BudgetRecord>(
       `WITH asked AS (
