@@ -1,6 +1,7 @@
 // Settlements on PostgreSQL made durable on this host first, committed after the answer: each is
-// appended to the settlement journal of the LMDB path (../lmdb/settlement-journal.ts, one write(2),
-// in the kernel once it returns, so it survives a kill -9) and committed to PostgreSQL in turns
+// appended to the settlement journal of the LMDB path (../lmdb/settlement-journal.ts, one write(2)
+// for the settlements of a turn of the event loop, in the kernel once it returns, so it survives a
+// kill -9; the answer waits for it) and committed to PostgreSQL in turns
 // off the answer path (a project's settlements that arrive while one commit runs share the next).
 // A line is retired once its commit returns; one whose commit failed (the database away) is
 // retried, and the journals of processes that are gone are replayed at start. The ledger entry is
@@ -31,7 +32,7 @@ interface JournaledSettlementsDeps {
 }
 
 export interface JournaledSettlements {
-  /** Journals the settlement and queues its commit; the row is known at once when the line was written and the month's row is known. */
+  /** Journals the settlement with its turn's others and queues its commit; the row is known at once when the month's row is, durable once `written` says the line is. */
   settle(settlement: Settlement, line: JournalLine): Settled
   /** The month's row as read from PostgreSQL, with this gateway's journaled charges not yet committed counted as used. */
   withPending(projectId: string, month: string, row: BudgetRow): BudgetRow
@@ -75,9 +76,8 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
 
   function committed({ entry }: Settlement, mark: JournalMark | undefined, row: BudgetRow): void {
     known.set(keyOf(entry.projectId, entry.month), row)
-    if (mark === undefined) return
     addPending(entry, -entry.costMicros)
-    journal.committed(mark)
+    if (mark !== undefined) journal.committed(mark)
   }
 
   async function retryEach(): Promise<void> {
@@ -95,30 +95,35 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
 
   return {
     settle(settlement, line) {
-      let mark: JournalMark | undefined
-      try {
-        mark = journal.appendAll([line])
-      } catch {
-        mark = undefined
-      }
       const { entry } = settlement
-      if (mark !== undefined) addPending(entry, entry.costMicros)
+      // Counted at once, as the journal write with this turn's other settlements will make it
+      // durable; should that write fail, the answer waits for the commit instead.
+      addPending(entry, entry.costMicros)
+      let isWritten!: (ok: boolean) => void
+      const written = new Promise<boolean>((resolve) => {
+        isWritten = resolve
+      })
       const commit = track(
-        commitInTurn(entry.projectId, settlement).then(
-          (row) => {
-            committed(settlement, mark, row)
-            return row
-          },
-          (err: unknown) => {
-            // The provider was paid: the charge is kept and retried, and its hold with it, so the
-            // budget stays held until it is recorded.
-            if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { settlement, mark })
-            throw err
-          },
-        ),
+        new Promise<BudgetRow>((resolve, reject) => {
+          journal.appendInTurn(line, (mark) => {
+            isWritten(mark !== undefined)
+            commitInTurn(entry.projectId, settlement).then(
+              (row) => {
+                committed(settlement, mark, row)
+                resolve(row)
+              },
+              (err: unknown) => {
+                // The provider was paid: the charge is kept and retried, and its hold with it, so the
+                // budget stays held until it is recorded.
+                if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { settlement, mark })
+                reject(err)
+              },
+            )
+          })
+        }),
       )
       const row = known.get(keyOf(entry.projectId, entry.month))
-      return { row: mark === undefined || row === undefined ? undefined : withPending(entry.projectId, entry.month, row), committed: commit }
+      return { row: row === undefined ? undefined : withPending(entry.projectId, entry.month, row), committed: commit, written }
     },
 
     withPending,
