@@ -27,6 +27,15 @@ t.test("outgoing headers: no client credential, no hop-by-hop header, the gatewa
   t.same(headers, { 'anthropic-version': '2024-01-01', 'content-type': 'application/json', 'accept-encoding': 'identity', 'x-api-key': 'sk-ant-gateway' })
 })
 
+t.test("outgoing headers: the gateway's own request headers stay with the gateway", async (t) => {
+  const headers = outgoingHeaders(
+    { 'x-gateway-tags': 'team:search', 'x-governor-metadata': '{"purpose":"support"}', 'x-gateway-anything': '1', 'content-type': 'application/json' },
+    {},
+    {},
+  )
+  t.same(headers, { 'content-type': 'application/json', 'accept-encoding': 'identity' })
+})
+
 t.test("answer headers: the gateway's own names win, the provider's request id is renamed, cookies stay", async (t) => {
   const own = new Set(['x-ratelimit-limit'])
   t.same(
