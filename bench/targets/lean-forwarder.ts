@@ -9,8 +9,9 @@
 // `dispatch` and not `Pool.stream`: the stream API's Writable plumbing cost 3 µs more CPU per json
 // answer and 9 µs more per streamed one (paired A/B, 6 rounds each, pinned), and a baseline must
 // be the leanest of its kind or every ratio divided by it flatters the gateway.
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { Pool, type Dispatcher } from 'undici'
+import { bodyServer } from './body-server.ts'
 import { listenLoopback, runChild, specOf } from './lifecycle.ts'
 
 export interface LeanForwarderSpec {
@@ -83,20 +84,8 @@ await runChild(async () => {
   const spec = specOf<LeanForwarderSpec>()
   const pool = new Pool(spec.upstreamUrl, { connections: spec.connections, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 })
 
-  const server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/health') {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end('{"ok":true}')
-      return
-    }
-    const parts: Buffer[] = []
-    req.on('data', (part: Buffer) => parts.push(part))
-    req.on('end', () => {
-      const body = parts.length === 0 ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts)
-      pool.dispatch({ path: req.url ?? '/', method: req.method as 'POST', headers: endToEnd(req.headers), body }, new Relay(res))
-    })
+  const server = bodyServer((req, res, body) => {
+    pool.dispatch({ path: req.url ?? '/', method: req.method as 'POST', headers: endToEnd(req.headers), body }, new Relay(res))
   })
-  server.keepAliveTimeout = 65_000
-  server.headersTimeout = 66_000
   return listenLoopback(server, () => pool.destroy())
 })

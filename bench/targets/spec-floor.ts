@@ -7,9 +7,10 @@
 // `delta` event per piece of text, the `done` event and the late headers as trailers. No key is
 // checked, nothing is stored, counted, limited, logged or measured.
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Pool, type Dispatcher } from 'undici'
 import { OPENAI_HEADERS } from '../payload.ts'
+import { bodyServer } from './body-server.ts'
 import { listenLoopback, runChild, specOf } from './lifecycle.ts'
 
 export interface SpecFloorSpec {
@@ -202,17 +203,6 @@ await runChild(async () => {
     pool.dispatch({ method: 'POST', path: '/v1/chat/completions', headers: OPENAI_HEADERS, body: upstreamBody }, handler)
   }
 
-  const server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/health') {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end('{"ok":true}')
-      return
-    }
-    const parts: Buffer[] = []
-    req.on('data', (part: Buffer) => parts.push(part))
-    req.on('end', () => answer(req, res, parts.length === 1 ? parts[0]! : Buffer.concat(parts)))
-  })
-  server.keepAliveTimeout = 65_000
-  server.headersTimeout = 66_000
+  const server = bodyServer((req, res, body) => answer(req, res, body ?? Buffer.alloc(0)))
   return listenLoopback(server, () => pool.destroy())
 })
