@@ -1,10 +1,12 @@
 // A provider served by several deployments, as one adapter: each call goes to a deployment that
 // serves the model and is not resting, chosen by weight; one that fails transiently or answers 429
-// rests for its retry-after, or the configured cooldown. The attempt loop (call-with-retry.ts)
-// retries as before, and a retry lands on another deployment while the failed one rests.
+// rests for its retry-after, or the configured cooldown, and one whose key or account the
+// provider refuses (a revoked key, an account out of credit) rests for ACCOUNT_REST_MS. The attempt
+// loop (call-with-retry.ts) retries as before, and a retry lands on another deployment while the
+// failed one rests.
 import type { ProviderEvent } from '../../proxy/pipeline/completion.ts'
 import { UpstreamError } from '../../proxy/pipeline/errors.ts'
-import { DeploymentsCoolingError } from './errors.ts'
+import { DeploymentsCoolingError, ProviderAccountError } from './errors.ts'
 import type { Random } from '../../proxy/kit/seeded-random.ts'
 import type { ModelName } from '../../proxy/pipeline/models.ts'
 import { isTransient } from './logic/upstream-error.ts'
@@ -20,6 +22,13 @@ export interface Deployment {
   readonly models: ReadonlySet<ModelName> | undefined
   readonly metrics: DeploymentMetrics
 }
+
+/**
+ * How long a deployment whose key or account was refused rests: no wait of seconds cures that, and
+ * until it rests every request sent there would fail. Then it is tried again, in case its key was
+ * put right.
+ */
+export const ACCOUNT_REST_MS = 5 * 60_000
 
 interface Balancing {
   readonly cooldowns: Cooldowns
@@ -64,7 +73,9 @@ export function createBalancedAdapter(provider: string, deployments: readonly De
   const failed = (deployment: Deployment, model: ModelName, err: unknown, signal: AbortSignal): unknown => {
     if (signal.aborted) return err
     deployment.metrics.errors.inc()
-    if (!rests || !isTransient(err)) return err
+    if (!rests) return err
+    if (err instanceof ProviderAccountError) return accountRefused(deployment, model, err)
+    if (!isTransient(err)) return err
     const retryAfterMs = err instanceof UpstreamError ? err.provider?.retryAfterMs : undefined
     const ms = retryAfterMs ?? balancing.cooldownMs
     if (ms <= 0) return err
@@ -73,6 +84,17 @@ export function createBalancedAdapter(provider: string, deployments: readonly De
     if (retryAfterMs === undefined || !(err instanceof UpstreamError) || !serving(model).some((d) => !cooldowns.isCooling(d.name))) return err
     const { retryAfterMs: _own, ...provider } = err.provider!
     return new UpstreamError(err.message, true, { cause: err, provider })
+  }
+
+  /**
+   * Rests a deployment whose key or account was refused. While another deployment can serve the
+   * model, the request is retried there (its key is its own); the last one's refusal is the client's.
+   */
+  const accountRefused = (deployment: Deployment, model: ModelName, err: ProviderAccountError): unknown => {
+    cooldowns.coolDown(deployment.name, ACCOUNT_REST_MS)
+    deployment.metrics.cooldowns.inc()
+    if (!serving(model).some((d) => !cooldowns.isCooling(d.name))) return err
+    return new UpstreamError(err.message, true, { cause: err, ...(err.provider !== undefined && { provider: err.provider }) })
   }
 
   return {

@@ -17,8 +17,13 @@ export async function mocks(t: Test, options: Parameters<typeof startMockUpstrea
   return [a, b]
 }
 
-export async function gatewayWith(t: Test, router: Record<string, unknown>, clock: ManualClock = manualClock(Date.UTC(2026, 0, 5, 12))) {
-  const gw = await startTestGateway(t, { env: KEYS, clock, overrides: { plugins: { router: { retry: NO_BACKOFF, ...router } } } })
+export async function gatewayWith(
+  t: Test,
+  router: Record<string, unknown>,
+  clock: ManualClock = manualClock(Date.UTC(2026, 0, 5, 12)),
+  env: Readonly<Record<string, string>> = {},
+) {
+  const gw = await startTestGateway(t, { env: { ...KEYS, ...env }, clock, overrides: { plugins: { router: { retry: NO_BACKOFF, ...router } } } })
   const { projectId, keys } = await seedProject(gw.dataDir)
   const openai = new OpenAI({ apiKey: keys[0]!.key, baseURL: `${gw.url}/v1`, maxRetries: 0 })
   return { ...gw, projectId, key: keys[0]!.key, openai, clock }

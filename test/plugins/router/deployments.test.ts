@@ -87,3 +87,43 @@ t.test('a stream that a deployment fails to open is opened on another, and the f
   t.equal(a.requests.length, 1)
   t.equal(b.requests.length, 1)
 })
+
+t.test('a deployment whose key the provider refuses rests for minutes, and the request is served by another', async (t) => {
+  const [a, b] = await mocks(t)
+  const revoked = { deployments: [{ name: 'a', baseUrl: a.url, apiKeyEnv: 'KEY_REVOKED', weight: 1 }, twoDeployments(a, b).deployments[1]] }
+  const { openai, url, clock } = await gatewayWith(t, { providers: { openai: revoked }, balancing: { seed: 1, cooldownMs: 1_000 } }, undefined, {
+    KEY_REVOKED: 'sk-invalid-revoked-0123',
+  })
+  let asked = 0
+  while (a.requests.length === 0) {
+    const { data } = await ask(openai, `Before ${asked++}`)
+    t.equal(data.choices[0]?.message.content, `Echo: Before ${asked - 1}`, 'every request is answered')
+    if (asked > 50) throw new Error('deployment a was never chosen')
+  }
+  t.equal(await counter(url, 'tollgate_deployment_cooldowns_total', 'a'), 1, 'the refused deployment rests')
+  clock.advance(60_000)
+  for (let i = 0; i < 20; i++) await ask(openai, `Resting ${i}`)
+  t.equal(a.requests.length, 1, 'a minute on, far past the cooldown for failures, it still rests')
+  clock.advance(5 * 60_000)
+  for (let i = 0; i < 40 && a.requests.length === 1; i++) await ask(openai, `Tried again ${i}`)
+  t.ok(a.requests.length > 1, 'it is tried again once its rest is over')
+})
+
+t.test('when the only deployment left serving the model refuses its key, the client is told the provider refused the account', async (t) => {
+  const [a, b] = await mocks(t)
+  const revoked = {
+    deployments: [
+      { name: 'a', baseUrl: a.url, apiKeyEnv: 'KEY_REVOKED', weight: 1 },
+      { name: 'b', baseUrl: b.url, apiKeyEnv: 'KEY_REVOKED', weight: 1 },
+    ],
+  }
+  const { openai } = await gatewayWith(t, { providers: { openai: revoked }, balancing: { seed: 1, cooldownMs: 1_000 } }, undefined, {
+    KEY_REVOKED: 'sk-invalid-revoked-0123',
+  })
+  const refused = await ask(openai, 'Hello').then(
+    () => undefined,
+    (err: unknown) => err,
+  )
+  t.match(refused, { status: 502, error: { code: 'upstream_account_refused' } })
+  t.equal(a.requests.length + b.requests.length, 2, 'each deployment was tried once')
+})
