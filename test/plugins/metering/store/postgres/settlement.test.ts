@@ -18,8 +18,14 @@ t.test('a settlement committed twice charges once and shrinks its lease once', {
   await sql.migrate(meteringMigrations)
   const charged = entry('r1', 400)
   // This gateway's lease on the month: 10,000 µ$ reserved, of which the request held 1,000.
-  await sql.query(`INSERT INTO metering_holds (request_id, project_id, month, micros, owner) VALUES ('lease-a', $1, $2, 10000, 'a')`, [charged.projectId, charged.month])
-  await sql.query(`INSERT INTO metering_budgets (project_id, month, used_micros, reserved_micros) VALUES ($1, $2, 0, 10000)`, [charged.projectId, charged.month])
+  await sql.query(`INSERT INTO metering_holds (request_id, project_id, month, micros, owner) VALUES ('lease-a', $1, $2, 10000, 'a')`, [
+    charged.projectId,
+    charged.month,
+  ])
+  await sql.query(`INSERT INTO metering_budgets (project_id, month, used_micros, reserved_micros) VALUES ($1, $2, 0, 10000)`, [
+    charged.projectId,
+    charged.month,
+  ])
   const settlement: Settlement = { entry: charged, limitMicros: 1_000_000, lease: { id: 'lease-a', month: charged.month, micros: 1_000 } }
 
   await settleBatch(sql, [settlement], undefined)
