@@ -8,7 +8,7 @@ import { limitedBody, parseJsonBody, readBody } from './body.ts'
 import type { Chain } from '../pipeline/chain.ts'
 import type { Clock } from '../kit/clock.ts'
 import type { CoreConfig } from '../config.ts'
-import type { CompletedContext, KeyEnv, Outcome, RequestContext } from '../pipeline/context.ts'
+import type { CompletedContext, Outcome, RequestContext } from '../pipeline/context.ts'
 import type { AiRequest } from '../pipeline/ai-request.ts'
 import type { ParsedAiBody } from '../pipeline/dialect.ts'
 import { parseAiBody } from './ai-body.ts'
@@ -28,6 +28,7 @@ import type { Reply } from './reply.ts'
 import { outcomeOf, render, type Finish } from './render.ts'
 import { clientRequestIdOf, requestId } from './request-id.ts'
 import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from '../request-log.ts'
+import { ServedContext } from './request-context.ts'
 import { requestTarget } from './request-target.ts'
 import { sendError } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
@@ -223,41 +224,23 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     traceParent: TraceParent | undefined,
     span: RequestContext['span'],
   ): RequestContext {
-    let child: Logger | undefined
-    let childEnv: KeyEnv | null | undefined
-    const context: RequestContext = {
+    return new ServedContext(
+      logPolicy,
       id,
-      requestId: exposedId,
+      exposedId,
       receivedAt,
-      method: req.method ?? 'GET',
-      path: route.path,
+      req.method ?? 'GET',
       route,
       params,
       query,
-      headers: req.headers,
-      clientIp: req.socket.remoteAddress ?? '',
-      body: bodyOf(route, body),
-      ai: aiOf(route, body),
+      req.headers,
+      req.socket.remoteAddress ?? '',
+      bodyOf(route, body),
+      aiOf(route, body),
       signal,
       traceParent,
       span,
-      // Made on first use (most requests log nothing below the configured level), and again once
-      // the key's environment is known, which sets its level.
-      get log() {
-        const env = context.caller?.env ?? null
-        if (child === undefined || childEnv !== env) {
-          child = logPolicy.loggerFor(exposedId, id, env, context.ai)
-          childEnv = env
-        }
-        return child
-      },
-      state: {},
-      responseHeaders: {},
-      trailerNames: [],
-      doneFields: {},
-      streamedText: '',
-    }
-    return context
+    )
   }
 
   const settled = () => {
