@@ -147,7 +147,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       const durationMs = performance.now() - started
       const status = statusClass(finish.status)
       metrics.countRequest(routeName, status, finish.reason)
-      metrics.duration.observe({ route: routeName, status_class: status }, durationMs / 1000)
+      metrics.observeDuration(routeName, status, durationMs / 1000)
       metrics.leave(routeName)
       if (ctx !== undefined) {
         const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
