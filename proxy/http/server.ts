@@ -88,6 +88,13 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
   }
 
+  // One listener for every answer rather than a closure per request: the controller is in `open`.
+  function onClose(this: ServerResponse): void {
+    const controller = open.get(this)
+    open.delete(this)
+    if (!this.writableFinished) controller?.abort(new Error('client disconnected'))
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAt = clock.now()
     const started = performance.now()
@@ -116,10 +123,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     let stoppedBy: string | undefined
     const controller = new AbortController()
     open.set(res, controller)
-    res.on('close', () => {
-      open.delete(res)
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'))
-    })
+    res.on('close', onClose)
     if (draining) res.setHeader('connection', 'close')
     try {
       const probe = found !== undefined && 'route' in found && found.route.probe === true
