@@ -135,7 +135,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt, exposedId, traceParent, span)
       if (route.dialect !== undefined) Object.assign(ctx.responseHeaders, (body as ParsedAiBody).headers)
       if (route.kind !== 'open') {
-        const stop = await chain.runRequest(ctx)
+        const running = chain.runRequest(ctx)
+        const stop = running instanceof Promise ? await running : running
         if (stop !== undefined) {
           stoppedBy = stop.stoppedBy
           if (stop.reply.kind !== 'completion')
