@@ -70,6 +70,7 @@ const BY_CORE_FILE: Readonly<Record<string, Rule>> = {
   'body.ts': 'accept',
   'request-target.ts': 'accept',
   'request-id.ts': 'accept',
+  'request-context.ts': 'accept',
   'routes.ts': 'accept',
   'chain.ts': 'accept',
   'trace-context.ts': 'accept',

@@ -83,9 +83,17 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   registerCommitMetrics(metrics.registry, { lmdb: store.commits, postgres: shared.database?.commits })
   const pool = createPool(core.pool, metrics.registry)
   const background = new Set<Promise<unknown>>()
+  // One then, not catch and finally: work is tracked per request (a cache write, a charge), and
+  // each of those two makes a promise and closures of its own.
   const track = (work: Promise<unknown>) => {
     background.add(work)
-    work.catch((err: unknown) => log.error({ err }, 'background work failed')).finally(() => background.delete(work))
+    work.then(
+      () => background.delete(work),
+      (err: unknown) => {
+        log.error({ err }, 'background work failed')
+        background.delete(work)
+      },
+    )
   }
 
   const entries: Array<{ plugin: GatewayPlugin; hooks: PluginHooks }> = []

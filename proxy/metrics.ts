@@ -13,6 +13,8 @@ export interface CoreMetrics {
   /** Counts an answered request in `requests`. */
   countRequest(route: string, statusClass: string, reason: string): void
   readonly duration: Histogram<'route' | 'status_class'>
+  /** Observes an answered request's time in `duration`. */
+  observeDuration(route: string, statusClass: string, seconds: number): void
   /** A request of the route was accepted: counted in tollgate_requests_in_flight until it leaves. */
   enter(route: string): void
   leave(route: string): void
@@ -71,6 +73,19 @@ export function boundCounter<L extends string>(config: Omit<CounterConfiguration
   }
 }
 
+/**
+ * The map under `key`, made the first time. The request path finds each label set's bound count
+ * or child through maps nested by label, which builds no key string and no labels object.
+ */
+function mapIn<V>(maps: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let map = maps.get(key)
+  if (map === undefined) {
+    map = new Map()
+    maps.set(key, map)
+  }
+  return map
+}
+
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
 
 export function createMetrics(): CoreMetrics {
@@ -86,7 +101,15 @@ export function createMetrics(): CoreMetrics {
     labelNames: ['route', 'status_class', 'reason'],
     registers: [registry],
   })
-  const answered = new Map<string, BoundCount>()
+  const answered = new Map<string, Map<string, Map<string, BoundCount>>>()
+  const duration = new Histogram({
+    name: 'tollgate_request_duration_seconds',
+    help: 'Time from accepting a request to its last byte.',
+    labelNames: ['route', 'status_class'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  })
+  const durations = new Map<string, Map<string, Histogram.Internal<'route' | 'status_class'>>>()
   // Plain numbers per route, read into the gauge when it is scraped.
   const inFlight = new Map<string, number>()
   new Gauge({
@@ -102,21 +125,24 @@ export function createMetrics(): CoreMetrics {
     registry,
     requests: requests.counter,
     countRequest(route, statusClass, reason) {
-      const key = `${route} ${statusClass} ${reason}`
-      let count = answered.get(key)
+      const byReason = mapIn(mapIn(answered, route), statusClass)
+      let count = byReason.get(reason)
       if (count === undefined) {
         count = requests.bind({ route, status_class: statusClass, reason })
-        answered.set(key, count)
+        byReason.set(reason, count)
       }
       count.inc()
     },
-    duration: new Histogram({
-      name: 'tollgate_request_duration_seconds',
-      help: 'Time from accepting a request to its last byte.',
-      labelNames: ['route', 'status_class'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-      registers: [registry],
-    }),
+    duration,
+    observeDuration(route, statusClass, seconds) {
+      const byStatus = mapIn(durations, route)
+      let child = byStatus.get(statusClass)
+      if (child === undefined) {
+        child = duration.labels(route, statusClass)
+        byStatus.set(statusClass, child)
+      }
+      child.observe(seconds)
+    },
     enter: (route) => inFlight.set(route, (inFlight.get(route) ?? 0) + 1),
     leave: (route) => inFlight.set(route, inFlight.get(route)! - 1),
     pluginFailures: new Counter({
@@ -148,6 +174,8 @@ export function createMetrics(): CoreMetrics {
   }
 }
 
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx']
+
 export function statusClass(status: number): string {
-  return `${Math.floor(status / 100)}xx`
+  return STATUS_CLASSES[Math.floor(status / 100) - 1] ?? `${Math.floor(status / 100)}xx`
 }

@@ -23,7 +23,7 @@ interface EnvPolicy {
   readonly line: RequestLine | undefined
 }
 
-interface RequestLogPolicy {
+export interface RequestLogPolicy {
   /**
    * The request's logger, made when first used; a production key's writes errors only. Its lines
    * carry `reqId` (the `x-request-id` answered) and, when the client chose that id, the gateway's

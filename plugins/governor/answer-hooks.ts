@@ -13,6 +13,8 @@
 import type { ToolCall } from '../../proxy/pipeline/ai-request.ts'
 import type { CompletionResult, StreamChunk } from '../../proxy/pipeline/completion.ts'
 import type { RequestContext } from '../../proxy/pipeline/context.ts'
+import type { AuthState } from '../auth/state.ts'
+import type { GovernorState } from './state.ts'
 import { OverloadedError, type GatewayError } from '../../proxy/pipeline/errors.ts'
 import { GovernorBlockedError, GovernorResponseBlockedError } from './errors.ts'
 import type { StreamEnd } from '../../proxy/pipeline/plugin.ts'
@@ -130,6 +132,69 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
     )
   }
 
+  /** The checks of a governed request's whole answer, its record, and the answer withheld when strict mode stops it. */
+  async function checkAnswer(ctx: RequestContext, result: CompletionResult, state: GovernorState, auth: AuthState): Promise<WholeReply | undefined> {
+    const { governor } = auth.project
+    // A guarded stream is already sent, each part checked on its way; it is scanned whole for
+    // the record, as the model generated it (the result holds what was sent). Any other answer
+    // (JSON, a cache hit) is not sent yet and can still be withheld or redacted. (A stream with
+    // neither strict mode nor redaction has no guard, and there is nothing to withhold or redact
+    // in it.) Tool calls' arguments are scanned too (assessAnswer); a guarded stream's were held,
+    // checked and redacted at its end.
+    const guard = guards.get(ctx)
+    const assessment =
+      guard === undefined
+        ? await assessAnswer(ctx, result.text, result.toolCalls?.map((call) => call.arguments) ?? [], ctx.signal)
+        : (endAssessments.get(ctx) ?? (await assessAnswer(ctx, guard.text, guard.toolCallInputs, ctx.signal)))
+    const { verdict } = assessment
+    const [findings = [], ...inToolCalls] = assessment.findings
+    const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))
+    const withheld = guard === undefined && governor.strictMode && stopping.length > 0
+    let redacted = guard?.redacted ?? []
+    let redactedInToolCalls = guard?.toolCallsRedacted ?? []
+    if (guard === undefined && governor.redactOutput && !withheld) {
+      const out = redact(result.text, 0, result.text.length, findings)
+      result.text = out.text
+      redacted = out.spans
+      if (result.toolCalls !== undefined) {
+        const calls = result.toolCalls.map((call, i) => ({ call, out: redactJson(call.arguments, inToolCalls[i] ?? []) }))
+        result.toolCalls = calls.map(({ call, out }) => ({ ...call, arguments: out.text }))
+        redactedInToolCalls = calls.map(({ out }) => out.spans)
+      }
+    }
+    const exposed =
+      isExposed(findings, redacted) ||
+      inToolCalls.some((found, i) => isExposed(found, redactedInToolCalls[i] ?? [])) ||
+      assessment.ruleMatches.some((m) => isBlockingSeverity(m.rule.severity))
+    ctx.state.governor = { ...state, output: { riskLevel: verdict.level, violations: verdict.violations.length, storable: !withheld && !exposed } }
+    Object.assign(ctx.responseHeaders, outputHeaders(verdict))
+    // An answer that opens no violation (nothing, or only dates and links) adds nothing to the
+    // trail: the request's record already stands for it.
+    const record =
+      verdict.violations.length === 0
+        ? undefined
+        : await deps.trail.append(
+            buildAuditEntry(
+              governedCall(ctx, auth, state.metadata, 'output', state.auditId, deps.clock),
+              assessment,
+              answerDecision(verdict, withheld),
+              deps.newId,
+              undefined,
+            ),
+          )
+    ctx.doneFields.governor = { outputViolations: verdict.violations.length, outputRiskLevel: verdict.level, outputAuditId: record?.id ?? null }
+    if (!withheld || record === undefined) return undefined
+    Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
+    return Reply.error(
+      new GovernorBlockedError(
+        `The model's answer was withheld: strict mode does not let out an answer with high or critical findings (${stopping.map((v) => v.category).join(', ')}). The audit record ${record.id} lists the reasons.`,
+        record.id,
+        verdict.level,
+        blockedSummary(verdict),
+      ),
+    )
+  }
+
   return {
     onStreamChunk(ctx: RequestContext, chunk: StreamChunk): StreamChunk | Promise<StreamChunk> | undefined {
       const guard = guardOf(ctx)
@@ -157,69 +222,13 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       return { text: held.text, arguments: calls.arguments }
     },
 
-    async onAnswer(ctx: RequestContext, result: CompletionResult): Promise<WholeReply | undefined> {
+    // Not async: most requests are not governed, and an async hook costs them a promise and a
+    // suspended frame for nothing.
+    onAnswer(ctx: RequestContext, result: CompletionResult): Promise<WholeReply | undefined> | undefined {
       const state = ctx.state.governor
       const auth = ctx.state.auth
       if (state === undefined || auth === undefined) return undefined
-      const { governor } = auth.project
-      // A guarded stream is already sent, each part checked on its way; it is scanned whole for
-      // the record, as the model generated it (the result holds what was sent). Any other answer
-      // (JSON, a cache hit) is not sent yet and can still be withheld or redacted. (A stream with
-      // neither strict mode nor redaction has no guard, and there is nothing to withhold or redact
-      // in it.) Tool calls' arguments are scanned too (assessAnswer); a guarded stream's were held,
-      // checked and redacted at its end.
-      const guard = guards.get(ctx)
-      const assessment =
-        guard === undefined
-          ? await assessAnswer(ctx, result.text, result.toolCalls?.map((call) => call.arguments) ?? [], ctx.signal)
-          : (endAssessments.get(ctx) ?? (await assessAnswer(ctx, guard.text, guard.toolCallInputs, ctx.signal)))
-      const { verdict } = assessment
-      const [findings = [], ...inToolCalls] = assessment.findings
-      const stopping = verdict.violations.filter((v) => isBlockingSeverity(v.severity))
-      const withheld = guard === undefined && governor.strictMode && stopping.length > 0
-      let redacted = guard?.redacted ?? []
-      let redactedInToolCalls = guard?.toolCallsRedacted ?? []
-      if (guard === undefined && governor.redactOutput && !withheld) {
-        const out = redact(result.text, 0, result.text.length, findings)
-        result.text = out.text
-        redacted = out.spans
-        if (result.toolCalls !== undefined) {
-          const calls = result.toolCalls.map((call, i) => ({ call, out: redactJson(call.arguments, inToolCalls[i] ?? []) }))
-          result.toolCalls = calls.map(({ call, out }) => ({ ...call, arguments: out.text }))
-          redactedInToolCalls = calls.map(({ out }) => out.spans)
-        }
-      }
-      const exposed =
-        isExposed(findings, redacted) ||
-        inToolCalls.some((found, i) => isExposed(found, redactedInToolCalls[i] ?? [])) ||
-        assessment.ruleMatches.some((m) => isBlockingSeverity(m.rule.severity))
-      ctx.state.governor = { ...state, output: { riskLevel: verdict.level, violations: verdict.violations.length, storable: !withheld && !exposed } }
-      Object.assign(ctx.responseHeaders, outputHeaders(verdict))
-      // An answer that opens no violation (nothing, or only dates and links) adds nothing to the
-      // trail: the request's record already stands for it.
-      const record =
-        verdict.violations.length === 0
-          ? undefined
-          : await deps.trail.append(
-              buildAuditEntry(
-                governedCall(ctx, auth, state.metadata, 'output', state.auditId, deps.clock),
-                assessment,
-                answerDecision(verdict, withheld),
-                deps.newId,
-                undefined,
-              ),
-            )
-      ctx.doneFields.governor = { outputViolations: verdict.violations.length, outputRiskLevel: verdict.level, outputAuditId: record?.id ?? null }
-      if (!withheld || record === undefined) return undefined
-      Object.assign(ctx.responseHeaders, governorHeaders(verdict, record.id))
-      return Reply.error(
-        new GovernorBlockedError(
-          `The model's answer was withheld: strict mode does not let out an answer with high or critical findings (${stopping.map((v) => v.category).join(', ')}). The audit record ${record.id} lists the reasons.`,
-          record.id,
-          verdict.level,
-          blockedSummary(verdict),
-        ),
-      )
+      return checkAnswer(ctx, result, state, auth)
     },
   }
 }

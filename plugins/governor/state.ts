@@ -56,7 +56,7 @@ declare module '../../proxy/pipeline/project.ts' {
   }
 }
 
-interface GovernorState {
+export interface GovernorState {
   /** What the request was governed with: its governorMetadata, or what governed-metadata.ts implies for it. */
   readonly metadata: GovernorMetadata
   readonly auditId: string

@@ -1,11 +1,12 @@
 // Per deployment, what it was asked, how often it failed and how often it was rested. The label is
 // the deployment's configured name, never its URL or key, so the label sets stay few and safe.
-import { Counter, type Registry } from 'prom-client'
+import type { Registry } from 'prom-client'
+import { boundCounter, type BoundCount } from '../../proxy/metrics.ts'
 
 export interface DeploymentMetrics {
-  readonly requests: Counter.Internal
-  readonly errors: Counter.Internal
-  readonly cooldowns: Counter.Internal
+  readonly requests: BoundCount
+  readonly errors: BoundCount
+  readonly cooldowns: BoundCount
 }
 
 export interface DeploymentCounters {
@@ -15,19 +16,20 @@ export interface DeploymentCounters {
 
 export function deploymentCounters(metrics: Registry): DeploymentCounters {
   const labelNames = ['provider', 'deployment'] as const
-  const requests = new Counter({
+  // Bound counters: a prom-client child still builds its label set's key on every increment.
+  const requests = boundCounter({
     name: 'tollgate_deployment_requests_total',
     help: 'Calls sent to each provider deployment, retries included.',
     labelNames,
     registers: [metrics],
   })
-  const errors = new Counter({
+  const errors = boundCounter({
     name: 'tollgate_deployment_errors_total',
     help: 'Calls to each provider deployment that failed before an answer began.',
     labelNames,
     registers: [metrics],
   })
-  const cooldowns = new Counter({
+  const cooldowns = boundCounter({
     name: 'tollgate_deployment_cooldowns_total',
     help: 'Times each provider deployment was rested after a failure or a 429.',
     labelNames,
@@ -36,7 +38,7 @@ export function deploymentCounters(metrics: Registry): DeploymentCounters {
   return {
     of(provider, deployment) {
       const labels = { provider, deployment }
-      return { requests: requests.labels(labels), errors: errors.labels(labels), cooldowns: cooldowns.labels(labels) }
+      return { requests: requests.bind(labels), errors: errors.bind(labels), cooldowns: cooldowns.bind(labels) }
     },
   }
 }

@@ -28,6 +28,7 @@ export class RoutedCall implements UpstreamCall, CallObserver {
   /** The candidate that served, when it was not the first. */
   #fallback: Candidate | undefined
 
+  /** `shape` is the call's own (made for it alone): the call adds the prompt's count to it. */
   constructor(
     candidates: readonly Candidate[],
     shape: Omit<RequestShape, 'promptTokens'>,
@@ -67,10 +68,11 @@ export class RoutedCall implements UpstreamCall, CallObserver {
       if (decision !== undefined) decision.promptTokens = counted
       this.#ctx.responseHeaders[PROMPT_TOKENS_HEADER] = String(counted)
     }
+    // The shape was made for this call alone: the count goes into it rather than into a copy.
+    const shape = this.#shape as RequestShape & { promptTokens: number }
+    shape.promptTokens = this.#promptTokens
     const traceHeaders = this.#ctx.upstreamTraceHeaders
-    return traceHeaders === undefined
-      ? { ...this.#shape, promptTokens: this.#promptTokens }
-      : { ...this.#shape, promptTokens: this.#promptTokens, traceHeaders }
+    return traceHeaders === undefined ? shape : { ...shape, traceHeaders }
   }
 
   onServed(candidate: Candidate): void {

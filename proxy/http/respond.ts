@@ -6,22 +6,35 @@ import type { GatewayError } from '../pipeline/errors.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
+// Each send takes `headers` as its own (every caller builds them for this answer) and adds the
+// content headers to it: a copy per answer would only be thrown away. A name already there keeps
+// its place and takes the new value, as in a spread.
+type AnswerHeaders = Record<string, string | number>
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return
   const payload = JSON.stringify(body)
-  res.writeHead(status, { ...headers, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(payload) })
+  const all: AnswerHeaders = headers
+  all['content-type'] = JSON_TYPE
+  all['content-length'] = Buffer.byteLength(payload)
+  res.writeHead(status, all)
   res.end(payload)
 }
 
 export function sendText(res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return
-  res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(body) })
+  const all: AnswerHeaders = headers
+  all['content-type'] = contentType
+  all['content-length'] = Buffer.byteLength(body)
+  res.writeHead(status, all)
   res.end(body)
 }
 
 export function sendBytes(res: ServerResponse, status: number, body: Uint8Array, headers: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return
-  res.writeHead(status, { ...headers, 'content-length': body.byteLength })
+  const all: AnswerHeaders = headers
+  all['content-length'] = body.byteLength
+  res.writeHead(status, all)
   res.end(body)
 }
 

@@ -8,7 +8,7 @@ import { limitedBody, parseJsonBody, readBody } from './body.ts'
 import type { Chain } from '../pipeline/chain.ts'
 import type { Clock } from '../kit/clock.ts'
 import type { CoreConfig } from '../config.ts'
-import type { CompletedContext, KeyEnv, Outcome, RequestContext } from '../pipeline/context.ts'
+import type { CompletedContext, Outcome, RequestContext } from '../pipeline/context.ts'
 import type { AiRequest } from '../pipeline/ai-request.ts'
 import type { ParsedAiBody } from '../pipeline/dialect.ts'
 import { parseAiBody } from './ai-body.ts'
@@ -28,6 +28,7 @@ import type { Reply } from './reply.ts'
 import { outcomeOf, render, type Finish } from './render.ts'
 import { clientRequestIdOf, requestId } from './request-id.ts'
 import { createRequestLogPolicy, minimalRequestFields, verboseRequestFields } from '../request-log.ts'
+import { ServedContext } from './request-context.ts'
 import { requestTarget } from './request-target.ts'
 import { sendError } from './respond.ts'
 import type { Route, RouteTable } from './routes.ts'
@@ -87,6 +88,13 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     }
   }
 
+  // One listener for every answer rather than a closure per request: the controller is in `open`.
+  function onClose(this: ServerResponse): void {
+    const controller = open.get(this)
+    open.delete(this)
+    if (!this.writableFinished) controller?.abort(new Error('client disconnected'))
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAt = clock.now()
     const started = performance.now()
@@ -115,10 +123,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     let stoppedBy: string | undefined
     const controller = new AbortController()
     open.set(res, controller)
-    res.on('close', () => {
-      open.delete(res)
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'))
-    })
+    res.on('close', onClose)
     if (draining) res.setHeader('connection', 'close')
     try {
       const probe = found !== undefined && 'route' in found && found.route.probe === true
@@ -130,7 +135,8 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       ctx = makeContext(req, route, params, target.query, body, controller.signal, id, receivedAt, exposedId, traceParent, span)
       if (route.dialect !== undefined) Object.assign(ctx.responseHeaders, (body as ParsedAiBody).headers)
       if (route.kind !== 'open') {
-        const stop = await chain.runRequest(ctx)
+        const running = chain.runRequest(ctx)
+        const stop = running instanceof Promise ? await running : running
         if (stop !== undefined) {
           stoppedBy = stop.stoppedBy
           if (stop.reply.kind !== 'completion')
@@ -146,7 +152,7 @@ export function createHandler(deps: ServerDeps): RequestHandler {
       const durationMs = performance.now() - started
       const status = statusClass(finish.status)
       metrics.countRequest(routeName, status, finish.reason)
-      metrics.duration.observe({ route: routeName, status_class: status }, durationMs / 1000)
+      metrics.observeDuration(routeName, status, durationMs / 1000)
       metrics.leave(routeName)
       if (ctx !== undefined) {
         const outcome = stoppedBy === undefined ? { ...finish, durationMs } : { ...finish, durationMs, stoppedBy }
@@ -223,41 +229,23 @@ export function createHandler(deps: ServerDeps): RequestHandler {
     traceParent: TraceParent | undefined,
     span: RequestContext['span'],
   ): RequestContext {
-    let child: Logger | undefined
-    let childEnv: KeyEnv | null | undefined
-    const context: RequestContext = {
+    return new ServedContext(
+      logPolicy,
       id,
-      requestId: exposedId,
+      exposedId,
       receivedAt,
-      method: req.method ?? 'GET',
-      path: route.path,
+      req.method ?? 'GET',
       route,
       params,
       query,
-      headers: req.headers,
-      clientIp: req.socket.remoteAddress ?? '',
-      body: bodyOf(route, body),
-      ai: aiOf(route, body),
+      req.headers,
+      req.socket.remoteAddress ?? '',
+      bodyOf(route, body),
+      aiOf(route, body),
       signal,
       traceParent,
       span,
-      // Made on first use (most requests log nothing below the configured level), and again once
-      // the key's environment is known, which sets its level.
-      get log() {
-        const env = context.caller?.env ?? null
-        if (child === undefined || childEnv !== env) {
-          child = logPolicy.loggerFor(exposedId, id, env, context.ai)
-          childEnv = env
-        }
-        return child
-      },
-      state: {},
-      responseHeaders: {},
-      trailerNames: [],
-      doneFields: {},
-      streamedText: '',
-    }
-    return context
+    )
   }
 
   const settled = () => {

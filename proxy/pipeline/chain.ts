@@ -40,20 +40,26 @@ interface StreamEnded<C extends ToolCall> extends StreamChunk {
   readonly toolCalls: readonly C[]
 }
 
+type MaybePromise<T> = T | Promise<T>
+
 interface ChainStop {
   readonly reply: Reply
   readonly stoppedBy: string
 }
 
 export interface Chain {
-  /** Runs onRequest hooks for the route's kind; the first Reply stops the chain. */
-  runRequest(ctx: RequestContext): Promise<ChainStop | undefined>
+  /**
+   * Runs onRequest hooks for the route's kind; the first Reply stops the chain. A promise only
+   * when a hook returned one.
+   */
+  runRequest(ctx: RequestContext): MaybePromise<ChainStop | undefined>
   /**
    * onAnswer hooks until one withholds the answer, then every onAnswered hook: the Reply to send
    * instead of the answer (withheld, or a hook's failure), or undefined to send the answer.
    * `sent`: the answer went out as it came (a live stream), so nothing can stand in its place.
+   * A promise only when a hook returned one.
    */
-  runAnswer(ctx: RequestContext, result: CompletionResult, sent: boolean): Promise<WholeReply | undefined>
+  runAnswer(ctx: RequestContext, result: CompletionResult, sent: boolean): MaybePromise<WholeReply | undefined>
   /**
    * The chunk as the client gets it; throws (or rejects with) a StreamStop when a hook ends the
    * stream. A promise only when a hook returned one; the next chunk must wait for it.
@@ -197,46 +203,76 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
     return current
   }
 
+  // The request and answer hooks run as passChunk runs the chunk hooks: synchronously while they
+  // answer at once, as most do, and from a hook's promise on only once it settles. An async loop
+  // would cost every request a suspended frame and a promise per pass, however few hooks wait.
+
+  /** The onRequest hooks from the `from`th on; the first Reply stops them. */
+  function requestFrom(ctx: RequestContext, hooks: readonly Bound<Hook<'onRequest'>>[], from: number): MaybePromise<ChainStop | undefined> {
+    for (let i = from; i < hooks.length; i++) {
+      const { plugin, hook } = hooks[i]!
+      let reply: Reply | void
+      try {
+        const returned = hook(ctx)
+        if (returned instanceof Promise) {
+          const next = (given: Reply | void) => (given === undefined ? requestFrom(ctx, hooks, i + 1) : { reply: given, stoppedBy: plugin.name })
+          return returned.then(next, (err: unknown) => next(failure(ctx, plugin, 'onRequest', err)))
+        }
+        reply = returned
+      } catch (err) {
+        reply = failure(ctx, plugin, 'onRequest', err)
+      }
+      if (reply !== undefined) return { reply, stoppedBy: plugin.name }
+    }
+    return undefined
+  }
+
+  /** The onAnswer hooks from the `from`th on, until one withholds the answer; then every onAnswered hook. */
+  function answerFrom(ctx: RequestContext, result: CompletionResult, sent: boolean, from: number): MaybePromise<WholeReply | undefined> {
+    for (let i = from; i < onAnswer.length; i++) {
+      const { plugin, hook } = onAnswer[i]!
+      let reply: WholeReply | void
+      try {
+        const returned = hook(ctx, result)
+        if (returned instanceof Promise) {
+          const next = (given: WholeReply | void) => (given !== undefined && !sent ? answeredFrom(ctx, result, given, 0) : answerFrom(ctx, result, sent, i + 1))
+          return returned.then(next, (err: unknown) => next(failure(ctx, plugin, 'onAnswer', err)))
+        }
+        reply = returned
+      } catch (err) {
+        reply = failure(ctx, plugin, 'onAnswer', err)
+      }
+      if (reply !== undefined && !sent) return answeredFrom(ctx, result, reply, 0)
+    }
+    return answeredFrom(ctx, result, undefined, 0)
+  }
+
+  /** The onAnswered hooks from the `from`th on: `withheld`, or a failed hook's Reply. */
+  function answeredFrom(ctx: RequestContext, result: CompletionResult, withheld: WholeReply | undefined, from: number): MaybePromise<WholeReply | undefined> {
+    for (let i = from; i < onAnswered.length; i++) {
+      const { plugin, hook } = onAnswered[i]!
+      try {
+        const returned = hook(ctx, result, withheld)
+        if (returned instanceof Promise) {
+          return returned.then(
+            () => answeredFrom(ctx, result, withheld, i + 1),
+            (err: unknown) => failure(ctx, plugin, 'onAnswered', err) ?? answeredFrom(ctx, result, withheld, i + 1),
+          )
+        }
+      } catch (err) {
+        const reply = failure(ctx, plugin, 'onAnswered', err)
+        if (reply !== undefined) return reply
+      }
+    }
+    return withheld
+  }
+
   return {
-    async runRequest(ctx) {
-      for (const { plugin, hook } of onRequest[ctx.route.kind]) {
-        let reply: Reply | void
-        try {
-          const returned = hook(ctx)
-          // Most hooks answer at once; awaiting only real promises saves a microtask turn per hook.
-          reply = returned instanceof Promise ? await returned : returned
-        } catch (err) {
-          reply = failure(ctx, plugin, 'onRequest', err)
-        }
-        if (reply !== undefined) return { reply, stoppedBy: plugin.name }
-      }
-      return undefined
+    runRequest(ctx) {
+      return requestFrom(ctx, onRequest[ctx.route.kind], 0)
     },
-    async runAnswer(ctx, result, sent) {
-      let withheld: WholeReply | undefined
-      for (const { plugin, hook } of onAnswer) {
-        let reply: WholeReply | void
-        try {
-          const returned = hook(ctx, result)
-          reply = returned instanceof Promise ? await returned : returned
-        } catch (err) {
-          reply = failure(ctx, plugin, 'onAnswer', err)
-        }
-        if (reply !== undefined && !sent) {
-          withheld = reply
-          break
-        }
-      }
-      for (const { plugin, hook } of onAnswered) {
-        try {
-          const returned = hook(ctx, result, withheld)
-          if (returned instanceof Promise) await returned
-        } catch (err) {
-          const reply = failure(ctx, plugin, 'onAnswered', err)
-          if (reply !== undefined) return reply
-        }
-      }
-      return withheld
+    runAnswer(ctx, result, sent) {
+      return answerFrom(ctx, result, sent, 0)
     },
     runStreamChunk(ctx, chunk) {
       return passChunk(ctx, chunk, 0)

@@ -90,8 +90,13 @@ class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
   #controller: Dispatcher.DispatchController | undefined
   #started: ((response: UpstreamResponse) => void) | undefined
   #failed: ((err: unknown) => void) | undefined
-  /** Bytes arrived and not yet read. */
-  #pending: Buffer[] = []
+  /**
+   * Bytes arrived and not yet read: a chunk on its own, or all of them in an array made once a
+   * second one comes. A read mostly finds one chunk, and an array per read would be garbage at
+   * once.
+   */
+  #pendingFirst: Buffer | undefined
+  #pendingMore: Buffer[] | undefined
   #pendingBytes = 0
   #ended = false
   #error: unknown
@@ -126,7 +131,9 @@ class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#discarding) return
-    this.#pending.push(chunk)
+    if (this.#pendingFirst === undefined) this.#pendingFirst = chunk
+    else if (this.#pendingMore === undefined) this.#pendingMore = [this.#pendingFirst, chunk]
+    else this.#pendingMore.push(chunk)
     this.#pendingBytes += chunk.length
     if (this.#pendingBytes > HIGH_WATER_BYTES && this.#wake === undefined && this.#decoder !== undefined) controller.pause()
     this.#wakeReader()
@@ -165,9 +172,9 @@ class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
   }
 
   #take(): Buffer {
-    const pending = this.#pending
-    const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending, this.#pendingBytes)
-    this.#pending = []
+    const more = this.#pendingMore
+    const bytes = more === undefined ? this.#pendingFirst! : Buffer.concat(more, this.#pendingBytes)
+    this.#pendingFirst = this.#pendingMore = undefined
     this.#pendingBytes = 0
     return bytes
   }
@@ -206,7 +213,7 @@ class Exchange implements Dispatcher.DispatchHandler, UpstreamResponse {
 
   async dump(): Promise<void> {
     this.#discarding = true
-    this.#pending = []
+    this.#pendingFirst = this.#pendingMore = undefined
     this.#pendingBytes = 0
     // Best effort: a body that fails while being discarded has already freed its socket.
     while (!this.#ended && this.#error === undefined) await this.#arrival()

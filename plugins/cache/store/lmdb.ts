@@ -71,8 +71,13 @@ export function lmdbAnswerStore(store: PluginStore, maxEntries: number): AnswerS
           lastCount -= excess
         }
       })
-      return saved.finally(() => {
+      // then, not finally: finally makes closures and a promise of its own on every write.
+      const forget = () => {
         if (unsaved.get(key) === answer) unsaved.delete(key)
+      }
+      return saved.then(forget, (err: unknown) => {
+        forget()
+        throw err
       })
     },
     removeIfStoredAt(key, storedAt) {
