@@ -21,7 +21,11 @@ export interface CoreMetrics {
   readonly pluginFailures: Counter<'plugin'>
   readonly shortCircuits: Counter<'plugin' | 'reason'>
   readonly upstreamDuration: Histogram<'provider' | 'model' | 'outcome'>
+  /** Observes a model call's time in `upstreamDuration`. */
+  observeUpstream(provider: string, model: string, outcome: 'ok' | 'error', seconds: number): void
   readonly upstreamFirstByte: Histogram<'provider' | 'model'>
+  /** Observes a model call's time to its first text in `upstreamFirstByte`. */
+  observeFirstByte(provider: string, model: string, seconds: number): void
 }
 
 /** One label set's count, bound once. */
@@ -110,6 +114,22 @@ export function createMetrics(): CoreMetrics {
     registers: [registry],
   })
   const durations = new Map<string, Map<string, Histogram.Internal<'route' | 'status_class'>>>()
+  const upstreamDuration = new Histogram({
+    name: 'tollgate_upstream_duration_seconds',
+    help: 'Model calls from the first attempt to the last byte, retries included.',
+    labelNames: ['provider', 'model', 'outcome'],
+    buckets: UPSTREAM_BUCKETS,
+    registers: [registry],
+  })
+  const upstreamCalls = new Map<string, Map<string, Map<string, Histogram.Internal<'provider' | 'model' | 'outcome'>>>>()
+  const upstreamFirstByte = new Histogram({
+    name: 'tollgate_upstream_first_byte_seconds',
+    help: 'Model calls from the first attempt to the first text (the whole answer for non-streamed calls).',
+    labelNames: ['provider', 'model'],
+    buckets: UPSTREAM_BUCKETS,
+    registers: [registry],
+  })
+  const firstBytes = new Map<string, Map<string, Histogram.Internal<'provider' | 'model'>>>()
   // Plain numbers per route, read into the gauge when it is scraped.
   const inFlight = new Map<string, number>()
   new Gauge({
@@ -157,20 +177,26 @@ export function createMetrics(): CoreMetrics {
       labelNames: ['plugin', 'reason'],
       registers: [registry],
     }),
-    upstreamDuration: new Histogram({
-      name: 'tollgate_upstream_duration_seconds',
-      help: 'Model calls from the first attempt to the last byte, retries included.',
-      labelNames: ['provider', 'model', 'outcome'],
-      buckets: UPSTREAM_BUCKETS,
-      registers: [registry],
-    }),
-    upstreamFirstByte: new Histogram({
-      name: 'tollgate_upstream_first_byte_seconds',
-      help: 'Model calls from the first attempt to the first text (the whole answer for non-streamed calls).',
-      labelNames: ['provider', 'model'],
-      buckets: UPSTREAM_BUCKETS,
-      registers: [registry],
-    }),
+    upstreamDuration,
+    observeUpstream(provider, model, outcome, seconds) {
+      const byOutcome = mapIn(mapIn(upstreamCalls, provider), model)
+      let child = byOutcome.get(outcome)
+      if (child === undefined) {
+        child = upstreamDuration.labels(provider, model, outcome)
+        byOutcome.set(outcome, child)
+      }
+      child.observe(seconds)
+    },
+    upstreamFirstByte,
+    observeFirstByte(provider, model, seconds) {
+      const byModel = mapIn(firstBytes, provider)
+      let child = byModel.get(model)
+      if (child === undefined) {
+        child = upstreamFirstByte.labels(provider, model)
+        byModel.set(model, child)
+      }
+      child.observe(seconds)
+    },
   }
 }
 

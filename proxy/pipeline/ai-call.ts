@@ -54,13 +54,12 @@ export async function callModel(ctx: RequestContext, res: ServerResponse, deps: 
     ctx.upstreamMs = performance.now() - started
     // Read at the end: a fallback may have served instead of the route's first choice.
     const served = ctx.servedBy ?? decision
-    const labels = { provider: served.provider, model: modelCatalog().metricName(served.model) }
-    deps.metrics.upstreamDuration.observe({ ...labels, outcome }, ctx.upstreamMs / 1000)
+    deps.metrics.observeUpstream(served.provider, modelCatalog().metricName(served.model), outcome, ctx.upstreamMs / 1000)
   }
   const firstByte = () => {
     ctx.firstByteMs = performance.now() - started
     const served = ctx.servedBy ?? decision
-    deps.metrics.upstreamFirstByte.observe({ provider: served.provider, model: modelCatalog().metricName(served.model) }, ctx.firstByteMs / 1000)
+    deps.metrics.observeFirstByte(served.provider, modelCatalog().metricName(served.model), ctx.firstByteMs / 1000)
   }
   const span = deps.tracing === undefined || ctx.span === undefined ? undefined : deps.tracing.startProviderCall(ctx.span, decision, ctx.ai?.maxTokens)
   if (span !== undefined) ctx.upstreamTraceHeaders = deps.tracing!.headersFor(span, ctx.traceParent?.tracestate)
