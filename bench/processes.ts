@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url'
 import type { ChildMessage, ParentMessage } from './child-message.ts'
 import { pinnedCommand } from './pinning.ts'
 
-const READY_TIMEOUT_MS = 30_000
+// A gateway boots its detectors and stores: on a loaded two-core machine that took over 30 s about once in five starts.
+const READY_TIMEOUT_MS = 90_000
 const STOP_GRACE_MS = 5_000
 const ANSWER_TIMEOUT_MS = 5_000
 
