@@ -205,21 +205,13 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       return guardOf(ctx)?.holdsToolCalls === true
     },
 
-    // Once per stream, so a promise costs nothing here; the scans may have gone to the pool. The
-    // whole answer is assessed here for the record (onAnswer takes it), and that scan answers for
-    // the guard's last window too: a scan of its own would cost the stream one more, most of what
+    // Not async: a stream without a guard (most are) ends without a promise. A guarded one's whole
+    // answer is assessed here for the record (onAnswer takes it), and that scan answers for the
+    // guard's last window too: a scan of its own would cost the stream one more, most of what
     // strict mode adds to a short answer being its scans.
-    async onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
+    onStreamEnd(ctx: RequestContext, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> | undefined {
       const guard = guards.get(ctx)
-      if (guard === undefined) return undefined
-      const inputs = toolCalls.map((call) => call.arguments)
-      const assessment = await assessAnswer(ctx, guard.text, inputs, ctx.signal).catch(stopUnchecked)
-      endAssessments.set(ctx, assessment)
-      const held = passOn(ctx, guard, await guard.end(scanOfWhole(guard.text, assessment.findings[0] ?? [])))
-      if (toolCalls.length === 0) return held
-      const calls = await guard.releaseToolCalls(inputs)
-      if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
-      return { text: held.text, arguments: calls.arguments }
+      return guard === undefined ? undefined : endGuarded(ctx, guard, toolCalls)
     },
 
     // Not async: most requests are not governed, and an async hook costs them a promise and a
@@ -230,5 +222,17 @@ export function createAnswerHooks(deps: AnswerHooksDeps) {
       if (state === undefined || auth === undefined) return undefined
       return checkAnswer(ctx, result, state, auth)
     },
+  }
+
+  /** The end of a guarded stream: the whole answer assessed, the held text and tool calls let out or stopped. */
+  async function endGuarded(ctx: RequestContext, guard: StreamGuard, toolCalls: readonly ToolCall[]): Promise<StreamEnd | undefined> {
+    const inputs = toolCalls.map((call) => call.arguments)
+    const assessment = await assessAnswer(ctx, guard.text, inputs, ctx.signal).catch(stopUnchecked)
+    endAssessments.set(ctx, assessment)
+    const held = passOn(ctx, guard, await guard.end(scanOfWhole(guard.text, assessment.findings[0] ?? [])))
+    if (toolCalls.length === 0) return held
+    const calls = await guard.releaseToolCalls(inputs)
+    if (calls.kind === 'stop') throw stopped(ctx, guard, toolCalls, calls.found)
+    return { text: held.text, arguments: calls.arguments }
   }
 }

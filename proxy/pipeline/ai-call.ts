@@ -125,7 +125,8 @@ export async function deliverCompletion(ctx: RequestContext, res: ServerResponse
   // Its own copy: onAnswer hooks may replace the text, and a replayed answer may be shared.
   const result = { ...given }
   ctx.result = result
-  const replaced = await deps.chain.runAnswer(ctx, result, false)
+  const answered = deps.chain.runAnswer(ctx, result, false)
+  const replaced = answered instanceof Promise ? await answered : answered
   if (replaced !== undefined) return render(ctx, res, replaced)
   const reason: Outcome = result.cacheHit ? 'cache_hit' : 'ok'
   const format = formatOf(ctx)
@@ -314,7 +315,8 @@ async function streamAnswer(
       if (written !== undefined) await written
     }
     toolCalls = assembleToolCalls(toolCallPieces)
-    const ended = await deps.chain.runStreamEnd(ctx, toolCalls)
+    const ending = deps.chain.runStreamEnd(ctx, toolCalls)
+    const ended = ending instanceof Promise ? await ending : ending
     // The held text came before the tool calls, and goes out before them.
     send(ended.text)
     sentCalls = holdToolCalls ? ended.toolCalls : toolCalls
@@ -352,7 +354,8 @@ async function streamAnswer(
   if (span !== undefined) endProviderCall(span, result.model, result.usage)
   ctx.result = result
   // A stream's status is sent; a Reply from the hooks cannot replace it any more.
-  await deps.chain.runAnswer(ctx, result, true)
+  const answered = deps.chain.runAnswer(ctx, result, true)
+  if (answered instanceof Promise) await answered
   sse.close(frames.close(result), { ...(modelAsTrailer && { [MODEL_HEADER]: modelHeaderOf(result) }), ...lateHeaders(ctx, result), ...trailersOf(ctx) })
   return { status: 200, reason: 'ok' }
 }

@@ -24,7 +24,7 @@ import { ConfigError } from '../config.ts'
 import type { CompletedContext, RequestContext, RouteKind } from './context.ts'
 import { GatewayError, InternalError, toGatewayError } from './errors.ts'
 import type { CoreMetrics } from '../metrics.ts'
-import type { GatewayPlugin, PluginHooks } from './plugin.ts'
+import type { GatewayPlugin, PluginHooks, StreamEnd } from './plugin.ts'
 import { Reply, type WholeReply } from '../http/reply.ts'
 import { StreamStop } from './stream-stop.ts'
 import { tracedHook, type Tracing } from '../tracing.ts'
@@ -71,10 +71,20 @@ export interface Chain {
    * The text hooks still held when the model finished, and the tool calls as the hooks let them
    * out (their arguments possibly rewritten); rejects with a StreamStop like runStreamChunk.
    */
-  runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): Promise<StreamEnded<C>>
+  runStreamEnd<C extends ToolCall>(ctx: RequestContext, toolCalls: readonly C[]): MaybePromise<StreamEnded<C>>
   runComplete(ctx: CompletedContext): void
   /** The plugins' fields on the request's log line. */
   logFields(ctx: CompletedContext, verbose: boolean): Record<string, unknown>
+}
+
+/** The text still held and the tool calls after one end hook: its text after the held, its rewritten arguments in place. */
+function endedWith<C extends ToolCall>(pending: string, calls: readonly C[], ended: StreamEnd | void | undefined): StreamEnded<C> {
+  if (ended === undefined) return { text: pending, toolCalls: calls }
+  const rewritten = ended.arguments
+  return {
+    text: pending + ended.text,
+    toolCalls: rewritten === undefined ? calls : calls.map((call, i) => ({ ...call, arguments: rewritten[i] ?? call.arguments })),
+  }
 }
 
 export function assertPluginRules(plugins: readonly GatewayPlugin[]): void {
@@ -207,6 +217,54 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
   // answer at once, as most do, and from a hook's promise on only once it settles. An async loop
   // would cost every request a suspended frame and a promise per pass, however few hooks wait.
 
+  /**
+   * The stream's end from the `from`th plugin on: what earlier plugins released passes this one's
+   * chunk hook (unless `chunkPassed`, when its promise already did), then its end hook runs. A
+   * failed step skips the rest of that plugin's, as streamFailure decides.
+   */
+  function streamEndFrom<C extends ToolCall>(
+    ctx: RequestContext,
+    from: number,
+    held: string,
+    given: readonly C[],
+    chunkPassed: boolean,
+  ): MaybePromise<StreamEnded<C>> {
+    let pending = held
+    let calls = given
+    for (let i = from; i < onStreamPass.length; i++) {
+      const { plugin, chunk, end } = onStreamPass[i]!
+      const failed = (before: string) => (err: unknown) => {
+        streamFailure(ctx, plugin, 'onStreamEnd', err)
+        return streamEndFrom(ctx, i + 1, before, calls, false)
+      }
+      try {
+        if (!(chunkPassed && i === from) && pending !== '' && chunk !== undefined) {
+          const passed = chunk(ctx, { text: pending })
+          if (passed instanceof Promise) {
+            const before = pending
+            return passed.then((out) => streamEndFrom(ctx, i, (out ?? { text: before }).text, calls, true), failed(before))
+          }
+          pending = (passed ?? { text: pending }).text
+        }
+        if (end === undefined) continue
+        const returned = end(ctx, calls)
+        if (returned instanceof Promise) {
+          const before = pending
+          return returned.then((ended) => {
+            const after = endedWith(before, calls, ended)
+            return streamEndFrom(ctx, i + 1, after.text, after.toolCalls, false)
+          }, failed(before))
+        }
+        const after = endedWith(pending, calls, returned)
+        pending = after.text
+        calls = after.toolCalls
+      } catch (err) {
+        streamFailure(ctx, plugin, 'onStreamEnd', err)
+      }
+    }
+    return { text: pending, toolCalls: calls }
+  }
+
   /** The onRequest hooks from the `from`th on; the first Reply stops them. */
   function requestFrom(ctx: RequestContext, hooks: readonly Bound<Hook<'onRequest'>>[], from: number): MaybePromise<ChainStop | undefined> {
     for (let i = from; i < hooks.length; i++) {
@@ -287,27 +345,8 @@ export function buildChain(entries: ReadonlyArray<{ plugin: GatewayPlugin; hooks
       }
       return false
     },
-    async runStreamEnd(ctx, toolCalls) {
-      let pending = ''
-      let calls = toolCalls
-      for (const { plugin, chunk, end } of onStreamPass) {
-        try {
-          if (pending !== '' && chunk !== undefined) {
-            const passed = chunk(ctx, { text: pending })
-            pending = ((passed instanceof Promise ? await passed : passed) ?? { text: pending }).text
-          }
-          if (end === undefined) continue
-          const returned = end(ctx, calls)
-          const ended = returned instanceof Promise ? await returned : returned
-          if (ended === undefined) continue
-          pending += ended.text
-          const rewritten = ended.arguments
-          if (rewritten !== undefined) calls = calls.map((call, i) => ({ ...call, arguments: rewritten[i] ?? call.arguments }))
-        } catch (err) {
-          streamFailure(ctx, plugin, 'onStreamEnd', err)
-        }
-      }
-      return { text: pending, toolCalls: calls }
+    runStreamEnd(ctx, toolCalls) {
+      return streamEndFrom(ctx, 0, '', toolCalls, false)
     },
     runComplete(ctx) {
       for (const { plugin, hook } of onComplete) {

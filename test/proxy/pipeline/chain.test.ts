@@ -123,7 +123,7 @@ t.test(
       metrics,
     )
     await t.rejects(stopping.runStreamChunk(makeContext(), { text: 'x' }) as Promise<unknown>, stop)
-    await t.rejects(stopping.runStreamEnd(makeContext(), []), stop)
+    await t.rejects(stopping.runStreamEnd(makeContext(), []) as Promise<unknown>, stop)
     const boom = () => Promise.reject(new Error('boom'))
     const closed = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: boom, onStreamEnd: boom } }], metrics)
     for (const run of [() => closed.runStreamChunk(makeContext(), { text: 'x' }), () => closed.runStreamEnd(makeContext(), [])]) {
@@ -430,6 +430,6 @@ t.test("a stream hook whose work its client's leaving cut short ends the stream 
   const aborted = () => Promise.reject(new Error('task aborted'))
   const chain = buildChain([{ plugin: plugin('a', 100), hooks: { onStreamChunk: aborted, onStreamEnd: aborted } }], metrics)
   await t.rejects(chain.runStreamChunk(makeContext({ signal: controller.signal }), { text: 'x' }) as Promise<unknown>, reason)
-  await t.rejects(chain.runStreamEnd(makeContext({ signal: controller.signal }), []), reason)
+  await t.rejects(chain.runStreamEnd(makeContext({ signal: controller.signal }), []) as Promise<unknown>, reason)
   t.notMatch(await metrics.registry.getSingleMetricAsString('tollgate_plugin_failures_total'), /plugin="a"/)
 })
