@@ -10,7 +10,7 @@ import { DeploymentsCoolingError, ProviderAccountError } from './errors.ts'
 import type { Random } from '../../proxy/kit/seeded-random.ts'
 import type { ModelName } from '../../proxy/pipeline/models.ts'
 import { isTransient } from './logic/upstream-error.ts'
-import type { Cooldowns } from './logic/cooldown.ts'
+import type { Cooldowns } from './cooldowns.ts'
 import type { DeploymentMetrics } from './deployment-metrics.ts'
 import type { EmbeddingRequest, ProviderAdapter, ProviderRequest } from './providers/adapter.ts'
 

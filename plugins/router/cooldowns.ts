@@ -1,6 +1,7 @@
-// Which deployments rest after a failure, and until when, on the gateway's clock. Pure bookkeeping:
-// what counts as a failure and how long it rests are the caller's to say.
-import type { Clock } from '../../../proxy/kit/clock.ts'
+// Which deployments rest after a failure, and until when, on the gateway's clock: state, so it sits
+// beside the hooks and not in logic/. What counts as a failure and how long it rests are the
+// caller's to say.
+import type { Clock } from '../../proxy/kit/clock.ts'
 
 export interface Cooldowns {
   /** Rests the deployment for `ms` from now; a longer rest already set stands. */

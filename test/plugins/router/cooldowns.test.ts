@@ -1,6 +1,6 @@
 import t from 'tap'
-import { createCooldowns } from '../../../../plugins/router/logic/cooldown.ts'
-import { manualClock } from '../../../helpers/manual-clock.ts'
+import { createCooldowns } from '../../../plugins/router/cooldowns.ts'
+import { manualClock } from '../../helpers/manual-clock.ts'
 
 t.test('a deployment rests until the clock passes its rest, and a shorter rest does not cut a longer one', async (t) => {
   const clock = manualClock(1_000_000)
