@@ -16,7 +16,7 @@ import { readDayStats, readSpendRows } from './day-figures.ts'
 import { settleDead, type RecoveredCounts } from './recovery.ts'
 import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 import { PendingCharges } from './pending-charges.ts'
-import { settlementQueue } from './settlement-queue.ts'
+import { settlementQueue, type QueuedSettlement } from './settlement-queue.ts'
 import { EMPTY_ROW, leaseKey, openTables, rowKey, RowCache, type Reservation } from './tables.ts'
 
 /** `alone`: this process is the only one writing the store (no --workers); see pending-charges.ts. */
@@ -29,6 +29,10 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   // Streams whose first checkpoint this process recorded and has not settled: the journal line it
   // went to, or `stored` when the journal could not be written and it went to the store instead.
   const starts = new Map<string, JournalMark | 'stored'>()
+  const queueJournaled = (mark: JournalMark | undefined, item: QueuedSettlement) => {
+    item.mark = mark
+    queue.enqueue(item)
+  }
 
   /** The row as a journaled entry leaves it; undefined when the store cannot be read (closing). */
   function rowAfter(entry: LedgerEntry): BudgetRow | undefined {
@@ -123,24 +127,19 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
      */
     settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false, leased?: LeasedHold): Settled {
       const start = starts.get(entry.id)
-      starts.delete(entry.id)
+      if (start !== undefined) starts.delete(entry.id)
       const line: JournalLine = { entry, limitMicros, heldInStore, checkpointed: checkpointed || start === 'stored' }
       if (leased !== undefined) (line as { leased?: LeasedHold }).leased = leased
-      const startMark = start === 'stored' ? undefined : start
       // Counted at once, as the journal write with this turn's other settlements will make it
       // durable; should that write fail, the commit still applies it.
       if (!pending.has(entry.id)) pending.journaled(entry)
-      let isWritten!: (ok: boolean) => void
-      const written = new Promise<boolean>((resolve) => {
-        isWritten = resolve
-      })
+      const item: QueuedSettlement = { line, mark: undefined, startMark: start === 'stored' ? undefined : start, resolve: undefined!, reject: undefined! }
       const committed = new Promise<BudgetRow>((resolve, reject) => {
-        journal.appendInTurn(line, (mark) => {
-          queue.enqueue({ ...line, mark, startMark, resolve, reject })
-          isWritten(mark !== undefined)
-        })
+        item.resolve = resolve
+        item.reject = reject
       })
-      return { row: rowAfter(entry), committed, written }
+      // One promise for the turn's lines says when they are written; the item goes to the queue then.
+      return { row: rowAfter(entry), committed, written: journal.appendInTurn(line, queueJournaled, item) }
     },
 
     /** Resolves once every settlement made so far is committed (or refused). */

@@ -46,11 +46,12 @@ export interface SettlementJournal {
   appendAll(lines: readonly JournalLine[]): JournalMark
   /**
    * Queues the line for this turn's one write, made once the turn's I/O callbacks have run;
-   * `written` is then called with its mark, or undefined when the write failed.
+   * `written` is then called with its mark, or undefined when the write failed, and `item`. The
+   * promise, one for the turn's lines, resolves then with whether the write succeeded.
    */
-  appendInTurn(line: JournalLine, written: (mark: JournalMark | undefined) => void): void
+  appendInTurn<T>(line: JournalLine, written: (mark: JournalMark | undefined, item: T) => void, item: T): Promise<boolean>
   /** Resolves once every line queued so far is written (or failed). */
-  turnWritten(): Promise<void>
+  turnWritten(): Promise<unknown>
   committed(mark: JournalMark): void
   close(): void
 }
@@ -90,18 +91,22 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     return { file: current }
   }
 
+  // The turn's callbacks and their items, side by side: no closure per line.
   let turnText = ''
-  let turnWaiters: Array<(mark: JournalMark | undefined) => void> = []
+  let turnWaiters: Array<(mark: JournalMark | undefined, item: never) => void> = []
+  let turnItems: unknown[] = []
   let turnWrite: NodeJS.Immediate | undefined
-  let turnDone: Promise<void> | undefined
-  let endTurn: (() => void) | undefined
+  let turnDone: Promise<boolean> | undefined
+  let endTurn: ((ok: boolean) => void) | undefined
 
   function writeTurn(): void {
     const text = turnText
     const waiters = turnWaiters
+    const items = turnItems
     const done = endTurn
     turnText = ''
     turnWaiters = []
+    turnItems = []
     turnWrite = turnDone = endTurn = undefined
     let mark: JournalMark | undefined
     try {
@@ -109,8 +114,8 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     } catch {
       mark = undefined
     }
-    for (const written of waiters) written(mark)
-    done?.()
+    for (let i = 0; i < waiters.length; i++) waiters[i]!(mark, items[i] as never)
+    done!(mark !== undefined)
   }
 
   return {
@@ -119,17 +124,21 @@ export function openJournal(directory: string, owner: string): SettlementJournal
       for (const line of lines) text += `${JSON.stringify(line)}\n`
       return write(text, lines.length)
     },
-    appendInTurn(line, written) {
+    appendInTurn(line, written, item) {
       // setImmediate runs once the poll phase's callbacks (and their promise callbacks) are done.
-      turnWrite ??= setImmediate(writeTurn)
+      if (turnWrite === undefined) {
+        turnWrite = setImmediate(writeTurn)
+        turnDone = new Promise((resolve) => {
+          endTurn = resolve
+        })
+      }
       turnText += `${JSON.stringify(line)}\n`
       turnWaiters.push(written)
+      turnItems.push(item)
+      return turnDone!
     },
     turnWritten() {
-      if (turnWrite === undefined) return Promise.resolve()
-      return (turnDone ??= new Promise((resolve) => {
-        endTurn = resolve
-      }))
+      return turnDone ?? Promise.resolve()
     },
     committed({ file }) {
       file.pending--
