@@ -64,13 +64,8 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
   return {
     hold(requestId, project, micros, key) {
       const keyBudget = key?.keyBudgetDollars
-      const hold: Hold = {
-        requestId,
-        projectId: project.id,
-        month: monthKey(clock.now()),
-        micros,
-        ...(keyBudget === undefined ? {} : { key: { keyId: key!.keyId, limitMicros: microsOfDollars(keyBudget) } }),
-      }
+      const hold: { -readonly [K in keyof Hold]: Hold[K] } = { requestId, projectId: project.id, month: monthKey(clock.now()), micros }
+      if (keyBudget !== undefined) hold.key = { keyId: key!.keyId, limitMicros: microsOfDollars(keyBudget) }
       const decided = (result: ReserveResult): Hold | BudgetExceededError => {
         if (result.ok) return hold
         refusals.inc()
