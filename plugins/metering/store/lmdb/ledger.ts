@@ -27,11 +27,19 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   const pending = new PendingCharges(tables, alone)
   const queue = settlementQueue({ store, tables, events, owner, pending, journal })
   // Streams whose first checkpoint this process recorded and has not settled: the journal line it
-  // went to, or `stored` when the journal could not be written and it went to the store instead.
-  const starts = new Map<string, JournalMark | 'stored'>()
+  // went to, `in-turn` while it waits for the turn's write, or `stored` when the journal could not
+  // be written and it went to the store instead.
+  const starts = new Map<string, JournalMark | 'in-turn' | 'stored'>()
   const queueJournaled = (mark: JournalMark | undefined, item: QueuedSettlement) => {
     item.mark = mark
+    // Its stream's first checkpoint went in the same write: one more line of that file to commit.
+    if (item.startInTurn) item.startMark = mark
     queue.enqueue(item)
+  }
+  const startWritten = (mark: JournalMark | undefined, { entry }: StreamCheckpoint) => {
+    // Settled in the turn it started: its settlement, in the same write, holds the mark.
+    if (starts.get(entry.id) !== 'in-turn') return
+    starts.set(entry.id, mark ?? 'stored')
   }
 
   /** The row as a journaled entry leaves it; undefined when the store cannot be read (closing). */
@@ -133,7 +141,14 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
       // Counted at once, as the journal write with this turn's other settlements will make it
       // durable; should that write fail, the commit still applies it.
       if (!pending.has(entry.id)) pending.journaled(entry)
-      const item: QueuedSettlement = { line, mark: undefined, startMark: start === 'stored' ? undefined : start, resolve: undefined!, reject: undefined! }
+      const item: QueuedSettlement = {
+        line,
+        mark: undefined,
+        startMark: start === 'stored' || start === 'in-turn' ? undefined : start,
+        startInTurn: start === 'in-turn',
+        resolve: undefined!,
+        reject: undefined!,
+      }
       const committed = new Promise<BudgetRow>((resolve, reject) => {
         item.resolve = resolve
         item.reject = reject
@@ -155,14 +170,22 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
 
     /**
      * Records the first checkpoint of streams just admitted (their prompts), so that a crash from
-     * now on settles each to at least that: journaled with one write, durable at once like a
-     * settlement, and done with once the stream is settled. Where the journal cannot be written,
-     * checkpointed in the store instead.
+     * now on settles each to at least that: journaled with one write (this turn's settlements' when
+     * one is pending, else a write of their own now), durable like a settlement, and done with once
+     * the stream is settled. Where the journal cannot be written, checkpointed in the store instead.
      */
     startStreams(progress: readonly StreamCheckpoint[]): Promise<void> {
+      if (journal.turnPending()) {
+        let written!: Promise<boolean>
+        for (const each of progress) {
+          starts.set(each.entry.id, 'in-turn')
+          written = journal.appendInTurn(startLineOf(each), startWritten, each)
+        }
+        return written.then((ok) => (ok ? undefined : checkpoint(progress.filter(({ entry }) => starts.get(entry.id) === 'stored'))))
+      }
       let mark: JournalMark
       try {
-        mark = journal.appendAll(progress.map(({ entry, limitMicros }) => ({ entry, limitMicros, heldInStore: true, checkpointed: false, started: true })))
+        mark = journal.appendAll(progress.map(startLineOf))
       } catch {
         for (const { entry } of progress) starts.set(entry.id, 'stored')
         return checkpoint(progress)
@@ -201,6 +224,10 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     reservationCount(): number {
       return reservations.getKeysCount()
     },
+  }
+
+  function startLineOf({ entry, limitMicros }: StreamCheckpoint): JournalLine {
+    return { entry, limitMicros, heldInStore: true, checkpointed: false, started: true }
   }
 
   function checkpoint(progress: readonly StreamCheckpoint[]): Promise<void> {

@@ -4,8 +4,9 @@
 // kill -9 of the process; the ledger commits it in the background, and a restart replays the
 // files of a process that died before its commits. A power loss may lose the last few
 // milliseconds of lines, where LMDB alone would have kept them (see docs/budgets-and-metering.md).
-// A stream's first checkpoint (its prompt) is journaled the same way as it is admitted, so that
-// a crash at any moment of the stream settles it to at least that (see ledger.ts, startStreams).
+// A stream's first checkpoint (its prompt) is journaled the same way as it is admitted, in its
+// turn's write when that has settlements, so that a crash at any moment of the stream settles it
+// to at least that (see ledger.ts, startStreams).
 //
 // The settlements of one turn of the event loop share one write: a write(2) costs about as much
 // for one line as for many (some 10 µs under load, a few per cent of a request), and the answers
@@ -52,6 +53,8 @@ export interface SettlementJournal {
   appendInTurn<T>(line: JournalLine, written: (mark: JournalMark | undefined, item: T) => void, item: T): Promise<boolean>
   /** Resolves once every line queued so far is written (or failed). */
   turnWritten(): Promise<unknown>
+  /** Lines are queued for a write this turn: one appended now goes with them. */
+  turnPending(): boolean
   committed(mark: JournalMark): void
   close(): void
 }
@@ -140,6 +143,7 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     turnWritten() {
       return turnDone ?? Promise.resolve()
     },
+    turnPending: () => turnWrite !== undefined,
     committed({ file }) {
       file.pending--
       if (file.pending === 0 && file !== current) retire(file)

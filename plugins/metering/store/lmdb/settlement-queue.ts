@@ -13,7 +13,9 @@ export interface QueuedSettlement {
   /** Where it was journaled; absent when the journal could not be written (set once the turn's write is done). */
   mark: JournalMark | undefined
   /** Where the stream's first checkpoint was journaled, done with once this settlement is committed. */
-  readonly startMark: JournalMark | undefined
+  startMark: JournalMark | undefined
+  /** The stream's first checkpoint waits for the same write as this settlement: its mark is this one's. */
+  readonly startInTurn: boolean
   resolve: (row: BudgetRow) => void
   reject: (error: unknown) => void
 }
