@@ -83,37 +83,53 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     unlinkSync(file.path)
   }
 
-  function write(text: string, lines: number): JournalMark {
+  function fileToWrite(): JournalFile {
     if (current === undefined || current.bytes >= ROTATE_BYTES) {
       const previous = current
       current = startFile()
       if (previous !== undefined && previous.pending === 0) retire(previous)
     }
-    current.bytes += writeSync(current.fd, text)
-    current.pending += lines
-    return { file: current }
+    return current
   }
 
-  // The turn's callbacks and their items, side by side: no closure per line.
-  let turnText = ''
+  // The turn's lines, encoded as each is appended into one buffer kept from turn to turn: no
+  // text joined up, flattened and encoded again for the write. Its callbacks and their items, side
+  // by side: no closure per line.
+  let turnBytes = Buffer.allocUnsafe(1 << 16)
+  let turnLength = 0
   let turnWaiters: Array<(mark: JournalMark | undefined, item: never) => void> = []
   let turnItems: unknown[] = []
   let turnWrite: NodeJS.Immediate | undefined
   let turnDone: Promise<boolean> | undefined
   let endTurn: ((ok: boolean) => void) | undefined
 
+  function appendToTurn(text: string): void {
+    // UTF-8 takes at most three bytes per UTF-16 unit, and the newline one.
+    const most = turnLength + text.length * 3 + 1
+    if (most > turnBytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(most, turnBytes.length * 2))
+      turnBytes.copy(larger, 0, 0, turnLength)
+      turnBytes = larger
+    }
+    turnLength += turnBytes.write(text, turnLength)
+    turnBytes[turnLength++] = 0x0a
+  }
+
   function writeTurn(): void {
-    const text = turnText
+    const length = turnLength
     const waiters = turnWaiters
     const items = turnItems
     const done = endTurn
-    turnText = ''
+    turnLength = 0
     turnWaiters = []
     turnItems = []
     turnWrite = turnDone = endTurn = undefined
     let mark: JournalMark | undefined
     try {
-      mark = write(text, waiters.length)
+      const file = fileToWrite()
+      file.bytes += writeSync(file.fd, turnBytes, 0, length)
+      file.pending += waiters.length
+      mark = { file }
     } catch {
       mark = undefined
     }
@@ -125,7 +141,10 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     appendAll(lines) {
       let text = ''
       for (const line of lines) text += `${JSON.stringify(line)}\n`
-      return write(text, lines.length)
+      const file = fileToWrite()
+      file.bytes += writeSync(file.fd, text)
+      file.pending += lines.length
+      return { file }
     },
     appendInTurn(line, written, item) {
       // setImmediate runs once the poll phase's callbacks (and their promise callbacks) are done.
@@ -135,7 +154,7 @@ export function openJournal(directory: string, owner: string): SettlementJournal
           endTurn = resolve
         })
       }
-      turnText += `${JSON.stringify(line)}\n`
+      appendToTurn(JSON.stringify(line))
       turnWaiters.push(written)
       turnItems.push(item)
       return turnDone!
