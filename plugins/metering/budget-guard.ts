@@ -27,10 +27,11 @@ export interface BudgetGuard {
   /** The charge for `costMicros` counted by the provider; without a hold (budgets not enforced), all of it. */
   charge(costMicros: number, hold: Hold | undefined): Charge
   /**
-   * Records `entry` and gives its hold back once the charge counts: at once when the settlement
-   * was journaled (the month's row as it leaves it), else once committed (a promise of that row).
+   * Records `entry`, gives its hold back once the charge counts and then hands `use` the month's
+   * row as the entry leaves it: once the settlement is journaled (with this turn's others), else
+   * once committed.
    */
-  settle(entry: LedgerEntry, project: Project, hold: Hold | undefined, checkpointed: boolean): BudgetRow | Promise<BudgetRow>
+  settle<T>(entry: LedgerEntry, project: Project, hold: Hold | undefined, checkpointed: boolean, use: (row: BudgetRow) => T): T | Promise<T>
   /** Counts and logs an entry's overage (model and amount, no content). */
   noteOverage(entry: LedgerEntry, log: Logger): void
 }
@@ -63,13 +64,8 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
   return {
     hold(requestId, project, micros, key) {
       const keyBudget = key?.keyBudgetDollars
-      const hold: Hold = {
-        requestId,
-        projectId: project.id,
-        month: monthKey(clock.now()),
-        micros,
-        ...(keyBudget === undefined ? {} : { key: { keyId: key!.keyId, limitMicros: microsOfDollars(keyBudget) } }),
-      }
+      const hold: { -readonly [K in keyof Hold]: Hold[K] } = { requestId, projectId: project.id, month: monthKey(clock.now()), micros }
+      if (keyBudget !== undefined) hold.key = { keyId: key!.keyId, limitMicros: microsOfDollars(keyBudget) }
       const decided = (result: ReserveResult): Hold | BudgetExceededError => {
         if (result.ok) return hold
         refusals.inc()
@@ -82,16 +78,15 @@ export function createBudgetGuard({ ledger, clock, metrics, track }: BudgetGuard
       return result instanceof Promise ? result.then(decided) : decided(result)
     },
     charge: (costMicros, hold) => chargeFor(costMicros, hold?.micros),
-    settle(entry, project, hold, checkpointed) {
+    settle(entry, project, hold, checkpointed, use) {
       const settled = ledger.settle(entry, microsOfDollars(project.budgetDollars), { hold, checkpointed })
       track(settled.committed)
+      if (hold === undefined) return durableRow(settled, use)
       // A journaled charge counts in the ledger's rows at once: the hold can go.
-      const release = (row: BudgetRow) => {
-        if (hold !== undefined) ledger.release(hold)
-        return row
-      }
-      const row = durableRow(settled)
-      return row instanceof Promise ? row.then(release) : release(row)
+      return durableRow(settled, (row) => {
+        ledger.release(hold)
+        return use(row)
+      })
     },
     noteOverage(entry, log) {
       if (entry.overageMicros === undefined) return

@@ -8,7 +8,7 @@ import type { ModelCatalog } from '../../proxy/pipeline/catalog.ts'
 import { microsOfDollars } from '../../proxy/pipeline/price.ts'
 import type { IdempotencyState } from '../idempotency/state.ts'
 import type { BudgetGuard } from './budget-guard.ts'
-import { remainingMicros, type BudgetRow } from './logic/budget.ts'
+import { remainingMicros } from './logic/budget.ts'
 import type { Metered } from './logic/metered.ts'
 import { dayKey, monthKey } from './logic/periods.ts'
 import type { ChargeMetrics } from './metrics.ts'
@@ -95,10 +95,8 @@ export function requestSettlement({ guard, ledger, clock, catalog, metrics, trac
     entryOf,
 
     settle(ctx, entry, checkpointed) {
-      const settled = guard.settle(entry, ctx.state.auth!.project, holdOf(ctx), checkpointed)
-      if (settled instanceof Promise) return settled.then((row: BudgetRow) => charged(ctx, entry, row.usedMicros))
-      charged(ctx, entry, settled.usedMicros)
-      return undefined
+      const settled = guard.settle(entry, ctx.state.auth!.project, holdOf(ctx), checkpointed, (row) => charged(ctx, entry, row.usedMicros))
+      return settled instanceof Promise ? settled : undefined
     },
 
     async settleReplay(ctx, replay, result) {
@@ -124,7 +122,7 @@ export function requestSettlement({ guard, ledger, clock, catalog, metrics, trac
         }
         const settled = ledger.settle(entry, microsOfDollars(project.budgetDollars), { hold: undefined, checkpointed: true })
         track(settled.committed)
-        await durableRow(settled)
+        await durableRow(settled, () => undefined)
       }
       const used = (await ledger.budget(project.id, monthKey(clock.now()))).usedMicros
       ctx.charge = { chargedDollars: 0, remainingDollars: remainingMicros(used, microsOfDollars(project.budgetDollars)) / 1e6 }

@@ -86,7 +86,7 @@ export function createUsageMeter({ guard, clock, metrics, enforceBudgets }: Usag
         ...(unknown === undefined ? {} : { unpriced: unknown }),
         ...(usage.tags === undefined ? {} : { tags: usage.tags }),
       }
-      await guard.settle(entry, project, held, false)
+      await guard.settle(entry, project, held, false, () => undefined)
       guard.noteOverage(entry, log)
     },
   }

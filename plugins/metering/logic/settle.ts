@@ -25,9 +25,13 @@ export function chargeFor(costMicros: number, holdMicros: number | undefined): C
   return { costMicros: holdMicros, overageMicros: costMicros - holdMicros }
 }
 
+const NONE: readonly number[] = Object.freeze([])
+
 /** The thresholds a month's spend has reached that were not announced yet; none without a limit. */
-export function crossedThresholds(usedMicros: number, limitMicros: number, notified: readonly number[] = []): number[] {
-  return THRESHOLDS.filter((t) => limitMicros > 0 && usedMicros * 100 >= limitMicros * t && !notified.includes(t))
+export function crossedThresholds(usedMicros: number, limitMicros: number, notified: readonly number[] = NONE): readonly number[] {
+  // Most charges leave the spend below the first threshold: no array made for them.
+  if (limitMicros <= 0 || usedMicros * 100 < limitMicros * THRESHOLDS[0]) return NONE
+  return THRESHOLDS.filter((t) => usedMicros * 100 >= limitMicros * t && !notified.includes(t))
 }
 
 /** A project's month once a charge counts, and the thresholds it crossed, now noted in the row. */
@@ -36,15 +40,11 @@ export function chargedRow(row: BudgetRow, charge: Charge, limitMicros: number):
   const crossed = crossedThresholds(usedMicros, limitMicros, row.notified)
   const notified = crossed.length > 0 ? [...(row.notified ?? []), ...crossed] : row.notified
   const overageMicros = (row.overageMicros ?? 0) + (charge.overageMicros ?? 0)
-  return {
-    row: {
-      usedMicros,
-      reservedMicros: row.reservedMicros,
-      ...(notified === undefined ? {} : { notified }),
-      ...(overageMicros === 0 ? {} : { overageMicros }),
-    },
-    crossed,
-  }
+  // One literal with the optional fields added after: no empty objects spread in.
+  const next: { -readonly [K in keyof BudgetRow]: BudgetRow[K] } = { usedMicros, reservedMicros: row.reservedMicros }
+  if (notified !== undefined) next.notified = notified
+  if (overageMicros !== 0) next.overageMicros = overageMicros
+  return { row: next, crossed }
 }
 
 /** A key's month once a charge counts: a key has no thresholds, only its spend. */

@@ -74,16 +74,20 @@ export interface Settled {
   /** Resolves with the row once the entry is committed to the ledger. */
   readonly committed: Promise<BudgetRow>
   /**
-   * Where the journal line is written with the other settlements of its turn: resolves true once
-   * it is, false when it could not be (then only the commit makes the entry durable).
+   * Where the journal line is written with the other settlements of its turn (one promise for
+   * them all): resolves true once it is, false when it could not be (then only the commit makes
+   * the entry durable).
    */
   readonly written?: Promise<boolean>
 }
 
-/** The month's row once the settlement is durable: journaled, else committed. Render no charged answer before. */
-export function durableRow({ row, committed, written }: Settled): BudgetRow | Promise<BudgetRow> {
-  if (written === undefined) return row ?? committed
-  return written.then((ok) => (ok && row !== undefined ? row : committed))
+/**
+ * `use` of the month's row once the settlement is durable: journaled, else committed. Render no
+ * charged answer before. One then per settlement: what follows the row goes in `use`.
+ */
+export function durableRow<T>({ row, committed, written }: Settled, use: (row: BudgetRow) => T): T | Promise<T> {
+  if (written === undefined) return row === undefined ? committed.then(use) : use(row)
+  return written.then((ok) => (ok && row !== undefined ? use(row) : committed.then(use)))
 }
 
 /** A key's own monthly budget, held beside its project's. */

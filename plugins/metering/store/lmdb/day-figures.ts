@@ -1,6 +1,6 @@
 // The figures /api/usage reads, kept per project and day as entries settle: by model (requests,
 // tokens, cost, hits and misses), and by key, user and tag; one flat row each, small to re-encode.
-import { addSpend, mergeSpendRows, spendOf, ZERO_SPEND, type SpendDimension, type SpendFigures, type SpendRow } from '../../logic/spend-breakdown.ts'
+import { addSpend, mergeSpendRows, ZERO_SPEND, type SpendDimension, type SpendRow } from '../../logic/spend-breakdown.ts'
 import type { DayStats, LedgerEntry, ModelStats } from '../records.ts'
 import type { LedgerTables } from './tables.ts'
 
@@ -11,22 +11,37 @@ export interface ModelDayStats extends ModelStats {
 
 const ZERO_STATS: ModelDayStats = { requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0 }
 
+// One literal with `unpriced` added after, only where there is some: no empty object spread in.
 function addStats(a: ModelDayStats, b: ModelDayStats): ModelDayStats {
-  const unpriced = (a.unpriced ?? 0) + (b.unpriced ?? 0)
-  return {
+  const sum: { -readonly [K in keyof ModelDayStats]: ModelDayStats[K] } = {
     requests: a.requests + b.requests,
     tokens: a.tokens + b.tokens,
     costMicros: a.costMicros + b.costMicros,
     hits: a.hits + b.hits,
     misses: a.misses + b.misses,
-    ...(unpriced === 0 ? {} : { unpriced }),
   }
+  const unpriced = (a.unpriced ?? 0) + (b.unpriced ?? 0)
+  if (unpriced !== 0) sum.unpriced = unpriced
+  return sum
+}
+
+/** What one transaction's entries add to a row, added up in place as they are applied. */
+interface Tally {
+  requests: number
+  tokens: number
+  costMicros: number
+}
+
+interface ModelTally extends Tally {
+  hits: number
+  misses: number
+  unpriced: number
 }
 
 /** The day figures one transaction adds to: by model, and by key, user and tag. */
 export interface DayFigures {
-  readonly models: Map<string, ModelDayStats>
-  readonly spend: Map<string, SpendFigures>
+  readonly models: Map<string, ModelTally>
+  readonly spend: Map<string, Tally>
 }
 
 export const newDayFigures = (): DayFigures => ({ models: new Map(), spend: new Map() })
@@ -34,26 +49,39 @@ export const newDayFigures = (): DayFigures => ({ models: new Map(), spend: new 
 // The value comes last, so any text it holds (a user id with slashes) cannot reach another row.
 const spendKeyOf = (projectId: string, day: string, dimension: SpendDimension, value: string) => `${projectId}/${day}/${dimension}/${value}`
 
-/** Adds what a newly recorded entry counts for to the transaction's figures. */
-export function addEntryFigures(stats: DayFigures, entry: LedgerEntry): void {
-  // One flat row per project, day and model: small to re-encode.
-  const statsKey = `${entry.projectId}/${entry.day}/${entry.model}`
-  stats.models.set(
-    statsKey,
-    addStats(stats.models.get(statsKey) ?? ZERO_STATS, {
-      requests: 1,
-      tokens: entry.promptTokens + entry.completionTokens,
-      costMicros: entry.costMicros,
-      hits: entry.cacheHit ? 1 : 0,
-      misses: entry.cacheHit || entry.passthrough === true ? 0 : 1,
-      ...(entry.unpriced === undefined ? {} : { unpriced: 1 }),
-    }),
-  )
-  const { figures, values } = spendOf(entry)
-  for (const [dimension, value] of values) {
-    const spendKey = spendKeyOf(entry.projectId, entry.day, dimension, value)
-    stats.spend.set(spendKey, addSpend(stats.spend.get(spendKey) ?? ZERO_SPEND, figures))
+function addSpendOf(spend: Map<string, Tally>, key: string, tokens: number, costMicros: number): void {
+  const tally = spend.get(key)
+  if (tally === undefined) {
+    spend.set(key, { requests: 1, tokens, costMicros })
+    return
   }
+  tally.requests++
+  tally.tokens += tokens
+  tally.costMicros += costMicros
+}
+
+/**
+ * Adds what a newly recorded entry counts for to the transaction's figures: one row of them per
+ * project, day and model, and per key, user and tag (see spendOf), each tallied in place.
+ */
+export function addEntryFigures(stats: DayFigures, entry: LedgerEntry): void {
+  const { projectId, day, costMicros } = entry
+  const tokens = entry.promptTokens + entry.completionTokens
+  const statsKey = `${projectId}/${day}/${entry.model}`
+  let model = stats.models.get(statsKey)
+  if (model === undefined) {
+    model = { requests: 0, tokens: 0, costMicros: 0, hits: 0, misses: 0, unpriced: 0 }
+    stats.models.set(statsKey, model)
+  }
+  model.requests++
+  model.tokens += tokens
+  model.costMicros += costMicros
+  if (entry.cacheHit) model.hits++
+  else if (entry.passthrough !== true) model.misses++
+  if (entry.unpriced !== undefined) model.unpriced++
+  addSpendOf(stats.spend, spendKeyOf(projectId, day, 'key', entry.keyId), tokens, costMicros)
+  if (entry.user !== undefined) addSpendOf(stats.spend, spendKeyOf(projectId, day, 'user', entry.user), tokens, costMicros)
+  if (entry.tags !== undefined) for (const tag of entry.tags) addSpendOf(stats.spend, spendKeyOf(projectId, day, 'tag', tag), tokens, costMicros)
 }
 
 export function writeDayFigures({ modelDays, spendDays }: LedgerTables, stats: DayFigures): void {

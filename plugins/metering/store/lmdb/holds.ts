@@ -6,6 +6,7 @@
 import { admitHold } from '../../logic/admit.ts'
 import type { BudgetHolds, Hold } from '../records.ts'
 import type { Ledger } from './ledger.ts'
+import { rowKey } from './tables.ts'
 import { SELF_OWNER } from '../../../../proxy/stores/process-owner.ts'
 
 /**
@@ -30,11 +31,11 @@ export function memoryHolds(ledger: Ledger, onRefusal: (hold: Hold, limitMicros:
   // By budget row: a project's month, and a key's month where the key has a budget of its own.
   const held = new Map<string, number>()
   const figures = (holder: string, month: string, limitMicros: number) => ({
-    row: { usedMicros: ledger.budget(holder, month).usedMicros, reservedMicros: held.get(`${holder}/${month}`) ?? 0 },
+    row: { usedMicros: ledger.budget(holder, month).usedMicros, reservedMicros: held.get(rowKey(holder, month)) ?? 0 },
     limitMicros,
   })
   const add = (holder: string, month: string, micros: number) => {
-    const row = `${holder}/${month}`
+    const row = rowKey(holder, month)
     const sum = (held.get(row) ?? 0) + micros
     if (sum > 0) held.set(row, sum)
     else held.delete(row)

@@ -16,7 +16,7 @@ import { readDayStats, readSpendRows } from './day-figures.ts'
 import { settleDead, type RecoveredCounts } from './recovery.ts'
 import { deadJournals, openJournal, removeJournal, type JournalLine, type JournalMark } from './settlement-journal.ts'
 import { PendingCharges } from './pending-charges.ts'
-import { settlementQueue } from './settlement-queue.ts'
+import { settlementQueue, type QueuedSettlement } from './settlement-queue.ts'
 import { EMPTY_ROW, leaseKey, openTables, rowKey, RowCache, type Reservation } from './tables.ts'
 
 /** `alone`: this process is the only one writing the store (no --workers); see pending-charges.ts. */
@@ -27,8 +27,20 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
   const pending = new PendingCharges(tables, alone)
   const queue = settlementQueue({ store, tables, events, owner, pending, journal })
   // Streams whose first checkpoint this process recorded and has not settled: the journal line it
-  // went to, or `stored` when the journal could not be written and it went to the store instead.
-  const starts = new Map<string, JournalMark | 'stored'>()
+  // went to, `in-turn` while it waits for the turn's write, or `stored` when the journal could not
+  // be written and it went to the store instead.
+  const starts = new Map<string, JournalMark | 'in-turn' | 'stored'>()
+  const queueJournaled = (mark: JournalMark | undefined, item: QueuedSettlement) => {
+    item.mark = mark
+    // Its stream's first checkpoint went in the same write: one more line of that file to commit.
+    if (item.startInTurn) item.startMark = mark
+    queue.enqueue(item)
+  }
+  const startWritten = (mark: JournalMark | undefined, { entry }: StreamCheckpoint) => {
+    // Settled in the turn it started: its settlement, in the same write, holds the mark.
+    if (starts.get(entry.id) !== 'in-turn') return
+    starts.set(entry.id, mark ?? 'stored')
+  }
 
   /** The row as a journaled entry leaves it; undefined when the store cannot be read (closing). */
   function rowAfter(entry: LedgerEntry): BudgetRow | undefined {
@@ -123,24 +135,26 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
      */
     settle(entry: LedgerEntry, limitMicros: number, heldInStore = true, checkpointed = false, leased?: LeasedHold): Settled {
       const start = starts.get(entry.id)
-      starts.delete(entry.id)
+      if (start !== undefined) starts.delete(entry.id)
       const line: JournalLine = { entry, limitMicros, heldInStore, checkpointed: checkpointed || start === 'stored' }
       if (leased !== undefined) (line as { leased?: LeasedHold }).leased = leased
-      const startMark = start === 'stored' ? undefined : start
       // Counted at once, as the journal write with this turn's other settlements will make it
       // durable; should that write fail, the commit still applies it.
       if (!pending.has(entry.id)) pending.journaled(entry)
-      let isWritten!: (ok: boolean) => void
-      const written = new Promise<boolean>((resolve) => {
-        isWritten = resolve
-      })
+      const item: QueuedSettlement = {
+        line,
+        mark: undefined,
+        startMark: start === 'stored' || start === 'in-turn' ? undefined : start,
+        startInTurn: start === 'in-turn',
+        resolve: undefined!,
+        reject: undefined!,
+      }
       const committed = new Promise<BudgetRow>((resolve, reject) => {
-        journal.appendInTurn(line, (mark) => {
-          queue.enqueue({ ...line, mark, startMark, resolve, reject })
-          isWritten(mark !== undefined)
-        })
+        item.resolve = resolve
+        item.reject = reject
       })
-      return { row: rowAfter(entry), committed, written }
+      // One promise for the turn's lines says when they are written; the item goes to the queue then.
+      return { row: rowAfter(entry), committed, written: journal.appendInTurn(line, queueJournaled, item) }
     },
 
     /** Resolves once every settlement made so far is committed (or refused). */
@@ -156,14 +170,22 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
 
     /**
      * Records the first checkpoint of streams just admitted (their prompts), so that a crash from
-     * now on settles each to at least that: journaled with one write, durable at once like a
-     * settlement, and done with once the stream is settled. Where the journal cannot be written,
-     * checkpointed in the store instead.
+     * now on settles each to at least that: journaled with one write (this turn's settlements' when
+     * one is pending, else a write of their own now), durable like a settlement, and done with once
+     * the stream is settled. Where the journal cannot be written, checkpointed in the store instead.
      */
     startStreams(progress: readonly StreamCheckpoint[]): Promise<void> {
+      if (journal.turnPending()) {
+        let written!: Promise<boolean>
+        for (const each of progress) {
+          starts.set(each.entry.id, 'in-turn')
+          written = journal.appendInTurn(startLineOf(each), startWritten, each)
+        }
+        return written.then((ok) => (ok ? undefined : checkpoint(progress.filter(({ entry }) => starts.get(entry.id) === 'stored'))))
+      }
       let mark: JournalMark
       try {
-        mark = journal.appendAll(progress.map(({ entry, limitMicros }) => ({ entry, limitMicros, heldInStore: true, checkpointed: false, started: true })))
+        mark = journal.appendAll(progress.map(startLineOf))
       } catch {
         for (const { entry } of progress) starts.set(entry.id, 'stored')
         return checkpoint(progress)
@@ -202,6 +224,10 @@ export function createLedger(store: PluginStore, events?: EventOutbox, owner = S
     reservationCount(): number {
       return reservations.getKeysCount()
     },
+  }
+
+  function startLineOf({ entry, limitMicros }: StreamCheckpoint): JournalLine {
+    return { entry, limitMicros, heldInStore: true, checkpointed: false, started: true }
   }
 
   function checkpoint(progress: readonly StreamCheckpoint[]): Promise<void> {

@@ -97,13 +97,16 @@ export class PendingCharges {
   /** A settlement the transaction applies; `isNew`: its entry was not recorded before. */
   batched(flight: InFlightBatch, entry: LedgerEntry, isNew: boolean): void {
     if (this.#entries.get(entry.id) !== entry) return
-    for (const holder of [entry.projectId, entry.keyId]) {
-      const key = rowKey(holder, entry.month)
-      addMicros(this.#unbatched, key, -entry.costMicros)
-      // A repeated id charges nothing: it leaves the count here.
-      if (isNew) addMicros(flight.micros, key, entry.costMicros)
-    }
+    this.#batchedOf(flight, rowKey(entry.projectId, entry.month), entry.costMicros, isNew)
+    this.#batchedOf(flight, rowKey(entry.keyId, entry.month), entry.costMicros, isNew)
     if (isNew) flight.marker ??= entry.id
+  }
+
+  /** Moves a settlement's charge to a month row from the unbatched count to the transaction's. */
+  #batchedOf(flight: InFlightBatch, key: string, micros: number, isNew: boolean): void {
+    addMicros(this.#unbatched, key, -micros)
+    // A repeated id charges nothing: it leaves the count here.
+    if (isNew) addMicros(flight.micros, key, micros)
   }
 
   /** The transaction ran: its charges count until its commit settles. */

@@ -4,8 +4,9 @@
 // kill -9 of the process; the ledger commits it in the background, and a restart replays the
 // files of a process that died before its commits. A power loss may lose the last few
 // milliseconds of lines, where LMDB alone would have kept them (see docs/budgets-and-metering.md).
-// A stream's first checkpoint (its prompt) is journaled the same way as it is admitted, so that
-// a crash at any moment of the stream settles it to at least that (see ledger.ts, startStreams).
+// A stream's first checkpoint (its prompt) is journaled the same way as it is admitted, in its
+// turn's write when that has settlements, so that a crash at any moment of the stream settles it
+// to at least that (see ledger.ts, startStreams).
 //
 // The settlements of one turn of the event loop share one write: a write(2) costs about as much
 // for one line as for many (some 10 µs under load, a few per cent of a request), and the answers
@@ -46,11 +47,14 @@ export interface SettlementJournal {
   appendAll(lines: readonly JournalLine[]): JournalMark
   /**
    * Queues the line for this turn's one write, made once the turn's I/O callbacks have run;
-   * `written` is then called with its mark, or undefined when the write failed.
+   * `written` is then called with its mark, or undefined when the write failed, and `item`. The
+   * promise, one for the turn's lines, resolves then with whether the write succeeded.
    */
-  appendInTurn(line: JournalLine, written: (mark: JournalMark | undefined) => void): void
+  appendInTurn<T>(line: JournalLine, written: (mark: JournalMark | undefined, item: T) => void, item: T): Promise<boolean>
   /** Resolves once every line queued so far is written (or failed). */
-  turnWritten(): Promise<void>
+  turnWritten(): Promise<unknown>
+  /** Lines are queued for a write this turn: one appended now goes with them. */
+  turnPending(): boolean
   committed(mark: JournalMark): void
   close(): void
 }
@@ -79,58 +83,86 @@ export function openJournal(directory: string, owner: string): SettlementJournal
     unlinkSync(file.path)
   }
 
-  function write(text: string, lines: number): JournalMark {
+  function fileToWrite(): JournalFile {
     if (current === undefined || current.bytes >= ROTATE_BYTES) {
       const previous = current
       current = startFile()
       if (previous !== undefined && previous.pending === 0) retire(previous)
     }
-    current.bytes += writeSync(current.fd, text)
-    current.pending += lines
-    return { file: current }
+    return current
   }
 
-  let turnText = ''
-  let turnWaiters: Array<(mark: JournalMark | undefined) => void> = []
+  // The turn's lines, encoded as each is appended into one buffer kept from turn to turn: no
+  // text joined up, flattened and encoded again for the write. Its callbacks and their items, side
+  // by side: no closure per line.
+  let turnBytes = Buffer.allocUnsafe(1 << 16)
+  let turnLength = 0
+  let turnWaiters: Array<(mark: JournalMark | undefined, item: never) => void> = []
+  let turnItems: unknown[] = []
   let turnWrite: NodeJS.Immediate | undefined
-  let turnDone: Promise<void> | undefined
-  let endTurn: (() => void) | undefined
+  let turnDone: Promise<boolean> | undefined
+  let endTurn: ((ok: boolean) => void) | undefined
+
+  function appendToTurn(text: string): void {
+    // UTF-8 takes at most three bytes per UTF-16 unit, and the newline one.
+    const most = turnLength + text.length * 3 + 1
+    if (most > turnBytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(most, turnBytes.length * 2))
+      turnBytes.copy(larger, 0, 0, turnLength)
+      turnBytes = larger
+    }
+    turnLength += turnBytes.write(text, turnLength)
+    turnBytes[turnLength++] = 0x0a
+  }
 
   function writeTurn(): void {
-    const text = turnText
+    const length = turnLength
     const waiters = turnWaiters
+    const items = turnItems
     const done = endTurn
-    turnText = ''
+    turnLength = 0
     turnWaiters = []
+    turnItems = []
     turnWrite = turnDone = endTurn = undefined
     let mark: JournalMark | undefined
     try {
-      mark = write(text, waiters.length)
+      const file = fileToWrite()
+      file.bytes += writeSync(file.fd, turnBytes, 0, length)
+      file.pending += waiters.length
+      mark = { file }
     } catch {
       mark = undefined
     }
-    for (const written of waiters) written(mark)
-    done?.()
+    for (let i = 0; i < waiters.length; i++) waiters[i]!(mark, items[i] as never)
+    done!(mark !== undefined)
   }
 
   return {
     appendAll(lines) {
       let text = ''
       for (const line of lines) text += `${JSON.stringify(line)}\n`
-      return write(text, lines.length)
+      const file = fileToWrite()
+      file.bytes += writeSync(file.fd, text)
+      file.pending += lines.length
+      return { file }
     },
-    appendInTurn(line, written) {
+    appendInTurn(line, written, item) {
       // setImmediate runs once the poll phase's callbacks (and their promise callbacks) are done.
-      turnWrite ??= setImmediate(writeTurn)
-      turnText += `${JSON.stringify(line)}\n`
+      if (turnWrite === undefined) {
+        turnWrite = setImmediate(writeTurn)
+        turnDone = new Promise((resolve) => {
+          endTurn = resolve
+        })
+      }
+      appendToTurn(JSON.stringify(line))
       turnWaiters.push(written)
+      turnItems.push(item)
+      return turnDone!
     },
     turnWritten() {
-      if (turnWrite === undefined) return Promise.resolve()
-      return (turnDone ??= new Promise((resolve) => {
-        endTurn = resolve
-      }))
+      return turnDone ?? Promise.resolve()
     },
+    turnPending: () => turnWrite !== undefined,
     committed({ file }) {
       file.pending--
       if (file.pending === 0 && file !== current) retire(file)

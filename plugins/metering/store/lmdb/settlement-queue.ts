@@ -8,13 +8,16 @@ import type { PendingCharges } from './pending-charges.ts'
 import type { JournalLine, JournalMark, SettlementJournal } from './settlement-journal.ts'
 import { RowCache, type LedgerTables } from './tables.ts'
 
-export interface QueuedSettlement extends JournalLine {
-  /** Where it was journaled; absent when the journal could not be written. */
-  readonly mark: JournalMark | undefined
+export interface QueuedSettlement {
+  readonly line: JournalLine
+  /** Where it was journaled; absent when the journal could not be written (set once the turn's write is done). */
+  mark: JournalMark | undefined
   /** Where the stream's first checkpoint was journaled, done with once this settlement is committed. */
-  readonly startMark: JournalMark | undefined
-  readonly resolve: (row: BudgetRow) => void
-  readonly reject: (error: unknown) => void
+  startMark: JournalMark | undefined
+  /** The stream's first checkpoint waits for the same write as this settlement: its mark is this one's. */
+  readonly startInTurn: boolean
+  resolve: (row: BudgetRow) => void
+  reject: (error: unknown) => void
 }
 
 interface SettlementQueueDeps {
@@ -57,9 +60,10 @@ export function settlementQueue({ store, tables, events, owner, pending, journal
           const rows = new RowCache(budgets)
           const stats = newDayFigures()
           const settled = batch.map((item) => {
-            const isNew = !entries.doesExist(item.entry.id)
-            const row = applySettlement(tables, events, item, rows, stats, owner, !isNew)
-            pending.batched(flight, item.entry, isNew)
+            const { entry } = item.line
+            const isNew = !entries.doesExist(entry.id)
+            const row = applySettlement(tables, events, item.line, rows, stats, owner, !isNew)
+            pending.batched(flight, entry, isNew)
             return row
           })
           rows.writeAll()
@@ -77,7 +81,7 @@ export function settlementQueue({ store, tables, events, owner, pending, journal
         batch!.forEach((item, i) => {
           if (item.mark !== undefined) journal.committed(item.mark)
           // Also when the journal failed: the charge was counted from its settlement on.
-          pending.entryCommitted(item.entry)
+          pending.entryCommitted(item.line.entry)
           if (item.startMark !== undefined) journal.committed(item.startMark)
           item.resolve(settled[i]!)
         })

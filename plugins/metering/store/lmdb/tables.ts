@@ -37,7 +37,24 @@ export function openTables(store: PluginStore): LedgerTables {
   }
 }
 
-export const rowKey = (holder: string, month: string) => `${holder}/${month}`
+// A month row's key is asked for on every hold, settlement and budget read, for the same few
+// holders: the current month's are kept, not built (and flattened on lookup) each time.
+let keptMonth = ''
+const keptKeys = new Map<string, string>()
+
+export function rowKey(holder: string, month: string): string {
+  if (month !== keptMonth) {
+    if (month < keptMonth) return `${holder}/${month}`
+    keptMonth = month
+    keptKeys.clear()
+  }
+  let key = keptKeys.get(holder)
+  if (key === undefined) {
+    key = `${holder}/${month}`
+    keptKeys.set(holder, key)
+  }
+  return key
+}
 // Beside the requests' own reservations: a request id never starts with it.
 export const leaseKey = (holder: string, projectId: string, month: string) => `lease/${holder}/${projectId}/${month}`
 

@@ -99,27 +99,27 @@ export function journaledSettlements({ directory, owner, commitInTurn, commitNow
       // Counted at once, as the journal write with this turn's other settlements will make it
       // durable; should that write fail, the answer waits for the commit instead.
       addPending(entry, entry.costMicros)
-      let isWritten!: (ok: boolean) => void
-      const written = new Promise<boolean>((resolve) => {
-        isWritten = resolve
-      })
+      let written!: Promise<boolean>
       const commit = track(
         new Promise<BudgetRow>((resolve, reject) => {
-          journal.appendInTurn(line, (mark) => {
-            isWritten(mark !== undefined)
-            commitInTurn(entry.projectId, settlement).then(
-              (row) => {
-                committed(settlement, mark, row)
-                resolve(row)
-              },
-              (err: unknown) => {
-                // The provider was paid: the charge is kept and retried, and its hold with it, so the
-                // budget stays held until it is recorded.
-                if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { settlement, mark })
-                reject(err)
-              },
-            )
-          })
+          written = journal.appendInTurn(
+            line,
+            (mark) => {
+              commitInTurn(entry.projectId, settlement).then(
+                (row) => {
+                  committed(settlement, mark, row)
+                  resolve(row)
+                },
+                (err: unknown) => {
+                  // The provider was paid: the charge is kept and retried, and its hold with it, so the
+                  // budget stays held until it is recorded.
+                  if (unsettled.size < MAX_UNSETTLED) unsettled.set(entry.id, { settlement, mark })
+                  reject(err)
+                },
+              )
+            },
+            undefined,
+          )
         }),
       )
       const row = known.get(keyOf(entry.projectId, entry.month))

@@ -1,4 +1,5 @@
-import { appendFileSync, readdirSync } from 'node:fs'
+import fs, { appendFileSync, readdirSync } from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { type PluginStore, openStore } from '../../../../../proxy/stores/store.ts'
@@ -268,6 +269,46 @@ t.test('a journal of first checkpoints is removed once their streams are settled
   ledger.close()
   t.same(readdirSync(directory), [])
 })
+
+/** Counts the journal's write(2) calls from now on. */
+function countWrites(t: Test): () => number {
+  const real = fs.writeSync
+  let writes = 0
+  fs.writeSync = ((...args: Parameters<typeof real>) => {
+    writes++
+    return real(...args)
+  }) as typeof real
+  syncBuiltinESMExports()
+  t.teardown(() => {
+    fs.writeSync = real
+    syncBuiltinESMExports()
+  })
+  return () => writes
+}
+
+t.test(
+  "streams admitted in a turn with settlements join its one journal write; every line is committed once, a stream's settled in its own turn too",
+  async (t) => {
+    const store = openStore(freshDataDir(t))
+    t.teardown(() => store.close())
+    const directory = store.forPlugin('metering').directory
+    const ledger = createLedger(store.forPlugin('metering'))
+    const first = (id: string) => ({ entry: { ...entry(id, 30), completionTokens: 0, outcome: 'recovered' }, owner: SELF_OWNER, limitMicros: 10_000 })
+    const writes = countWrites(t)
+    const answered = ledger.settle(entry('answered', 100), 10_000, false, false)
+    const started = ledger.startStreams([first('running'), first('brief')])
+    const brief = ledger.settle(entry('brief', 200), 10_000, false, false)
+    t.equal(await answered.written, true)
+    t.equal(writes(), 1, "one write for the turn: its settlements and its streams' first checkpoints")
+    await started
+    await Promise.all([answered.committed, brief.committed])
+    await ledger.settle(entry('running', 300), 10_000, false, false).committed
+    t.equal(ledger.checkpointCount(), 0, 'nothing checkpointed in the store')
+    t.match(ledger.budget('p', '2026-11'), { usedMicros: 600, reservedMicros: 0 })
+    ledger.close()
+    t.same(readdirSync(directory), [], 'every line committed, once: the journal is removed')
+  },
+)
 
 t.test("a key with a budget of its own: its hold counts against its month row and the project's, and a settlement frees both", async (t) => {
   const { ledger } = setup(t)
