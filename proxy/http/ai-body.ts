@@ -39,16 +39,17 @@ function checked(value: unknown, stream: boolean): AiRequest | undefined {
     if (keys !== 2 || !isRole(role) || typeof content !== 'string') return undefined
     messages[i] = { role, content }
   }
-  const quality = body.quality ?? 'balanced'
+  // A default stands in for an absent field only: zod refuses a null, so the check must not take it.
+  const quality = body.quality === undefined ? 'balanced' : body.quality
   if (!isQuality(quality)) return undefined
   // Absent stays absent: the spec's default (SPEC_TEMPERATURE) is not for every model.
   const temperature = body.temperature
   if (temperature !== undefined && (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2))) return undefined
   const model = body.model
   if (model !== undefined && (typeof model !== 'string' || !modelCatalog().has(model))) return undefined
-  const maxTokens = body.maxTokens ?? 1000
+  const maxTokens = body.maxTokens === undefined ? 1000 : body.maxTokens
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > MAX_TOKENS_CEILING) return undefined
-  const mode = body.mode ?? 'text'
+  const mode = body.mode === undefined ? 'text' : body.mode
   if (mode !== 'text' && (stream || mode !== 'json')) return undefined
   // In zod's key order, which the cache key follows.
   return { messages, quality, ...(temperature !== undefined && { temperature }), ...(model !== undefined && { model }), maxTokens, mode }

@@ -45,6 +45,21 @@ t.test('a body gets the same request or the same 400 as the zod schemas give it,
   )
 })
 
+t.test('a null where a default stands is refused as zod refuses it, not taken as absent', async (t) => {
+  for (const field of ['quality', 'maxTokens', 'mode']) {
+    for (const stream of [false, true]) {
+      const value = { messages: [{ role: 'user', content: '' }], [field]: null }
+      const schema = stream ? chatRequestSchema : completeRequestSchema
+      t.equal(
+        outcome(() => parseAiBody(value, stream)),
+        outcome(() => validate(schema, value)),
+        `${field}: null, stream ${stream}`,
+      )
+      t.throws(() => parseAiBody(value, stream), { status: 400, message: /./ })
+    }
+  }
+})
+
 t.test('the common bodies are taken, with the spec defaults filled in and no temperature the client did not send', async (t) => {
   const request = parseAiBody({ messages: [{ role: 'user', content: 'hi' }] }, false)
   t.same(request, { messages: [{ role: 'user', content: 'hi' }], quality: 'balanced', maxTokens: 1000, mode: 'text' })
