@@ -150,7 +150,7 @@ function limitedProbe(name: string, probe: ReturnType<typeof missProbe>) {
 }
 
 /** 200 from the mock's model. */
-function viaMockProbe(name: string) {
+export function viaMockProbe(name: string) {
   return async (load: LoadRequest): Promise<ProbeResult> => {
     const answer = await send(load)
     const model = answer.headers['x-gateway-model'] ?? 'none'
@@ -162,7 +162,7 @@ function viaMockProbe(name: string) {
 }
 
 /** A core-only row's probe: the row's own checks, and 200 without a key too (no auth in the way). */
-function withoutAuth(name: string, probe: (load: LoadRequest) => Promise<ProbeResult>) {
+export function withoutAuth(name: string, probe: (load: LoadRequest) => Promise<ProbeResult>) {
   return async (load: LoadRequest): Promise<ProbeResult> => {
     const result = await probe(load)
     const { 'x-api-key': _key, ...keyless } = load.headers

@@ -6,9 +6,14 @@
 // Rows: `json` (the bench's "json: complete miss (no-cache)") and `stream` (its "stream: chat
 // miss (no-cache)", against the forwarder's OpenAI stream).
 //
+// Beside them, the gateway with the router as its only plugin (the bench's "core and router only"
+// rows): the gateway's total minus it is what the promises cost (key, limits, budget, ledger,
+// cache), and it minus the spec floor is what the core costs beyond what the spec demands.
+//
 // Method. Each repeat starts fresh processes, pinned like `npm run bench`: the mock, the lean
-// forwarder, the spec floor, a gateway, and a second gateway identical but for `node --cpu-prof`.
-// Per row, each of the four is warmed up, then loaded in turn for --seconds (the order rotates per repeat).
+// forwarder, the spec floor, the core-only gateway, a gateway, and a second gateway identical but
+// for `node --cpu-prof`. Per row, each of the five is warmed up, then loaded in turn for --seconds
+// (the order rotates per repeat).
 //   - CPU per request = utime + stime of the process, all threads (/proc/<pid>/stat), over the
 //     window, divided by the answers in it.
 //   - The gateway's main thread (/proc/<pid>/task/<pid>/stat) is split into stages in proportion
@@ -33,7 +38,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { CpuProfile, TimeWindow } from './cpu-profile.ts'
-import { chatProbe, chatStream, complete, missProbe, openai, openaiStream, ROW } from './lanes.ts'
+import { chatProbe, chatStream, complete, missProbe, openai, openaiStream, ROW, viaMockProbe, withoutAuth } from './lanes.ts'
 import { runLoad } from './load.ts'
 import { openCpuWindow } from './machine.ts'
 import { OPENAI_BODY } from './payload.ts'
@@ -74,6 +79,8 @@ interface RowDef {
   forwarder(servers: LaneServers, settings: Settings): Promise<Target>
   /** The spec floor, asked the gateway's request. */
   floor(servers: LaneServers, settings: Settings): Promise<Target>
+  /** The gateway with the router as its only plugin. */
+  core(servers: LaneServers, settings: Settings): Promise<Target>
   gateway(servers: LaneServers, settings: Settings): Promise<Target>
 }
 
@@ -104,6 +111,11 @@ const ROWS: Readonly<Record<string, RowDef>> = {
       const load = complete({ ...server, projectId: '', key: '' }, 'no-cache')
       return { server, load: jsonLoad(load, settings), probe: await expectStatus200('json: spec floor')(load) }
     },
+    async core(servers, settings) {
+      const server = await servers.gateway('core only')
+      const load = complete(server, 'no-cache')
+      return { server, load: jsonLoad(load, settings), probe: await withoutAuth(ROW.coreOnly, viaMockProbe(ROW.coreOnly))(load) }
+    },
     async gateway(servers, settings) {
       const server = await servers.gateway()
       const load = complete(server, 'no-cache')
@@ -122,6 +134,11 @@ const ROWS: Readonly<Record<string, RowDef>> = {
       const stream = chatStream({ ...server, projectId: '', key: '' })
       return { server, load: streamLoad(stream, settings), probe: await expectStatus200('stream: spec floor')(stream.load) }
     },
+    async core(servers, settings) {
+      const server = await servers.gateway('core only')
+      const stream = chatStream(server)
+      return { server, load: streamLoad(stream, settings), probe: await withoutAuth(ROW.chatCoreOnly, chatProbe(ROW.chatCoreOnly))(stream.load) }
+    },
     async gateway(servers, settings) {
       const server = await servers.gateway()
       const stream = chatStream(server)
@@ -131,7 +148,7 @@ const ROWS: Readonly<Record<string, RowDef>> = {
 }
 
 /** Loaded in turn in each repeat; the order rotates from repeat to repeat. */
-const TARGETS = ['forwarder', 'floor', 'gateway', 'profiled'] as const
+const TARGETS = ['forwarder', 'floor', 'core', 'gateway', 'profiled'] as const
 type Which = (typeof TARGETS)[number]
 
 interface Window extends TimeWindow {
@@ -222,6 +239,7 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
       const targets = {
         forwarder: await row.forwarder(plain, settings),
         floor: await row.floor(plain, settings),
+        core: await row.core(plain, settings),
         gateway: await row.gateway(plain, settings),
         profiled: await row.gateway(profiled, settings),
       }
@@ -250,6 +268,7 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
       forwarderUs: w.forwarder.cpuUs,
       forwarderMainUs: w.forwarder.mainUs,
       floorUs: w.floor.cpuUs,
+      coreUs: w.core.cpuUs,
       gatewayUs: w.gateway.cpuUs,
       gatewayMainUs: w.gateway.mainUs,
       gatewayThreadsUs: w.gateway.threadsUs,
@@ -261,7 +280,7 @@ async function runRepeat(run: Run, repeat: number, dir: string): Promise<Map<str
       shares: stageSharesOf(profile, ROOT, w.profiled),
     })
     progress(
-      `repeat ${repeat}, ${name}: gateway ${w.gateway.cpuUs.toFixed(0)} µs, forwarder ${w.forwarder.cpuUs.toFixed(0)} µs, spec floor ${w.floor.cpuUs.toFixed(0)} µs per request`,
+      `repeat ${repeat}, ${name}: gateway ${w.gateway.cpuUs.toFixed(0)} µs, core only ${w.core.cpuUs.toFixed(0)} µs, spec floor ${w.floor.cpuUs.toFixed(0)} µs, forwarder ${w.forwarder.cpuUs.toFixed(0)} µs per request`,
     )
   }
   return figures
@@ -319,7 +338,7 @@ async function main(): Promise<void> {
     `Method: CPU per request = utime+stime of the process, all threads (/proc/<pid>/stat), over each ${settings.seconds} s window ÷ answers in it;`,
     "the gateway's main-thread part (/proc/<pid>/task/<pid>/stat) is split by the stage shares of a V8 CPU profile of an identical gateway loaded in",
     `the same repeat (a sample every ${run.interval} µs counts for the innermost frame on its stack that bench/stages.ts maps to a stage; no project frame:`,
-    'an "other" bucket); its other threads by their names. Each repeat starts fresh processes; forwarder, spec floor, gateway and profiled gateway take turns.',
+    'an "other" bucket); its other threads by their names. Each repeat starts fresh processes; forwarder, spec floor, core only, gateway and profiled gateway take turns.',
     `Spread: median, min, max over ${run.repeats} repeat(s). Pinning: ${pinning.description}; ${settings.connections} connections; profiles in ${outDir}.`,
   ]
   process.stdout.write(`${[...method, ...rowNames.map((name) => `\n${formatRow(ROWS[name]!.title, figures.get(name)!)}`)].join('\n')}\n`)

@@ -13,6 +13,8 @@ export interface RepeatFigures {
   readonly forwarderMainUs: number
   /** The spec floor's (targets/spec-floor.ts): what any gateway of the spec must do, and no more. */
   readonly floorUs: number
+  /** The gateway with the router as its only plugin. */
+  readonly coreUs: number
   readonly gatewayUs: number
   /** The gateway's main thread alone (its event loop). */
   readonly gatewayMainUs: number
@@ -92,11 +94,13 @@ export function formatRow(title: string, repeats: readonly RepeatFigures[]): str
         line('lean forwarder total (all threads)', forwarder),
         line('lean forwarder, main thread', spreadOf(repeats.map((r) => r.forwarderMainUs))),
         line('spec floor total (all threads)', spreadOf(repeats.map((r) => r.floorUs))),
+        line('core and router only total (all threads)', spreadOf(repeats.map((r) => r.coreUs))),
       ],
     ),
     '',
     `gateway / forwarder CPU per request: ${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`,
     `spec floor / forwarder CPU per request: ${floorRatio.median.toFixed(2)}x (${floorRatio.min.toFixed(2)}–${floorRatio.max.toFixed(2)}): parsing, checking and rendering alone, no promise kept`,
+    ...budgetLines(repeats),
     `req/s (median): gateway ${spreadOf(repeats.map((r) => r.gatewayRps)).median.toFixed(0)}, forwarder ${spreadOf(repeats.map((r) => r.forwarderRps)).median.toFixed(0)}; failed answers: ${repeats.reduce((n, r) => n + r.failed, 0)}`,
     `profile: ${samples.median.toFixed(0)} busy samples per repeat (median); the profiled gateway spent ${overhead.median.toFixed(0)}% (${overhead.min.toFixed(0)}–${overhead.max.toFixed(0)}) more CPU per request than the one measured`,
     ...(other.median === undefined || Number.isNaN(other.median)
@@ -112,4 +116,20 @@ export function formatRow(title: string, repeats: readonly RepeatFigures[]): str
         ]),
     'Stage medians need not add up to the median total: each is the median of its own repeats.',
   ].join('\n')
+}
+
+/**
+ * Where the gateway's CPU above the forwarder's goes, in the terms of the ≤ 2x target: what the
+ * spec's answer shape costs, what the core costs beyond it, and what the promises cost on top.
+ */
+function budgetLines(repeats: readonly RepeatFigures[]): string[] {
+  const spread = (of: (r: RepeatFigures) => number) => {
+    const s = spreadOf(repeats.map(of))
+    return `${us(s.median)} µs (${us(s.min)}–${us(s.max)})`
+  }
+  return [
+    `the ≤ 2x target leaves above the spec floor (2 x forwarder - floor): ${spread((r) => 2 * r.forwarderUs - r.floorUs)}`,
+    `the core beyond the spec floor (core only - floor): ${spread((r) => r.coreUs - r.floorUs)}`,
+    `the promises: key, limits, budget, ledger, cache (gateway - core only): ${spread((r) => r.gatewayUs - r.coreUs)}`,
+  ]
 }
