@@ -5,7 +5,9 @@
 // Frames written in one turn of the event loop go to the socket together, once the turn's
 // promise callbacks have run: a provider answer that arrives in one read then leaves in one
 // write (the head, every frame, the end and the trailers), where a write per batch and another
-// for the end cost a system call and Node's write machinery each.
+// for the end cost a system call and Node's write machinery each. Once the provider's answer has
+// ended, its last frames wait for the end, which usually follows within the same turn of the event
+// loop once the charge is journaled, so that they leave in the end's write rather than one of their own.
 import type { ServerResponse } from 'node:http'
 import { once } from 'node:events'
 
@@ -30,8 +32,21 @@ export class SseWriter {
   /** Frames written in this turn and not yet handed to the socket. */
   #unsent = ''
   #flushQueued = false
+  /** The provider's answer is over: only the end's frames are still to come. */
+  #ending = false
+  /** Frames held for the end were given one more turn already. */
+  #waitedForEnd = false
   readonly #flush = () => {
     this.#flushQueued = false
+    if (this.#ending && !this.#waitedForEnd) {
+      // The end waits for its charge's journal write, queued for this turn's check phase: an
+      // immediate queued now runs after it, when the end has usually taken these frames with it.
+      // The end's hooks may take longer (a scan in the worker pool): then the frames go now.
+      this.#waitedForEnd = true
+      this.#flushQueued = true
+      setImmediate(this.#flush)
+      return
+    }
     const frames = this.#unsent
     this.#unsent = ''
     if (frames !== '' && !this.#res.destroyed && !this.#res.writableEnded) this.#res.write(frames)
@@ -98,6 +113,11 @@ export class SseWriter {
       process.nextTick(this.#flush)
     }
     return this.#res.writableNeedDrain ? once(this.#res, 'drain', { signal: this.#signal }) : undefined
+  }
+
+  /** The provider's answer has ended: frames not yet sent may wait a turn for the end's frames, to leave with them. */
+  ending(): void {
+    this.#ending = true
   }
 
   /**

@@ -314,6 +314,7 @@ async function streamAnswer(
       const written = flush()
       if (written !== undefined) await written
     }
+    sse.ending()
     toolCalls = assembleToolCalls(toolCallPieces)
     const ending = deps.chain.runStreamEnd(ctx, toolCalls)
     const ended = ending instanceof Promise ? await ending : ending

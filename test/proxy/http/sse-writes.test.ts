@@ -59,3 +59,41 @@ t.test('frames written in different turns go out as they come', async (t) => {
   t.equal(text, 'data: 1\n\ndata: 2\n\ndata: end\n\n')
   t.equal(writes, 3, 'a write per turn')
 })
+
+t.test("once the provider's answer has ended, its last frames wait for an end that comes later in the turn, and leave with it", async (t) => {
+  const { text, trailers, writes } = await serve(t, async (sse) => {
+    sse.write('data: 1\n\n')
+    await Promise.resolve()
+    sse.ending()
+    // The charge's journal write: queued in this turn's callbacks, made in its check phase.
+    await nextTurn()
+    sse.close('data: end\n\n', { 'x-done': 'yes' })
+  })
+  t.equal(text, 'data: 1\n\ndata: end\n\n')
+  t.equal(trailers['x-done'], 'yes')
+  t.equal(writes, 1, 'one write')
+})
+
+t.test('without the end of the answer announced, the same frames leave before the end', async (t) => {
+  const { text, writes } = await serve(t, async (sse) => {
+    sse.write('data: 1\n\n')
+    await Promise.resolve()
+    await nextTurn()
+    sse.close('data: end\n\n')
+  })
+  t.equal(text, 'data: 1\n\ndata: end\n\n')
+  t.equal(writes, 2)
+})
+
+t.test('frames held for an end that takes longer than a turn go out on their own', async (t) => {
+  const { text, writes } = await serve(t, async (sse) => {
+    sse.write('data: 1\n\n')
+    sse.ending()
+    await nextTurn()
+    await nextTurn()
+    await nextTurn()
+    sse.close('data: end\n\n')
+  })
+  t.equal(text, 'data: 1\n\ndata: end\n\n')
+  t.equal(writes, 2, 'held one turn, not until the end')
+})
