@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { pinOption, runCommand, UsageError } from './command-line.ts'
 import { costsOf, top, type Cost, type CpuProfile, type TimeWindow } from './cpu-profile.ts'
 import { governorCompleteBody } from './governor-payload.ts'
 import { runLoad } from './load.ts'
@@ -89,15 +90,14 @@ async function main(): Promise<void> {
     },
   })
   const row = ROWS[values.row]
-  if (row === undefined) throw new Error(`--row must be one of ${Object.keys(ROWS).join(', ')}, got "${values.row}"`)
+  if (row === undefined) throw new UsageError(`--row must be one of ${Object.keys(ROWS).join(', ')}, got "${values.row}"`)
   const seconds = Number(values.seconds)
   const count = Number(values.top)
   const interval = Number(values.interval)
-  if (!(seconds > 0) || !(count > 0) || !(interval > 0)) throw new Error('--seconds, --top and --interval must be positive numbers')
-  if (values.pin !== 'auto' && values.pin !== 'off') throw new Error(`--pin must be auto or off, got "${values.pin}"`)
+  if (!(seconds > 0) || !(count > 0) || !(interval > 0)) throw new UsageError('--seconds, --top and --interval must be positive numbers')
   const dir = values.out === undefined ? mkdtempSync(join(tmpdir(), 'tollgate-profile-')) : resolve(values.out)
 
-  const pinning = pinLoadGenerator(values.pin)
+  const pinning = pinLoadGenerator(pinOption(values.pin))
   const fleet = new Fleet(pinning.serverCpu)
   process.once('exit', () => fleet.killAllNow())
   const servers = new LaneServers(
@@ -172,7 +172,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${out.join('\n')}\n`)
 }
 
-main().catch((err: unknown) => {
-  console.error(err)
-  process.exitCode = 1
-})
+runCommand('bench:profile', main)

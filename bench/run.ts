@@ -23,6 +23,7 @@ import { rmSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { boardOf } from './board.ts'
+import { pinOption, positive, runCommand, UsageError } from './command-line.ts'
 import { summarise } from './compare.ts'
 import { judge } from './goals.ts'
 import { lanes, ROW, STREAM_STEPS, STRETCH_STEP, SUSTAINED_LATENCY_MS } from './lanes.ts'
@@ -34,12 +35,6 @@ import type { RowResult, Settings, StepContext } from './rows.ts'
 import { LaneServers } from './servers.ts'
 
 const MAX_SECONDS = 3 * 3600
-
-function positive(raw: string, what: string): number {
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${what} must be a positive number, got "${raw}"`)
-  return n
-}
 
 const progress = (text: string) => process.stderr.write(`bench: ${text}\n`)
 
@@ -70,7 +65,6 @@ async function main(): Promise<void> {
       pin: { type: 'string', default: 'auto' },
     },
   })
-  if (values.pin !== 'auto' && values.pin !== 'off') throw new Error(`--pin must be auto or off, got "${values.pin}"`)
   const connections = Math.round(positive(values.connections, '--connections'))
   // Before pinning: once pinned, this process sees one CPU.
   const cpuCount = availableParallelism()
@@ -85,9 +79,9 @@ async function main(): Promise<void> {
   }
   const repeats = Math.round(positive(values.repeat, '--repeat'))
   const plan = selectSteps(lanes(settings), values.only)
-  if (plan.lanes.length === 0) throw new Error(`--only ${values.only}: no row matches`)
+  if (plan.lanes.length === 0) throw new UsageError(`--only ${values.only}: no row matches`)
 
-  const pinning = pinLoadGenerator(values.pin)
+  const pinning = pinLoadGenerator(pinOption(values.pin))
   const fleet = new Fleet(pinning.serverCpu)
   // A gateway removes its store when it stops, and the shared stores their data; this covers a
   // server that had to be killed.
@@ -172,7 +166,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${values.json ? formatJson(summary, results) : formatReport(summary)}\n`)
 }
 
-main().catch((err: unknown) => {
-  console.error(err)
-  process.exitCode = 1
-})
+runCommand('bench', main)

@@ -37,6 +37,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { pinOption, positive, runCommand, UsageError } from './command-line.ts'
 import type { CpuProfile, TimeWindow } from './cpu-profile.ts'
 import { chatProbe, chatStream, complete, missProbe, openai, openaiStream, ROW, viaMockProbe, withoutAuth } from './lanes.ts'
 import { runLoad } from './load.ts'
@@ -208,12 +209,6 @@ function mainThreadProfile(dir: string): CpuProfile {
   return JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as CpuProfile
 }
 
-function positive(raw: string, what: string): number {
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${what} must be a positive number, got "${raw}"`)
-  return n
-}
-
 const progress = (text: string) => process.stderr.write(`bench:stages: ${text}\n`)
 
 interface Run {
@@ -299,16 +294,15 @@ async function main(): Promise<void> {
       pin: { type: 'string', default: 'auto' },
     },
   })
-  if (values.pin !== 'auto' && values.pin !== 'off') throw new Error(`--pin must be auto or off, got "${values.pin}"`)
   const rowNames = values.rows.split(',').map((name) => name.trim())
-  for (const name of rowNames) if (ROWS[name] === undefined) throw new Error(`--rows takes ${Object.keys(ROWS).join(', ')}, got "${name}"`)
+  for (const name of rowNames) if (ROWS[name] === undefined) throw new UsageError(`--rows takes ${Object.keys(ROWS).join(', ')}, got "${name}"`)
   const settings: Settings = {
     connections: Math.round(positive(values.connections, '--connections')),
     warmupSeconds: positive(values.warmup, '--warmup'),
     seconds: positive(values.seconds, '--seconds'),
   }
   const outDir = values.out === undefined ? mkdtempSync(join(tmpdir(), 'tollgate-stages-')) : resolve(values.out)
-  const pinning = pinLoadGenerator(values.pin)
+  const pinning = pinLoadGenerator(pinOption(values.pin))
   const run: Run = {
     fleet: new Fleet(pinning.serverCpu),
     settings,
@@ -344,7 +338,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${[...method, ...rowNames.map((name) => `\n${formatRow(ROWS[name]!.title, figures.get(name)!)}`)].join('\n')}\n`)
 }
 
-main().catch((err: unknown) => {
-  console.error(err)
-  process.exitCode = 1
-})
+runCommand('bench:stages', main)
