@@ -76,4 +76,11 @@ export const meteringMigrations: readonly Migration[] = [
     // A key with a budget of its own has a month row too, under its id in project_id; its holds name it.
     sql: 'ALTER TABLE metering_holds ADD COLUMN key_id text;',
   },
+  {
+    version: 4,
+    // Whether the lease its hold was carved from has shrunk by it: an entry recorded first by a
+    // settlement that carried no lease (another gateway's) leaves that to its own gateway's. Rows
+    // from before were settled with their leases.
+    sql: 'ALTER TABLE metering_ledger ADD COLUMN lease_shrunk boolean NOT NULL DEFAULT true;',
+  },
 ]

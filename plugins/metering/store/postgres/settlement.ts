@@ -99,24 +99,40 @@ export const giveBackHolds = (deleted: string) => `sums AS (
      )`
 
 export async function settleBatch(sql: Sql, batch: readonly Settlement[], events: SharedEventOutbox | undefined): Promise<SettledBatch> {
-  // A request settled twice in one batch (a retry) is one entry.
-  const unique = [...new Map(batch.map((s) => [s.entry.id, s])).values()]
-  const applied = await sql.query<{ inserted: string[]; released: number }>(
+  // A request settled twice in one batch (a retry) is one entry: the settlement that carries its lease, if one does.
+  const byId = new Map<string, Settlement>()
+  for (const s of batch) if (s.lease !== undefined || byId.get(s.entry.id)?.lease === undefined) byId.set(s.entry.id, s)
+  const unique = [...byId.values()]
+  // `recorded`: entries this batch records; `shrinks`: those whose lease shrinks now, once per
+  // entry. An entry recorded already shrinks its lease only if no settlement did before: the one
+  // that recorded it carried none (another gateway's), where an earlier commit of this one (seen
+  // to fail though it landed) did. ON CONFLICT DO UPDATE decides that on the row itself, after
+  // waiting for a gateway that is inserting it at the same moment; xmax is 0 on a row just inserted.
+  const applied = await sql.query<{ recorded: string[]; shrinks: string[]; released: number }>(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[]) AS i(id, project_id, month, entry)
-     ), inserted AS (
-       INSERT INTO metering_ledger (id, project_id, month, entry) SELECT id, project_id, month, entry FROM input
-       ON CONFLICT (id) DO NOTHING RETURNING id
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::boolean[]) AS i(id, project_id, month, entry, leased)
+     ), written AS (
+       INSERT INTO metering_ledger AS l (id, project_id, month, entry, lease_shrunk) SELECT id, project_id, month, entry, leased FROM input
+       ON CONFLICT (id) DO UPDATE SET lease_shrunk = true WHERE excluded.lease_shrunk AND NOT l.lease_shrunk
+       RETURNING id, (xmax = 0) AS fresh, lease_shrunk
      ), released AS (
        DELETE FROM metering_holds WHERE request_id IN (SELECT id FROM input) RETURNING project_id, key_id, month, micros
      ), ${giveBackHolds('released')}, dropped AS (
        DELETE FROM metering_checkpoints WHERE request_id IN (SELECT id FROM input)
      )
-     SELECT (SELECT coalesce(array_agg(id), '{}') FROM inserted) AS inserted,
+     SELECT (SELECT coalesce(array_agg(id), '{}') FROM written WHERE fresh) AS recorded,
+            (SELECT coalesce(array_agg(id), '{}') FROM written WHERE lease_shrunk) AS shrinks,
             (SELECT coalesce(sum(micros), 0)::bigint FROM released) AS released`,
-    [unique.map((s) => s.entry.id), unique.map((s) => s.entry.projectId), unique.map((s) => s.entry.month), unique.map((s) => JSON.stringify(s.entry))],
+    [
+      unique.map((s) => s.entry.id),
+      unique.map((s) => s.entry.projectId),
+      unique.map((s) => s.entry.month),
+      unique.map((s) => JSON.stringify(s.entry)),
+      unique.map((s) => s.lease !== undefined),
+    ],
   )
-  const inserted = new Set(applied.rows[0]!.inserted)
+  const inserted = new Set(applied.rows[0]!.recorded)
+  const shrinks = new Set(applied.rows[0]!.shrinks)
   const charges = new Map<string, MonthCharge>()
   const stats = new Map<string, DayModel>()
   const chargeOf = (projectId: string, month: string, limitMicros: number) => {
@@ -126,12 +142,13 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
     return charge
   }
   const spending = new Map<string, DaySpend>()
-  // An entry recorded already was settled by an earlier commit (one the gateway saw fail though it
-  // landed, or a dead process's journal replayed after its commit): its lease shrank in that same
-  // transaction, and shrinking it again would free budget other requests still hold.
+  // An entry recorded already was charged by the commit that recorded it (one the gateway saw fail
+  // though it landed, a dead process's journal replayed after its commit, or another gateway's).
   const settled = unique.filter(({ entry }) => inserted.has(entry.id))
-  for (const { entry, limitMicros, lease } of settled) {
-    if (lease !== undefined) chargeOf(entry.projectId, lease.month, limitMicros).leasedMicros += lease.micros
+  // A lease shrinks once per entry: shrinking it again would free budget other requests still hold.
+  const leased = unique.flatMap(({ entry, lease, limitMicros }) => (lease !== undefined && shrinks.has(entry.id) ? [{ entry, lease, limitMicros }] : []))
+  for (const { entry, lease, limitMicros } of leased) chargeOf(entry.projectId, lease.month, limitMicros).leasedMicros += lease.micros
+  for (const { entry, limitMicros } of settled) {
     const month = monthKey(entry.projectId, entry.month)
     const charge = chargeOf(entry.projectId, entry.month, limitMicros)
     charge.usedMicros += entry.costMicros
@@ -221,7 +238,6 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
         )
   const rows = new Map(charged.rows.map((record) => [monthKey(record.project_id, record.month), record]))
   // The month rows are locked now, in order: the leases' rows after them, as a lease's growth takes them.
-  const leased = settled.flatMap(({ lease }) => (lease === undefined ? [] : [lease]))
   if (leased.length > 0) {
     const given = await sql.query<BudgetRecord>(
       `WITH asked AS (
@@ -239,7 +255,7 @@ export async function settleBatch(sql: Sql, batch: readonly Settlement[], events
        UPDATE metering_budgets AS b SET reserved_micros = greatest(0, b.reserved_micros - sums.micros)
        FROM sums WHERE b.project_id = sums.project_id AND b.month = sums.month
        RETURNING b.*`,
-      [leased.map((l) => l.id), leased.map((l) => l.micros)],
+      [leased.map(({ lease }) => lease.id), leased.map(({ lease }) => lease.micros)],
     )
     for (const record of given.rows) rows.set(monthKey(record.project_id, record.month), record)
   }
