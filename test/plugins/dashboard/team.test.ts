@@ -86,6 +86,8 @@ t.test('an owner and a member share the dashboard, each with what their role all
     t.ok(await their.getByText('You are a member').isVisible())
     t.equal(await their.getByRole('link', { name: 'Audit log' }).count(), 0, 'the audit log is offered to owners only')
     await their.getByRole('link', { name: 'Manage Keys' }).click()
+    // The overview's own tables stay until the keys page has replaced it.
+    await their.getByRole('heading', { name: /^Manage Keys/ }).waitFor()
     await their.getByRole('table').waitFor()
     t.equal(await their.getByRole('button', { name: 'Create New Key' }).count(), 0)
     await their.getByRole('link', { name: 'Webhooks' }).click()
